@@ -1,0 +1,211 @@
+//! Generates the IRDL definition of the apipe dialect from its ODS file.
+//!
+//! Upstream `tblgen-to-irdl` (LLVM 22) emits IRDL that does not load (type
+//! names `"!token"`, typed integer attributes, camelCase operand names; see
+//! shared/TOOLCHAIN.md), so this script reads the ODS records with the
+//! `tblgen` crate and writes the IRDL itself:
+//!
+//! 1. parse `apipe/ApipeOps.td` with the MLIR include directory;
+//! 2. emit `irdl.type` for every `TypeDef` of the dialect;
+//! 3. for every `Op` of the dialect, emit one constraint value per operand,
+//!    result and required attribute (IRDL ties operands that share a value to
+//!    the same type), then `irdl.operands`, `irdl.results` and
+//!    `irdl.attributes`. Optional attributes are not declared: IRDL has no
+//!    optional attributes and allows undeclared ones; the Rust verifier
+//!    checks them.
+//!
+//! The output goes to `$OUT_DIR/apipe.irdl.mlir`; the library embeds it, and
+//! a test compares it with the checked-in `apipe/apipe.irdl.mlir`.
+//!
+//! It also compiles `capi/`, the few C++ entry points the MLIR C API lacks.
+
+use std::{env, fmt::Write as _, fs, path::PathBuf};
+use tblgen::{record::Record, TableGenParser};
+
+const TD_FILE: &str = "apipe/ApipeOps.td";
+
+fn main() {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let prefix = env::var("TABLEGEN_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
+    println!("cargo:rerun-if-changed={TD_FILE}");
+    println!("cargo:rerun-if-env-changed=TABLEGEN_220_PREFIX");
+
+    let keeper = TableGenParser::new()
+        .add_include_directory(&format!("{prefix}/include"))
+        .add_include_directory(manifest.to_str().unwrap())
+        .add_source(&format!("include \"{TD_FILE}\""))
+        .expect("ApipeOps.td source")
+        .parse()
+        .unwrap_or_else(|error| panic!("cannot parse {TD_FILE}: {error}"));
+
+    let dialect = "apipe";
+    let mut out = String::new();
+    writeln!(
+        out,
+        "// Generated from dialects/{TD_FILE} by dialects/build.rs. Do not edit."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "// Regenerate: APIPE_BLESS=1 cargo test -p apipe-dialect checked_in_irdl_is_current"
+    )
+    .unwrap();
+    writeln!(out, "irdl.dialect @{dialect} {{").unwrap();
+
+    // `TypeDef`s name their dialect in `dialect`, `Op`s in `opDialect`.
+    let of_dialect = |record: &Record| {
+        record
+            .def_value("dialect")
+            .or_else(|_| record.def_value("opDialect"))
+            .ok()
+            .and_then(|d| d.str_value("name").ok().map(str::to_owned))
+            .as_deref()
+            == Some(dialect)
+    };
+
+    let mut types: Vec<Record> = keeper
+        .all_derived_definitions("TypeDef")
+        .filter(of_dialect)
+        .collect();
+    types.sort_by_key(|t| t.id());
+    for ty in &types {
+        writeln!(out, "  irdl.type @{}", ty.str_value("mnemonic").unwrap()).unwrap();
+    }
+
+    let mut ops: Vec<Record> = keeper
+        .all_derived_definitions("Op")
+        .filter(of_dialect)
+        .collect();
+    ops.sort_by_key(|op| op.id());
+    for op in ops {
+        let name = op.str_value("opName").unwrap();
+        writeln!(out, "  irdl.operation @{name} {{").unwrap();
+        let mut next_value = 0usize;
+        let mut operands = Vec::new();
+        let mut attributes = Vec::new();
+        let mut results = Vec::new();
+
+        let arguments = op.dag_value("arguments").unwrap();
+        for (arg_name, init) in arguments.args() {
+            let arg_name = arg_name.unwrap_or_else(|| panic!("{name}: unnamed argument"));
+            let def: Record = init
+                .as_def()
+                .unwrap_or_else(|_| panic!("{name}: argument {arg_name} is not a def"))
+                .into();
+            if def.subclass_of("Attr") {
+                if def.bit_value("isOptional").unwrap_or(false) || def.subclass_of("OptionalAttr") {
+                    continue;
+                }
+                let value = emit_constraint(&mut out, &mut next_value, attribute_constraint(def));
+                attributes.push(format!("\"{arg_name}\" = %{value}"));
+            } else {
+                let (variadicity, base) = type_variadicity(def);
+                let value =
+                    emit_constraint(&mut out, &mut next_value, type_constraint(base, dialect));
+                operands.push(format!("{}: {variadicity}%{value}", lowercase(arg_name)));
+            }
+        }
+        let result_dag = op.dag_value("results").unwrap();
+        for (result_name, init) in result_dag.args() {
+            let result_name = result_name.unwrap_or_else(|| panic!("{name}: unnamed result"));
+            let def: Record = init.as_def().unwrap().into();
+            let (variadicity, base) = type_variadicity(def);
+            let value = emit_constraint(&mut out, &mut next_value, type_constraint(base, dialect));
+            results.push(format!("{}: {variadicity}%{value}", lowercase(result_name)));
+        }
+        if !operands.is_empty() {
+            writeln!(out, "    irdl.operands({})", operands.join(", ")).unwrap();
+        }
+        if !results.is_empty() {
+            writeln!(out, "    irdl.results({})", results.join(", ")).unwrap();
+        }
+        if !attributes.is_empty() {
+            writeln!(out, "    irdl.attributes {{{}}}", attributes.join(", ")).unwrap();
+        }
+        writeln!(out, "  }}").unwrap();
+    }
+    writeln!(out, "}}").unwrap();
+
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    fs::write(out_dir.join("apipe.irdl.mlir"), out).unwrap();
+
+    compile_capi(&prefix);
+}
+
+/// Compiles the C++ additions to the MLIR C API (`capi/`). They link against
+/// the same static MLIR libraries that `mlir-sys` links.
+fn compile_capi(prefix: &str) {
+    println!("cargo:rerun-if-changed=capi/ApipeDiagnostics.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("capi/ApipeDiagnostics.cpp")
+        .include(format!("{prefix}/include"))
+        .flag("-std=c++17")
+        .flag("-fno-exceptions")
+        .flag("-fno-rtti")
+        .flag_if_supported("-Wno-unused-parameter")
+        .define("_GNU_SOURCE", None)
+        .compile("apipe_capi");
+}
+
+/// Writes `%N = <constraint>` and returns N.
+fn emit_constraint(out: &mut String, next_value: &mut usize, constraint: String) -> usize {
+    let value = *next_value;
+    *next_value += 1;
+    writeln!(out, "    %{value} = {constraint}").unwrap();
+    value
+}
+
+/// `Variadic<T>` / `Optional<T>` / `T` -> (IRDL variadicity prefix, T).
+fn type_variadicity(def: Record) -> (&'static str, Record) {
+    if def.subclass_of("Variadic") {
+        ("variadic ", def.def_value("baseType").unwrap())
+    } else if def.subclass_of("Optional") {
+        ("optional ", def.def_value("baseType").unwrap())
+    } else {
+        ("", def)
+    }
+}
+
+/// The IRDL constraint of an ODS type constraint used by the dialect.
+fn type_constraint(def: Record, dialect: &str) -> String {
+    if def.subclass_of("TypeDef") {
+        return format!(
+            "irdl.base @{dialect}::@{}",
+            def.str_value("mnemonic").unwrap()
+        );
+    }
+    match def.name().unwrap() {
+        "AnyMemRef" => "irdl.base \"!builtin.memref\"".into(),
+        "Index" => "irdl.is index".into(),
+        "AnyType" => "irdl.any".into(),
+        other => panic!("build.rs: no IRDL mapping for ODS type constraint `{other}`; add one"),
+    }
+}
+
+/// The IRDL constraint of a required ODS attribute constraint.
+fn attribute_constraint(def: Record) -> String {
+    match def.name().unwrap() {
+        "I64Attr" | "I32Attr" | "IndexAttr" => "irdl.base \"#builtin.integer\"".into(),
+        "StrAttr" => "irdl.base \"#builtin.string\"".into(),
+        other => {
+            panic!("build.rs: no IRDL mapping for ODS attribute constraint `{other}`; add one")
+        }
+    }
+}
+
+/// IRDL wants lowercase operand and result names.
+fn lowercase(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

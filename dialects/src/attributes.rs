@@ -1,0 +1,49 @@
+//! Names of the attributes apipe reads and writes, and typed readers for them.
+//!
+//! Op attributes (DESIGN.md section 4) are plain names on apipe ops; the
+//! pipelining annotations (DESIGN.md section 4, "Pipelining annotations") are
+//! dialect-prefixed discardable attributes on ops of an `scf.for` body.
+
+use melior::ir::{
+    attribute::{Attribute, IntegerAttribute},
+    operation::OperationLike,
+    AttributeLike,
+};
+
+/// `elements` on `apipe.copy`: elements written to `dst` (i64 > 0).
+pub const ELEMENTS: &str = "elements";
+/// `queue` on every apipe op but `wait`: the queue (i64 >= 0, absent = 0).
+pub const QUEUE: &str = "queue";
+/// `pending` on `apipe.wait_group`: newest groups left in flight (i64 >= 0).
+pub const PENDING: &str = "pending";
+/// `bypass_l1` (unit) on `apipe.copy`: PTX `.cg` cache operator.
+pub const BYPASS_L1: &str = "bypass_l1";
+/// `apipe.stage = k : i64` on an op of a pipelined `scf.for` body.
+pub const STAGE: &str = "apipe.stage";
+/// `apipe.order = k : i64` on an op of a pipelined `scf.for` body.
+pub const ORDER: &str = "apipe.order";
+/// `apipe.async_stages = array<i64: ...>` on a pipelined `scf.for`.
+pub const ASYNC_STAGES: &str = "apipe.async_stages";
+
+/// The value of an integer attribute named `name` on `op`, if present and an
+/// integer (of any width); `Err(())` if present and not an integer.
+pub fn integer<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Result<Option<i64>, ()> {
+    match op.attribute(name) {
+        Err(_) => Ok(None),
+        Ok(attribute) => IntegerAttribute::try_from(attribute)
+            .map(|integer| Some(integer.value()))
+            .map_err(|_| ()),
+    }
+}
+
+/// True if `attribute` is an integer attribute of the signless type `i64`
+/// (ODS `I64Attr`).
+pub fn is_i64(attribute: Attribute) -> bool {
+    IntegerAttribute::try_from(attribute).is_ok() && attribute.r#type().to_string() == "i64"
+}
+
+/// The queue of an apipe op: its `queue` attribute, 0 when absent or invalid
+/// (the verifier reports invalid ones).
+pub fn queue<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> i64 {
+    integer(op, QUEUE).ok().flatten().unwrap_or(0)
+}

@@ -1,0 +1,262 @@
+//! The semantic verifier of apipe IR: what IRDL cannot check.
+//!
+//! IRDL (loaded from `ApipeOps.td`) already checks operand and result kinds
+//! and that required attributes are integers. This verifier adds, per op
+//! (DESIGN.md section 4):
+//!
+//! 1. `apipe.copy`: `elements` is an i64 > 0; src and dst are ranked memrefs
+//!    of rank >= 1 with the same element type; the index count is
+//!    rank(src) + rank(dst), plus 1 when `src_elements` is given; a constant
+//!    `src_elements` lies in [0, elements]; a static innermost destination
+//!    dimension holds `elements`;
+//! 2. `queue` (every op but `wait`) and `pending` (`wait_group`) are i64 >= 0;
+//! 3. `apipe.wait` has at least one operand;
+//! 4. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
+//!    directly inside an `scf.for` body; `apipe.order` is an i64;
+//!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
+//!    all occur on ops of its body.
+//!
+//! It reports every failure it finds (not just the first) as an MLIR error
+//! located at the op, and runs after parsing and after every pass.
+
+use crate::{
+    attributes::{self, ASYNC_STAGES, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
+    diagnostic, ops,
+};
+use melior::ir::{
+    attribute::{Attribute, DenseI64ArrayAttribute, IntegerAttribute},
+    operation::OperationLike,
+    r#type::MemRefType,
+    r#type::{DimSize, ShapedTypeLike},
+    AttributeLike, BlockLike, OperationRef, RegionLike, Type, ValueLike,
+};
+use std::collections::BTreeSet;
+
+/// Verifies `root` and every op nested in it. Emits one located error per
+/// problem and returns `false` if there was any.
+pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
+    let mut ok = true;
+    for op in ops::nested_ops(root) {
+        ok &= verify_op(&op);
+    }
+    ok
+}
+
+fn verify_op(op: &OperationRef) -> bool {
+    let mut checker = Checker { op, ok: true };
+    if ops::is(op, ops::COPY) {
+        checker.copy();
+        checker.queue();
+    } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
+        checker.queue();
+    } else if ops::is(op, ops::WAIT_GROUP) {
+        checker.non_negative_i64(PENDING, true);
+        checker.queue();
+    } else if ops::is(op, ops::WAIT) && op.operand_count() == 0 {
+        checker.error("expected at least one !apipe.token operand".into());
+    }
+    checker.annotations();
+    checker.ok
+}
+
+struct Checker<'o, 'c, 'a> {
+    op: &'o OperationRef<'c, 'a>,
+    ok: bool,
+}
+
+impl Checker<'_, '_, '_> {
+    fn error(&mut self, message: String) {
+        let name = self.op.name();
+        let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
+        diagnostic::error(self.op.location(), &format!("'{name}' op {message}"));
+        self.ok = false;
+    }
+
+    /// `name` is a non-negative i64 (required or optional).
+    fn non_negative_i64(&mut self, name: &str, required: bool) -> Option<i64> {
+        match self.op.attribute(name) {
+            Err(_) if required => {
+                self.error(format!("requires attribute '{name}'"));
+                None
+            }
+            Err(_) => None,
+            Ok(attribute) if !attributes::is_i64(attribute) => {
+                self.error(format!(
+                    "attribute '{name}' must be an i64 integer, got {attribute}"
+                ));
+                None
+            }
+            Ok(attribute) => {
+                let value = IntegerAttribute::try_from(attribute).unwrap().value();
+                if value < 0 {
+                    self.error(format!(
+                        "attribute '{name}' must be non-negative, got {value}"
+                    ));
+                    return None;
+                }
+                Some(value)
+            }
+        }
+    }
+
+    fn queue(&mut self) {
+        self.non_negative_i64(QUEUE, false);
+    }
+
+    fn copy(&mut self) {
+        let elements = self.non_negative_i64(ELEMENTS, true);
+        if elements == Some(0) {
+            self.error(format!("attribute '{ELEMENTS}' must be positive, got 0"));
+        }
+        let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
+            self.error("expected src and dst memref operands".into());
+            return;
+        };
+        let (Some(src_type), Some(dst_type)) = (ranked(src.r#type()), ranked(dst.r#type())) else {
+            self.error(format!(
+                "expected ranked memrefs for src and dst, got {} and {}",
+                src.r#type(),
+                dst.r#type()
+            ));
+            return;
+        };
+        let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
+        if src_rank == 0 || dst_rank == 0 {
+            self.error(format!(
+                "expected memrefs of rank >= 1 (it copies along the innermost dimension), got {} and {}",
+                src.r#type(),
+                dst.r#type()
+            ));
+            return;
+        }
+        let index_count = self.op.operand_count() - 2;
+        let expected = src_rank + dst_rank;
+        if index_count != expected && index_count != expected + 1 {
+            self.error(format!(
+                "expected {expected} indices ({src_rank} for {} and {dst_rank} for {}), \
+                 or {} with src_elements, got {index_count}",
+                src.r#type(),
+                dst.r#type(),
+                expected + 1
+            ));
+        }
+        if src_type.element() != dst_type.element() {
+            self.error(format!(
+                "expected the same element type for src and dst, got {} and {}",
+                src_type.element(),
+                dst_type.element()
+            ));
+        }
+        let Some(elements) = elements.filter(|e| *e > 0) else {
+            return;
+        };
+        if let Ok(DimSize::Static(size)) = dst_type.dim_size(dst_rank - 1) {
+            if (size as i64) < elements {
+                self.error(format!(
+                    "copies {elements} elements but the innermost dimension of {} has {size}",
+                    dst.r#type()
+                ));
+            }
+        }
+        if index_count == expected + 1 {
+            let src_elements = self.op.operand(self.op.operand_count() - 1).unwrap();
+            if let Some(value) = constant_index(src_elements) {
+                if value < 0 || value > elements {
+                    self.error(format!(
+                        "src_elements must lie in [0, {elements}] (the 'elements' attribute), got {value}"
+                    ));
+                }
+            }
+        }
+    }
+
+    fn annotations(&mut self) {
+        let parent_is_for = self
+            .op
+            .parent_operation()
+            .is_some_and(|parent| parent.name().as_string_ref().as_str() == Ok("scf.for"));
+        if let Ok(stage) = self.op.attribute(STAGE) {
+            self.annotation_i64(STAGE, stage, true);
+            if !parent_is_for {
+                self.error(format!(
+                    "'{STAGE}' annotates ops of an scf.for body, but the parent op is not scf.for"
+                ));
+            }
+        }
+        if let Ok(order) = self.op.attribute(ORDER) {
+            self.annotation_i64(ORDER, order, false);
+        }
+        if let Ok(async_stages) = self.op.attribute(ASYNC_STAGES) {
+            self.async_stages(async_stages);
+        }
+    }
+
+    fn annotation_i64(&mut self, name: &str, attribute: Attribute, non_negative: bool) {
+        if !attributes::is_i64(attribute) {
+            self.error(format!("'{name}' must be an i64 integer, got {attribute}"));
+            return;
+        }
+        let value = IntegerAttribute::try_from(attribute).unwrap().value();
+        if non_negative && value < 0 {
+            self.error(format!("'{name}' must be non-negative, got {value}"));
+        }
+    }
+
+    fn async_stages(&mut self, attribute: Attribute) {
+        if self.op.name().as_string_ref().as_str() != Ok("scf.for") {
+            self.error(format!(
+                "'{ASYNC_STAGES}' annotates an scf.for, not this op"
+            ));
+            return;
+        }
+        let Ok(array) = DenseI64ArrayAttribute::try_from(attribute) else {
+            self.error(format!(
+                "'{ASYNC_STAGES}' must be an array<i64: ...>, got {attribute}"
+            ));
+            return;
+        };
+        let body_stages: BTreeSet<i64> = self
+            .op
+            .region(0)
+            .ok()
+            .and_then(|region| region.first_block())
+            .map(|block| {
+                let mut stages = BTreeSet::new();
+                let mut next = block.first_operation();
+                while let Some(op) = next {
+                    if let Ok(Some(stage)) = attributes::integer(&op, STAGE) {
+                        stages.insert(stage);
+                    }
+                    next = op.next_in_block();
+                }
+                stages
+            })
+            .unwrap_or_default();
+        for index in 0..array.len() {
+            let stage = array.element(index).unwrap();
+            if !body_stages.contains(&stage) {
+                self.error(format!(
+                    "'{ASYNC_STAGES}' names stage {stage}, but no op of the loop body has '{STAGE} = {stage}'"
+                ));
+            }
+        }
+    }
+}
+
+fn ranked(ty: Type) -> Option<MemRefType> {
+    MemRefType::try_from(ty).ok()
+}
+
+/// The value of an `arith.constant` of index type defining `value`.
+fn constant_index(value: melior::ir::Value) -> Option<i64> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    if owner.name().as_string_ref().as_str() != Ok("arith.constant") {
+        return None;
+    }
+    let attribute = owner.attribute("value").ok()?;
+    let _ = attribute.r#type();
+    IntegerAttribute::try_from(attribute)
+        .ok()
+        .map(|i| i.value())
+}

@@ -1,0 +1,25 @@
+//! Analyses and transformations on apipe IR, as passes that run inside
+//! MLIR's `PassManager` (melior external passes), and the registry that
+//! names them for the tools and for library users.
+//!
+//! - [`registry`]: every apipe pass by its MLIR-style name (`apipe-make-sync`),
+//!   with its options; `create_pass("apipe-make-sync", "")` returns a
+//!   `melior::pass::Pass`.
+//! - [`pipeline`]: the textual pass pipeline grammar
+//!   (`builtin.module(func.func(apipe-make-sync),canonicalize)`), parsed here
+//!   because the MLIR C API has no registry for Rust passes; upstream
+//!   segments are handed to MLIR.
+//! - One module per pass ([`make_sync`]) and per shared analysis or utility
+//!   ([`token_values`]).
+#![deny(missing_docs)]
+
+mod error;
+pub mod make_sync;
+pub mod options;
+mod pass;
+pub mod pipeline;
+pub mod registry;
+pub mod token_values;
+
+pub use error::Error;
+pub use registry::{create_pass, lookup, passes, PassInfo};

@@ -1,0 +1,86 @@
+//! The registry of apipe passes: one table that the tools (`apipe-opt`
+//! flags and `--pass-pipeline`) and library users read.
+//!
+//! Names follow MLIR: the flag/pipeline argument is kebab-case with the
+//! dialect prefix (`apipe-make-sync`); each pass module also exports a
+//! `create_<name>_pass()` constructor.
+
+use crate::{
+    make_sync,
+    options::{OptionInfo, PassOptions},
+    pass::{ApipePass, PassId, RunFn},
+    Error,
+};
+use melior::{
+    dialect::DialectHandle,
+    ir::r#type::TypeId,
+    pass::{create_external, Pass},
+};
+
+/// The description of one apipe pass.
+pub struct PassInfo {
+    /// The pipeline/flag name, e.g. `apipe-make-sync`.
+    pub argument: &'static str,
+    /// The pass class name, e.g. `ApipeMakeSync` (shown by
+    /// `--mlir-print-ir-after-all` and `--mlir-timing`).
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    /// The declared options.
+    pub options: &'static [OptionInfo],
+    pub(crate) run: RunFn,
+    pub(crate) id: &'static PassId,
+    /// The dialects whose ops the pass creates; MLIR loads them before the
+    /// pass runs (`getDependentDialects`).
+    pub(crate) dependent_dialects: fn() -> Vec<DialectHandle>,
+}
+
+impl PassInfo {
+    /// Creates an instance with `options` in MLIR syntax (the inside of
+    /// `{...}`; empty for the defaults). The pass runs on any op
+    /// (op-agnostic), like most MLIR transforms, so it can be nested under
+    /// `builtin.module`, `func.func` or `gpu.module`.
+    ///
+    /// # Errors
+    /// A bad option name or value ([`Error::UnknownOption`],
+    /// [`Error::InvalidOptionValue`], [`Error::Pipeline`]).
+    pub fn create(&'static self, options: &str) -> Result<Pass, Error> {
+        let options = PassOptions::parse(self.argument, self.options, options)?;
+        Ok(create_external(
+            ApipePass {
+                info: self,
+                options,
+            },
+            TypeId::create(self.id),
+            self.name,
+            self.argument,
+            self.summary,
+            "",
+            &(self.dependent_dialects)(),
+        ))
+    }
+}
+
+/// Every apipe pass, in `--help` order.
+pub fn passes() -> &'static [&'static PassInfo] {
+    static PASSES: [&PassInfo; 1] = [&make_sync::INFO];
+    &PASSES
+}
+
+/// The apipe pass named `argument`, if any.
+pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
+    passes()
+        .iter()
+        .copied()
+        .find(|info| info.argument == argument)
+}
+
+/// Creates the apipe pass named `argument` with `options` (MLIR syntax).
+///
+/// # Errors
+/// [`Error::UnknownPass`] if no apipe pass has that name, or an option error.
+pub fn create_pass(argument: &str, options: &str) -> Result<Pass, Error> {
+    lookup(argument)
+        .ok_or_else(|| Error::UnknownPass(argument.into()))?
+        .create(options)
+}

@@ -1,0 +1,266 @@
+//! Removing `!apipe.token` values from a function: commit results, `ready`
+//! ops, and the token positions of structured control flow (`scf.for`
+//! iter_args, `scf.while` arguments, `scf.if` / `scf.index_switch` /
+//! `scf.execute_region` results, and the `scf.yield` / `scf.condition`
+//! operands that feed them).
+//!
+//! Shared by `apipe-make-sync` (all synchronization disappears) and
+//! `apipe-tokens-to-counting` (waits become counts, tokens disappear).
+//!
+//! Algorithm:
+//! 1. [`check_removable`]: every use of a token must be an `apipe.wait`, a
+//!    terminator (`scf.yield`, `scf.condition`) or an init operand of
+//!    `scf.for` / `scf.while`; token block arguments may only belong to
+//!    `scf.for` / `scf.while`; token results only to `scf` region ops.
+//!    Anything else (a function argument or result, a call, a store) is a
+//!    located error, reported before the IR changes.
+//! 2. [`strip_tokens`] (the caller has removed every `apipe.wait` first):
+//!    visit ops in post-order, so each terminator and inner loop is rebuilt
+//!    before its parent. An op with token operands or results is rebuilt
+//!    without them (same name, attributes, and regions moved over), its
+//!    regions lose their token block arguments, and uses of the other
+//!    results move to the new op. Token results still used by ops visited
+//!    later (a sibling loop's init, the parent's terminator) are redirected
+//!    to a placeholder `apipe.ready`. Finally commits are rebuilt without a
+//!    result and `ready` ops (placeholders included) are erased.
+//!
+//! Invariant: non-token values, their order, and every op's attributes are
+//! unchanged.
+
+use apipe_dialect::{diagnostic, ops};
+use melior::ir::{
+    operation::{OperationBuilder, OperationLike},
+    BlockLike, OperationRef, Region, RegionLike, Value, ValueLike,
+};
+use mlir_sys::{
+    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationDestroy,
+    mlirRegionTakeBody, mlirValueGetFirstUse, mlirValueReplaceAllUsesOfWith, MlirOperation,
+};
+
+/// Ops whose token operands may simply be dropped.
+const TOKEN_USERS: &[&str] = &[
+    "apipe.wait",
+    "scf.yield",
+    "scf.condition",
+    "scf.for",
+    "scf.while",
+];
+/// Ops whose token block arguments may be dropped.
+const TOKEN_ARGUMENT_OWNERS: &[&str] = &["scf.for", "scf.while"];
+/// Ops whose token results may be dropped (besides commits and `ready`).
+const TOKEN_RESULT_OWNERS: &[&str] = &[
+    "scf.for",
+    "scf.while",
+    "scf.if",
+    "scf.index_switch",
+    "scf.execute_region",
+];
+
+fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+fn is_token(value: Value) -> bool {
+    ops::is_token_type(value.r#type())
+}
+
+/// The ops that use `value`, once per use.
+pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    // SAFETY: walks the live use list of a live value.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value.to_raw());
+        while !mlirOpOperandIsNull(operand) {
+            out.push(OperationRef::from_raw(mlirOpOperandGetOwner(operand)));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+/// Checks that every token value in `root` can be removed (step 1). Emits
+/// one located error per offending op and returns `false` if any.
+pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
+    let mut ok = true;
+    for op in ops::nested_ops(root) {
+        let name = name_of(&op);
+        if op.operands().any(is_token) && !TOKEN_USERS.contains(&name.as_str()) {
+            let reason = match name.as_str() {
+                "func.return" | "func.call" | "gpu.return" | "llvm.call" | "llvm.return" => {
+                    "tokens cannot cross function boundaries"
+                }
+                "memref.store" | "llvm.store" => "tokens cannot be stored in memory",
+                _ => "tokens may only be used by apipe.wait and structured control flow (scf)",
+            };
+            diagnostic::error(
+                op.location(),
+                &format!("'{name}' op uses an !apipe.token value: {reason}"),
+            );
+            ok = false;
+        }
+        let has_token_arguments = op.regions().any(|region| {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                if (0..b.argument_count()).any(|i| is_token(b.argument(i).unwrap().into())) {
+                    return true;
+                }
+                block = b.next_in_region();
+            }
+            false
+        });
+        if has_token_arguments && !TOKEN_ARGUMENT_OWNERS.contains(&name.as_str()) {
+            let reason = if name.ends_with(".func") {
+                "tokens cannot cross function boundaries"
+            } else {
+                "only scf.for and scf.while may carry tokens in block arguments"
+            };
+            diagnostic::error(
+                op.location(),
+                &format!("'{name}' op has an !apipe.token block argument: {reason}"),
+            );
+            ok = false;
+        }
+        let is_source = ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY);
+        if !is_source
+            && op.results().any(|r| is_token(r.into()))
+            && !TOKEN_RESULT_OWNERS.contains(&name.as_str())
+        {
+            diagnostic::error(
+                op.location(),
+                &format!("'{name}' op produces an !apipe.token value that cannot be removed"),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Removes every token value from `root` (step 2). Precondition:
+/// [`check_removable`] passed and no `apipe.wait` is left.
+pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
+    let mut post_order: Vec<MlirOperation> = Vec::new();
+    collect_post_order(root, &mut post_order);
+    for raw in post_order {
+        // SAFETY: ops in the list are live: only ops visited earlier (nested
+        // ones, or earlier siblings) have been replaced.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        if ops::is_apipe(&op) {
+            continue;
+        }
+        let has_tokens = op.operands().any(is_token) || op.results().any(|r| is_token(r.into()));
+        let has_token_arguments = TOKEN_ARGUMENT_OWNERS.contains(&name_of(&op).as_str());
+        if has_tokens || has_token_arguments {
+            rebuild_without_tokens(op);
+        }
+    }
+    for op in ops::nested_ops(root) {
+        if ops::is(&op, ops::COMMIT_GROUP) && op.result_count() == 1 {
+            let attributes: Vec<_> = op.attributes().collect();
+            let replacement = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
+                .add_attributes(&attributes)
+                .build()
+                .expect("apipe.commit_group without result");
+            op.block().unwrap().insert_operation_before(op, replacement);
+            erase_if_unused(op);
+        } else if ops::is(&op, ops::READY) {
+            erase_if_unused(op);
+        }
+    }
+}
+
+fn collect_post_order<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, out: &mut Vec<MlirOperation>) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                collect_post_order(&inner, out);
+                out.push(inner.to_raw());
+                next = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
+/// Replaces `op` by the same op without token operands, results and block
+/// arguments.
+fn rebuild_without_tokens(op: OperationRef) {
+    let operands: Vec<Value> = op.operands().filter(|v| !is_token(*v)).collect();
+    let result_types: Vec<_> = op
+        .results()
+        .filter(|r| !is_token((*r).into()))
+        .map(|r| r.r#type())
+        .collect();
+    let attributes: Vec<_> = op.attributes().collect();
+    let regions: Vec<Region> = op
+        .regions()
+        .map(|old| {
+            let region = Region::new();
+            // SAFETY: both regions are live; the old one is left empty.
+            unsafe { mlirRegionTakeBody(region.to_raw(), old.to_raw()) };
+            region
+        })
+        .collect();
+    let replacement = OperationBuilder::new(&name_of(&op), op.location())
+        .add_operands(&operands)
+        .add_results(&result_types)
+        .add_attributes(&attributes)
+        .add_regions_vec(regions)
+        .build()
+        .expect("rebuilt scf op");
+    let new = op.block().unwrap().insert_operation_before(op, replacement);
+    for region in new.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for index in (0..b.argument_count()).rev() {
+                if is_token(b.argument(index).unwrap().into()) {
+                    // SAFETY: no handle to the argument is kept; its uses
+                    // (waits, terminators, inner inits) are already gone.
+                    unsafe { b.erase_argument(index) };
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
+    let mut kept = 0;
+    for result in op.results() {
+        let with: Value = if is_token(result.into()) {
+            // Later ops (terminators, loop inits) still use it; they drop
+            // the operand when their turn comes, and the placeholder
+            // `ready` is erased at the end.
+            if users(result.into()).is_empty() {
+                continue;
+            }
+            let placeholder = OperationBuilder::new(ops::READY, op.location())
+                .add_results(&[result.r#type()])
+                .build()
+                .expect("apipe.ready");
+            new.block()
+                .unwrap()
+                .insert_operation_before(new, placeholder)
+                .result(0)
+                .unwrap()
+                .into()
+        } else {
+            kept += 1;
+            new.result(kept - 1).unwrap().into()
+        };
+        // SAFETY: both values are live and of the same type.
+        unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
+    }
+    erase_if_unused(op);
+}
+
+/// Erases `op` if none of its results has a use left.
+pub fn erase_if_unused(op: OperationRef) {
+    if op.results().all(|r| users(r.into()).is_empty()) {
+        // SAFETY: the op is live, unused, and no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) };
+    } else {
+        diagnostic::error(
+            op.location(),
+            "internal error: op still has uses after token removal",
+        );
+    }
+}

@@ -1,0 +1,6 @@
+//! `apipe-opt`: parse, verify, run passes (apipe and upstream), print.
+//! See `apipe_tools::opt`.
+
+fn main() -> std::process::ExitCode {
+    apipe_tools::opt::main(std::env::args().collect())
+}

@@ -1,0 +1,357 @@
+//! `apipe-opt`: `mlir-opt` with the apipe dialect and passes.
+//!
+//! 1. split argv into tool flags (clap) and pass flags (`--<pass>[=opts]`,
+//!    in order), accepting `mlir-opt`'s single-dash long flags;
+//! 2. read the input, and split it at `// -----` with `--split-input-file`;
+//! 3. for each chunk, in a fresh context: parse, run the apipe verifier,
+//!    run the pass pipeline (apipe passes verify after themselves), run the
+//!    verifier again, print;
+//! 4. print diagnostics as MLIR does, or with `--verify-diagnostics` check
+//!    them against the `expected-*` comments;
+//! 5. exit 0 on success, 1 on any error (never a panic).
+
+use crate::{
+    diagnostics::{self, Capture, Kind, Record},
+    source::{self, Input},
+    verify_diagnostics,
+};
+use apipe_passes::pipeline::{self, Element};
+use clap::{CommandFactory, Parser};
+use melior::{
+    ir::operation::{OperationLike, OperationPrintingFlags},
+    pass::{PassIrPrintingOptions, PassManager},
+    utility::register_all_passes,
+};
+use std::{io::Write, process::ExitCode};
+
+/// Command-line flags of `apipe-opt` (pass flags are handled apart).
+#[derive(Parser, Debug)]
+#[command(
+    name = "apipe-opt",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22)"),
+    about = "apipe modular optimizer driver: mlir-opt with the apipe dialect and passes",
+    after_help = pass_help(),
+)]
+pub struct Cli {
+    /// Input file, or `-` for standard input.
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// Output file (`-` for standard output).
+    #[arg(short = 'o', default_value = "-", value_name = "FILE")]
+    pub output: String,
+    /// Textual pass pipeline, e.g. 'builtin.module(func.func(apipe-make-sync),canonicalize)'.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pub pass_pipeline: Option<String>,
+    /// Split the input at '// -----' and process each chunk separately.
+    #[arg(long = "split-input-file")]
+    pub split_input_file: bool,
+    /// Check diagnostics against expected-* comments in the input.
+    #[arg(long = "verify-diagnostics")]
+    pub verify_diagnostics: bool,
+    /// Print the IR after each pass (to stderr).
+    #[arg(long = "mlir-print-ir-after-all")]
+    pub print_ir_after_all: bool,
+    /// Print the IR before each pass (to stderr).
+    #[arg(long = "mlir-print-ir-before-all")]
+    pub print_ir_before_all: bool,
+    /// Print pass timing (to stderr).
+    #[arg(long = "mlir-timing")]
+    pub timing: bool,
+    /// Allow operations of unregistered dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    pub allow_unregistered_dialect: bool,
+    /// Print locations (debug info) in the output.
+    #[arg(long = "mlir-print-debuginfo")]
+    pub print_debuginfo: bool,
+    /// Print ops in the generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    pub print_op_generic: bool,
+    /// Run passes on one thread.
+    #[arg(long = "mlir-disable-threading")]
+    pub disable_threading: bool,
+    /// Do not run the MLIR and apipe verifiers after parsing and passes.
+    #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub verify_each: bool,
+}
+
+fn pass_help() -> String {
+    let mut help = String::from(
+        "Passes (as --<name>[='options'] flags or in --pass-pipeline):\n  apipe passes:\n",
+    );
+    for info in apipe_passes::passes() {
+        help.push_str(&format!("    --{:<28} {}\n", info.argument, info.summary));
+        for option in info.options {
+            help.push_str(&format!(
+                "        {:<24} {}\n",
+                option.name, option.description
+            ));
+        }
+    }
+    help.push_str("  every upstream MLIR 22 pass (canonicalize, cse, convert-scf-to-cf, ...; see mlir-opt --help)\n");
+    help
+}
+
+/// Splits raw arguments into clap's and the pass flags. `mlir-opt`'s
+/// single-dash long flags (`-split-input-file`) are accepted.
+fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
+    let command = Cli::command();
+    let known: Vec<String> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_owned))
+        .chain(["help".into(), "version".into()])
+        .collect();
+    let mut tool = Vec::new();
+    let mut passes = Vec::new();
+    let mut iter = args.into_iter();
+    if let Some(program) = iter.next() {
+        tool.push(program);
+    }
+    let mut after_double_dash = false;
+    while let Some(arg) = iter.next() {
+        if after_double_dash
+            || arg == "-"
+            || !arg.starts_with('-')
+            || arg == "-o"
+            || arg.starts_with("-o=")
+        {
+            tool.push(arg);
+            continue;
+        }
+        if arg == "--" {
+            after_double_dash = true;
+            tool.push(arg);
+            continue;
+        }
+        let body = arg.trim_start_matches('-');
+        if arg.len() == 2 {
+            tool.push(arg);
+            continue;
+        }
+        let (name, value) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (body, None),
+        };
+        if known.iter().any(|k| k == name) {
+            tool.push(format!("--{body}"));
+            if name == "pass-pipeline" && value.is_none() {
+                if let Some(next) = iter.next() {
+                    tool.push(next);
+                }
+            }
+        } else {
+            passes.push(Element::Pass {
+                name: name.into(),
+                options: value.unwrap_or("").into(),
+            });
+        }
+    }
+    (tool, passes)
+}
+
+/// Runs `apipe-opt` with `args` (including the program name).
+pub fn main(args: Vec<String>) -> ExitCode {
+    let (tool_args, pass_flags) = split_arguments(args);
+    let cli = match Cli::try_parse_from(tool_args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return match error.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => ExitCode::FAILURE,
+            };
+        }
+    };
+    match run(&cli, pass_flags) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            diagnostics::print_error(&message);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The pipeline to run: `--pass-pipeline`, or the pass flags in order.
+fn pipeline_elements(cli: &Cli, pass_flags: Vec<Element>) -> Result<Vec<Element>, String> {
+    match (&cli.pass_pipeline, pass_flags.is_empty()) {
+        (Some(_), false) => Err("'--pass-pipeline' cannot be used with individual pass flags".into()),
+        (Some(text), true) => match pipeline::parse(text).map_err(|e| e.to_string())? {
+            Element::Nested { anchor, elements } if anchor == "builtin.module" || anchor == "any" => Ok(elements),
+            Element::Nested { anchor, .. } => Err(format!(
+                "can't add pass pipeline anchored on '{anchor}' to a pass manager on 'builtin.module'; \
+                 nest it inside 'builtin.module(...)'"
+            )),
+            Element::Pass { .. } => unreachable!("pipeline::parse returns an anchored pipeline"),
+        },
+        (None, _) => Ok(pass_flags),
+    }
+}
+
+fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
+    register_all_passes();
+    let elements = pipeline_elements(cli, pass_flags)?;
+    // Reject unknown passes and bad options once, before reading input.
+    {
+        let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+        let manager = PassManager::new(&context);
+        pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
+            .map_err(|e| e.to_string())?;
+    }
+    let input = Input::read(&cli.input)?;
+    let mut output = Vec::new();
+    let mut ok = true;
+    for (index, chunk) in input.chunks(cli.split_input_file).iter().enumerate() {
+        if index > 0 {
+            output.extend_from_slice(format!("{}\n", source::SPLIT_MARKER).as_bytes());
+        }
+        ok &= process_chunk(cli, &elements, &input, chunk, &mut output)?;
+    }
+    if cli.output == "-" {
+        std::io::stdout()
+            .write_all(&output)
+            .map_err(|e| e.to_string())?;
+    } else {
+        std::fs::write(&cli.output, &output)
+            .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
+    }
+    Ok(ok)
+}
+
+/// Steps 3–4 for one chunk. Returns whether it succeeded (or, with
+/// `--verify-diagnostics`, whether its diagnostics were as expected).
+fn process_chunk(
+    cli: &Cli,
+    elements: &[Element],
+    input: &Input,
+    chunk: &str,
+    output: &mut Vec<u8>,
+) -> Result<bool, String> {
+    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
+    if cli.disable_threading {
+        context.enable_multi_threading(false);
+    }
+    let capture = Capture::attach(&context);
+    let mut printed = None;
+    if let Some(mut module) = source::parse(&context, chunk, &input.name) {
+        let verified = !cli.verify_each
+            || (module.as_operation().verify()
+                && apipe_dialect::verifier::verify(&module.as_operation()));
+        if verified {
+            let manager = PassManager::new(&context);
+            manager.enable_verifier(cli.verify_each);
+            if cli.print_ir_after_all || cli.print_ir_before_all {
+                manager.enable_ir_printing(&PassIrPrintingOptions {
+                    before_all: cli.print_ir_before_all,
+                    after_all: cli.print_ir_after_all,
+                    module_scope: false,
+                    on_change: false,
+                    on_failure: false,
+                    flags: printing_flags(cli),
+                    tree_printing_path: Default::default(),
+                });
+            }
+            if cli.timing {
+                // SAFETY: the pass manager is live; MLIR prints the report
+                // when it is destroyed.
+                unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
+            }
+            pipeline::add_elements(manager.as_operation_pass_manager(), elements)
+                .map_err(|e| e.to_string())?;
+            let passed = manager.run(&mut module).is_ok() && !capture.has_error();
+            let passed = passed
+                && (!cli.verify_each || apipe_dialect::verifier::verify(&module.as_operation()));
+            drop(manager);
+            if passed {
+                printed = Some(
+                    module
+                        .as_operation()
+                        .to_string_with_flags(printing_flags(cli))
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+        }
+    }
+    let mut records = capture.take();
+    source::rename_diagnostics(&mut records, &input.name);
+    let ok = if cli.verify_diagnostics {
+        let mut expectations = match verify_diagnostics::parse_expectations(&input.name, chunk) {
+            Ok(expectations) => expectations,
+            Err(record) => {
+                report(&[record], input);
+                return Ok(false);
+            }
+        };
+        let failures = verify_diagnostics::verify(&input.name, &records, &mut expectations);
+        report(&failures, input);
+        failures.is_empty()
+    } else {
+        report(&records, input);
+        printed.is_some() && !records.iter().any(|r| r.kind == Kind::Error)
+    };
+    if let Some(text) = printed {
+        output.extend_from_slice(text.as_bytes());
+        if !text.ends_with('\n') {
+            output.push(b'\n');
+        }
+    }
+    Ok(ok)
+}
+
+fn printing_flags(cli: &Cli) -> OperationPrintingFlags {
+    let mut flags = OperationPrintingFlags::new();
+    if cli.print_debuginfo {
+        flags = flags.enable_debug_info(true, false);
+    }
+    if cli.print_op_generic {
+        flags = flags.print_generic_operation_form();
+    }
+    flags
+}
+
+fn report(records: &[Record], input: &Input) {
+    let stderr = std::io::stderr();
+    let mut lock = stderr.lock();
+    for record in records {
+        diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn splits_pass_flags_in_order() {
+        let (tool, passes) = split_arguments(strings(&[
+            "apipe-opt",
+            "-split-input-file",
+            "--apipe-make-sync",
+            "x.mlir",
+            "--canonicalize=max-iterations=2",
+            "-o",
+            "out.mlir",
+        ]));
+        assert_eq!(
+            tool,
+            strings(&[
+                "apipe-opt",
+                "--split-input-file",
+                "x.mlir",
+                "-o",
+                "out.mlir"
+            ])
+        );
+        let names: Vec<String> = passes.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            names,
+            vec!["apipe-make-sync", "canonicalize{max-iterations=2}"]
+        );
+    }
+}

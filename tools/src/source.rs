@@ -1,0 +1,226 @@
+//! Reading an input (a file or `-` for stdin), splitting it at `// -----`
+//! (`--split-input-file`), and parsing each chunk with locations that name
+//! the real file and its real line numbers.
+//!
+//! The C API parser (`mlirModuleCreateParse`) takes no file name, so each
+//! chunk is padded with newlines to keep its line numbers, parsed, and its
+//! locations are then renamed to the real file ([`relocate`]); diagnostics
+//! emitted while parsing are renamed by [`rename_diagnostics`].
+
+use crate::diagnostics::Record;
+use melior::{
+    ir::{operation::OperationLike, BlockLike, Module, RegionLike, ValueLike},
+    Context, StringRef,
+};
+use mlir_sys::{
+    mlirBlockArgumentSetLocation, mlirIdentifierStr, mlirLocationCallSiteGet,
+    mlirLocationCallSiteGetCallee, mlirLocationCallSiteGetCaller, mlirLocationFileLineColGet,
+    mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
+    mlirLocationFileLineColRangeGetStartLine, mlirLocationFusedGet, mlirLocationFusedGetLocations,
+    mlirLocationFusedGetMetadata, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
+    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
+    mlirLocationNameGet, mlirLocationNameGetChildLoc, mlirLocationNameGetName,
+    mlirModuleCreateParse, mlirOperationSetLocation, MlirContext, MlirLocation,
+};
+
+/// The marker `mlir-opt --split-input-file` splits at.
+pub const SPLIT_MARKER: &str = "// -----";
+
+/// The name the C API parser (`mlirModuleCreateParse`) gives its buffer;
+/// renamed to the real name.
+const PARSER_BUFFER_NAME: &str = "-";
+
+/// One input file.
+pub struct Input {
+    /// Its name in diagnostics: the path as given, or `<stdin>`.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+impl Input {
+    /// Reads `path` (`-` is stdin).
+    ///
+    /// # Errors
+    /// The message `mlir-opt` gives: `could not open input file '...': ...`.
+    pub fn read(path: &str) -> Result<Self, String> {
+        if path == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("could not read standard input: {e}"))?;
+            return Ok(Self {
+                name: "<stdin>".into(),
+                text,
+            });
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("could not open input file '{path}': {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("input file '{path}' is not valid UTF-8"))?;
+        Ok(Self {
+            name: path.into(),
+            text,
+        })
+    }
+
+    /// The chunks to process: the whole text, or the pieces between
+    /// `// -----` lines. Each chunk keeps its line numbers (it is preceded by
+    /// as many newlines as lines came before it).
+    pub fn chunks(&self, split: bool) -> Vec<String> {
+        if !split {
+            return vec![self.text.clone()];
+        }
+        let mut chunks = Vec::new();
+        let mut current = String::new();
+        let mut line_count = 0usize;
+        for line in self.text.split_inclusive('\n') {
+            if line.trim_start().starts_with(SPLIT_MARKER) {
+                chunks.push(std::mem::take(&mut current));
+                line_count += 1;
+                current = "\n".repeat(line_count);
+                continue;
+            }
+            current.push_str(line);
+            line_count += 1;
+        }
+        chunks.push(current);
+        chunks
+    }
+}
+
+/// Parses `text` as a module (top-level ops are wrapped in an implicit
+/// `builtin.module`, as `mlir-opt` does) and names its locations `file`.
+/// Parse errors go to the context's diagnostic handlers.
+pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
+    // SAFETY: the context is live; the string is copied by the parser.
+    let raw = unsafe { mlirModuleCreateParse(context.to_raw(), StringRef::new(text).to_raw()) };
+    // SAFETY: a null module is handled by `from_option_raw`.
+    let module = unsafe { Module::from_option_raw(raw) }?;
+    relocate(&module, file);
+    Some(module)
+}
+
+/// Renames the parser's buffer name to `file` in every location of
+/// `module` (ops and block arguments).
+pub fn relocate(module: &Module, file: &str) {
+    let context = module.context();
+    // SAFETY: bound first; the context outlives this call.
+    let context = unsafe { context.to_ref() }.to_raw();
+    let op = module.as_operation();
+    relocate_op(context, &op, file);
+}
+
+fn relocate_op<'c: 'a, 'a>(context: MlirContext, op: &impl OperationLike<'c, 'a>, file: &str) {
+    // SAFETY: the op and its blocks are live; locations are uniqued in the
+    // context.
+    unsafe {
+        mlirOperationSetLocation(op.to_raw(), rename(context, op.location().to_raw(), file));
+    }
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for i in 0..b.argument_count() {
+                let argument = b.argument(i).unwrap();
+                let value: melior::ir::Value = argument.into();
+                let location = value_location(value);
+                // SAFETY: as above.
+                unsafe {
+                    mlirBlockArgumentSetLocation(value.to_raw(), rename(context, location, file))
+                };
+            }
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                relocate_op(context, &inner, file);
+                next = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
+fn value_location(value: melior::ir::Value) -> MlirLocation {
+    value.location().to_raw()
+}
+
+/// `location` with every `FileLineCol` in the parser's buffer renamed.
+fn rename(context: MlirContext, location: MlirLocation, file: &str) -> MlirLocation {
+    // SAFETY: accessors are called on the location kinds they belong to.
+    unsafe {
+        if mlirLocationIsAFileLineColRange(location) {
+            let name = StringRef::from_raw(mlirIdentifierStr(
+                mlirLocationFileLineColRangeGetFilename(location),
+            ));
+            if name.as_str() != Ok(PARSER_BUFFER_NAME) {
+                return location;
+            }
+            return mlirLocationFileLineColGet(
+                context,
+                StringRef::new(file).to_raw(),
+                mlirLocationFileLineColRangeGetStartLine(location) as u32,
+                mlirLocationFileLineColRangeGetStartColumn(location) as u32,
+            );
+        }
+        if mlirLocationIsAName(location) {
+            let child = rename(context, mlirLocationNameGetChildLoc(location), file);
+            return mlirLocationNameGet(
+                context,
+                mlirIdentifierStr(mlirLocationNameGetName(location)),
+                child,
+            );
+        }
+        if mlirLocationIsACallSite(location) {
+            let callee = rename(context, mlirLocationCallSiteGetCallee(location), file);
+            let caller = rename(context, mlirLocationCallSiteGetCaller(location), file);
+            return mlirLocationCallSiteGet(callee, caller);
+        }
+        if mlirLocationIsAFused(location) {
+            let count = mlirLocationFusedGetNumLocations(location);
+            let mut members = vec![
+                MlirLocation {
+                    ptr: std::ptr::null()
+                };
+                count as usize
+            ];
+            mlirLocationFusedGetLocations(location, members.as_mut_ptr());
+            let members: Vec<MlirLocation> = members
+                .into_iter()
+                .map(|m| rename(context, m, file))
+                .collect();
+            return mlirLocationFusedGet(
+                context,
+                count as isize,
+                members.as_ptr(),
+                mlirLocationFusedGetMetadata(location),
+            );
+        }
+    }
+    location
+}
+
+/// Renames the parser's buffer name to `file` in captured diagnostics.
+pub fn rename_diagnostics(records: &mut [Record], file: &str) {
+    for record in records {
+        if let Some(position) = &mut record.location {
+            if position.file == PARSER_BUFFER_NAME {
+                position.file = file.to_owned();
+            }
+        }
+        rename_diagnostics(&mut record.notes, file);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_keep_line_numbers() {
+        let input = Input {
+            name: "x".into(),
+            text: "a\n// -----\nb\nc\n// -----\nd\n".into(),
+        };
+        let chunks = input.chunks(true);
+        assert_eq!(chunks, vec!["a\n", "\n\nb\nc\n", "\n\n\n\n\nd\n"]);
+        assert_eq!(input.chunks(false), vec![input.text.clone()]);
+    }
+}
