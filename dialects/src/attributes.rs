@@ -25,15 +25,13 @@ pub const ORDER: &str = "apipe.order";
 /// `apipe.async_stages = array<i64: ...>` on a pipelined `scf.for`.
 pub const ASYNC_STAGES: &str = "apipe.async_stages";
 
-/// The value of an integer attribute named `name` on `op`, if present and an
-/// integer (of any width); `Err(())` if present and not an integer.
-pub fn integer<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Result<Option<i64>, ()> {
-    match op.attribute(name) {
-        Err(_) => Ok(None),
-        Ok(attribute) => IntegerAttribute::try_from(attribute)
-            .map(|integer| Some(integer.value()))
-            .map_err(|_| ()),
-    }
+/// The value of the integer attribute named `name` on `op` (of any width);
+/// `None` if absent or not an integer (the verifier reports the latter).
+pub fn integer<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<i64> {
+    let attribute = op.attribute(name).ok()?;
+    IntegerAttribute::try_from(attribute)
+        .ok()
+        .map(|integer| integer.value())
 }
 
 /// True if `attribute` is an integer attribute of the signless type `i64`
@@ -45,5 +43,5 @@ pub fn is_i64(attribute: Attribute) -> bool {
 /// The queue of an apipe op: its `queue` attribute, 0 when absent or invalid
 /// (the verifier reports invalid ones).
 pub fn queue<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> i64 {
-    integer(op, QUEUE).ok().flatten().unwrap_or(0)
+    integer(op, QUEUE).unwrap_or(0)
 }

@@ -22,7 +22,7 @@ pub mod location;
 pub mod ops;
 pub mod verifier;
 
-pub use error::Error;
+pub use error::{Error, Reported};
 
 use melior::{
     dialect::DialectRegistry,
@@ -63,8 +63,9 @@ pub fn register_dialect(context: &Context) -> Result<(), Error> {
 }
 
 /// Creates a context with every upstream dialect registered (and loadable on
-/// demand, as `mlir-opt` does), the LLVM IR translations, and the apipe
-/// dialect loaded.
+/// demand, as `mlir-opt` does), the LLVM IR translations, the apipe dialect
+/// loaded, and the dialects apipe IR uses (func, arith, index, memref, scf,
+/// cf, gpu, nvgpu, vector) loaded for builders.
 ///
 /// # Errors
 /// As [`register_dialect`].
@@ -74,8 +75,13 @@ pub fn create_context() -> Result<Context, Error> {
     let context = Context::new();
     context.append_dialect_registry(&registry);
     register_all_llvm_translations(&context);
-    // IRDL itself must be loaded to parse the dialect definition.
-    context.get_or_load_dialect("irdl");
+    // IRDL parses the dialect definition; the others are the dialects apipe
+    // IR is written in, loaded so that builders can create their ops.
+    for dialect in [
+        "irdl", "func", "arith", "index", "memref", "scf", "cf", "gpu", "nvgpu", "vector",
+    ] {
+        context.get_or_load_dialect(dialect);
+    }
     register_dialect(&context)?;
     Ok(context)
 }

@@ -64,7 +64,7 @@ fn resolve(raw: MlirLocation) -> Option<FileLineCol> {
                 count
             ];
             mlirLocationFusedGetLocations(raw, members.as_mut_ptr());
-            return members.into_iter().find_map(|member| resolve(member));
+            return members.into_iter().find_map(resolve);
         }
     }
     None

@@ -224,7 +224,7 @@ impl Checker<'_, '_, '_> {
                 let mut stages = BTreeSet::new();
                 let mut next = block.first_operation();
                 while let Some(op) = next {
-                    if let Ok(Some(stage)) = attributes::integer(&op, STAGE) {
+                    if let Some(stage) = attributes::integer(&op, STAGE) {
                         stages.insert(stage);
                     }
                     next = op.next_in_block();

@@ -25,7 +25,7 @@ use crate::{
     registry::PassInfo,
     token_values,
 };
-use apipe_dialect::{attributes, diagnostic, ops};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
     dialect::{arith, memref, scf, DialectHandle},
     ir::{
@@ -57,13 +57,13 @@ pub fn create_make_sync_pass() -> Pass {
     INFO.create("").expect("no options")
 }
 
-fn run(op: OperationRef, _options: &PassOptions) -> Result<(), ()> {
+fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
     make_sync(&op)
 }
 
 /// Applies the pass to the ops nested in `root`. On failure the IR is
 /// unchanged and located errors have been emitted.
-pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), ()> {
+pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Reported> {
     // 1. Preconditions.
     let mut ok = token_values::check_removable(root);
     let nested = ops::nested_ops(root);
@@ -80,7 +80,7 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), ()
         }
     }
     if !ok {
-        return Err(());
+        return Err(Reported);
     }
     // 2.-3.
     for op in nested {
@@ -154,10 +154,7 @@ fn lower_copy(op: OperationRef) {
     let indices: Vec<Value> = op.operands().skip(2).collect();
     let (src_indices, rest) = indices.split_at(src_rank);
     let (dst_indices, src_elements) = rest.split_at(dst_rank);
-    let elements = attributes::integer(&op, attributes::ELEMENTS)
-        .ok()
-        .flatten()
-        .unwrap();
+    let elements = attributes::integer(&op, attributes::ELEMENTS).unwrap();
     let index = Type::index(context);
 
     let constant = |value: i64| {

@@ -13,8 +13,10 @@ use melior::{
 };
 
 /// A pass body: transforms `op` in place. On failure it has emitted located
-/// diagnostics and returns `Err(())`; it must then leave the IR verifiable.
-pub type RunFn = for<'c, 'a> fn(OperationRef<'c, 'a>, &PassOptions) -> Result<(), ()>;
+/// diagnostics and returns `Err(Reported)`; it must then leave the IR
+/// verifiable.
+pub type RunFn =
+    for<'c, 'a> fn(OperationRef<'c, 'a>, &PassOptions) -> Result<(), apipe_dialect::Reported>;
 
 /// Unique address for each pass's MLIR `TypeID` (8-byte aligned, non-zero
 /// sized so that statics do not share an address).

@@ -1,0 +1,32 @@
+//! Runs the lit suite under `test/` (LLVM `lit` with `FileCheck`) against the
+//! tools this package builds, prints lit's summary, and fails if lit fails.
+
+use std::{io::Write, path::Path, process::Command};
+
+#[test]
+fn lit_suite() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_apipe-opt")).parent().unwrap();
+    let llvm_bin =
+        std::env::var("APIPE_LLVM_BIN").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into());
+    let lit = Path::new(&llvm_bin).join("lit");
+    assert!(
+        lit.exists(),
+        "{} not found: run scripts/setup.sh",
+        lit.display()
+    );
+    let output = Command::new(&lit)
+        .arg("-v")
+        .arg("--order=lexical")
+        .arg(repo.join("test"))
+        .env("APIPE_BIN_DIR", bin_dir)
+        .env("APIPE_LIT_OUT", repo.join("target").join("lit"))
+        .output()
+        .expect("run lit");
+    // Written to the process's stderr directly (not `eprint!`, which the
+    // test harness captures), so lit's summary shows in every `cargo test`.
+    let mut stderr = std::io::stderr();
+    let _ = stderr.write_all(&output.stdout);
+    let _ = stderr.write_all(&output.stderr);
+    assert!(output.status.success(), "lit failed: {}", output.status);
+}
