@@ -15,6 +15,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
 
 extern "C" {
 
@@ -32,6 +33,13 @@ void apipeEmitDiagnostic(MlirLocation location, MlirDiagnosticSeverity severity,
                                          : mlir::emitError(loc, text);
   for (intptr_t i = 0; i < noteCount; ++i)
     diag.attachNote(unwrap(noteLocations[i])) << unwrap(noteMessages[i]);
+}
+
+/// Sets whether diagnostics on an op carry a "see current operation" note
+/// with the op printed (`MLIRContext::printOpOnDiagnostic`). `mlir-opt`
+/// turns it off under `--verify-diagnostics`.
+void apipeContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
+  unwrap(context)->printOpOnDiagnostic(enable);
 }
 
 } // extern "C"

@@ -29,6 +29,15 @@ unsafe extern "C" {
         note_locations: *const MlirLocation,
         note_messages: *const MlirStringRef,
     );
+    fn apipeContextSetPrintOpOnDiagnostic(context: mlir_sys::MlirContext, enable: bool);
+}
+
+/// Sets whether MLIR attaches a "see current operation: ..." note (the op
+/// printed) to diagnostics emitted on an op; on by default. `mlir-opt` turns
+/// it off under `--verify-diagnostics`.
+pub fn set_print_op_on_diagnostic(context: &melior::Context, enable: bool) {
+    // SAFETY: the context is live.
+    unsafe { apipeContextSetPrintOpOnDiagnostic(context.to_raw(), enable) }
 }
 
 /// Emits `message` at `location` with `severity`, and one note per entry of

@@ -50,6 +50,16 @@ pub fn is_token_type(ty: melior::ir::Type) -> bool {
     ty.to_string() == TOKEN_TYPE
 }
 
+/// `op` followed by the ops nested in it, in pre-order.
+pub fn self_and_nested_ops<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+) -> Vec<OperationRef<'c, 'a>> {
+    // SAFETY: `op` is live for 'a.
+    let mut out = vec![unsafe { OperationRef::from_raw(op.to_raw()) }];
+    collect_nested(op, &mut out);
+    out
+}
+
 /// The ops nested in `op` (not `op` itself), in pre-order.
 pub fn nested_ops<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();

@@ -12,15 +12,16 @@
 //! 2. `queue` (every op but `wait`) and `pending` (`wait_group`) are i64 >= 0;
 //! 3. `apipe.wait` has at least one operand;
 //! 4. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
-//!    directly inside an `scf.for` body; `apipe.order` is an i64;
+//!    directly inside an `scf.for` body, not on its terminator;
+//!    `apipe.order` is an i64;
 //!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
-//!    all occur on ops of its body.
+//!    all occur on ops of its body; `bypass_l1` is a unit attribute.
 //!
 //! It reports every failure it finds (not just the first) as an MLIR error
 //! located at the op, and runs after parsing and after every pass.
 
 use crate::{
-    attributes::{self, ASYNC_STAGES, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
+    attributes::{self, ASYNC_STAGES, BYPASS_L1, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
     diagnostic, ops,
 };
 use melior::ir::{
@@ -36,7 +37,7 @@ use std::collections::BTreeSet;
 /// problem and returns `false` if there was any.
 pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
     let mut ok = true;
-    for op in ops::nested_ops(root) {
+    for op in ops::self_and_nested_ops(root) {
         ok &= verify_op(&op);
     }
     ok
@@ -47,6 +48,7 @@ fn verify_op(op: &OperationRef) -> bool {
     if ops::is(op, ops::COPY) {
         checker.copy();
         checker.queue();
+        checker.unit(BYPASS_L1);
     } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
         checker.queue();
     } else if ops::is(op, ops::WAIT_GROUP) {
@@ -70,6 +72,28 @@ impl Checker<'_, '_, '_> {
         let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
         diagnostic::error(self.op.location(), &format!("'{name}' op {message}"));
         self.ok = false;
+    }
+
+    /// `elements` is a positive i64.
+    fn positive_elements(&mut self) -> Option<i64> {
+        let Ok(attribute) = self.op.attribute(ELEMENTS) else {
+            self.error(format!("requires attribute '{ELEMENTS}'"));
+            return None;
+        };
+        if !attributes::is_i64(attribute) {
+            self.error(format!(
+                "attribute '{ELEMENTS}' must be an i64 integer, got {attribute}"
+            ));
+            return None;
+        }
+        let value = IntegerAttribute::try_from(attribute).unwrap().value();
+        if value <= 0 {
+            self.error(format!(
+                "attribute '{ELEMENTS}' must be positive, got {value}"
+            ));
+            return None;
+        }
+        Some(value)
     }
 
     /// `name` is a non-negative i64 (required or optional).
@@ -99,15 +123,23 @@ impl Checker<'_, '_, '_> {
         }
     }
 
+    /// `name`, if present, is a unit attribute.
+    fn unit(&mut self, name: &str) {
+        if let Ok(attribute) = self.op.attribute(name) {
+            if !attribute.is_unit() {
+                self.error(format!(
+                    "attribute '{name}' must be a unit attribute, got {attribute}"
+                ));
+            }
+        }
+    }
+
     fn queue(&mut self) {
         self.non_negative_i64(QUEUE, false);
     }
 
     fn copy(&mut self) {
-        let elements = self.non_negative_i64(ELEMENTS, true);
-        if elements == Some(0) {
-            self.error(format!("attribute '{ELEMENTS}' must be positive, got 0"));
-        }
+        let elements = self.positive_elements();
         let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
             self.error("expected src and dst memref operands".into());
             return;
@@ -180,6 +212,10 @@ impl Checker<'_, '_, '_> {
             if !parent_is_for {
                 self.error(format!(
                     "'{STAGE}' annotates ops of an scf.for body, but the parent op is not scf.for"
+                ));
+            } else if self.op.next_in_block().is_none() {
+                self.error(format!(
+                    "'{STAGE}' annotates the ops of an scf.for body, not its terminator"
                 ));
             }
         }

@@ -15,9 +15,11 @@
 //!    PTX ISA 9.7.9.25.3.1);
 //! 3. erase `apipe.wait` and `apipe.wait_group`;
 //! 4. remove token values ([`token_values::strip_tokens`]);
-//! 5. erase `apipe.commit_group`.
+//! 5. erase `apipe.commit_group`;
+//! 6. drop the pipelining annotations (`apipe.stage`, `apipe.order`,
+//!    `apipe.async_stages`): nothing is asynchronous any more.
 //!
-//! Postcondition: no apipe op is left.
+//! Postcondition: no apipe op or annotation is left.
 
 use crate::{
     options::PassOptions,
@@ -30,7 +32,7 @@ use melior::{
     dialect::{arith, memref, scf, DialectHandle},
     ir::{
         attribute::{Attribute, IntegerAttribute},
-        operation::OperationLike,
+        operation::{OperationLike, OperationMutLike},
         r#type::{MemRefType, TypeLike},
         Block, BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -93,13 +95,29 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
     }
     // 4.
     token_values::strip_tokens(root);
-    // 5.
-    for op in ops::nested_ops(root) {
+    // 5.-6.
+    for op in ops::self_and_nested_ops(root) {
         if ops::is(&op, ops::COMMIT_GROUP) {
             token_values::erase_if_unused(op);
+        } else {
+            remove_annotations(op);
         }
     }
     Ok(())
+}
+
+/// Drops the pipelining annotations: the synchronous program has no async
+/// stages left to pipeline.
+fn remove_annotations(op: OperationRef) {
+    // SAFETY: a handle to a live op; attribute removal does not move it.
+    let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+    for name in [
+        attributes::STAGE,
+        attributes::ORDER,
+        attributes::ASYNC_STAGES,
+    ] {
+        let _ = op.remove_attribute(name);
+    }
 }
 
 fn erase(op: OperationRef) {

@@ -82,7 +82,8 @@ pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 /// one located error per offending op and returns `false` if any.
 pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
     let mut ok = true;
-    for op in ops::nested_ops(root) {
+    // The root's own block arguments count too (a function argument).
+    for op in ops::self_and_nested_ops(root) {
         let name = name_of(&op);
         if op.operands().any(is_token) && !TOKEN_USERS.contains(&name.as_str()) {
             let reason = match name.as_str() {

@@ -233,6 +233,9 @@ fn process_chunk(
     if cli.disable_threading {
         context.enable_multi_threading(false);
     }
+    if cli.verify_diagnostics {
+        apipe_dialect::diagnostic::set_print_op_on_diagnostic(&context, false);
+    }
     let capture = Capture::attach(&context);
     let mut printed = None;
     if let Some(mut module) = source::parse(&context, chunk, &input.name) {
