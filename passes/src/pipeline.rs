@@ -135,7 +135,12 @@ fn add_upstream(manager: OperationPassManager, text: &str, name: &str) -> Result
         if message.contains("does not refer to a registered pass") || message.is_empty() {
             return Err(Error::UnknownPass(name.into()));
         }
-        return Err(Error::Upstream(message.trim().to_owned()));
+        // LLVM's option parser prefixes its message with the (empty) program
+        // name: ": for the --x option: ...".
+        let message = message.trim().trim_start_matches(':').trim();
+        return Err(Error::Upstream(format!(
+            "invalid options for pass '{name}': {message}"
+        )));
     }
     Ok(())
 }

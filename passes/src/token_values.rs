@@ -99,27 +99,8 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
             );
             ok = false;
         }
-        let has_token_arguments = op.regions().any(|region| {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                if (0..b.argument_count()).any(|i| is_token(b.argument(i).unwrap().into())) {
-                    return true;
-                }
-                block = b.next_in_region();
-            }
-            false
-        });
-        if has_token_arguments && !TOKEN_ARGUMENT_OWNERS.contains(&name.as_str()) {
-            let reason = if name.ends_with(".func") {
-                "tokens cannot cross function boundaries"
-            } else {
-                "only scf.for and scf.while may carry tokens in block arguments"
-            };
-            diagnostic::error(
-                op.location(),
-                &format!("'{name}' op has an !apipe.token block argument: {reason}"),
-            );
-            ok = false;
+        if !TOKEN_ARGUMENT_OWNERS.contains(&name.as_str()) {
+            ok &= check_block_arguments(&op, &name);
         }
         let is_source = ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY);
         if !is_source
@@ -131,6 +112,39 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                 &format!("'{name}' op produces an !apipe.token value that cannot be removed"),
             );
             ok = false;
+        }
+    }
+    ok
+}
+
+/// Reports each token block argument of `op`'s regions (an op that may not
+/// carry tokens): at the argument, saying whether it is a function argument
+/// (entry block of a `*.func`) or a block argument (unstructured control
+/// flow, other region ops).
+fn check_block_arguments<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> bool {
+    let mut ok = true;
+    for region in op.regions() {
+        let mut block = region.first_block();
+        let mut entry = true;
+        while let Some(b) = block {
+            for index in 0..b.argument_count() {
+                let argument: Value = b.argument(index).unwrap().into();
+                if !is_token(argument) {
+                    continue;
+                }
+                let message = if entry && name.ends_with(".func") {
+                    format!("'{name}' op has an !apipe.token argument: tokens cannot cross function boundaries")
+                } else {
+                    format!(
+                        "!apipe.token block argument of a block in '{name}': only scf.for and scf.while \
+                         may carry tokens in block arguments"
+                    )
+                };
+                diagnostic::error(argument.location(), &message);
+                ok = false;
+            }
+            entry = false;
+            block = b.next_in_region();
         }
     }
     ok

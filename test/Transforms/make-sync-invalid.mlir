@@ -11,7 +11,7 @@ func.func @token_returned_from_function() -> !apipe.token {
 
 // -----
 
-// expected-error @+1 {{'func.func' op has an !apipe.token block argument: tokens cannot cross function boundaries}}
+// expected-error @+1 {{'func.func' op has an !apipe.token argument: tokens cannot cross function boundaries}}
 func.func @token_function_argument_waited_on(%t: !apipe.token) {
   "apipe.wait"(%t) : (!apipe.token) -> ()
   return

@@ -69,8 +69,16 @@ pub struct Cli {
     /// Run passes on one thread.
     #[arg(long = "mlir-disable-threading")]
     pub disable_threading: bool,
-    /// Do not run the MLIR and apipe verifiers after parsing and passes.
-    #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    /// Run the MLIR and apipe verifiers after parsing and after the passes
+    /// (`--verify-each=false` turns them off).
+    #[arg(
+        long = "verify-each",
+        default_value_t = true,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set,
+        value_name = "BOOL"
+    )]
     pub verify_each: bool,
 }
 
@@ -278,6 +286,22 @@ fn process_chunk(
         }
     }
     let mut records = capture.take();
+    if printed.is_none() && !records.iter().any(|r| r.kind == Kind::Error) {
+        // The parser can fail without a diagnostic (e.g. an IRDL op written
+        // in custom syntax): never fail silently.
+        records.push(Record {
+            kind: Kind::Error,
+            location: Some(apipe_dialect::location::FileLineCol {
+                file: input.name.clone(),
+                line: chunk.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//")).map_or(1, |i| i as u32 + 1),
+                column: 1,
+            }),
+            message: "failed to parse or process this input, and MLIR gave no diagnostic; \
+                      note that apipe ops only have the generic syntax (\"apipe.copy\"(...) : (...) -> ())"
+                .into(),
+            notes: vec![],
+        });
+    }
     source::rename_diagnostics(&mut records, &input.name);
     let ok = if cli.verify_diagnostics {
         let mut expectations = match verify_diagnostics::parse_expectations(&input.name, chunk) {

@@ -45,9 +45,10 @@ impl Input {
     /// The message `mlir-opt` gives: `could not open input file '...': ...`.
     pub fn read(path: &str) -> Result<Self, String> {
         if path == "-" {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
                 .map_err(|e| format!("could not read standard input: {e}"))?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
             return Ok(Self {
                 name: "<stdin>".into(),
                 text,
@@ -55,8 +56,9 @@ impl Input {
         }
         let bytes =
             std::fs::read(path).map_err(|e| format!("could not open input file '{path}': {e}"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("input file '{path}' is not valid UTF-8"))?;
+        // Invalid UTF-8 becomes U+FFFD: harmless in comments (as in
+        // mlir-opt), a located "unexpected character" error elsewhere.
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         Ok(Self {
             name: path.into(),
             text,
@@ -92,8 +94,20 @@ impl Input {
 /// `builtin.module`, as `mlir-opt` does) and names its locations `file`.
 /// Parse errors go to the context's diagnostic handlers.
 pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
-    // SAFETY: the context is live; the string is copied by the parser.
-    let raw = unsafe { mlirModuleCreateParse(context.to_raw(), StringRef::new(text).to_raw()) };
+    // MLIR's lexer finds the end of input at a NUL byte after the buffer
+    // (it does not stop at the length alone), so the text passed must be
+    // followed by one.
+    let mut terminated = String::with_capacity(text.len() + 1);
+    terminated.push_str(text);
+    terminated.push('\0');
+    // SAFETY: the context is live; `terminated` outlives the call and holds
+    // the NUL right after the `text.len()` bytes passed.
+    let raw = unsafe {
+        mlirModuleCreateParse(
+            context.to_raw(),
+            StringRef::new(&terminated[..text.len()]).to_raw(),
+        )
+    };
     // SAFETY: a null module is handled by `from_option_raw`.
     let module = unsafe { Module::from_option_raw(raw) }?;
     relocate(&module, file);

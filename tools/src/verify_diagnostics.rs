@@ -5,7 +5,8 @@
 //! A comment `// expected-error {{text}}` expects an error whose message
 //! contains `text` on the comment's line; `@+N` / `@-N` move that line,
 //! `@above` / `@below` mean the previous / next line, and `@N` names line
-//! N. Kinds: `error`, `warning`, `remark`, `note`. Every diagnostic must be
+//! N. Kinds: `error`, `warning`, `remark`, `note`; `expected-<kind>-re`
+//! takes a text whose `{{...}}` parts are regular expressions. Every diagnostic must be
 //! expected, and every expectation must be met; each miss is reported as
 //! an error at the diagnostic or at the comment.
 
@@ -13,7 +14,7 @@ use crate::diagnostics::{Kind, Record};
 use apipe_dialect::location::FileLineCol;
 
 /// One `expected-<kind> [@line] {{text}}` comment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Expectation {
     /// The kind expected.
     pub kind: Kind,
@@ -23,6 +24,10 @@ pub struct Expectation {
     pub at: FileLineCol,
     /// The text the message must contain.
     pub text: String,
+    /// For `expected-<kind>-re`: the text as a regex (literal parts
+    /// escaped, `{{...}}` parts as written), which must match part of the
+    /// message.
+    pub regex: Option<regex::Regex>,
     /// Set once a diagnostic matched.
     pub matched: bool,
 }
@@ -71,6 +76,10 @@ pub fn parse_expectations(file: &str, text: &str) -> Result<Vec<Expectation>, Re
                 message: message.into(),
                 notes: vec![],
             };
+            let (is_regex, after) = match after.strip_prefix("-re") {
+                Some(rest) => (true, rest),
+                None => (false, after),
+            };
             let mut after = after.trim_start();
             let mut target = line_number as i64;
             if let Some(designator) = after.strip_prefix('@') {
@@ -96,8 +105,23 @@ pub fn parse_expectations(file: &str, text: &str) -> Result<Vec<Expectation>, Re
             let Some(body) = after.strip_prefix("{{") else {
                 return Err(bad("expected '{{' after expected-* in comment"));
             };
-            let Some(end) = body.find("}}") else {
+            // A regex expectation may hold `{{...}}` parts: it ends at the
+            // last `}}` of the line.
+            let end = if is_regex {
+                body.rfind("}}")
+            } else {
+                body.find("}}")
+            };
+            let Some(end) = end else {
                 return Err(bad("found start of regex with no end '}}'"));
+            };
+            let regex = if is_regex {
+                Some(
+                    expectation_regex(&body[..end])
+                        .map_err(|e| bad(&format!("invalid regex: {e}")))?,
+                )
+            } else {
+                None
             };
             if target < 1 {
                 return Err(bad(
@@ -109,6 +133,7 @@ pub fn parse_expectations(file: &str, text: &str) -> Result<Vec<Expectation>, Re
                 line: target as u32,
                 at,
                 text: body[..end].to_owned(),
+                regex,
                 matched: false,
             });
             // `body` is a suffix of `rest`: continue after its closing `}}`.
@@ -118,6 +143,31 @@ pub fn parse_expectations(file: &str, text: &str) -> Result<Vec<Expectation>, Re
         }
     }
     Ok(out)
+}
+
+/// The regex of an `expected-*-re` text: literal parts escaped, the
+/// insides of `{{...}}` kept as regex (MLIR's convention).
+fn expectation_regex(text: &str) -> Result<regex::Regex, regex::Error> {
+    let mut pattern = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        pattern.push_str(&regex::escape(&rest[..open]));
+        let inner = &rest[open + 2..];
+        let close = inner.find("}}").unwrap_or(inner.len());
+        pattern.push_str(&format!("(?:{})", &inner[..close]));
+        rest = inner.get(close + 2..).unwrap_or("");
+    }
+    pattern.push_str(&regex::escape(rest));
+    regex::Regex::new(&pattern)
+}
+
+impl Expectation {
+    fn matches(&self, message: &str) -> bool {
+        match &self.regex {
+            Some(regex) => regex.is_match(message),
+            None => message.contains(&self.text),
+        }
+    }
 }
 
 /// Matches `diagnostics` (notes included) against `expectations` and
@@ -137,7 +187,7 @@ pub fn verify(file: &str, diagnostics: &[Record], expectations: &mut [Expectatio
                     !e.matched
                         && e.kind == record.kind
                         && e.line == position.line
-                        && record.message.contains(&e.text)
+                        && e.matches(&record.message)
                 })
             });
         match found {
@@ -229,6 +279,17 @@ mod tests {
                 "expected error \"bad\" was not produced"
             ]
         );
+    }
+
+    #[test]
+    fn regex_expectations() {
+        let text = "// expected-error-re@+1 {{'arith.constant' op {{.*}} type}}\nop\n";
+        let mut expectations = parse_expectations("f", text).unwrap();
+        let ok = record(Kind::Error, 2, "'arith.constant' op value of wrong type");
+        assert!(verify("f", &[ok], &mut expectations).is_empty());
+        let mut expectations = parse_expectations("f", text).unwrap();
+        let bad = record(Kind::Error, 2, "'arith.constant' op (x) kind");
+        assert_eq!(verify("f", &[bad], &mut expectations).len(), 2);
     }
 
     #[test]

@@ -1,0 +1,3 @@
+ÿþý func.func @f() {
+  return
+}

@@ -1,0 +1,3 @@
+func.func @f(%A: memref<99999999999999999999xf32>) {
+  return
+}

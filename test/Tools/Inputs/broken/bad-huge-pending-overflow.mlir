@@ -1,0 +1,5 @@
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  "apipe.wait_group"() {pending = 9223372036854775808 : i64} : () -> ()
+  return
+}

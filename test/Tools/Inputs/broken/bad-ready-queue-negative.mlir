@@ -1,0 +1,5 @@
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %r = "apipe.ready"() {queue = -3 : i64} : () -> !apipe.token
+  return
+}

@@ -1,0 +1,1 @@
+func.func @f(%A: memref<64xf32>, %buf: 

@@ -1,0 +1,6 @@
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c8 step %c1 {
+  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()

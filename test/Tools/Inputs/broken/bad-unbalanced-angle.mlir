@@ -1,0 +1,3 @@
+func.func @f(%A: memref<64xf32) {
+  return
+}

@@ -1,0 +1,6 @@
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775807 : index
+  "apipe.copy"(%A, %buf, %i, %c0, %big) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
+  return
+}

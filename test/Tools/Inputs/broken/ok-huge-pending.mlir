@@ -1,0 +1,6 @@
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 9223372036854775807} : () -> ()
+  return
+}

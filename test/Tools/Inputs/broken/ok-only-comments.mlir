@@ -1,0 +1,2 @@
+// nothing here
+// expected-error {{not a check}}

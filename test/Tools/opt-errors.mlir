@@ -1,0 +1,77 @@
+// Bad command lines and bad inputs: each gets a clear message and exit code
+// 1 (`not` also fails on a crash), and nothing on stdout. Errors in the input
+// are located: `<file>:<line>:<col>: error: ...`.
+//
+// Unknown pass, as a flag (both spellings) and in a pipeline.
+// RUN: not apipe-opt %s --no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not apipe-opt %s -no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not apipe-opt %s --apipe-make-sync --no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-make-sync,no-such-pass))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not apipe-opt %s --no-such-pass 2>/dev/null | count 0
+// UNKNOWN: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
+//
+// A bad option on an apipe pass, in a pipeline and as a flag.
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-make-sync{bogus=1}))' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(apipe-make-sync{bogus=1})' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
+// RUN: not apipe-opt %s '--apipe-make-sync=bogus=1' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
+// APIPE-OPTION: error: no such option 'bogus' for pass 'apipe-make-sync'
+//
+// A bad option name or value on an upstream pass.
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
+// RUN: not apipe-opt %s --cse=bogus=1 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
+// UPSTREAM-OPTION: error: {{.*}}no such option bogus
+// UPSTREAM-OPTION: failed to add `cse` with options `bogus=1`
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=abc})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
+// RUN: not apipe-opt %s --canonicalize=max-iterations=abc 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
+// UPSTREAM-VALUE: --max-iterations option: 'abc' value invalid for long argument!
+// UPSTREAM-VALUE: error: {{.*}}failed to add `canonicalize` with options `max-iterations=abc`
+//
+// Malformed pipelines.
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(' 2>&1 | FileCheck %s --check-prefix=UNCLOSED
+// UNCLOSED: error: invalid pass pipeline 'builtin.module(': expected ')' at offset 15
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse))' 2>&1 | FileCheck %s --check-prefix=TRAILING
+// TRAILING: error: invalid pass pipeline 'builtin.module(cse))': unexpected trailing text at offset 19
+// RUN: not apipe-opt %s --pass-pipeline='' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: error: invalid pass pipeline '': expected a pass or op name at offset 0
+// RUN: not apipe-opt %s --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
+// ANCHOR: error: can't add pass pipeline anchored on 'func.func' to a pass manager on 'builtin.module'
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse)' --canonicalize 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: error: '--pass-pipeline' cannot be used with individual pass flags
+//
+// Bad tool arguments.
+// RUN: not apipe-opt %s -x 2>&1 | FileCheck %s --check-prefix=ARG
+// ARG: error: unexpected argument '-x' found
+// RUN: not apipe-opt %s %s 2>&1 | FileCheck %s --check-prefix=TWO-INPUTS
+// TWO-INPUTS: error: unexpected argument '{{.*}}opt-errors.mlir' found
+//
+// Missing input file; a bad pass is reported before the input is read.
+// RUN: not apipe-opt %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not apipe-opt %t.does-not-exist.mlir --apipe-make-sync 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not apipe-opt %t.does-not-exist.mlir 2>/dev/null | count 0
+// MISSING: error: could not open input file '{{.*}}does-not-exist.mlir'
+// RUN: not apipe-opt %t.does-not-exist.mlir --no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+//
+// Malformed MLIR, an unknown apipe op, a verifier error: located errors.
+// RUN: not apipe-opt %S/Inputs/broken/bad-tokens-double-equals.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not apipe-opt %S/Inputs/broken/bad-tokens-double-equals.mlir --apipe-make-sync 2>/dev/null | count 0
+// PARSE:      {{^}}{{.*}}bad-tokens-double-equals.mlir:3:34: error: expected attribute value
+// PARSE-NEXT: {{^}}  "apipe.wait_group"() {pending == 1 : i64} : () -> ()
+// PARSE-NEXT: {{^}}                                 ^
+// RUN: not apipe-opt %S/Inputs/broken/bad-unknown-apipe-op.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN-OP
+// UNKNOWN-OP: {{^}}{{.*}}bad-unknown-apipe-op.mlir:3:3: error: unregistered operation 'apipe.frobnicate' found in dialect ('apipe') that does not allow unknown operations
+// RUN: not apipe-opt %S/Inputs/broken/bad-copy-element-type-mismatch.mlir --apipe-make-sync 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: {{^}}{{.*}}bad-copy-element-type-mismatch.mlir:3:3: error: 'apipe.copy' op expected the same element type for src and dst, got f16 and f32
+// RUN: echo '"apipe.wait"() : () -> ()' | not apipe-opt 2>&1 | FileCheck %s --check-prefix=STDIN
+// STDIN: {{^}}<stdin>:1:1: error: 'apipe.wait' op expected at least one !apipe.token operand
+//
+// A pass failure is located too: make-sync cannot drop a token that crosses
+// a function boundary.
+// RUN: not apipe-opt %s --apipe-make-sync 2>&1 | FileCheck %s --check-prefix=PASS-ERROR
+// RUN: not apipe-opt %s --apipe-make-sync 2>/dev/null | count 0
+// PASS-ERROR: {{^}}{{.*}}opt-errors.mlir:[[@LINE+4]]:3: error: 'func.return' op uses an !apipe.token value: tokens cannot cross function boundaries
+
+func.func @returns_token() -> !apipe.token {
+  %t = "apipe.ready"() : () -> !apipe.token
+  return %t : !apipe.token
+}

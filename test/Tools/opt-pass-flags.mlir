@@ -1,0 +1,75 @@
+// Pass flags `--<pass>[=options]` run in the order given, apipe and
+// upstream passes mixed, also in mlir-opt's single-dash spelling and
+// interleaved with the tool's own flags and the input file.
+//
+// RUN: apipe-opt %s --apipe-make-sync --canonicalize | FileCheck %s --check-prefix=FOLDED
+// RUN: apipe-opt -apipe-make-sync -canonicalize %s | FileCheck %s --check-prefix=FOLDED
+// RUN: apipe-opt -apipe-make-sync %s -canonicalize=max-iterations=2 | FileCheck %s --check-prefix=FOLDED
+// RUN: apipe-opt --apipe-make-sync= --cse '--canonicalize=max-iterations=2 region-simplify=disabled' %s | FileCheck %s --check-prefix=FOLDED
+// RUN: apipe-opt --apipe-make-sync -o - --canonicalize %s | FileCheck %s --check-prefix=FOLDED
+//
+// The option reaches the upstream pass: with no iterations nothing folds.
+// RUN: apipe-opt %s --apipe-make-sync --canonicalize=max-iterations=0 | FileCheck %s --check-prefix=SYNC
+//
+// Order matters: canonicalize before make-sync folds nothing make-sync made.
+// RUN: apipe-opt %s --apipe-make-sync | FileCheck %s --check-prefix=SYNC
+// RUN: apipe-opt %s --canonicalize --apipe-make-sync | FileCheck %s --check-prefix=SYNC
+// RUN: apipe-opt %s -canonicalize -apipe-make-sync | FileCheck %s --check-prefix=SYNC
+// RUN: apipe-opt %s --apipe-make-sync --cse | FileCheck %s --check-prefix=CSE
+//
+// Upstream passes alone leave the apipe ops.
+// RUN: apipe-opt %s --cse --canonicalize | FileCheck %s --check-prefix=NONE
+// RUN: apipe-opt %s | FileCheck %s --check-prefix=NONE
+
+// FOLDED-LABEL: func.func @counting(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>, %arg2: index) {
+// FOLDED-NEXT:    %c0 = arith.constant 0 : index
+// FOLDED-NEXT:    %c4 = arith.constant 4 : index
+// FOLDED-NEXT:    %c1 = arith.constant 1 : index
+// FOLDED-NEXT:    scf.for %arg3 = %c0 to %c4 step %c1 {
+// FOLDED-NEXT:      %0 = arith.addi %arg2, %arg3 : index
+// FOLDED-NEXT:      %1 = memref.load %arg0[%0] : memref<64xf32>
+// FOLDED-NEXT:      memref.store %1, %arg1[%arg3] : memref<4xf32, 3>
+// FOLDED-NEXT:    }
+// FOLDED-NEXT:    return
+// FOLDED-NEXT:  }
+
+// SYNC-LABEL: func.func @counting(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>, %arg2: index) {
+// SYNC-NEXT:    %c0 = arith.constant 0 : index
+// SYNC-NEXT:    %c0_0 = arith.constant 0 : index
+// SYNC-NEXT:    %c4 = arith.constant 4 : index
+// SYNC-NEXT:    %c1 = arith.constant 1 : index
+// SYNC-NEXT:    scf.for %arg3 = %c0_0 to %c4 step %c1 {
+// SYNC-NEXT:      %0 = arith.addi %arg2, %arg3 : index
+// SYNC-NEXT:      %1 = arith.addi %c0, %arg3 : index
+// SYNC-NEXT:      %2 = memref.load %arg0[%0] : memref<64xf32>
+// SYNC-NEXT:      memref.store %2, %arg1[%1] : memref<4xf32, 3>
+// SYNC-NEXT:    }
+// SYNC-NEXT:    return
+// SYNC-NEXT:  }
+
+// CSE-LABEL: func.func @counting(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>, %arg2: index) {
+// CSE-NEXT:    %c0 = arith.constant 0 : index
+// CSE-NEXT:    %c4 = arith.constant 4 : index
+// CSE-NEXT:    %c1 = arith.constant 1 : index
+// CSE-NEXT:    scf.for %arg3 = %c0 to %c4 step %c1 {
+// CSE-NEXT:      %0 = arith.addi %arg2, %arg3 : index
+// CSE-NEXT:      %1 = arith.addi %c0, %arg3 : index
+// CSE-NEXT:      %2 = memref.load %arg0[%0] : memref<64xf32>
+// CSE-NEXT:      memref.store %2, %arg1[%1] : memref<4xf32, 3>
+// CSE-NEXT:    }
+// CSE-NEXT:    return
+// CSE-NEXT:  }
+
+// NONE-LABEL: func.func @counting
+// NONE:         "apipe.copy"(%arg0, %arg1, %arg2, %c0) {elements = 4 : i64}
+// NONE-NEXT:    "apipe.commit_group"() : () -> ()
+// NONE-NEXT:    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// NONE-NEXT:    return
+
+func.func @counting(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}

@@ -1,0 +1,96 @@
+// `--split-input-file` processes each `// -----` chunk on its own: valid
+// chunks are printed, separated by `// -----`; a failing chunk prints nothing
+// but does not stop the others; the exit code is 1 if any chunk failed.
+// Diagnostics carry the line numbers of the whole file.
+//
+// RUN: not apipe-opt --split-input-file %s -o %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
+// RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
+// RUN: not apipe-opt -split-input-file -apipe-make-sync %s 2>&1 | FileCheck %s --check-prefix=SYNC
+// RUN: not apipe-opt -split-input-file -apipe-make-sync %s 2>&1 | FileCheck %s --check-prefix=ERR
+//
+// Without the flag the file is one module: the parse error of the third chunk
+// is reported at the same line, and nothing is printed.
+// RUN: not apipe-opt %s -o %t.whole 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: not FileCheck %s --check-prefix=OUT --input-file=%t.whole
+
+// OUT:      module {
+// OUT-NEXT:   func.func @f(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>) {
+// OUT-NEXT:     %c0 = arith.constant 0 : index
+// OUT-NEXT:     "apipe.copy"(%arg0, %arg1, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+// OUT-NEXT:     "apipe.commit_group"() : () -> ()
+// OUT-NEXT:     "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// OUT-NEXT:     return
+// OUT-NEXT:   }
+// OUT-NEXT: }
+// OUT-NOT:  module
+// OUT:      // -----
+// OUT-NOT:  module
+// OUT:      // -----
+// OUT-NOT:  module
+// OUT:      // -----
+// OUT-NOT:  module
+// OUT:      // -----
+// OUT-NOT:  {{^}}// -----
+// OUT:      module {
+// OUT-NEXT:   func.func @f() {
+// OUT-NEXT:     return
+// OUT-NEXT:   }
+// OUT-NEXT: }
+// OUT-NOT:  {{.}}
+
+// SYNC-LABEL: func.func @f(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>)
+// SYNC-NOT:   apipe.
+// SYNC:       memref.store
+// SYNC:       // -----
+// SYNC:       // -----
+// SYNC:       // -----
+// SYNC:       // -----
+// SYNC:       func.func @f() {
+
+func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
+  %c0 = arith.constant 0 : index
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// A verifier error in the second chunk.
+func.func @g(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
+  %c0 = arith.constant 0 : index
+  // ERR: {{.*}}opt-split-input-file.mlir:[[@LINE+1]]:3: error: 'apipe.copy' op attribute 'elements' must be positive, got 0
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+// A parse error in the third chunk.
+func.func @h() {
+  // ERR: {{.*}}opt-split-input-file.mlir:[[@LINE+2]]:3: error: unregistered operation 'apipe.nope' found in dialect ('apipe') that does not allow unknown operations
+  // WHOLE: {{.*}}opt-split-input-file.mlir:[[@LINE+1]]:3: error: unregistered operation 'apipe.nope' found in dialect ('apipe') that does not allow unknown operations
+  "apipe.nope"() : () -> ()
+  return
+}
+
+// -----
+
+// Another verifier error, on a line far from the chunk start.
+func.func @k() {
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() : () -> ()
+  // ERR: {{.*}}opt-split-input-file.mlir:[[@LINE+1]]:3: error: 'apipe.wait_group' op attribute 'pending' must be non-negative, got -1
+  "apipe.wait_group"() {pending = -1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// The same symbol as the first chunk: fine, chunks are separate modules.
+func.func @f() {
+  return
+}
