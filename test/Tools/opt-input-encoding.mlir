@@ -1,6 +1,3 @@
-// XFAIL: *
-// Known bug, open in issue 2's closing note: the expectations below are
-// what mlir-opt does; apipe-opt does not yet (lit reports XPASS once fixed).
 // Input bytes are read as mlir-opt reads them: bytes that are not UTF-8 are
 // a located parse error where they are not allowed, and fine inside comments;
 // NUL bytes outside tokens are whitespace.
