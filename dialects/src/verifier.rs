@@ -52,7 +52,7 @@ fn verify_op(op: &OperationRef) -> bool {
     } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
         checker.queue();
     } else if ops::is(op, ops::WAIT_GROUP) {
-        checker.non_negative_i64(PENDING, true);
+        checker.i64_at_least(PENDING, true, 0);
         checker.queue();
     } else if ops::is(op, ops::WAIT) && op.operand_count() == 0 {
         checker.error("expected at least one !apipe.token operand".into());
@@ -74,53 +74,28 @@ impl Checker<'_, '_, '_> {
         self.ok = false;
     }
 
-    /// `elements` is a positive i64.
-    fn positive_elements(&mut self) -> Option<i64> {
-        let Ok(attribute) = self.op.attribute(ELEMENTS) else {
-            self.error(format!("requires attribute '{ELEMENTS}'"));
+    /// `name` is an i64 >= `min` (0: "non-negative", 1: "positive"),
+    /// required or optional. Returns its value when it is valid.
+    fn i64_at_least(&mut self, name: &str, required: bool, min: i64) -> Option<i64> {
+        let Ok(attribute) = self.op.attribute(name) else {
+            if required {
+                self.error(format!("requires attribute '{name}'"));
+            }
             return None;
         };
         if !attributes::is_i64(attribute) {
             self.error(format!(
-                "attribute '{ELEMENTS}' must be an i64 integer, got {attribute}"
+                "attribute '{name}' must be an i64 integer, got {attribute}"
             ));
             return None;
         }
         let value = IntegerAttribute::try_from(attribute).unwrap().value();
-        if value <= 0 {
-            self.error(format!(
-                "attribute '{ELEMENTS}' must be positive, got {value}"
-            ));
+        if value < min {
+            let bound = if min == 1 { "positive" } else { "non-negative" };
+            self.error(format!("attribute '{name}' must be {bound}, got {value}"));
             return None;
         }
         Some(value)
-    }
-
-    /// `name` is a non-negative i64 (required or optional).
-    fn non_negative_i64(&mut self, name: &str, required: bool) -> Option<i64> {
-        match self.op.attribute(name) {
-            Err(_) if required => {
-                self.error(format!("requires attribute '{name}'"));
-                None
-            }
-            Err(_) => None,
-            Ok(attribute) if !attributes::is_i64(attribute) => {
-                self.error(format!(
-                    "attribute '{name}' must be an i64 integer, got {attribute}"
-                ));
-                None
-            }
-            Ok(attribute) => {
-                let value = IntegerAttribute::try_from(attribute).unwrap().value();
-                if value < 0 {
-                    self.error(format!(
-                        "attribute '{name}' must be non-negative, got {value}"
-                    ));
-                    return None;
-                }
-                Some(value)
-            }
-        }
     }
 
     /// `name`, if present, is a unit attribute.
@@ -135,11 +110,11 @@ impl Checker<'_, '_, '_> {
     }
 
     fn queue(&mut self) {
-        self.non_negative_i64(QUEUE, false);
+        self.i64_at_least(QUEUE, false, 0);
     }
 
     fn copy(&mut self) {
-        let elements = self.positive_elements();
+        let elements = self.i64_at_least(ELEMENTS, true, 1);
         let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
             self.error("expected src and dst memref operands".into());
             return;
