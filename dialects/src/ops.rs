@@ -7,7 +7,7 @@
 //! `ready`) own their `Operation`; passes work on borrowed ops and use the
 //! functions at the bottom of this module instead.
 
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike};
 
 #[allow(missing_docs, clippy::all)]
 mod generated {
@@ -56,31 +56,70 @@ pub fn self_and_nested_ops<'c: 'a, 'a>(
 ) -> Vec<OperationRef<'c, 'a>> {
     // SAFETY: `op` is live for 'a.
     let mut out = vec![unsafe { OperationRef::from_raw(op.to_raw()) }];
-    collect_nested(op, &mut out);
+    collect_nested(op, &mut out, Order::Pre);
     out
 }
 
 /// The ops nested in `op` (not `op` itself), in pre-order.
 pub fn nested_ops<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();
-    collect_nested(op, &mut out);
+    collect_nested(op, &mut out, Order::Pre);
     out
+}
+
+/// The ops nested in `op` (not `op` itself), in post-order: every op after
+/// the ops nested in it.
+pub fn nested_ops_post_order<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    collect_nested(op, &mut out, Order::Post);
+    out
+}
+
+/// The blocks of every region of `op`, region by region, in order.
+pub fn blocks_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    let mut out = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            out.push(b);
+            block = b.next_in_region();
+        }
+    }
+    out
+}
+
+/// True if `block` is the entry block of its region.
+pub fn is_entry_block(block: &BlockRef) -> bool {
+    block
+        .parent_region()
+        .and_then(|region| region.first_block())
+        == Some(*block)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Pre,
+    Post,
 }
 
 fn collect_nested<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     out: &mut Vec<OperationRef<'c, 'a>>,
+    order: Order,
 ) {
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(inner) = next {
+    for block in blocks_of(op) {
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            if order == Order::Pre {
                 out.push(inner);
-                collect_nested(&inner, out);
-                next = inner.next_in_block();
             }
-            block = b.next_in_region();
+            collect_nested(&inner, out, order);
+            if order == Order::Post {
+                out.push(inner);
+            }
+            next = inner.next_in_block();
         }
     }
 }

@@ -123,28 +123,22 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
 /// flow, other region ops).
 fn check_block_arguments<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> bool {
     let mut ok = true;
-    for region in op.regions() {
-        let mut block = region.first_block();
-        let mut entry = true;
-        while let Some(b) = block {
-            for index in 0..b.argument_count() {
-                let argument: Value = b.argument(index).unwrap().into();
-                if !is_token(argument) {
-                    continue;
-                }
-                let message = if entry && name.ends_with(".func") {
-                    format!("'{name}' op has an !apipe.token argument: tokens cannot cross function boundaries")
-                } else {
-                    format!(
-                        "!apipe.token block argument of a block in '{name}': only scf.for and scf.while \
-                         may carry tokens in block arguments"
-                    )
-                };
-                diagnostic::error(argument.location(), &message);
-                ok = false;
+    for block in ops::blocks_of(op) {
+        for index in 0..block.argument_count() {
+            let argument: Value = block.argument(index).unwrap().into();
+            if !is_token(argument) {
+                continue;
             }
-            entry = false;
-            block = b.next_in_region();
+            let message = if ops::is_entry_block(&block) && name.ends_with(".func") {
+                format!("'{name}' op has an !apipe.token argument: tokens cannot cross function boundaries")
+            } else {
+                format!(
+                    "!apipe.token block argument of a block in '{name}': only scf.for and scf.while \
+                     may carry tokens in block arguments"
+                )
+            };
+            diagnostic::error(argument.location(), &message);
+            ok = false;
         }
     }
     ok
@@ -153,8 +147,10 @@ fn check_block_arguments<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str
 /// Removes every token value from `root` (step 2). Precondition:
 /// [`check_removable`] passed and no `apipe.wait` is left.
 pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
-    let mut post_order: Vec<MlirOperation> = Vec::new();
-    collect_post_order(root, &mut post_order);
+    let post_order: Vec<MlirOperation> = ops::nested_ops_post_order(root)
+        .iter()
+        .map(|op| op.to_raw())
+        .collect();
     for raw in post_order {
         // SAFETY: ops in the list are live: only ops visited earlier (nested
         // ones, or earlier siblings) have been replaced.
@@ -179,21 +175,6 @@ pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
             erase_if_unused(op);
         } else if ops::is(&op, ops::READY) {
             erase_if_unused(op);
-        }
-    }
-}
-
-fn collect_post_order<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, out: &mut Vec<MlirOperation>) {
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(inner) = next {
-                collect_post_order(&inner, out);
-                out.push(inner.to_raw());
-                next = inner.next_in_block();
-            }
-            block = b.next_in_region();
         }
     }
 }
@@ -225,17 +206,13 @@ fn rebuild_without_tokens(op: OperationRef) {
         .build()
         .expect("rebuilt scf op");
     let new = op.block().unwrap().insert_operation_before(op, replacement);
-    for region in new.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            for index in (0..b.argument_count()).rev() {
-                if is_token(b.argument(index).unwrap().into()) {
-                    // SAFETY: no handle to the argument is kept; its uses
-                    // (waits, terminators, inner inits) are already gone.
-                    unsafe { b.erase_argument(index) };
-                }
+    for block in ops::blocks_of(&new) {
+        for index in (0..block.argument_count()).rev() {
+            if is_token(block.argument(index).unwrap().into()) {
+                // SAFETY: no handle to the argument is kept; its uses
+                // (waits, terminators, inner inits) are already gone.
+                unsafe { block.erase_argument(index) };
             }
-            block = b.next_in_region();
         }
     }
     let mut kept = 0;

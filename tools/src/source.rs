@@ -9,7 +9,7 @@
 
 use crate::diagnostics::Record;
 use melior::{
-    ir::{operation::OperationLike, BlockLike, Module, RegionLike, ValueLike},
+    ir::{operation::OperationLike, BlockLike, Module, ValueLike},
     Context, StringRef,
 };
 use mlir_sys::{
@@ -124,30 +124,22 @@ pub fn relocate(module: &Module, file: &str) {
     relocate_op(context, &op, file);
 }
 
-fn relocate_op<'c: 'a, 'a>(context: MlirContext, op: &impl OperationLike<'c, 'a>, file: &str) {
-    // SAFETY: the op and its blocks are live; locations are uniqued in the
-    // context.
-    unsafe {
-        mlirOperationSetLocation(op.to_raw(), rename(context, op.location().to_raw(), file));
-    }
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            for i in 0..b.argument_count() {
-                let argument = b.argument(i).unwrap();
-                let value: melior::ir::Value = argument.into();
+fn relocate_op<'c: 'a, 'a>(context: MlirContext, root: &impl OperationLike<'c, 'a>, file: &str) {
+    for op in apipe_dialect::ops::self_and_nested_ops(root) {
+        // SAFETY: the op and its blocks are live; locations are uniqued in
+        // the context.
+        unsafe {
+            mlirOperationSetLocation(op.to_raw(), rename(context, op.location().to_raw(), file))
+        };
+        for block in apipe_dialect::ops::blocks_of(&op) {
+            for i in 0..block.argument_count() {
+                let value: melior::ir::Value = block.argument(i).unwrap().into();
                 let location = value_location(value);
                 // SAFETY: as above.
                 unsafe {
                     mlirBlockArgumentSetLocation(value.to_raw(), rename(context, location, file))
                 };
             }
-            let mut next = b.first_operation();
-            while let Some(inner) = next {
-                relocate_op(context, &inner, file);
-                next = inner.next_in_block();
-            }
-            block = b.next_in_region();
         }
     }
 }
