@@ -44,25 +44,20 @@ impl Input {
     /// # Errors
     /// The message `mlir-opt` gives: `could not open input file '...': ...`.
     pub fn read(path: &str) -> Result<Self, String> {
-        if path == "-" {
+        let (name, bytes) = if path == "-" {
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
                 .map_err(|e| format!("could not read standard input: {e}"))?;
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            return Ok(Self {
-                name: "<stdin>".into(),
-                text,
-            });
-        }
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("could not open input file '{path}': {e}"))?;
+            ("<stdin>".to_owned(), bytes)
+        } else {
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("could not open input file '{path}': {e}"))?;
+            (path.to_owned(), bytes)
+        };
         // Invalid UTF-8 becomes U+FFFD: harmless in comments (as in
         // mlir-opt), a located "unexpected character" error elsewhere.
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        Ok(Self {
-            name: path.into(),
-            text,
-        })
+        Ok(Self { name, text })
     }
 
     /// The chunks to process: the whole text, or the pieces between
