@@ -1,6 +1,3 @@
-// XFAIL: *
-// Known bug, open in issue 2's closing note: the expectations below are
-// what mlir-opt does; apipe-opt does not yet (lit reports XPASS once fixed).
 // As in mlir-opt, a failing run does not leave an output file behind: the
 // `-o` file is only written when every chunk succeeded. (`FileCheck
 // --allow-empty` with only a NOT check succeeds on any file that exists, so

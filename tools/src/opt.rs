@@ -220,7 +220,8 @@ fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
         std::io::stdout()
             .write_all(&output)
             .map_err(|e| e.to_string())?;
-    } else {
+    } else if ok {
+        // As mlir-opt: a failed run leaves no output file behind.
         std::fs::write(&cli.output, &output)
             .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
     }
