@@ -3,7 +3,11 @@
 // but does not stop the others; the exit code is 1 if any chunk failed.
 // Diagnostics carry the line numbers of the whole file.
 //
-// RUN: not apipe-opt --split-input-file %s -o %t.out 2> %t.err
+// Like mlir-opt, `-o` is written only when every chunk succeeds (see
+// opt-output-on-failure.mlir), so the output is read from stdout here.
+// RUN: not apipe-opt --split-input-file %s > %t.out 2> %t.err
+// RUN: not apipe-opt --split-input-file %s -o %t.never 2> /dev/null
+// RUN: not test -e %t.never
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
 // RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
 // RUN: not apipe-opt -split-input-file -apipe-make-sync %s 2>&1 | FileCheck %s --check-prefix=SYNC

@@ -15,12 +15,16 @@ fn lit_suite() {
         "{} not found: run scripts/setup.sh",
         lit.display()
     );
+    // A fresh output tree each run: a file left by an earlier run must never
+    // let a test pass (e.g. an `-o` file the tool should not have written).
+    let lit_out = repo.join("target").join("lit");
+    let _ = std::fs::remove_dir_all(&lit_out);
     let output = Command::new(&lit)
         .arg("-v")
         .arg("--order=lexical")
         .arg(repo.join("test"))
         .env("APIPE_BIN_DIR", bin_dir)
-        .env("APIPE_LIT_OUT", repo.join("target").join("lit"))
+        .env("APIPE_LIT_OUT", &lit_out)
         .output()
         .expect("run lit");
     // Written to the process's stderr directly (not `eprint!`, which the
