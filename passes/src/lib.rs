@@ -16,10 +16,11 @@
 mod error;
 pub mod make_sync;
 pub mod options;
-mod pass;
+pub mod pass;
 pub mod pipeline;
 pub mod registry;
 pub mod token_values;
 
 pub use error::Error;
-pub use registry::{create_pass, lookup, passes, PassInfo};
+pub use pass::{PassId, RunFn};
+pub use registry::{create_pass, lookup, passes, register, PassInfo};

@@ -4,6 +4,11 @@
 //! Names follow MLIR: the flag/pipeline argument is kebab-case with the
 //! dialect prefix (`apipe-make-sync`); each pass module also exports a
 //! `create_<name>_pass()` constructor.
+//!
+//! Like MLIR's global pass registry (`mlir::registerPass`), crates that sit
+//! above this one (the lowering passes in `apipe-lowering`) add their passes
+//! with [`register`] at start-up; the table here lists the transforms of this
+//! crate.
 
 use crate::{
     make_sync,
@@ -11,6 +16,8 @@ use crate::{
     pass::{ApipePass, PassId, RunFn},
     Error,
 };
+use std::sync::RwLock;
+
 use melior::{
     dialect::DialectHandle,
     ir::r#type::TypeId,
@@ -28,11 +35,13 @@ pub struct PassInfo {
     pub summary: &'static str,
     /// The declared options.
     pub options: &'static [OptionInfo],
-    pub(crate) run: RunFn,
-    pub(crate) id: &'static PassId,
+    /// The pass body.
+    pub run: RunFn,
+    /// The address that makes the pass's MLIR `TypeID`; one `static` per pass.
+    pub id: &'static PassId,
     /// The dialects whose ops the pass creates; MLIR loads them before the
     /// pass runs (`getDependentDialects`).
-    pub(crate) dependent_dialects: fn() -> Vec<DialectHandle>,
+    pub dependent_dialects: fn() -> Vec<DialectHandle>,
 }
 
 impl PassInfo {
@@ -61,18 +70,39 @@ impl PassInfo {
     }
 }
 
-/// Every apipe pass, in `--help` order.
-pub fn passes() -> &'static [&'static PassInfo] {
-    static PASSES: [&PassInfo; 1] = [&make_sync::INFO];
-    &PASSES
+/// The passes of this crate, in `--help` order.
+const BUILTIN: &[&PassInfo] = &[&make_sync::INFO];
+
+/// Passes added by [`register`].
+static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());
+
+/// Adds `infos` to the registry (idempotent: a pass whose argument is already
+/// registered is skipped), as `mlir::registerPass` does for C++ passes.
+pub fn register(infos: &[&'static PassInfo]) {
+    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    for &info in infos {
+        if lookup_in(BUILTIN, info.argument).is_none()
+            && lookup_in(&registered, info.argument).is_none()
+        {
+            registered.push(info);
+        }
+    }
+}
+
+/// Every apipe pass: this crate's, then the registered ones, in `--help`
+/// order.
+pub fn passes() -> Vec<&'static PassInfo> {
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    BUILTIN.iter().chain(registered.iter()).copied().collect()
+}
+
+fn lookup_in(infos: &[&'static PassInfo], argument: &str) -> Option<&'static PassInfo> {
+    infos.iter().copied().find(|info| info.argument == argument)
 }
 
 /// The apipe pass named `argument`, if any.
 pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
-    passes()
-        .iter()
-        .copied()
-        .find(|info| info.argument == argument)
+    lookup_in(&passes(), argument)
 }
 
 /// Creates the apipe pass named `argument` with `options` (MLIR syntax).

@@ -158,6 +158,7 @@ fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
 
 /// Runs `apipe-opt` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
+    apipe_lowering::register_passes();
     let (tool_args, pass_flags) = split_arguments(args);
     let cli = match Cli::try_parse_from(tool_args) {
         Ok(cli) => cli,
