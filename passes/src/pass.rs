@@ -30,6 +30,12 @@ impl PassId {
     }
 }
 
+impl Default for PassId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// One configured instance of an apipe pass. `Clone` because MLIR clones
 /// passes for each thread of a parallel pass manager; the state is immutable.
 #[derive(Clone)]
