@@ -19,6 +19,7 @@ pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod registry;
+pub mod software_pipeline;
 pub mod token_values;
 
 pub use error::Error;

@@ -14,6 +14,8 @@ pub enum OptionKind {
     Bool,
     /// A signed 64-bit integer.
     Int,
+    /// One of the listed words (an MLIR `ListOption`-free enum option).
+    Choice(&'static [&'static str]),
 }
 
 /// One declared option of a pass, for parsing and for `--help`.
@@ -69,6 +71,11 @@ impl PassOptions {
                 OptionKind::Int => {
                     options.parse_int(key, value)?;
                 }
+                OptionKind::Choice(words) => {
+                    if !words.contains(&value) {
+                        return Err(options.invalid(key, value, "one of the listed values"));
+                    }
+                }
             }
             values.push((key.to_owned(), value.to_owned()));
         }
@@ -88,6 +95,11 @@ impl PassOptions {
     pub fn int(&self, name: &str, default: i64) -> i64 {
         self.raw(name)
             .map_or(default, |v| self.parse_int(name, v).unwrap_or(default))
+    }
+
+    /// The last value given for the choice option `name`, or `default`.
+    pub fn choice<'s>(&'s self, name: &str, default: &'s str) -> &'s str {
+        self.raw(name).unwrap_or(default)
     }
 
     /// True if `name` was given.

@@ -1,0 +1,753 @@
+//! `apipe-software-pipeline`: software pipelining with asynchronous stages,
+//! the transform of TVM RFC 0077 "Asynchronous stage in software pipeline"
+//! (tvm-rfcs #80) on MLIR `scf.for` (DESIGN.md sections 3-5, issue 3).
+//!
+//! Input: an `scf.for` (positive step, static or dynamic bounds, no
+//! iter_args) whose body ops carry `apipe.stage = k` and optionally
+//! `apipe.order = k`, and which carries `apipe.async_stages`. Only the
+//! innermost annotated loop of a nest is pipelined (a remark says so).
+//!
+//! Time model: with `S` the largest stage and `N` the trip count, time step
+//! `τ ∈ [0, N + S)` runs stage `s` on iteration `τ − s` when that is in
+//! `[0, N)` (RFC 0077 "Software pipeline": stage `s` of the kernel works on
+//! logical iteration `j + S − s`). No stage ever runs outside `[lb, ub)`.
+//!
+//! Algorithm ([`pipeline_for_loop`]):
+//! 1. [`analysis::analyze`] checks every precondition before touching the IR
+//!    (stages, orders, async stages with copies, side effects, calls,
+//!    stage-crossing values, buffers to multi-buffer) and builds the plan:
+//!    the schedule (body order with waits, commits and barriers), the
+//!    values that cross stages and the buffers with their versions;
+//! 2. multi-buffer ([`multi_buffer`]): each buffer gets its own `V`;
+//! 3. emit before the loop, in **token form**: one
+//!    `%t = apipe.commit_group {queue = s}` per async stage per time step,
+//!    after the last op of stage `s` in body order, also when the stage is
+//!    inactive (an empty group), so prologue, kernel and epilogue use the
+//!    same grouping; `apipe.wait %t` before the first op of stage `t` that
+//!    reads data of async stage `s`, naming the group of the same
+//!    iteration; `gpu.barrier` after waits and before the async writes
+//!    (write-after-read across threads, CUTLASS order wait, barrier, issue);
+//!    - static trip count `N`: prologue steps `τ < S`, a steady-state
+//!      `scf.for` over `N − S` iterations when `N > S`, epilogue steps
+//!      `τ ≥ max(N, S)`; inactive stages are left out;
+//!    - dynamic trip count: `N = max(0, ceildiv(ub − lb, step))` and an
+//!      `scf.index_switch` on `min(N, S)`: cases `0 … S−1` are the static
+//!      schedules of those counts, the default is prologue, kernel over
+//!      `N − S` iterations and epilogue indexed from the end;
+//!
+//!    Values and tokens that cross stages rotate through iter_args: a value
+//!    made by stage `p` and used up to stage `p + d` takes `d` iter_args;
+//! 4. erase the original loop and the replaced allocations;
+//! 5. with `sync=counting` (default), convert the function to counting
+//!    form with the shared analysis `tokens_to_counting` (strict), so every
+//!    `pending` is the exact FIFO distance.
+//!
+//! Postconditions: no `apipe.stage` / `apipe.order` / `apipe.async_stages`
+//! is left; the IR verifies.
+
+mod analysis;
+mod multi_buffer;
+
+use crate::{
+    options::{OptionInfo, OptionKind, PassOptions},
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+};
+use analysis::{key, Item, Plan};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
+        ValueLike,
+    },
+    pass::Pass,
+    Context,
+};
+use mlir_sys::{
+    mlirBlockAppendOwnedOperation, mlirBlockInsertOwnedOperationBefore, mlirOperationClone,
+    mlirOperationDestroy, mlirOperationGetBlock, mlirOperationSetOperand, MlirBlock, MlirOperation,
+    MlirValue,
+};
+use std::collections::HashMap;
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-software-pipeline`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-software-pipeline",
+    name: "ApipeSoftwarePipeline",
+    summary: "Software-pipeline annotated scf.for loops with asynchronous copy stages (TVM RFC 0077)",
+    options: &[
+        OptionInfo {
+            name: "barriers",
+            kind: OptionKind::Bool,
+            description: "insert gpu.barrier after waits and before async writes (default: true inside gpu.func, false elsewhere)",
+        },
+        OptionInfo {
+            name: "sync",
+            kind: OptionKind::Choice(&["counting", "tokens"]),
+            description: "synchronization form of the output: counting (wait_group, default) or tokens (wait %t)",
+        },
+    ],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: || {
+        vec![
+            DialectHandle::arith(),
+            DialectHandle::memref(),
+            DialectHandle::scf(),
+            DialectHandle::gpu(),
+        ]
+    },
+};
+
+/// The synchronization form of the pipelined output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncForm {
+    /// `commit_group` / `wait_group {pending = N}` (PTX cp.async form).
+    Counting,
+    /// `commit_group -> !apipe.token` / `apipe.wait %t`.
+    Tokens,
+}
+
+/// Options of [`software_pipeline`] and [`pipeline_for_loop`].
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineOptions {
+    /// Insert barriers; `None`: true inside `gpu.func`, false elsewhere.
+    pub barriers: Option<bool>,
+    /// Output synchronization form.
+    pub sync: SyncForm,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        Self {
+            barriers: None,
+            sync: SyncForm::Counting,
+        }
+    }
+}
+
+/// Creates the `apipe-software-pipeline` pass with default options.
+pub fn create_software_pipeline_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    let options = PipelineOptions {
+        barriers: options
+            .is_set("barriers")
+            .then(|| options.bool("barriers", false)),
+        sync: if options.choice("sync", "counting") == "tokens" {
+            SyncForm::Tokens
+        } else {
+            SyncForm::Counting
+        },
+    };
+    software_pipeline(&op, options)
+}
+
+/// Pipelines every innermost annotated `scf.for` nested in `root`. All
+/// loops are checked before any is changed; on failure the IR is unchanged
+/// and located errors have been emitted.
+pub fn software_pipeline<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    options: PipelineOptions,
+) -> Result<(), Reported> {
+    // 1. Find the loops; only the innermost annotated loop of a nest.
+    let annotated: Vec<OperationRef> = ops::self_and_nested_ops(root)
+        .into_iter()
+        .filter(analysis::is_annotated)
+        .collect();
+    let mut innermost = Vec::new();
+    for l in &annotated {
+        if ops::nested_ops(l).iter().any(analysis::is_annotated) {
+            diagnostic::remark(
+                l.location(),
+                "loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined",
+            );
+        } else {
+            innermost.push(*l);
+        }
+    }
+    // 2. Check everything first.
+    let mut plans = Vec::new();
+    let mut ok = true;
+    for l in &innermost {
+        match analysis::analyze(*l, options.barriers) {
+            Ok(plan) => plans.push(plan),
+            Err(()) => ok = false,
+        }
+    }
+    if !ok {
+        return Err(Reported);
+    }
+    // 3. Transform.
+    let mut functions = Vec::new();
+    for plan in &plans {
+        // SAFETY: the loop is live until `transform` erases it.
+        let l = unsafe { OperationRef::from_raw(plan.loop_op) };
+        if let Some(f) = enclosing_function(&l) {
+            if !functions.iter().any(|g: &MlirOperation| g.ptr == f.ptr) {
+                functions.push(f);
+            }
+        }
+        transform(plan);
+    }
+    for op in ops::self_and_nested_ops(root) {
+        remove_annotations(op.to_raw());
+    }
+    // 4. Counting form.
+    if options.sync == SyncForm::Counting {
+        for f in functions {
+            // SAFETY: functions are not erased by the transform.
+            let f = unsafe { OperationRef::from_raw(f) };
+            to_counting(&f)?;
+        }
+    }
+    Ok(())
+}
+
+/// Pipelines one annotated `scf.for` (the library entry point). On failure
+/// the IR is unchanged and located errors have been emitted.
+pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Result<(), Reported> {
+    let plan = analysis::analyze(loop_op, options.barriers).map_err(|()| Reported)?;
+    let function = enclosing_function(&loop_op);
+    transform(&plan);
+    if options.sync == SyncForm::Counting {
+        if let Some(f) = function {
+            // SAFETY: the function outlives the loop.
+            to_counting(&unsafe { OperationRef::from_raw(f) })?;
+        }
+    }
+    Ok(())
+}
+
+fn enclosing_function(op: &OperationRef) -> Option<MlirOperation> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if ops::is(&p, "func.func") || ops::is(&p, "gpu.func") {
+            return Some(p.to_raw());
+        }
+        parent = p.parent_operation();
+    }
+    None
+}
+
+fn to_counting(function: &OperationRef) -> Result<(), Reported> {
+    diagnostic::error(
+        function.location(),
+        "apipe-software-pipeline{sync=counting} needs the tokens-to-counting analysis, which is not in this build yet; use sync=tokens",
+    );
+    Err(Reported)
+}
+
+fn remove_annotations(op: MlirOperation) {
+    for name in [
+        attributes::STAGE,
+        attributes::ORDER,
+        attributes::ASYNC_STAGES,
+    ] {
+        // SAFETY: a live op; removing an attribute does not move it.
+        unsafe {
+            mlir_sys::mlirOperationRemoveAttributeByName(op, melior::StringRef::new(name).to_raw());
+        }
+    }
+}
+
+/// Steps 2-4 for one checked loop.
+fn transform(plan: &Plan) {
+    // SAFETY: the loop is live.
+    let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
+    let context = loop_op.context();
+    // SAFETY: `context` is bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context.to_ref() };
+    let location = loop_op.location();
+    let mut expanded = HashMap::new();
+    for (i, buffer) in plan.buffers.iter().enumerate() {
+        expanded.insert(
+            key(buffer.value),
+            (i, multi_buffer::expand(buffer, context)),
+        );
+    }
+    let mut emitter = Emitter {
+        context,
+        plan,
+        location,
+        anchor: plan.loop_op,
+        constants: HashMap::new(),
+        table: HashMap::new(),
+        point: Point::Before(plan.loop_op),
+        expanded,
+        trip: None,
+        kernel_counter: None,
+        part: PartCache::default(),
+    };
+    // Constants go before the first of them, which precedes all emitted code.
+    emitter.constant(0);
+    emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
+    match plan.trip_count {
+        Some(n) => emitter.emit_static(n),
+        None => emitter.emit_dynamic(),
+    }
+    // SAFETY: nothing refers to the loop any more; its body uses the old
+    // buffers, so it goes first.
+    unsafe { mlirOperationDestroy(plan.loop_op) };
+    for buffer in &plan.buffers {
+        if !buffer.alloc.ptr.is_null() {
+            // SAFETY: its only users (the loop, deallocs) are gone or moved.
+            unsafe { mlirOperationDestroy(buffer.alloc) };
+        }
+    }
+}
+
+/// The iteration a stage works on in the part being emitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Iteration {
+    /// Iteration `i` (0-based).
+    Absolute(i64),
+    /// Iteration `N − m` (dynamic epilogue).
+    FromEnd(i64),
+    /// Iteration `t + o`, `t` the steady-state loop counter.
+    Kernel(i64),
+}
+
+#[derive(Clone, Copy)]
+enum Point {
+    Before(MlirOperation),
+    End(MlirBlock),
+}
+
+#[derive(Default)]
+struct PartCache {
+    index: HashMap<Iteration, MlirValue>,
+    induction: HashMap<Iteration, MlirValue>,
+    version: HashMap<(Iteration, i64), MlirValue>,
+}
+
+struct Emitter<'c, 'p> {
+    context: &'c Context,
+    plan: &'p Plan,
+    location: Location<'c>,
+    /// Constants go before this op (the original loop): they dominate
+    /// everything that is emitted.
+    anchor: MlirOperation,
+    constants: HashMap<i64, MlirValue>,
+    /// (value key, iteration) -> the value of that iteration.
+    table: HashMap<(usize, Iteration), MlirValue>,
+    point: Point,
+    /// Buffer key -> (index in plan.buffers, expanded value).
+    expanded: HashMap<usize, (usize, MlirValue)>,
+    /// The trip count value (dynamic case).
+    trip: Option<MlirValue>,
+    kernel_counter: Option<MlirValue>,
+    part: PartCache,
+}
+
+fn value<'c>(raw: MlirValue) -> Value<'c, 'static> {
+    // SAFETY: callers pass live values.
+    unsafe { Value::from_raw(raw) }
+}
+
+impl<'c> Emitter<'c, '_> {
+    fn insert(&mut self, op: melior::ir::Operation<'c>) -> MlirOperation {
+        let raw = op.into_raw();
+        // SAFETY: `raw` is owned and detached; the point is live.
+        unsafe {
+            match self.point {
+                Point::Before(before) => {
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, raw)
+                }
+                Point::End(block) => mlirBlockAppendOwnedOperation(block, raw),
+            }
+        }
+        raw
+    }
+
+    fn index_type(&self) -> Type<'c> {
+        Type::index(self.context)
+    }
+
+    fn constant(&mut self, v: i64) -> MlirValue {
+        if let Some(&c) = self.constants.get(&v) {
+            return c;
+        }
+        let op = OperationBuilder::new("arith.constant", self.location)
+            .add_attributes(&[(
+                Identifier::new(self.context, "value"),
+                IntegerAttribute::new(self.index_type(), v).into(),
+            )])
+            .add_results(&[self.index_type()])
+            .build()
+            .expect("valid constant");
+        let raw = op.into_raw();
+        // SAFETY: the anchor is live.
+        unsafe {
+            if self.constants.is_empty() {
+                mlirBlockInsertOwnedOperationBefore(
+                    mlirOperationGetBlock(self.plan.loop_op),
+                    self.plan.loop_op,
+                    raw,
+                )
+            } else {
+                mlirBlockInsertOwnedOperationBefore(
+                    mlirOperationGetBlock(self.anchor),
+                    self.anchor,
+                    raw,
+                )
+            }
+        };
+        // SAFETY: just built with one result.
+        let result = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
+        self.constants.insert(v, result);
+        result
+    }
+
+    fn arith(&mut self, name: &str, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(&[value(lhs), value(rhs)])
+            .add_results(&[self.index_type()])
+            .build()
+            .expect("valid arith op");
+        let raw = self.insert(op);
+        // SAFETY: one result.
+        unsafe { mlir_sys::mlirOperationGetResult(raw, 0) }
+    }
+
+    /// The 0-based iteration number as an index value.
+    fn iteration_index(&mut self, it: Iteration) -> MlirValue {
+        if let Some(&v) = self.part.index.get(&it) {
+            return v;
+        }
+        let v = match it {
+            Iteration::Absolute(i) => self.constant(i),
+            Iteration::FromEnd(m) => {
+                let c = self.constant(m);
+                self.arith("arith.subi", self.trip.unwrap(), c)
+            }
+            Iteration::Kernel(0) => self.kernel_counter.unwrap(),
+            Iteration::Kernel(o) => {
+                let c = self.constant(o);
+                self.arith("arith.addi", self.kernel_counter.unwrap(), c)
+            }
+        };
+        self.part.index.insert(it, v);
+        v
+    }
+
+    /// The induction variable `lb + it * step` of iteration `it`.
+    fn induction(&mut self, it: Iteration) -> MlirValue {
+        if let Some(&v) = self.part.induction.get(&it) {
+            return v;
+        }
+        let v = match (it, self.plan.lower_const, self.plan.step_const) {
+            (Iteration::Absolute(i), Some(l), Some(s)) => self.constant(l + i * s),
+            _ => {
+                let i = self.iteration_index(it);
+                let scaled = if self.plan.step_const == Some(1) {
+                    i
+                } else {
+                    self.arith("arith.muli", i, self.plan.step)
+                };
+                if self.plan.lower_const == Some(0) {
+                    scaled
+                } else {
+                    self.arith("arith.addi", self.plan.lower, scaled)
+                }
+            }
+        };
+        self.part.induction.insert(it, v);
+        v
+    }
+
+    /// The buffer version `it mod versions`.
+    fn version(&mut self, it: Iteration, versions: i64) -> MlirValue {
+        if let Some(&v) = self.part.version.get(&(it, versions)) {
+            return v;
+        }
+        let v = match it {
+            Iteration::Absolute(i) => self.constant(i.rem_euclid(versions)),
+            _ => {
+                let i = self.iteration_index(it);
+                let c = self.constant(versions);
+                self.arith("arith.remui", i, c)
+            }
+        };
+        self.part.version.insert((it, versions), v);
+        v
+    }
+
+    fn lookup(&self, key: usize, it: Iteration) -> MlirValue {
+        *self
+            .table
+            .get(&(key, it))
+            .unwrap_or_else(|| panic!("no value for {key:#x} at {it:?}"))
+    }
+
+    /// Emits one time step (or the kernel body): `active(s)` is the
+    /// iteration stage `s` works on, `None` when the stage is inactive.
+    fn emit_part(&mut self, active: &dyn Fn(i64) -> Option<Iteration>) {
+        self.part = PartCache::default();
+        let plan = self.plan;
+        let mut last_barrier = false;
+        for item in &plan.schedule {
+            match *item {
+                Item::Op(k) => {
+                    if let Some(it) = active(plan.stage[k]) {
+                        self.emit_op(k, it);
+                        last_barrier = false;
+                    }
+                }
+                Item::Commit(s) => {
+                    let token_type = Type::parse(self.context, ops::TOKEN_TYPE).unwrap();
+                    let op = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
+                        .add_attributes(&[(
+                            Identifier::new(self.context, attributes::QUEUE),
+                            IntegerAttribute::new(Type::parse(self.context, "i64").unwrap(), s)
+                                .into(),
+                        )])
+                        .add_results(&[token_type])
+                        .build()
+                        .expect("valid commit");
+                    let raw = self.insert(op);
+                    if let Some(it) = active(s) {
+                        // SAFETY: one result.
+                        let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
+                        self.table.insert((s as usize, it), token);
+                    }
+                    last_barrier = false;
+                }
+                Item::Wait { s, t } => {
+                    if let Some(it) = active(t) {
+                        let token = self.lookup(s as usize, it);
+                        let op = OperationBuilder::new(ops::WAIT, self.location)
+                            .add_operands(&[value(token)])
+                            .build()
+                            .expect("valid wait");
+                        self.insert(op);
+                        last_barrier = false;
+                    }
+                }
+                Item::Barrier { stage } => {
+                    if active(stage).is_some() && !last_barrier {
+                        let op = OperationBuilder::new("gpu.barrier", self.location)
+                            .build()
+                            .expect("valid barrier");
+                        self.insert(op);
+                        last_barrier = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Clones body op `k` for iteration `it` and remaps its operands (and
+    /// those of the ops nested in it).
+    fn emit_op(&mut self, k: usize, it: Iteration) {
+        let plan = self.plan;
+        // SAFETY: the original op is live; the clone is detached and owned.
+        let clone = unsafe { mlirOperationClone(plan.body[k]) };
+        let clone = {
+            // SAFETY: `clone` is an owned detached op.
+            let op = unsafe { melior::ir::Operation::from_raw(clone) };
+            self.insert(op)
+        };
+        let saved = self.point;
+        self.point = Point::Before(clone);
+        // SAFETY: live op.
+        let clone_ref = unsafe { OperationRef::from_raw(clone) };
+        for inner in ops::self_and_nested_ops(&clone_ref) {
+            for (i, operand) in inner.operands().enumerate() {
+                let raw = operand.to_raw();
+                let replacement = if raw.ptr == plan.induction.ptr {
+                    Some(self.induction(it))
+                } else if plan.produced.contains_key(&key(raw)) {
+                    Some(self.lookup(key(raw), it))
+                } else if let Some(&(b, expanded)) = self.expanded.get(&key(raw)) {
+                    let buffer = &plan.buffers[b];
+                    let version = self.version(it, buffer.versions);
+                    let view = multi_buffer::subview(
+                        self.context,
+                        buffer,
+                        expanded,
+                        version,
+                        self.location,
+                    );
+                    let view = self.insert(view);
+                    // SAFETY: one result.
+                    Some(unsafe { mlir_sys::mlirOperationGetResult(view, 0) })
+                } else {
+                    None
+                };
+                if let Some(r) = replacement {
+                    // SAFETY: live op, valid index.
+                    unsafe { mlirOperationSetOperand(inner.to_raw(), i as isize, r) };
+                }
+            }
+            remove_annotations(inner.to_raw());
+        }
+        self.point = saved;
+        // SAFETY: the original is live.
+        let original = unsafe { OperationRef::from_raw(plan.body[k]) };
+        for (j, r) in original.results().enumerate() {
+            // SAFETY: the clone has the same results.
+            let new = unsafe { mlir_sys::mlirOperationGetResult(clone, j as isize) };
+            self.table.insert((key(r.to_raw()), it), new);
+        }
+    }
+
+    /// A static trip count `n`.
+    fn emit_static(&mut self, n: i64) {
+        let s_max = self.plan.max_stage;
+        if n <= 0 {
+            return;
+        }
+        let range = move |tau: i64| {
+            move |s: i64| (tau - s >= 0 && tau - s < n).then_some(Iteration::Absolute(tau - s))
+        };
+        for tau in 0..s_max.min(n + s_max) {
+            self.emit_part(&range(tau));
+        }
+        if n > s_max {
+            let upper = self.constant(n - s_max);
+            self.emit_kernel(upper, &|m| Iteration::Absolute(n - m));
+        }
+        for tau in n.max(s_max)..n + s_max {
+            self.emit_part(&range(tau));
+        }
+    }
+
+    /// A dynamic trip count: `scf.index_switch` on `min(N, S)`.
+    fn emit_dynamic(&mut self) {
+        let s_max = self.plan.max_stage;
+        let diff = self.arith("arith.subi", self.plan.upper, self.plan.lower);
+        let count = self.arith("arith.ceildivsi", diff, self.plan.step);
+        let zero = self.constant(0);
+        let trip = self.arith("arith.maxsi", count, zero);
+        let cap = self.constant(s_max);
+        let selector = self.arith("arith.minsi", trip, cap);
+        let regions: Vec<Region> = (0..=s_max)
+            .map(|_| {
+                let region = Region::new();
+                let block = Block::new(&[]);
+                block.append_operation(melior::dialect::scf::r#yield(&[], self.location));
+                region.append_block(block);
+                region
+            })
+            .collect();
+        let cases: Vec<i64> = (0..s_max).collect();
+        let switch = melior::dialect::scf::index_switch(
+            self.context,
+            value(selector),
+            &[],
+            DenseI64ArrayAttribute::new(self.context, &cases),
+            regions,
+            self.location,
+        );
+        let switch = self.insert(switch);
+        // SAFETY: live op.
+        let switch = unsafe { OperationRef::from_raw(switch) };
+        let yield_of = |r: usize| {
+            switch
+                .region(r)
+                .unwrap()
+                .first_block()
+                .unwrap()
+                .terminator()
+                .unwrap()
+                .to_raw()
+        };
+        // Region 0 is the default (N >= S); regions 1.. are cases 0..S-1.
+        for c in 0..s_max {
+            self.point = Point::Before(yield_of(c as usize + 1));
+            self.table.clear();
+            self.emit_static(c);
+        }
+        self.point = Point::Before(yield_of(0));
+        self.table.clear();
+        self.trip = Some(trip);
+        for tau in 0..s_max {
+            self.emit_part(&move |s: i64| (tau >= s).then_some(Iteration::Absolute(tau - s)));
+        }
+        let c = self.constant(s_max);
+        let upper = self.arith("arith.subi", trip, c);
+        self.emit_kernel(upper, &Iteration::FromEnd);
+        for k in 1..=s_max {
+            self.emit_part(&move |s: i64| (s >= k).then_some(Iteration::FromEnd(s - k + 1)));
+        }
+    }
+
+    /// The steady-state loop `scf.for %t = 0 to upper step 1` with rotating
+    /// iter_args; `after(m)` names iteration `N − m` after the loop.
+    fn emit_kernel(&mut self, upper: MlirValue, after: &dyn Fn(i64) -> Iteration) {
+        let plan = self.plan;
+        let s_max = plan.max_stage;
+        let index = self.index_type();
+        let mut inits = Vec::new();
+        let mut types = vec![(index, self.location)];
+        for c in &plan.carried {
+            for d in 1..=c.distance {
+                inits.push(self.lookup(c.key, Iteration::Absolute(s_max - d - c.stage)));
+                // SAFETY: a type of this context.
+                types.push((unsafe { Type::from_raw(c.ty) }, self.location));
+            }
+        }
+        let region = Region::new();
+        let block = region.append_block(Block::new(&types));
+        let block_raw = block.to_raw();
+        self.kernel_counter = Some(block.argument(0).unwrap().to_raw());
+        let mut argument = 1;
+        for c in &plan.carried {
+            for d in 1..=c.distance {
+                let a = block.argument(argument).unwrap().to_raw();
+                self.table
+                    .insert((c.key, Iteration::Kernel(s_max - d - c.stage)), a);
+                argument += 1;
+            }
+        }
+        let saved = self.point;
+        self.point = Point::End(block_raw);
+        self.emit_part(&move |s: i64| Some(Iteration::Kernel(s_max - s)));
+        let mut yielded = Vec::new();
+        let mut argument = 1;
+        for c in &plan.carried {
+            for d in 1..=c.distance {
+                yielded.push(value(if d == 1 {
+                    self.lookup(c.key, Iteration::Kernel(s_max - c.stage))
+                } else {
+                    block.argument(argument - 1).unwrap().to_raw()
+                }));
+                argument += 1;
+            }
+        }
+        let terminator = melior::dialect::scf::r#yield(&yielded, self.location);
+        // SAFETY: the block is live (owned by `region`).
+        unsafe { mlirBlockAppendOwnedOperation(block_raw, terminator.into_raw()) };
+        self.point = saved;
+        self.kernel_counter = None;
+        let zero = self.constant(0);
+        let one = self.constant(1);
+        let mut operands = vec![value(zero), value(upper), value(one)];
+        operands.extend(inits.iter().map(|&v| value(v)));
+        let result_types: Vec<Type> = types[1..].iter().map(|(t, _)| *t).collect();
+        let op = OperationBuilder::new("scf.for", self.location)
+            .add_operands(&operands)
+            .add_results(&result_types)
+            .add_regions([region])
+            .build()
+            .expect("valid scf.for");
+        let raw = self.insert(op);
+        let mut result = 0;
+        for c in &plan.carried {
+            for d in 1..=c.distance {
+                // SAFETY: the loop has one result per iter_arg.
+                let r = unsafe { mlir_sys::mlirOperationGetResult(raw, result) };
+                self.table.insert((c.key, after(d + c.stage)), r);
+                result += 1;
+            }
+        }
+    }
+}

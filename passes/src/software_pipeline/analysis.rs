@@ -1,0 +1,542 @@
+//! Step 1 of `apipe-software-pipeline`: read the annotations of one `scf.for`,
+//! check every precondition, and build the [`Plan`] that the emitter
+//! follows. Nothing here changes the IR.
+//!
+//! The plan holds:
+//! - the body ops in original order with their stages, and the **schedule**:
+//!   the ops in pipelined body order (`apipe.order`, ties by original order)
+//!   with the synchronization items placed among them: a `Wait{s, t}` before
+//!   the first op of stage `t` that reads a buffer written by async stage
+//!   `s`, a `Commit(s)` after the last op of async stage `s`, and (with
+//!   barriers) a `gpu.barrier` after each wait and before the first op of
+//!   each async stage that writes a buffer read by another stage;
+//! - the **carried values**: every body result used by a later stage, and the
+//!   token of every async stage that is waited on, with the largest stage
+//!   distance to a user (the number of rotating iter_args it needs);
+//! - the **buffers** to multi-buffer, each with its own version count
+//!   ([`super::multi_buffer`]).
+
+use super::multi_buffer::{self, Buffer};
+use apipe_dialect::{attributes, diagnostic, ops};
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+    operation::OperationLike,
+    BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+};
+use mlir_sys::{MlirOperation, MlirType, MlirValue};
+use std::collections::{HashMap, HashSet};
+
+/// One entry of the pipelined body order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    /// The body op with this original index.
+    Op(usize),
+    /// `apipe.commit_group {queue = s}` of async stage `s`.
+    Commit(i64),
+    /// `apipe.wait` on the group of async stage `s` of the iteration that
+    /// stage `t` works on.
+    Wait { s: i64, t: i64 },
+    /// `gpu.barrier`, emitted when stage `stage` is active.
+    Barrier { stage: i64 },
+}
+
+/// A value that crosses stages: carried through `distance` rotating
+/// iter_args of the steady-state loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Carried {
+    /// The key of the value in the emitter's table: the address of the
+    /// original result, or the async stage number for a token.
+    pub key: usize,
+    /// The stage that produces it.
+    pub stage: i64,
+    /// The largest stage distance to a user (>= 1).
+    pub distance: i64,
+    /// Its type.
+    pub ty: MlirType,
+}
+
+/// Everything the emitter needs about one loop.
+pub(crate) struct Plan {
+    pub loop_op: MlirOperation,
+    pub body: Vec<MlirOperation>,
+    pub stage: Vec<i64>,
+    pub max_stage: i64,
+    pub schedule: Vec<Item>,
+    pub carried: Vec<Carried>,
+    pub buffers: Vec<Buffer>,
+    /// The address of each body result, mapped to its op index.
+    pub produced: HashMap<usize, usize>,
+    pub lower: MlirValue,
+    pub upper: MlirValue,
+    pub step: MlirValue,
+    pub induction: MlirValue,
+    pub lower_const: Option<i64>,
+    pub step_const: Option<i64>,
+    /// The trip count when bounds and step are constants.
+    pub trip_count: Option<i64>,
+}
+
+pub(crate) fn key(value: MlirValue) -> usize {
+    value.ptr as usize
+}
+
+/// True if `op` is an `scf.for` that asks for pipelining: it carries
+/// `apipe.async_stages`, or an op of its body carries `apipe.stage`.
+pub(crate) fn is_annotated<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> bool {
+    if !ops::is(op, "scf.for") {
+        return false;
+    }
+    if op.has_attribute(attributes::ASYNC_STAGES) {
+        return true;
+    }
+    body_ops(op)
+        .iter()
+        .any(|o| o.has_attribute(attributes::STAGE))
+}
+
+/// The ops of the loop body, terminator excluded.
+pub(crate) fn body_ops<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        return out;
+    };
+    let mut next = block.first_operation();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        if next.is_some() {
+            out.push(o);
+        }
+    }
+    out
+}
+
+fn constant_of(value: Value) -> Option<i64> {
+    let op = melior::ir::operation::OperationResult::try_from(value)
+        .ok()?
+        .owner();
+    if !ops::is(&op, "arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(op.attribute("value").ok()?)
+        .ok()
+        .map(|a| a.value())
+}
+
+fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+/// Ops allowed in an async stage besides `apipe.copy`: no side effects.
+fn is_pure(name: &str) -> bool {
+    const PURE_DIALECTS: &[&str] = &["arith.", "index.", "math.", "affine.apply", "ub."];
+    const PURE_OPS: &[&str] = &[
+        "scf.if",
+        "scf.yield",
+        "scf.for",
+        "memref.subview",
+        "memref.cast",
+        "memref.dim",
+        "memref.reinterpret_cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "gpu.thread_id",
+        "gpu.block_id",
+        "gpu.block_dim",
+        "gpu.grid_dim",
+        "gpu.lane_id",
+    ];
+    PURE_DIALECTS.iter().any(|p| name.starts_with(p)) || PURE_OPS.contains(&name)
+}
+
+/// Builds the plan for `loop_op`, or emits every located error it finds.
+pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<Plan, ()> {
+    let mut ok = true;
+    let loop_location = loop_op.location();
+    let error = |ok: &mut bool, location, message: &str| {
+        diagnostic::error(location, message);
+        *ok = false;
+    };
+    if loop_op.operand_count() > 3 {
+        error(
+            &mut ok,
+            loop_location,
+            "'scf.for' op with iter_args cannot be pipelined yet; carry the value through a memref",
+        );
+        return Err(());
+    }
+    let body = body_ops(&loop_op);
+    let block = loop_op.region(0).unwrap().first_block().unwrap();
+    let induction = block.argument(0).unwrap().to_raw();
+
+    // Stages and orders.
+    let mut stage = Vec::with_capacity(body.len());
+    let mut order = Vec::with_capacity(body.len());
+    for op in &body {
+        match attributes::integer(op, attributes::STAGE) {
+            None => error(
+                &mut ok,
+                op.location(),
+                &format!(
+                    "'{}' op in a pipelined loop has no 'apipe.stage'",
+                    name_of(op)
+                ),
+            ),
+            Some(s) if s < 0 => error(
+                &mut ok,
+                op.location(),
+                &format!(
+                    "'{}' op has a negative 'apipe.stage' ({s}); stages are >= 0",
+                    name_of(op)
+                ),
+            ),
+            Some(_) => {}
+        }
+        stage.push(
+            attributes::integer(op, attributes::STAGE)
+                .unwrap_or(0)
+                .max(0),
+        );
+        order.push(attributes::integer(op, attributes::ORDER));
+    }
+    let ordered = order.iter().filter(|o| o.is_some()).count();
+    if ordered != 0 && ordered != body.len() {
+        let op = body[order.iter().position(|o| o.is_none()).unwrap()];
+        error(
+            &mut ok,
+            op.location(),
+            &format!(
+                "'{}' op has no 'apipe.order' but other ops of the loop do",
+                name_of(&op)
+            ),
+        );
+    }
+    let max_stage = stage.iter().copied().max().unwrap_or(0);
+
+    // Async stages.
+    let mut async_stages: Vec<i64> = Vec::new();
+    if let Ok(attr) = loop_op.attribute(attributes::ASYNC_STAGES) {
+        match DenseI64ArrayAttribute::try_from(attr) {
+            Ok(array) => {
+                for i in 0..array.len() {
+                    let s = array.element(i).unwrap();
+                    if !async_stages.contains(&s) {
+                        async_stages.push(s);
+                    }
+                }
+            }
+            Err(_) => error(
+                &mut ok,
+                loop_location,
+                "'apipe.async_stages' must be an array<i64: ...>",
+            ),
+        }
+    }
+
+    // Per op: the nested ops (self included), copies, and checks.
+    let nested: Vec<Vec<OperationRef>> = body.iter().map(ops::self_and_nested_ops).collect();
+    let mut copies_of_stage: HashMap<i64, usize> = HashMap::new();
+    for (k, _) in body.iter().enumerate() {
+        let is_async = async_stages.contains(&stage[k]);
+        for inner in &nested[k] {
+            let name = name_of(inner);
+            if name == ops::COPY {
+                if is_async {
+                    *copies_of_stage.entry(stage[k]).or_default() += 1;
+                }
+            } else if name.starts_with("func.call") {
+                error(
+                    &mut ok,
+                    inner.location(),
+                    &format!("'{name}' op cannot be moved by the pipeliner: a call may have side effects"),
+                );
+            } else if [ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT, ops::READY]
+                .contains(&name.as_str())
+            {
+                error(
+                    &mut ok,
+                    inner.location(),
+                    &format!("'{name}' op in a loop to pipeline: the pipeliner places all synchronization itself"),
+                );
+            } else if is_async && !is_pure(&name) {
+                error(
+                    &mut ok,
+                    inner.location(),
+                    &format!(
+                        "'{name}' op has side effects and is in async stage {}; only 'apipe.copy' and side-effect-free ops may be",
+                        stage[k]
+                    ),
+                );
+            }
+        }
+    }
+    for &s in &async_stages {
+        if !copies_of_stage.contains_key(&s) {
+            error(
+                &mut ok,
+                loop_location,
+                &format!("'apipe.async_stages' names stage {s}, which has no 'apipe.copy'"),
+            );
+        }
+    }
+
+    // SSA values crossing stages.
+    let mut produced: HashMap<usize, usize> = HashMap::new();
+    for (k, op) in body.iter().enumerate() {
+        for r in op.results() {
+            produced.insert(key(r.to_raw()), k);
+        }
+    }
+    let mut distance: HashMap<usize, i64> = HashMap::new();
+    for (k, _) in body.iter().enumerate() {
+        for inner in &nested[k] {
+            for operand in inner.operands() {
+                let Some(&p) = produced.get(&key(operand.to_raw())) else {
+                    continue;
+                };
+                if stage[p] > stage[k] {
+                    error(
+                        &mut ok,
+                        inner.location(),
+                        &format!(
+                            "'{}' op in stage {} uses a value that stage {} produces (at {}); a value must be produced in the same or an earlier stage",
+                            name_of(inner),
+                            stage[k],
+                            stage[p],
+                            body[p].location()
+                        ),
+                    );
+                } else if stage[p] < stage[k] {
+                    let d = distance.entry(key(operand.to_raw())).or_default();
+                    *d = (*d).max(stage[k] - stage[p]);
+                }
+            }
+        }
+    }
+
+    // Buffers written by async copies, the reads of them, and versions.
+    let accesses: Vec<HashSet<usize>> = (0..body.len())
+        .map(|k| {
+            let is_async = async_stages.contains(&stage[k]);
+            let mut set = HashSet::new();
+            for inner in &nested[k] {
+                for (i, operand) in inner.operands().enumerate() {
+                    if is_async && i == 1 && ops::is(inner, ops::COPY) {
+                        continue;
+                    }
+                    set.insert(key(operand.to_raw()));
+                }
+            }
+            set
+        })
+        .collect();
+    let mut written_by: Vec<(usize, i64, MlirValue)> = Vec::new(); // (buffer, stage, value)
+    for (k, _) in body.iter().enumerate() {
+        if !async_stages.contains(&stage[k]) {
+            continue;
+        }
+        for inner in nested[k].iter().filter(|o| ops::is(*o, ops::COPY)) {
+            let dst = inner.operand(1).unwrap().to_raw();
+            if !written_by
+                .iter()
+                .any(|(b, s, _)| *b == key(dst) && *s == stage[k])
+            {
+                written_by.push((key(dst), stage[k], dst));
+            }
+        }
+    }
+    // The first reader, in body order, of each (async stage, reader stage).
+    let mut by_order: Vec<usize> = (0..body.len()).collect();
+    by_order.sort_by_key(|&k| (order[k].unwrap_or(0), k));
+    let mut first_reader: HashMap<(i64, i64), usize> = HashMap::new();
+    for &k in &by_order {
+        for &(b, s, _) in &written_by {
+            if !accesses[k].contains(&b) {
+                continue;
+            }
+            let t = stage[k];
+            if t <= s {
+                error(
+                    &mut ok,
+                    body[k].location(),
+                    &format!(
+                        "'{}' op in stage {t} reads a buffer that async stage {s} writes; it must be in a later stage than the copy",
+                        name_of(&body[k])
+                    ),
+                );
+                continue;
+            }
+            first_reader.entry((s, t)).or_insert(k);
+        }
+    }
+    // Versions: V = last stage that still reads the data - writer stage + 1;
+    // an async copy reads until the wait on its own group, in the stage of
+    // the last reader of what it writes.
+    let last_wait_of_copy = |k: usize| -> i64 {
+        let mut last = stage[k];
+        for inner in nested[k].iter().filter(|o| ops::is(*o, ops::COPY)) {
+            let dst = key(inner.operand(1).unwrap().to_raw());
+            for (j, acc) in accesses.iter().enumerate() {
+                if acc.contains(&dst) {
+                    last = last.max(stage[j]);
+                }
+            }
+        }
+        last
+    };
+    let mut buffers = Vec::new();
+    let mut seen: HashSet<usize> = HashSet::new();
+    for &(b, _, value) in &written_by {
+        if !seen.insert(b) {
+            continue;
+        }
+        let writer = written_by
+            .iter()
+            .filter(|(x, _, _)| *x == b)
+            .map(|(_, s, _)| *s)
+            .min()
+            .unwrap();
+        let mut last = writer;
+        for (k, acc) in accesses.iter().enumerate() {
+            if !acc.contains(&b) {
+                continue;
+            }
+            let reads_async = async_stages.contains(&stage[k])
+                && nested[k]
+                    .iter()
+                    .any(|o| ops::is(o, ops::COPY) && key(o.operand(0).unwrap().to_raw()) == b);
+            last = last.max(if reads_async {
+                last_wait_of_copy(k)
+            } else {
+                stage[k]
+            });
+        }
+        let versions = last - writer + 1;
+        if versions > 1 {
+            // SAFETY: `value` is a live operand of a body op.
+            let value = unsafe { Value::from_raw(value) };
+            match multi_buffer::check(value, &loop_op, versions) {
+                Ok(buffer) => buffers.push(buffer),
+                Err(()) => ok = false,
+            }
+        }
+    }
+
+    // The schedule.
+    let barriers = barriers.unwrap_or_else(|| in_gpu_func(&loop_op));
+    let war_stages: HashSet<i64> = first_reader.keys().map(|(s, _)| *s).collect();
+    let mut schedule = Vec::new();
+    let last_of_stage = |s: i64| by_order.iter().rposition(|&k| stage[k] == s);
+    let first_of_stage = |s: i64| by_order.iter().position(|&k| stage[k] == s);
+    for (position, &k) in by_order.iter().enumerate() {
+        let t = stage[k];
+        if barriers
+            && war_stages.contains(&t)
+            && first_of_stage(t) == Some(position)
+            && schedule.last() != Some(&Item::Barrier { stage: t })
+        {
+            schedule.push(Item::Barrier { stage: t });
+        }
+        let mut waited = false;
+        let mut pairs: Vec<(i64, i64)> = first_reader
+            .iter()
+            .filter(|(_, &r)| r == k)
+            .map(|(&pair, _)| pair)
+            .collect();
+        pairs.sort();
+        for (s, t) in pairs {
+            schedule.push(Item::Wait { s, t });
+            waited = true;
+        }
+        if barriers && waited {
+            schedule.push(Item::Barrier { stage: t });
+        }
+        schedule.push(Item::Op(k));
+        if async_stages.contains(&t) && last_of_stage(t) == Some(position) {
+            schedule.push(Item::Commit(t));
+        }
+    }
+
+    // Carried values: body results, then tokens.
+    let mut carried = Vec::new();
+    for (k, op) in body.iter().enumerate() {
+        for r in op.results() {
+            if let Some(&d) = distance.get(&key(r.to_raw())) {
+                carried.push(Carried {
+                    key: key(r.to_raw()),
+                    stage: stage[k],
+                    distance: d,
+                    ty: r.r#type().to_raw(),
+                });
+            }
+        }
+    }
+    let token_type = multi_buffer::parse_type(&loop_op, ops::TOKEN_TYPE);
+    let mut token_stages: Vec<i64> = async_stages.clone();
+    token_stages.sort();
+    for s in token_stages {
+        let d = first_reader
+            .keys()
+            .filter(|(x, _)| *x == s)
+            .map(|(_, t)| t - s)
+            .max();
+        if let Some(d) = d {
+            carried.push(Carried {
+                key: s as usize,
+                stage: s,
+                distance: d,
+                ty: token_type,
+            });
+        }
+    }
+
+    if !ok {
+        return Err(());
+    }
+    let lower: Value = loop_op.operand(0).unwrap();
+    let upper: Value = loop_op.operand(1).unwrap();
+    let step: Value = loop_op.operand(2).unwrap();
+    let (lower_const, upper_const, step_const) =
+        (constant_of(lower), constant_of(upper), constant_of(step));
+    if let Some(s) = step_const {
+        if s <= 0 {
+            diagnostic::error(
+                loop_location,
+                &format!("'scf.for' op has a non-positive step ({s}); the pipeliner needs a positive step"),
+            );
+            return Err(());
+        }
+    }
+    let trip_count = match (lower_const, upper_const, step_const) {
+        (Some(l), Some(u), Some(s)) => Some(if u <= l { 0 } else { (u - l + s - 1) / s }),
+        _ => None,
+    };
+    Ok(Plan {
+        loop_op: loop_op.to_raw(),
+        body: body.iter().map(|o| o.to_raw()).collect(),
+        stage,
+        max_stage,
+        schedule,
+        carried,
+        buffers,
+        produced,
+        lower: lower.to_raw(),
+        upper: upper.to_raw(),
+        step: step.to_raw(),
+        induction,
+        lower_const,
+        step_const,
+        trip_count,
+    })
+}
+
+/// True if `op` is nested in a `gpu.func`.
+pub(crate) fn in_gpu_func(op: &OperationRef) -> bool {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if ops::is(&p, "gpu.func") {
+            return true;
+        }
+        parent = p.parent_operation();
+    }
+    false
+}

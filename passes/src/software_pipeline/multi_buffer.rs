@@ -1,0 +1,258 @@
+//! Multi-buffering for `apipe-software-pipeline` (DESIGN.md section 5,
+//! issue 3 "Multi-buffering"), in the style of upstream
+//! `memref::multiBuffer` (mlir/lib/Dialect/MemRef/Transforms/MultiBuffer.cpp).
+//!
+//! A buffer that async stage `s` writes and stage `t` reads is expanded to
+//! `V` versions:
+//! 1. [`check`] (before any change): the buffer is the result of
+//!    `memref.alloc` / `memref.alloca` outside the loop, or a `gpu.func`
+//!    workgroup attribution; its type has a static shape and the identity
+//!    layout; outside the loop it is only deallocated. A function argument
+//!    cannot be re-allocated and gets a located error.
+//! 2. [`expand`]: a new `alloc`/`alloca` of `memref<V x shape>` (or the
+//!    attribution retyped in place), and `memref.dealloc` users redirected;
+//! 3. the emitter replaces each use in the pipelined code by
+//!    [`subview`] of version `iteration mod V`: a rank-reducing
+//!    `memref.subview` `[v, 0, ...] [1, shape...] [1, ...]` whose type is
+//!    `memref<shape, strided<[...], offset: ?>>`.
+//!
+//! `V` is computed per buffer by the analysis: the last stage that still
+//! reads the data minus the writer stage, plus one (an async copy that reads
+//! the buffer reads until the wait on its own group, RFC 0077 example b).
+
+use apipe_dialect::{diagnostic, ops};
+use melior::ir::{
+    attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute},
+    operation::{OperationBuilder, OperationLike, OperationResult},
+    r#type::{MemRefType, ShapedTypeLike},
+    BlockLike, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
+};
+use mlir_sys::{MlirOperation, MlirType, MlirValue};
+
+/// One buffer to expand.
+pub(crate) struct Buffer {
+    /// The original buffer value.
+    pub value: MlirValue,
+    /// Its `memref.alloc`/`alloca`, or null for a workgroup attribution.
+    pub alloc: MlirOperation,
+    /// The number of versions.
+    pub versions: i64,
+    /// The original shape.
+    pub shape: Vec<i64>,
+    /// The type of one version (what the subview returns).
+    pub view_type: MlirType,
+    /// The expanded type.
+    pub expanded_type: MlirType,
+}
+
+pub(crate) fn parse_type<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, text: &str) -> MlirType {
+    let context = op.context();
+    // SAFETY: `context` is bound first (TOOLCHAIN.md).
+    let context = unsafe { context.to_ref() };
+    Type::parse(context, text)
+        .unwrap_or_else(|| panic!("type {text} parses"))
+        .to_raw()
+}
+
+fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    crate::token_values::users(value)
+}
+
+fn inside(op: &OperationRef, ancestor: &OperationRef) -> bool {
+    let mut current = Some(*op);
+    while let Some(o) = current {
+        if o.to_raw().ptr == ancestor.to_raw().ptr {
+            return true;
+        }
+        current = o.parent_operation();
+    }
+    false
+}
+
+/// Checks that `value` can be expanded to `versions` versions for the
+/// pipelined `loop_op`, and describes the expansion. Emits a located error
+/// otherwise.
+pub(crate) fn check(value: Value, loop_op: &OperationRef, versions: i64) -> Result<Buffer, ()> {
+    let first_use = users(value)
+        .into_iter()
+        .find(|u| inside(u, loop_op))
+        .map(|u| u.location())
+        .unwrap_or(loop_op.location());
+    let fail = |message: &str| {
+        diagnostic::error(first_use, message);
+        Err(())
+    };
+    let alloc = if let Ok(result) = OperationResult::try_from(value) {
+        let owner = result.owner();
+        if !(ops::is(&owner, "memref.alloc") || ops::is(&owner, "memref.alloca")) {
+            return fail(&format!(
+                "buffer written by an async copy and read {} stage(s) later needs {versions} versions, but it is defined by '{}', not by memref.alloc/alloca",
+                versions - 1,
+                owner.name().as_string_ref().as_str().unwrap_or("?")
+            ));
+        }
+        if inside(&owner, loop_op) {
+            return fail("buffer written by an async copy is allocated inside the pipelined loop; allocate it before the loop");
+        }
+        owner.to_raw()
+    } else {
+        let argument = melior::ir::block::BlockArgument::try_from(value).unwrap();
+        let block = argument.owner();
+        let function = block.parent_operation();
+        let is_attribution = function.as_ref().is_some_and(|f| {
+            ops::is(f, "gpu.func") && {
+                let inputs = f
+                    .attribute("function_type")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+                    .and_then(|t| melior::ir::r#type::FunctionType::try_from(t.value()).ok())
+                    .map_or(usize::MAX, |t| t.input_count());
+                argument.argument_number() >= inputs
+            }
+        });
+        if !is_attribution {
+            return fail(&format!(
+                "buffer written by an async copy is a function argument and cannot be re-allocated for multi-buffering ({versions} versions needed); allocate it with memref.alloc or as a gpu.func workgroup attribution"
+            ));
+        }
+        MlirOperation {
+            ptr: std::ptr::null_mut(),
+        }
+    };
+    for user in users(value) {
+        if !inside(&user, loop_op) && !ops::is(&user, "memref.dealloc") {
+            diagnostic::error(
+                user.location(),
+                "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)",
+            );
+            return Err(());
+        }
+    }
+    let ty = MemRefType::try_from(value.r#type()).unwrap();
+    let (strides, offset) = ty.strides_and_offset();
+    let mut shape = Vec::new();
+    for i in 0..ty.rank() {
+        match ty.dim_size(i) {
+            Ok(melior::ir::r#type::DimSize::Static(n)) => shape.push(n as i64),
+            _ => return fail("buffer to multi-buffer has a dynamic shape"),
+        }
+    }
+    let mut expected = vec![1i64; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        expected[i] = expected[i + 1] * shape[i + 1];
+    }
+    if offset != 0 || strides != expected {
+        return fail("buffer to multi-buffer has a non-identity layout");
+    }
+    let element = ty.element().to_string();
+    let space = ty
+        .memory_space()
+        .map(|s| format!(", {s}"))
+        .unwrap_or_default();
+    let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+    let strides_text = expected
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let view = format!("memref<{dims}{element}, strided<[{strides_text}], offset: ?>{space}>");
+    let expanded = format!("memref<{versions}x{dims}{element}{space}>");
+    Ok(Buffer {
+        value: value.to_raw(),
+        alloc,
+        versions,
+        shape,
+        view_type: parse_type(loop_op, &view),
+        expanded_type: parse_type(loop_op, &expanded),
+    })
+}
+
+/// Step 2: creates the expanded buffer and redirects `memref.dealloc`;
+/// returns the new buffer value. The old `alloc` is erased by the caller
+/// once the original loop is gone.
+pub(crate) fn expand(buffer: &Buffer, context: &melior::Context) -> MlirValue {
+    // SAFETY: the buffer value is live.
+    let value = unsafe { Value::from_raw(buffer.value) };
+    // SAFETY: a type of this context.
+    let expanded = unsafe { Type::from_raw(buffer.expanded_type) };
+    if buffer.alloc.ptr.is_null() {
+        // A workgroup attribution: retype it in place; every use is in the
+        // loop and is rewritten to a subview.
+        value.set_type(expanded);
+        return buffer.value;
+    }
+    // SAFETY: the alloc op is live.
+    let alloc = unsafe { OperationRef::from_raw(buffer.alloc) };
+    let mut builder = OperationBuilder::new(
+        alloc.name().as_string_ref().as_str().unwrap(),
+        alloc.location(),
+    )
+    .add_results(&[expanded])
+    .add_attributes(&[(
+        Identifier::new(context, "operandSegmentSizes"),
+        DenseI32ArrayAttribute::new(context, &[0, 0]).into(),
+    )]);
+    if let Ok(alignment) = alloc.attribute("alignment") {
+        builder = builder.add_attributes(&[(Identifier::new(context, "alignment"), alignment)]);
+    }
+    let new = alloc
+        .block()
+        .unwrap()
+        .insert_operation_before(alloc, builder.build().expect("valid alloc"));
+    let new_value = new.result(0).unwrap();
+    for user in users(value) {
+        if ops::is(&user, "memref.dealloc") {
+            // SAFETY: live op; operand 0 is the buffer.
+            unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), 0, new_value.to_raw()) };
+        }
+    }
+    new_value.to_raw()
+}
+
+/// Builds `memref.subview %expanded[%version, 0...][1, shape...][1...]`
+/// (rank-reducing), the view of one version.
+pub(crate) fn subview<'c>(
+    context: &'c melior::Context,
+    buffer: &Buffer,
+    expanded: MlirValue,
+    version: MlirValue,
+    location: melior::ir::Location<'c>,
+) -> melior::ir::Operation<'c> {
+    let rank = buffer.shape.len();
+    let mut offsets = vec![i64::MIN];
+    offsets.extend(std::iter::repeat_n(0, rank));
+    let mut sizes = vec![1];
+    sizes.extend(&buffer.shape);
+    let strides = vec![1; rank + 1];
+    // SAFETY: live values and type of this context.
+    let (source, version, view) = unsafe {
+        (
+            Value::from_raw(expanded),
+            Value::from_raw(version),
+            Type::from_raw(buffer.view_type),
+        )
+    };
+    OperationBuilder::new("memref.subview", location)
+        .add_operands(&[source, version])
+        .add_results(&[view])
+        .add_attributes(&[
+            (
+                Identifier::new(context, "operandSegmentSizes"),
+                DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]).into(),
+            ),
+            (
+                Identifier::new(context, "static_offsets"),
+                DenseI64ArrayAttribute::new(context, &offsets).into(),
+            ),
+            (
+                Identifier::new(context, "static_sizes"),
+                DenseI64ArrayAttribute::new(context, &sizes).into(),
+            ),
+            (
+                Identifier::new(context, "static_strides"),
+                DenseI64ArrayAttribute::new(context, &strides).into(),
+            ),
+        ])
+        .build()
+        .expect("valid subview")
+}
