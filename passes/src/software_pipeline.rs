@@ -266,6 +266,12 @@ fn transform(plan: &Plan) {
     // SAFETY: `context` is bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context.to_ref() };
     let location = loop_op.location();
+    if plan.trip_count.is_some_and(|n| n <= 0) {
+        // The loop never runs: nothing to pipeline, no buffer to expand.
+        // SAFETY: nothing refers to the loop.
+        unsafe { mlirOperationDestroy(plan.loop_op) };
+        return;
+    }
     let mut expanded = HashMap::new();
     for (i, buffer) in plan.buffers.iter().enumerate() {
         expanded.insert(
@@ -286,7 +292,31 @@ fn transform(plan: &Plan) {
         kernel_counter: None,
         part: PartCache::default(),
     };
-    // Constants go before the first of them, which precedes all emitted code.
+    // Reuse the index constants that precede the loop in its block; new
+    // constants go before constant 0, which precedes all emitted code.
+    let mut next = loop_op.block().and_then(|b| b.first_operation());
+    while let Some(op) = next {
+        if op.to_raw().ptr == plan.loop_op.ptr {
+            break;
+        }
+        let result = op.result(0).ok().map(|r| r.to_raw());
+        let is_index = op
+            .result(0)
+            .is_ok_and(|r| r.r#type() == Type::index(context));
+        if ops::is(&op, "arith.constant") && is_index {
+            if let Some(v) = op
+                .attribute("value")
+                .ok()
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+            {
+                emitter
+                    .constants
+                    .entry(v.value())
+                    .or_insert(result.unwrap());
+            }
+        }
+        next = op.next_in_block();
+    }
     emitter.constant(0);
     emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
     match plan.trip_count {
@@ -386,7 +416,7 @@ impl<'c> Emitter<'c, '_> {
         let raw = op.into_raw();
         // SAFETY: the anchor is live.
         unsafe {
-            if self.constants.is_empty() {
+            if !self.constants.contains_key(&0) {
                 mlirBlockInsertOwnedOperationBefore(
                     mlirOperationGetBlock(self.plan.loop_op),
                     self.plan.loop_op,

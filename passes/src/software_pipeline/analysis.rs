@@ -210,6 +210,10 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             ),
         );
     }
+    if !ok {
+        // Stages are needed by every later check.
+        return Err(());
+    }
     let max_stage = stage.iter().copied().max().unwrap_or(0);
 
     // Async stages.
@@ -329,7 +333,8 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             set
         })
         .collect();
-    let mut written_by: Vec<(usize, i64, MlirValue)> = Vec::new(); // (buffer, stage, value)
+    // (buffer, writer stage, value, location of the first writer)
+    let mut written_by: Vec<(usize, i64, MlirValue, melior::ir::Location)> = Vec::new();
     for (k, _) in body.iter().enumerate() {
         if !async_stages.contains(&stage[k]) {
             continue;
@@ -338,9 +343,9 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             let dst = inner.operand(1).unwrap().to_raw();
             if !written_by
                 .iter()
-                .any(|(b, s, _)| *b == key(dst) && *s == stage[k])
+                .any(|(b, s, _, _)| *b == key(dst) && *s == stage[k])
             {
-                written_by.push((key(dst), stage[k], dst));
+                written_by.push((key(dst), stage[k], dst, inner.location()));
             }
         }
     }
@@ -349,7 +354,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
     by_order.sort_by_key(|&k| (order[k].unwrap_or(0), k));
     let mut first_reader: HashMap<(i64, i64), usize> = HashMap::new();
     for &k in &by_order {
-        for &(b, s, _) in &written_by {
+        for &(b, s, _, _) in &written_by {
             if !accesses[k].contains(&b) {
                 continue;
             }
@@ -385,14 +390,14 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
     };
     let mut buffers = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
-    for &(b, _, value) in &written_by {
+    for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
             continue;
         }
         let writer = written_by
             .iter()
-            .filter(|(x, _, _)| *x == b)
-            .map(|(_, s, _)| *s)
+            .filter(|(x, _, _, _)| *x == b)
+            .map(|(_, s, _, _)| *s)
             .min()
             .unwrap();
         let mut last = writer;
@@ -414,7 +419,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         if versions > 1 {
             // SAFETY: `value` is a live operand of a body op.
             let value = unsafe { Value::from_raw(value) };
-            match multi_buffer::check(value, &loop_op, versions) {
+            match multi_buffer::check(value, &loop_op, versions, location) {
                 Ok(buffer) => buffers.push(buffer),
                 Err(()) => ok = false,
             }

@@ -71,13 +71,13 @@ fn inside(op: &OperationRef, ancestor: &OperationRef) -> bool {
 
 /// Checks that `value` can be expanded to `versions` versions for the
 /// pipelined `loop_op`, and describes the expansion. Emits a located error
-/// otherwise.
-pub(crate) fn check(value: Value, loop_op: &OperationRef, versions: i64) -> Result<Buffer, ()> {
-    let first_use = users(value)
-        .into_iter()
-        .find(|u| inside(u, loop_op))
-        .map(|u| u.location())
-        .unwrap_or(loop_op.location());
+/// otherwise, at `first_use` (the first copy that writes the buffer).
+pub(crate) fn check(
+    value: Value,
+    loop_op: &OperationRef,
+    versions: i64,
+    first_use: melior::ir::Location,
+) -> Result<Buffer, ()> {
     let fail = |message: &str| {
         diagnostic::error(first_use, message);
         Err(())

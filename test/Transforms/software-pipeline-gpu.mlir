@@ -1,0 +1,60 @@
+// apipe-software-pipeline inside gpu.func: the workgroup attribution is
+// retyped to 2 versions, and (barriers default to true there) a gpu.barrier
+// follows each wait and precedes the async writes: wait, barrier, then issue
+// (CUTLASS order), so no thread overwrites a version another still reads.
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens barriers=false" | FileCheck %s --check-prefix=NOBAR
+
+// CHECK-LABEL: gpu.func @stream_in_gpu_func
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<2x128xf32, 3>)
+// CHECK: gpu.barrier
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: memref.subview %[[BUF]]
+// CHECK-NEXT: "apipe.copy"
+// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"
+// CHECK-NEXT: %[[K:.*]]:2 = scf.for {{.*}} iter_args(%[[BASE:.*]] = %{{.*}}, %[[D1:.*]] = %[[T0]]) -> (index, !apipe.token) {
+// CHECK-NEXT:   gpu.barrier
+// CHECK:        "apipe.copy"
+// CHECK-NEXT:   %[[T:.*]] = "apipe.commit_group"
+// CHECK-NEXT:   "apipe.wait"(%[[D1]])
+// CHECK-NEXT:   gpu.barrier
+// CHECK-NEXT:   arith.remui
+// CHECK-NEXT:   memref.subview %[[BUF]]
+// CHECK-NEXT:   memref.load
+// CHECK-NEXT:   arith.addi %[[BASE]]
+// CHECK-NEXT:   memref.store
+// CHECK-NEXT:   scf.yield %{{.*}}, %[[T]] : index, !apipe.token
+// CHECK:      "apipe.commit_group"
+// CHECK-NEXT: "apipe.wait"(%[[K]]#1)
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.subview %[[BUF]]
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: arith.addi %[[K]]#0
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: gpu.return
+
+// NOBAR-LABEL: gpu.func @stream_in_gpu_func
+// NOBAR-NOT: gpu.barrier
+// NOBAR: gpu.return
+gpu.module @kernels {
+  gpu.func @stream_in_gpu_func(%A: memref<4096xf32>, %out: memref<4096xf32>)
+      workgroup(%buf: memref<128xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c128 = arith.constant 128 : index
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    scf.for %j = %c0 to %c8 step %c1 {
+      %base = arith.muli %j, %c128 {apipe.stage = 0 : i64} : index
+      %src = arith.addi %base, %lane {apipe.stage = 0 : i64} : index
+      "apipe.copy"(%A, %buf, %src, %lane) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<128xf32, 3>, index, index) -> ()
+      %x = memref.load %buf[%tid] {apipe.stage = 1 : i64} : memref<128xf32, 3>
+      %o = arith.addi %base, %tid {apipe.stage = 1 : i64} : index
+      memref.store %x, %out[%o] {apipe.stage = 1 : i64} : memref<4096xf32>
+    } {apipe.async_stages = array<i64: 0>}
+    gpu.return
+  }
+}

@@ -1,0 +1,178 @@
+// apipe-software-pipeline refuses loops it cannot pipeline with a located
+// error, before it changes the IR.
+// RUN: apipe-opt %s --split-input-file --apipe-software-pipeline="sync=tokens" --verify-diagnostics
+
+func.func @op_without_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'memref.load' op in a pipelined loop has no 'apipe.stage'}}
+    %x = memref.load %buf[%c1] : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @negative_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  // expected-error @+1 {{'apipe.async_stages' names stage 0, but no op of the loop body has 'apipe.stage = 0'}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'apipe.copy' op 'apipe.stage' must be non-negative, got -1}}
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = -1 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @value_used_before_produced(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 1 : i64} : index
+    // expected-error @+1 {{'apipe.copy' op in stage 0 uses a value that stage 1 produces}}
+    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @side_effect_in_async_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'memref.store' op has side effects and is in async stage 0; only 'apipe.copy' and side-effect-free ops may be}}
+    memref.store %f, %out[%i] {apipe.stage = 0 : i64} : memref<16xf32>
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func private @effect(index)
+
+func.func @call_cannot_move(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'func.call' op cannot be moved by the pipeliner: a call may have side effects}}
+    func.call @effect(%i) {apipe.stage = 1 : i64} : (index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @async_stage_without_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  // expected-error @+1 {{'apipe.async_stages' names stage 1, which has no 'apipe.copy'}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %j = arith.addi %i, %c1 {apipe.stage = 1 : i64} : index
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0, 1>}
+  return
+}
+
+// -----
+
+func.func @buffer_is_function_argument(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{buffer written by an async copy is a function argument and cannot be re-allocated for multi-buffering (2 versions needed)}}
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @read_in_the_copy_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  %local = memref.alloca() : memref<4xf32, 5>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'apipe.copy' op in stage 0 reads a buffer that async stage 0 writes; it must be in a later stage than the copy}}
+    "apipe.copy"(%buf, %local, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
+    %x = memref.load %local[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 5>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @loop_with_iter_args(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4xf32, 3>
+  // expected-error @+1 {{'scf.for' op with iter_args cannot be pipelined yet; carry the value through a memref}}
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
+    scf.yield %s : f32
+  } {apipe.async_stages = array<i64: 0>}
+  return %r : f32
+}
+
+// -----
+
+// Both loops of a nest are annotated: only the inner one is pipelined, and a
+// remark says so on the outer one.
+func.func @nested_annotated_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  // expected-remark @+1 {{loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined}}
+  scf.for %o = %c0 to %c2 step %c1 {
+    scf.for %i = %c0 to %c16 step %c1 {
+      "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+      %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+      memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+    } {apipe.async_stages = array<i64: 0>, apipe.stage = 0 : i64}
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
