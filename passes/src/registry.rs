@@ -14,7 +14,7 @@ use crate::{
     make_sync,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
-    Error,
+    tokens_to_counting, Error,
 };
 use std::sync::RwLock;
 
@@ -71,7 +71,7 @@ impl PassInfo {
 }
 
 /// The passes of this crate, in `--help` order.
-const BUILTIN: &[&PassInfo] = &[&make_sync::INFO];
+const BUILTIN: &[&PassInfo] = &[&make_sync::INFO, &tokens_to_counting::INFO];
 
 /// Passes added by [`register`].
 static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());
