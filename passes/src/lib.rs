@@ -9,10 +9,12 @@
 //!   (`builtin.module(func.func(apipe-make-sync),canonicalize)`), parsed here
 //!   because the MLIR C API has no registry for Rust passes; upstream
 //!   segments are handed to MLIR.
-//! - One module per pass ([`make_sync`], [`tokens_to_counting`]) and per
+//! - One module per pass ([`make_sync`], [`tokens_to_counting`],
+//!   [`counting_to_tokens`]) and per
 //!   shared analysis or utility ([`group_distance`], [`token_values`]).
 #![deny(missing_docs)]
 
+pub mod counting_to_tokens;
 mod error;
 pub mod group_distance;
 pub mod make_sync;

@@ -11,7 +11,7 @@
 //! crate.
 
 use crate::{
-    make_sync,
+    counting_to_tokens, make_sync,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
     tokens_to_counting, Error,
@@ -71,7 +71,11 @@ impl PassInfo {
 }
 
 /// The passes of this crate, in `--help` order.
-const BUILTIN: &[&PassInfo] = &[&make_sync::INFO, &tokens_to_counting::INFO];
+const BUILTIN: &[&PassInfo] = &[
+    &make_sync::INFO,
+    &counting_to_tokens::INFO,
+    &tokens_to_counting::INFO,
+];
 
 /// Passes added by [`register`].
 static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());
