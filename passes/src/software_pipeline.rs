@@ -238,11 +238,7 @@ fn enclosing_function(op: &OperationRef) -> Option<MlirOperation> {
 }
 
 fn to_counting(function: &OperationRef) -> Result<(), Reported> {
-    diagnostic::error(
-        function.location(),
-        "apipe-software-pipeline{sync=counting} needs the tokens-to-counting analysis, which is not in this build yet; use sync=tokens",
-    );
-    Err(Reported)
+    crate::tokens_to_counting::tokens_to_counting(*function, true)
 }
 
 fn remove_annotations(op: MlirOperation) {
