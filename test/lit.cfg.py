@@ -22,7 +22,7 @@ llvm_bin = os.environ.get("APIPE_LLVM_BIN", "/usr/lib/llvm-22/bin")
 apipe_bin = os.path.abspath(
     os.environ.get("APIPE_BIN_DIR", os.path.join(repo_root, "target", "debug"))
 )
-for tool in ["apipe-opt"]:
+for tool in ["apipe-opt", "apipe-run"]:
     if not os.path.exists(os.path.join(apipe_bin, tool)):
         lit_config.fatal(f"{tool} not found in {apipe_bin}; build it or set APIPE_BIN_DIR")
 

@@ -6,7 +6,10 @@
 //! `registerAllPasses`).
 #![deny(missing_docs)]
 
+pub mod emulation_runtime;
+pub mod to_emulation;
+
 /// Adds this crate's passes to [`apipe_passes::registry`]. Idempotent.
 pub fn register_passes() {
-    apipe_passes::register(&[]);
+    apipe_passes::register(&[&to_emulation::INFO]);
 }

@@ -1,10 +1,11 @@
-//! The glue behind apipe's command-line tools (`apipe-opt` now;
-//! `apipe-translate` and `apipe-run` later): reading and splitting inputs,
+//! The glue behind apipe's command-line tools (`apipe-opt`, `apipe-run`;
+//! `apipe-translate` later): reading and splitting inputs,
 //! printing MLIR diagnostics as `mlir-opt` does, and checking
 //! `expected-*` comments (`--verify-diagnostics`).
 #![deny(missing_docs)]
 
 pub mod diagnostics;
 pub mod opt;
+pub mod run;
 pub mod source;
 pub mod verify_diagnostics;

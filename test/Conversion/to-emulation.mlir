@@ -1,0 +1,93 @@
+// RUN: apipe-opt %s --split-input-file --apipe-to-emulation | FileCheck %s
+
+// Counting form: each op becomes a call with its id (pre-order) and queue;
+// the copy passes its element size, count, -1 for "no src_elements", both
+// memrefs as unranked memrefs (cast right after their definitions, in host
+// memory), and its indices padded to rank 4 with zeros.
+// CHECK-LABEL: module
+// CHECK-DAG: func.func private @apipe_emu_wait_group(i64, i64, i64)
+// CHECK-DAG: func.func private @apipe_emu_commit_group(i64, i64) -> i64
+// CHECK-DAG: func.func private @apipe_emu_copy_0(i64, i64, i64, i64, i64, memref<*xf32>, memref<*xf32>, index, index, index, index, index, index, index, index)
+// CHECK-LABEL: func.func @counting_form_calls(
+// CHECK-SAME: %[[A:[^:]*]]: memref<64xf32>, %[[I:[^:]*]]: index)
+// CHECK: %[[SRC:.*]] = memref.cast %[[A]] : memref<64xf32> to memref<*xf32>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK-NEXT: %[[DST:.*]] = memref.cast %[[BUF]] : memref<2x4xf32> to memref<*xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
+// CHECK-DAG: %[[ID0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[Q0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[BYTES:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[ELEMENTS:.*]] = arith.constant 4 : i64
+// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[SRC]], %[[DST]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK-DAG: %[[ID1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[Q1:.*]] = arith.constant 1 : i64
+// CHECK: call @apipe_emu_commit_group(%[[ID1]], %[[Q1]]) : (i64, i64) -> i64
+// CHECK-DAG: %[[ID2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[PENDING:.*]] = arith.constant 3 : i64
+// CHECK: call @apipe_emu_wait_group(%[[ID2]], %{{.*}}, %[[PENDING]]) : (i64, i64, i64) -> ()
+// CHECK-NOT: apipe.
+// CHECK: return
+func.func @counting_form_calls(%A: memref<64xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = memref.alloc() : memref<2x4xf32, 3>
+  "apipe.copy"(%A, %buf, %i, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
+  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Token form: tokens become i64 group ids, through scf.for iter_args and
+// results; `ready` and `wait` become calls; a wait on two tokens waits on
+// each.
+// CHECK-LABEL: func.func @token_form_calls(
+// CHECK: %[[T0:.*]] = call @apipe_emu_ready(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// CHECK: %[[LAST:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PREV:.*]] = %[[T0]]) -> (i64) {
+// CHECK: %[[T:.*]] = func.call @apipe_emu_commit_group(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// CHECK: func.call @apipe_emu_wait(%{{.*}}, %[[PREV]]) : (i64, i64) -> ()
+// CHECK: scf.yield %[[T]] : i64
+// CHECK: call @apipe_emu_wait(%{{.*}}, %[[LAST]]) : (i64, i64) -> ()
+// CHECK-NEXT: arith.constant 3 : i64
+// CHECK-NEXT: call @apipe_emu_wait(%{{.*}}, %[[T0]]) : (i64, i64) -> ()
+// CHECK-NOT: apipe.token
+func.func @token_form_calls() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t0 = "apipe.ready"() : () -> !apipe.token
+  %last = scf.for %j = %c0 to %c4 step %c1 iter_args(%prev = %t0) -> (!apipe.token) {
+    %t = "apipe.commit_group"() : () -> !apipe.token
+    "apipe.wait"(%prev) : (!apipe.token) -> ()
+    scf.yield %t : !apipe.token
+  }
+  "apipe.wait"(%last, %t0) : (!apipe.token, !apipe.token) -> ()
+  return
+}
+
+// -----
+
+// One copy declaration per pair of memref types; a zero-filling copy passes
+// src_elements as i64; a dealloc is checked against pending copies first.
+// CHECK-LABEL: func.func @copy_declarations_and_dealloc(
+// CHECK-SAME: %[[N:[^:]*]]: index)
+// CHECK: call @apipe_emu_copy_0(
+// CHECK: %[[COUNT:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: call @apipe_emu_copy_1(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}}) : (i64, i64, i64, i64, i64, memref<*xi8>, memref<*xi8>
+// CHECK: call @apipe_emu_copy_0(
+// CHECK: call @apipe_emu_dealloc_0(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, memref<*xf32>) -> ()
+// CHECK-NEXT: memref.dealloc
+func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %fa = memref.alloc() : memref<8xf32>
+  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  "apipe.copy"(%b, %b, %c0, %c0, %n) {elements = 4 : i64} : (memref<8xi8>, memref<8xi8>, index, index, index) -> ()
+  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  memref.dealloc %fa : memref<8xf32>
+  return
+}

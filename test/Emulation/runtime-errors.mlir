@@ -1,0 +1,117 @@
+// Run-time errors, notes and warnings of the emulation runtime: each names
+// the op's source location; errors make apipe-run exit 1 (never a crash),
+// notes and warnings do not. Messages appear in program order among the
+// program's own prints (stdout and stderr merged).
+//
+// RUN: not apipe-run %s --entry=copy_reads_out_of_bounds 2>&1 | FileCheck %s --check-prefix=OOB-SRC
+// OOB-SRC: 1
+// OOB-SRC-NEXT: runtime-errors.mlir:[[# @LINE + 45]]:3: error: 'apipe.copy' reads outside its source: indices [6] + 4 elements, sizes [8]
+// The run stops performing apipe actions, but the program finishes.
+// OOB-SRC-NEXT: 2
+// OOB-SRC-NOT: {{.}}
+//
+// RUN: not apipe-run %s --entry=copy_writes_out_of_bounds --completion=eager 2>&1 | FileCheck %s --check-prefix=OOB-DST
+// OOB-DST: runtime-errors.mlir:[[# @LINE + 51]]:3: error: 'apipe.copy' writes outside its destination: indices [2, 0] + 2 elements, sizes [2, 2]
+//
+// RUN: not apipe-run %s --entry=zero_fill_count_too_large 2>&1 | FileCheck %s --check-prefix=SRC-ELEMENTS
+// SRC-ELEMENTS: runtime-errors.mlir:[[# @LINE + 64]]:3: error: 'apipe.copy' src_elements = 5 exceeds elements = 4
+//
+// RUN: not apipe-run %s --entry=wait_on_uncommitted_token 2>&1 | FileCheck %s --check-prefix=TOKEN
+// TOKEN: runtime-errors.mlir:[[# @LINE + 69]]:3: error: 'apipe.wait' on token 42, which no 'apipe.commit_group' produced
+//
+// A note, once per op, in order between the prints; the run succeeds.
+// RUN: apipe-run %s --entry=wait_group_without_commits 2>&1 | FileCheck %s --check-prefix=NOTE
+// NOTE: 1
+// NOTE-NEXT: runtime-errors.mlir:[[# @LINE + 76]]:5: note: 'apipe.wait_group' on queue 1, which has no commits yet: it waits for nothing
+// NOTE-NEXT: 2
+// NOTE-NEXT: 2
+// NOTE-NEXT: 2
+// NOTE-NOT: {{.}}
+//
+// A warning at exit, at the first uncommitted copy; the run succeeds.
+// RUN: apipe-run %s --entry=uncommitted_at_exit 2>&1 | FileCheck %s --check-prefix=UNCOMMITTED
+// UNCOMMITTED: 7
+// UNCOMMITTED-NEXT: runtime-errors.mlir:[[# @LINE + 79]]:3: warning: 2 copies on queue 2 were never committed: no 'apipe.commit_group' follows (this copy is the first)
+
+func.func private @printI64(i64)
+func.func private @printNewline()
+
+func.func @print(%x: i64) {
+  func.call @printI64(%x) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  return
+}
+
+func.func @copy_reads_out_of_bounds() {
+  %c6 = arith.constant 6 : index
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i64
+  %two = arith.constant 2 : i64
+  %A = memref.alloca() : memref<8xi32>
+  %b = memref.alloca() : memref<4xi32>
+  func.call @print(%one) : (i64) -> ()
+  "apipe.copy"(%A, %b, %c6, %c0) {elements = 4 : i64} : (memref<8xi32>, memref<4xi32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  func.call @print(%two) : (i64) -> ()
+  return
+}
+
+func.func @copy_writes_out_of_bounds() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %A = memref.alloca() : memref<8xf32>
+  %b = memref.alloca() : memref<2x2xf32, 3>
+  "apipe.copy"(%A, %b, %c0, %c2, %c0) {elements = 2 : i64} : (memref<8xf32>, memref<2x2xf32, 3>, index, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+
+// A run-time count: the verifier checks constant ones.
+func.func @five() -> index {
+  %c5 = arith.constant 5 : index
+  return %c5 : index
+}
+
+func.func @zero_fill_count_too_large() {
+  %c0 = arith.constant 0 : index
+  %c5 = func.call @five() : () -> index
+  %A = memref.alloca() : memref<8xf32>
+  %b = memref.alloca() : memref<8xf32>
+  "apipe.copy"(%A, %b, %c0, %c0, %c5) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+
+func.func @wait_on_uncommitted_token() {
+  %c42 = arith.constant 42 : i64
+  %t = builtin.unrealized_conversion_cast %c42 : i64 to !apipe.token
+  "apipe.wait"(%t) : (!apipe.token) -> ()
+  return
+}
+
+func.func @wait_group_without_commits() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %one = arith.constant 1 : i64
+  %two = arith.constant 2 : i64
+  func.call @print(%one) : (i64) -> ()
+  scf.for %i = %c0 to %c3 step %c1 {
+    "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+    func.call @print(%two) : (i64) -> ()
+  }
+  return
+}
+
+func.func @uncommitted_at_exit() {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %seven = arith.constant 7 : i64
+  %A = memref.alloca() : memref<8xf32>
+  %b = memref.alloca() : memref<8xf32>
+  "apipe.copy"(%A, %b, %c0, %c0) {elements = 4 : i64, queue = 2 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  "apipe.copy"(%A, %b, %c4, %c4) {elements = 4 : i64, queue = 2 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  func.call @print(%seven) : (i64) -> ()
+  return
+}

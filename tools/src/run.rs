@@ -1,0 +1,334 @@
+//! `apipe-run`: runs a program with apipe ops on the CPU, with a chosen
+//! completion policy for the asynchronous copies (DESIGN.md section 6), as
+//! `mlir-runner` runs upstream programs.
+//!
+//! 1. parse flags; read the input (a file or `-`) with real file names in
+//!    locations; parse and verify it (MLIR and apipe verifiers);
+//! 2. check the entry: a `func.func` with no arguments and no results; mark it
+//!    `llvm.emit_c_interface` so the JIT can call it packed;
+//! 3. `apipe-to-emulation` ([`apipe_lowering::to_emulation`]): apipe ops
+//!    become runtime calls; then the upstream lowering to the LLVM dialect
+//!    ([`LLVM_PIPELINE`]);
+//! 4. JIT the module with the MLIR ExecutionEngine, the MLIR runner
+//!    utilities (`--shared-libs`, by default llvm-22's
+//!    `libmlir_c_runner_utils` and `libmlir_runner_utils`) and the runtime's
+//!    symbols;
+//! 5. run the entry under the runtime ([`emulation_runtime`]), finish the
+//!    run (lands what is left, warns about uncommitted copies), flush;
+//! 6. exit 0 on success, 1 on any error (never a panic).
+
+use crate::{
+    diagnostics::{self, Capture},
+    source::{self, Input},
+};
+use apipe_lowering::{
+    emulation_runtime::{self, Completion},
+    to_emulation::to_emulation,
+};
+use apipe_passes::pipeline::{self, Element};
+use clap::Parser;
+use melior::{
+    ir::{
+        attribute::{Attribute, StringAttribute, TypeAttribute},
+        operation::{OperationLike, OperationMutLike},
+        r#type::FunctionType,
+        BlockLike, Module, RegionLike,
+    },
+    pass::PassManager,
+    utility::register_all_passes,
+    StringRef,
+};
+use mlir_sys::{
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInvokePacked,
+    mlirExecutionEngineRegisterSymbol, MlirExecutionEngine,
+};
+use std::{process::ExitCode, time::Instant};
+
+/// The upstream lowering from the emulation form to the LLVM dialect
+/// (TOOLCHAIN.md "CPU execution", plus linalg, affine, vector, math and ub
+/// for the ops programs use).
+pub const LLVM_PIPELINE: &str =
+    "builtin.module(func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,\
+    convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,\
+    convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,\
+    convert-ub-to-llvm,reconcile-unrealized-casts)";
+
+/// The runner utilities `mlir-runner` tests link (`printMemrefF32`,
+/// `printF32`, `printNewline`, ...).
+pub const DEFAULT_SHARED_LIBS: &[&str] = &[
+    "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so",
+    "/usr/lib/llvm-22/lib/libmlir_runner_utils.so",
+];
+
+/// Command-line flags of `apipe-run`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "apipe-run",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22)"),
+    about = "Runs a program with apipe ops on the CPU (emulated asynchronous copies), like mlir-runner"
+)]
+pub struct Cli {
+    /// Input file, or `-` for standard input.
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// The function to run: a func.func with no arguments and no results.
+    #[arg(
+        long = "entry",
+        short = 'e',
+        default_value = "main",
+        value_name = "NAME"
+    )]
+    pub entry: String,
+    /// When copies land: lazy (when a wait forces them), eager (at issue), or
+    /// random[:SEED] (anywhere allowed, reproducibly).
+    #[arg(long = "completion", default_value = "lazy", value_name = "POLICY")]
+    pub completion: String,
+    /// Shared libraries for the JIT, comma-separated (default: the MLIR
+    /// runner utilities of llvm-22). Given libraries are added to the default ones.
+    #[arg(long = "shared-libs", value_delimiter = ',', value_name = "LIBS")]
+    pub shared_libs: Vec<String>,
+    /// LLVM optimization level of the JIT (0-3).
+    #[arg(short = 'O', default_value_t = 2, value_name = "LEVEL")]
+    pub opt_level: u8,
+    /// Print the compile (lowering + JIT) and run times in milliseconds to stderr.
+    #[arg(long = "time")]
+    pub time: bool,
+}
+
+/// Runs `apipe-run` with `args` (including the program name).
+pub fn main(args: Vec<String>) -> ExitCode {
+    apipe_lowering::register_passes();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return match error.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => ExitCode::FAILURE,
+            };
+        }
+    };
+    let ok = match run(&cli) {
+        Ok(ok) => ok,
+        Err(message) => {
+            diagnostics::print_error(&message);
+            false
+        }
+    };
+    emulation_runtime::flush_all();
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Steps 1-5. `Ok(false)`: a located error was printed.
+fn run(cli: &Cli) -> Result<bool, String> {
+    // 1.
+    let completion: Completion = cli.completion.parse()?;
+    if cli.opt_level > 3 {
+        return Err(format!(
+            "invalid optimization level -O{}: expected 0 to 3",
+            cli.opt_level
+        ));
+    }
+    let mut libraries: Vec<String> = DEFAULT_SHARED_LIBS.iter().map(|s| s.to_string()).collect();
+    for library in &cli.shared_libs {
+        if !std::path::Path::new(library).exists() {
+            return Err(format!(
+                "could not open shared library '{library}': no such file"
+            ));
+        }
+        if !libraries.contains(library) {
+            libraries.push(library.clone());
+        }
+    }
+    libraries.retain(|l| std::path::Path::new(l).exists());
+    register_all_passes();
+    let start = Instant::now();
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let capture = Capture::attach(&context);
+    let report = |capture: &Capture| {
+        let mut records = capture.take();
+        source::rename_diagnostics(&mut records, &input.name);
+        let stderr = std::io::stderr();
+        let mut lock = stderr.lock();
+        for record in &records {
+            diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
+        }
+    };
+    let Some(mut module) = source::parse(&context, &input.text, &input.name) else {
+        report(&capture);
+        return Ok(false);
+    };
+    if !module.as_operation().verify() || !apipe_dialect::verifier::verify(&module.as_operation()) {
+        report(&capture);
+        return Ok(false);
+    }
+    // 2.
+    if let Err(message) = prepare_entry(&module, &cli.entry) {
+        report(&capture);
+        return Err(message);
+    }
+    // 3.
+    let Ok(emulation) = to_emulation(&module.as_operation()) else {
+        report(&capture);
+        return Ok(false);
+    };
+    let manager = PassManager::new(&context);
+    let Element::Nested { elements, .. } =
+        pipeline::parse(LLVM_PIPELINE).map_err(|e| e.to_string())?
+    else {
+        unreachable!("an anchored pipeline")
+    };
+    pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
+        .map_err(|e| e.to_string())?;
+    if manager.run(&mut module).is_err() || capture.has_error() {
+        report(&capture);
+        return Err("lowering to the LLVM dialect failed".into());
+    }
+    report(&capture);
+    // 4.
+    let engine = Engine::new(&module, cli.opt_level, &libraries);
+    report(&capture);
+    let engine = engine?;
+    for (name, address) in emulation_runtime::symbols() {
+        engine.register(name, address);
+    }
+    for name in &emulation.copy_functions {
+        engine.register(name, emulation_runtime::copy_symbol());
+    }
+    for name in &emulation.dealloc_functions {
+        engine.register(name, emulation_runtime::dealloc_symbol());
+    }
+    let compiled = start.elapsed();
+    // 5.
+    emulation_runtime::start(completion, emulation.locations);
+    let invoked = engine.invoke(&cli.entry);
+    let ok = emulation_runtime::finish();
+    invoked?;
+    if cli.time {
+        eprintln!(
+            "apipe-run: compile {:.3} ms, run {:.3} ms",
+            compiled.as_secs_f64() * 1e3,
+            (start.elapsed() - compiled).as_secs_f64() * 1e3
+        );
+    }
+    drop(engine);
+    Ok(ok)
+}
+
+/// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
+/// `module`'s body and marks it `llvm.emit_c_interface`.
+fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned());
+        if name.as_deref() != Some(entry) {
+            continue;
+        }
+        if op.name().as_string_ref().as_str() != Ok("func.func")
+            || op.region(0).is_ok_and(|r| r.first_block().is_none())
+        {
+            return Err(format!(
+                "entry point '{entry}' is not a func.func with a body"
+            ));
+        }
+        let ty = op
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|a| FunctionType::try_from(a.value()).ok());
+        if ty.is_none_or(|t| t.input_count() != 0 || t.result_count() != 0) {
+            return Err(format!(
+                "entry point '{entry}' must take no arguments and return nothing (it is {})",
+                ty.map_or("?".to_owned(), |t| melior::ir::Type::from(t).to_string())
+            ));
+        }
+        // SAFETY: a handle to a live op; setting an attribute does not move it.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        let context = module.context();
+        // SAFETY: bound first; the context outlives the module.
+        let unit = Attribute::unit(unsafe { context.to_ref() });
+        op.set_attribute("llvm.emit_c_interface", unit);
+        return Ok(());
+    }
+    Err(format!("entry point '{entry}' not found"))
+}
+
+/// The MLIR ExecutionEngine through the C API: melior's wrapper does not
+/// report a failed creation (a null engine), which must be an error here.
+struct Engine(MlirExecutionEngine);
+
+impl Engine {
+    fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
+        // The engine reads the paths as C strings (up to a NUL), so each
+        // one is NUL-terminated past its length.
+        let terminated: Vec<String> = libraries.iter().map(|l| format!("{l}\0")).collect();
+        let paths: Vec<_> = terminated
+            .iter()
+            .map(|l| StringRef::new(&l[..l.len() - 1]).to_raw())
+            .collect();
+        // SAFETY: the module is live and in the LLVM dialect; the path
+        // strings outlive the call.
+        let raw = unsafe {
+            mlirExecutionEngineCreate(
+                module.to_raw(),
+                opt_level as i32,
+                paths.len() as i32,
+                paths.as_ptr(),
+                false,
+                false,
+            )
+        };
+        if raw.ptr.is_null() {
+            return Err("the JIT could not compile the lowered module".into());
+        }
+        Ok(Self(raw))
+    }
+
+    fn register(&self, name: &str, address: *mut ()) {
+        // SAFETY: the engine is live; `address` is a function with the
+        // signature the module declares for `name` (the lowering and the
+        // runtime agree on it).
+        unsafe {
+            mlirExecutionEngineRegisterSymbol(self.0, StringRef::new(name).to_raw(), address as _)
+        }
+    }
+
+    fn invoke(&self, name: &str) -> Result<(), String> {
+        let mut arguments: [*mut (); 0] = [];
+        // SAFETY: the entry takes no arguments and returns nothing (checked by
+        // `prepare_entry`), so the packed argument array is empty.
+        let result = unsafe {
+            mlirExecutionEngineInvokePacked(
+                self.0,
+                StringRef::new(name).to_raw(),
+                arguments.as_mut_ptr() as _,
+            )
+        };
+        if result.value != 0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "could not find or call the entry point '{name}' in the JIT"
+            ))
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // SAFETY: created by `mlirExecutionEngineCreate`, destroyed once.
+        unsafe { mlirExecutionEngineDestroy(self.0) }
+    }
+}
