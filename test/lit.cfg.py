@@ -36,16 +36,3 @@ config.substitutions.append(
 )
 # Upstream mlir-opt by full path, so a test says which tool it means.
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
-# mlir-runner with the runner utilities (printMemrefF32, ...), for programs
-# that run on the host after lowering to LLVM.
-llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
-config.substitutions.append(
-    (
-        "%mlir_runner",
-        os.path.join(llvm_bin, "mlir-runner")
-        + " --shared-libs="
-        + os.path.join(llvm_lib, "libmlir_c_runner_utils.so")
-        + ","
-        + os.path.join(llvm_lib, "libmlir_runner_utils.so"),
-    )
-)

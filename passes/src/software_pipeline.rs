@@ -57,6 +57,7 @@ use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
     dialect::DialectHandle,
+    ir::AttributeLike,
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
@@ -614,6 +615,19 @@ impl<'c> Emitter<'c, '_> {
                 }
             }
             remove_annotations(inner.to_raw());
+            if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
+                // Copies of async stage s go on queue s (RFC 0077).
+                let queue =
+                    IntegerAttribute::new(Type::parse(self.context, "i64").unwrap(), plan.stage[k]);
+                // SAFETY: a live op.
+                unsafe {
+                    mlir_sys::mlirOperationSetAttributeByName(
+                        inner.to_raw(),
+                        melior::StringRef::new(attributes::QUEUE).to_raw(),
+                        queue.to_raw(),
+                    )
+                };
+            }
         }
         self.point = saved;
         // SAFETY: the original is live.

@@ -4,9 +4,20 @@
 // step (empty where the stage is idle); a wait on the exact group before the
 // first reader.
 // RUN: apipe-opt %s --split-input-file --apipe-software-pipeline="sync=tokens" | FileCheck %s
+// The default counting form: every pending is the exact FIFO distance.
+// RUN: apipe-opt %s --split-input-file --apipe-software-pipeline | FileCheck %s --check-prefix=COUNT
 
 // Two stages, 16 iterations: 2 versions, 1 prologue commit, the kernel waits
 // on the group committed one step earlier (distance 1), then the drain.
+// COUNT-LABEL: func.func @two_stage_sixteen_iterations
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: {{^ *}}}
+// COUNT-NEXT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT-NOT: apipe.token
 // CHECK-LABEL: func.func @two_stage_sixteen_iterations
 // CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<16xf32>)
 // CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
@@ -17,14 +28,14 @@
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32, 3>
 // CHECK-NEXT: %[[OFF0:.*]] = arith.muli %[[C0]], %[[C4]] : index
 // CHECK-NEXT: %[[V0:.*]] = memref.subview %[[BUF]][%[[C0]], 0] [1, 4] [1, 1] : memref<2x4xf32, 3> to memref<4xf32, strided<[1], offset: ?>, 3>
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[V0]], %[[OFF0]], %[[C0]]) {elements = 4 : i64}
+// CHECK-NEXT: "apipe.copy"(%[[A]], %[[V0]], %[[OFF0]], %[[C0]]) {elements = 4 : i64, queue = 0 : i64}
 // CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() {queue = 0 : i64} : () -> !apipe.token
 // CHECK-NEXT: %[[LAST:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[C15]] step %[[C1]] iter_args(%[[PREV:.*]] = %[[T0]]) -> (!apipe.token) {
 // CHECK-NEXT:   %[[NEXT:.*]] = arith.addi %[[J]], %[[C1]] : index
 // CHECK-NEXT:   %[[OFF:.*]] = arith.muli %[[NEXT]], %[[C4]] : index
 // CHECK-NEXT:   %[[WV:.*]] = arith.remui %[[NEXT]], %[[C2]] : index
 // CHECK-NEXT:   %[[W:.*]] = memref.subview %[[BUF]][%[[WV]], 0] [1, 4] [1, 1]
-// CHECK-NEXT:   "apipe.copy"(%[[A]], %[[W]], %[[OFF]], %[[C0]]) {elements = 4 : i64}
+// CHECK-NEXT:   "apipe.copy"(%[[A]], %[[W]], %[[OFF]], %[[C0]]) {elements = 4 : i64, queue = 0 : i64}
 // CHECK-NEXT:   %[[T:.*]] = "apipe.commit_group"() {queue = 0 : i64} : () -> !apipe.token
 // CHECK-NEXT:   "apipe.wait"(%[[PREV]]) : (!apipe.token) -> ()
 // CHECK-NEXT:   %[[RV:.*]] = arith.remui %[[J]], %[[C2]] : index
@@ -61,6 +72,16 @@ func.func @two_stage_sixteen_iterations(%A: memref<64xf32>, %out: memref<16xf32>
 
 // Stages [0, 3]: 4 versions, 3 prologue commits, three tokens rotate and the
 // kernel waits on the oldest (distance 3); the epilogue drains 13, 14, 15.
+// COUNT-LABEL: func.func @stages_zero_three
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: arith.muli
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+// COUNT-COUNT-3: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+// COUNT-NOT: wait_group
 // CHECK-LABEL: func.func @stages_zero_three
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4x4xf32, 3>
 // CHECK: %[[T0:.*]] = "apipe.commit_group"() {queue = 0 : i64}
@@ -100,6 +121,24 @@ func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
 // compute in stage 2. The shared buffer needs 3 versions, not 2: the stage-1
 // copy reads it until its own group is waited in stage 2 (write-after-read
 // on an async reader). The local buffer needs 2.
+// COUNT-LABEL: func.func @rfc_example_b
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT-NEXT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
 // CHECK-LABEL: func.func @rfc_example_b
 // CHECK: %[[SHARED:.*]] = memref.alloc() : memref<3x4xf32, 3>
 // CHECK: %[[LOCAL:.*]] = memref.alloca() : memref<2x4xf32, 5>
@@ -119,7 +158,7 @@ func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT:   "apipe.wait"(%[[QA]])
 // CHECK:        memref.subview %[[SHARED]]
 // CHECK:        memref.subview %[[LOCAL]]
-// CHECK-NEXT:   "apipe.copy"
+// CHECK-NEXT:   "apipe.copy"({{.*}}) {elements = 4 : i64, queue = 1 : i64}
 // CHECK-NEXT:   %[[TB:.*]] = "apipe.commit_group"() {queue = 1 : i64}
 // CHECK-NEXT:   "apipe.wait"(%[[QB]])
 // CHECK:        memref.load
@@ -153,6 +192,12 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
 // Interleaved producers: stages [0, 0, 3], order [0, 2, 1]. Both copies of an
 // iteration form one group, committed after the second copy, in the prologue,
 // the kernel and the epilogue alike (TVM merges prologue groups only).
+// COUNT-LABEL: func.func @interleaved_producers
+// COUNT: scf.for
+// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: {{^ *}}}
+// COUNT-COUNT-3: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
 // CHECK-LABEL: func.func @interleaved_producers
 // CHECK: "apipe.copy"(%arg0
 // CHECK-NEXT: memref.subview
@@ -201,6 +246,16 @@ func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: m
 
 // Two buffers consumed at different stages: 2 and 3 versions. The f32 loaded
 // in stage 1 and added in stage 2 rotates through an iter_arg like a token.
+// COUNT-LABEL: func.func @two_buffers_different_versions
+// COUNT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
 // CHECK-LABEL: func.func @two_buffers_different_versions
 // CHECK: %[[NEAR:.*]] = memref.alloc() : memref<2x4xf32, 3>
 // CHECK: %[[FAR:.*]] = memref.alloc() : memref<3x4xf32, 3>
@@ -243,6 +298,10 @@ func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf3
 
 // A conditional copy: the scf.if moves as a whole and the commit stays
 // outside it, so a predicated-off copy still commits an (empty) group.
+// COUNT-LABEL: func.func @conditional_copy
+// COUNT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
 // CHECK-LABEL: func.func @conditional_copy
 // CHECK-SAME: %[[FLAG:[^:]*]]: i1
 // CHECK: scf.if %[[FLAG]] {
@@ -276,6 +335,14 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1)
 
 // GEMM-like nest: the K loop is pipelined; the inner loop consumes the tile
 // in stage 2 as one op, reading version k mod 3.
+// COUNT-LABEL: func.func @gemm_like_nest
+// COUNT: scf.for
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
 // CHECK-LABEL: func.func @gemm_like_nest
 // CHECK: %[[TILE:.*]] = memref.alloc() : memref<3x16xf32, 3>
 // CHECK: scf.for %[[K:.*]] = {{.*}} iter_args

@@ -61,6 +61,8 @@ pub(crate) struct Plan {
     pub body: Vec<MlirOperation>,
     pub stage: Vec<i64>,
     pub max_stage: i64,
+    /// The async stages; the copies of async stage `s` go on queue `s`.
+    pub async_stages: Vec<i64>,
     pub schedule: Vec<Item>,
     pub carried: Vec<Carried>,
     pub buffers: Vec<Buffer>,
@@ -520,6 +522,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         body: body.iter().map(|o| o.to_raw()).collect(),
         stage,
         max_stage,
+        async_stages,
         schedule,
         carried,
         buffers,

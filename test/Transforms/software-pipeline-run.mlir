@@ -1,11 +1,17 @@
-// The pipelined program computes what the loop computes: with every copy made
-// synchronous (apipe-make-sync), the pipelined output prints the same values
-// as the input, for each schedule shape and trip count. This checks the
-// prologue/kernel/epilogue split, the iteration each stage works on, the
-// rotation of values and the buffer versions; the asynchronous timing
-// itself is checked by apipe-run (not available on this branch yet).
-// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" --apipe-make-sync | %mlir_opt --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-arith-to-llvm --convert-index-to-llvm --finalize-memref-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %mlir_runner -e main -entry-point-result=void | FileCheck %s
-// RUN: apipe-opt %s --apipe-make-sync | %mlir_opt --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-arith-to-llvm --convert-index-to-llvm --finalize-memref-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %mlir_runner -e main -entry-point-result=void | FileCheck %s
+// End to end: the pipelined program (counting and token form) under
+// apipe-run in lazy, eager and random completion prints what apipe-make-sync
+// of the input prints, for each schedule shape and trip count. Lazy lands
+// each copy at its wait (a missing or too weak wait shows as stale data),
+// eager at issue (a version overwritten too early shows).
+// RUN: apipe-opt %s --apipe-make-sync | apipe-run - | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=random:1 | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=random:2 | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=random:3 | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=random:4 | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -118,6 +124,31 @@ func.func @gemm_like_nest(%A: memref<64xf32>, %acc: memref<16xf32>) {
   return
 }
 
+// A conditional copy: only even iterations copy, and only they consume (the
+// predicate, an i1 made in stage 0, rotates to stage 2): out[i] = A[4i + 1]
+// for even i.
+func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
+    %r = arith.remui %i, %c2 {apipe.stage = 0 : i64} : index
+    %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
+    scf.if %even {
+      "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    } {apipe.stage = 0 : i64}
+    scf.if %even {
+      %x = memref.load %buf[%c1] : memref<4xf32>
+      memref.store %x, %out[%i] : memref<16xf32>
+    } {apipe.stage = 2 : i64}
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
 func.func @reset(%out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -191,6 +222,11 @@ func.func @main() {
   // CHECK: [1,  5,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1]
   func.call @reset(%out) : (memref<16xf32>) -> ()
   func.call @trip_count_two(%A, %out) : (memref<64xf32>, memref<16xf32>) -> ()
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+
+  // CHECK: [1,  -1,  9,  -1,  17,  -1,  25,  -1,  33,  -1,  41,  -1,  49,  -1,  57,  -1]
+  func.call @reset(%out) : (memref<16xf32>) -> ()
+  func.call @conditional_copy(%A, %out) : (memref<64xf32>, memref<16xf32>) -> ()
   func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
 
   // acc[m] = -1 + sum_k (4k + m) = -1 + 480 + 16m for m < 4.
