@@ -61,6 +61,7 @@ use melior::{
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
         Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
         ValueLike,
     },
@@ -164,8 +165,10 @@ pub fn software_pipeline<'c: 'a, 'a>(
         .filter(analysis::is_annotated)
         .collect();
     let mut innermost = Vec::new();
+    let mut outer = Vec::new();
     for l in &annotated {
         if ops::nested_ops(l).iter().any(analysis::is_annotated) {
+            outer.push(l.to_raw());
             diagnostic::remark(
                 l.location(),
                 "loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined",
@@ -188,18 +191,24 @@ pub fn software_pipeline<'c: 'a, 'a>(
     }
     // 3. Transform.
     let mut functions = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for plan in &plans {
         // SAFETY: the loop is live until `transform` erases it.
         let l = unsafe { OperationRef::from_raw(plan.loop_op) };
         if let Some(f) = enclosing_function(&l) {
-            if !functions.iter().any(|g: &MlirOperation| g.ptr == f.ptr) {
+            if seen.insert(f.ptr as usize) {
                 functions.push(f);
             }
         }
         transform(plan);
     }
-    for op in ops::self_and_nested_ops(root) {
-        remove_annotations(op.to_raw());
+    // The emitted ops lost their annotations when cloned; the loops left
+    // alone lose theirs now.
+    for l in outer {
+        // SAFETY: outer loops are not erased (only innermost loops are).
+        for op in ops::self_and_nested_ops(&unsafe { OperationRef::from_raw(l) }) {
+            remove_annotations(op.to_raw());
+        }
     }
     // 4. Counting form.
     if options.sync == SyncForm::Counting {
@@ -533,7 +542,7 @@ impl<'c> Emitter<'c, '_> {
                     let op = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
                         .add_attributes(&[(
                             Identifier::new(self.context, attributes::QUEUE),
-                            IntegerAttribute::new(Type::parse(self.context, "i64").unwrap(), s)
+                            IntegerAttribute::new(IntegerType::new(self.context, 64).into(), s)
                                 .into(),
                         )])
                         .add_results(&[token_type])
