@@ -800,3 +800,108 @@ impl<'c> Emitter<'c, '_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    const TWO_STAGES: &str = r#"
+func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %ub = UPPER
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %ub step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
+    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = LOAD_STAGE : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = LOAD_STAGE : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+"#;
+
+    fn count(module: &Module, name: &str) -> usize {
+        ops::nested_ops(&module.as_operation())
+            .iter()
+            .filter(|op| ops::is(*op, name))
+            .count()
+    }
+
+    fn pipelined(upper: &str, load_stage: i64, sync: SyncForm) -> (String, usize, usize) {
+        let context = apipe_dialect::create_context().unwrap();
+        let text = TWO_STAGES
+            .replace("UPPER", upper)
+            .replace("LOAD_STAGE", &load_stage.to_string());
+        let module = Module::parse(&context, &text).unwrap();
+        let function = module.body().first_operation().unwrap();
+        let for_op = ops::nested_ops(&function)
+            .into_iter()
+            .find(|op| ops::is(op, "scf.for"))
+            .unwrap();
+        let options = PipelineOptions {
+            barriers: None,
+            sync,
+        };
+        pipeline_for_loop(for_op, options).unwrap();
+        assert!(module.as_operation().verify());
+        let printed = module.as_operation().to_string();
+        (
+            printed,
+            count(&module, ops::COPY),
+            count(&module, "memref.load"),
+        )
+    }
+
+    /// Static trip counts: every iteration is copied and consumed exactly
+    /// once (copies/loads outside the kernel plus one per kernel body), and
+    /// the kernel exists only when the count exceeds the last stage.
+    #[test]
+    fn each_static_trip_count_runs_each_stage_once_per_iteration() {
+        for stages in 1..=3i64 {
+            for n in 0..=6i64 {
+                let (_, copies, loads) = pipelined(
+                    &format!("arith.constant {n} : index"),
+                    stages,
+                    SyncForm::Tokens,
+                );
+                let kernel = i64::from(n > stages);
+                // Prologue + epilogue emit the iterations the kernel does
+                // not: all n when there is no kernel, else `stages` of each.
+                let outside = if kernel == 1 { stages } else { n };
+                assert_eq!(copies as i64, outside + kernel, "n={n} stages={stages}");
+                assert_eq!(loads as i64, outside + kernel, "n={n} stages={stages}");
+            }
+        }
+    }
+
+    /// The library entry converts to counting form: no token is left and the
+    /// kernel wait keeps one group pending per stage of distance.
+    #[test]
+    fn counting_form_has_exact_pending() {
+        for stages in 1..=3i64 {
+            let (printed, _, _) =
+                pipelined("arith.constant 16 : index", stages, SyncForm::Counting);
+            assert!(!printed.contains("!apipe.token"));
+            assert!(!printed.contains("apipe.stage"));
+            assert!(printed.contains(&format!("pending = {stages} : i64")));
+        }
+    }
+
+    /// A loop the pass refuses is left exactly as it was.
+    #[test]
+    fn failure_leaves_the_ir_unchanged() {
+        let context = apipe_dialect::create_context().unwrap();
+        // The load reads the buffer in the copy's own stage.
+        let text = TWO_STAGES
+            .replace("UPPER", "arith.addi %n, %c0 : index")
+            .replace("LOAD_STAGE", "0");
+        let module = Module::parse(&context, &text).unwrap();
+        let before = module.as_operation().to_string();
+        let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
+        assert!(result.is_err());
+        assert_eq!(module.as_operation().to_string(), before);
+    }
+}

@@ -176,3 +176,54 @@ func.func @nested_annotated_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
   } {apipe.async_stages = array<i64: 0>}
   return
 }
+
+// -----
+
+func.func @ordered_before_its_operand(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64, apipe.order = 1 : i64} : index
+    // expected-error @+1 {{'apipe.copy' op is ordered (apipe.order) before the op of the same stage that produces its operand}}
+    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64, apipe.order = 2 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64, apipe.order = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @missing_order(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'memref.load' op has no 'apipe.order' but other ops of the loop do}}
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64, apipe.order = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @buffer_used_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  // expected-error @+1 {{buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)}}
+  %last = memref.load %buf[%c0] : memref<4xf32, 3>
+  return %last : f32
+}

@@ -285,6 +285,14 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         }
     }
 
+    // The pipelined body order: `apipe.order`, ties by original order.
+    let mut by_order: Vec<usize> = (0..body.len()).collect();
+    by_order.sort_by_key(|&k| (order[k].unwrap_or(0), k));
+    let mut position = vec![0; body.len()];
+    for (i, &k) in by_order.iter().enumerate() {
+        position[k] = i;
+    }
+
     // SSA values crossing stages.
     let mut produced: HashMap<usize, usize> = HashMap::new();
     for (k, op) in body.iter().enumerate() {
@@ -308,6 +316,16 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                             name_of(inner),
                             stage[k],
                             stage[p],
+                            body[p].location()
+                        ),
+                    );
+                } else if stage[p] == stage[k] && position[p] > position[k] {
+                    error(
+                        &mut ok,
+                        inner.location(),
+                        &format!(
+                            "'{}' op is ordered (apipe.order) before the op of the same stage that produces its operand (at {})",
+                            name_of(inner),
                             body[p].location()
                         ),
                     );
@@ -352,8 +370,6 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         }
     }
     // The first reader, in body order, of each (async stage, reader stage).
-    let mut by_order: Vec<usize> = (0..body.len()).collect();
-    by_order.sort_by_key(|&k| (order[k].unwrap_or(0), k));
     let mut first_reader: HashMap<(i64, i64), usize> = HashMap::new();
     for &k in &by_order {
         for &(b, s, _, _) in &written_by {
