@@ -13,13 +13,14 @@
 //! logical iteration `j + S − s`). No stage ever runs outside `[lb, ub)`.
 //!
 //! Algorithm ([`pipeline_for_loop`]):
-//! 1. [`analysis::analyze`] checks every precondition before touching the IR
+//! 1. `analysis::analyze` checks every precondition before touching the IR
 //!    (stages, orders, async stages with copies, side effects, calls,
 //!    stage-crossing values, buffers to multi-buffer) and builds the plan:
 //!    the schedule (body order with waits, commits and barriers), the
 //!    values that cross stages and the buffers with their versions;
-//! 2. multi-buffer ([`multi_buffer`]): each buffer gets its own `V`;
-//! 3. emit before the loop, in **token form**: one
+//! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`;
+//! 3. emit before the loop, in **token form**: each cloned `apipe.copy` of
+//!    async stage `s` gets `queue = s` (the RFC convention); one
 //!    `%t = apipe.commit_group {queue = s}` per async stage per time step,
 //!    after the last op of stage `s` in body order, also when the stage is
 //!    inactive (an empty group), so prologue, kernel and epilogue use the
@@ -44,6 +45,20 @@
 //!
 //! Postconditions: no `apipe.stage` / `apipe.order` / `apipe.async_stages`
 //! is left; the IR verifies.
+//!
+//! Invariants: a failure (located errors, `Err(Reported)`) leaves the IR
+//! unchanged; the emitted code depends only on the schedule and `N`, so each
+//! (stage, iteration) pair of `[0, N)` runs exactly once, in time order.
+//!
+//! Limits (located errors, not silent): loops with iter_args; a buffer
+//! written by an async copy through a view made inside the loop; a buffer
+//! read outside the loop. Buffers written by synchronous stores and read in a
+//! later stage are not multi-buffered (the RFC only versions async buffers).
+//!
+//! References: TVM RFC 0077 sections "Asynchronous stage" and "Multi-buffering";
+//! PTX ISA 9.7.9.25.3 (`cp.async.commit_group` / `cp.async.wait_group`);
+//! upstream `scf::pipelineForLoop` (mlir/lib/Dialect/SCF/Transforms/
+//! LoopPipelining.cpp) for the prologue/kernel/epilogue structure.
 
 mod analysis;
 mod multi_buffer;
