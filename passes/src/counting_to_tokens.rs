@@ -107,20 +107,25 @@ fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
 /// # Errors
 /// [`Reported`] after located errors.
 pub fn counting_to_tokens(root: OperationRef) -> Result<(), Reported> {
-    let functions = group_distance::functions(&root);
     // 1.
-    let mut ok = true;
-    for function in &functions {
-        ok &= check(function);
-    }
-    if !ok {
+    if !check_all(&root) {
         return Err(Reported);
     }
     // 2.-4.
-    for function in functions {
+    for function in group_distance::functions(&root) {
         convert_function(function);
     }
     Ok(())
+}
+
+/// Checks the preconditions (step 1) on every function in `root`; emits
+/// one located error per problem and returns `false` if any.
+pub fn check_all(root: &OperationRef) -> bool {
+    let mut ok = true;
+    for function in group_distance::functions(root) {
+        ok &= check(&function);
+    }
+    ok
 }
 
 fn is_single_block_execute_region(op: &OperationRef) -> bool {

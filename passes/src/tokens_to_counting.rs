@@ -95,6 +95,12 @@ struct Plan<'c, 'a> {
 /// # Errors
 /// [`Reported`] after located errors.
 pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Reported> {
+    convert(root, strict, ops::WAIT)
+}
+
+/// [`tokens_to_counting`], naming the waits `op_name` in diagnostics
+/// (`apipe-merge-queues` converts `wait_group`s through tokens).
+pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result<(), Reported> {
     // 1. Preconditions (and 2., which only reads).
     if !token_values::check_removable(&root) {
         return Err(Reported);
@@ -111,7 +117,7 @@ pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Report
             if !ops::is(&wait, ops::WAIT) || enclosing_function(wait) != Some(function) {
                 continue;
             }
-            match plan(&analysis, wait, strict, &mut remarks) {
+            match plan(&analysis, wait, strict, op_name, &mut remarks) {
                 Some(plan) => plans.push(plan),
                 None => ok = false,
             }
@@ -176,6 +182,7 @@ fn plan<'c, 'a>(
     analysis: &GroupDistance,
     wait: OperationRef<'c, 'a>,
     strict: bool,
+    op_name: &str,
     remarks: &mut Vec<(melior::ir::Location<'c>, String)>,
 ) -> Option<Plan<'c, 'a>> {
     let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
@@ -212,7 +219,7 @@ fn plan<'c, 'a>(
                 diagnostic::error(
                     wait.location(),
                     &format!(
-                        "'apipe.wait' op on queue {queue}: the paths commit {range} groups after the \
+                        "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
                          waited group, so no count is exact (strict=true)"
                     ),
                 );
@@ -221,7 +228,7 @@ fn plan<'c, 'a>(
             remarks.push((
                 wait.location(),
                 format!(
-                    "'apipe.wait' op on queue {queue}: the paths commit {range} groups after the \
+                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
                      waited group; using the minimum, pending = {pending}"
                 ),
             ));
