@@ -177,7 +177,67 @@ fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'
     None
 }
 
-/// Step 2 for one wait; `None` after a located error.
+/// The count that replaces a wait on one queue (step 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueCount {
+    /// The queue.
+    pub queue: i64,
+    /// The `pending` count: the fewest groups after the newest waited group.
+    pub pending: u64,
+    /// True if every path on which a waited token names a group gives
+    /// `pending`.
+    pub exact: bool,
+    /// The counts the paths give (`min` = `pending`).
+    pub range: Distance,
+}
+
+/// Step 2 for one `apipe.wait`: one [`QueueCount`] per queue of its tokens
+/// that name a group on some path (ascending queue). `Err(index)` names an
+/// operand that the analysis could not follow.
+///
+/// # Errors
+/// The index of a token operand without a fact.
+pub fn wait_counts(analysis: &GroupDistance, wait: OperationRef) -> Result<Vec<QueueCount>, usize> {
+    let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
+    for (index, token) in wait.operands().enumerate() {
+        let fact = analysis.token_fact(&wait, token).ok_or(index)?;
+        by_queue.entry(fact.queue).or_default().push(fact);
+    }
+    let mut counts = Vec::new();
+    for (queue, facts) in by_queue {
+        let real: Vec<&GroupFact> = facts.iter().filter(|f| f.groups.is_some()).collect();
+        let Some(pending) = real.iter().filter_map(|f| f.groups).map(|d| d.min).min() else {
+            continue; // Only `ready` tokens: nothing to wait for.
+        };
+        // Exact: a token gives `pending` on every path, and on each path it
+        // names no group, no other token names one either.
+        let exact_token =
+            |f: &&&GroupFact| f.groups.is_some_and(|d| d.is_exact() && d.min == pending);
+        let exact = real
+            .iter()
+            .filter(exact_token)
+            .any(|f| !f.may_name_no_group || real.len() == 1);
+        // On each path the count is the smallest over the tokens.
+        let range = Distance {
+            min: pending,
+            max: real
+                .iter()
+                .filter_map(|f| f.groups)
+                .map(|d| d.max.unwrap_or(u64::MAX))
+                .min()
+                .filter(|&m| m != u64::MAX),
+        };
+        counts.push(QueueCount {
+            queue,
+            pending,
+            exact,
+            range,
+        });
+    }
+    Ok(counts)
+}
+
+/// Step 2 for one wait, with its diagnostics; `None` after a located error.
 fn plan<'c, 'a>(
     analysis: &GroupDistance,
     wait: OperationRef<'c, 'a>,
@@ -185,9 +245,9 @@ fn plan<'c, 'a>(
     op_name: &str,
     remarks: &mut Vec<(melior::ir::Location<'c>, String)>,
 ) -> Option<Plan<'c, 'a>> {
-    let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
-    for (index, token) in wait.operands().enumerate() {
-        let Some(fact) = analysis.token_fact(&wait, token) else {
+    let counts = match wait_counts(analysis, wait) {
+        Ok(counts) => counts,
+        Err(index) => {
             diagnostic::error(
                 wait.location(),
                 &format!(
@@ -195,45 +255,33 @@ fn plan<'c, 'a>(
                 ),
             );
             return None;
-        };
-        by_queue.entry(fact.queue).or_default().push(fact);
-    }
-    let mut counts = Vec::new();
-    for (queue, facts) in by_queue {
-        let distances: Vec<Distance> = facts.iter().filter_map(|f| f.groups).collect();
-        let Some(pending) = distances.iter().map(|d| d.min).min() else {
-            continue; // Only `ready` tokens: nothing to wait for.
-        };
-        let exact = distances.iter().any(|d| d.is_exact() && d.min == pending);
-        if !exact {
-            // On each path the count is the smallest over the tokens.
-            let range = Distance {
-                min: pending,
-                max: distances
-                    .iter()
-                    .map(|d| d.max.unwrap_or(u64::MAX))
-                    .min()
-                    .filter(|&m| m != u64::MAX),
-            };
-            if strict {
-                diagnostic::error(
-                    wait.location(),
-                    &format!(
-                        "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
-                         waited group, so no count is exact (strict=true)"
-                    ),
-                );
-                return None;
-            }
-            remarks.push((
-                wait.location(),
-                format!(
-                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
-                     waited group; using the minimum, pending = {pending}"
-                ),
-            ));
         }
-        counts.push((queue, pending));
+    };
+    for count in &counts {
+        if count.exact {
+            continue;
+        }
+        let (queue, range, pending) = (count.queue, count.range, count.pending);
+        if strict {
+            diagnostic::error(
+                wait.location(),
+                &format!(
+                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                     waited group, so no count is exact (strict=true)"
+                ),
+            );
+            return None;
+        }
+        remarks.push((
+            wait.location(),
+            format!(
+                "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                 waited group; using the minimum, pending = {pending}"
+            ),
+        ));
     }
-    Some(Plan { wait, counts })
+    Some(Plan {
+        wait,
+        counts: counts.iter().map(|c| (c.queue, c.pending)).collect(),
+    })
 }
