@@ -15,10 +15,14 @@
 //!    function that commits or waits (its groups would shift the window);
 //!    commits only in the function's single block and in `scf.for`,
 //!    `scf.if`, `scf.index_switch`, `scf.while` and single-block
-//!    `scf.execute_region`; every `pending` < [`MAX_PENDING`];
-//! 2. K_q = 1 + the largest `pending` on q; at the function entry, one
-//!    `apipe.ready {queue = q}` fills each window (no group committed yet:
-//!    groups of callers are not visible in a function);
+//!    `scf.execute_region`; every `pending` < [`MAX_PENDING`], unless the
+//!    wait is a no-op: its `pending` reaches the most groups its queue can
+//!    have on any path ([`group_distance::max_groups`]);
+//! 2. K_q = 1 + the largest `pending` on q among the waits that are not
+//!    no-ops; at the function entry, one `apipe.ready {queue = q}` per
+//!    queue that has a wait fills its window (no group committed yet:
+//!    groups of callers are not visible in a function); a no-op wait waits
+//!    on it;
 //! 3. walk the body in order: a commit on q gets a token result (kept if it
 //!    has one) and pushes it at the front of window q (dropping the oldest);
 //!    a `wait_group` on q with `pending = N` becomes `apipe.wait` on
@@ -179,7 +183,7 @@ fn check(function: &OperationRef) -> bool {
         }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
-            if pending >= MAX_PENDING {
+            if pending >= MAX_PENDING && !is_no_op(&op, function) {
                 diagnostic::error(
                     op.location(),
                     &format!(
@@ -206,6 +210,13 @@ fn check(function: &OperationRef) -> bool {
     ok
 }
 
+/// True if the `wait_group` `op` can never find its group: its `pending`
+/// reaches the most groups its queue can have in `function`.
+fn is_no_op(op: &OperationRef, function: &OperationRef) -> bool {
+    let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0) as u64;
+    group_distance::max_groups(function, attributes::queue(op)).is_some_and(|most| pending >= most)
+}
+
 /// Windows of tokens, newest first, per windowed queue.
 type Windows<'c, 'a> = BTreeMap<i64, Vec<Value<'c, 'a>>>;
 
@@ -214,13 +225,24 @@ struct Converter<'c> {
     token: Type<'c>,
     /// K_q per windowed queue.
     sizes: BTreeMap<i64, usize>,
+    /// The `apipe.ready` of each queue that has a `wait_group`.
+    readies: BTreeMap<i64, mlir_sys::MlirValue>,
+    /// The `wait_group`s that can never find their group.
+    no_ops: BTreeSet<usize>,
 }
 
 /// Steps 2-4 for one function.
 fn convert_function(function: OperationRef) {
     let mut sizes: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut queues = BTreeSet::new();
+    let mut no_ops = BTreeSet::new();
     for op in ops::nested_ops(&function) {
         if ops::is(&op, ops::WAIT_GROUP) && enclosing_function(op) == Some(function) {
+            queues.insert(attributes::queue(&op));
+            if is_no_op(&op, &function) {
+                no_ops.insert(op.to_raw().ptr as usize);
+                continue;
+            }
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
             let size = sizes.entry(attributes::queue(&op)).or_default();
             *size = (*size).max(pending + 1);
@@ -232,14 +254,16 @@ fn convert_function(function: OperationRef) {
     let context_ref = function.context();
     // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
-    let converter = Converter {
+    let mut converter = Converter {
         context,
         token: Type::parse(context, ops::TOKEN_TYPE).expect("apipe dialect loaded"),
         sizes,
+        readies: BTreeMap::new(),
+        no_ops,
     };
     // 2.
     let mut windows = Windows::new();
-    for (&queue, &size) in &converter.sizes {
+    for &queue in queues.iter().rev() {
         let mut builder =
             OperationBuilder::new(ops::READY, function.location()).add_results(&[converter.token]);
         if queue != 0 {
@@ -247,7 +271,10 @@ fn convert_function(function: OperationRef) {
         }
         let ready = builder.build().expect("apipe.ready");
         let ready: Value = entry.insert_operation(0, ready).result(0).unwrap().into();
-        windows.insert(queue, vec![ready; size]);
+        converter.readies.insert(queue, ready.to_raw());
+        if let Some(&size) = converter.sizes.get(&queue) {
+            windows.insert(queue, vec![ready; size]);
+        }
     }
     // 3.-4.
     converter.block(entry, &mut windows);
@@ -346,7 +373,12 @@ impl<'c> Converter<'c> {
             ops::WAIT_GROUP => {
                 let queue = attributes::queue(&op);
                 let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
-                let token = windows[&queue][pending];
+                let token = if self.no_ops.contains(&(op.to_raw().ptr as usize)) {
+                    // SAFETY: the `ready` op lives as long as the function.
+                    unsafe { Value::from_raw(self.readies[&queue]) }
+                } else {
+                    windows[&queue][pending]
+                };
                 let attributes: Vec<_> = op
                     .attributes()
                     .filter(|(name, _)| {

@@ -324,6 +324,66 @@ pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<
     Some(((upper - lower) as u64).div_ceil(step as u64))
 }
 
+/// The most groups that the regions of `op` (a function, or any op) can
+/// commit on `queue` along one path; `None` if unbounded (a loop with a
+/// dynamic trip count or an `scf.while` that commits on `queue`, or an op
+/// the analysis does not follow). A `wait_group` whose `pending` reaches it
+/// can never find its group: it is a no-op.
+pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Option<u64> {
+    let block_max = |block: BlockRef<'c, 'a>| -> Option<u64> {
+        let mut total: u64 = 0;
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            total = total.checked_add(op_max_groups(&inner, queue)?)?;
+            next = inner.next_in_block();
+        }
+        Some(total)
+    };
+    let mut most = Some(0);
+    for region in op.regions() {
+        let value = match region.first_block() {
+            None => Some(0),
+            Some(block) if block.next_in_region().is_none() => block_max(block),
+            Some(_) => {
+                let commits = ops::nested_ops(op).iter().any(|inner| {
+                    ops::is(inner, ops::COMMIT_GROUP) && attributes::queue(inner) == queue
+                });
+                if commits {
+                    None
+                } else {
+                    Some(0)
+                }
+            }
+        };
+        most = most.zip(value).map(|(a, b)| a.max(b));
+    }
+    most
+}
+
+/// [`max_groups`] of one op (a commit counts itself; loops multiply).
+fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
+    let name = name_of(op);
+    match name.as_str() {
+        ops::COMMIT_GROUP => Some(u64::from(attributes::queue(op) == queue)),
+        "scf.for" => {
+            let body = max_groups(op, queue)?;
+            if body == 0 {
+                return Some(0);
+            }
+            body.checked_mul(static_trip_count(op)?)
+        }
+        "scf.while" => (max_groups(op, queue)? == 0).then_some(0),
+        "scf.if" | "scf.index_switch" | "scf.execute_region" => max_groups(op, queue),
+        _ if op.region_count() > 0 => {
+            let commits = ops::nested_ops(op).iter().any(|inner| {
+                ops::is(inner, ops::COMMIT_GROUP) && attributes::queue(inner) == queue
+            });
+            (!commits).then_some(0)
+        }
+        _ => Some(0),
+    }
+}
+
 impl GroupDistance {
     /// Analyzes `function` (a `*.func` op), recording the facts of every
     /// `apipe.wait` operand.

@@ -45,7 +45,14 @@ func.func @unstructured_control_flow(%c: i1) {
 
 // -----
 
-func.func @pending_too_large() {
+// The loop may commit any number of groups, so the window would need 5001
+// tokens.
+func.func @pending_too_large_after_dynamic_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.commit_group"() : () -> ()
+  }
   // expected-error @+1 {{'apipe.wait_group' op has pending = 5000: counting-to-tokens carries pending + 1 tokens and supports pending < 1024}}
   "apipe.wait_group"() {pending = 5000 : i64} : () -> ()
   return

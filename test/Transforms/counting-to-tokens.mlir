@@ -177,3 +177,25 @@ func.func @mixed_form_keeps_tokens() {
   "apipe.wait_group"() {pending = 0 : i64} : () -> ()
   return
 }
+
+// -----
+
+// A count no path can reach (at most 4 groups exist here) needs no window:
+// the wait is on ready, however large the count.
+// CHECK-LABEL: func.func @pending_beyond_every_path_is_ready
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK: scf.for
+// CHECK-NEXT: %{{.*}} = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[READY]]) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @pending_beyond_every_path_is_ready() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    "apipe.commit_group"() : () -> ()
+  }
+  "apipe.wait_group"() {pending = 9223372036854775807 : i64} : () -> ()
+  return
+}
