@@ -52,7 +52,10 @@
 //! 6. Any other op with regions: analyzed as is if it commits nothing
 //!    (waits inside see the state before it); if it commits, a located error.
 //!    A `func.call` (or other call naming a `callee`) of a function that
-//!    commits is a located error: the count would miss its groups.
+//!    commits is a located error: the count would miss its groups. (With
+//!    [`Options::function_only`], set when a pass runs on one function under
+//!    `func.func`, possibly in parallel with its siblings, other functions
+//!    are not read and calls are not checked.)
 //! 7. Liveness: a token value leaves the state after the op of its block
 //!    that (transitively) holds its last use, so the state stays as small
 //!    as the set of live tokens and the analysis is linear in the size of
@@ -200,6 +203,10 @@ pub struct Options<'c, 'a> {
     pub track_commits: bool,
     /// Ops before which the whole state is kept, for the `*_at` queries.
     pub points: Vec<OperationRef<'c, 'a>>,
+    /// Do not read other functions (no check of calls of committing
+    /// functions). Set when the pass runs on one function, nested under
+    /// `func.func`: MLIR may then run it on sibling functions in parallel.
+    pub function_only: bool,
 }
 
 /// A followed entity.
@@ -234,8 +241,16 @@ fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
 
+/// True for `!apipe.token`, the one type of the apipe dialect (checked by
+/// dialect namespace, without printing the type: this runs on every value).
 fn is_token(value: Value) -> bool {
-    ops::is_token_type(value.r#type())
+    // SAFETY: `value` is live; the namespace points into the dialect.
+    let namespace = unsafe {
+        let dialect = mlir_sys::mlirTypeGetDialect(mlir_sys::mlirValueGetType(value.to_raw()));
+        let namespace = mlir_sys::mlirDialectGetNamespace(dialect);
+        std::slice::from_raw_parts(namespace.data as *const u8, namespace.length)
+    };
+    namespace == b"apipe"
 }
 
 /// True for the ops analyzed as functions (`func.func`, `gpu.func`,
@@ -410,7 +425,11 @@ impl GroupDistance {
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
             commit_queues: HashMap::new(),
-            committing_functions: functions_containing(function, &[ops::COMMIT_GROUP]),
+            committing_functions: if options.function_only {
+                HashSet::new()
+            } else {
+                functions_containing(function, &[ops::COMMIT_GROUP])
+            },
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: HashSet::new(),
@@ -996,5 +1015,164 @@ impl<'c> Interpreter<'c> {
         }
         self.bind(&mut exit, &results, &forwarded);
         *state = exit;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    #[test]
+    fn distance_arithmetic_and_display() {
+        let a = Distance {
+            min: 1,
+            max: Some(2),
+        };
+        let unbounded = Distance { min: 3, max: None };
+        assert_eq!(
+            a.join(Distance::ZERO),
+            Distance {
+                min: 0,
+                max: Some(2)
+            }
+        );
+        assert_eq!(a.join(unbounded), Distance { min: 1, max: None });
+        assert_eq!(
+            a.plus(a),
+            Distance {
+                min: 2,
+                max: Some(4)
+            }
+        );
+        assert_eq!(
+            a.times(3),
+            Distance {
+                min: 3,
+                max: Some(6)
+            }
+        );
+        assert!(!a.is_exact() && Distance::ZERO.is_exact());
+        assert_eq!(
+            [
+                a.to_string(),
+                unbounded.to_string(),
+                Distance::ZERO.to_string()
+            ],
+            ["1 to 2", "3 or more", "0"]
+        );
+    }
+
+    /// The hazard checker's query: commit ops followed to a point, in
+    /// counting form.
+    #[test]
+    fn commit_facts_at_a_point_in_counting_form() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(
+            &context,
+            r#"
+            func.func @f(%c: i1, %n: index) {
+              %c0 = arith.constant 0 : index
+              %c1 = arith.constant 1 : index
+              %c3 = arith.constant 3 : index
+              "apipe.commit_group"() : () -> ()
+              scf.if %c {
+                "apipe.commit_group"() : () -> ()
+              }
+              scf.for %i = %c0 to %c3 step %c1 {
+                "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+              }
+              "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let function = module.body().first_operation().unwrap();
+        let all = ops::nested_ops(&function);
+        let commits: Vec<_> = all
+            .iter()
+            .filter(|op| ops::is(*op, ops::COMMIT_GROUP))
+            .copied()
+            .collect();
+        let point = *all.iter().find(|op| ops::is(*op, ops::WAIT_GROUP)).unwrap();
+        let analysis = GroupDistance::compute_with(
+            &function,
+            &Options {
+                track_commits: true,
+                points: vec![point],
+                function_only: false,
+            },
+        )
+        .unwrap();
+        // The first commit: 0 or 1 groups after it (the if may commit).
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[0]),
+            Some(GroupFact {
+                queue: 0,
+                groups: Some(Distance {
+                    min: 0,
+                    max: Some(1)
+                }),
+                may_name_no_group: false,
+            })
+        );
+        // The commit in the branch may not have run.
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[1]),
+            Some(GroupFact {
+                queue: 0,
+                groups: Some(Distance::ZERO),
+                may_name_no_group: true,
+            })
+        );
+        // The loop (3 iterations) has run: its last group is the newest.
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[2]),
+            Some(GroupFact::fresh(1))
+        );
+        // No state is kept at other ops.
+        assert_eq!(analysis.commit_fact_at(&commits[2], &commits[0]), None);
+    }
+
+    /// The token form: the fact of any token at a chosen point.
+    #[test]
+    fn token_fact_at_a_point() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(
+            &context,
+            r#"
+            func.func @f() {
+              %t = "apipe.commit_group"() : () -> !apipe.token
+              "apipe.commit_group"() : () -> ()
+              %c0 = arith.constant 0 : index
+              "apipe.wait"(%t) : (!apipe.token) -> ()
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let function = module.body().first_operation().unwrap();
+        let all = ops::nested_ops(&function);
+        let token: Value = all[0].result(0).unwrap().into();
+        let point = all[2];
+        let analysis = GroupDistance::compute_with(
+            &function,
+            &Options {
+                points: vec![point],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let expected = GroupFact {
+            queue: 0,
+            groups: Some(Distance {
+                min: 1,
+                max: Some(1),
+            }),
+            may_name_no_group: false,
+        };
+        assert_eq!(analysis.token_fact_at(&point, token), Some(expected));
+        assert_eq!(analysis.token_fact(&all[3], token), Some(expected));
     }
 }

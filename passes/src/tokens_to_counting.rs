@@ -35,7 +35,7 @@
 //! form); the RFC review's token proposal (DESIGN.md section 3).
 
 use crate::{
-    group_distance::{self, Distance, GroupDistance, GroupFact},
+    group_distance::{self, Distance, GroupDistance, GroupFact, Options},
     options::{OptionInfo, OptionKind, PassOptions},
     pass::{PassId, RunFn},
     registry::PassInfo,
@@ -109,7 +109,11 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     let mut plans = Vec::new();
     let mut remarks = Vec::new();
     for function in group_distance::functions(&root) {
-        let Ok(analysis) = GroupDistance::compute(&function) else {
+        let options = Options {
+            function_only: group_distance::is_function(&root),
+            ..Options::default()
+        };
+        let Ok(analysis) = GroupDistance::compute_with(&function, &options) else {
             ok = false;
             continue;
         };

@@ -54,6 +54,7 @@ fn shape(queues: u8, statements: usize, token_form: bool) -> Shape {
         queues,
         token_form,
         max_trip: 3,
+        window: 0,
     }
 }
 

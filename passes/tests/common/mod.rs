@@ -110,6 +110,8 @@ pub struct Shape {
     pub token_form: bool,
     /// Largest static trip count.
     pub max_trip: u32,
+    /// Tokens are picked among the `window` newest in scope (0: any).
+    pub window: usize,
 }
 
 struct Generator<'r> {
@@ -131,6 +133,11 @@ impl Generator<'_> {
             .iter()
             .filter(|(_, q)| queue.is_none_or(|queue| *q == queue))
             .collect();
+        let candidates = if self.shape.window > 0 && candidates.len() > self.shape.window {
+            candidates[candidates.len() - self.shape.window..].to_vec()
+        } else {
+            candidates
+        };
         // Prefer recent tokens.
         let n = candidates.len() as u64;
         let index = if n > 3 && self.rng.coin() {
