@@ -86,6 +86,7 @@ fn precision(context: &melior::Context) {
     const PROGRAMS: u64 = 2000;
     let (mut ours, mut triton) = (Tally::default(), Tally::default());
     let mut claimed_exact = 0;
+    let mut agreeing = 0;
     let mut claimed_exact_and_true = 0;
     for seed in 0..PROGRAMS {
         let mut rng = Rng::new(seed);
@@ -122,6 +123,7 @@ fn precision(context: &melior::Context) {
                     .get(&queue)
                     .expect("a wait that names a group keeps a count");
                 ours.add(count.pending, &observed.distances);
+                agreeing += usize::from(observed.distances.len() == 1);
                 triton.add(triton_count(&wait, queue), &observed.distances);
                 if count.exact {
                     claimed_exact += 1;
@@ -150,6 +152,10 @@ fn precision(context: &melior::Context) {
         triton.judged,
         percent(triton.exact, triton.judged),
         triton.unsafe_counts
+    );
+    println!(
+        "  waits whose paths all agree (the most any count can get exact): {agreeing} = {:.1}%",
+        percent(agreeing, ours.judged)
     );
     println!(
         "  counts the analysis calls exact: {claimed_exact} (all paths agree on {claimed_exact_and_true})"

@@ -44,7 +44,8 @@
 //!    are the yielded facts, and an entity from before the loop gets its
 //!    entry distance plus n times the per-iteration count; n = 0 gives the
 //!    entry state; a dynamic trip count gives the header (0 or more
-//!    iterations).
+//!    iterations). A static trip count of at most 4 is instead analyzed
+//!    iteration by iteration (exact, like the unrolled loop).
 //! 4. `scf.while`: the same fixed point over before-region → `scf.condition`
 //!    → after-region → `scf.yield`; the exit is the state at the condition,
 //!    the results its forwarded facts.
@@ -61,6 +62,11 @@
 //!    as the set of live tokens and the analysis is linear in the size of
 //!    the function for a bounded nesting depth.
 //!
+//! Recording: the facts at a wait (or a point) are the join over every
+//! visit: the iterations of an unrolled loop, and the rounds of a fixed
+//! point (each round's header is below the final one, so the last round
+//! decides there).
+//!
 //! Precondition: the IR verifies. Functions are analyzed independently;
 //! groups committed before a function's entry are not known (the function
 //! is the unit of synchronization, as in PTX, where `cp.async` groups are
@@ -69,7 +75,7 @@
 //! Invariant (soundness): on every path, the true number of groups is in
 //! `[min, max]`. `min` is exact (it is attained) when the paths enumerated
 //! agree, and `max = Some(min)` means all paths agree (see the brute-force
-//! path enumerator in `passes/tests/group_distance_props.rs`).
+//! path enumerator in `passes/tests/conversion_props.rs`).
 //!
 //! Citations: PTX ISA 9.7.9.25.3.2 / .3 (`cp.async.commit_group`,
 //! `cp.async.wait_group N`: all but the N most recent groups complete);
@@ -555,6 +561,9 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
     out
 }
 
+/// Static trip counts up to this are analyzed iteration by iteration
+/// (step 3).
+const UNROLL_LIMIT: u64 = 4;
 /// Rounds after which a moving bound is widened (step 3).
 const WIDEN_AFTER: usize = 3;
 /// Rounds after which everything still moving becomes unknown.
@@ -583,6 +592,19 @@ fn join_states(a: &State, b: &State) -> State {
         out.entry(*entity)
             .and_modify(|mine| *mine = mine.join(*fact))
             .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
+    }
+    out
+}
+
+/// Two visits of one point: the facts of either (an entity seen on one
+/// visit only keeps its fact; unlike [`join_states`], visits are not
+/// paths that meet).
+fn join_visits(a: &State, b: &State) -> State {
+    let mut out = a.clone();
+    for (entity, fact) in b {
+        out.entry(*entity)
+            .and_modify(|mine| *mine = mine.join(*fact))
+            .or_insert(*fact);
     }
     out
 }
@@ -728,7 +750,12 @@ impl<'c> Interpreter<'c> {
     fn op<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let key = op_key(&op);
         if self.points.contains(&key) {
-            self.result.snapshots.insert(key, state.clone());
+            // Every visit is recorded joined (see "Recording" in the doc).
+            let joined = match self.result.snapshots.get(&key) {
+                Some(previous) => join_visits(previous, state),
+                None => state.clone(),
+            };
+            self.result.snapshots.insert(key, joined);
         }
         let name = name_of(&op);
         match name.as_str() {
@@ -766,7 +793,9 @@ impl<'c> Interpreter<'c> {
                     if let Some(fact) = Self::fact(state, operand) {
                         self.result
                             .operand_facts
-                            .insert((key, value_key(operand)), fact);
+                            .entry((key, value_key(operand)))
+                            .and_modify(|previous| *previous = previous.join(fact))
+                            .or_insert(fact);
                     }
                 }
             }
@@ -868,6 +897,22 @@ impl<'c> Interpreter<'c> {
             // Never runs: analyze the body for its waits, keep the state.
             let _ = self.block(body, &mut entry.clone());
             self.bind(state, &results, &init_facts);
+            return;
+        }
+        if let Some(trip_count) = trip_count.filter(|&n| n <= UNROLL_LIMIT) {
+            // A small static trip count: iteration by iteration, exact.
+            let mut current = entry;
+            let mut yields = Vec::new();
+            for _ in 0..trip_count {
+                yields = self.block(body, &mut current);
+                self.bind(&mut current, &arguments, &yields);
+            }
+            self.join_facts(op.location(), &[init_facts, yields.clone()], yields.len());
+            for argument in &arguments {
+                current.remove(&Entity::Value(value_key(*argument)));
+            }
+            self.bind(&mut current, &results, &yields);
+            *state = current;
             return;
         }
         let queues = self.commit_queues_of(&op);
