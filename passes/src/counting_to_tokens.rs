@@ -155,11 +155,7 @@ fn check(function: &OperationRef, function_only: bool) -> bool {
             &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
         )
     };
-    let commits = |op: &OperationRef| {
-        ops::nested_ops(op)
-            .iter()
-            .any(|inner| ops::is(inner, ops::COMMIT_GROUP))
-    };
+    let commits = |op: &OperationRef| !group_distance::commit_queues(op).is_empty();
     let blocks = ops::blocks_of(function);
     if blocks.len() > 1
         && ops::nested_ops(function)
@@ -177,6 +173,9 @@ fn check(function: &OperationRef, function_only: bool) -> bool {
         return false;
     }
     for op in ops::nested_ops(function) {
+        if enclosing_function(op) != Some(*function) {
+            continue; // A nested function is checked on its own.
+        }
         let name = name_of(&op);
         if let Some(callee) = group_distance::callee(&op) {
             if synchronizing.contains(&callee) {
@@ -317,10 +316,8 @@ impl<'c> Converter<'c> {
 
     /// The windowed queues that `op`'s regions commit on.
     fn threaded_queues(&self, op: &OperationRef) -> BTreeSet<i64> {
-        ops::nested_ops(op)
-            .iter()
-            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
-            .map(attributes::queue)
+        group_distance::commit_queues(op)
+            .into_iter()
             .filter(|queue| self.sizes.contains_key(queue))
             .collect()
     }

@@ -260,9 +260,11 @@ fn is_token(value: Value) -> bool {
 }
 
 /// True for the ops analyzed as functions (`func.func`, `gpu.func`,
-/// `llvm.func`, ...).
+/// `llvm.func`, ..., and `gpu.launch`, whose body is a kernel): each has its
+/// own groups, none crosses its boundary.
 pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    name_of(op).ends_with(".func")
+    let name = name_of(op);
+    name.ends_with(".func") || name == "gpu.launch"
 }
 
 /// The functions in `root` (itself if it is one), outermost first.
@@ -271,6 +273,24 @@ pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<Operation
         .into_iter()
         .filter(is_function)
         .collect()
+}
+
+/// The queues of the commits nested in `op`'s regions, not counting those
+/// inside nested functions (`gpu.launch`, ...): their groups are their own.
+pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i64> {
+    let mut out = BTreeSet::new();
+    for block in ops::blocks_of(op) {
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            if ops::is(&inner, ops::COMMIT_GROUP) {
+                out.insert(attributes::queue(&inner));
+            } else if inner.region_count() > 0 && !is_function(&inner) {
+                out.extend(commit_queues(&inner));
+            }
+            next = inner.next_in_block();
+        }
+    }
+    out
 }
 
 /// The symbol names of the functions in the top-level op above `op` that
@@ -366,10 +386,7 @@ pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Op
             None => Some(0),
             Some(block) if block.next_in_region().is_none() => block_max(block),
             Some(_) => {
-                let commits = ops::nested_ops(op).iter().any(|inner| {
-                    ops::is(inner, ops::COMMIT_GROUP) && attributes::queue(inner) == queue
-                });
-                if commits {
+                if commit_queues(op).contains(&queue) {
                     None
                 } else {
                     Some(0)
@@ -395,12 +412,8 @@ fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u6
         }
         "scf.while" => (max_groups(op, queue)? == 0).then_some(0),
         "scf.if" | "scf.index_switch" | "scf.execute_region" => max_groups(op, queue),
-        _ if op.region_count() > 0 => {
-            let commits = ops::nested_ops(op).iter().any(|inner| {
-                ops::is(inner, ops::COMMIT_GROUP) && attributes::queue(inner) == queue
-            });
-            (!commits).then_some(0)
-        }
+        _ if is_function(op) => Some(0),
+        _ if op.region_count() > 0 => (!commit_queues(op).contains(&queue)).then_some(0),
         _ => Some(0),
     }
 }
@@ -643,11 +656,7 @@ impl<'c> Interpreter<'c> {
         if let Some(queues) = self.commit_queues.get(&key) {
             return queues.clone();
         }
-        let queues: BTreeSet<i64> = ops::nested_ops(op)
-            .iter()
-            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
-            .map(attributes::queue)
-            .collect();
+        let queues = commit_queues(op);
         self.commit_queues.insert(key, queues.clone());
         queues
     }
@@ -799,6 +808,8 @@ impl<'c> Interpreter<'c> {
                     }
                 }
             }
+            // Analyzed on its own (a kernel body, a nested function).
+            _ if is_function(&op) => {}
             "scf.for" => self.for_loop(op, state),
             "scf.while" => self.while_loop(op, state),
             "scf.if" | "scf.index_switch" => self.branches(op, state),

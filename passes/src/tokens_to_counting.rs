@@ -106,6 +106,15 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
         return Err(Reported);
     }
     let mut ok = true;
+    for wait in ops::self_and_nested_ops(&root) {
+        if ops::is(&wait, ops::WAIT) && enclosing_function(wait).is_none() {
+            diagnostic::error(
+                wait.location(),
+                "'apipe.wait' op outside a function: groups are counted per function",
+            );
+            ok = false;
+        }
+    }
     let mut plans = Vec::new();
     let mut remarks = Vec::new();
     for function in group_distance::functions(&root) {
