@@ -22,7 +22,9 @@
 //! 4. [`tokens_to_counting`] (not strict): each wait becomes `wait_group`
 //!    on queue 0 with the groups of every queue counted; a count the paths do
 //!    not agree on (queues committed at different rates under a branch) takes
-//!    the minimum, with a remark.
+//!    the minimum, with a remark;
+//! 5. of two adjacent `wait_group`s (now on one queue), keep the smaller
+//!    count: it completes every group the other one does (FIFO).
 //!
 //! Postcondition: every apipe op is on queue 0, and each wait completes at
 //! least the groups (and copies) it completed before.
@@ -38,7 +40,7 @@ use apipe_dialect::{attributes, ops, Reported};
 use melior::{
     ir::{
         operation::{OperationLike, OperationMutLike, OperationRefMut},
-        OperationRef,
+        BlockLike, BlockRef, OperationRef,
     },
     pass::Pass,
 };
@@ -92,5 +94,38 @@ pub fn merge_queues(root: OperationRef) -> Result<(), Reported> {
         }
     }
     // 4.
-    tokens_to_counting::convert(root, false, ops::WAIT_GROUP)
+    tokens_to_counting::convert(root, false, ops::WAIT_GROUP)?;
+    // 5.
+    for op in ops::self_and_nested_ops(&root) {
+        for block in ops::blocks_of(&op) {
+            merge_adjacent_waits(block);
+        }
+    }
+    Ok(())
+}
+
+/// Step 5 in one block.
+fn merge_adjacent_waits(block: BlockRef) {
+    let pending = |op: &OperationRef| attributes::integer(op, attributes::PENDING).unwrap_or(0);
+    let mut current = block.first_operation();
+    while let Some(op) = current {
+        let next = op.next_in_block();
+        let Some(second) = next.filter(|n| {
+            ops::is(&op, ops::WAIT_GROUP)
+                && ops::is(n, ops::WAIT_GROUP)
+                && attributes::queue(&op) == attributes::queue(n)
+        }) else {
+            current = next;
+            continue;
+        };
+        // Keep the smaller count: it completes everything the other does.
+        let (keep, erase) = if pending(&second) < pending(&op) {
+            (second, op)
+        } else {
+            (op, second)
+        };
+        // SAFETY: a wait_group has no results; no handle to it is used again.
+        unsafe { mlir_sys::mlirOperationDestroy(erase.to_raw()) };
+        current = Some(keep);
+    }
 }

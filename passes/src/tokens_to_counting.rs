@@ -24,7 +24,10 @@
 //! 3. insert one `wait_group` per queue (ascending queue) before the wait,
 //!    carrying the wait's attributes, and erase the wait;
 //! 4. remove every token value ([`token_values::strip_tokens`]): commit
-//!    results, iter_args, region results, `apipe.ready` ops.
+//!    results, iter_args, region results, `apipe.ready` ops;
+//! 5. drop an `else` left empty on an `scf.if` without results (MLIR's
+//!    `RemoveEmptyElseBranch` canonicalization), so that the round trip
+//!    gives back the input's structure too.
 //!
 //! On a path where a token names no group (it is `ready`, or the init of a
 //! window before the first commit) there is nothing to wait for, so any
@@ -47,7 +50,7 @@ use melior::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        BlockLike, Identifier, OperationRef,
+        BlockLike, Identifier, OperationRef, RegionLike,
     },
     pass::Pass,
 };
@@ -175,7 +178,35 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     }
     // 4.
     token_values::strip_tokens(&root);
+    // 5.
+    for op in ops::nested_ops(&root) {
+        drop_empty_else(op);
+    }
     Ok(())
+}
+
+/// Step 5: erases the `else` block of an `scf.if` without results when only
+/// an `scf.yield` is left in it (as upstream's `scf.if` canonicalization
+/// `RemoveEmptyElseBranch` does); counting-to-tokens adds such an `else` to
+/// carry a window.
+fn drop_empty_else(op: OperationRef) {
+    if !ops::is(&op, "scf.if") || op.result_count() != 0 {
+        return;
+    }
+    let Some(block) = op.region(1).ok().and_then(|r| r.first_block()) else {
+        return;
+    };
+    let only_yield = block
+        .first_operation()
+        .is_some_and(|first| first.next_in_block().is_none() && first.operand_count() == 0);
+    if only_yield {
+        // SAFETY: the block is live and unused (its only op is the yield);
+        // detached, it is owned and destroyed with its ops when dropped.
+        unsafe {
+            mlir_sys::mlirBlockDetach(block.to_raw());
+            mlir_sys::mlirBlockDestroy(block.to_raw());
+        }
+    }
 }
 
 /// The innermost function around `op`.
