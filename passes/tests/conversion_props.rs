@@ -5,7 +5,8 @@
 //! in iter_args and if results.
 //!
 //! 1. counting → tokens → counting is the identity (strict: every count
-//!    comes back exact); only waits that are no-ops on every path vanish;
+//!    comes back exact, and the printed program is the same); only waits
+//!    that are no-ops on every path vanish;
 //! 2. every count from tokens-to-counting is ≤ the true minimum distance
 //!    over the enumerated paths (loops unrolled 0-3 times);
 //! 3. a count the analysis calls exact equals the distance on every
@@ -65,6 +66,7 @@ fn check_round_trip(program: &Program) -> Result<(), TestCaseError> {
     let root = module.as_operation();
     prop_assert!(root.verify(), "{text}");
     let before = wait_groups(root);
+    let printed_before = root.to_string();
     prop_assert!(counting_to_tokens(root).is_ok(), "{text}");
     prop_assert!(root.verify(), "{text}");
     // Waits whose token names no group on any path (`ready`, possibly
@@ -93,6 +95,10 @@ fn check_round_trip(program: &Program) -> Result<(), TestCaseError> {
         .map(|(k, v)| (*k, *v))
         .collect();
     prop_assert_eq!(&after, &expected, "{}", text);
+    if dropped.is_empty() {
+        // Nothing vanished: the very same program comes back.
+        prop_assert_eq!(root.to_string(), printed_before);
+    }
     // The dropped waits are no-ops on every enumerated path.
     let observations = enumerate_paths(program, 3, 200_000);
     for key in &dropped {

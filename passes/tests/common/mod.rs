@@ -152,10 +152,11 @@ impl Generator<'_> {
         let mut out = Vec::new();
         let count = 1 + self.rng.below(4);
         for _ in 0..count {
-            if self.budget == 0 {
+            // Never an empty region (at most one statement over budget).
+            if self.budget == 0 && !out.is_empty() {
                 break;
             }
-            self.budget -= 1;
+            self.budget = self.budget.saturating_sub(1);
             let nested = depth < self.shape.depth;
             let stmt = match self.rng.below(10) {
                 4..=6 => self.wait(scope),
