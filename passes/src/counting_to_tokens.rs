@@ -65,7 +65,7 @@ use melior::{
     Context,
 };
 use mlir_sys::{mlirOperationDestroy, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 static ID: PassId = PassId::new();
 
@@ -130,9 +130,13 @@ pub fn check_all(root: &OperationRef) -> bool {
     let mut ok = true;
     // Nested under `func.func`, MLIR may convert sibling functions in
     // parallel: do not read them (calls are then not checked).
-    let function_only = group_distance::is_function(root);
+    let synchronizing = if group_distance::is_function(root) {
+        HashSet::new()
+    } else {
+        group_distance::functions_containing(root, &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT])
+    };
     for function in group_distance::functions(root) {
-        ok &= check(&function, function_only);
+        ok &= check(&function, &synchronizing);
     }
     ok
 }
@@ -145,16 +149,10 @@ fn is_single_block_execute_region(op: &OperationRef) -> bool {
 }
 
 /// Step 1 for one function.
-fn check(function: &OperationRef, function_only: bool) -> bool {
+/// `synchronizing`: the functions that commit or wait (empty when other
+/// functions may not be read).
+fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
     let mut ok = true;
-    let synchronizing = if function_only {
-        Default::default()
-    } else {
-        group_distance::functions_containing(
-            function,
-            &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
-        )
-    };
     let commits = |op: &OperationRef| !group_distance::commit_queues(op).is_empty();
     let blocks = ops::blocks_of(function);
     if blocks.len() > 1

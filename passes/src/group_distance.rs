@@ -13,6 +13,9 @@
 //!   `gpu.func`, `llvm.func`, any `*.func`), in token or counting form.
 //! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
 //!   token operand of an `apipe.wait`, recorded for every wait.
+//! - [`max_groups`]`(op, q)`: the most groups `op` can commit on q along
+//!   one path (a `wait_group` reaching it is a no-op); [`commit_queues`].
+//! - The facts are keyed by op and value: they hold until the IR changes.
 //! - [`GroupDistance::compute_with`] with [`Options`] records more:
 //!   `points` (ops before which the whole state is kept) and
 //!   `track_commits` (each commit op is also followed as "its most recent
@@ -213,6 +216,10 @@ pub struct Options<'c, 'a> {
     /// functions). Set when the pass runs on one function, nested under
     /// `func.func`: MLIR may then run it on sibling functions in parallel.
     pub function_only: bool,
+    /// The committing functions of the module ([`functions_containing`]
+    /// with `[ops::COMMIT_GROUP]`), computed once by a caller that analyzes
+    /// many functions; `None`: computed here (unless `function_only`).
+    pub committing_functions: Option<HashSet<String>>,
 }
 
 /// A followed entity.
@@ -444,10 +451,10 @@ impl GroupDistance {
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
             commit_queues: HashMap::new(),
-            committing_functions: if options.function_only {
-                HashSet::new()
-            } else {
-                functions_containing(function, &[ops::COMMIT_GROUP])
+            committing_functions: match (&options.committing_functions, options.function_only) {
+                (_, true) => HashSet::new(),
+                (Some(names), false) => names.clone(),
+                (None, false) => functions_containing(function, &[ops::COMMIT_GROUP]),
             },
             result: GroupDistance::default(),
             errors: Vec::new(),
@@ -1157,7 +1164,7 @@ mod tests {
             &Options {
                 track_commits: true,
                 points: vec![point],
-                function_only: false,
+                ..Options::default()
             },
         )
         .unwrap();

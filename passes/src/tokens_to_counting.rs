@@ -120,9 +120,15 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     }
     let mut plans = Vec::new();
     let mut remarks = Vec::new();
+    // Nested under `func.func`, sibling functions may be converted in
+    // parallel: do not read them.
+    let function_only = group_distance::is_function(&root);
+    let committing_functions =
+        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
     for function in group_distance::functions(&root) {
         let options = Options {
-            function_only: group_distance::is_function(&root),
+            function_only,
+            committing_functions: committing_functions.clone(),
             ..Options::default()
         };
         let Ok(analysis) = GroupDistance::compute_with(&function, &options) else {
