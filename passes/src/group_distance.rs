@@ -363,13 +363,14 @@ pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<
     let lower = constant_int(op.operand(0).ok()?)?;
     let upper = constant_int(op.operand(1).ok()?)?;
     let step = constant_int(op.operand(2).ok()?)?;
-    if step <= 0 {
+    if step <= 0 || (op.has_attribute("unsignedCmp") && (lower < 0 || upper < 0)) {
         return None;
     }
     if upper <= lower {
         return Some(0);
     }
-    Some(((upper - lower) as u64).div_ceil(step as u64))
+    let span = (i128::from(upper) - i128::from(lower)) as u128;
+    u64::try_from(span.div_ceil(step as u128)).ok()
 }
 
 /// The most groups that the regions of `op` (a function, or any op) can
