@@ -37,7 +37,8 @@
 //!    gets one that yields the window unchanged); `scf.while` through the
 //!    before-region arguments, the `scf.condition` operands, the after-region
 //!    arguments and its yield. Regions that commit nothing see the outer
-//!    window as is.
+//!    window as is;
+//! 5. erase the `apipe.ready` ops that no window position reached.
 //!
 //! Invariant: at every point, `window_q[i]` names the (i+1)-th newest group
 //! of q on every path, or is `ready` on the paths with fewer groups; so
@@ -284,6 +285,17 @@ fn convert_function(function: OperationRef) {
     }
     // 3.-4.
     converter.block(entry, &mut windows);
+    // 5.
+    for ready in converter.readies.values() {
+        // SAFETY: the `ready` op is live; it is erased only if unused.
+        let value: Value = unsafe { Value::from_raw(*ready) };
+        if crate::token_values::users(value).is_empty() {
+            // SAFETY: an op result's owner is a live op with no other use.
+            unsafe {
+                mlirOperationDestroy(mlir_sys::mlirOpResultGetOwner(*ready));
+            }
+        }
+    }
 }
 
 /// The innermost function around `op`.
