@@ -12,13 +12,19 @@
 //!
 //! Algorithm, per function (`*.func`):
 //! 1. check every precondition before touching the IR: no call of a
-//!    function that commits or waits (its groups would shift the window);
+//!    function that commits or waits (its groups would shift the window;
+//!    checked when the pass runs on a module: nested under `func.func`,
+//!    sibling functions may be converted in parallel and are not read);
 //!    commits only in the function's single block and in `scf.for`,
 //!    `scf.if`, `scf.index_switch`, `scf.while` and single-block
-//!    `scf.execute_region`; every `pending` < [`MAX_PENDING`];
-//! 2. K_q = 1 + the largest `pending` on q; at the function entry, one
-//!    `apipe.ready {queue = q}` fills each window (no group committed yet:
-//!    groups of callers are not visible in a function);
+//!    `scf.execute_region`; every `pending` < [`MAX_PENDING`], unless the
+//!    wait is a no-op: its `pending` reaches the most groups its queue can
+//!    have on any path ([`group_distance::max_groups`]);
+//! 2. K_q = 1 + the largest `pending` on q among the waits that are not
+//!    no-ops; at the function entry, one `apipe.ready {queue = q}` per
+//!    queue that has a wait fills its window (no group committed yet:
+//!    groups of callers are not visible in a function); a no-op wait waits
+//!    on it;
 //! 3. walk the body in order: a commit on q gets a token result (kept if it
 //!    has one) and pushes it at the front of window q (dropping the oldest);
 //!    a `wait_group` on q with `pending = N` becomes `apipe.wait` on
@@ -31,7 +37,8 @@
 //!    gets one that yields the window unchanged); `scf.while` through the
 //!    before-region arguments, the `scf.condition` operands, the after-region
 //!    arguments and its yield. Regions that commit nothing see the outer
-//!    window as is.
+//!    window as is;
+//! 5. erase the `apipe.ready` ops that no window position reached.
 //!
 //! Invariant: at every point, `window_q[i]` names the (i+1)-th newest group
 //! of q on every path, or is `ready` on the paths with fewer groups; so
@@ -59,7 +66,7 @@ use melior::{
     Context,
 };
 use mlir_sys::{mlirOperationDestroy, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 static ID: PassId = PassId::new();
 
@@ -107,20 +114,32 @@ fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
 /// # Errors
 /// [`Reported`] after located errors.
 pub fn counting_to_tokens(root: OperationRef) -> Result<(), Reported> {
-    let functions = group_distance::functions(&root);
     // 1.
-    let mut ok = true;
-    for function in &functions {
-        ok &= check(function);
-    }
-    if !ok {
+    if !check_all(&root) {
         return Err(Reported);
     }
     // 2.-4.
-    for function in functions {
+    for function in group_distance::functions(&root) {
         convert_function(function);
     }
     Ok(())
+}
+
+/// Checks the preconditions (step 1) on every function in `root`; emits
+/// one located error per problem and returns `false` if any.
+pub fn check_all(root: &OperationRef) -> bool {
+    let mut ok = true;
+    // Nested under `func.func`, MLIR may convert sibling functions in
+    // parallel: do not read them (calls are then not checked).
+    let synchronizing = if group_distance::is_function(root) {
+        HashSet::new()
+    } else {
+        group_distance::functions_containing(root, &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT])
+    };
+    for function in group_distance::functions(root) {
+        ok &= check(&function, &synchronizing);
+    }
+    ok
 }
 
 fn is_single_block_execute_region(op: &OperationRef) -> bool {
@@ -131,17 +150,11 @@ fn is_single_block_execute_region(op: &OperationRef) -> bool {
 }
 
 /// Step 1 for one function.
-fn check(function: &OperationRef) -> bool {
+/// `synchronizing`: the functions that commit or wait (empty when other
+/// functions may not be read).
+fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
     let mut ok = true;
-    let synchronizing = group_distance::functions_containing(
-        function,
-        &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
-    );
-    let commits = |op: &OperationRef| {
-        ops::nested_ops(op)
-            .iter()
-            .any(|inner| ops::is(inner, ops::COMMIT_GROUP))
-    };
+    let commits = |op: &OperationRef| !group_distance::commit_queues(op).is_empty();
     let blocks = ops::blocks_of(function);
     if blocks.len() > 1
         && ops::nested_ops(function)
@@ -159,6 +172,9 @@ fn check(function: &OperationRef) -> bool {
         return false;
     }
     for op in ops::nested_ops(function) {
+        if enclosing_function(op) != Some(*function) {
+            continue; // A nested function is checked on its own.
+        }
         let name = name_of(&op);
         if let Some(callee) = group_distance::callee(&op) {
             if synchronizing.contains(&callee) {
@@ -174,7 +190,7 @@ fn check(function: &OperationRef) -> bool {
         }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
-            if pending >= MAX_PENDING {
+            if pending >= MAX_PENDING && !is_no_op(&op, function) {
                 diagnostic::error(
                     op.location(),
                     &format!(
@@ -201,6 +217,13 @@ fn check(function: &OperationRef) -> bool {
     ok
 }
 
+/// True if the `wait_group` `op` can never find its group: its `pending`
+/// reaches the most groups its queue can have in `function`.
+fn is_no_op(op: &OperationRef, function: &OperationRef) -> bool {
+    let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0) as u64;
+    group_distance::max_groups(function, attributes::queue(op)).is_some_and(|most| pending >= most)
+}
+
 /// Windows of tokens, newest first, per windowed queue.
 type Windows<'c, 'a> = BTreeMap<i64, Vec<Value<'c, 'a>>>;
 
@@ -209,13 +232,24 @@ struct Converter<'c> {
     token: Type<'c>,
     /// K_q per windowed queue.
     sizes: BTreeMap<i64, usize>,
+    /// The `apipe.ready` of each queue that has a `wait_group`.
+    readies: BTreeMap<i64, mlir_sys::MlirValue>,
+    /// The `wait_group`s that can never find their group.
+    no_ops: BTreeSet<usize>,
 }
 
 /// Steps 2-4 for one function.
 fn convert_function(function: OperationRef) {
     let mut sizes: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut queues = BTreeSet::new();
+    let mut no_ops = BTreeSet::new();
     for op in ops::nested_ops(&function) {
         if ops::is(&op, ops::WAIT_GROUP) && enclosing_function(op) == Some(function) {
+            queues.insert(attributes::queue(&op));
+            if is_no_op(&op, &function) {
+                no_ops.insert(op.to_raw().ptr as usize);
+                continue;
+            }
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
             let size = sizes.entry(attributes::queue(&op)).or_default();
             *size = (*size).max(pending + 1);
@@ -227,14 +261,16 @@ fn convert_function(function: OperationRef) {
     let context_ref = function.context();
     // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
-    let converter = Converter {
+    let mut converter = Converter {
         context,
         token: Type::parse(context, ops::TOKEN_TYPE).expect("apipe dialect loaded"),
         sizes,
+        readies: BTreeMap::new(),
+        no_ops,
     };
     // 2.
     let mut windows = Windows::new();
-    for (&queue, &size) in &converter.sizes {
+    for &queue in queues.iter().rev() {
         let mut builder =
             OperationBuilder::new(ops::READY, function.location()).add_results(&[converter.token]);
         if queue != 0 {
@@ -242,10 +278,24 @@ fn convert_function(function: OperationRef) {
         }
         let ready = builder.build().expect("apipe.ready");
         let ready: Value = entry.insert_operation(0, ready).result(0).unwrap().into();
-        windows.insert(queue, vec![ready; size]);
+        converter.readies.insert(queue, ready.to_raw());
+        if let Some(&size) = converter.sizes.get(&queue) {
+            windows.insert(queue, vec![ready; size]);
+        }
     }
     // 3.-4.
     converter.block(entry, &mut windows);
+    // 5.
+    for ready in converter.readies.values() {
+        // SAFETY: the `ready` op is live; it is erased only if unused.
+        let value: Value = unsafe { Value::from_raw(*ready) };
+        if crate::token_values::users(value).is_empty() {
+            // SAFETY: an op result's owner is a live op with no other use.
+            unsafe {
+                mlirOperationDestroy(mlir_sys::mlirOpResultGetOwner(*ready));
+            }
+        }
+    }
 }
 
 /// The innermost function around `op`.
@@ -276,10 +326,8 @@ impl<'c> Converter<'c> {
 
     /// The windowed queues that `op`'s regions commit on.
     fn threaded_queues(&self, op: &OperationRef) -> BTreeSet<i64> {
-        ops::nested_ops(op)
-            .iter()
-            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
-            .map(attributes::queue)
+        group_distance::commit_queues(op)
+            .into_iter()
             .filter(|queue| self.sizes.contains_key(queue))
             .collect()
     }
@@ -341,7 +389,12 @@ impl<'c> Converter<'c> {
             ops::WAIT_GROUP => {
                 let queue = attributes::queue(&op);
                 let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
-                let token = windows[&queue][pending];
+                let token = if self.no_ops.contains(&(op.to_raw().ptr as usize)) {
+                    // SAFETY: the `ready` op lives as long as the function.
+                    unsafe { Value::from_raw(self.readies[&queue]) }
+                } else {
+                    windows[&queue][pending]
+                };
                 let attributes: Vec<_> = op
                     .attributes()
                     .filter(|(name, _)| {

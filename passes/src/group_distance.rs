@@ -13,6 +13,9 @@
 //!   `gpu.func`, `llvm.func`, any `*.func`), in token or counting form.
 //! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
 //!   token operand of an `apipe.wait`, recorded for every wait.
+//! - [`max_groups`]`(op, q)`: the most groups `op` can commit on q along
+//!   one path (a `wait_group` reaching it is a no-op); [`commit_queues`].
+//! - The facts are keyed by op and value: they hold until the IR changes.
 //! - [`GroupDistance::compute_with`] with [`Options`] records more:
 //!   `points` (ops before which the whole state is kept) and
 //!   `track_commits` (each commit op is also followed as "its most recent
@@ -44,7 +47,8 @@
 //!    are the yielded facts, and an entity from before the loop gets its
 //!    entry distance plus n times the per-iteration count; n = 0 gives the
 //!    entry state; a dynamic trip count gives the header (0 or more
-//!    iterations).
+//!    iterations). A static trip count of at most 4 is instead analyzed
+//!    iteration by iteration (exact, like the unrolled loop).
 //! 4. `scf.while`: the same fixed point over before-region → `scf.condition`
 //!    → after-region → `scf.yield`; the exit is the state at the condition,
 //!    the results its forwarded facts.
@@ -52,11 +56,19 @@
 //! 6. Any other op with regions: analyzed as is if it commits nothing
 //!    (waits inside see the state before it); if it commits, a located error.
 //!    A `func.call` (or other call naming a `callee`) of a function that
-//!    commits is a located error: the count would miss its groups.
+//!    commits is a located error: the count would miss its groups. (With
+//!    [`Options::function_only`], set when a pass runs on one function under
+//!    `func.func`, possibly in parallel with its siblings, other functions
+//!    are not read and calls are not checked.)
 //! 7. Liveness: a token value leaves the state after the op of its block
 //!    that (transitively) holds its last use, so the state stays as small
 //!    as the set of live tokens and the analysis is linear in the size of
 //!    the function for a bounded nesting depth.
+//!
+//! Recording: the facts at a wait (or a point) are the join over every
+//! visit: the iterations of an unrolled loop, and the rounds of a fixed
+//! point (each round's header is below the final one, so the last round
+//! decides there).
 //!
 //! Precondition: the IR verifies. Functions are analyzed independently;
 //! groups committed before a function's entry are not known (the function
@@ -66,7 +78,7 @@
 //! Invariant (soundness): on every path, the true number of groups is in
 //! `[min, max]`. `min` is exact (it is attained) when the paths enumerated
 //! agree, and `max = Some(min)` means all paths agree (see the brute-force
-//! path enumerator in `passes/tests/group_distance_props.rs`).
+//! path enumerator in `passes/tests/conversion_props.rs`).
 //!
 //! Citations: PTX ISA 9.7.9.25.3.2 / .3 (`cp.async.commit_group`,
 //! `cp.async.wait_group N`: all but the N most recent groups complete);
@@ -200,6 +212,14 @@ pub struct Options<'c, 'a> {
     pub track_commits: bool,
     /// Ops before which the whole state is kept, for the `*_at` queries.
     pub points: Vec<OperationRef<'c, 'a>>,
+    /// Do not read other functions (no check of calls of committing
+    /// functions). Set when the pass runs on one function, nested under
+    /// `func.func`: MLIR may then run it on sibling functions in parallel.
+    pub function_only: bool,
+    /// The committing functions of the module ([`functions_containing`]
+    /// with `[ops::COMMIT_GROUP]`), computed once by a caller that analyzes
+    /// many functions; `None`: computed here (unless `function_only`).
+    pub committing_functions: Option<HashSet<String>>,
 }
 
 /// A followed entity.
@@ -234,14 +254,24 @@ fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
 
+/// True for `!apipe.token`, the one type of the apipe dialect (checked by
+/// dialect namespace, without printing the type: this runs on every value).
 fn is_token(value: Value) -> bool {
-    ops::is_token_type(value.r#type())
+    // SAFETY: `value` is live; the namespace points into the dialect.
+    let namespace = unsafe {
+        let dialect = mlir_sys::mlirTypeGetDialect(mlir_sys::mlirValueGetType(value.to_raw()));
+        let namespace = mlir_sys::mlirDialectGetNamespace(dialect);
+        std::slice::from_raw_parts(namespace.data as *const u8, namespace.length)
+    };
+    namespace == b"apipe"
 }
 
 /// True for the ops analyzed as functions (`func.func`, `gpu.func`,
-/// `llvm.func`, ...).
+/// `llvm.func`, ..., and `gpu.launch`, whose body is a kernel): each has its
+/// own groups, none crosses its boundary.
 pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    name_of(op).ends_with(".func")
+    let name = name_of(op);
+    name.ends_with(".func") || name == "gpu.launch"
 }
 
 /// The functions in `root` (itself if it is one), outermost first.
@@ -250,6 +280,24 @@ pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<Operation
         .into_iter()
         .filter(is_function)
         .collect()
+}
+
+/// The queues of the commits nested in `op`'s regions, not counting those
+/// inside nested functions (`gpu.launch`, ...): their groups are their own.
+pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i64> {
+    let mut out = BTreeSet::new();
+    for block in ops::blocks_of(op) {
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            if ops::is(&inner, ops::COMMIT_GROUP) {
+                out.insert(attributes::queue(&inner));
+            } else if inner.region_count() > 0 && !is_function(&inner) {
+                out.extend(commit_queues(&inner));
+            }
+            next = inner.next_in_block();
+        }
+    }
+    out
 }
 
 /// The symbol names of the functions in the top-level op above `op` that
@@ -315,13 +363,67 @@ pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<
     let lower = constant_int(op.operand(0).ok()?)?;
     let upper = constant_int(op.operand(1).ok()?)?;
     let step = constant_int(op.operand(2).ok()?)?;
-    if step <= 0 {
+    if step <= 0 || (op.has_attribute("unsignedCmp") && (lower < 0 || upper < 0)) {
         return None;
     }
     if upper <= lower {
         return Some(0);
     }
-    Some(((upper - lower) as u64).div_ceil(step as u64))
+    let span = (i128::from(upper) - i128::from(lower)) as u128;
+    u64::try_from(span.div_ceil(step as u128)).ok()
+}
+
+/// The most groups that the regions of `op` (a function, or any op) can
+/// commit on `queue` along one path; `None` if unbounded (a loop with a
+/// dynamic trip count or an `scf.while` that commits on `queue`, or an op
+/// the analysis does not follow). A `wait_group` whose `pending` reaches it
+/// can never find its group: it is a no-op.
+pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Option<u64> {
+    let block_max = |block: BlockRef<'c, 'a>| -> Option<u64> {
+        let mut total: u64 = 0;
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            total = total.checked_add(op_max_groups(&inner, queue)?)?;
+            next = inner.next_in_block();
+        }
+        Some(total)
+    };
+    let mut most = Some(0);
+    for region in op.regions() {
+        let value = match region.first_block() {
+            None => Some(0),
+            Some(block) if block.next_in_region().is_none() => block_max(block),
+            Some(_) => {
+                if commit_queues(op).contains(&queue) {
+                    None
+                } else {
+                    Some(0)
+                }
+            }
+        };
+        most = most.zip(value).map(|(a, b)| a.max(b));
+    }
+    most
+}
+
+/// [`max_groups`] of one op (a commit counts itself; loops multiply).
+fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
+    let name = name_of(op);
+    match name.as_str() {
+        ops::COMMIT_GROUP => Some(u64::from(attributes::queue(op) == queue)),
+        "scf.for" => {
+            let body = max_groups(op, queue)?;
+            if body == 0 {
+                return Some(0);
+            }
+            body.checked_mul(static_trip_count(op)?)
+        }
+        "scf.while" => (max_groups(op, queue)? == 0).then_some(0),
+        "scf.if" | "scf.index_switch" | "scf.execute_region" => max_groups(op, queue),
+        _ if is_function(op) => Some(0),
+        _ if op.region_count() > 0 => (!commit_queues(op).contains(&queue)).then_some(0),
+        _ => Some(0),
+    }
 }
 
 impl GroupDistance {
@@ -350,7 +452,11 @@ impl GroupDistance {
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
             commit_queues: HashMap::new(),
-            committing_functions: functions_containing(function, &[ops::COMMIT_GROUP]),
+            committing_functions: match (&options.committing_functions, options.function_only) {
+                (_, true) => HashSet::new(),
+                (Some(names), false) => names.clone(),
+                (None, false) => functions_containing(function, &[ops::COMMIT_GROUP]),
+            },
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: HashSet::new(),
@@ -476,6 +582,9 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
     out
 }
 
+/// Static trip counts up to this are analyzed iteration by iteration
+/// (step 3).
+const UNROLL_LIMIT: u64 = 4;
 /// Rounds after which a moving bound is widened (step 3).
 const WIDEN_AFTER: usize = 3;
 /// Rounds after which everything still moving becomes unknown.
@@ -504,6 +613,19 @@ fn join_states(a: &State, b: &State) -> State {
         out.entry(*entity)
             .and_modify(|mine| *mine = mine.join(*fact))
             .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
+    }
+    out
+}
+
+/// Two visits of one point: the facts of either (an entity seen on one
+/// visit only keeps its fact; unlike [`join_states`], visits are not
+/// paths that meet).
+fn join_visits(a: &State, b: &State) -> State {
+    let mut out = a.clone();
+    for (entity, fact) in b {
+        out.entry(*entity)
+            .and_modify(|mine| *mine = mine.join(*fact))
+            .or_insert(*fact);
     }
     out
 }
@@ -542,11 +664,7 @@ impl<'c> Interpreter<'c> {
         if let Some(queues) = self.commit_queues.get(&key) {
             return queues.clone();
         }
-        let queues: BTreeSet<i64> = ops::nested_ops(op)
-            .iter()
-            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
-            .map(attributes::queue)
-            .collect();
+        let queues = commit_queues(op);
         self.commit_queues.insert(key, queues.clone());
         queues
     }
@@ -649,7 +767,12 @@ impl<'c> Interpreter<'c> {
     fn op<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let key = op_key(&op);
         if self.points.contains(&key) {
-            self.result.snapshots.insert(key, state.clone());
+            // Every visit is recorded joined (see "Recording" in the doc).
+            let joined = match self.result.snapshots.get(&key) {
+                Some(previous) => join_visits(previous, state),
+                None => state.clone(),
+            };
+            self.result.snapshots.insert(key, joined);
         }
         let name = name_of(&op);
         match name.as_str() {
@@ -687,10 +810,14 @@ impl<'c> Interpreter<'c> {
                     if let Some(fact) = Self::fact(state, operand) {
                         self.result
                             .operand_facts
-                            .insert((key, value_key(operand)), fact);
+                            .entry((key, value_key(operand)))
+                            .and_modify(|previous| *previous = previous.join(fact))
+                            .or_insert(fact);
                     }
                 }
             }
+            // Analyzed on its own (a kernel body, a nested function).
+            _ if is_function(&op) => {}
             "scf.for" => self.for_loop(op, state),
             "scf.while" => self.while_loop(op, state),
             "scf.if" | "scf.index_switch" => self.branches(op, state),
@@ -789,6 +916,22 @@ impl<'c> Interpreter<'c> {
             // Never runs: analyze the body for its waits, keep the state.
             let _ = self.block(body, &mut entry.clone());
             self.bind(state, &results, &init_facts);
+            return;
+        }
+        if let Some(trip_count) = trip_count.filter(|&n| n <= UNROLL_LIMIT) {
+            // A small static trip count: iteration by iteration, exact.
+            let mut current = entry;
+            let mut yields = Vec::new();
+            for _ in 0..trip_count {
+                yields = self.block(body, &mut current);
+                self.bind(&mut current, &arguments, &yields);
+            }
+            self.join_facts(op.location(), &[init_facts, yields.clone()], yields.len());
+            for argument in &arguments {
+                current.remove(&Entity::Value(value_key(*argument)));
+            }
+            self.bind(&mut current, &results, &yields);
+            *state = current;
             return;
         }
         let queues = self.commit_queues_of(&op);
@@ -936,5 +1079,164 @@ impl<'c> Interpreter<'c> {
         }
         self.bind(&mut exit, &results, &forwarded);
         *state = exit;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    #[test]
+    fn distance_arithmetic_and_display() {
+        let a = Distance {
+            min: 1,
+            max: Some(2),
+        };
+        let unbounded = Distance { min: 3, max: None };
+        assert_eq!(
+            a.join(Distance::ZERO),
+            Distance {
+                min: 0,
+                max: Some(2)
+            }
+        );
+        assert_eq!(a.join(unbounded), Distance { min: 1, max: None });
+        assert_eq!(
+            a.plus(a),
+            Distance {
+                min: 2,
+                max: Some(4)
+            }
+        );
+        assert_eq!(
+            a.times(3),
+            Distance {
+                min: 3,
+                max: Some(6)
+            }
+        );
+        assert!(!a.is_exact() && Distance::ZERO.is_exact());
+        assert_eq!(
+            [
+                a.to_string(),
+                unbounded.to_string(),
+                Distance::ZERO.to_string()
+            ],
+            ["1 to 2", "3 or more", "0"]
+        );
+    }
+
+    /// The hazard checker's query: commit ops followed to a point, in
+    /// counting form.
+    #[test]
+    fn commit_facts_at_a_point_in_counting_form() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(
+            &context,
+            r#"
+            func.func @f(%c: i1, %n: index) {
+              %c0 = arith.constant 0 : index
+              %c1 = arith.constant 1 : index
+              %c3 = arith.constant 3 : index
+              "apipe.commit_group"() : () -> ()
+              scf.if %c {
+                "apipe.commit_group"() : () -> ()
+              }
+              scf.for %i = %c0 to %c3 step %c1 {
+                "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+              }
+              "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let function = module.body().first_operation().unwrap();
+        let all = ops::nested_ops(&function);
+        let commits: Vec<_> = all
+            .iter()
+            .filter(|op| ops::is(*op, ops::COMMIT_GROUP))
+            .copied()
+            .collect();
+        let point = *all.iter().find(|op| ops::is(*op, ops::WAIT_GROUP)).unwrap();
+        let analysis = GroupDistance::compute_with(
+            &function,
+            &Options {
+                track_commits: true,
+                points: vec![point],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        // The first commit: 0 or 1 groups after it (the if may commit).
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[0]),
+            Some(GroupFact {
+                queue: 0,
+                groups: Some(Distance {
+                    min: 0,
+                    max: Some(1)
+                }),
+                may_name_no_group: false,
+            })
+        );
+        // The commit in the branch may not have run.
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[1]),
+            Some(GroupFact {
+                queue: 0,
+                groups: Some(Distance::ZERO),
+                may_name_no_group: true,
+            })
+        );
+        // The loop (3 iterations) has run: its last group is the newest.
+        assert_eq!(
+            analysis.commit_fact_at(&point, &commits[2]),
+            Some(GroupFact::fresh(1))
+        );
+        // No state is kept at other ops.
+        assert_eq!(analysis.commit_fact_at(&commits[2], &commits[0]), None);
+    }
+
+    /// The token form: the fact of any token at a chosen point.
+    #[test]
+    fn token_fact_at_a_point() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(
+            &context,
+            r#"
+            func.func @f() {
+              %t = "apipe.commit_group"() : () -> !apipe.token
+              "apipe.commit_group"() : () -> ()
+              %c0 = arith.constant 0 : index
+              "apipe.wait"(%t) : (!apipe.token) -> ()
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let function = module.body().first_operation().unwrap();
+        let all = ops::nested_ops(&function);
+        let token: Value = all[0].result(0).unwrap().into();
+        let point = all[2];
+        let analysis = GroupDistance::compute_with(
+            &function,
+            &Options {
+                points: vec![point],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let expected = GroupFact {
+            queue: 0,
+            groups: Some(Distance {
+                min: 1,
+                max: Some(1),
+            }),
+            may_name_no_group: false,
+        };
+        assert_eq!(analysis.token_fact_at(&point, token), Some(expected));
+        assert_eq!(analysis.token_fact(&all[3], token), Some(expected));
     }
 }

@@ -10,7 +10,7 @@
 //!   because the MLIR C API has no registry for Rust passes; upstream
 //!   segments are handed to MLIR.
 //! - One module per pass ([`make_sync`], [`tokens_to_counting`],
-//!   [`counting_to_tokens`]) and per
+//!   [`counting_to_tokens`], [`merge_queues`]) and per
 //!   shared analysis or utility ([`group_distance`], [`token_values`]).
 #![deny(missing_docs)]
 
@@ -18,6 +18,7 @@ pub mod counting_to_tokens;
 mod error;
 pub mod group_distance;
 pub mod make_sync;
+pub mod merge_queues;
 pub mod options;
 pub mod pass;
 pub mod pipeline;

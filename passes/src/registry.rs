@@ -11,7 +11,7 @@
 //! crate.
 
 use crate::{
-    counting_to_tokens, make_sync,
+    counting_to_tokens, make_sync, merge_queues,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
     software_pipeline, tokens_to_counting, Error,
@@ -75,6 +75,7 @@ const BUILTIN: &[&PassInfo] = &[
     &make_sync::INFO,
     &counting_to_tokens::INFO,
     &tokens_to_counting::INFO,
+    &merge_queues::INFO,
     &software_pipeline::INFO,
 ];
 

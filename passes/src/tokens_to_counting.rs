@@ -24,7 +24,10 @@
 //! 3. insert one `wait_group` per queue (ascending queue) before the wait,
 //!    carrying the wait's attributes, and erase the wait;
 //! 4. remove every token value ([`token_values::strip_tokens`]): commit
-//!    results, iter_args, region results, `apipe.ready` ops.
+//!    results, iter_args, region results, `apipe.ready` ops;
+//! 5. drop an `else` left empty on an `scf.if` without results (MLIR's
+//!    `RemoveEmptyElseBranch` canonicalization), so that the round trip
+//!    gives back the input's structure too.
 //!
 //! On a path where a token names no group (it is `ready`, or the init of a
 //! window before the first commit) there is nothing to wait for, so any
@@ -35,7 +38,7 @@
 //! form); the RFC review's token proposal (DESIGN.md section 3).
 
 use crate::{
-    group_distance::{self, Distance, GroupDistance, GroupFact},
+    group_distance::{self, Distance, GroupDistance, GroupFact, Options},
     options::{OptionInfo, OptionKind, PassOptions},
     pass::{PassId, RunFn},
     registry::PassInfo,
@@ -47,7 +50,7 @@ use melior::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        BlockLike, Identifier, OperationRef,
+        BlockLike, Identifier, OperationRef, RegionLike,
     },
     pass::Pass,
 };
@@ -95,15 +98,40 @@ struct Plan<'c, 'a> {
 /// # Errors
 /// [`Reported`] after located errors.
 pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Reported> {
+    convert(root, strict, ops::WAIT)
+}
+
+/// [`tokens_to_counting`], naming the waits `op_name` in diagnostics
+/// (`apipe-merge-queues` converts `wait_group`s through tokens).
+pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result<(), Reported> {
     // 1. Preconditions (and 2., which only reads).
     if !token_values::check_removable(&root) {
         return Err(Reported);
     }
     let mut ok = true;
+    for wait in ops::self_and_nested_ops(&root) {
+        if ops::is(&wait, ops::WAIT) && enclosing_function(wait).is_none() {
+            diagnostic::error(
+                wait.location(),
+                "'apipe.wait' op outside a function: groups are counted per function",
+            );
+            ok = false;
+        }
+    }
     let mut plans = Vec::new();
     let mut remarks = Vec::new();
+    // Nested under `func.func`, sibling functions may be converted in
+    // parallel: do not read them.
+    let function_only = group_distance::is_function(&root);
+    let committing_functions =
+        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
     for function in group_distance::functions(&root) {
-        let Ok(analysis) = GroupDistance::compute(&function) else {
+        let options = Options {
+            function_only,
+            committing_functions: committing_functions.clone(),
+            ..Options::default()
+        };
+        let Ok(analysis) = GroupDistance::compute_with(&function, &options) else {
             ok = false;
             continue;
         };
@@ -111,7 +139,7 @@ pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Report
             if !ops::is(&wait, ops::WAIT) || enclosing_function(wait) != Some(function) {
                 continue;
             }
-            match plan(&analysis, wait, strict, &mut remarks) {
+            match plan(&analysis, wait, strict, op_name, &mut remarks) {
                 Some(plan) => plans.push(plan),
                 None => ok = false,
             }
@@ -156,7 +184,35 @@ pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Report
     }
     // 4.
     token_values::strip_tokens(&root);
+    // 5.
+    for op in ops::nested_ops(&root) {
+        drop_empty_else(op);
+    }
     Ok(())
+}
+
+/// Step 5: erases the `else` block of an `scf.if` without results when only
+/// an `scf.yield` is left in it (as upstream's `scf.if` canonicalization
+/// `RemoveEmptyElseBranch` does); counting-to-tokens adds such an `else` to
+/// carry a window.
+fn drop_empty_else(op: OperationRef) {
+    if !ops::is(&op, "scf.if") || op.result_count() != 0 {
+        return;
+    }
+    let Some(block) = op.region(1).ok().and_then(|r| r.first_block()) else {
+        return;
+    };
+    let only_yield = block
+        .first_operation()
+        .is_some_and(|first| first.next_in_block().is_none() && first.operand_count() == 0);
+    if only_yield {
+        // SAFETY: the block is live and unused (its only op is the yield);
+        // detached, it is owned and destroyed with its ops when dropped.
+        unsafe {
+            mlir_sys::mlirBlockDetach(block.to_raw());
+            mlir_sys::mlirBlockDestroy(block.to_raw());
+        }
+    }
 }
 
 /// The innermost function around `op`.
@@ -171,16 +227,77 @@ fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'
     None
 }
 
-/// Step 2 for one wait; `None` after a located error.
+/// The count that replaces a wait on one queue (step 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueCount {
+    /// The queue.
+    pub queue: i64,
+    /// The `pending` count: the fewest groups after the newest waited group.
+    pub pending: u64,
+    /// True if every path on which a waited token names a group gives
+    /// `pending`.
+    pub exact: bool,
+    /// The counts the paths give (`min` = `pending`).
+    pub range: Distance,
+}
+
+/// Step 2 for one `apipe.wait`: one [`QueueCount`] per queue of its tokens
+/// that name a group on some path (ascending queue). `Err(index)` names an
+/// operand that the analysis could not follow.
+///
+/// # Errors
+/// The index of a token operand without a fact.
+pub fn wait_counts(analysis: &GroupDistance, wait: OperationRef) -> Result<Vec<QueueCount>, usize> {
+    let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
+    for (index, token) in wait.operands().enumerate() {
+        let fact = analysis.token_fact(&wait, token).ok_or(index)?;
+        by_queue.entry(fact.queue).or_default().push(fact);
+    }
+    let mut counts = Vec::new();
+    for (queue, facts) in by_queue {
+        let real: Vec<&GroupFact> = facts.iter().filter(|f| f.groups.is_some()).collect();
+        let Some(pending) = real.iter().filter_map(|f| f.groups).map(|d| d.min).min() else {
+            continue; // Only `ready` tokens: nothing to wait for.
+        };
+        // Exact: a token gives `pending` on every path, and on each path it
+        // names no group, no other token names one either.
+        let exact_token =
+            |f: &&&GroupFact| f.groups.is_some_and(|d| d.is_exact() && d.min == pending);
+        let exact = real
+            .iter()
+            .filter(exact_token)
+            .any(|f| !f.may_name_no_group || real.len() == 1);
+        // On each path the count is the smallest over the tokens.
+        let range = Distance {
+            min: pending,
+            max: real
+                .iter()
+                .filter_map(|f| f.groups)
+                .map(|d| d.max.unwrap_or(u64::MAX))
+                .min()
+                .filter(|&m| m != u64::MAX),
+        };
+        counts.push(QueueCount {
+            queue,
+            pending,
+            exact,
+            range,
+        });
+    }
+    Ok(counts)
+}
+
+/// Step 2 for one wait, with its diagnostics; `None` after a located error.
 fn plan<'c, 'a>(
     analysis: &GroupDistance,
     wait: OperationRef<'c, 'a>,
     strict: bool,
+    op_name: &str,
     remarks: &mut Vec<(melior::ir::Location<'c>, String)>,
 ) -> Option<Plan<'c, 'a>> {
-    let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
-    for (index, token) in wait.operands().enumerate() {
-        let Some(fact) = analysis.token_fact(&wait, token) else {
+    let counts = match wait_counts(analysis, wait) {
+        Ok(counts) => counts,
+        Err(index) => {
             diagnostic::error(
                 wait.location(),
                 &format!(
@@ -188,45 +305,33 @@ fn plan<'c, 'a>(
                 ),
             );
             return None;
-        };
-        by_queue.entry(fact.queue).or_default().push(fact);
-    }
-    let mut counts = Vec::new();
-    for (queue, facts) in by_queue {
-        let distances: Vec<Distance> = facts.iter().filter_map(|f| f.groups).collect();
-        let Some(pending) = distances.iter().map(|d| d.min).min() else {
-            continue; // Only `ready` tokens: nothing to wait for.
-        };
-        let exact = distances.iter().any(|d| d.is_exact() && d.min == pending);
-        if !exact {
-            // On each path the count is the smallest over the tokens.
-            let range = Distance {
-                min: pending,
-                max: distances
-                    .iter()
-                    .map(|d| d.max.unwrap_or(u64::MAX))
-                    .min()
-                    .filter(|&m| m != u64::MAX),
-            };
-            if strict {
-                diagnostic::error(
-                    wait.location(),
-                    &format!(
-                        "'apipe.wait' op on queue {queue}: the paths commit {range} groups after the \
-                         waited group, so no count is exact (strict=true)"
-                    ),
-                );
-                return None;
-            }
-            remarks.push((
-                wait.location(),
-                format!(
-                    "'apipe.wait' op on queue {queue}: the paths commit {range} groups after the \
-                     waited group; using the minimum, pending = {pending}"
-                ),
-            ));
         }
-        counts.push((queue, pending));
+    };
+    for count in &counts {
+        if count.exact {
+            continue;
+        }
+        let (queue, range, pending) = (count.queue, count.range, count.pending);
+        if strict {
+            diagnostic::error(
+                wait.location(),
+                &format!(
+                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                     waited group, so no count is exact (strict=true)"
+                ),
+            );
+            return None;
+        }
+        remarks.push((
+            wait.location(),
+            format!(
+                "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                 waited group; using the minimum, pending = {pending}"
+            ),
+        ));
     }
-    Some(Plan { wait, counts })
+    Some(Plan {
+        wait,
+        counts: counts.iter().map(|c| (c.queue, c.pending)).collect(),
+    })
 }

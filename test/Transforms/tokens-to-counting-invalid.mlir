@@ -97,3 +97,9 @@ func.func @token_from_unknown_op() {
   "apipe.wait"(%t) : (!apipe.token) -> ()
   return
 }
+
+// -----
+
+%t = "apipe.commit_group"() : () -> !apipe.token
+// expected-error @+1 {{'apipe.wait' op outside a function: groups are counted per function}}
+"apipe.wait"(%t) : (!apipe.token) -> ()

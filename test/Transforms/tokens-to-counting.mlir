@@ -318,3 +318,73 @@ func.func @zero_trip_loop() {
   "apipe.wait"(%r) : (!apipe.token) -> ()
   return
 }
+
+// -----
+
+// Beyond the unroll limit, a static trip count still counts every
+// iteration: sixteen groups follow the token committed before the loop.
+// CHECK-LABEL: func.func @static_trip_count_sixteen
+// CHECK: scf.for
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 16 : i64} : () -> ()
+func.func @static_trip_count_sixteen() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %t0 = "apipe.commit_group"() : () -> !apipe.token
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.commit_group"() : () -> ()
+  }
+  "apipe.wait"(%t0) : (!apipe.token) -> ()
+  return
+}
+
+// -----
+
+// A gpu.launch body is a kernel: its groups are counted on their own, and
+// they do not count for the host function around it.
+// CHECK-LABEL: func.func @gpu_launch_body_counted_on_its_own
+// CHECK: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: gpu.launch
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+func.func @gpu_launch_body_counted_on_its_own() {
+  %c1 = arith.constant 1 : index
+  %t0 = "apipe.commit_group"() : () -> !apipe.token
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = "apipe.commit_group"() : () -> !apipe.token
+    %b = "apipe.commit_group"() : () -> !apipe.token
+    "apipe.wait"(%a) : (!apipe.token) -> ()
+    gpu.terminator
+  }
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait"(%t0) : (!apipe.token) -> ()
+  return
+}
+
+// -----
+
+// A dynamic loop whose body commits nothing keeps the distance: the wait
+// inside and the wait after are both exact.
+// CHECK-LABEL: func.func @dynamic_loop_without_commit
+// CHECK: scf.for
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+func.func @dynamic_loop_without_commit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = "apipe.commit_group"() : () -> !apipe.token
+  %t1 = "apipe.commit_group"() : () -> !apipe.token
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.wait"(%t0) : (!apipe.token) -> ()
+  }
+  "apipe.wait"(%t0) : (!apipe.token) -> ()
+  return
+}
