@@ -125,11 +125,25 @@ impl Copy {
     /// (zero past `src_elements`), so overlapping buffers read old data.
     fn land(&self) {
         let size = self.element_bytes;
+        let read = self.src_elements * size;
+        if self.src_step == size as isize && self.dst_step == size as isize {
+            // SAFETY: the indices were checked against the memrefs' sizes at
+            // issue, and a buffer is not freed while a copy of it is pending
+            // (`apipe_emu_dealloc`). `copy` is a memmove: it reads all of
+            // `src` before writing `dst`.
+            unsafe {
+                std::ptr::copy(self.src, self.dst, read);
+                std::ptr::write_bytes(
+                    self.dst.add(read),
+                    0,
+                    (self.elements - self.src_elements) * size,
+                );
+            }
+            return;
+        }
         let mut data = vec![0u8; self.elements * size];
         for k in 0..self.src_elements {
-            // SAFETY: the indices were checked against the memref's sizes at
-            // issue; the buffers outlive the entry function's run (the program
-            // must not free a buffer with copies in flight, as on the GPU).
+            // SAFETY: as above; `data` is a separate buffer.
             unsafe {
                 std::ptr::copy_nonoverlapping(
                     self.src.offset(k as isize * self.src_step),
@@ -138,40 +152,56 @@ impl Copy {
                 )
             };
         }
-        if self.dst_step == size as isize {
-            // SAFETY: as above; `data` is a separate buffer.
-            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.dst, data.len()) };
-        } else {
-            for k in 0..self.elements {
-                // SAFETY: as above.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        data.as_ptr().add(k * size),
-                        self.dst.offset(k as isize * self.dst_step),
-                        size,
-                    )
-                };
-            }
+        for k in 0..self.elements {
+            // SAFETY: as above.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    data.as_ptr().add(k * size),
+                    self.dst.offset(k as isize * self.dst_step),
+                    size,
+                )
+            };
         }
     }
 }
 
-/// A committed group.
-struct Group {
-    token: i64,
-    /// Copies that have not landed yet.
-    copies: Vec<Copy>,
+/// A copy that has not landed yet, or landed early under `random`.
+struct Pending {
+    /// The sequence number of its group on its queue (the number of commits
+    /// on the queue before it was issued).
+    group: u64,
+    landed: bool,
+    copy: Copy,
 }
 
+/// One queue: `U_q` and `G_q` of DESIGN.md section 3. Pending copies of all
+/// its groups (and the uncommitted ones) sit in one FIFO, in issue order,
+/// so no event allocates once the buffers have grown.
 #[derive(Default)]
 struct Queue {
-    uncommitted: Vec<Copy>,
+    pending: VecDeque<Pending>,
     /// Copies issued and not committed, landed or not (for the exit warning).
     uncommitted_count: usize,
     /// The op of the first uncommitted copy.
     first_uncommitted: Option<i64>,
-    groups: VecDeque<Group>,
+    /// Committed groups not complete yet: (token, sequence number).
+    groups: VecDeque<(i64, u64)>,
     commit_count: u64,
+}
+
+impl Queue {
+    /// Completes the oldest group: lands its copies that have not landed.
+    fn complete_oldest(&mut self) {
+        let Some((_, group)) = self.groups.pop_front() else {
+            return;
+        };
+        while self.pending.front().is_some_and(|p| p.group <= group) {
+            let pending = self.pending.pop_front().unwrap();
+            if !pending.landed {
+                pending.copy.land();
+            }
+        }
+    }
 }
 
 /// The runtime state of one run.
@@ -228,7 +258,7 @@ pub fn finish() -> bool {
             // Nothing can observe a copy that lands after the entry returns,
             // and its buffers may be freed: drop the pending ones.
             queue.groups.clear();
-            queue.uncommitted.clear();
+            queue.pending.clear();
             if let Some(op) = queue.first_uncommitted {
                 let count = queue.uncommitted_count;
                 state.message(
@@ -302,36 +332,14 @@ impl State {
         }
         let mut queues = std::mem::take(&mut self.queues);
         for queue in &mut queues {
-            let lists = queue
-                .groups
-                .iter_mut()
-                .map(|g| &mut g.copies)
-                .chain(std::iter::once(&mut queue.uncommitted));
-            for copies in lists {
-                copies.retain(|copy| {
-                    let z = self.next_random();
-                    if z.is_multiple_of(4) {
-                        copy.land();
-                        false
-                    } else {
-                        true
-                    }
-                });
+            for pending in queue.pending.iter_mut().filter(|p| !p.landed) {
+                if self.next_random().is_multiple_of(4) {
+                    pending.copy.land();
+                    pending.landed = true;
+                }
             }
         }
         self.queues = queues;
-    }
-
-    /// Lands the oldest groups of `queue` while `done(group)` says so.
-    fn force(&mut self, queue: i64, mut done: impl FnMut(&Group) -> bool) {
-        let queue = self.queue(queue);
-        while let Some(group) = queue.groups.front() {
-            if !done(group) {
-                break;
-            }
-            let group = queue.groups.pop_front().unwrap();
-            group.copies.iter().for_each(Copy::land);
-        }
     }
 }
 
@@ -348,22 +356,42 @@ fn with_state<R>(default: R, f: impl FnOnce(&mut State) -> R) -> R {
 struct Descriptor {
     aligned: *mut u8,
     offset: i64,
-    sizes: Vec<i64>,
-    strides: Vec<i64>,
+    rank: usize,
+    sizes: [i64; MAX_RANK],
+    strides: [i64; MAX_RANK],
 }
 
 impl Descriptor {
     /// # Safety
-    /// `raw` points to a ranked descriptor of rank `rank`.
+    /// `raw` points to a ranked descriptor of rank `rank` (at most
+    /// [`MAX_RANK`], which `apipe-to-emulation` checks).
     unsafe fn read(rank: i64, raw: *const i64) -> Self {
-        let rank = rank.max(0) as usize;
+        // Plain loops and comparisons: the runtime is on the hot path of
+        // every copy, and workspace crates build without optimization in
+        // the dev profile.
+        let rank = if rank < 0 {
+            0
+        } else if rank as usize > MAX_RANK {
+            MAX_RANK
+        } else {
+            rank as usize
+        };
+        let mut sizes = [0; MAX_RANK];
+        let mut strides = [0; MAX_RANK];
         // SAFETY: the layout above; every field is 8 bytes on x86-64.
         unsafe {
+            let mut d = 0;
+            while d < rank {
+                sizes[d] = *raw.add(3 + d);
+                strides[d] = *raw.add(3 + rank + d);
+                d += 1;
+            }
             Self {
                 aligned: *(raw.add(1) as *const *mut u8),
                 offset: *raw.add(2),
-                sizes: (0..rank).map(|d| *raw.add(3 + d)).collect(),
-                strides: (0..rank).map(|d| *raw.add(3 + rank + d)).collect(),
+                rank,
+                sizes,
+                strides,
             }
         }
     }
@@ -371,18 +399,24 @@ impl Descriptor {
     /// Checks `indices` (the last one starting a run of `count` elements)
     /// against the sizes; `Err` describes the violation.
     fn check(&self, indices: &[i64], count: i64) -> Result<(), String> {
-        let last = self.sizes.len().saturating_sub(1);
-        let bad = indices.iter().enumerate().any(|(d, &i)| {
-            if d == last {
-                i < 0 || i.checked_add(count).is_none_or(|end| end > self.sizes[d])
+        let mut bad = count < 0;
+        let mut d = 0;
+        while d < self.rank {
+            let (i, size) = (indices[d], self.sizes[d]);
+            // The last index starts a run of `count` elements.
+            let end = if d + 1 == self.rank {
+                size - count
             } else {
-                i < 0 || i >= self.sizes[d]
-            }
-        });
+                size - 1
+            };
+            bad |= i < 0 || i > end;
+            d += 1;
+        }
         if bad {
             Err(format!(
-                "indices {indices:?} + {count} elements, sizes {:?}",
-                self.sizes
+                "indices {:?} + {count} elements, sizes {:?}",
+                &indices[..self.rank],
+                &self.sizes[..self.rank]
             ))
         } else {
             Ok(())
@@ -390,18 +424,23 @@ impl Descriptor {
     }
 
     fn address(&self, indices: &[i64], element_bytes: usize) -> *mut u8 {
-        let linear: i64 = self.offset
-            + indices
-                .iter()
-                .zip(&self.strides)
-                .map(|(i, s)| i * s)
-                .sum::<i64>();
+        let mut linear = self.offset;
+        let mut d = 0;
+        while d < indices.len() && d < self.rank {
+            linear += indices[d] * self.strides[d];
+            d += 1;
+        }
         self.aligned
             .wrapping_offset(linear as isize * element_bytes as isize)
     }
 
     fn step(&self, element_bytes: usize) -> isize {
-        self.strides.last().copied().unwrap_or(1) as isize * element_bytes as isize
+        let last = if self.rank == 0 {
+            1
+        } else {
+            self.strides[self.rank - 1]
+        };
+        last as isize * element_bytes as isize
     }
 }
 
@@ -440,8 +479,8 @@ pub unsafe extern "C" fn apipe_emu_copy(
                 Descriptor::read(dst_rank, dst),
             )
         };
-        let src_indices = &[s0, s1, s2, s3][..src.sizes.len().min(MAX_RANK)];
-        let dst_indices = &[d0, d1, d2, d3][..dst.sizes.len().min(MAX_RANK)];
+        let src_indices = &[s0, s1, s2, s3][..src.rank];
+        let dst_indices = &[d0, d1, d2, d3][..dst.rank];
         let src_count = if src_elements < 0 {
             elements
         } else {
@@ -480,9 +519,14 @@ pub unsafe extern "C" fn apipe_emu_copy(
         if eager {
             copy.land();
         } else {
-            q.uncommitted.push(copy);
+            let group = q.commit_count;
+            q.pending.push_back(Pending {
+                group,
+                landed: false,
+                copy,
+            });
+            state.tick();
         }
-        state.tick();
     })
 }
 
@@ -492,11 +536,11 @@ pub extern "C" fn apipe_emu_commit_group(_op: i64, queue: i64) -> i64 {
         let token = state.token_queues.len() as i64;
         state.token_queues.push(queue as u32);
         let q = state.queue(queue);
-        let copies = std::mem::take(&mut q.uncommitted);
         q.uncommitted_count = 0;
         q.first_uncommitted = None;
+        let group = q.commit_count;
+        q.groups.push_back((token, group));
         q.commit_count += 1;
-        q.groups.push_back(Group { token, copies });
         state.tick();
         token
     })
@@ -513,12 +557,10 @@ pub extern "C" fn apipe_emu_wait_group(op: i64, queue: i64, pending: i64) {
             );
         }
         let keep = pending.max(0) as usize;
-        let mut count = state.queue(queue).groups.len();
-        state.force(queue, |_| {
-            let force = count > keep;
-            count = count.saturating_sub(1);
-            force
-        });
+        let q = state.queue(queue);
+        while q.groups.len() > keep {
+            q.complete_oldest();
+        }
         state.tick();
     })
 }
@@ -538,7 +580,10 @@ pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
                 &format!("'apipe.wait' on token {token}, which no 'apipe.commit_group' produced"),
             );
         };
-        state.force(queue as i64, |group| group.token <= token);
+        let q = state.queue(queue as i64);
+        while q.groups.front().is_some_and(|&(t, _)| t <= token) {
+            q.complete_oldest();
+        }
         state.tick();
     })
 }
@@ -569,12 +614,11 @@ pub unsafe extern "C" fn apipe_emu_dealloc(
         let inside = |p: usize| (low..high).contains(&p);
         let pending = state.queues.iter().find_map(|queue| {
             queue
-                .groups
+                .pending
                 .iter()
-                .flat_map(|g| &g.copies)
-                .chain(&queue.uncommitted)
-                .find(|c| inside(c.src as usize) || inside(c.dst as usize))
-                .map(|c| c.op)
+                .filter(|p| !p.landed)
+                .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
+                .map(|p| p.copy.op)
         });
         if let Some(copy) = pending {
             let copy_at = usize::try_from(copy)
