@@ -45,7 +45,7 @@
 //! runtime writes a message, it flushes C stdio, so the streams interleave in
 //! program order.
 
-use std::{cell::RefCell, collections::HashSet, collections::VecDeque, io::Write};
+use std::{cell::Cell, collections::HashSet, collections::VecDeque, io::Write};
 
 /// Name of the runtime function for `apipe.commit_group`:
 /// `(id: i64, queue: i64) -> i64` (the token).
@@ -218,7 +218,12 @@ struct State {
 }
 
 thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// The run's state, owned through a raw pointer (a `Box` leaked by
+    /// [`start`], reclaimed by [`finish`]): every apipe op of the program
+    /// reaches it, and a `RefCell` costs a borrow check on each. Runtime
+    /// functions never call back into JIT code, so no two `&mut` to it
+    /// exist at once.
+    static STATE: Cell<*mut State> = const { Cell::new(std::ptr::null_mut()) };
 }
 
 /// Starts a run on this thread: `locations[id]` is the source location of
@@ -228,17 +233,17 @@ pub fn start(completion: Completion, locations: Vec<String>) {
         Completion::Random(seed) => seed,
         _ => 0,
     };
-    STATE.with(|state| {
-        *state.borrow_mut() = Some(State {
-            completion,
-            rng: seed ^ 0x9e37_79b9_7f4a_7c15,
-            locations,
-            queues: Vec::new(),
-            token_queues: vec![u32::MAX],
-            noted: HashSet::new(),
-            failed: false,
-        })
+    let state = Box::new(State {
+        completion,
+        rng: seed ^ 0x9e37_79b9_7f4a_7c15,
+        locations,
+        queues: Vec::new(),
+        token_queues: vec![u32::MAX],
+        noted: HashSet::new(),
+        failed: false,
     });
+    take_state();
+    STATE.with(|cell| cell.set(Box::into_raw(state)));
 }
 
 /// Ends the run: the end of the entry is the last moment a copy may land,
@@ -246,8 +251,8 @@ pub fn start(completion: Completion, locations: Vec<String>) {
 /// about copies never committed; flushes the output.
 /// Returns `false` if a run-time error was reported.
 pub fn finish() -> bool {
-    let ok = STATE.with(|state| {
-        let Some(mut state) = state.borrow_mut().take() else {
+    let ok = (|| {
+        let Some(mut state) = take_state() else {
             return true;
         };
         if state.failed {
@@ -274,7 +279,7 @@ pub fn finish() -> bool {
             }
         }
         true
-    });
+    })();
     flush_all();
     ok
 }
@@ -345,10 +350,20 @@ impl State {
 
 /// Runs `f` on the state unless there is none or an error stopped the run.
 fn with_state<R>(default: R, f: impl FnOnce(&mut State) -> R) -> R {
-    STATE.with(|state| match state.borrow_mut().as_mut() {
+    let state = STATE.with(Cell::get);
+    // SAFETY: null or the live state of this thread's run (see `STATE`); no
+    // other reference to it exists during a runtime call.
+    match unsafe { state.as_mut() } {
         Some(state) if !state.failed => f(state),
         _ => default,
-    })
+    }
+}
+
+/// Ends the ownership of the state by `STATE`, if there is a run.
+fn take_state() -> Option<Box<State>> {
+    let state = STATE.with(|cell| cell.replace(std::ptr::null_mut()));
+    // SAFETY: a pointer from `Box::into_raw` in `start`, taken once.
+    (!state.is_null()).then(|| unsafe { Box::from_raw(state) })
 }
 
 /// A memref descriptor as the LLVM lowering lays it out:

@@ -32,6 +32,10 @@
 //!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, memref)`,
 //!    which checks that no pending copy uses the freed buffer.
 //!
+//! 6. erase `gpu.barrier` in host functions: one thread is emulated, so a
+//!    barrier has nothing to wait for (programs written for the GPU, such
+//!    as pipeliner output with `barriers=true`, then run as they are).
+//!
 //! Postcondition: no apipe op or token value is left; the pipelining
 //! annotations stay (they are discardable and lower away).
 //!
@@ -159,6 +163,13 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
         return Err(Reported);
     }
 
+    // Collected now: lowering destroys ops of `nested`.
+    let barriers: Vec<OperationRef> = nested
+        .iter()
+        .copied()
+        .filter(|op| ops::is(op, "gpu.barrier") && nested_module(root, op).is_none())
+        .collect();
+
     // 2. Ids and locations.
     let locations = apipe_ops
         .iter()
@@ -188,6 +199,11 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
     for (id, op) in apipe_ops.into_iter().enumerate() {
         lowering.lower(id as i64, op);
     }
+    // 6. One thread is emulated: a barrier has nobody to wait for.
+    for op in barriers {
+        // SAFETY: `gpu.barrier` has no results; no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
     let typed = |prefix: &str| {
         let mut names: Vec<String> = lowering
             .typed
@@ -207,23 +223,16 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
 
 /// Step 1 for one apipe op.
 fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c, 'a>) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if p.to_raw().ptr == root.to_raw().ptr {
-            break;
-        }
-        if ops::is(&p, "gpu.module") || ops::is(&p, "builtin.module") {
-            diagnostic::error(
-                op.location(),
-                &format!(
-                    "'{}' inside a nested '{}': apipe-run emulates host functions (func.func), not gpu kernels",
-                    op.name().as_string_ref().as_str().unwrap_or("?"),
-                    p.name().as_string_ref().as_str().unwrap_or("?")
-                ),
-            );
-            return false;
-        }
-        parent = p.parent_operation();
+    if let Some(p) = nested_module(root, op) {
+        diagnostic::error(
+            op.location(),
+            &format!(
+                "'{}' inside a nested '{}': apipe-run emulates host functions (func.func), not gpu kernels",
+                op.name().as_string_ref().as_str().unwrap_or("?"),
+                p.name().as_string_ref().as_str().unwrap_or("?")
+            ),
+        );
+        return false;
     }
     if !ops::is(op, ops::COPY) {
         return true;
@@ -260,6 +269,24 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
         }
     }
     ok
+}
+
+/// The `gpu.module` or `builtin.module` between `root` and `op`, if any.
+fn nested_module<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    op: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if p.to_raw().ptr == root.to_raw().ptr {
+            return None;
+        }
+        if ops::is(&p, "gpu.module") || ops::is(&p, "builtin.module") {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
 }
 
 /// The size of an element of type `ty` in memory, if it is a whole number

@@ -91,3 +91,24 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
   memref.dealloc %fa : memref<8xf32>
   return
 }
+
+// -----
+
+// One thread is emulated: barriers in host functions go away; kernels in a
+// gpu.module (not emulated) keep theirs.
+// CHECK-LABEL: func.func @host_barrier_is_erased(
+// CHECK: call @apipe_emu_wait_group(
+// CHECK-NEXT: return
+// CHECK: gpu.func @kernel_barrier_stays()
+// CHECK-NEXT: gpu.barrier
+func.func @host_barrier_is_erased() {
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  gpu.barrier
+  return
+}
+gpu.module @kernels {
+  gpu.func @kernel_barrier_stays() kernel {
+    gpu.barrier
+    gpu.return
+  }
+}
