@@ -13,11 +13,11 @@ use emulation_runtime::*;
 use std::time::Instant;
 
 fn main() {
-    const N: usize = 1_000_000;
-    let a: Vec<i32> = (0..(N * 4) as i32).collect();
+    let n: usize = std::env::var("APIPE_MICRO_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let a: Vec<i32> = (0..(n * 4) as i32).collect();
     let mut buf = [0i32; 12];
     // Descriptors: {allocated, aligned, offset, sizes, strides}.
-    let src = [a.as_ptr() as i64, a.as_ptr() as i64, 0, N as i64, 4, 4, 1];
+    let src = [a.as_ptr() as i64, a.as_ptr() as i64, 0, n as i64, 4, 4, 1];
     let dst = [buf.as_mut_ptr() as i64, buf.as_mut_ptr() as i64, 0, 3, 4, 4, 1];
     let mut line = String::new();
     for (name, completion) in [
@@ -25,9 +25,12 @@ fn main() {
         ("eager", Completion::Eager),
         ("random", Completion::Random(1)),
     ] {
+        if std::env::var("APIPE_MICRO_MODE").is_ok_and(|m| m != name) {
+            continue;
+        }
         start(completion, vec!["bench:1:1".into()]);
         let begin = Instant::now();
-        for i in 0..N as i64 {
+        for i in 0..n as i64 {
             // SAFETY: rank-2 descriptors of live buffers, indices in bounds.
             unsafe {
                 apipe_emu_copy(0, 0, 4, 4, -1, 2, src.as_ptr(), 2, dst.as_ptr(), i, 0, 0, 0, i % 3, 0, 0, 0)
@@ -37,7 +40,7 @@ fn main() {
         }
         let elapsed = begin.elapsed();
         assert!(finish());
-        line.push_str(&format!("{name} {:.1} ns  ", elapsed.as_secs_f64() * 1e9 / N as f64));
+        line.push_str(&format!("{name} {:.1} ns  ", elapsed.as_secs_f64() * 1e9 / n as f64));
     }
     println!("{line}");
 }

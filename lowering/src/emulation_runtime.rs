@@ -448,14 +448,50 @@ impl Descriptor {
         self.aligned
             .wrapping_offset(linear as isize * element_bytes as isize)
     }
+}
 
-    fn step(&self, element_bytes: usize) -> isize {
-        let last = if self.rank == 0 {
-            1
-        } else {
-            self.strides[self.rank - 1]
-        };
-        last as isize * element_bytes as isize
+/// The address of the element at `indices` of the memref `(rank,
+/// descriptor)` and the byte step along its innermost dimension, if the
+/// indices, with a run of `count` elements from the last one, lie inside its
+/// sizes. The hot path of every copy: one pass over the descriptor, no
+/// intermediate struct.
+///
+/// # Safety
+/// `raw` points to a ranked descriptor of rank `rank`.
+unsafe fn locate(
+    rank: i64,
+    raw: *const i64,
+    indices: &[i64; MAX_RANK],
+    count: i64,
+    element_bytes: isize,
+) -> Option<(*const u8, isize)> {
+    if !(1..=MAX_RANK as i64).contains(&rank) || count < 0 {
+        return None;
+    }
+    let rank = rank as usize;
+    // SAFETY: the layout of `Descriptor`; every field is 8 bytes on x86-64.
+    unsafe {
+        let aligned = *(raw.add(1) as *const *const u8);
+        let mut linear = *raw.add(2);
+        let mut d = 0;
+        while d < rank {
+            let (i, size, stride) = (indices[d], *raw.add(3 + d), *raw.add(3 + rank + d));
+            let end = if d + 1 == rank {
+                size - count
+            } else {
+                size - 1
+            };
+            if i < 0 || i > end {
+                return None;
+            }
+            linear += i * stride;
+            d += 1;
+        }
+        let step = *raw.add(2 + 2 * rank) as isize * element_bytes;
+        Some((
+            aligned.wrapping_offset(linear as isize * element_bytes),
+            step,
+        ))
     }
 }
 
@@ -487,15 +523,6 @@ pub unsafe extern "C" fn apipe_emu_copy(
     d3: i64,
 ) {
     with_state((), |state| {
-        // SAFETY: see the function's contract.
-        let (src, dst) = unsafe {
-            (
-                Descriptor::read(src_rank, src),
-                Descriptor::read(dst_rank, dst),
-            )
-        };
-        let src_indices = &[s0, s1, s2, s3][..src.rank];
-        let dst_indices = &[d0, d1, d2, d3][..dst.rank];
         let src_count = if src_elements < 0 {
             elements
         } else {
@@ -507,23 +534,33 @@ pub unsafe extern "C" fn apipe_emu_copy(
                 &format!("'apipe.copy' src_elements = {src_count} exceeds elements = {elements}"),
             );
         }
-        if let Err(e) = src.check(src_indices, src_count) {
+        let size = element_bytes as isize;
+        let (src_indices, dst_indices) = ([s0, s1, s2, s3], [d0, d1, d2, d3]);
+        // SAFETY (both): see the function's contract.
+        let Some((src_at, src_step)) =
+            (unsafe { locate(src_rank, src, &src_indices, src_count, size) })
+        else {
+            let src = unsafe { Descriptor::read(src_rank, src) };
+            let e = src.check(&src_indices, src_count).err().unwrap_or_default();
             return state.error(op, &format!("'apipe.copy' reads outside its source: {e}"));
-        }
-        if let Err(e) = dst.check(dst_indices, elements) {
+        };
+        let Some((dst_at, dst_step)) =
+            (unsafe { locate(dst_rank, dst, &dst_indices, elements, size) })
+        else {
+            let dst = unsafe { Descriptor::read(dst_rank, dst) };
+            let e = dst.check(&dst_indices, elements).err().unwrap_or_default();
             return state.error(
                 op,
                 &format!("'apipe.copy' writes outside its destination: {e}"),
             );
-        }
-        let size = element_bytes as usize;
+        };
         let copy = Copy {
             op,
-            src: src.address(src_indices, size),
-            src_step: src.step(size),
-            dst: dst.address(dst_indices, size),
-            dst_step: dst.step(size),
-            element_bytes: size,
+            src: src_at,
+            src_step,
+            dst: dst_at as *mut u8,
+            dst_step,
+            element_bytes: size as usize,
             elements: elements as usize,
             src_elements: src_count as usize,
         };
