@@ -7,11 +7,16 @@
 //! - `U_q`: the copies issued on `q` and not yet committed;
 //! - `G_q`: a FIFO of committed groups, each with its copies and its token.
 //!
+//! Both live in one FIFO of pending copies per queue, each tagged with the
+//! sequence number of its group, beside a FIFO of (token, sequence number)
+//! of the committed groups not complete yet: no event allocates.
+//!
 //! Events and their effect:
 //! 1. `copy` (PTX `cp.async`, PTX ISA 9.7.9.25.3.1): checks the indices
 //!    against the sizes of both memrefs (an error names the op's location),
 //!    then records the copy in `U_q` as addresses, not data: its read of
-//!    `src` and write of `dst` happen later, as one action ([`Copy::land`]);
+//!    `src` and write of `dst` happen later, as one action (a memmove: all of `src` is read
+//!    before `dst` is written);
 //! 2. `commit_group` (`cp.async.commit_group`): moves `U_q` into a new group
 //!    at the tail of `G_q` and returns its token (group ids start at 1; 0 is
 //!    the token of `apipe.ready`, complete from the start);
