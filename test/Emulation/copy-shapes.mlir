@@ -14,6 +14,10 @@
 // A strided destination: every other element of %s.
 // CHECK: sizes = [8] strides = [1] data =
 // CHECK-NEXT: [12,  9,  13,  9,  14,  9,  9,  9]
+// A subview at a run-time offset as the source: A[5 + 1 ..] (the lowering
+// needs expand-strided-metadata before lower-affine).
+// CHECK: sizes = [2] strides = [1] data =
+// CHECK-NEXT: [16,  17]
 // Rank 3 to rank 1: row [1, 1] of a 2x2x3 buffer.
 // CHECK: sizes = [3] strides = [1] data =
 // CHECK-NEXT: [19,  20,  21]
@@ -49,6 +53,11 @@ func.func @iota(%m: memref<?xi32>, %base: i32) {
   return
 }
 
+func.func @five() -> index {
+  %c5 = arith.constant 5 : index
+  return %c5 : index
+}
+
 func.func @print(%m: memref<?xi32>) {
   %u = memref.cast %m : memref<?xi32> to memref<*xi32>
   func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
@@ -77,6 +86,12 @@ func.func @main() {
   linalg.fill ins(%nine : i32) outs(%s : memref<8xi32>)
   %view = memref.subview %s[0] [3] [2] : memref<8xi32> to memref<3xi32, strided<[2]>>
   "apipe.copy"(%A, %view, %c2, %c0) {elements = 3 : i64} : (memref<16xi32>, memref<3xi32, strided<[2]>>, index, index) -> ()
+
+  // A source subview at a run-time offset.
+  %five = func.call @five() : () -> index
+  %tail = memref.subview %A[%five] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1], offset: ?>>
+  %pair = memref.alloc() : memref<2xi32>
+  "apipe.copy"(%tail, %pair, %c1, %c0) {elements = 2 : i64} : (memref<8xi32, strided<[1], offset: ?>>, memref<2xi32>, index, index) -> ()
 
   // Rank 3 source.
   %r3 = memref.alloc() : memref<2x2x3xi32>
@@ -123,6 +138,8 @@ func.func @main() {
   func.call @print(%zd) : (memref<?xi32>) -> ()
   %sd = memref.cast %s : memref<8xi32> to memref<?xi32>
   func.call @print(%sd) : (memref<?xi32>) -> ()
+  %paird = memref.cast %pair : memref<2xi32> to memref<?xi32>
+  func.call @print(%paird) : (memref<?xi32>) -> ()
   %rowd = memref.cast %row : memref<3xi32> to memref<?xi32>
   func.call @print(%rowd) : (memref<?xi32>) -> ()
   func.call @print(%od) : (memref<?xi32>) -> ()

@@ -46,10 +46,11 @@ use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
 /// (TOOLCHAIN.md "CPU execution", plus linalg, affine, vector, math and ub
-/// for the ops programs use).
+/// for the ops programs use). `expand-strided-metadata` runs before
+/// `lower-affine`: it turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =
-    "builtin.module(func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,\
-    convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,\
+    "builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,\
+    convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,\
     convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,\
     convert-ub-to-llvm,reconcile-unrealized-casts)";
 
