@@ -778,6 +778,33 @@ mod tests {
     }
 
     #[test]
+    fn queues_are_independent_and_a_token_forces_older_groups() {
+        let mut a = [1.0f32, 2.0, 3.0, 4.0];
+        let mut b = [0.0f32; 4];
+        let (sa, sb) = (descriptor(&mut a), descriptor(&mut b));
+        start(Completion::Lazy, vec!["x:1:1".into()]);
+        copy(&sa, &sb, 0, 0, 1, 0);
+        apipe_emu_commit_group(0, 0);
+        copy(&sa, &sb, 1, 1, 1, 1);
+        let q1 = apipe_emu_commit_group(0, 1);
+        copy(&sa, &sb, 2, 2, 1, 0);
+        apipe_emu_commit_group(0, 0);
+        copy(&sa, &sb, 3, 3, 1, 0);
+        let newest = apipe_emu_commit_group(0, 0);
+        apipe_emu_wait_group(0, 1, 0);
+        assert_eq!(b, [0.0, 2.0, 0.0, 0.0], "queue 1 only");
+        apipe_emu_wait(0, q1);
+        assert_eq!(b, [0.0, 2.0, 0.0, 0.0], "already complete: no effect");
+        apipe_emu_wait(0, newest);
+        assert_eq!(
+            b,
+            [1.0, 2.0, 3.0, 4.0],
+            "the newest token forces the older groups of its queue"
+        );
+        assert!(finish());
+    }
+
+    #[test]
     fn eager_lands_at_issue_and_random_is_reproducible() {
         let mut a = [1.0f32, 2.0];
         let mut b = [0.0f32; 2];
@@ -799,6 +826,7 @@ mod tests {
                 apipe_emu_ready(0, 0);
                 events += 1;
             }
+            apipe_emu_commit_group(0, 0);
             assert!(finish());
             events
         };
