@@ -470,34 +470,34 @@ unsafe fn locate(
     count: i64,
     element_bytes: isize,
 ) -> Option<(*const u8, isize)> {
-    if !(1..=MAX_RANK as i64).contains(&rank) || count < 0 {
+    if rank < 1 || rank > MAX_RANK as i64 || count < 0 {
         return None;
     }
     let rank = rank as usize;
-    // SAFETY: the layout of `Descriptor`; every field is 8 bytes on x86-64.
-    unsafe {
-        let aligned = *(raw.add(1) as *const *const u8);
-        let mut linear = *raw.add(2);
-        let mut d = 0;
-        while d < rank {
-            let (i, size, stride) = (indices[d], *raw.add(3 + d), *raw.add(3 + rank + d));
-            let end = if d + 1 == rank {
-                size - count
-            } else {
-                size - 1
-            };
-            if i < 0 || i > end {
-                return None;
-            }
-            linear += i * stride;
-            d += 1;
+    // SAFETY: the layout of `Descriptor`: 3 + 2 rank fields of 8 bytes on
+    // x86-64. One slice: a debug build checks each raw read separately.
+    let fields = unsafe { std::slice::from_raw_parts(raw, 3 + 2 * rank) };
+    let mut linear = fields[2];
+    let mut d = 0;
+    while d < rank {
+        let (i, size, stride) = (indices[d], fields[3 + d], fields[3 + rank + d]);
+        let end = if d + 1 == rank {
+            size - count
+        } else {
+            size - 1
+        };
+        if i < 0 || i > end {
+            return None;
         }
-        let step = *raw.add(2 + 2 * rank) as isize * element_bytes;
-        Some((
-            aligned.wrapping_offset(linear as isize * element_bytes),
-            step,
-        ))
+        linear += i * stride;
+        d += 1;
     }
+    let aligned = fields[1] as usize as *const u8;
+    let step = fields[2 + 2 * rank] as isize * element_bytes;
+    Some((
+        aligned.wrapping_offset(linear as isize * element_bytes),
+        step,
+    ))
 }
 
 /// `apipe.copy`. `src`/`dst` are unranked memrefs (rank, pointer to the
