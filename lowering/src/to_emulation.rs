@@ -17,7 +17,8 @@
 //!    block arguments, e.g. `scf.for` iter_args) is retyped to `i64` in
 //!    place; every memory space becomes host memory: each memref type loses
 //!    its memory space (the LLVM lowering of `memref.dealloc` and calls
-//!    cannot mix address spaces on the host); `func.func` signatures follow;
+//!    cannot mix address spaces on the host); `func.func` signatures and
+//!    `memref.global` types follow;
 //! 4. declare the runtime functions (`func.func private`); a copy passes its
 //!    memrefs as unranked memrefs (`memref.cast`, as the MLIR runner
 //!    utilities take them), one declaration per pair of memref types, all
@@ -328,6 +329,26 @@ fn retype_values<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, i64_type: Type<'
         if ops::is(&op, "func.func") {
             retype_signature(op, i64_type);
         }
+        if ops::is(&op, "memref.global") {
+            retype_global(op, i64_type);
+        }
+    }
+}
+
+/// Rewrites the `type` of a `memref.global` as [`host_type`] does, so that
+/// it matches its (retyped) `memref.get_global` results.
+fn retype_global<'c>(op: OperationRef<'c, '_>, i64_type: Type<'c>) {
+    let Some(ty) = op
+        .attribute("type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+    else {
+        return;
+    };
+    if let Some(new) = host_type(ty.value(), i64_type) {
+        // SAFETY: a handle to a live op; setting an attribute does not move it.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        op.set_attribute("type", TypeAttribute::new(new).into());
     }
 }
 

@@ -112,3 +112,17 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Memory spaces become host memory everywhere: values, signatures, globals.
+// CHECK-LABEL: memref.global "private" @shared_tile : memref<4xf32> = uninitialized
+// CHECK-LABEL: func.func @memory_spaces_become_host(
+// CHECK-SAME: %{{.*}}: memref<4xf32>) -> memref<4xf32>
+// CHECK: %[[G:.*]] = memref.get_global @shared_tile : memref<4xf32>
+// CHECK: return %[[G]] : memref<4xf32>
+memref.global "private" @shared_tile : memref<4xf32, 3> = uninitialized
+func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
+  %g = memref.get_global @shared_tile : memref<4xf32, 3>
+  return %g : memref<4xf32, 3>
+}

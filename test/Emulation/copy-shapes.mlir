@@ -7,6 +7,15 @@
 // RUN: apipe-run %s --completion=eager | FileCheck %s --check-prefixes=CHECK,ONE-ACTION
 // RUN: apipe-run %s --completion=random:4 | FileCheck %s --check-prefixes=CHECK,ONE-ACTION
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - | FileCheck %s --check-prefixes=CHECK,SYNC
+//
+// A memref.global in memory space 3 as the destination (memory spaces
+// become host memory, globals included): stale before the wait under lazy.
+// RUN: apipe-run %s --entry=global_destination --completion=lazy | FileCheck %s --check-prefix=GLOBAL-LAZY
+// RUN: apipe-run %s --entry=global_destination --completion=eager | FileCheck %s --check-prefix=GLOBAL-EAGER
+// GLOBAL-LAZY: [0,  0,  0,  0]
+// GLOBAL-LAZY: [7,  7,  7,  7]
+// GLOBAL-EAGER: [7,  7,  7,  7]
+// GLOBAL-EAGER: [7,  7,  7,  7]
 
 // Zero-fill: 2 of 4 elements read, 2 zeroed, over a buffer of 9s.
 // CHECK: sizes = [6] strides = [1] data =
@@ -164,5 +173,23 @@ func.func @main() {
   func.call @printMemrefF32(%wfu) : (memref<*xf32>) -> ()
   %w64u = memref.cast %w64 : memref<2xi64> to memref<*xi64>
   func.call @printMemrefI64(%w64u) : (memref<*xi64>) -> ()
+  return
+}
+
+memref.global "private" @tile : memref<4xi32, 3> = dense<0>
+
+func.func @global_destination() {
+  %c0 = arith.constant 0 : index
+  %c7 = arith.constant 7 : i32
+  %A = memref.alloca() : memref<4xi32>
+  linalg.fill ins(%c7 : i32) outs(%A : memref<4xi32>)
+  %t = memref.get_global @tile : memref<4xi32, 3>
+  %u = memref.cast %t : memref<4xi32, 3> to memref<*xi32, 3>
+  %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
+  "apipe.copy"(%A, %t, %c0, %c0) {elements = 4 : i64} : (memref<4xi32>, memref<4xi32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
   return
 }
