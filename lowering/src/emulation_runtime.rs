@@ -7,11 +7,16 @@
 //! - `U_q`: the copies issued on `q` and not yet committed;
 //! - `G_q`: a FIFO of committed groups, each with its copies and its token.
 //!
+//! Both live in one FIFO of pending copies per queue, each tagged with the
+//! sequence number of its group, beside a FIFO of (token, sequence number)
+//! of the committed groups not complete yet: no event allocates.
+//!
 //! Events and their effect:
 //! 1. `copy` (PTX `cp.async`, PTX ISA 9.7.9.25.3.1): checks the indices
 //!    against the sizes of both memrefs (an error names the op's location),
 //!    then records the copy in `U_q` as addresses, not data: its read of
-//!    `src` and write of `dst` happen later, as one action ([`Copy::land`]);
+//!    `src` and write of `dst` happen later, as one action (a memmove: all of `src` is read
+//!    before `dst` is written);
 //! 2. `commit_group` (`cp.async.commit_group`): moves `U_q` into a new group
 //!    at the tail of `G_q` and returns its token (group ids start at 1; 0 is
 //!    the token of `apipe.ready`, complete from the start);
@@ -45,7 +50,7 @@
 //! runtime writes a message, it flushes C stdio, so the streams interleave in
 //! program order.
 
-use std::{cell::RefCell, collections::HashSet, collections::VecDeque, io::Write};
+use std::{cell::Cell, collections::HashSet, collections::VecDeque, io::Write};
 
 /// Name of the runtime function for `apipe.commit_group`:
 /// `(id: i64, queue: i64) -> i64` (the token).
@@ -125,11 +130,25 @@ impl Copy {
     /// (zero past `src_elements`), so overlapping buffers read old data.
     fn land(&self) {
         let size = self.element_bytes;
+        let read = self.src_elements * size;
+        if self.src_step == size as isize && self.dst_step == size as isize {
+            // SAFETY: the indices were checked against the memrefs' sizes at
+            // issue, and a buffer is not freed while a copy of it is pending
+            // (`apipe_emu_dealloc`). `copy` is a memmove: it reads all of
+            // `src` before writing `dst`.
+            unsafe {
+                std::ptr::copy(self.src, self.dst, read);
+                std::ptr::write_bytes(
+                    self.dst.add(read),
+                    0,
+                    (self.elements - self.src_elements) * size,
+                );
+            }
+            return;
+        }
         let mut data = vec![0u8; self.elements * size];
         for k in 0..self.src_elements {
-            // SAFETY: the indices were checked against the memref's sizes at
-            // issue; the buffers outlive the entry function's run (the program
-            // must not free a buffer with copies in flight, as on the GPU).
+            // SAFETY: as above; `data` is a separate buffer.
             unsafe {
                 std::ptr::copy_nonoverlapping(
                     self.src.offset(k as isize * self.src_step),
@@ -138,40 +157,56 @@ impl Copy {
                 )
             };
         }
-        if self.dst_step == size as isize {
-            // SAFETY: as above; `data` is a separate buffer.
-            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.dst, data.len()) };
-        } else {
-            for k in 0..self.elements {
-                // SAFETY: as above.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        data.as_ptr().add(k * size),
-                        self.dst.offset(k as isize * self.dst_step),
-                        size,
-                    )
-                };
-            }
+        for k in 0..self.elements {
+            // SAFETY: as above.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    data.as_ptr().add(k * size),
+                    self.dst.offset(k as isize * self.dst_step),
+                    size,
+                )
+            };
         }
     }
 }
 
-/// A committed group.
-struct Group {
-    token: i64,
-    /// Copies that have not landed yet.
-    copies: Vec<Copy>,
+/// A copy that has not landed yet, or landed early under `random`.
+struct Pending {
+    /// The sequence number of its group on its queue (the number of commits
+    /// on the queue before it was issued).
+    group: u64,
+    landed: bool,
+    copy: Copy,
 }
 
+/// One queue: `U_q` and `G_q` of DESIGN.md section 3. Pending copies of all
+/// its groups (and the uncommitted ones) sit in one FIFO, in issue order,
+/// so no event allocates once the buffers have grown.
 #[derive(Default)]
 struct Queue {
-    uncommitted: Vec<Copy>,
+    pending: VecDeque<Pending>,
     /// Copies issued and not committed, landed or not (for the exit warning).
     uncommitted_count: usize,
     /// The op of the first uncommitted copy.
     first_uncommitted: Option<i64>,
-    groups: VecDeque<Group>,
+    /// Committed groups not complete yet: (token, sequence number).
+    groups: VecDeque<(i64, u64)>,
     commit_count: u64,
+}
+
+impl Queue {
+    /// Completes the oldest group: lands its copies that have not landed.
+    fn complete_oldest(&mut self) {
+        let Some((_, group)) = self.groups.pop_front() else {
+            return;
+        };
+        while self.pending.front().is_some_and(|p| p.group <= group) {
+            let pending = self.pending.pop_front().unwrap();
+            if !pending.landed {
+                pending.copy.land();
+            }
+        }
+    }
 }
 
 /// The runtime state of one run.
@@ -188,7 +223,12 @@ struct State {
 }
 
 thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// The run's state, owned through a raw pointer (a `Box` leaked by
+    /// [`start`], reclaimed by [`finish`]): every apipe op of the program
+    /// reaches it, and a `RefCell` costs a borrow check on each. Runtime
+    /// functions never call back into JIT code, so no two `&mut` to it
+    /// exist at once.
+    static STATE: Cell<*mut State> = const { Cell::new(std::ptr::null_mut()) };
 }
 
 /// Starts a run on this thread: `locations[id]` is the source location of
@@ -198,17 +238,17 @@ pub fn start(completion: Completion, locations: Vec<String>) {
         Completion::Random(seed) => seed,
         _ => 0,
     };
-    STATE.with(|state| {
-        *state.borrow_mut() = Some(State {
-            completion,
-            rng: seed ^ 0x9e37_79b9_7f4a_7c15,
-            locations,
-            queues: Vec::new(),
-            token_queues: vec![u32::MAX],
-            noted: HashSet::new(),
-            failed: false,
-        })
+    let state = Box::new(State {
+        completion,
+        rng: seed ^ 0x9e37_79b9_7f4a_7c15,
+        locations,
+        queues: Vec::new(),
+        token_queues: vec![u32::MAX],
+        noted: HashSet::new(),
+        failed: false,
     });
+    take_state();
+    STATE.with(|cell| cell.set(Box::into_raw(state)));
 }
 
 /// Ends the run: the end of the entry is the last moment a copy may land,
@@ -216,8 +256,8 @@ pub fn start(completion: Completion, locations: Vec<String>) {
 /// about copies never committed; flushes the output.
 /// Returns `false` if a run-time error was reported.
 pub fn finish() -> bool {
-    let ok = STATE.with(|state| {
-        let Some(mut state) = state.borrow_mut().take() else {
+    let ok = (|| {
+        let Some(mut state) = take_state() else {
             return true;
         };
         if state.failed {
@@ -228,7 +268,7 @@ pub fn finish() -> bool {
             // Nothing can observe a copy that lands after the entry returns,
             // and its buffers may be freed: drop the pending ones.
             queue.groups.clear();
-            queue.uncommitted.clear();
+            queue.pending.clear();
             if let Some(op) = queue.first_uncommitted {
                 let count = queue.uncommitted_count;
                 state.message(
@@ -244,7 +284,7 @@ pub fn finish() -> bool {
             }
         }
         true
-    });
+    })();
     flush_all();
     ok
 }
@@ -302,45 +342,33 @@ impl State {
         }
         let mut queues = std::mem::take(&mut self.queues);
         for queue in &mut queues {
-            let lists = queue
-                .groups
-                .iter_mut()
-                .map(|g| &mut g.copies)
-                .chain(std::iter::once(&mut queue.uncommitted));
-            for copies in lists {
-                copies.retain(|copy| {
-                    let z = self.next_random();
-                    if z.is_multiple_of(4) {
-                        copy.land();
-                        false
-                    } else {
-                        true
-                    }
-                });
+            for pending in queue.pending.iter_mut().filter(|p| !p.landed) {
+                if self.next_random().is_multiple_of(4) {
+                    pending.copy.land();
+                    pending.landed = true;
+                }
             }
         }
         self.queues = queues;
-    }
-
-    /// Lands the oldest groups of `queue` while `done(group)` says so.
-    fn force(&mut self, queue: i64, mut done: impl FnMut(&Group) -> bool) {
-        let queue = self.queue(queue);
-        while let Some(group) = queue.groups.front() {
-            if !done(group) {
-                break;
-            }
-            let group = queue.groups.pop_front().unwrap();
-            group.copies.iter().for_each(Copy::land);
-        }
     }
 }
 
 /// Runs `f` on the state unless there is none or an error stopped the run.
 fn with_state<R>(default: R, f: impl FnOnce(&mut State) -> R) -> R {
-    STATE.with(|state| match state.borrow_mut().as_mut() {
+    let state = STATE.with(Cell::get);
+    // SAFETY: null or the live state of this thread's run (see `STATE`); no
+    // other reference to it exists during a runtime call.
+    match unsafe { state.as_mut() } {
         Some(state) if !state.failed => f(state),
         _ => default,
-    })
+    }
+}
+
+/// Ends the ownership of the state by `STATE`, if there is a run.
+fn take_state() -> Option<Box<State>> {
+    let state = STATE.with(|cell| cell.replace(std::ptr::null_mut()));
+    // SAFETY: a pointer from `Box::into_raw` in `start`, taken once.
+    (!state.is_null()).then(|| unsafe { Box::from_raw(state) })
 }
 
 /// A memref descriptor as the LLVM lowering lays it out:
@@ -348,22 +376,42 @@ fn with_state<R>(default: R, f: impl FnOnce(&mut State) -> R) -> R {
 struct Descriptor {
     aligned: *mut u8,
     offset: i64,
-    sizes: Vec<i64>,
-    strides: Vec<i64>,
+    rank: usize,
+    sizes: [i64; MAX_RANK],
+    strides: [i64; MAX_RANK],
 }
 
 impl Descriptor {
     /// # Safety
-    /// `raw` points to a ranked descriptor of rank `rank`.
+    /// `raw` points to a ranked descriptor of rank `rank` (at most
+    /// [`MAX_RANK`], which `apipe-to-emulation` checks).
     unsafe fn read(rank: i64, raw: *const i64) -> Self {
-        let rank = rank.max(0) as usize;
+        // Plain loops and comparisons: the runtime is on the hot path of
+        // every copy, and workspace crates build without optimization in
+        // the dev profile.
+        let rank = if rank < 0 {
+            0
+        } else if rank as usize > MAX_RANK {
+            MAX_RANK
+        } else {
+            rank as usize
+        };
+        let mut sizes = [0; MAX_RANK];
+        let mut strides = [0; MAX_RANK];
         // SAFETY: the layout above; every field is 8 bytes on x86-64.
         unsafe {
+            let mut d = 0;
+            while d < rank {
+                sizes[d] = *raw.add(3 + d);
+                strides[d] = *raw.add(3 + rank + d);
+                d += 1;
+            }
             Self {
                 aligned: *(raw.add(1) as *const *mut u8),
                 offset: *raw.add(2),
-                sizes: (0..rank).map(|d| *raw.add(3 + d)).collect(),
-                strides: (0..rank).map(|d| *raw.add(3 + rank + d)).collect(),
+                rank,
+                sizes,
+                strides,
             }
         }
     }
@@ -371,18 +419,24 @@ impl Descriptor {
     /// Checks `indices` (the last one starting a run of `count` elements)
     /// against the sizes; `Err` describes the violation.
     fn check(&self, indices: &[i64], count: i64) -> Result<(), String> {
-        let last = self.sizes.len().saturating_sub(1);
-        let bad = indices.iter().enumerate().any(|(d, &i)| {
-            if d == last {
-                i < 0 || i.checked_add(count).is_none_or(|end| end > self.sizes[d])
+        let mut bad = count < 0;
+        let mut d = 0;
+        while d < self.rank {
+            let (i, size) = (indices[d], self.sizes[d]);
+            // The last index starts a run of `count` elements.
+            let end = if d + 1 == self.rank {
+                size - count
             } else {
-                i < 0 || i >= self.sizes[d]
-            }
-        });
+                size - 1
+            };
+            bad |= i < 0 || i > end;
+            d += 1;
+        }
         if bad {
             Err(format!(
-                "indices {indices:?} + {count} elements, sizes {:?}",
-                self.sizes
+                "indices {:?} + {count} elements, sizes {:?}",
+                &indices[..self.rank],
+                &self.sizes[..self.rank]
             ))
         } else {
             Ok(())
@@ -390,19 +444,60 @@ impl Descriptor {
     }
 
     fn address(&self, indices: &[i64], element_bytes: usize) -> *mut u8 {
-        let linear: i64 = self.offset
-            + indices
-                .iter()
-                .zip(&self.strides)
-                .map(|(i, s)| i * s)
-                .sum::<i64>();
+        let mut linear = self.offset;
+        let mut d = 0;
+        while d < indices.len() && d < self.rank {
+            linear += indices[d] * self.strides[d];
+            d += 1;
+        }
         self.aligned
             .wrapping_offset(linear as isize * element_bytes as isize)
     }
+}
 
-    fn step(&self, element_bytes: usize) -> isize {
-        self.strides.last().copied().unwrap_or(1) as isize * element_bytes as isize
+/// The address of the element at `indices` of the memref `(rank,
+/// descriptor)` and the byte step along its innermost dimension, if the
+/// indices, with a run of `count` elements from the last one, lie inside its
+/// sizes. The hot path of every copy: one pass over the descriptor, no
+/// intermediate struct.
+///
+/// # Safety
+/// `raw` points to a ranked descriptor of rank `rank`.
+unsafe fn locate(
+    rank: i64,
+    raw: *const i64,
+    indices: &[i64; MAX_RANK],
+    count: i64,
+    element_bytes: isize,
+) -> Option<(*const u8, isize)> {
+    if rank < 1 || rank > MAX_RANK as i64 || count < 0 {
+        return None;
     }
+    let rank = rank as usize;
+    // SAFETY: the layout of `Descriptor`: 3 + 2 rank fields of 8 bytes on
+    // x86-64. One slice: a debug build checks each raw read separately.
+    let fields = unsafe { std::slice::from_raw_parts(raw, 3 + 2 * rank) };
+    let mut linear = fields[2];
+    let mut d = 0;
+    while d < rank {
+        let (i, size, stride) = (indices[d], fields[3 + d], fields[3 + rank + d]);
+        let end = if d + 1 == rank {
+            size - count
+        } else {
+            size - 1
+        };
+        if i < 0 || i > end {
+            return None;
+        }
+        linear += i * stride;
+        d += 1;
+    }
+    let aligned = fields[1] as usize as *const u8;
+    let step = fields[2 + 2 * rank] as isize * element_bytes;
+    Some((
+        aligned.wrapping_offset(linear as isize * element_bytes),
+        step,
+    ))
 }
 
 /// `apipe.copy`. `src`/`dst` are unranked memrefs (rank, pointer to the
@@ -433,15 +528,6 @@ pub unsafe extern "C" fn apipe_emu_copy(
     d3: i64,
 ) {
     with_state((), |state| {
-        // SAFETY: see the function's contract.
-        let (src, dst) = unsafe {
-            (
-                Descriptor::read(src_rank, src),
-                Descriptor::read(dst_rank, dst),
-            )
-        };
-        let src_indices = &[s0, s1, s2, s3][..src.sizes.len().min(MAX_RANK)];
-        let dst_indices = &[d0, d1, d2, d3][..dst.sizes.len().min(MAX_RANK)];
         let src_count = if src_elements < 0 {
             elements
         } else {
@@ -453,23 +539,33 @@ pub unsafe extern "C" fn apipe_emu_copy(
                 &format!("'apipe.copy' src_elements = {src_count} exceeds elements = {elements}"),
             );
         }
-        if let Err(e) = src.check(src_indices, src_count) {
+        let size = element_bytes as isize;
+        let (src_indices, dst_indices) = ([s0, s1, s2, s3], [d0, d1, d2, d3]);
+        // SAFETY (both): see the function's contract.
+        let Some((src_at, src_step)) =
+            (unsafe { locate(src_rank, src, &src_indices, src_count, size) })
+        else {
+            let src = unsafe { Descriptor::read(src_rank, src) };
+            let e = src.check(&src_indices, src_count).err().unwrap_or_default();
             return state.error(op, &format!("'apipe.copy' reads outside its source: {e}"));
-        }
-        if let Err(e) = dst.check(dst_indices, elements) {
+        };
+        let Some((dst_at, dst_step)) =
+            (unsafe { locate(dst_rank, dst, &dst_indices, elements, size) })
+        else {
+            let dst = unsafe { Descriptor::read(dst_rank, dst) };
+            let e = dst.check(&dst_indices, elements).err().unwrap_or_default();
             return state.error(
                 op,
                 &format!("'apipe.copy' writes outside its destination: {e}"),
             );
-        }
-        let size = element_bytes as usize;
+        };
         let copy = Copy {
             op,
-            src: src.address(src_indices, size),
-            src_step: src.step(size),
-            dst: dst.address(dst_indices, size),
-            dst_step: dst.step(size),
-            element_bytes: size,
+            src: src_at,
+            src_step,
+            dst: dst_at as *mut u8,
+            dst_step,
+            element_bytes: size as usize,
             elements: elements as usize,
             src_elements: src_count as usize,
         };
@@ -480,9 +576,14 @@ pub unsafe extern "C" fn apipe_emu_copy(
         if eager {
             copy.land();
         } else {
-            q.uncommitted.push(copy);
+            let group = q.commit_count;
+            q.pending.push_back(Pending {
+                group,
+                landed: false,
+                copy,
+            });
+            state.tick();
         }
-        state.tick();
     })
 }
 
@@ -492,11 +593,11 @@ pub extern "C" fn apipe_emu_commit_group(_op: i64, queue: i64) -> i64 {
         let token = state.token_queues.len() as i64;
         state.token_queues.push(queue as u32);
         let q = state.queue(queue);
-        let copies = std::mem::take(&mut q.uncommitted);
         q.uncommitted_count = 0;
         q.first_uncommitted = None;
+        let group = q.commit_count;
+        q.groups.push_back((token, group));
         q.commit_count += 1;
-        q.groups.push_back(Group { token, copies });
         state.tick();
         token
     })
@@ -513,12 +614,10 @@ pub extern "C" fn apipe_emu_wait_group(op: i64, queue: i64, pending: i64) {
             );
         }
         let keep = pending.max(0) as usize;
-        let mut count = state.queue(queue).groups.len();
-        state.force(queue, |_| {
-            let force = count > keep;
-            count = count.saturating_sub(1);
-            force
-        });
+        let q = state.queue(queue);
+        while q.groups.len() > keep {
+            q.complete_oldest();
+        }
         state.tick();
     })
 }
@@ -538,7 +637,10 @@ pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
                 &format!("'apipe.wait' on token {token}, which no 'apipe.commit_group' produced"),
             );
         };
-        state.force(queue as i64, |group| group.token <= token);
+        let q = state.queue(queue as i64);
+        while q.groups.front().is_some_and(|&(t, _)| t <= token) {
+            q.complete_oldest();
+        }
         state.tick();
     })
 }
@@ -569,12 +671,11 @@ pub unsafe extern "C" fn apipe_emu_dealloc(
         let inside = |p: usize| (low..high).contains(&p);
         let pending = state.queues.iter().find_map(|queue| {
             queue
-                .groups
+                .pending
                 .iter()
-                .flat_map(|g| &g.copies)
-                .chain(&queue.uncommitted)
-                .find(|c| inside(c.src as usize) || inside(c.dst as usize))
-                .map(|c| c.op)
+                .filter(|p| !p.landed)
+                .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
+                .map(|p| p.copy.op)
         });
         if let Some(copy) = pending {
             let copy_at = usize::try_from(copy)
@@ -677,6 +778,33 @@ mod tests {
     }
 
     #[test]
+    fn queues_are_independent_and_a_token_forces_older_groups() {
+        let mut a = [1.0f32, 2.0, 3.0, 4.0];
+        let mut b = [0.0f32; 4];
+        let (sa, sb) = (descriptor(&mut a), descriptor(&mut b));
+        start(Completion::Lazy, vec!["x:1:1".into()]);
+        copy(&sa, &sb, 0, 0, 1, 0);
+        apipe_emu_commit_group(0, 0);
+        copy(&sa, &sb, 1, 1, 1, 1);
+        let q1 = apipe_emu_commit_group(0, 1);
+        copy(&sa, &sb, 2, 2, 1, 0);
+        apipe_emu_commit_group(0, 0);
+        copy(&sa, &sb, 3, 3, 1, 0);
+        let newest = apipe_emu_commit_group(0, 0);
+        apipe_emu_wait_group(0, 1, 0);
+        assert_eq!(b, [0.0, 2.0, 0.0, 0.0], "queue 1 only");
+        apipe_emu_wait(0, q1);
+        assert_eq!(b, [0.0, 2.0, 0.0, 0.0], "already complete: no effect");
+        apipe_emu_wait(0, newest);
+        assert_eq!(
+            b,
+            [1.0, 2.0, 3.0, 4.0],
+            "the newest token forces the older groups of its queue"
+        );
+        assert!(finish());
+    }
+
+    #[test]
     fn eager_lands_at_issue_and_random_is_reproducible() {
         let mut a = [1.0f32, 2.0];
         let mut b = [0.0f32; 2];
@@ -698,6 +826,7 @@ mod tests {
                 apipe_emu_ready(0, 0);
                 events += 1;
             }
+            apipe_emu_commit_group(0, 0);
             assert!(finish());
             events
         };

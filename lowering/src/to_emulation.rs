@@ -17,7 +17,8 @@
 //!    block arguments, e.g. `scf.for` iter_args) is retyped to `i64` in
 //!    place; every memory space becomes host memory: each memref type loses
 //!    its memory space (the LLVM lowering of `memref.dealloc` and calls
-//!    cannot mix address spaces on the host); `func.func` signatures follow;
+//!    cannot mix address spaces on the host); `func.func` signatures and
+//!    `memref.global` types follow;
 //! 4. declare the runtime functions (`func.func private`); a copy passes its
 //!    memrefs as unranked memrefs (`memref.cast`, as the MLIR runner
 //!    utilities take them), one declaration per pair of memref types, all
@@ -31,6 +32,10 @@
 //!    token of `apipe.wait`; `ready(id, queue) -> token`; before each
 //!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, memref)`,
 //!    which checks that no pending copy uses the freed buffer.
+//!
+//! 6. erase `gpu.barrier` in host functions: one thread is emulated, so a
+//!    barrier has nothing to wait for (programs written for the GPU, such
+//!    as pipeliner output with `barriers=true`, then run as they are).
 //!
 //! Postcondition: no apipe op or token value is left; the pipelining
 //! annotations stay (they are discardable and lower away).
@@ -159,6 +164,13 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
         return Err(Reported);
     }
 
+    // Collected now: lowering destroys ops of `nested`.
+    let barriers: Vec<OperationRef> = nested
+        .iter()
+        .copied()
+        .filter(|op| ops::is(op, "gpu.barrier") && nested_module(root, op).is_none())
+        .collect();
+
     // 2. Ids and locations.
     let locations = apipe_ops
         .iter()
@@ -188,6 +200,11 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
     for (id, op) in apipe_ops.into_iter().enumerate() {
         lowering.lower(id as i64, op);
     }
+    // 6. One thread is emulated: a barrier has nobody to wait for.
+    for op in barriers {
+        // SAFETY: `gpu.barrier` has no results; no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
     let typed = |prefix: &str| {
         let mut names: Vec<String> = lowering
             .typed
@@ -207,23 +224,16 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
 
 /// Step 1 for one apipe op.
 fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c, 'a>) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if p.to_raw().ptr == root.to_raw().ptr {
-            break;
-        }
-        if ops::is(&p, "gpu.module") || ops::is(&p, "builtin.module") {
-            diagnostic::error(
-                op.location(),
-                &format!(
-                    "'{}' inside a nested '{}': apipe-run emulates host functions (func.func), not gpu kernels",
-                    op.name().as_string_ref().as_str().unwrap_or("?"),
-                    p.name().as_string_ref().as_str().unwrap_or("?")
-                ),
-            );
-            return false;
-        }
-        parent = p.parent_operation();
+    if let Some(p) = nested_module(root, op) {
+        diagnostic::error(
+            op.location(),
+            &format!(
+                "'{}' inside a nested '{}': apipe-run emulates host functions (func.func), not gpu kernels",
+                op.name().as_string_ref().as_str().unwrap_or("?"),
+                p.name().as_string_ref().as_str().unwrap_or("?")
+            ),
+        );
+        return false;
     }
     if !ops::is(op, ops::COPY) {
         return true;
@@ -260,6 +270,24 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
         }
     }
     ok
+}
+
+/// The `gpu.module` or `builtin.module` between `root` and `op`, if any.
+fn nested_module<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    op: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if p.to_raw().ptr == root.to_raw().ptr {
+            return None;
+        }
+        if ops::is(&p, "gpu.module") || ops::is(&p, "builtin.module") {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
 }
 
 /// The size of an element of type `ty` in memory, if it is a whole number
@@ -301,6 +329,26 @@ fn retype_values<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, i64_type: Type<'
         if ops::is(&op, "func.func") {
             retype_signature(op, i64_type);
         }
+        if ops::is(&op, "memref.global") {
+            retype_global(op, i64_type);
+        }
+    }
+}
+
+/// Rewrites the `type` of a `memref.global` as [`host_type`] does, so that
+/// it matches its (retyped) `memref.get_global` results.
+fn retype_global<'c>(op: OperationRef<'c, '_>, i64_type: Type<'c>) {
+    let Some(ty) = op
+        .attribute("type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+    else {
+        return;
+    };
+    if let Some(new) = host_type(ty.value(), i64_type) {
+        // SAFETY: a handle to a live op; setting an attribute does not move it.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        op.set_attribute("type", TypeAttribute::new(new).into());
     }
 }
 

@@ -91,3 +91,38 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
   memref.dealloc %fa : memref<8xf32>
   return
 }
+
+// -----
+
+// One thread is emulated: barriers in host functions go away; kernels in a
+// gpu.module (not emulated) keep theirs.
+// CHECK-LABEL: func.func @host_barrier_is_erased(
+// CHECK: call @apipe_emu_wait_group(
+// CHECK-NEXT: return
+// CHECK: gpu.func @kernel_barrier_stays()
+// CHECK-NEXT: gpu.barrier
+func.func @host_barrier_is_erased() {
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  gpu.barrier
+  return
+}
+gpu.module @kernels {
+  gpu.func @kernel_barrier_stays() kernel {
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Memory spaces become host memory everywhere: values, signatures, globals.
+// CHECK-LABEL: memref.global "private" @shared_tile : memref<4xf32> = uninitialized
+// CHECK-LABEL: func.func @memory_spaces_become_host(
+// CHECK-SAME: %{{.*}}: memref<4xf32>) -> memref<4xf32>
+// CHECK: %[[G:.*]] = memref.get_global @shared_tile : memref<4xf32>
+// CHECK: return %[[G]] : memref<4xf32>
+memref.global "private" @shared_tile : memref<4xf32, 3> = uninitialized
+func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
+  %g = memref.get_global @shared_tile : memref<4xf32, 3>
+  return %g : memref<4xf32, 3>
+}

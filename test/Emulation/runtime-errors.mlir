@@ -5,24 +5,24 @@
 //
 // RUN: not apipe-run %s --entry=copy_reads_out_of_bounds 2>&1 | FileCheck %s --check-prefix=OOB-SRC
 // OOB-SRC: 1
-// OOB-SRC-NEXT: runtime-errors.mlir:[[# @LINE + 45]]:3: error: 'apipe.copy' reads outside its source: indices [6] + 4 elements, sizes [8]
+// OOB-SRC-NEXT: runtime-errors.mlir:[[# @LINE + 77]]:3: error: 'apipe.copy' reads outside its source: indices [6] + 4 elements, sizes [8]
 // The run stops performing apipe actions, but the program finishes.
 // OOB-SRC-NEXT: 2
 // OOB-SRC-NOT: {{.}}
 //
 // RUN: not apipe-run %s --entry=copy_writes_out_of_bounds --completion=eager 2>&1 | FileCheck %s --check-prefix=OOB-DST
-// OOB-DST: runtime-errors.mlir:[[# @LINE + 51]]:3: error: 'apipe.copy' writes outside its destination: indices [2, 0] + 2 elements, sizes [2, 2]
+// OOB-DST: runtime-errors.mlir:[[# @LINE + 83]]:3: error: 'apipe.copy' writes outside its destination: indices [2, 0] + 2 elements, sizes [2, 2]
 //
 // RUN: not apipe-run %s --entry=zero_fill_count_too_large 2>&1 | FileCheck %s --check-prefix=SRC-ELEMENTS
-// SRC-ELEMENTS: runtime-errors.mlir:[[# @LINE + 64]]:3: error: 'apipe.copy' src_elements = 5 exceeds elements = 4
+// SRC-ELEMENTS: runtime-errors.mlir:[[# @LINE + 96]]:3: error: 'apipe.copy' src_elements = 5 exceeds elements = 4
 //
 // RUN: not apipe-run %s --entry=wait_on_uncommitted_token 2>&1 | FileCheck %s --check-prefix=TOKEN
-// TOKEN: runtime-errors.mlir:[[# @LINE + 69]]:3: error: 'apipe.wait' on token 42, which no 'apipe.commit_group' produced
+// TOKEN: runtime-errors.mlir:[[# @LINE + 101]]:3: error: 'apipe.wait' on token 42, which no 'apipe.commit_group' produced
 //
 // A note, once per op, in order between the prints; the run succeeds.
 // RUN: apipe-run %s --entry=wait_group_without_commits 2>&1 | FileCheck %s --check-prefix=NOTE
 // NOTE: 1
-// NOTE-NEXT: runtime-errors.mlir:[[# @LINE + 76]]:5: note: 'apipe.wait_group' on queue 1, which has no commits yet: it waits for nothing
+// NOTE-NEXT: runtime-errors.mlir:[[# @LINE + 108]]:5: note: 'apipe.wait_group' on queue 1, which has no commits yet: it waits for nothing
 // NOTE-NEXT: 2
 // NOTE-NEXT: 2
 // NOTE-NEXT: 2
@@ -31,10 +31,42 @@
 // A warning at exit, at the first uncommitted copy; the run succeeds.
 // RUN: apipe-run %s --entry=uncommitted_at_exit 2>&1 | FileCheck %s --check-prefix=UNCOMMITTED
 // UNCOMMITTED: 7
-// UNCOMMITTED-NEXT: runtime-errors.mlir:[[# @LINE + 79]]:3: warning: 2 copies on queue 2 were never committed: no 'apipe.commit_group' follows (this copy is the first)
+// UNCOMMITTED-NEXT: runtime-errors.mlir:[[# @LINE + 111]]:3: warning: 2 copies on queue 2 were never committed: no 'apipe.commit_group' follows (this copy is the first)
+//
+// A buffer freed while a copy into it is in flight (the wait comes after the
+// dealloc): an error at the dealloc naming the copy. printMemref (C++
+// std::cout) output comes before it, in program order.
+// RUN: not apipe-run %s --entry=dealloc_with_copy_in_flight 2>&1 | FileCheck %s --check-prefix=DEALLOC
+// DEALLOC: sizes = [4] strides = [1] data =
+// DEALLOC-NEXT: [0,  0,  0,  0]
+// DEALLOC-NEXT: runtime-errors.mlir:[[# @LINE + 23]]:3: error: 'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {{.*}}runtime-errors.mlir:[[# @LINE + 19]]:3 still uses: no wait completes that copy before
+// Eager mode landed the copy at issue: nothing is pending.
+// RUN: apipe-run %s --entry=dealloc_with_copy_in_flight --completion=eager 2>&1 | FileCheck %s --check-prefix=DEALLOC-EAGER
+// DEALLOC-EAGER: [1,  1,  1,  1]
+// DEALLOC-EAGER-NOT: error
 
 func.func private @printI64(i64)
 func.func private @printNewline()
+
+func.func private @printMemrefI32(memref<*xi32>)
+
+func.func @dealloc_with_copy_in_flight() {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  %A = memref.alloc() : memref<4xi32>
+  %b = memref.alloc() : memref<4xi32>
+  linalg.fill ins(%one : i32) outs(%A : memref<4xi32>)
+  linalg.fill ins(%zero : i32) outs(%b : memref<4xi32>)
+  "apipe.copy"(%A, %b, %c0, %c0) {elements = 4 : i64} : (memref<4xi32>, memref<4xi32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  %u = memref.cast %b : memref<4xi32> to memref<*xi32>
+  func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  memref.dealloc %b : memref<4xi32>
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  memref.dealloc %A : memref<4xi32>
+  return
+}
 
 func.func @print(%x: i64) {
   func.call @printI64(%x) : (i64) -> ()

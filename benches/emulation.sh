@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark of apipe-run (CPU emulation): JIT + run time of the 3-stage
+# pipelined loop of test/Emulation/pipeline-stress.mlir at 16 and 1,000,000
+# iterations, in each completion mode, against the apipe-make-sync output of
+# the same program through the same JIT. Prints figures; not a test.
+#
+#   cargo build && benches/emulation.sh [REPEATS]
+#
+# Each figure is the minimum over REPEATS runs (default 5) of the times that
+# `apipe-run --time` reports: compile = parse + lowering + LLVM code
+# generation of the entry (JIT), run = the
+# entry function's execution (including the program's own initialization
+# and checking loops, the same in both programs).
+#
+# Then an estimate of the runtime cost per iteration with an optimized
+# build: benches/emulation_runtime_micro.rs drives the runtime's extern "C"
+# functions as the 3-stage loop does, built with rustc -O and -C opt-level=0
+# (the dev profile builds workspace crates without optimization).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${APIPE_BIN_DIR:-$root/target/debug}
+repeats=${1:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# min over runs of "compile run" (ms) for: apipe-run FILE FLAGS...
+measure() {
+  local best_c=1e18 best_r=1e18 line c r
+  for _ in $(seq "$repeats"); do
+    line=$("$bin/apipe-run" "$@" --time 2>&1 >/dev/null | grep '^apipe-run: compile')
+    c=$(echo "$line" | sed -E 's/.*compile ([0-9.]+) ms.*/\1/')
+    r=$(echo "$line" | sed -E 's/.*run ([0-9.]+) ms.*/\1/')
+    best_c=$(awk -v a="$best_c" -v b="$c" 'BEGIN{print (b<a)?b:a}')
+    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN{print (b<a)?b:a}')
+  done
+  echo "$best_c $best_r"
+}
+
+printf '%-10s %-10s %12s %12s %12s %10s\n' iterations mode compile_ms run_ms total_ms vs_sync
+for n in 16 1000000; do
+  src="$work/loop-$n.mlir"
+  sed "s/%n = arith.constant 10000 : index/%n = arith.constant $n : index/" \
+    "$root/test/Emulation/pipeline-stress.mlir" > "$src"
+  "$bin/apipe-opt" "$src" --apipe-make-sync > "$work/sync-$n.mlir"
+  read -r sc sr < <(measure "$work/sync-$n.mlir")
+  st=$(awk -v a="$sc" -v b="$sr" 'BEGIN{printf "%.1f", a+b}')
+  printf '%-10s %-10s %12.1f %12.1f %12s %10s\n' "$n" make-sync "$sc" "$sr" "$st" 1.00
+  for mode in lazy eager random:1; do
+    read -r c r < <(measure "$src" --completion=$mode)
+    t=$(awk -v a="$c" -v b="$r" 'BEGIN{printf "%.1f", a+b}')
+    ratio=$(awk -v a="$t" -v b="$st" 'BEGIN{printf "%.2f", a/b}')
+    printf '%-10s %-10s %12.1f %12.1f %12s %10s\n' "$n" "$mode" "$c" "$r" "$t" "$ratio"
+  done
+done
+
+echo
+echo "runtime cost per iteration (copy + commit_group + wait_group), 1M iterations:"
+for opt in "-O" "-C opt-level=0"; do
+  rustc --edition 2021 $opt -o "$work/micro" "$root/benches/emulation_runtime_micro.rs" 2>/dev/null
+  printf '  rustc %-16s ' "$opt"
+  "$work/micro"
+done

@@ -1,0 +1,195 @@
+// Copies of every shape the runtime lands: zero-fill (src_elements), a
+// strided destination (a subview), rank-3 and rank-1 memrefs, overlapping
+// source and destination in one buffer, and 1-, 2- and 8-byte elements. After
+// the wait every policy prints what the synchronous reference prints.
+//
+// RUN: apipe-run %s --completion=lazy | FileCheck %s --check-prefixes=CHECK,ONE-ACTION
+// RUN: apipe-run %s --completion=eager | FileCheck %s --check-prefixes=CHECK,ONE-ACTION
+// RUN: apipe-run %s --completion=random:4 | FileCheck %s --check-prefixes=CHECK,ONE-ACTION
+// RUN: apipe-opt %s --apipe-make-sync | apipe-run - | FileCheck %s --check-prefixes=CHECK,SYNC
+//
+// A memref.global in memory space 3 as the destination (memory spaces
+// become host memory, globals included): stale before the wait under lazy.
+// RUN: apipe-run %s --entry=global_destination --completion=lazy | FileCheck %s --check-prefix=GLOBAL-LAZY
+// RUN: apipe-run %s --entry=global_destination --completion=eager | FileCheck %s --check-prefix=GLOBAL-EAGER
+// GLOBAL-LAZY: [0,  0,  0,  0]
+// GLOBAL-LAZY: [7,  7,  7,  7]
+// GLOBAL-EAGER: [7,  7,  7,  7]
+// GLOBAL-EAGER: [7,  7,  7,  7]
+
+// Zero-fill: 2 of 4 elements read, 2 zeroed, over a buffer of 9s.
+// CHECK: sizes = [6] strides = [1] data =
+// CHECK-NEXT: [10,  11,  0,  0,  9,  9]
+// A strided destination: every other element of %s.
+// CHECK: sizes = [8] strides = [1] data =
+// CHECK-NEXT: [12,  9,  13,  9,  14,  9,  9,  9]
+// A subview at a run-time offset as the source: A[5 + 1 ..] (the lowering
+// needs expand-strided-metadata before lower-affine).
+// CHECK: sizes = [2] strides = [1] data =
+// CHECK-NEXT: [16,  17]
+// Rank 3 to rank 1: row [1, 1] of a 2x2x3 buffer.
+// CHECK: sizes = [3] strides = [1] data =
+// CHECK-NEXT: [19,  20,  21]
+// Overlap: b[2..6] = b[0..4]. The runtime reads all of src, then writes
+// dst, as one action (DESIGN.md section 3): [0, 1, 0, 1, 2, 3].
+// apipe-make-sync's element-by-element loop reads elements it has already
+// written: [0, 1, 0, 1, 0, 1]. (On the GPU, cp.async goes from global to
+// shared memory, so the two never overlap.)
+// CHECK: sizes = [6] strides = [1] data =
+// ONE-ACTION-NEXT: [0,  1,  0,  1,  2,  3]
+// SYNC-NEXT: [0,  1,  0,  1,  0,  1]
+// i8, f16, index elements.
+// CHECK: sizes = [2] strides = [1] data =
+// CHECK-NEXT: [-5,  7]
+// CHECK: sizes = [2] strides = [1] data =
+// CHECK-NEXT: [1.5,  -2.25]
+// CHECK: sizes = [2] strides = [1] data =
+// CHECK-NEXT: [123456789012,  -3]
+
+func.func private @printMemrefI32(memref<*xi32>)
+func.func private @printMemrefF32(memref<*xf32>)
+func.func private @printMemrefI64(memref<*xi64>)
+
+func.func @iota(%m: memref<?xi32>, %base: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %m, %c0 : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %v = arith.addi %ii, %base : i32
+    memref.store %v, %m[%i] : memref<?xi32>
+  }
+  return
+}
+
+func.func @five() -> index {
+  %c5 = arith.constant 5 : index
+  return %c5 : index
+}
+
+func.func @print(%m: memref<?xi32>) {
+  %u = memref.cast %m : memref<?xi32> to memref<*xi32>
+  func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %nine = arith.constant 9 : i32
+  %c10 = arith.constant 10 : i32
+  %zero = arith.constant 0 : i32
+  %A = memref.alloc() : memref<16xi32>
+  %Ad = memref.cast %A : memref<16xi32> to memref<?xi32>
+  func.call @iota(%Ad, %c10) : (memref<?xi32>, i32) -> ()
+
+  // Zero-fill.
+  %z = memref.alloc() : memref<6xi32, 3>
+  linalg.fill ins(%nine : i32) outs(%z : memref<6xi32, 3>)
+  "apipe.copy"(%A, %z, %c0, %c0, %c2) {elements = 4 : i64} : (memref<16xi32>, memref<6xi32, 3>, index, index, index) -> ()
+
+  // Strided destination.
+  %s = memref.alloc() : memref<8xi32>
+  linalg.fill ins(%nine : i32) outs(%s : memref<8xi32>)
+  %view = memref.subview %s[0] [3] [2] : memref<8xi32> to memref<3xi32, strided<[2]>>
+  "apipe.copy"(%A, %view, %c2, %c0) {elements = 3 : i64} : (memref<16xi32>, memref<3xi32, strided<[2]>>, index, index) -> ()
+
+  // A source subview at a run-time offset.
+  %five = func.call @five() : () -> index
+  %tail = memref.subview %A[%five] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1], offset: ?>>
+  %pair = memref.alloc() : memref<2xi32>
+  "apipe.copy"(%tail, %pair, %c1, %c0) {elements = 2 : i64} : (memref<8xi32, strided<[1], offset: ?>>, memref<2xi32>, index, index) -> ()
+
+  // Rank 3 source.
+  %r3 = memref.alloc() : memref<2x2x3xi32>
+  %flat = memref.collapse_shape %r3 [[0, 1, 2]] : memref<2x2x3xi32> into memref<12xi32>
+  %flatd = memref.cast %flat : memref<12xi32> to memref<?xi32>
+  func.call @iota(%flatd, %c10) : (memref<?xi32>, i32) -> ()
+  %row = memref.alloc() : memref<3xi32>
+  "apipe.copy"(%r3, %row, %c1, %c1, %c0, %c0) {elements = 3 : i64} : (memref<2x2x3xi32>, memref<3xi32>, index, index, index, index) -> ()
+
+  // Overlap within one buffer.
+  %o = memref.alloc() : memref<6xi32>
+  %od = memref.cast %o : memref<6xi32> to memref<?xi32>
+  func.call @iota(%od, %zero) : (memref<?xi32>, i32) -> ()
+  "apipe.copy"(%o, %o, %c0, %c2) {elements = 4 : i64} : (memref<6xi32>, memref<6xi32>, index, index) -> ()
+
+  // Element sizes 1, 2, 8.
+  %b8 = memref.alloc() : memref<2xi8>
+  %m5 = arith.constant -5 : i8
+  %p7 = arith.constant 7 : i8
+  memref.store %m5, %b8[%c0] : memref<2xi8>
+  memref.store %p7, %b8[%c1] : memref<2xi8>
+  %d8 = memref.alloc() : memref<2xi8>
+  "apipe.copy"(%b8, %d8, %c0, %c0) {elements = 2 : i64} : (memref<2xi8>, memref<2xi8>, index, index) -> ()
+  %b16 = memref.alloc() : memref<2xf16>
+  %h1 = arith.constant 1.5 : f16
+  %h2 = arith.constant -2.25 : f16
+  memref.store %h1, %b16[%c0] : memref<2xf16>
+  memref.store %h2, %b16[%c1] : memref<2xf16>
+  %d16 = memref.alloc() : memref<2xf16>
+  "apipe.copy"(%b16, %d16, %c0, %c0) {elements = 2 : i64} : (memref<2xf16>, memref<2xf16>, index, index) -> ()
+  %b64 = memref.alloc() : memref<2xindex>
+  %big = arith.constant 123456789012 : index
+  %m3 = arith.constant -3 : index
+  memref.store %big, %b64[%c0] : memref<2xindex>
+  memref.store %m3, %b64[%c1] : memref<2xindex>
+  %d64 = memref.alloc() : memref<2xindex>
+  "apipe.copy"(%b64, %d64, %c0, %c0) {elements = 2 : i64} : (memref<2xindex>, memref<2xindex>, index, index) -> ()
+
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+
+  %zh = memref.memory_space_cast %z : memref<6xi32, 3> to memref<6xi32>
+  %zd = memref.cast %zh : memref<6xi32> to memref<?xi32>
+  func.call @print(%zd) : (memref<?xi32>) -> ()
+  %sd = memref.cast %s : memref<8xi32> to memref<?xi32>
+  func.call @print(%sd) : (memref<?xi32>) -> ()
+  %paird = memref.cast %pair : memref<2xi32> to memref<?xi32>
+  func.call @print(%paird) : (memref<?xi32>) -> ()
+  %rowd = memref.cast %row : memref<3xi32> to memref<?xi32>
+  func.call @print(%rowd) : (memref<?xi32>) -> ()
+  func.call @print(%od) : (memref<?xi32>) -> ()
+  // Widen the small types to print them.
+  %w8 = memref.alloc() : memref<2xi32>
+  %wf = memref.alloc() : memref<2xf32>
+  %w64 = memref.alloc() : memref<2xi64>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %x = memref.load %d8[%i] : memref<2xi8>
+    %xw = arith.extsi %x : i8 to i32
+    memref.store %xw, %w8[%i] : memref<2xi32>
+    %h = memref.load %d16[%i] : memref<2xf16>
+    %hw = arith.extf %h : f16 to f32
+    memref.store %hw, %wf[%i] : memref<2xf32>
+    %k = memref.load %d64[%i] : memref<2xindex>
+    %kw = arith.index_cast %k : index to i64
+    memref.store %kw, %w64[%i] : memref<2xi64>
+  }
+  %w8d = memref.cast %w8 : memref<2xi32> to memref<?xi32>
+  func.call @print(%w8d) : (memref<?xi32>) -> ()
+  %wfu = memref.cast %wf : memref<2xf32> to memref<*xf32>
+  func.call @printMemrefF32(%wfu) : (memref<*xf32>) -> ()
+  %w64u = memref.cast %w64 : memref<2xi64> to memref<*xi64>
+  func.call @printMemrefI64(%w64u) : (memref<*xi64>) -> ()
+  return
+}
+
+memref.global "private" @tile : memref<4xi32, 3> = dense<0>
+
+func.func @global_destination() {
+  %c0 = arith.constant 0 : index
+  %c7 = arith.constant 7 : i32
+  %A = memref.alloca() : memref<4xi32>
+  linalg.fill ins(%c7 : i32) outs(%A : memref<4xi32>)
+  %t = memref.get_global @tile : memref<4xi32, 3>
+  %u = memref.cast %t : memref<4xi32, 3> to memref<*xi32, 3>
+  %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
+  "apipe.copy"(%A, %t, %c0, %c0) {elements = 4 : i64} : (memref<4xi32>, memref<4xi32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
+  return
+}
