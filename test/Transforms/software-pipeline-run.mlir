@@ -12,6 +12,8 @@
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=random:4 | FileCheck %s
+// With barriers (one emulated thread: they only must not break anything).
+// RUN: apipe-opt %s --apipe-software-pipeline="barriers=true" | apipe-run - --completion=lazy | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 
