@@ -638,7 +638,9 @@ impl<'c> Emitter<'c, '_> {
                     unsafe { mlirOperationSetOperand(inner.to_raw(), i as isize, r) };
                 }
             }
-            remove_annotations(inner.to_raw());
+            if inner.attribute_count() > 0 {
+                remove_annotations(inner.to_raw());
+            }
             if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
                 // Copies of async stage s go on queue s (RFC 0077).
                 let queue =
