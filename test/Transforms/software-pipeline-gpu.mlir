@@ -4,6 +4,19 @@
 // (CUTLASS order), so no thread overwrites a version another still reads.
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens barriers=false" | FileCheck %s --check-prefix=NOBAR
+// RUN: apipe-opt %s --apipe-software-pipeline | FileCheck %s --check-prefix=COUNT
+
+// COUNT-LABEL: gpu.func @stream_in_gpu_func
+// COUNT: scf.for
+// COUNT-NEXT: gpu.barrier
+// COUNT: "apipe.copy"
+// COUNT-NEXT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT-NEXT: gpu.barrier
+// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT-NEXT: gpu.barrier
+// COUNT-NOT: apipe.token
 
 // CHECK-LABEL: gpu.func @stream_in_gpu_func
 // CHECK-SAME: workgroup(%[[BUF:.*]] : memref<2x128xf32, 3>)
