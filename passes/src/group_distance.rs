@@ -10,7 +10,8 @@
 //!
 //! # Public API
 //! - [`GroupDistance::compute`] runs once per function (`func.func`,
-//!   `gpu.func`, `llvm.func`, any `*.func`), in token or counting form.
+//!   `gpu.func`, `llvm.func`, any `*.func`, and a `gpu.launch` body: see
+//!   [`is_function`], [`functions`]), in token or counting form.
 //! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
 //!   token operand of an `apipe.wait`, recorded for every wait.
 //! - [`max_groups`]`(op, q)`: the most groups `op` can commit on q along
@@ -77,10 +78,11 @@
 //! is the unit of synchronization, as in PTX, where `cp.async` groups are
 //! per thread and a kernel starts with none).
 //!
-//! Invariant (soundness): on every path, the true number of groups is in
-//! `[min, max]`. `min` is exact (it is attained) when the paths enumerated
-//! agree, and `max = Some(min)` means all paths agree (see the brute-force
-//! path enumerator in `passes/tests/conversion_props.rs`).
+//! Invariant (soundness): on every path on which the entity names a group,
+//! the number of groups committed after it lies in `[min, max]`, so
+//! `wait_group {pending = min}` never leaves that group pending; `max =
+//! Some(min)` means every such path gives `min` (exact). Checked against a
+//! brute-force path enumerator in `passes/tests/conversion_props.rs`.
 //!
 //! Citations: PTX ISA 9.7.9.25.3.2 / .3 (`cp.async.commit_group`,
 //! `cp.async.wait_group N`: all but the N most recent groups complete);
