@@ -734,7 +734,7 @@ pub fn tags(stmts: &[Stmt], out: &mut HashSet<usize>) {
 /// point).
 pub fn wait_runs(stmts: &[Stmt], out: &mut BTreeMap<usize, Vec<usize>>) {
     let mut run: Vec<usize> = Vec::new();
-    let mut flush = |run: &mut Vec<usize>, out: &mut BTreeMap<usize, Vec<usize>>| {
+    let flush = |run: &mut Vec<usize>, out: &mut BTreeMap<usize, Vec<usize>>| {
         for tag in run.iter() {
             out.insert(*tag, run.clone());
         }
