@@ -10,7 +10,8 @@
 //!
 //! # Public API
 //! - [`GroupDistance::compute`] runs once per function (`func.func`,
-//!   `gpu.func`, `llvm.func`, any `*.func`), in token or counting form.
+//!   `gpu.func`, `llvm.func`, any `*.func`, and a `gpu.launch` body: see
+//!   [`is_function`], [`functions`]), in token or counting form.
 //! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
 //!   token operand of an `apipe.wait`, recorded for every wait.
 //! - [`max_groups`]`(op, q)`: the most groups `op` can commit on q along
@@ -40,15 +41,17 @@
 //!    the distances; an entity missing on one side names no group there.
 //! 3. `scf.for`: the header state is the join of the entry path (iter_args
 //!    = inits) and the back edge (iter_args = yields), iterated to a fixed
-//!    point; from the fourth round on, a bound that still moves is widened
-//!    (max to unbounded, min to 0). A ghost entity per queue, reset at the
+//!    point, widened: a max that moves becomes unbounded at once (the
+//!    interval is inexact for good then), a min that still moves from the
+//!    fourth round on becomes 0. A ghost entity per queue, reset at the
 //!    top of the body, measures the groups of one iteration. Exit: a static
 //!    trip count n ≥ 1 gives the back edge (no zero-trip path): the results
 //!    are the yielded facts, and an entity from before the loop gets its
 //!    entry distance plus n times the per-iteration count; n = 0 gives the
 //!    entry state; a dynamic trip count gives the header (0 or more
 //!    iterations). A static trip count of at most 4 is instead analyzed
-//!    iteration by iteration (exact, like the unrolled loop).
+//!    iteration by iteration (exact, like the unrolled loop), within a
+//!    budget of visited ops proportional to the function's size.
 //! 4. `scf.while`: the same fixed point over before-region → `scf.condition`
 //!    → after-region → `scf.yield`; the exit is the state at the condition,
 //!    the results its forwarded facts.
@@ -75,10 +78,11 @@
 //! is the unit of synchronization, as in PTX, where `cp.async` groups are
 //! per thread and a kernel starts with none).
 //!
-//! Invariant (soundness): on every path, the true number of groups is in
-//! `[min, max]`. `min` is exact (it is attained) when the paths enumerated
-//! agree, and `max = Some(min)` means all paths agree (see the brute-force
-//! path enumerator in `passes/tests/conversion_props.rs`).
+//! Invariant (soundness): on every path on which the entity names a group,
+//! the number of groups committed after it lies in `[min, max]`, so
+//! `wait_group {pending = min}` never leaves that group pending; `max =
+//! Some(min)` means every such path gives `min` (exact). Checked against a
+//! brute-force path enumerator in `passes/tests/conversion_props.rs`.
 //!
 //! Citations: PTX ISA 9.7.9.25.3.2 / .3 (`cp.async.commit_group`,
 //! `cp.async.wait_group N`: all but the N most recent groups complete);
@@ -461,6 +465,8 @@ impl GroupDistance {
             errors: Vec::new(),
             reported: HashSet::new(),
             while_yields: HashMap::new(),
+            unroll_budget: UNROLL_BUDGET_PER_OP * (ops::nested_ops(function).len() as u64)
+                + UNROLL_BUDGET_BASE,
         };
         let blocks = ops::blocks_of(function);
         let mut state = State::new();
@@ -585,7 +591,13 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
 /// Static trip counts up to this are analyzed iteration by iteration
 /// (step 3).
 const UNROLL_LIMIT: u64 = 4;
-/// Rounds after which a moving bound is widened (step 3).
+/// Unrolling visits at most this many ops per op of the function, plus
+/// [`UNROLL_BUDGET_BASE`]; beyond, loops take the fixed point, so nests of
+/// small static loops stay linear.
+const UNROLL_BUDGET_PER_OP: u64 = 8;
+/// See [`UNROLL_BUDGET_PER_OP`].
+const UNROLL_BUDGET_BASE: u64 = 4096;
+/// Rounds after which a moving min is widened to 0 (step 3).
 const WIDEN_AFTER: usize = 3;
 /// Rounds after which everything still moving becomes unknown.
 const GIVE_UP_AFTER: usize = 16;
@@ -600,6 +612,8 @@ struct Interpreter<'c> {
     errors: Vec<(Location<'c>, String)>,
     reported: HashSet<(usize, String)>,
     while_yields: HashMap<usize, Vec<Option<GroupFact>>>,
+    /// Ops that unrolled loop bodies may still visit (step 3).
+    unroll_budget: u64,
 }
 
 fn join_states(a: &State, b: &State) -> State {
@@ -630,8 +644,14 @@ fn join_visits(a: &State, b: &State) -> State {
     out
 }
 
-/// Widens `next` against `previous` (step 3).
-fn widen(previous: &State, next: &mut State, give_up: bool) {
+/// Widens `next` against `previous` (step 3) in round `round`: a max that
+/// moves becomes unbounded at once (once the max moved, the interval is
+/// inexact for good, since mins only fall and maxes only rise, so only the
+/// printed range is lost); a min that still moves after [`WIDEN_AFTER`]
+/// rounds becomes 0; after [`GIVE_UP_AFTER`] rounds, everything that moves
+/// becomes `[0, unbounded]`.
+fn widen(previous: &State, next: &mut State, round: usize) {
+    let give_up = round >= GIVE_UP_AFTER;
     for (entity, fact) in next.iter_mut() {
         let (Some(old), Some(new)) = (
             previous.get(entity).and_then(|f| f.groups),
@@ -642,7 +662,7 @@ fn widen(previous: &State, next: &mut State, give_up: bool) {
         if give_up || new.max != old.max {
             new.max = None;
         }
-        if give_up || new.min != old.min {
+        if (give_up || round >= WIDEN_AFTER) && new.min != old.min {
             new.min = 0;
         }
     }
@@ -918,7 +938,13 @@ impl<'c> Interpreter<'c> {
             self.bind(state, &results, &init_facts);
             return;
         }
-        if let Some(trip_count) = trip_count.filter(|&n| n <= UNROLL_LIMIT) {
+        let unroll_cost = trip_count.map_or(u64::MAX, |n| {
+            n.saturating_mul(ops::nested_ops(&op).len() as u64 + 1)
+        });
+        if let Some(trip_count) =
+            trip_count.filter(|&n| n <= UNROLL_LIMIT && unroll_cost <= self.unroll_budget)
+        {
+            self.unroll_budget -= unroll_cost;
             // A small static trip count: iteration by iteration, exact.
             let mut current = entry;
             let mut yields = Vec::new();
@@ -957,9 +983,7 @@ impl<'c> Interpreter<'c> {
             );
             self.bind(&mut current, &arguments, &yields);
             let mut next = join_states(&entry, &current);
-            if round >= WIDEN_AFTER {
-                widen(&header, &mut next, round >= GIVE_UP_AFTER);
-            }
+            widen(&header, &mut next, round);
             if next == header {
                 break (yields, per_iteration);
             }
@@ -1062,9 +1086,7 @@ impl<'c> Interpreter<'c> {
             }
             self.bind(&mut body, &before_arguments, &yields);
             let mut next = join_states(&entry, &body);
-            if round >= WIDEN_AFTER {
-                widen(&header, &mut next, round >= GIVE_UP_AFTER);
-            }
+            widen(&header, &mut next, round);
             if next == header {
                 break (current, forwarded);
             }

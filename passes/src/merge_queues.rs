@@ -13,7 +13,7 @@
 //!    `apipe-counting-to-tokens` and `apipe-tokens-to-counting` (existing
 //!    tokens removable, commits only in structured control flow, no call of
 //!    a committing function);
-//! 2. [`counting_to_tokens`]: each `wait_group` names the group it completes
+//! 2. [`counting_to_tokens()`]: each `wait_group` names the group it completes
 //!    (exactly, on its own queue);
 //! 3. move every `apipe.copy`, `apipe.commit_group` and `apipe.ready` to
 //!    queue 0 (drop the `queue` attribute). A copy that was committed later

@@ -10,7 +10,9 @@
 //! 2. every count from tokens-to-counting is ≤ the true minimum distance
 //!    over the enumerated paths (loops unrolled 0-3 times);
 //! 3. a count the analysis calls exact equals the distance on every
-//!    enumerated path.
+//!    enumerated path;
+//! 4. after `apipe-merge-queues`, every wait still completes its group:
+//!    its count is at most the merged distance on every enumerated path.
 
 mod common;
 
@@ -18,6 +20,7 @@ use apipe_dialect::{attributes, ops};
 use apipe_passes::{
     counting_to_tokens::counting_to_tokens,
     group_distance::GroupDistance,
+    merge_queues::merge_queues,
     tokens_to_counting::{tokens_to_counting, wait_counts},
 };
 use common::{enumerate_paths, generate, to_mlir, Observations, Program, Rng, Shape};
@@ -163,6 +166,38 @@ fn check_token_counts(program: &Program) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `apipe-merge-queues` on a counting-form program of two queues: each
+/// wait that completes a group on some path keeps (in its run of adjacent
+/// waits) a count on queue 0 no larger than the merged distance of that
+/// group on any enumerated path.
+fn check_merge_queues(program: &Program) -> Result<(), TestCaseError> {
+    let context = context();
+    let text = to_mlir(program);
+    let module = Module::parse(&context, &text).expect("generated program parses");
+    let root = module.as_operation();
+    prop_assert!(merge_queues(root).is_ok(), "{text}");
+    prop_assert!(root.verify(), "{text}");
+    let merged = wait_groups(root);
+    prop_assert!(merged.keys().all(|(_, queue)| *queue == 0), "{text}");
+    let observations = enumerate_paths(program, 3, 200_000);
+    let mut runs = BTreeMap::new();
+    common::wait_runs(&program.body, &mut runs);
+    for ((tag, _), observed) in &observations {
+        let Some(&true_min) = observed.merged_distances.first() else {
+            continue; // A no-op wait on every enumerated path.
+        };
+        let covered = runs[tag]
+            .iter()
+            .filter_map(|t| merged.get(&(*t, 0)))
+            .any(|&pending| pending <= true_min);
+        prop_assert!(
+            covered,
+            "wait {tag}: merged distance {true_min}, counts {merged:?}\n{text}"
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(192))]
 
@@ -170,6 +205,12 @@ proptest! {
     fn counting_tokens_counting_is_identity(seed in any::<u64>(), queues in 1u8..=2, statements in 1usize..16) {
         let program = generate(&mut Rng::new(seed), shape(queues, statements, false));
         check_round_trip(&program)?;
+    }
+
+    #[test]
+    fn merged_queue_counts_are_safe(seed in any::<u64>(), statements in 1usize..16) {
+        let program = generate(&mut Rng::new(seed), shape(2, statements, false));
+        check_merge_queues(&program)?;
     }
 
     #[test]

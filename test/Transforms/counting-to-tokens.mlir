@@ -199,3 +199,42 @@ func.func @pending_beyond_every_path_is_ready() {
   "apipe.wait_group"() {pending = 9223372036854775807 : i64} : () -> ()
   return
 }
+
+// -----
+
+// scf.index_switch and scf.execute_region carry the window as results;
+// every case yields its own.
+// CHECK-LABEL: func.func @index_switch_and_execute_region_window
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: %[[S:.*]]:2 = scf.index_switch %{{.*}} -> !apipe.token, !apipe.token
+// CHECK-NEXT: case 0 {
+// CHECK-NEXT: %[[A:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.yield %[[A]], %[[T0]] : !apipe.token, !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: default {
+// CHECK-NEXT: scf.yield %[[T0]], %[[READY]] : !apipe.token, !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[E:.*]]:2 = scf.execute_region -> (!apipe.token, !apipe.token) {
+// CHECK-NEXT: %[[B:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.yield %[[B]], %[[S]]#0 : !apipe.token, !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[E]]#1) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @index_switch_and_execute_region_window(%k: index) {
+  "apipe.commit_group"() : () -> ()
+  scf.index_switch %k
+  case 0 {
+    "apipe.commit_group"() : () -> ()
+    scf.yield
+  }
+  default {
+    scf.yield
+  }
+  scf.execute_region {
+    "apipe.commit_group"() : () -> ()
+    scf.yield
+  }
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}

@@ -388,3 +388,26 @@ func.func @dynamic_loop_without_commit(%n: index) {
   "apipe.wait"(%t0) : (!apipe.token) -> ()
   return
 }
+
+// -----
+
+// Three nested loops of eight iterations (beyond the unroll limit: counted
+// per iteration and multiplied): 512 groups follow the token.
+// CHECK-LABEL: func.func @nested_static_loops_multiply
+// CHECK: "apipe.wait_group"() {pending = 512 : i64} : () -> ()
+// CHECK-NEXT: return
+func.func @nested_static_loops_multiply() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %t0 = "apipe.commit_group"() : () -> !apipe.token
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      scf.for %k = %c0 to %c8 step %c1 {
+        "apipe.commit_group"() : () -> ()
+      }
+    }
+  }
+  "apipe.wait"(%t0) : (!apipe.token) -> ()
+  return
+}

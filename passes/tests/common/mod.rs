@@ -512,6 +512,10 @@ pub struct Observed {
     pub distances: BTreeSet<u64>,
     /// Paths that reach the wait with no group named on this queue.
     pub no_group: bool,
+    /// For `wait_group`: groups of every queue committed after the group it
+    /// completes, per path where that group exists (the merged FIFO order
+    /// of `apipe-merge-queues`).
+    pub merged_distances: BTreeSet<u64>,
 }
 
 /// One path's state: groups committed per queue, and what each token names
@@ -520,6 +524,8 @@ pub struct Observed {
 struct PathState {
     committed: Vec<u64>,
     tokens: BTreeMap<String, (u8, Option<u64>)>,
+    /// The queue of every group committed so far, in order.
+    history: Vec<u8>,
 }
 
 /// Observations per (wait tag, queue). For `wait_group`, `distances` holds
@@ -538,6 +544,7 @@ pub fn enumerate_paths(program: &Program, max_unroll: u32, max_states: usize) ->
     let start = PathState {
         committed: vec![0; program.queues as usize],
         tokens,
+        history: Vec::new(),
     };
     let mut enumerator = Enumerator {
         max_unroll,
@@ -575,6 +582,7 @@ impl Enumerator {
                 .map(|mut s| {
                     let index = s.committed[*queue as usize];
                     s.committed[*queue as usize] += 1;
+                    s.history.push(*queue);
                     if let Some(var) = var {
                         s.tokens.insert(var.clone(), (*queue, Some(index)));
                     }
@@ -614,6 +622,19 @@ impl Enumerator {
                     let observed = self.observations.entry((*tag, *queue)).or_default();
                     if s.committed[*queue as usize] > *pending as u64 {
                         observed.distances.insert(*pending as u64);
+                        // The (pending+1)-th newest group of the queue, and
+                        // every group of any queue after it.
+                        let position = s
+                            .history
+                            .iter()
+                            .enumerate()
+                            .rev()
+                            .filter(|(_, q)| **q == *queue)
+                            .nth(*pending as usize)
+                            .unwrap()
+                            .0;
+                        let after = (s.history.len() - position - 1) as u64;
+                        observed.merged_distances.insert(after);
                     } else {
                         observed.no_group = true;
                     }
@@ -706,4 +727,35 @@ pub fn tags(stmts: &[Stmt], out: &mut HashSet<usize>) {
             Stmt::Commit { .. } => {}
         }
     }
+}
+
+/// For each `wait_group` tag, the tags of the run of consecutive
+/// `wait_group`s it belongs to (no commit in between: they wait at one
+/// point).
+pub fn wait_runs(stmts: &[Stmt], out: &mut BTreeMap<usize, Vec<usize>>) {
+    let mut run: Vec<usize> = Vec::new();
+    let flush = |run: &mut Vec<usize>, out: &mut BTreeMap<usize, Vec<usize>>| {
+        for tag in run.iter() {
+            out.insert(*tag, run.clone());
+        }
+        run.clear();
+    };
+    for stmt in stmts {
+        match stmt {
+            Stmt::WaitGroup { tag, .. } => run.push(*tag),
+            Stmt::For { body, .. } => {
+                flush(&mut run, out);
+                wait_runs(body, out);
+            }
+            Stmt::If { then, els, .. } => {
+                flush(&mut run, out);
+                wait_runs(then, out);
+                if let Some(els) = els {
+                    wait_runs(els, out);
+                }
+            }
+            _ => flush(&mut run, out),
+        }
+    }
+    flush(&mut run, out);
 }
