@@ -237,6 +237,12 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
+    // Collected now: steps 2-3 erase ops of `nested`.
+    let waits: Vec<OperationRef> = nested
+        .iter()
+        .copied()
+        .filter(|op| ops::is(op, ops::WAIT_GROUP))
+        .collect();
     // 2.-3. Copies and commits, in program order within each block.
     let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
     for op in &nested {
@@ -264,7 +270,7 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
         }
     }
     // 4. Waits, now that every group has its token.
-    for op in nested.iter().filter(|op| ops::is(*op, ops::WAIT_GROUP)) {
+    for op in &waits {
         let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0);
         let token = match forced_group(op, pending) {
             Some(token) => token,
