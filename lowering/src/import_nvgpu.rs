@@ -29,9 +29,11 @@
 //!    `apipe.commit_group -> !apipe.token`; a wait with `numGroups = N` →
 //!    `apipe.wait_group {pending = N}`, one without → `apipe.wait %t`;
 //! 4. every remaining value of type `!nvgpu.device.async.token` (scf
-//!    results, iter_args) becomes `!apipe.token`; the nvgpu ops and unused
-//!    token placeholders (`builtin.unrealized_conversion_cast` with no
-//!    operand, as `apipe-to-nvgpu` writes) are erased.
+//!    results, iter_args) becomes `!apipe.token`; the nvgpu ops are erased;
+//!    a commit whose token nothing uses loses its result (counting form, so
+//!    `apipe-to-nvgpu` output imports back unchanged); unused token
+//!    placeholders (`builtin.unrealized_conversion_cast` with no operand, as
+//!    `apipe-to-nvgpu` writes) are erased.
 
 use crate::to_nvgpu::nvgpu;
 use apipe_dialect::{diagnostic, ops, Reported};
@@ -249,6 +251,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     let i64_type: Type = IntegerType::new(context, 64).into();
     // 3.
     let mut erase_list = Vec::new();
+    let mut commits = Vec::new();
     for op in &all {
         let block = match op.block() {
             Some(block) => block,
@@ -263,6 +266,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
                 .build()
                 .expect("valid apipe.commit_group");
             let commit = block.insert_operation_before(*op, commit);
+            commits.push(commit);
             // SAFETY: both values are live.
             unsafe {
                 mlir_sys::mlirValueReplaceAllUsesOfWith(
@@ -306,6 +310,20 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             if is_nvgpu_token(argument) {
                 argument.set_type(token_type);
             }
+        }
+    }
+    // A group whose token nothing uses (every wait on it had numGroups) is
+    // committed in counting form.
+    for commit in commits {
+        if users(commit.result(0).unwrap().into()).is_empty() {
+            let plain = OperationBuilder::new(ops::COMMIT_GROUP, commit.location())
+                .build()
+                .expect("valid apipe.commit_group");
+            commit
+                .block()
+                .unwrap()
+                .insert_operation_before(commit, plain);
+            erase(commit);
         }
     }
     for op in ops::nested_ops(root) {
