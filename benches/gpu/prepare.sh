@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Prepares the GPU bundle (issue 5, "GPU harness"): PTX of each example,
+# pipelined (examples/pipelined/*.mlir, hand-pipelined counting form until
+# apipe-software-pipeline is merged) and synchronous (apipe-make-sync of the
+# annotated examples/*.mlir), plus the runner. Inputs are generated on the
+# GPU machine from a fixed seed, so nothing large travels.
+#
+#   bash benches/gpu/prepare.sh [SM]          # SM: 90 (default, Hopper) or 80
+#
+# Then, on the GPU machine (no cargo there; CuPy and PyTorch are):
+#
+#   python3 target/gpu-bundle/runner.py target/gpu-bundle
+#
+# (with the device tool: carry target/gpu-bundle.)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+sm="${1:-90}"
+bundle="$root/target/gpu-bundle"
+bin="$root/target/debug"
+cargo build --quiet --manifest-path "$root/Cargo.toml" -p apipe-tools
+rm -rf "$bundle"
+mkdir -p "$bundle"
+for example in sgemm copy_bw stream_sum; do
+  "$bin/apipe-translate" "$root/examples/pipelined/$example.mlir" --to-ptx --sm="$sm" \
+    -o "$bundle/$example.pipelined.ptx"
+  "$bin/apipe-opt" "$root/examples/$example.mlir" --apipe-make-sync \
+    | "$bin/apipe-translate" - --to-ptx --sm="$sm" -o "$bundle/$example.sync.ptx"
+done
+cp "$root/benches/gpu/runner.py" "$bundle/"
+echo "sm_$sm" > "$bundle/SM"
+du -sh "$bundle"
+echo "bundle: $bundle (run: python3 $bundle/runner.py $bundle)"
