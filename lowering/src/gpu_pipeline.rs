@@ -123,3 +123,98 @@ pub fn lower_to_nvvm(module: &mut Module, times: &mut StageTimes) -> Result<(), 
 fn apipe_passes_registered() {
     crate::register_passes();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx;
+    use melior::ir::Module;
+
+    const KERNEL: &str = r#"
+gpu.module @kernels {
+  gpu.func @k(%src: memref<1024xf32>) workgroup(%buf: memref<2x512xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    "apipe.copy"(%src, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    "apipe.copy"(%src, %buf, %lane, %c1, %lane) {elements = 2 : i64} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    gpu.barrier
+    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    gpu.return
+  }
+}
+"#;
+
+    #[test]
+    fn pipeline_ends_with_the_export_and_nests_upstream_under_gpu_module() {
+        crate::register_passes();
+        let passes = apipe_passes();
+        assert_eq!(passes.last(), Some(&"apipe-to-nvgpu"));
+        let text = pipeline_text();
+        assert!(text.starts_with("builtin.module("));
+        assert!(text.contains(",gpu.module(convert-scf-to-cf,"));
+        assert!(text.ends_with("reconcile-unrealized-casts,canonicalize,cse))"));
+    }
+
+    #[test]
+    fn lowers_to_ptx_for_sm80_and_sm90() {
+        let context = apipe_dialect::create_context().unwrap();
+        for (sm, version, target) in [
+            ("80", ".version 7.0", ".target sm_80"),
+            ("90", ".version 7.8", ".target sm_90"),
+        ] {
+            let mut module = Module::parse(&context, KERNEL).unwrap();
+            let mut times = StageTimes::default();
+            lower_to_nvvm(&mut module, &mut times).unwrap();
+            let gpu_module = ptx::gpu_modules(&module)[0];
+            let llvm = inkwell::context::Context::create();
+            let llvm_module = ptx::translate(&gpu_module, &llvm).unwrap();
+            let sm = ptx::Sm::parse(sm).unwrap().unwrap();
+            let machine = ptx::target_machine(sm, sm.min_ptx()).unwrap();
+            ptx::optimize(&llvm_module, &machine).unwrap();
+            let text = ptx::emit_ptx(&llvm_module, &machine).unwrap();
+            assert!(text.contains(version) && text.contains(target), "{text}");
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("cp.async") || l.starts_with("bar.sync"))
+                .collect();
+            assert_eq!(lines.len(), 7, "{lines:?}");
+            assert!(
+                lines[0].starts_with("cp.async.cg.shared.global") && lines[0].ends_with(", 16;")
+            );
+            assert_eq!(lines[1], "cp.async.commit_group;");
+            assert!(
+                lines[2].starts_with("cp.async.ca.shared.global") && lines[2].ends_with(", 8;")
+            );
+            assert_eq!(lines[3], "cp.async.commit_group;");
+            assert_eq!(
+                lines[4].split_whitespace().collect::<Vec<_>>(),
+                ["cp.async.wait_group", "1;"]
+            );
+            assert_eq!(
+                lines[5].split_whitespace().collect::<Vec<_>>(),
+                ["bar.sync", "0;"]
+            );
+            assert_eq!(
+                lines[6].split_whitespace().collect::<Vec<_>>(),
+                ["cp.async.wait_group", "0;"]
+            );
+        }
+    }
+
+    #[test]
+    fn a_module_without_gpu_module_is_an_error_before_any_change() {
+        let context = apipe_dialect::create_context().unwrap();
+        let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();
+        let before = module.as_operation().to_string();
+        let error = lower_to_nvvm(&mut module, &mut StageTimes::default()).unwrap_err();
+        assert!(matches!(error, Error::NoGpuModule));
+        assert_eq!(module.as_operation().to_string(), before);
+    }
+}

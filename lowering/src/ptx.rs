@@ -125,12 +125,11 @@ pub fn gpu_modules<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> 
 /// Step 1: reports `--sm=sm_<number>` (below 80) at the first async copy
 /// (or the first `gpu.module`). Always returns `Err` after reporting.
 pub fn check_sm(module: &Module, number: u32) -> Result<(), apipe_dialect::Reported> {
-    let all = ops::nested_ops(&module.as_operation());
-    let at = all
+    let at = ops::nested_ops(&module.as_operation())
         .iter()
         .find(|op| ops::is(*op, ops::COPY) || ops::is(*op, crate::to_nvgpu::nvgpu::COPY))
-        .or_else(|| gpu_modules(module).first().map(|_| &all[0]))
         .map(|op| op.location())
+        .or_else(|| gpu_modules(module).first().map(|op| op.location()))
         .unwrap_or_else(|| module.as_operation().location());
     diagnostic::error(
         at,
