@@ -14,30 +14,36 @@
 //!    by waits and `scf` ops (`scf.yield`, `scf.for` iter_args, ...); a
 //!    function argument or result of token type is an error (tokens cannot
 //!    cross function boundaries);
-//! 2. warn, at the wait, when `numGroups = N` leaves the waited token's
-//!    group pending: fewer than N groups are committed after that group
-//!    before the wait, so `cp.async.wait_group N` does not complete it (the
-//!    count contradicts the token: a bug in the input). The distance is
-//!    counted on the path back from the wait to the group within one block
-//!    and its enclosing `scf.if` / `scf.index_switch` / `scf.execute_region`
-//!    blocks; a group reached only through a loop back edge or past a region
-//!    that commits is not judged (that needs the group-distance analysis of
-//!    issue 4);
-//! 3. rewrite: `device_async_copy` → `apipe.copy` (`elements = dstElements`,
+//! 2. rewrite: `device_async_copy` → `apipe.copy` (`elements = dstElements`,
 //!    `srcElements` as the `src_elements` operand, `bypassL1` →
 //!    `bypass_l1`, queue 0); `device_async_create_group` →
-//!    `apipe.commit_group -> !apipe.token`; a wait with `numGroups = N` →
-//!    `apipe.wait_group {pending = N}`, one without → `apipe.wait %t`;
-//! 4. every remaining value of type `!nvgpu.device.async.token` (scf
+//!    `apipe.commit_group -> !apipe.token`; every wait → `apipe.wait %t`
+//!    (a wait whose token is a placeholder, see 4., directly
+//!    `apipe.wait_group {pending = N}`);
+//! 3. every remaining value of type `!nvgpu.device.async.token` (scf
 //!    results, iter_args) becomes `!apipe.token`; the nvgpu ops are erased;
-//!    a commit whose token nothing uses loses its result (counting form, so
-//!    `apipe-to-nvgpu` output imports back unchanged); unused token
-//!    placeholders (`builtin.unrealized_conversion_cast` with no operand, as
-//!    `apipe-to-nvgpu` writes) are erased.
+//! 4. placeholders: `apipe-to-nvgpu` names a group that no value reaches
+//!    with `builtin.unrealized_conversion_cast` (no operand); a wait on one
+//!    names no group;
+//! 5. each wait that had `numGroups = N` is judged on this token form with
+//!    the group-distance analysis (`apipe_passes::group_distance`, the one
+//!    that `apipe-tokens-to-counting` uses): if on some path fewer than N
+//!    groups are committed after the waited group, `cp.async.wait_group N`
+//!    does not complete it, and a **warning** says that the count
+//!    contradicts the token (a bug in the input). The wait then becomes
+//!    `apipe.wait_group {pending = N}`: the input's count is kept;
+//! 6. a commit whose token nothing uses loses its result (counting form, so
+//!    `apipe-to-nvgpu` output imports back unchanged); unused placeholders
+//!    are erased.
 
 use crate::to_nvgpu::nvgpu;
-use apipe_dialect::{diagnostic, ops, Reported};
-use apipe_passes::{options::PassOptions, token_values::users, PassId, PassInfo, RunFn};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_passes::{
+    group_distance::{self, GroupDistance},
+    options::PassOptions,
+    token_values::users,
+    PassId, PassInfo, RunFn,
+};
 use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
@@ -47,6 +53,7 @@ use melior::{
     },
     Context,
 };
+use std::collections::HashMap;
 
 static ID: PassId = PassId::new();
 
@@ -163,72 +170,69 @@ fn check(all: &[OperationRef]) -> bool {
     ok
 }
 
-/// The number of groups committed after `group` on the path back from
-/// `wait`, when it can be counted without the group-distance analysis (see
-/// step 2).
-fn straight_line_distance(wait: &OperationRef, group: &OperationRef) -> Option<i64> {
-    let mut newer = 0;
-    let mut at = *wait;
-    loop {
-        for previous in crate::to_nvgpu::preceding_ops(&at) {
-            at = previous;
-            if at == *group {
-                return Some(newer);
+/// Step 5: the group-distance analysis of the function around each counted
+/// wait, computed once per function. Its own diagnostics (a region it cannot
+/// follow) are swallowed: then the wait is not judged.
+fn judge_counted_waits<'c, 'a>(context: &Context, counted: &[(OperationRef<'c, 'a>, i64)]) {
+    let mut analyses: HashMap<usize, Option<GroupDistance>> = HashMap::new();
+    for (wait, count) in counted {
+        let mut function = wait.parent_operation();
+        while let Some(op) = function {
+            if group_distance::is_function(&op) {
+                break;
             }
-            if ops::is(&at, nvgpu::CREATE_GROUP) {
-                newer += 1;
-            } else if at.region_count() > 0
-                && ops::nested_ops(&at)
-                    .iter()
-                    .any(|op| ops::is(op, nvgpu::CREATE_GROUP))
-            {
-                return None;
-            }
+            function = op.parent_operation();
         }
-        let parent = at.block()?.parent_operation()?;
-        if !matches!(
-            name_of(&parent).as_str(),
-            "scf.if" | "scf.index_switch" | "scf.execute_region"
-        ) {
-            return None;
+        let Some(function) = function else { continue };
+        let analysis = analyses
+            .entry(function.to_raw().ptr as usize)
+            .or_insert_with(|| {
+                let swallow = context.attach_diagnostic_handler(|_| true);
+                let analysis = GroupDistance::compute(&function).ok();
+                context.detach_diagnostic_handler(swallow);
+                analysis
+            });
+        let token = wait.operand(0).unwrap();
+        let Some(distance) = analysis
+            .as_ref()
+            .and_then(|a| a.token_fact(wait, token))
+            .and_then(|fact| fact.groups)
+        else {
+            continue;
+        };
+        if distance.min >= *count as u64 {
+            continue;
         }
-        at = parent;
-    }
-}
-
-/// Step 2 for one wait.
-fn warn_if_contradicting(wait: &OperationRef) {
-    let Ok(attribute) = wait.attribute("numGroups") else {
-        return;
-    };
-    let Ok(count) = IntegerAttribute::try_from(attribute).map(|a| a.value()) else {
-        return;
-    };
-    let token = wait.operand(0).unwrap();
-    if !token.is_operation_result() {
-        return;
-    }
-    // SAFETY: an op result's owner is live.
-    let group = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(token.to_raw())) };
-    if !ops::is(&group, nvgpu::CREATE_GROUP) {
-        return;
-    }
-    if let Some(distance) = straight_line_distance(wait, &group) {
-        if distance < count {
-            let groups = if distance == 1 {
+        let committed = if distance.is_exact() {
+            let groups = if distance.min == 1 {
                 "group is"
             } else {
                 "groups are"
             };
-            diagnostic::emit(
-                wait.location(),
-                diagnostic::Severity::Warning,
-                &format!(
-                    "'nvgpu.device_async_wait' op numGroups = {count} leaves the waited group pending: only {distance} {groups} committed after it, so the count contradicts the token"
-                ),
-                &[(group.location(), "the waited group")],
-            );
-        }
+            format!("only {distance} {groups} committed after it")
+        } else {
+            format!(
+                "on some path only {} groups are committed after it ({distance} over all paths)",
+                distance.min
+            )
+        };
+        let message = format!(
+            "'nvgpu.device_async_wait' op numGroups = {count} leaves the waited group pending: {committed}, so the count contradicts the token"
+        );
+        let notes: Vec<(melior::ir::Location, &str)> = if token.is_operation_result() {
+            // SAFETY: an op result's owner is live.
+            let group =
+                unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(token.to_raw())) };
+            vec![(group.location(), "the waited group")]
+        } else {
+            Vec::new()
+        };
+        diagnostic::emit(
+            wait.location(),
+            diagnostic::Severity::Warning,
+            &message,
+            &notes,
+        );
     }
 }
 
@@ -240,18 +244,15 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     if !check(&all) {
         return Err(Reported);
     }
-    // 2.
-    for wait in all.iter().filter(|op| ops::is(*op, nvgpu::WAIT)) {
-        warn_if_contradicting(wait);
-    }
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, ops::TOKEN_TYPE).expect("apipe is registered");
     let i64_type: Type = IntegerType::new(context, 64).into();
-    // 3.
+    // 2.
     let mut erase_list = Vec::new();
     let mut commits = Vec::new();
+    let mut counted = Vec::new();
     for op in &all {
         let block = match op.block() {
             Some(block) => block,
@@ -276,27 +277,36 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             };
             erase_list.push(*op);
         } else if ops::is(op, nvgpu::WAIT) {
-            let new = match op
+            let count = op
                 .attribute("numGroups")
                 .ok()
                 .and_then(|a| IntegerAttribute::try_from(a).ok())
-            {
-                Some(count) => OperationBuilder::new(ops::WAIT_GROUP, op.location())
-                    .add_attributes(&[(
-                        Identifier::new(context, "pending"),
-                        IntegerAttribute::new(i64_type, count.value()).into(),
-                    )])
+                .map(|a| a.value());
+            let token = op.operand(0).unwrap();
+            // SAFETY: an op result's owner is live.
+            let placeholder = token.is_operation_result()
+                && is_placeholder(&unsafe {
+                    OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(token.to_raw()))
+                });
+            let new = match count {
+                // Judged in step 5 on token form, then counted.
+                Some(_) if !placeholder => OperationBuilder::new(ops::WAIT, op.location())
+                    .add_operands(&[token])
                     .build(),
+                Some(count) => wait_group(context, op.location(), count),
                 None => OperationBuilder::new(ops::WAIT, op.location())
-                    .add_operands(&[op.operand(0).unwrap()])
+                    .add_operands(&[token])
                     .build(),
             }
             .expect("valid apipe wait");
-            block.insert_operation_before(*op, new);
+            let new = block.insert_operation_before(*op, new);
+            if let (Some(count), false) = (count, placeholder) {
+                counted.push((new, count));
+            }
             erase_list.push(*op);
         }
     }
-    // 4. Waits were pushed after their tokens' producers: erase in reverse.
+    // 3. Waits were pushed after their tokens' producers: erase in reverse.
     for op in erase_list.into_iter().rev() {
         erase(op);
     }
@@ -312,7 +322,14 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             }
         }
     }
-    // A group whose token nothing uses (every wait on it had numGroups) is
+    // 5.
+    judge_counted_waits(context, &counted);
+    for (wait, count) in counted {
+        let new = wait_group(context, wait.location(), count).expect("valid apipe.wait_group");
+        wait.block().unwrap().insert_operation_before(wait, new);
+        erase(wait);
+    }
+    // 6. A group whose token nothing uses (every wait on it had numGroups) is
     // committed in counting form.
     for commit in commits {
         if users(commit.result(0).unwrap().into()).is_empty() {
@@ -337,6 +354,19 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
         }
     }
     Ok(())
+}
+
+fn wait_group<'c>(
+    context: &'c Context,
+    location: melior::ir::Location<'c>,
+    count: i64,
+) -> Result<melior::ir::Operation<'c>, melior::Error> {
+    OperationBuilder::new(ops::WAIT_GROUP, location)
+        .add_attributes(&[(
+            Identifier::new(context, attributes::PENDING),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), count).into(),
+        )])
+        .build()
 }
 
 /// Step 3 for one copy: `nvgpu.device_async_copy %src[...], %dst[...], n`

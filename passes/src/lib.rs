@@ -9,17 +9,22 @@
 //!   (`builtin.module(func.func(apipe-make-sync),canonicalize)`), parsed here
 //!   because the MLIR C API has no registry for Rust passes; upstream
 //!   segments are handed to MLIR.
-//! - One module per pass ([`make_sync`]) and per shared analysis or utility
-//!   ([`token_values`]).
+//! - One module per pass ([`make_sync`], [`tokens_to_counting`],
+//!   [`counting_to_tokens`], [`merge_queues`]) and per
+//!   shared analysis or utility ([`group_distance`], [`token_values`]).
 #![deny(missing_docs)]
 
+pub mod counting_to_tokens;
 mod error;
+pub mod group_distance;
 pub mod make_sync;
+pub mod merge_queues;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod registry;
 pub mod token_values;
+pub mod tokens_to_counting;
 
 pub use error::Error;
 pub use pass::{PassId, RunFn};

@@ -11,10 +11,10 @@
 //! crate.
 
 use crate::{
-    make_sync,
+    counting_to_tokens, make_sync, merge_queues,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
-    Error,
+    tokens_to_counting, Error,
 };
 use std::sync::RwLock;
 
@@ -71,7 +71,12 @@ impl PassInfo {
 }
 
 /// The passes of this crate, in `--help` order.
-const BUILTIN: &[&PassInfo] = &[&make_sync::INFO];
+const BUILTIN: &[&PassInfo] = &[
+    &make_sync::INFO,
+    &counting_to_tokens::INFO,
+    &tokens_to_counting::INFO,
+    &merge_queues::INFO,
+];
 
 /// Passes added by [`register`].
 static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());

@@ -1,0 +1,523 @@
+//! `apipe-counting-to-tokens`: counting form to token form (DESIGN.md
+//! sections 3 and 5; issue 4, pass 1).
+//!
+//! `wait_group {queue = q, pending = N}` completes every group of q but the
+//! newest N (PTX ISA 9.7.9.25.3.3), that is, by FIFO completion, exactly the
+//! (N+1)-th newest group and everything older. So it is `apipe.wait` on the
+//! token of that group, or nothing (`apipe.ready`) when fewer than N+1
+//! groups exist. The conversion keeps, per queue, a window of the K newest
+//! tokens, K = 1 + the largest N on that queue in the function, as SSA
+//! values, and threads it through structured control flow. This is always
+//! expressible inside a function.
+//!
+//! Algorithm, per function (`*.func`):
+//! 1. check every precondition before touching the IR: no call of a
+//!    function that commits or waits (its groups would shift the window);
+//!    commits only in the function's single block and in `scf.for`,
+//!    `scf.if`, `scf.index_switch`, `scf.while` and single-block
+//!    `scf.execute_region`; every `pending` < [`MAX_PENDING`];
+//! 2. K_q = 1 + the largest `pending` on q; at the function entry, one
+//!    `apipe.ready {queue = q}` fills each window (no group committed yet:
+//!    groups of callers are not visible in a function);
+//! 3. walk the body in order: a commit on q gets a token result (kept if it
+//!    has one) and pushes it at the front of window q (dropping the oldest);
+//!    a `wait_group` on q with `pending = N` becomes `apipe.wait` on
+//!    `window_q[N]`, with the other attributes of the `wait_group`;
+//! 4. an `scf` op whose regions commit on a windowed queue carries those
+//!    windows: `scf.for` as extra iter_args (init = the window before, yield =
+//!    the window at the end of the body, results = the window after the
+//!    loop); `scf.if` / `scf.index_switch` / `scf.execute_region` as extra
+//!    results, each region yielding its window (an `scf.if` without `else`
+//!    gets one that yields the window unchanged); `scf.while` through the
+//!    before-region arguments, the `scf.condition` operands, the after-region
+//!    arguments and its yield. Regions that commit nothing see the outer
+//!    window as is.
+//!
+//! Invariant: at every point, `window_q[i]` names the (i+1)-th newest group
+//! of q on every path, or is `ready` on the paths with fewer groups; so
+//! `apipe-tokens-to-counting` gives back every count (the round trip), and
+//! only waits that are no-ops on every path (`ready`) disappear.
+//! Citations: RFC 0077 section "Inter-stage synchronization"; MLIR
+//! `scf.for` iter_args, `scf.if` / `scf.while` results (SCFOps.td).
+
+use crate::{
+    group_distance,
+    options::PassOptions,
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use melior::{
+    ir::{
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Block, BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value,
+        ValueLike,
+    },
+    pass::Pass,
+    Context,
+};
+use mlir_sys::{mlirOperationDestroy, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith};
+use std::collections::{BTreeMap, BTreeSet};
+
+static ID: PassId = PassId::new();
+
+/// The largest `pending` the conversion accepts: the window holds
+/// `pending + 1` tokens, carried through every loop that commits.
+pub const MAX_PENDING: i64 = 1024;
+
+/// The registry entry of `apipe-counting-to-tokens`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-counting-to-tokens",
+    name: "ApipeCountingToTokens",
+    summary: "Replace wait_group counts by waits on the token of the group they complete (windows of tokens through scf)",
+    options: &[],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: Vec::new,
+};
+
+/// Creates the `apipe-counting-to-tokens` pass.
+pub fn create_counting_to_tokens_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
+    counting_to_tokens(op)
+}
+
+/// Region ops whose regions may commit (step 4).
+const THREADED: &[&str] = &[
+    "scf.for",
+    "scf.if",
+    "scf.index_switch",
+    "scf.while",
+    "scf.execute_region",
+];
+
+fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+/// Converts every `apipe.wait_group` in `root` (a module, or a function-like
+/// op; every function inside is handled) into `apipe.wait` on a token. On
+/// failure the IR is unchanged and located errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn counting_to_tokens(root: OperationRef) -> Result<(), Reported> {
+    // 1.
+    if !check_all(&root) {
+        return Err(Reported);
+    }
+    // 2.-4.
+    for function in group_distance::functions(&root) {
+        convert_function(function);
+    }
+    Ok(())
+}
+
+/// Checks the preconditions (step 1) on every function in `root`; emits
+/// one located error per problem and returns `false` if any.
+pub fn check_all(root: &OperationRef) -> bool {
+    let mut ok = true;
+    for function in group_distance::functions(root) {
+        ok &= check(&function);
+    }
+    ok
+}
+
+fn is_single_block_execute_region(op: &OperationRef) -> bool {
+    op.region(0).is_ok_and(|r| {
+        r.first_block()
+            .is_some_and(|b| b.next_in_region().is_none())
+    })
+}
+
+/// Step 1 for one function.
+fn check(function: &OperationRef) -> bool {
+    let mut ok = true;
+    let synchronizing = group_distance::functions_containing(
+        function,
+        &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
+    );
+    let commits = |op: &OperationRef| {
+        ops::nested_ops(op)
+            .iter()
+            .any(|inner| ops::is(inner, ops::COMMIT_GROUP))
+    };
+    let blocks = ops::blocks_of(function);
+    if blocks.len() > 1
+        && ops::nested_ops(function)
+            .iter()
+            .any(|op| ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::WAIT_GROUP))
+    {
+        diagnostic::error(
+            function.location(),
+            &format!(
+                "'{}' op with several blocks commits or waits: counting-to-tokens follows groups only \
+                 through structured control flow (scf)",
+                name_of(function)
+            ),
+        );
+        return false;
+    }
+    for op in ops::nested_ops(function) {
+        let name = name_of(&op);
+        if let Some(callee) = group_distance::callee(&op) {
+            if synchronizing.contains(&callee) {
+                diagnostic::error(
+                    op.location(),
+                    &format!(
+                        "'{name}' op calls @{callee}, which commits or waits: its groups would \
+                         shift the window of tokens of this function"
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if ops::is(&op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
+            if pending >= MAX_PENDING {
+                diagnostic::error(
+                    op.location(),
+                    &format!(
+                        "'apipe.wait_group' op has pending = {pending}: counting-to-tokens carries \
+                         pending + 1 tokens and supports pending < {MAX_PENDING}"
+                    ),
+                );
+                ok = false;
+            }
+        }
+        let threaded = THREADED.contains(&name.as_str())
+            && (name != "scf.execute_region" || is_single_block_execute_region(&op));
+        if op.region_count() > 0 && !threaded && !group_distance::is_function(&op) && commits(&op) {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{name}' op commits groups inside its regions: counting-to-tokens carries tokens \
+                     only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region"
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Windows of tokens, newest first, per windowed queue.
+type Windows<'c, 'a> = BTreeMap<i64, Vec<Value<'c, 'a>>>;
+
+struct Converter<'c> {
+    context: &'c Context,
+    token: Type<'c>,
+    /// K_q per windowed queue.
+    sizes: BTreeMap<i64, usize>,
+}
+
+/// Steps 2-4 for one function.
+fn convert_function(function: OperationRef) {
+    let mut sizes: BTreeMap<i64, usize> = BTreeMap::new();
+    for op in ops::nested_ops(&function) {
+        if ops::is(&op, ops::WAIT_GROUP) && enclosing_function(op) == Some(function) {
+            let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
+            let size = sizes.entry(attributes::queue(&op)).or_default();
+            *size = (*size).max(pending + 1);
+        }
+    }
+    let Some(entry) = ops::blocks_of(&function).first().copied() else {
+        return;
+    };
+    let context_ref = function.context();
+    // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let converter = Converter {
+        context,
+        token: Type::parse(context, ops::TOKEN_TYPE).expect("apipe dialect loaded"),
+        sizes,
+    };
+    // 2.
+    let mut windows = Windows::new();
+    for (&queue, &size) in &converter.sizes {
+        let mut builder =
+            OperationBuilder::new(ops::READY, function.location()).add_results(&[converter.token]);
+        if queue != 0 {
+            builder = builder.add_attributes(&[converter.queue_attribute(queue)]);
+        }
+        let ready = builder.build().expect("apipe.ready");
+        let ready: Value = entry.insert_operation(0, ready).result(0).unwrap().into();
+        windows.insert(queue, vec![ready; size]);
+    }
+    // 3.-4.
+    converter.block(entry, &mut windows);
+}
+
+/// The innermost function around `op`.
+fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if group_distance::is_function(&parent) {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+fn erase(op: OperationRef) {
+    // SAFETY: the op is live, its results have no uses left, and no handle
+    // to it is used again.
+    unsafe { mlirOperationDestroy(op.to_raw()) }
+}
+
+impl<'c> Converter<'c> {
+    fn queue_attribute(&self, queue: i64) -> (Identifier<'c>, melior::ir::Attribute<'c>) {
+        (
+            Identifier::new(self.context, attributes::QUEUE),
+            IntegerAttribute::new(IntegerType::new(self.context, 64).into(), queue).into(),
+        )
+    }
+
+    /// The windowed queues that `op`'s regions commit on.
+    fn threaded_queues(&self, op: &OperationRef) -> BTreeSet<i64> {
+        ops::nested_ops(op)
+            .iter()
+            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
+            .map(attributes::queue)
+            .filter(|queue| self.sizes.contains_key(queue))
+            .collect()
+    }
+
+    fn flatten<'a>(windows: &Windows<'c, 'a>, queues: &BTreeSet<i64>) -> Vec<Value<'c, 'a>> {
+        queues.iter().flat_map(|q| windows[q].clone()).collect()
+    }
+
+    fn unflatten<'a>(
+        &self,
+        windows: &mut Windows<'c, 'a>,
+        queues: &BTreeSet<i64>,
+        values: &[Value<'c, 'a>],
+    ) {
+        let mut at = 0;
+        for queue in queues {
+            let size = self.sizes[queue];
+            windows.insert(*queue, values[at..at + size].to_vec());
+            at += size;
+        }
+    }
+
+    fn block<'a>(&self, block: BlockRef<'c, 'a>, windows: &mut Windows<'c, 'a>) {
+        let mut list = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            list.push(op);
+            next = op.next_in_block();
+        }
+        for op in list {
+            self.op(op, windows);
+        }
+    }
+
+    fn op<'a>(&self, op: OperationRef<'c, 'a>, windows: &mut Windows<'c, 'a>) {
+        let name = name_of(&op);
+        match name.as_str() {
+            ops::COMMIT_GROUP => {
+                let queue = attributes::queue(&op);
+                let token: Value = match op.result(0) {
+                    Ok(result) => result.into(),
+                    Err(_) => {
+                        let attributes: Vec<_> = op.attributes().collect();
+                        let commit = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
+                            .add_attributes(&attributes)
+                            .add_results(&[self.token])
+                            .build()
+                            .expect("apipe.commit_group");
+                        let commit = op.block().unwrap().insert_operation_before(op, commit);
+                        erase(op);
+                        commit.result(0).unwrap().into()
+                    }
+                };
+                if let Some(window) = windows.get_mut(&queue) {
+                    window.insert(0, token);
+                    window.pop();
+                }
+            }
+            ops::WAIT_GROUP => {
+                let queue = attributes::queue(&op);
+                let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
+                let token = windows[&queue][pending];
+                let attributes: Vec<_> = op
+                    .attributes()
+                    .filter(|(name, _)| {
+                        let name = name.as_string_ref();
+                        let name = name.as_str().unwrap_or("");
+                        name != attributes::QUEUE && name != attributes::PENDING
+                    })
+                    .collect();
+                let wait = OperationBuilder::new(ops::WAIT, op.location())
+                    .add_operands(&[token])
+                    .add_attributes(&attributes)
+                    .build()
+                    .expect("apipe.wait");
+                op.block().unwrap().insert_operation_before(op, wait);
+                erase(op);
+            }
+            _ if op.region_count() == 0 || group_distance::is_function(&op) => {}
+            _ => {
+                let queues = self.threaded_queues(&op);
+                if queues.is_empty() {
+                    for block in ops::blocks_of(&op) {
+                        self.block(block, &mut windows.clone());
+                    }
+                    return;
+                }
+                match name.as_str() {
+                    "scf.for" => self.for_loop(op, windows, &queues),
+                    "scf.while" => self.while_loop(op, windows, &queues),
+                    _ => self.branches(op, windows, &queues),
+                }
+            }
+        }
+    }
+
+    fn add_arguments<'a>(&self, block: BlockRef<'c, 'a>, count: usize) -> Vec<Value<'c, 'a>> {
+        (0..count)
+            .map(|_| block.add_argument(self.token, block.parent_operation().unwrap().location()))
+            .collect()
+    }
+
+    fn for_loop<'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        windows: &mut Windows<'c, 'a>,
+        queues: &BTreeSet<i64>,
+    ) {
+        let inits = Self::flatten(windows, queues);
+        let body = op.region(0).unwrap().first_block().unwrap();
+        let arguments = self.add_arguments(body, inits.len());
+        let mut inner = windows.clone();
+        self.unflatten(&mut inner, queues, &arguments);
+        self.block(body, &mut inner);
+        append_operands(body.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = self.rebuild(op, &inits, inits.len());
+        let results = tail_results(new, inits.len());
+        self.unflatten(windows, queues, &results);
+    }
+
+    fn while_loop<'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        windows: &mut Windows<'c, 'a>,
+        queues: &BTreeSet<i64>,
+    ) {
+        let inits = Self::flatten(windows, queues);
+        let count = inits.len();
+        let before = op.region(0).unwrap().first_block().unwrap();
+        let after = op.region(1).unwrap().first_block().unwrap();
+        let before_arguments = self.add_arguments(before, count);
+        let mut inner = windows.clone();
+        self.unflatten(&mut inner, queues, &before_arguments);
+        self.block(before, &mut inner);
+        append_operands(before.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let after_arguments = self.add_arguments(after, count);
+        let mut inner = windows.clone();
+        self.unflatten(&mut inner, queues, &after_arguments);
+        self.block(after, &mut inner);
+        append_operands(after.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = self.rebuild(op, &inits, count);
+        let results = tail_results(new, count);
+        self.unflatten(windows, queues, &results);
+    }
+
+    fn branches<'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        windows: &mut Windows<'c, 'a>,
+        queues: &BTreeSet<i64>,
+    ) {
+        let outer = Self::flatten(windows, queues);
+        for region in op.regions() {
+            match region.first_block() {
+                Some(block) => {
+                    let mut inner = windows.clone();
+                    self.block(block, &mut inner);
+                    append_operands(block.terminator().unwrap(), &Self::flatten(&inner, queues));
+                }
+                None => {
+                    // `scf.if` without `else`: yield the window unchanged.
+                    let block = Block::new(&[]);
+                    block.append_operation(
+                        OperationBuilder::new("scf.yield", op.location())
+                            .add_operands(&outer)
+                            .build()
+                            .expect("scf.yield"),
+                    );
+                    region.append_block(block);
+                }
+            }
+        }
+        let new = self.rebuild(op, &[], outer.len());
+        let results = tail_results(new, outer.len());
+        self.unflatten(windows, queues, &results);
+    }
+
+    /// Replaces `op` by the same op with `operands` appended and `count`
+    /// more token results; its regions move over.
+    fn rebuild<'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        operands: &[Value<'c, 'a>],
+        count: usize,
+    ) -> OperationRef<'c, 'a> {
+        let all_operands: Vec<Value> = op.operands().chain(operands.iter().copied()).collect();
+        let mut result_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+        result_types.extend(std::iter::repeat_n(self.token, count));
+        let attributes: Vec<_> = op.attributes().collect();
+        let regions: Vec<Region> = op
+            .regions()
+            .map(|old| {
+                let region = Region::new();
+                // SAFETY: both regions are live; the old one is left empty.
+                unsafe { mlirRegionTakeBody(region.to_raw(), old.to_raw()) };
+                region
+            })
+            .collect();
+        let replacement = OperationBuilder::new(&name_of(&op), op.location())
+            .add_operands(&all_operands)
+            .add_results(&result_types)
+            .add_attributes(&attributes)
+            .add_regions_vec(regions)
+            .build()
+            .expect("rebuilt scf op");
+        let new = op.block().unwrap().insert_operation_before(op, replacement);
+        for (index, result) in op.results().enumerate() {
+            let with = new.result(index).unwrap();
+            // SAFETY: both values are live and of the same type.
+            unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
+        }
+        erase(op);
+        new
+    }
+}
+
+fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value<'c, 'a>> {
+    let total = op.result_count();
+    (total - count..total)
+        .map(|i| op.result(i).unwrap().into())
+        .collect()
+}
+
+/// Replaces the terminator `op` by the same op with `extra` operands
+/// appended.
+fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
+    let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
+    let attributes: Vec<_> = op.attributes().collect();
+    let replacement = OperationBuilder::new(&name_of(&op), op.location())
+        .add_operands(&operands)
+        .add_attributes(&attributes)
+        .build()
+        .expect("terminator");
+    op.block().unwrap().insert_operation_before(op, replacement);
+    erase(op);
+}

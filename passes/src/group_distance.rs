@@ -1,0 +1,940 @@
+//! The group-distance analysis: how many groups are committed on a queue
+//! between a named group and a program point, over all paths (DESIGN.md
+//! section 3; issue 4, "One shared analysis").
+//!
+//! The one place that answers "groups committed on queue q after group G and
+//! before point P": `apipe-tokens-to-counting` (the `pending` count of a
+//! `wait`), `apipe-merge-queues`, the pipeliner's counts and the hazard
+//! checker all read it. The answer is a [`Distance`]: the fewest and the most
+//! groups over all paths (`max = None`: unbounded).
+//!
+//! # Public API
+//! - [`GroupDistance::compute`] runs once per function (`func.func`,
+//!   `gpu.func`, `llvm.func`, any `*.func`), in token or counting form.
+//! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
+//!   token operand of an `apipe.wait`, recorded for every wait.
+//! - [`GroupDistance::compute_with`] with [`Options`] records more:
+//!   `points` (ops before which the whole state is kept) and
+//!   `track_commits` (each commit op is also followed as "its most recent
+//!   execution"), then [`GroupDistance::token_fact_at`]`(point, token)` and
+//!   [`GroupDistance::commit_fact_at`]`(point, commit)` answer
+//!   point-to-point queries (the hazard checker's).
+//!
+//! A [`GroupFact`] says the queue, the [`Distance`] over the paths on which
+//! the token names a group, and whether on some path it names none (an
+//! `apipe.ready` token, or a commit op that has not run yet). Such a path
+//! has nothing to wait for, so any count is correct there.
+//!
+//! # Algorithm (forward abstract interpretation over structured control flow)
+//! The state maps each live entity (a token value; with `track_commits`,
+//! each commit op) to a [`GroupFact`].
+//! 1. `apipe.commit_group` on q: every distance of queue q grows by one; the
+//!    commit's token (and the commit op) start at `[0, 0]`. `apipe.ready`:
+//!    a token that names no group.
+//! 2. `scf.if` / `scf.index_switch`: each branch from the same state (an
+//!    absent `else` is the state itself); the join of the branch states, and
+//!    the results are the join of the yielded facts. Join: interval hull of
+//!    the distances; an entity missing on one side names no group there.
+//! 3. `scf.for`: the header state is the join of the entry path (iter_args
+//!    = inits) and the back edge (iter_args = yields), iterated to a fixed
+//!    point; from the fourth round on, a bound that still moves is widened
+//!    (max to unbounded, min to 0). A ghost entity per queue, reset at the
+//!    top of the body, measures the groups of one iteration. Exit: a static
+//!    trip count n ≥ 1 gives the back edge (no zero-trip path): the results
+//!    are the yielded facts, and an entity from before the loop gets its
+//!    entry distance plus n times the per-iteration count; n = 0 gives the
+//!    entry state; a dynamic trip count gives the header (0 or more
+//!    iterations).
+//! 4. `scf.while`: the same fixed point over before-region → `scf.condition`
+//!    → after-region → `scf.yield`; the exit is the state at the condition,
+//!    the results its forwarded facts.
+//! 5. `scf.execute_region` (one block): its body, results from its yield.
+//! 6. Any other op with regions: analyzed as is if it commits nothing
+//!    (waits inside see the state before it); if it commits, a located error.
+//!    A `func.call` (or other call naming a `callee`) of a function that
+//!    commits is a located error: the count would miss its groups.
+//! 7. Liveness: a token value leaves the state after the op of its block
+//!    that (transitively) holds its last use, so the state stays as small
+//!    as the set of live tokens and the analysis is linear in the size of
+//!    the function for a bounded nesting depth.
+//!
+//! Precondition: the IR verifies. Functions are analyzed independently;
+//! groups committed before a function's entry are not known (the function
+//! is the unit of synchronization, as in PTX, where `cp.async` groups are
+//! per thread and a kernel starts with none).
+//!
+//! Invariant (soundness): on every path, the true number of groups is in
+//! `[min, max]`. `min` is exact (it is attained) when the paths enumerated
+//! agree, and `max = Some(min)` means all paths agree (see the brute-force
+//! path enumerator in `passes/tests/group_distance_props.rs`).
+//!
+//! Citations: PTX ISA 9.7.9.25.3.2 / .3 (`cp.async.commit_group`,
+//! `cp.async.wait_group N`: all but the N most recent groups complete);
+//! RFC 0077 "Asynchronous stage in software pipeline", section "Inter-stage
+//! synchronization" (counts derived from the pipeline structure); MLIR
+//! `scf.for`, `scf.if`, `scf.while`, `scf.index_switch`,
+//! `scf.execute_region` semantics (SCFOps.td).
+
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use melior::ir::{
+    attribute::{FlatSymbolRefAttribute, StringAttribute},
+    operation::OperationLike,
+    BlockLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
+};
+use mlir_sys::{mlirOpResultGetOwner, mlirValueIsAOpResult};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// Groups committed on a queue after a group, over all paths: at least
+/// `min`, at most `max` (`None`: no bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Distance {
+    /// The fewest groups over all paths.
+    pub min: u64,
+    /// The most groups over all paths; `None` if unbounded.
+    pub max: Option<u64>,
+}
+
+impl Distance {
+    /// No group: `[0, 0]`.
+    pub const ZERO: Distance = Distance {
+        min: 0,
+        max: Some(0),
+    };
+
+    /// True if every path gives the same count.
+    pub fn is_exact(&self) -> bool {
+        self.max == Some(self.min)
+    }
+
+    /// The interval hull of both.
+    pub fn join(self, other: Distance) -> Distance {
+        Distance {
+            min: self.min.min(other.min),
+            max: self.max.zip(other.max).map(|(a, b)| a.max(b)),
+        }
+    }
+
+    /// The sum of both intervals.
+    pub fn plus(self, other: Distance) -> Distance {
+        Distance {
+            min: self.min.saturating_add(other.min),
+            max: self.max.zip(other.max).map(|(a, b)| a.saturating_add(b)),
+        }
+    }
+
+    /// `n` times the interval.
+    pub fn times(self, n: u64) -> Distance {
+        Distance {
+            min: self.min.saturating_mul(n),
+            max: self.max.map(|m| m.saturating_mul(n)),
+        }
+    }
+}
+
+impl std::fmt::Display for Distance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.max {
+            Some(max) if max == self.min => write!(f, "{max}"),
+            Some(max) => write!(f, "{} to {max}", self.min),
+            None => write!(f, "{} or more", self.min),
+        }
+    }
+}
+
+/// What the analysis knows of a token (or a commit op) at a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupFact {
+    /// The queue of the group.
+    pub queue: i64,
+    /// Groups committed on `queue` after the group, over the paths on which
+    /// there is a group; `None` if there is none on any path.
+    pub groups: Option<Distance>,
+    /// True if on some path there is no group (an `apipe.ready` token, or a
+    /// commit that has not run): nothing to wait for on that path.
+    pub may_name_no_group: bool,
+}
+
+impl GroupFact {
+    /// A group committed just now.
+    pub fn fresh(queue: i64) -> Self {
+        Self {
+            queue,
+            groups: Some(Distance::ZERO),
+            may_name_no_group: false,
+        }
+    }
+
+    /// No group on any path (`apipe.ready`).
+    pub fn no_group(queue: i64) -> Self {
+        Self {
+            queue,
+            groups: None,
+            may_name_no_group: true,
+        }
+    }
+
+    fn join(self, other: GroupFact) -> GroupFact {
+        let groups = match (self.groups, other.groups) {
+            (Some(a), Some(b)) => Some(a.join(b)),
+            (a, b) => a.or(b),
+        };
+        // A side with no group has no meaningful queue (`ready`).
+        let queue = if self.groups.is_none() {
+            other.queue
+        } else {
+            self.queue
+        };
+        GroupFact {
+            queue,
+            groups,
+            may_name_no_group: self.may_name_no_group || other.may_name_no_group,
+        }
+    }
+}
+
+/// Extra recording for [`GroupDistance::compute_with`].
+#[derive(Clone, Debug, Default)]
+pub struct Options<'c, 'a> {
+    /// Also follow each commit op (its most recent execution), for
+    /// [`GroupDistance::commit_fact_at`].
+    pub track_commits: bool,
+    /// Ops before which the whole state is kept, for the `*_at` queries.
+    pub points: Vec<OperationRef<'c, 'a>>,
+}
+
+/// A followed entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Entity {
+    /// A token value (op result or block argument).
+    Value(usize),
+    /// The most recent execution of a commit op.
+    Commit(usize),
+    /// Groups since the top of the current iteration of a loop, per queue.
+    Ghost(usize, i64),
+}
+
+type State = BTreeMap<Entity, GroupFact>;
+
+/// The result of the analysis on one function.
+#[derive(Clone, Debug, Default)]
+pub struct GroupDistance {
+    operand_facts: HashMap<(usize, usize), GroupFact>,
+    snapshots: HashMap<usize, State>,
+}
+
+fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
+    op.to_raw().ptr as usize
+}
+
+fn value_key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+fn is_token(value: Value) -> bool {
+    ops::is_token_type(value.r#type())
+}
+
+/// True for the ops analyzed as functions (`func.func`, `gpu.func`,
+/// `llvm.func`, ...).
+pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    name_of(op).ends_with(".func")
+}
+
+/// The functions in `root` (itself if it is one), outermost first.
+pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    ops::self_and_nested_ops(root)
+        .into_iter()
+        .filter(is_function)
+        .collect()
+}
+
+/// The symbol names of the functions in the top-level op above `op` that
+/// contain an op named in `names` (e.g. `[ops::COMMIT_GROUP]`).
+pub fn functions_containing<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    names: &[&str],
+) -> HashSet<String> {
+    // SAFETY: `op` is live.
+    let mut top = unsafe { OperationRef::from_raw(op.to_raw()) };
+    while let Some(parent) = top.parent_operation() {
+        top = parent;
+    }
+    let mut out = HashSet::new();
+    for function in functions(&top) {
+        let contains = ops::nested_ops(&function)
+            .iter()
+            .any(|inner| names.iter().any(|name| ops::is(inner, name)));
+        if contains {
+            if let Some(symbol) = symbol_name(&function) {
+                out.insert(symbol);
+            }
+        }
+    }
+    out
+}
+
+fn symbol_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+    let attribute = op.attribute("sym_name").ok()?;
+    Some(
+        StringAttribute::try_from(attribute)
+            .ok()?
+            .value()
+            .to_owned(),
+    )
+}
+
+/// The callee of a call op (its `callee` symbol), if any.
+pub fn callee<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+    let attribute = op.attribute("callee").ok()?;
+    let symbol = FlatSymbolRefAttribute::try_from(attribute).ok()?;
+    Some(symbol.value().to_owned())
+}
+
+/// The constant integer value of `value` if an `arith.constant` defines it.
+pub fn constant_int(value: Value) -> Option<i64> {
+    // SAFETY: `value` is live; the owner of an op result is a live op.
+    let owner = unsafe {
+        if !mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        OperationRef::from_raw(mlirOpResultGetOwner(value.to_raw()))
+    };
+    if !ops::is(&owner, "arith.constant") {
+        return None;
+    }
+    attributes::integer(&owner, "value")
+}
+
+/// The static trip count of an `scf.for`, if its bounds and step are
+/// constants.
+pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<u64> {
+    let lower = constant_int(op.operand(0).ok()?)?;
+    let upper = constant_int(op.operand(1).ok()?)?;
+    let step = constant_int(op.operand(2).ok()?)?;
+    if step <= 0 {
+        return None;
+    }
+    if upper <= lower {
+        return Some(0);
+    }
+    Some(((upper - lower) as u64).div_ceil(step as u64))
+}
+
+impl GroupDistance {
+    /// Analyzes `function` (a `*.func` op), recording the facts of every
+    /// `apipe.wait` operand.
+    ///
+    /// # Errors
+    /// A located error (already emitted) for an op with regions that commits
+    /// groups and is not structured control flow the analysis follows, a
+    /// call of a committing function, or tokens of two queues meeting in one
+    /// value.
+    pub fn compute<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> Result<Self, Reported> {
+        Self::compute_with(function, &Options::default())
+    }
+
+    /// [`Self::compute`] with extra recording.
+    ///
+    /// # Errors
+    /// As [`Self::compute`].
+    pub fn compute_with<'c: 'a, 'a>(
+        function: &impl OperationLike<'c, 'a>,
+        options: &Options<'c, 'a>,
+    ) -> Result<Self, Reported> {
+        let mut interpreter = Interpreter {
+            track_commits: options.track_commits,
+            points: options.points.iter().map(op_key).collect(),
+            dies_after: liveness(function),
+            commit_queues: HashMap::new(),
+            committing_functions: functions_containing(function, &[ops::COMMIT_GROUP]),
+            result: GroupDistance::default(),
+            errors: Vec::new(),
+            reported: HashSet::new(),
+            while_yields: HashMap::new(),
+        };
+        let blocks = ops::blocks_of(function);
+        let mut state = State::new();
+        match blocks.as_slice() {
+            [] => {}
+            [entry] => {
+                interpreter.block(*entry, &mut state);
+            }
+            [first, ..] => {
+                if !interpreter.commit_queues_of(function).is_empty() {
+                    interpreter.error(
+                        first
+                            .first_operation()
+                            .map_or(function.location(), |op| op.location()),
+                        format!(
+                            "'{}' op with several blocks commits groups: apipe follows groups only \
+                             through structured control flow (scf)",
+                            name_of(function)
+                        ),
+                    );
+                }
+            }
+        }
+        if interpreter.errors.is_empty() {
+            Ok(interpreter.result)
+        } else {
+            for (location, message) in interpreter.errors {
+                diagnostic::error(location, &message);
+            }
+            Err(Reported)
+        }
+    }
+
+    /// The fact of `token`, an operand of the `apipe.wait` op `wait` (or of
+    /// any token at a point given in [`Options::points`]).
+    pub fn token_fact<'c: 'a, 'a>(
+        &self,
+        wait: &impl OperationLike<'c, 'a>,
+        token: Value,
+    ) -> Option<GroupFact> {
+        self.operand_facts
+            .get(&(op_key(wait), value_key(token)))
+            .copied()
+            .or_else(|| self.token_fact_at(wait, token))
+    }
+
+    /// The fact of `token` just before `point` (one of [`Options::points`]).
+    pub fn token_fact_at<'c: 'a, 'a>(
+        &self,
+        point: &impl OperationLike<'c, 'a>,
+        token: Value,
+    ) -> Option<GroupFact> {
+        self.snapshots
+            .get(&op_key(point))?
+            .get(&Entity::Value(value_key(token)))
+            .copied()
+    }
+
+    /// The fact of the most recent execution of the commit op `commit` just
+    /// before `point` (needs [`Options::track_commits`] and `point` in
+    /// [`Options::points`]). `None` if the commit cannot have run before.
+    pub fn commit_fact_at<'c: 'a, 'a>(
+        &self,
+        point: &impl OperationLike<'c, 'a>,
+        commit: &impl OperationLike<'c, 'a>,
+    ) -> Option<GroupFact> {
+        self.snapshots
+            .get(&op_key(point))?
+            .get(&Entity::Commit(op_key(commit)))
+            .copied()
+    }
+}
+
+/// For each op, the token values that die after it: the op of the value's
+/// block that holds (transitively) the value's last use (step 7).
+fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize, Vec<Entity>> {
+    let mut out: HashMap<usize, Vec<Entity>> = HashMap::new();
+    let mut add =
+        |value: Value<'c, 'a>, block: BlockRef<'c, 'a>, default: Option<OperationRef<'c, 'a>>| {
+            let mut last = default;
+            for user in crate::token_values::users(value) {
+                let mut anchor = user;
+                while anchor.block() != Some(block) {
+                    match anchor.parent_operation() {
+                        Some(parent) => anchor = parent,
+                        None => break,
+                    }
+                }
+                if anchor.block() != Some(block) {
+                    continue;
+                }
+                if last.is_none_or(|l| l.is_before_in_block(anchor)) {
+                    last = Some(anchor);
+                }
+            }
+            if let Some(last) = last {
+                out.entry(op_key(&last))
+                    .or_default()
+                    .push(Entity::Value(value_key(value)));
+            }
+        };
+    for op in ops::self_and_nested_ops(function) {
+        if let Some(block) = op.block() {
+            for result in op.results() {
+                if is_token(result.into()) {
+                    add(result.into(), block, Some(op));
+                }
+            }
+        }
+        for block in ops::blocks_of(&op) {
+            for index in 0..block.argument_count() {
+                let argument: Value = block.argument(index).unwrap().into();
+                if is_token(argument) {
+                    add(argument, block, None);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Rounds after which a moving bound is widened (step 3).
+const WIDEN_AFTER: usize = 3;
+/// Rounds after which everything still moving becomes unknown.
+const GIVE_UP_AFTER: usize = 16;
+
+struct Interpreter<'c> {
+    track_commits: bool,
+    points: HashSet<usize>,
+    dies_after: HashMap<usize, Vec<Entity>>,
+    commit_queues: HashMap<usize, BTreeSet<i64>>,
+    committing_functions: HashSet<String>,
+    result: GroupDistance,
+    errors: Vec<(Location<'c>, String)>,
+    reported: HashSet<(usize, String)>,
+    while_yields: HashMap<usize, Vec<Option<GroupFact>>>,
+}
+
+fn join_states(a: &State, b: &State) -> State {
+    let mut out = a.clone();
+    for (entity, fact) in out.iter_mut() {
+        if !b.contains_key(entity) {
+            *fact = fact.join(GroupFact::no_group(fact.queue));
+        }
+    }
+    for (entity, fact) in b {
+        out.entry(*entity)
+            .and_modify(|mine| *mine = mine.join(*fact))
+            .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
+    }
+    out
+}
+
+/// Widens `next` against `previous` (step 3).
+fn widen(previous: &State, next: &mut State, give_up: bool) {
+    for (entity, fact) in next.iter_mut() {
+        let (Some(old), Some(new)) = (
+            previous.get(entity).and_then(|f| f.groups),
+            fact.groups.as_mut(),
+        ) else {
+            continue;
+        };
+        if give_up || new.max != old.max {
+            new.max = None;
+        }
+        if give_up || new.min != old.min {
+            new.min = 0;
+        }
+    }
+}
+
+impl<'c> Interpreter<'c> {
+    fn error(&mut self, location: Location<'c>, message: String) {
+        let key = (location.to_raw().ptr as usize, message.clone());
+        if self.reported.insert(key) {
+            self.errors.push((location, message));
+        }
+    }
+
+    fn commit_queues_of<'a>(&mut self, op: &impl OperationLike<'c, 'a>) -> BTreeSet<i64>
+    where
+        'c: 'a,
+    {
+        let key = op_key(op);
+        if let Some(queues) = self.commit_queues.get(&key) {
+            return queues.clone();
+        }
+        let queues: BTreeSet<i64> = ops::nested_ops(op)
+            .iter()
+            .filter(|inner| ops::is(*inner, ops::COMMIT_GROUP))
+            .map(attributes::queue)
+            .collect();
+        self.commit_queues.insert(key, queues.clone());
+        queues
+    }
+
+    /// Runs `block` on `state`; returns the facts of its terminator's
+    /// operands (read before the values used only there leave the state).
+    fn block<'a>(&mut self, block: BlockRef<'c, 'a>, state: &mut State) -> Vec<Option<GroupFact>> {
+        let mut next = block.first_operation();
+        let mut yields = Vec::new();
+        while let Some(op) = next {
+            self.op(op, state);
+            next = op.next_in_block();
+            if next.is_none() {
+                yields = op
+                    .operands()
+                    .map(|v| {
+                        if is_token(v) {
+                            Self::fact(state, v)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+            }
+            if let Some(dead) = self.dies_after.get(&op_key(&op)) {
+                for entity in dead {
+                    state.remove(entity);
+                }
+            }
+        }
+        yields
+    }
+
+    fn fact(state: &State, value: Value) -> Option<GroupFact> {
+        state.get(&Entity::Value(value_key(value))).copied()
+    }
+
+    /// Binds the token values among `values` to `facts` (same positions).
+    fn bind<'a>(
+        &mut self,
+        state: &mut State,
+        values: &[Value<'c, 'a>],
+        facts: &[Option<GroupFact>],
+    ) {
+        for (value, fact) in values.iter().zip(facts) {
+            if !is_token(*value) {
+                continue;
+            }
+            let key = Entity::Value(value_key(*value));
+            match fact {
+                Some(fact) => {
+                    state.insert(key, *fact);
+                }
+                None => {
+                    state.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Joins per-position facts, reporting queues that meet at `location`.
+    fn join_facts(
+        &mut self,
+        location: Location<'c>,
+        sides: &[Vec<Option<GroupFact>>],
+        count: usize,
+    ) -> Vec<Option<GroupFact>> {
+        (0..count)
+            .map(|index| {
+                let mut out: Option<GroupFact> = None;
+                for side in sides {
+                    let Some(fact) = side.get(index).copied().flatten() else {
+                        continue;
+                    };
+                    out = Some(match out {
+                        None => fact,
+                        Some(mine) => {
+                            if mine.queue != fact.queue
+                                && mine.groups.is_some()
+                                && fact.groups.is_some()
+                            {
+                                self.error(
+                                    location,
+                                    format!(
+                                        "!apipe.token values of queues {} and {} meet in result {index}: \
+                                         a token names a group of one queue",
+                                        mine.queue, fact.queue
+                                    ),
+                                );
+                            }
+                            mine.join(fact)
+                        }
+                    });
+                }
+                out
+            })
+            .collect()
+    }
+
+    fn op<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let key = op_key(&op);
+        if self.points.contains(&key) {
+            self.result.snapshots.insert(key, state.clone());
+        }
+        let name = name_of(&op);
+        match name.as_str() {
+            ops::COMMIT_GROUP => {
+                let queue = attributes::queue(&op);
+                for fact in state.values_mut() {
+                    if fact.queue == queue {
+                        if let Some(groups) = fact.groups.as_mut() {
+                            *groups = groups.plus(Distance {
+                                min: 1,
+                                max: Some(1),
+                            });
+                        }
+                    }
+                }
+                if let Ok(result) = op.result(0) {
+                    state.insert(
+                        Entity::Value(value_key(result.into())),
+                        GroupFact::fresh(queue),
+                    );
+                }
+                if self.track_commits {
+                    state.insert(Entity::Commit(key), GroupFact::fresh(queue));
+                }
+            }
+            ops::READY => {
+                let result = op.result(0).expect("verified apipe.ready");
+                state.insert(
+                    Entity::Value(value_key(result.into())),
+                    GroupFact::no_group(attributes::queue(&op)),
+                );
+            }
+            ops::WAIT => {
+                for operand in op.operands() {
+                    if let Some(fact) = Self::fact(state, operand) {
+                        self.result
+                            .operand_facts
+                            .insert((key, value_key(operand)), fact);
+                    }
+                }
+            }
+            "scf.for" => self.for_loop(op, state),
+            "scf.while" => self.while_loop(op, state),
+            "scf.if" | "scf.index_switch" => self.branches(op, state),
+            "scf.execute_region"
+                if op.region(0).is_ok_and(|r| {
+                    r.first_block()
+                        .is_some_and(|b| b.next_in_region().is_none())
+                }) =>
+            {
+                self.branches(op, state)
+            }
+            _ => {
+                if let Some(callee) = callee(&op) {
+                    if self.committing_functions.contains(&callee) {
+                        self.error(
+                            op.location(),
+                            format!(
+                                "'{name}' op calls @{callee}, which commits groups: apipe counts \
+                                 groups only within a function"
+                            ),
+                        );
+                    }
+                }
+                if op.region_count() > 0 {
+                    if !self.commit_queues_of(&op).is_empty() {
+                        self.error(
+                            op.location(),
+                            format!(
+                                "'{name}' op commits groups inside its regions: apipe follows groups \
+                                 only through scf.for, scf.if, scf.index_switch, scf.while and \
+                                 scf.execute_region"
+                            ),
+                        );
+                    }
+                    for block in ops::blocks_of(&op) {
+                        let _ = self.block(block, &mut state.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Step 2 (and 5): alternatives from the same state.
+    fn branches<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let mut states = Vec::new();
+        let mut yields = Vec::new();
+        for region in op.regions() {
+            let Some(block) = region.first_block() else {
+                // `scf.if` without `else`: the state itself (no results).
+                states.push(state.clone());
+                continue;
+            };
+            let mut branch = state.clone();
+            yields.push(self.block(block, &mut branch));
+            states.push(branch);
+        }
+        let mut joined = match states.split_first() {
+            Some((first, rest)) => rest
+                .iter()
+                .fold(first.clone(), |acc, s| join_states(&acc, s)),
+            None => state.clone(),
+        };
+        let results: Vec<Value> = op.results().map(Into::into).collect();
+        let facts = self.join_facts(op.location(), &yields, results.len());
+        self.bind(&mut joined, &results, &facts);
+        *state = joined;
+    }
+
+    /// Step 3.
+    fn for_loop<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let key = op_key(&op);
+        let body = op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("verified scf.for");
+        let inits: Vec<Value> = op.operands().skip(3).collect();
+        let arguments: Vec<Value> = (1..body.argument_count())
+            .map(|i| body.argument(i).unwrap().into())
+            .collect();
+        let results: Vec<Value> = op.results().map(Into::into).collect();
+        let init_facts: Vec<Option<GroupFact>> = inits
+            .iter()
+            .map(|v| {
+                if is_token(*v) {
+                    Self::fact(state, *v)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut entry = state.clone();
+        self.bind(&mut entry, &arguments, &init_facts);
+        let trip_count = static_trip_count(&op);
+        if trip_count == Some(0) {
+            // Never runs: analyze the body for its waits, keep the state.
+            let _ = self.block(body, &mut entry.clone());
+            self.bind(state, &results, &init_facts);
+            return;
+        }
+        let queues = self.commit_queues_of(&op);
+        let mut header = entry.clone();
+        let mut round = 0;
+        let (yields, per_iteration) = loop {
+            let mut current = header.clone();
+            for &queue in &queues {
+                current.insert(Entity::Ghost(key, queue), GroupFact::fresh(queue));
+            }
+            let yields = self.block(body, &mut current);
+            let mut per_iteration = BTreeMap::new();
+            for &queue in &queues {
+                if let Some(fact) = current.remove(&Entity::Ghost(key, queue)) {
+                    per_iteration.insert(queue, fact.groups);
+                }
+            }
+            // Reports an iter_arg whose init and yield name different queues.
+            self.join_facts(
+                op.location(),
+                &[init_facts.clone(), yields.clone()],
+                yields.len(),
+            );
+            self.bind(&mut current, &arguments, &yields);
+            let mut next = join_states(&entry, &current);
+            if round >= WIDEN_AFTER {
+                widen(&header, &mut next, round >= GIVE_UP_AFTER);
+            }
+            if next == header {
+                break (yields, per_iteration);
+            }
+            header = next;
+            round += 1;
+        };
+        let mut exit = match trip_count {
+            Some(n) => {
+                // The back edge after the last iteration: no zero-trip path.
+                let mut exit = header.clone();
+                for (entity, fact) in exit.iter_mut() {
+                    let Some(before) = state.get(entity) else {
+                        continue;
+                    };
+                    let per = per_iteration.get(&before.queue).copied();
+                    *fact = match (before.groups, per) {
+                        (Some(groups), Some(Some(per))) => GroupFact {
+                            groups: Some(groups.plus(per.times(n))),
+                            ..*before
+                        },
+                        (_, None) => *before,
+                        _ => *fact,
+                    };
+                }
+                // Commit ops inside the body have run at least once.
+                for (entity, fact) in exit.iter_mut() {
+                    if let Entity::Commit(_) = entity {
+                        if !state.contains_key(entity) && fact.groups.is_some() {
+                            fact.may_name_no_group = false;
+                        }
+                    }
+                }
+                self.bind(&mut exit, &results, &yields);
+                exit
+            }
+            None => {
+                let facts: Vec<Option<GroupFact>> = arguments
+                    .iter()
+                    .map(|v| {
+                        if is_token(*v) {
+                            Self::fact(&header, *v)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                let mut exit = header.clone();
+                self.bind(&mut exit, &results, &facts);
+                exit
+            }
+        };
+        for argument in &arguments {
+            exit.remove(&Entity::Value(value_key(*argument)));
+        }
+        *state = exit;
+    }
+
+    /// Step 4.
+    fn while_loop<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let before = op.region(0).ok().and_then(|r| r.first_block());
+        let after = op.region(1).ok().and_then(|r| r.first_block());
+        let (Some(before), Some(after)) = (before, after) else {
+            return;
+        };
+        let inits: Vec<Value> = op.operands().collect();
+        let before_arguments: Vec<Value> = (0..before.argument_count())
+            .map(|i| before.argument(i).unwrap().into())
+            .collect();
+        let after_arguments: Vec<Value> = (0..after.argument_count())
+            .map(|i| after.argument(i).unwrap().into())
+            .collect();
+        let results: Vec<Value> = op.results().map(Into::into).collect();
+        let init_facts: Vec<Option<GroupFact>> = inits
+            .iter()
+            .map(|v| {
+                if is_token(*v) {
+                    Self::fact(state, *v)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut entry = state.clone();
+        self.bind(&mut entry, &before_arguments, &init_facts);
+        let mut header = entry.clone();
+        let mut round = 0;
+        let (at_condition, forwarded) = loop {
+            let mut current = header.clone();
+            let forwarded: Vec<Option<GroupFact>> = self
+                .block(before, &mut current)
+                .into_iter()
+                .skip(1)
+                .collect();
+            let mut body = current.clone();
+            self.bind(&mut body, &after_arguments, &forwarded);
+            let yields = self.block(after, &mut body);
+            self.while_yields.insert(op_key(&op), yields.clone());
+            for argument in &after_arguments {
+                body.remove(&Entity::Value(value_key(*argument)));
+            }
+            self.bind(&mut body, &before_arguments, &yields);
+            let mut next = join_states(&entry, &body);
+            if round >= WIDEN_AFTER {
+                widen(&header, &mut next, round >= GIVE_UP_AFTER);
+            }
+            if next == header {
+                break (current, forwarded);
+            }
+            header = next;
+            round += 1;
+        };
+        let yields = self.while_yields.remove(&op_key(&op)).unwrap_or_default();
+        self.join_facts(op.location(), &[init_facts, yields.clone()], yields.len());
+        let mut exit = at_condition;
+        for argument in &before_arguments {
+            exit.remove(&Entity::Value(value_key(*argument)));
+        }
+        self.bind(&mut exit, &results, &forwarded);
+        *state = exit;
+    }
+}

@@ -1,0 +1,96 @@
+//! `apipe-merge-queues`: every queue onto queue 0, with every count
+//! recomputed over the merged FIFO order (DESIGN.md section 5; issue 4,
+//! pass 3).
+//!
+//! Hardware `cp.async` has one queue per thread (PTX ISA 9.7.9.25.3.2-3:
+//! `commit_group` and `wait_group` name no queue), while the pipeliner puts
+//! the copies of async stage s on queue s (RFC 0077's convention). Merging
+//! interleaves the groups of all queues into one FIFO, so a count that was
+//! right on its own queue is wrong on the merged one: it must be recomputed.
+//!
+//! Algorithm:
+//! 1. check every precondition before touching the IR: those of
+//!    `apipe-counting-to-tokens` and `apipe-tokens-to-counting` (existing
+//!    tokens removable, commits only in structured control flow, no call of
+//!    a committing function);
+//! 2. [`counting_to_tokens`]: each `wait_group` names the group it completes
+//!    (exactly, on its own queue);
+//! 3. move every `apipe.copy`, `apipe.commit_group` and `apipe.ready` to
+//!    queue 0 (drop the `queue` attribute). A copy that was committed later
+//!    on its own queue may now join an earlier group of queue 0: it completes
+//!    no later than before, so every wait still covers it;
+//! 4. [`tokens_to_counting`] (not strict): each wait becomes `wait_group`
+//!    on queue 0 with the groups of every queue counted; a count the paths do
+//!    not agree on (queues committed at different rates under a branch) takes
+//!    the minimum, with a remark.
+//!
+//! Postcondition: every apipe op is on queue 0, and each wait completes at
+//! least the groups (and copies) it completed before.
+
+use crate::{
+    counting_to_tokens::{self, counting_to_tokens},
+    options::PassOptions,
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+    token_values, tokens_to_counting,
+};
+use apipe_dialect::{attributes, ops, Reported};
+use melior::{
+    ir::{
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        OperationRef,
+    },
+    pass::Pass,
+};
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-merge-queues`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-merge-queues",
+    name: "ApipeMergeQueues",
+    summary:
+        "Map every queue onto queue 0 (hardware cp.async has one queue), recomputing every count",
+    options: &[],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: Vec::new,
+};
+
+/// Creates the `apipe-merge-queues` pass.
+pub fn create_merge_queues_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
+    merge_queues(op)
+}
+
+/// Moves every apipe op in `root` (a module or a function-like op) to queue
+/// 0 and recomputes every count. On failure the IR is unchanged and located
+/// errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn merge_queues(root: OperationRef) -> Result<(), Reported> {
+    // 1.
+    if !token_values::check_removable(&root) || !counting_to_tokens::check_all(&root) {
+        return Err(Reported);
+    }
+    // 2.
+    counting_to_tokens(root)?;
+    // 3.
+    for op in ops::nested_ops(&root) {
+        let on_queue = ops::is(&op, ops::COPY)
+            || ops::is(&op, ops::COMMIT_GROUP)
+            || ops::is(&op, ops::READY)
+            || ops::is(&op, ops::WAIT_GROUP);
+        if on_queue && op.has_attribute(attributes::QUEUE) {
+            // SAFETY: a live op; removing an attribute does not move it.
+            let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+            let _ = op.remove_attribute(attributes::QUEUE);
+        }
+    }
+    // 4.
+    tokens_to_counting::convert(root, false, ops::WAIT_GROUP)
+}

@@ -1,0 +1,287 @@
+//! `apipe-tokens-to-counting{strict=false}`: token form to counting form
+//! (DESIGN.md sections 3 and 5; issue 4, pass 2).
+//!
+//! Each `apipe.wait %t…` becomes `apipe.wait_group {queue = q, pending = N}`,
+//! N being the fewest groups committed on q after the named group over all
+//! paths ([`GroupDistance`]). `wait_group N` completes every group but the
+//! newest N (PTX ISA 9.7.9.25.3.3, `cp.async.wait_group`), so the named group
+//! is complete on every path where at least N groups follow it: the minimum
+//! is always safe, and it is exact (it waits for nothing more) when all
+//! paths agree.
+//!
+//! Algorithm:
+//! 1. check every precondition before touching the IR: every token can be
+//!    removed ([`token_values::check_removable`]: no token crosses a function
+//!    boundary or is stored in memory); the analysis succeeds on every
+//!    function ([`GroupDistance::compute`]); every wait operand has a fact;
+//! 2. for each wait, group its tokens by queue; per queue, N = the smallest
+//!    minimum over the tokens (the newest group: waiting for it completes
+//!    the older ones, FIFO). A queue whose tokens name no group on any path
+//!    (`apipe.ready`) needs no wait. The count is exact if one token has
+//!    the distance `[N, N]` on every path where it names a group; otherwise
+//!    emit a remark naming the counts the paths give, or with `strict=true`
+//!    an error (and change nothing);
+//! 3. insert one `wait_group` per queue (ascending queue) before the wait,
+//!    carrying the wait's attributes, and erase the wait;
+//! 4. remove every token value ([`token_values::strip_tokens`]): commit
+//!    results, iter_args, region results, `apipe.ready` ops.
+//!
+//! On a path where a token names no group (it is `ready`, or the init of a
+//! window before the first commit) there is nothing to wait for, so any
+//! count is correct there; such paths do not make a count inexact.
+//!
+//! Postcondition: no `!apipe.token` value and no `apipe.wait` is left.
+//! Citations: RFC 0077 section "Inter-stage synchronization" (the counting
+//! form); the RFC review's token proposal (DESIGN.md section 3).
+
+use crate::{
+    group_distance::{self, Distance, GroupDistance, GroupFact},
+    options::{OptionInfo, OptionKind, PassOptions},
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+    token_values,
+};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use melior::{
+    ir::{
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        BlockLike, Identifier, OperationRef,
+    },
+    pass::Pass,
+};
+use std::collections::BTreeMap;
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-tokens-to-counting`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-tokens-to-counting",
+    name: "ApipeTokensToCounting",
+    summary: "Replace token waits by wait_group counts (the fewest groups over all paths) and remove every token",
+    options: &[OptionInfo {
+        name: "strict",
+        kind: OptionKind::Bool,
+        description: "fail on a count that the paths do not agree on, instead of a remark (default false)",
+    }],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: Vec::new,
+};
+
+/// Creates the `apipe-tokens-to-counting` pass with the default options.
+pub fn create_tokens_to_counting_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    tokens_to_counting(op, options.bool("strict", false))
+}
+
+/// The counts that replace one wait.
+struct Plan<'c, 'a> {
+    wait: OperationRef<'c, 'a>,
+    /// `(queue, pending)`, ascending queue.
+    counts: Vec<(i64, u64)>,
+}
+
+/// Converts every `apipe.wait` in `root` (a module, or a function-like op;
+/// every function inside is handled) to `apipe.wait_group` and removes every
+/// token value. With `strict`, a count that the paths do not agree on is an
+/// error. On failure the IR is unchanged and located errors have been
+/// emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn tokens_to_counting(root: OperationRef, strict: bool) -> Result<(), Reported> {
+    convert(root, strict, ops::WAIT)
+}
+
+/// [`tokens_to_counting`], naming the waits `op_name` in diagnostics
+/// (`apipe-merge-queues` converts `wait_group`s through tokens).
+pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result<(), Reported> {
+    // 1. Preconditions (and 2., which only reads).
+    if !token_values::check_removable(&root) {
+        return Err(Reported);
+    }
+    let mut ok = true;
+    let mut plans = Vec::new();
+    let mut remarks = Vec::new();
+    for function in group_distance::functions(&root) {
+        let Ok(analysis) = GroupDistance::compute(&function) else {
+            ok = false;
+            continue;
+        };
+        for wait in ops::nested_ops(&function) {
+            if !ops::is(&wait, ops::WAIT) || enclosing_function(wait) != Some(function) {
+                continue;
+            }
+            match plan(&analysis, wait, strict, op_name, &mut remarks) {
+                Some(plan) => plans.push(plan),
+                None => ok = false,
+            }
+        }
+    }
+    if !ok {
+        return Err(Reported);
+    }
+    for (location, message) in remarks {
+        diagnostic::remark(location, &message);
+    }
+    // 3.
+    for plan in plans {
+        let context = plan.wait.context();
+        // SAFETY: `context` is bound first (TOOLCHAIN.md).
+        let context = unsafe { context.to_ref() };
+        let i64_type = IntegerType::new(context, 64).into();
+        let kept: Vec<_> = plan.wait.attributes().collect();
+        for (queue, pending) in &plan.counts {
+            let mut attributes = kept.clone();
+            if *queue != 0 {
+                attributes.push((
+                    Identifier::new(context, attributes::QUEUE),
+                    IntegerAttribute::new(i64_type, *queue).into(),
+                ));
+            }
+            attributes.push((
+                Identifier::new(context, attributes::PENDING),
+                IntegerAttribute::new(i64_type, *pending as i64).into(),
+            ));
+            let wait_group = OperationBuilder::new(ops::WAIT_GROUP, plan.wait.location())
+                .add_attributes(&attributes)
+                .build()
+                .expect("apipe.wait_group");
+            plan.wait
+                .block()
+                .unwrap()
+                .insert_operation_before(plan.wait, wait_group);
+        }
+        // SAFETY: a wait has no results; no handle to it is used again.
+        unsafe { mlir_sys::mlirOperationDestroy(plan.wait.to_raw()) };
+    }
+    // 4.
+    token_values::strip_tokens(&root);
+    Ok(())
+}
+
+/// The innermost function around `op`.
+fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if group_distance::is_function(&parent) {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+/// The count that replaces a wait on one queue (step 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueCount {
+    /// The queue.
+    pub queue: i64,
+    /// The `pending` count: the fewest groups after the newest waited group.
+    pub pending: u64,
+    /// True if every path on which a waited token names a group gives
+    /// `pending`.
+    pub exact: bool,
+    /// The counts the paths give (`min` = `pending`).
+    pub range: Distance,
+}
+
+/// Step 2 for one `apipe.wait`: one [`QueueCount`] per queue of its tokens
+/// that name a group on some path (ascending queue). `Err(index)` names an
+/// operand that the analysis could not follow.
+///
+/// # Errors
+/// The index of a token operand without a fact.
+pub fn wait_counts(analysis: &GroupDistance, wait: OperationRef) -> Result<Vec<QueueCount>, usize> {
+    let mut by_queue: BTreeMap<i64, Vec<GroupFact>> = BTreeMap::new();
+    for (index, token) in wait.operands().enumerate() {
+        let fact = analysis.token_fact(&wait, token).ok_or(index)?;
+        by_queue.entry(fact.queue).or_default().push(fact);
+    }
+    let mut counts = Vec::new();
+    for (queue, facts) in by_queue {
+        let real: Vec<&GroupFact> = facts.iter().filter(|f| f.groups.is_some()).collect();
+        let Some(pending) = real.iter().filter_map(|f| f.groups).map(|d| d.min).min() else {
+            continue; // Only `ready` tokens: nothing to wait for.
+        };
+        // Exact: a token gives `pending` on every path, and on each path it
+        // names no group, no other token names one either.
+        let exact_token =
+            |f: &&&GroupFact| f.groups.is_some_and(|d| d.is_exact() && d.min == pending);
+        let exact = real
+            .iter()
+            .filter(exact_token)
+            .any(|f| !f.may_name_no_group || real.len() == 1);
+        // On each path the count is the smallest over the tokens.
+        let range = Distance {
+            min: pending,
+            max: real
+                .iter()
+                .filter_map(|f| f.groups)
+                .map(|d| d.max.unwrap_or(u64::MAX))
+                .min()
+                .filter(|&m| m != u64::MAX),
+        };
+        counts.push(QueueCount {
+            queue,
+            pending,
+            exact,
+            range,
+        });
+    }
+    Ok(counts)
+}
+
+/// Step 2 for one wait, with its diagnostics; `None` after a located error.
+fn plan<'c, 'a>(
+    analysis: &GroupDistance,
+    wait: OperationRef<'c, 'a>,
+    strict: bool,
+    op_name: &str,
+    remarks: &mut Vec<(melior::ir::Location<'c>, String)>,
+) -> Option<Plan<'c, 'a>> {
+    let counts = match wait_counts(analysis, wait) {
+        Ok(counts) => counts,
+        Err(index) => {
+            diagnostic::error(
+                wait.location(),
+                &format!(
+                    "'apipe.wait' op cannot follow token operand {index} to the commit of its group"
+                ),
+            );
+            return None;
+        }
+    };
+    for count in &counts {
+        if count.exact {
+            continue;
+        }
+        let (queue, range, pending) = (count.queue, count.range, count.pending);
+        if strict {
+            diagnostic::error(
+                wait.location(),
+                &format!(
+                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                     waited group, so no count is exact (strict=true)"
+                ),
+            );
+            return None;
+        }
+        remarks.push((
+            wait.location(),
+            format!(
+                "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
+                 waited group; using the minimum, pending = {pending}"
+            ),
+        ));
+    }
+    Some(Plan {
+        wait,
+        counts: counts.iter().map(|c| (c.queue, c.pending)).collect(),
+    })
+}

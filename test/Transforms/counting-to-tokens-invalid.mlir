@@ -1,0 +1,52 @@
+// apipe-counting-to-tokens refuses, with a located error and the IR
+// unchanged: calls of functions that commit or wait, commits in regions it
+// cannot carry tokens through, and windows too large to carry.
+// RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens --verify-diagnostics
+
+func.func @waits() {
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+func.func @call_to_waiting_function() {
+  "apipe.commit_group"() : () -> ()
+  // expected-error @+1 {{'func.call' op calls @waits, which commits or waits: its groups would shift the window of tokens of this function}}
+  func.call @waits() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+func.func @commit_inside_scf_parallel(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.parallel' op commits groups inside its regions: counting-to-tokens carries tokens only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    "apipe.commit_group"() : () -> ()
+    scf.reduce
+  }
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op with several blocks commits or waits: counting-to-tokens follows groups only through structured control flow (scf)}}
+func.func @unstructured_control_flow(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  "apipe.commit_group"() : () -> ()
+  cf.br ^bb2
+^bb2:
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+func.func @pending_too_large() {
+  // expected-error @+1 {{'apipe.wait_group' op has pending = 5000: counting-to-tokens carries pending + 1 tokens and supports pending < 1024}}
+  "apipe.wait_group"() {pending = 5000 : i64} : () -> ()
+  return
+}

@@ -1,0 +1,179 @@
+// apipe-counting-to-tokens: each wait_group {pending = N} becomes apipe.wait
+// on the token of the (N+1)-th newest group of its queue (apipe.ready when
+// there is none), with a window of the K = 1 + max N newest tokens per
+// queue carried through scf.for / scf.if / scf.while.
+// RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens | FileCheck %s
+// RUN: apipe-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(apipe-counting-to-tokens))' | FileCheck %s
+
+// CHECK-LABEL: func.func @straight_line_window_of_two
+// CHECK-NEXT: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[READY]]) : (!apipe.token) -> ()
+// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[READY]]) : (!apipe.token) -> ()
+// CHECK-NEXT: %[[T1:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[T0]]) : (!apipe.token) -> ()
+// CHECK-NEXT: "apipe.wait"(%[[T1]]) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @straight_line_window_of_two() {
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Two queues keep separate windows; the wait keeps its other attributes.
+// CHECK-LABEL: func.func @two_queues_separate_windows
+// CHECK-DAG: %[[R1:.*]] = "apipe.ready"() {queue = 1 : i64} : () -> !apipe.token
+// CHECK-DAG: %[[R0:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK: %[[A:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: %[[B:.*]] = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
+// CHECK-NEXT: %[[C:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[A]]) {note = "stage 0"} : (!apipe.token) -> ()
+// CHECK-NEXT: "apipe.wait"(%[[B]]) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @two_queues_separate_windows() {
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64, note = "stage 0"} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// The RFC's double buffering: the window of two tokens rotates through the
+// iter_args; the first iteration of a loop without prologue waits on ready.
+// CHECK-LABEL: func.func @double_buffer_loop_window_in_iter_args
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK: %[[P:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NEW:.*]] = %[[P]], %[[OLD:.*]] = %[[READY]]) -> (!apipe.token, !apipe.token) {
+// CHECK-NEXT: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[NEW]]) : (!apipe.token) -> ()
+// CHECK-NEXT: scf.yield %[[T]], %[[NEW]] : !apipe.token, !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[R]]#0) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @double_buffer_loop_window_in_iter_args(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  "apipe.commit_group"() : () -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.commit_group"() : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  }
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// A commit in one branch of an scf.if without else: the if gets token
+// results and an else that yields the window unchanged.
+// CHECK-LABEL: func.func @commit_in_if_without_else
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: %[[W:.*]]:2 = scf.if %{{.*}} -> (!apipe.token, !apipe.token) {
+// CHECK-NEXT: %[[T1:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.yield %[[T1]], %[[T0]] : !apipe.token, !apipe.token
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[T0]], %[[READY]] : !apipe.token, !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[W]]#1) : (!apipe.token) -> ()
+// CHECK-NEXT: return
+func.func @commit_in_if_without_else(%c: i1) {
+  "apipe.commit_group"() : () -> ()
+  scf.if %c {
+    "apipe.commit_group"() : () -> ()
+  }
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Waits inside a region that does not commit read the outer window as is.
+// CHECK-LABEL: func.func @wait_in_branch_without_commit
+// CHECK: %[[T0:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: "apipe.wait"(%[[T0]]) : (!apipe.token) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @wait_in_branch_without_commit(%c: i1) {
+  "apipe.commit_group"() : () -> ()
+  scf.if %c {
+    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  }
+  return
+}
+
+// -----
+
+// scf.while: the window goes through the before-region arguments, the
+// scf.condition operands, the after-region arguments and the yield.
+// CHECK-LABEL: func.func @while_loop_window
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK-NEXT: %[[W:.*]] = scf.while (%[[B:.*]] = %[[READY]]) : (!apipe.token) -> !apipe.token {
+// CHECK-NEXT: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.condition(%{{.*}}) %[[T]] : !apipe.token
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: !apipe.token):
+// CHECK-NEXT: "apipe.wait"(%[[A]]) : (!apipe.token) -> ()
+// CHECK-NEXT: scf.yield %[[A]] : !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[W]]) : (!apipe.token) -> ()
+func.func @while_loop_window(%c: i1) {
+  scf.while : () -> () {
+    "apipe.commit_group"() : () -> ()
+    scf.condition(%c)
+  } do {
+    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    scf.yield
+  }
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Nested loops: the window threads through both loops.
+// CHECK-LABEL: func.func @nested_loops_window
+// CHECK: %[[READY:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK: %[[O:.*]] = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[READY]]) -> (!apipe.token) {
+// CHECK-NEXT: %[[I:.*]] = scf.for %{{.*}} iter_args(%[[Y:.*]] = %[[X]]) -> (!apipe.token) {
+// CHECK-NEXT: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: scf.yield %[[T]] : !apipe.token
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait"(%[[I]]) : (!apipe.token) -> ()
+// CHECK-NEXT: scf.yield %[[I]] : !apipe.token
+// CHECK-NEXT: }
+func.func @nested_loops_window(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      "apipe.commit_group"() : () -> ()
+    }
+    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  }
+  return
+}
+
+// -----
+
+// A commit that already has a token (mixed form) joins the window as is.
+// CHECK-LABEL: func.func @mixed_form_keeps_tokens
+// CHECK: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+// CHECK-NEXT: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+func.func @mixed_form_keeps_tokens() {
+  %t = "apipe.commit_group"() : () -> !apipe.token
+  "apipe.wait"(%t) : (!apipe.token) -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}

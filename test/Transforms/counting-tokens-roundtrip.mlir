@@ -1,0 +1,98 @@
+// Round trip: apipe-counting-to-tokens then apipe-tokens-to-counting gives
+// back every count unchanged, exactly (strict=true: all paths agree), in
+// one pipeline and through two tool runs.
+// RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens --apipe-tokens-to-counting='strict=true' | FileCheck %s
+// RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens | apipe-opt --split-input-file --apipe-tokens-to-counting='strict=true' | FileCheck %s
+
+// The pipeliner's shape: a two-group prologue under scf.if guards (dynamic trip
+// count), a steady-state loop, and an epilogue that drains.
+// CHECK-LABEL: func.func @guarded_prologue_loop_epilogue
+// CHECK: scf.if
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK: scf.if
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK: scf.for
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: return
+func.func @guarded_prologue_loop_epilogue(%n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.if %c {
+    "apipe.commit_group"() : () -> ()
+  } else {
+    "apipe.commit_group"() : () -> ()
+  }
+  scf.if %c {
+    "apipe.commit_group"() : () -> ()
+  } else {
+    "apipe.commit_group"() : () -> ()
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    "apipe.commit_group"() : () -> ()
+  }
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// A commit in one branch only: the window tells which group each count
+// names on each path, so even this converts back exactly.
+// CHECK-LABEL: func.func @commit_in_one_branch
+// CHECK: scf.if
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+func.func @commit_in_one_branch(%c: i1) {
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() : () -> ()
+  scf.if %c {
+    "apipe.commit_group"() : () -> ()
+  }
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Two queues, a while loop and waits in both branches of an scf.if.
+// CHECK-LABEL: func.func @two_queues_while_and_branches
+// CHECK: scf.while
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// CHECK-NEXT: scf.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+func.func @two_queues_while_and_branches(%c: i1) {
+  "apipe.commit_group"() : () -> ()
+  scf.while : () -> () {
+    "apipe.commit_group"() : () -> ()
+    "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+    scf.condition(%c)
+  } do {
+    scf.if %c {
+      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    } else {
+      "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+    }
+    scf.yield
+  }
+  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  return
+}

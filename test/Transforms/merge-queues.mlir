@@ -1,0 +1,98 @@
+// apipe-merge-queues: every queue onto queue 0 (hardware cp.async has one),
+// with every count recomputed over the merged FIFO order.
+// RUN: apipe-opt %s --split-input-file --apipe-merge-queues 2>/dev/null | FileCheck %s
+// RUN: apipe-opt %s --split-input-file --apipe-merge-queues 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// REMARK-NOT: remark
+// REMARK: merge-queues.mlir:[[# @LINE + 89]]:3: remark: 'apipe.wait_group' op on queue 0: the paths commit 1 to 2 groups after the waited group; using the minimum, pending = 1
+// REMARK-NOT: remark
+
+// Two async stages on queues 0 and 1, one group each per iteration: the
+// previous stage-0 group has three groups after it in the merged order,
+// the previous stage-1 group two.
+// CHECK-LABEL: func.func @two_stages_two_queues
+// CHECK-NOT: queue
+// CHECK: "apipe.copy"(%{{.*}}) {elements = 4 : i64}
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.copy"(%{{.*}}) {elements = 4 : i64}
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: return
+func.func @two_stages_two_queues(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.commit_group"() : () -> ()
+    "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
+  }
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Already on one queue: the counts stay.
+// CHECK-LABEL: func.func @single_queue_unchanged
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: return
+func.func @single_queue_unchanged() {
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Queue 2 commits in between: the queue-0 count grows by its groups; a wait
+// that no group can satisfy on its queue (a no-op) disappears.
+// CHECK-LABEL: func.func @interleaved_three_queues
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// CHECK-NEXT: return
+func.func @interleaved_three_queues() {
+  "apipe.commit_group"() : () -> ()
+  "apipe.commit_group"() {queue = 2 : i64} : () -> ()
+  "apipe.commit_group"() {queue = 2 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  "apipe.wait_group"() {pending = 2 : i64, queue = 2 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// Queue 1 commits in one branch only: the merged distance differs by path,
+// so the count is the minimum (safe), with a remark.
+// CHECK-LABEL: func.func @branch_commits_other_queue
+// CHECK: scf.if
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+func.func @branch_commits_other_queue(%c: i1) {
+  "apipe.commit_group"() : () -> ()
+  scf.if %c {
+    "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  }
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}
