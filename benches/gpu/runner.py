@@ -2,7 +2,8 @@
 """GPU runner for the apipe examples (issue 5, "GPU harness").
 
 Loads the PTX that benches/gpu/prepare.sh wrote, launches each example in
-its pipelined and synchronous (apipe-make-sync) versions, checks the result
+each version present (`pipelined`: apipe-software-pipeline; `hand`: the
+hand-pipelined counting form; `sync`: apipe-make-sync), checks the result
 against a CPU reference (NumPy), times it with CUDA events and prints the
 achieved GB/s or GFLOP/s, the pipelined/sync ratio, and the peer:
 torch.mm (cuBLAS) for sgemm, a device-to-device tensor copy for copy_bw.
@@ -71,6 +72,18 @@ def load(bundle, example, version):
     return cp.RawModule(path=path).get_function(example)
 
 
+def versions(bundle, example):
+    """The versions of `example` in the bundle, the synchronous one last."""
+    return [v for v in ("pipelined", "hand", "sync")
+            if os.path.exists(os.path.join(bundle, f"{example}.{v}.ptx"))]
+
+
+def print_ratios(example, results):
+    for version in results:
+        if version != "sync" and "sync" in results:
+            print(f"{example} sync/{version} time ratio: {results['sync'] / results[version]:.2f}")
+
+
 def sgemm(bundle, repeat, rng):
     n = 2048
     a = rng.standard_normal((n, n), dtype=np.float32)
@@ -79,7 +92,7 @@ def sgemm(bundle, repeat, rng):
     da, db = cp.asarray(a), cp.asarray(b)
     flop = 2.0 * n * n * n
     results = {}
-    for version in ["pipelined", "sync"]:
+    for version in versions(bundle, "sgemm"):
         kernel = load(bundle, "sgemm", version)
         dc = cp.zeros((n, n), dtype=np.float32)
         args = memref_args(da) + memref_args(db) + memref_args(dc)
@@ -91,7 +104,7 @@ def sgemm(bundle, repeat, rng):
         results[version] = ms
         print(f"sgemm {version:9s}: {ms:8.3f} ms  {flop / ms / 1e6:9.1f} GFLOP/s  "
               f"max|err| {error:.2e} {'OK' if ok else 'WRONG'}")
-    print(f"sgemm sync/pipelined time ratio: {results['sync'] / results['pipelined']:.2f}")
+    print_ratios("sgemm", results)
     if torch is not None:
         ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
         torch.backends.cuda.matmul.allow_tf32 = False
@@ -105,7 +118,7 @@ def copy_bw(bundle, repeat, rng):
     dsrc = cp.asarray(src)
     moved = 2.0 * n * 4
     results = {}
-    for version in ["pipelined", "sync"]:
+    for version in versions(bundle, "copy_bw"):
         kernel = load(bundle, "copy_bw", version)
         ddst = cp.zeros(n, dtype=np.float32)
         args = memref_args(dsrc) + memref_args(ddst)
@@ -116,7 +129,7 @@ def copy_bw(bundle, repeat, rng):
         results[version] = ms
         print(f"copy_bw {version:9s}: {ms:8.3f} ms  {moved / ms / 1e6:9.1f} GB/s  "
               f"{'OK' if ok else 'WRONG'}")
-    print(f"copy_bw sync/pipelined time ratio: {results['sync'] / results['pipelined']:.2f}")
+    print_ratios("copy_bw", results)
     if torch is not None:
         ts = torch.from_numpy(src).cuda()
         td = torch.empty_like(ts)
@@ -133,7 +146,7 @@ def stream_sum(bundle, repeat, rng):
     da = cp.asarray(a)
     moved = a.nbytes
     results = {}
-    for version in ["pipelined", "sync"]:
+    for version in versions(bundle, "stream_sum"):
         kernel = load(bundle, "stream_sum", version)
         dout = cp.zeros(blocks * lanes, dtype=np.float32)
         args = memref_args(da) + memref_args(dout)
@@ -145,7 +158,7 @@ def stream_sum(bundle, repeat, rng):
         results[version] = ms
         print(f"stream_sum {version:9s}: {ms:8.3f} ms  {moved / ms / 1e6:9.1f} GB/s  "
               f"max|err| {error:.2e} {'OK' if ok else 'WRONG'}")
-    print(f"stream_sum sync/pipelined time ratio: {results['sync'] / results['pipelined']:.2f}")
+    print_ratios("stream_sum", results)
 
 
 def main():

@@ -21,21 +21,30 @@
 // RUN: apipe-opt %apipe_root/examples/stream_sum.mlir --apipe-software-pipeline | apipe-translate --sm=90 -o %t.sum90.ptx
 // RUN: %ptxas -arch=sm_90 %t.sum90.ptx -o %t.sum90.cubin
 
-// Three stages: two groups in flight before the first wait.
+// sgemm, 3 stages: tiles 0 and 1 in the prologue; each iteration commits
+// tile i + 2, then waits with 2 groups in flight for tile i.
 // SGEMM-LABEL: .entry sgemm(
 // SGEMM: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // SGEMM: cp.async.commit_group;
 // SGEMM: cp.async.commit_group;
-// SGEMM: cp.async.wait_group 1;
+// SGEMM: cp.async.commit_group;
+// SGEMM: cp.async.wait_group 2;
 // SGEMM: bar.sync 0;
 // SGEMM-COUNT-16: fma.rn.f32
 
+// copy_bw, 3 stages: the same counts.
 // COPY-LABEL: .entry copy_bw(
+// COPY: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // COPY: cp.async.commit_group;
 // COPY: cp.async.commit_group;
-// COPY: cp.async.wait_group {{[12]}};
+// COPY: cp.async.commit_group;
+// COPY: cp.async.wait_group 2;
 
+// stream_sum, 2 stages: one group in flight, and a barrier after the wait
+// before the neighbour's floats are read.
 // SUM-LABEL: .entry stream_sum(
 // SUM: cp.async.commit_group;
-// SUM: cp.async.wait_group {{[01]}};
+// SUM: cp.async.commit_group;
+// SUM: cp.async.wait_group 1;
 // SUM-NEXT: bar.sync 0;
+// SUM: ld.shared.v4.b32
