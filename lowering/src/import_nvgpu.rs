@@ -33,8 +33,8 @@
 //!    contradicts the token (a bug in the input). The wait then becomes
 //!    `apipe.wait_group {pending = N}`: the input's count is kept;
 //! 6. a commit whose token nothing uses loses its result (counting form, so
-//!    `apipe-to-nvgpu` output imports back unchanged); unused placeholders
-//!    are erased.
+//!    `apipe-to-nvgpu` output imports back unchanged); placeholders are
+//!    erased, or become `apipe.ready` where still used (an iter_arg).
 
 use crate::to_nvgpu::nvgpu;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
@@ -344,14 +344,30 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
         }
     }
     for op in ops::nested_ops(root) {
-        if ops::is(&op, "builtin.unrealized_conversion_cast")
+        let placeholder = ops::is(&op, "builtin.unrealized_conversion_cast")
             && op.operand_count() == 0
             && op.result_count() == 1
-            && users(op.result(0).unwrap().into()).is_empty()
-            && (is_placeholder(&op) || ops::is_token_type(op.result(0).unwrap().r#type()))
-        {
-            erase(op);
+            && (is_placeholder(&op) || ops::is_token_type(op.result(0).unwrap().r#type()));
+        if !placeholder {
+            continue;
         }
+        if !users(op.result(0).unwrap().into()).is_empty() {
+            // Still used (an iter_arg, a wait without numGroups): it names
+            // no group, which is `apipe.ready`.
+            let ready = OperationBuilder::new(ops::READY, op.location())
+                .add_results(&[token_type])
+                .build()
+                .expect("valid apipe.ready");
+            let ready = op.block().unwrap().insert_operation_before(op, ready);
+            // SAFETY: both values are live.
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(
+                    op.result(0).unwrap().to_raw(),
+                    ready.result(0).unwrap().to_raw(),
+                )
+            };
+        }
+        erase(op);
     }
     Ok(())
 }

@@ -41,16 +41,26 @@
 //!    lowering drops (`reconcile-unrealized-casts`) and
 //!    `apipe-import-nvgpu` treats as "no group named".
 //!
+//! With the option `tokens=true` ([`to_nvgpu_with_tokens`]) step 4 names
+//! every waited group with a real token instead: `apipe-counting-to-tokens`
+//! first threads windows of tokens through scf, as upstream nvgpu pipelines
+//! carry their tokens in iter_args; only "no group yet" (`apipe.ready`)
+//! remains a placeholder.
+//!
 //! Postcondition: no apipe op is left; counts are unchanged (`numGroups = N`
 //! has exactly the semantics of `wait_group {pending = N}` on queue 0).
 
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
-use apipe_passes::{options::PassOptions, PassId, PassInfo, RunFn};
+use apipe_passes::{
+    counting_to_tokens,
+    options::{OptionInfo, OptionKind, PassOptions},
+    PassId, PassInfo, RunFn,
+};
 use melior::{
     dialect::DialectHandle,
     ir::{
         attribute::{Attribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::{IntegerType, MemRefType, TypeLike},
         BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
     },
@@ -65,7 +75,11 @@ pub static INFO: PassInfo = PassInfo {
     argument: "apipe-to-nvgpu",
     name: "ApipeToNvgpu",
     summary: "Export counting-form apipe copies and groups as upstream nvgpu async copies (numGroups on every wait)",
-    options: &[],
+    options: &[OptionInfo {
+        name: "tokens",
+        kind: OptionKind::Bool,
+        description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
+    }],
     run: run as RunFn,
     id: &ID,
     dependent_dialects: || {
@@ -79,8 +93,12 @@ pub fn create_to_nvgpu_pass() -> melior::pass::Pass {
     INFO.create("").expect("no options")
 }
 
-fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
-    to_nvgpu(&op)
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    if options.bool("tokens", false) {
+        to_nvgpu_with_tokens(op)
+    } else {
+        to_nvgpu(&op)
+    }
 }
 
 /// Op names of the upstream nvgpu async-copy ops.
@@ -287,6 +305,131 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
             .expect("valid nvgpu.device_async_wait");
         op.block().unwrap().insert_operation_before(*op, wait);
         erase(*op);
+    }
+    Ok(())
+}
+
+/// The attribute that carries a wait's count through
+/// `apipe-counting-to-tokens` (which keeps a `wait_group`'s other
+/// attributes on the `apipe.wait` it builds).
+const NUM_GROUPS: &str = "apipe.num_groups";
+
+/// The `tokens=true` variant: every wait names the group it forces complete
+/// with a real token, as upstream nvgpu code does.
+///
+/// 1. the preconditions of [`to_nvgpu`] and of `apipe-counting-to-tokens`;
+/// 2. each `wait_group` keeps its count in an `apipe.num_groups` attribute,
+///    then `apipe-counting-to-tokens` threads windows of tokens through
+///    scf (iter_args, results) and turns each wait into `apipe.wait` on the
+///    token of the group it completes (`apipe.ready` where none exists);
+/// 3. copies as in [`to_nvgpu`]; each token commit becomes
+///    `device_async_create_group` with the same token uses; each wait
+///    `device_async_wait %t {numGroups = N}`; each `apipe.ready` a
+///    placeholder (upstream has no completed-group token);
+/// 4. every remaining `!apipe.token` value (iter_args, results) becomes
+///    `!nvgpu.device.async.token`.
+///
+/// On failure the IR is unchanged and located errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
+    // 1.
+    if !check(&ops::nested_ops(&root)) || !counting_to_tokens::check_all(&root) {
+        return Err(Reported);
+    }
+    let context_ref = root.context();
+    // SAFETY: bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    // 2.
+    for op in ops::nested_ops(&root) {
+        if ops::is(&op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
+            // SAFETY: a live op; setting an attribute does not move it.
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+            op.set_attribute(NUM_GROUPS, IntegerAttribute::new(i64_type, pending).into());
+        }
+    }
+    counting_to_tokens::counting_to_tokens(root)?;
+    // 3.
+    let nested = ops::nested_ops(&root);
+    let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
+    let mut erase_list = Vec::new();
+    for op in &nested {
+        let block = op.block().unwrap();
+        let key = block.to_raw().ptr as usize;
+        if ops::is(op, ops::COPY) {
+            let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
+            pending
+                .entry(key)
+                .or_default()
+                .push(new.result(0).unwrap().into());
+            erase_list.push(*op);
+        } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
+            let new = if ops::is(op, ops::COMMIT_GROUP) {
+                let mut tokens = pending.remove(&key).unwrap_or_default();
+                if tokens.is_empty() {
+                    tokens.push(placeholder(context, op, token_type));
+                }
+                let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
+                    .add_operands(&tokens)
+                    .add_results(&[token_type])
+                    .build()
+                    .expect("valid nvgpu.device_async_create_group");
+                block.insert_operation_before(*op, group)
+            } else {
+                let cast =
+                    OperationBuilder::new("builtin.unrealized_conversion_cast", op.location())
+                        .add_results(&[token_type])
+                        .build()
+                        .expect("valid cast");
+                block.insert_operation_before(*op, cast)
+            };
+            if op.result_count() > 0 {
+                // SAFETY: both values are live.
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(
+                        op.result(0).unwrap().to_raw(),
+                        new.result(0).unwrap().to_raw(),
+                    )
+                };
+            }
+            erase_list.push(*op);
+        } else if ops::is(op, ops::WAIT) {
+            let count = attributes::integer(op, NUM_GROUPS).unwrap_or(0);
+            let wait = OperationBuilder::new(nvgpu::WAIT, op.location())
+                .add_operands(&[op.operand(0).unwrap()])
+                .add_attributes(&[(
+                    Identifier::new(context, "numGroups"),
+                    IntegerAttribute::new(i32_type, count).into(),
+                )])
+                .build()
+                .expect("valid nvgpu.device_async_wait");
+            block.insert_operation_before(*op, wait);
+            erase_list.push(*op);
+        }
+    }
+    for op in erase_list.into_iter().rev() {
+        erase(op);
+    }
+    // 4.
+    for op in ops::self_and_nested_ops(&root) {
+        for result in op.results() {
+            if ops::is_token_type(result.r#type()) {
+                result.set_type(token_type);
+            }
+        }
+        for block in ops::blocks_of(&op) {
+            for index in 0..block.argument_count() {
+                let argument = block.argument(index).unwrap();
+                if ops::is_token_type(argument.r#type()) {
+                    argument.set_type(token_type);
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
 // RUN: apipe-opt %s --split-input-file --verify-diagnostics --apipe-to-nvgpu
+// RUN: apipe-opt %s --split-input-file --verify-diagnostics --apipe-to-nvgpu=tokens=true
 
 // Token form: apipe-to-nvgpu needs counting form (the GPU pipeline runs
 // apipe-tokens-to-counting first).
@@ -101,3 +102,4 @@ func.func @first_valid_then_invalid(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i
   "apipe.commit_group"() : () -> ()
   return
 }
+
