@@ -5,8 +5,8 @@
 For each example (the hand-pipelined counting form in examples/pipelined/,
 until apipe-software-pipeline is merged):
 1. compile time split into apipe passes / upstream MLIR lowering / LLVM
-   codegen (translation, O3, PTX), the median of `--repeat` runs of
-   `apipe-translate --stage-timing`;
+   codegen (translation, O3, PTX), the best of `--repeat` runs of
+   `apipe-translate --stage-timing` (the minimum: the machine is shared);
 2. `ptxas -v` registers, spills and shared memory for sm_80 and sm_90
    (`apipe-translate --to-cubin --resource-usage`);
 3. the PTX instruction count of the pipelined main loop (the outermost loop
@@ -24,7 +24,6 @@ until apipe-software-pipeline is merged):
 import argparse
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,7 +52,7 @@ def stage_times(path, repeat):
         err = run([os.path.join(BIN, "apipe-translate"), path, "--stage-timing", "-o", os.devnull]).stderr
         for name in samples:
             samples[name].append(float(re.search(name + r" ([0-9.]+) ms", err).group(1)))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return {name: min(values) for name, values in samples.items()}
 
 
 def main_loop(ptx):
