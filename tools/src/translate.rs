@@ -60,6 +60,9 @@ pub struct Cli {
     /// Print the compile time of each stage (apipe passes, upstream lowering, LLVM codegen) to stderr.
     #[arg(long = "stage-timing")]
     pub stage_timing: bool,
+    /// Print the MLIR pass pipeline of the lowering (for `apipe-opt --pass-pipeline=...`) and exit.
+    #[arg(long = "print-pipeline")]
+    pub print_pipeline: bool,
 }
 
 /// Runs `apipe-translate` with `args` (including the program name).
@@ -103,6 +106,10 @@ enum Output {
 }
 
 fn run(cli: &Cli) -> Result<bool, String> {
+    if cli.print_pipeline {
+        println!("{}", gpu_pipeline::pipeline_text());
+        return Ok(true);
+    }
     // 2. (flags only)
     let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
     if cli.resource_usage && !cli.to_cubin {
