@@ -1,12 +1,15 @@
 // Token form and several queues go through apipe-tokens-to-counting and
-// apipe-merge-queues inside apipe-translate's pipeline. UNSUPPORTED until
-// those passes (branch conv) are merged; without them apipe-to-nvgpu
-// rejects this input with located errors (Conversion/to-nvgpu-invalid.mlir).
+// apipe-merge-queues inside apipe-translate's pipeline (branch conv, merged;
+// without them apipe-to-nvgpu rejects this input with located errors, see
+// Conversion/to-nvgpu-invalid.mlir).
 //
 // REQUIRES: ptxas, apipe-tokens-to-counting, apipe-merge-queues
 // RUN: apipe-translate %s --sm=80 -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_80 %t.ptx -o %t.cubin
+// RUN: apipe-translate %s --sm=90 -o %t.90.ptx
+// RUN: FileCheck %s < %t.90.ptx
+// RUN: %ptxas -arch=sm_90 %t.90.ptx -o %t.90.cubin
 
 // Waiting on %t0 with %t1 committed after it: one group may stay pending.
 // Then queue 1's group, committed last, is merged behind queue 0's: waiting
