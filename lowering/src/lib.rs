@@ -1,15 +1,31 @@
 //! Lowering of apipe IR: to nvgpu / NVVM / LLVM IR / PTX (the GPU path) and to
 //! calls into the CPU emulation runtime (`apipe-run`).
 //!
+//! The GPU path (DESIGN.md sections 1 and 6):
+//! - [`import_nvgpu`] / [`to_nvgpu`]: interop with upstream `nvgpu` async
+//!   copies (passes `apipe-import-nvgpu` / `apipe-to-nvgpu`);
+//! - [`gpu_pipeline`]: apipe passes, then upstream MLIR lowering to the LLVM
+//!   and NVVM dialects;
+//! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
+//! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
+//!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call
 //! `registerAllPasses`).
 #![deny(missing_docs)]
 
 pub mod emulation_runtime;
+mod error;
+pub mod gpu_pipeline;
+pub mod import_nvgpu;
+pub mod ptx;
+pub mod ptxas;
 pub mod to_emulation;
+pub mod to_nvgpu;
+
+pub use error::Error;
 
 /// Adds this crate's passes to [`apipe_passes::registry`]. Idempotent.
 pub fn register_passes() {
-    apipe_passes::register(&[&to_emulation::INFO]);
+    apipe_passes::register(&[&import_nvgpu::INFO, &to_nvgpu::INFO, &to_emulation::INFO]);
 }

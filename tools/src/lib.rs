@@ -1,5 +1,5 @@
-//! The glue behind apipe's command-line tools (`apipe-opt`, `apipe-run`;
-//! `apipe-translate` later): reading and splitting inputs,
+//! The glue behind apipe's command-line tools (`apipe-opt`, `apipe-translate`,
+//! `apipe-run`): reading and splitting inputs,
 //! printing MLIR diagnostics as `mlir-opt` does, and checking
 //! `expected-*` comments (`--verify-diagnostics`).
 #![deny(missing_docs)]
@@ -8,4 +8,5 @@ pub mod diagnostics;
 pub mod opt;
 pub mod run;
 pub mod source;
+pub mod translate;
 pub mod verify_diagnostics;

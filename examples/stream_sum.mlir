@@ -1,0 +1,57 @@
+// stream_sum: 32 threads (one warp per block) stream 32 tiles of 128 floats
+// through workgroup memory. Each thread copies 16 bytes of a tile, then
+// sums the 4 floats its neighbour (lane + 1 mod 32) copied, so a wait is not
+// enough: a barrier must make the other threads' copies visible.
+//
+// This is the pipeliner's input (DESIGN.md section 4): the copy is stage 0
+// and asynchronous, the neighbour's read is stage 1 between two barriers
+// (the synchronous program needs them too: apipe-make-sync of this file is
+// the reference kernel); apipe-software-pipeline double-buffers `%buf`. The
+// hand-pipelined counting form is examples/pipelined/stream_sum.mlir.
+//
+//   apipe-opt examples/stream_sum.mlir --apipe-make-sync | apipe-translate --to-ptx
+//
+// Launch: grid 256, block 32; A holds 1048576 floats, out 8192.
+gpu.module @kernels {
+  gpu.func @stream_sum(%A: memref<1048576xf32>, %out: memref<8192xf32>)
+      workgroup(%buf: memref<128xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c4096 = arith.constant 4096 : index
+    %zero = arith.constant 0.0 : f32
+    %bid = gpu.block_id x
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    %block_base = arith.muli %bid, %c4096 : index
+    %thread_base = arith.addi %block_base, %lane : index
+    %tid1 = arith.addi %tid, %c1 : index
+    %neighbour = arith.remui %tid1, %c32 : index
+    %neighbour_lane = arith.muli %neighbour, %c4 : index
+    // The running sum lives in a one-element private buffer (the pipeliner
+    // does not carry iter_args yet; LLVM promotes it to a register).
+    %acc = memref.alloca() : memref<1xf32>
+    memref.store %zero, %acc[%c0] : memref<1xf32>
+    scf.for %t = %c0 to %c32 step %c1 {
+      %tile = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
+      %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
+      "apipe.copy"(%A, %buf, %off, %lane) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<1048576xf32>, memref<128xf32, 3>, index, index) -> ()
+      gpu.barrier {apipe.stage = 1 : i64}
+      scf.for %k = %c0 to %c4 step %c1 {
+        %i = arith.addi %neighbour_lane, %k : index
+        %x = memref.load %buf[%i] : memref<128xf32, 3>
+        %p = memref.load %acc[%c0] : memref<1xf32>
+        %p2 = arith.addf %p, %x : f32
+        memref.store %p2, %acc[%c0] : memref<1xf32>
+      } {apipe.stage = 1 : i64}
+      gpu.barrier {apipe.stage = 1 : i64}
+    } {apipe.async_stages = array<i64: 0>}
+    %sum = memref.load %acc[%c0] : memref<1xf32>
+    %bid32 = arith.muli %bid, %c32 : index
+    %slot = arith.addi %bid32, %tid : index
+    memref.store %sum, %out[%slot] : memref<8192xf32>
+    gpu.return
+  }
+}

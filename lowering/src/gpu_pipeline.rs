@@ -1,0 +1,220 @@
+//! The GPU lowering pipeline (DESIGN.md section 1; issue 5 "the lowering
+//! pipeline"): apipe IR in counting or token form, inside a `gpu.module`, to
+//! the LLVM and NVVM dialects, ready for [`crate::ptx`].
+//!
+//! Stages (each a `PassManager` run, timed apart for the benchmark):
+//! 1. **apipe passes** on the whole module: `apipe-tokens-to-counting` (token
+//!    form → counting form) and `apipe-merge-queues` (every queue onto the
+//!    one hardware queue), each included when the pass registry has it (they
+//!    live on other branches until the merge; without them `apipe-to-nvgpu`
+//!    rejects token form and queues other than 0 with located errors); then
+//!    `apipe-to-nvgpu` ([`crate::to_nvgpu`]);
+//! 2. **upstream lowering** inside each `gpu.module`, upstream passes only:
+//!    `convert-scf-to-cf`, `expand-strided-metadata`, `lower-affine`,
+//!    `convert-nvgpu-to-nvvm` (`nvvm.cp.async.*`), `convert-gpu-to-nvvm`
+//!    (`gpu.func` → `llvm.func` with `nvvm.kernel`, thread ids, barriers,
+//!    workgroup memory as `addr_space = 3` globals; it also converts memref,
+//!    cf and func, since `finalize-memref-to-llvm`, `convert-cf-to-llvm` and
+//!    `convert-func-to-llvm` only run on `builtin.module`),
+//!    `convert-arith-to-llvm`, `convert-index-to-llvm`, `convert-nvvm-to-llvm`,
+//!    `reconcile-unrealized-casts`, then `canonicalize` and `cse`.
+//!
+//! Precondition: the module verifies. Postcondition: every `gpu.module` holds
+//! only `llvm` and `nvvm` ops.
+
+use crate::Error;
+use apipe_passes::pipeline::{self, Element};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    pass::PassManager,
+};
+use std::time::{Duration, Instant};
+
+/// The upstream passes of stage 2, nested under `gpu.module`.
+pub const UPSTREAM_LOWERING: &str = "convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,\
+convert-nvvm-to-llvm,\
+reconcile-unrealized-casts,canonicalize,cse";
+
+/// The apipe passes of stage 1, in order. `apipe-tokens-to-counting` and
+/// `apipe-merge-queues` are included only when registered (see the module
+/// doc).
+pub fn apipe_passes() -> Vec<&'static str> {
+    let mut passes = Vec::new();
+    // Included when the branches that define them are merged (issue 4).
+    for optional in ["apipe-tokens-to-counting", "apipe-merge-queues"] {
+        if apipe_passes::lookup(optional).is_some() {
+            passes.push(optional);
+        }
+    }
+    passes.push("apipe-to-nvgpu");
+    passes
+}
+
+/// The whole pipeline as one textual pipeline, for `apipe-opt
+/// --pass-pipeline=...`.
+pub fn pipeline_text() -> String {
+    format!(
+        "builtin.module({},gpu.module({UPSTREAM_LOWERING}))",
+        apipe_passes().join(",")
+    )
+}
+
+/// Wall time of the stages.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    /// Stage 1: apipe passes.
+    pub apipe: Duration,
+    /// Stage 2: upstream MLIR lowering.
+    pub upstream: Duration,
+    /// LLVM: translation to LLVM IR, O3 and PTX emission ([`crate::ptx`]).
+    pub codegen: Duration,
+}
+
+fn run_stage(
+    module: &mut Module,
+    elements: &[Element],
+    stage: &'static str,
+) -> Result<Duration, Error> {
+    let context_ref = module.context();
+    // SAFETY: bound first (TOOLCHAIN.md); the module keeps it alive.
+    let context = unsafe { context_ref.to_ref() };
+    let manager = PassManager::new(context);
+    pipeline::add_elements(manager.as_operation_pass_manager(), elements)
+        .map_err(|e| Error::Pipeline(e.to_string()))?;
+    let start = Instant::now();
+    let result = manager.run(module);
+    let elapsed = start.elapsed();
+    result.map_err(|_| Error::Reported { stage })?;
+    if !module.as_operation().verify() {
+        return Err(Error::Reported { stage });
+    }
+    Ok(elapsed)
+}
+
+/// Runs stages 1 and 2 on `module` and records their times in `times`.
+///
+/// # Errors
+/// [`Error::NoGpuModule`] before any change; [`Error::Reported`] when a pass
+/// fails (its diagnostics were emitted through the context).
+pub fn lower_to_nvvm(module: &mut Module, times: &mut StageTimes) -> Result<(), Error> {
+    if crate::ptx::gpu_modules(module).is_empty() {
+        return Err(Error::NoGpuModule);
+    }
+    melior::utility::register_all_passes();
+    apipe_passes_registered();
+    let stage1: Vec<Element> = apipe_passes()
+        .into_iter()
+        .map(|name| Element::Pass {
+            name: name.into(),
+            options: String::new(),
+        })
+        .collect();
+    times.apipe = run_stage(module, &stage1, "apipe passes")?;
+    let stage2 = vec![Element::Nested {
+        anchor: "gpu.module".into(),
+        elements: pipeline::parse_elements(UPSTREAM_LOWERING)
+            .map_err(|e| Error::Pipeline(e.to_string()))?,
+    }];
+    times.upstream = run_stage(module, &stage2, "upstream lowering")?;
+    Ok(())
+}
+
+fn apipe_passes_registered() {
+    crate::register_passes();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx;
+    use melior::ir::Module;
+
+    const KERNEL: &str = r#"
+gpu.module @kernels {
+  gpu.func @k(%src: memref<1024xf32>) workgroup(%buf: memref<2x512xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    "apipe.copy"(%src, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    "apipe.copy"(%src, %buf, %lane, %c1, %lane) {elements = 2 : i64} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    gpu.barrier
+    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    gpu.return
+  }
+}
+"#;
+
+    #[test]
+    fn pipeline_ends_with_the_export_and_nests_upstream_under_gpu_module() {
+        crate::register_passes();
+        let passes = apipe_passes();
+        assert_eq!(passes.last(), Some(&"apipe-to-nvgpu"));
+        let text = pipeline_text();
+        assert!(text.starts_with("builtin.module("));
+        assert!(text.contains(",gpu.module(convert-scf-to-cf,"));
+        assert!(text.ends_with("reconcile-unrealized-casts,canonicalize,cse))"));
+    }
+
+    #[test]
+    fn lowers_to_ptx_for_sm80_and_sm90() {
+        let context = apipe_dialect::create_context().unwrap();
+        for (sm, version, target) in [
+            ("80", ".version 7.0", ".target sm_80"),
+            ("90", ".version 7.8", ".target sm_90"),
+        ] {
+            let mut module = Module::parse(&context, KERNEL).unwrap();
+            let mut times = StageTimes::default();
+            lower_to_nvvm(&mut module, &mut times).unwrap();
+            let gpu_module = ptx::gpu_modules(&module)[0];
+            let llvm = inkwell::context::Context::create();
+            let llvm_module = ptx::translate(&gpu_module, &llvm).unwrap();
+            let sm = ptx::Sm::parse(sm).unwrap().unwrap();
+            let machine = ptx::target_machine(sm, sm.min_ptx()).unwrap();
+            ptx::optimize(&llvm_module, &machine).unwrap();
+            let text = ptx::emit_ptx(&llvm_module, &machine).unwrap();
+            assert!(text.contains(version) && text.contains(target), "{text}");
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("cp.async") || l.starts_with("bar.sync"))
+                .collect();
+            assert_eq!(lines.len(), 7, "{lines:?}");
+            assert!(
+                lines[0].starts_with("cp.async.cg.shared.global") && lines[0].ends_with(", 16;")
+            );
+            assert_eq!(lines[1], "cp.async.commit_group;");
+            assert!(
+                lines[2].starts_with("cp.async.ca.shared.global") && lines[2].ends_with(", 8;")
+            );
+            assert_eq!(lines[3], "cp.async.commit_group;");
+            assert_eq!(
+                lines[4].split_whitespace().collect::<Vec<_>>(),
+                ["cp.async.wait_group", "1;"]
+            );
+            assert_eq!(
+                lines[5].split_whitespace().collect::<Vec<_>>(),
+                ["bar.sync", "0;"]
+            );
+            assert_eq!(
+                lines[6].split_whitespace().collect::<Vec<_>>(),
+                ["cp.async.wait_group", "0;"]
+            );
+        }
+    }
+
+    #[test]
+    fn a_module_without_gpu_module_is_an_error_before_any_change() {
+        let context = apipe_dialect::create_context().unwrap();
+        let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();
+        let before = module.as_operation().to_string();
+        let error = lower_to_nvvm(&mut module, &mut StageTimes::default()).unwrap_err();
+        assert!(matches!(error, Error::NoGpuModule));
+        assert_eq!(module.as_operation().to_string(), before);
+    }
+}

@@ -1,0 +1,434 @@
+//! `apipe-import-nvgpu`: upstream `nvgpu` async copies to apipe IR (issue 4
+//! "interop"; DESIGN.md section 5).
+//!
+//! Upstream `nvgpu.device_async_wait` takes the token of a group and an
+//! optional `numGroups`. Without `numGroups` upstream lowers it to
+//! `cp.async.wait_group 0` (wait for everything) because it has no analysis;
+//! the op's documented intent is "wait for this group", which is exactly
+//! `apipe.wait %t`. So the import produces token form, and
+//! `apipe-tokens-to-counting` later computes the exact counts.
+//!
+//! Algorithm:
+//! 1. check every precondition before touching the IR: the token of a copy
+//!    is only used by `device_async_create_group`; the token of a group only
+//!    by waits and `scf` ops (`scf.yield`, `scf.for` iter_args, ...); a
+//!    function argument or result of token type is an error (tokens cannot
+//!    cross function boundaries);
+//! 2. rewrite: `device_async_copy` → `apipe.copy` (`elements = dstElements`,
+//!    `srcElements` as the `src_elements` operand, `bypassL1` →
+//!    `bypass_l1`, queue 0); `device_async_create_group` →
+//!    `apipe.commit_group -> !apipe.token`; every wait → `apipe.wait %t`
+//!    (a wait whose token is a placeholder, see 4., directly
+//!    `apipe.wait_group {pending = N}`);
+//! 3. every remaining value of type `!nvgpu.device.async.token` (scf
+//!    results, iter_args) becomes `!apipe.token`; the nvgpu ops are erased;
+//! 4. placeholders: `apipe-to-nvgpu` names a group that no value reaches
+//!    with `builtin.unrealized_conversion_cast` (no operand); a wait on one
+//!    names no group;
+//! 5. each wait that had `numGroups = N` is judged on this token form with
+//!    the group-distance analysis (`apipe_passes::group_distance`, the one
+//!    that `apipe-tokens-to-counting` uses): if on some path fewer than N
+//!    groups are committed after the waited group, `cp.async.wait_group N`
+//!    does not complete it, and a **warning** says that the count
+//!    contradicts the token (a bug in the input). The wait then becomes
+//!    `apipe.wait_group {pending = N}`: the input's count is kept;
+//! 6. a commit whose token nothing uses loses its result (counting form, so
+//!    `apipe-to-nvgpu` output imports back unchanged); placeholders are
+//!    erased, or become `apipe.ready` where still used (an iter_arg).
+
+use crate::to_nvgpu::nvgpu;
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_passes::{
+    group_distance::{self, GroupDistance},
+    options::PassOptions,
+    token_values::users,
+    PassId, PassInfo, RunFn,
+};
+use melior::{
+    ir::{
+        attribute::{Attribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{IntegerType, MemRefType},
+        BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-import-nvgpu`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-import-nvgpu",
+    name: "ApipeImportNvgpu",
+    summary: "Import upstream nvgpu async copies as apipe ops (waits without numGroups become token waits)",
+    options: &[],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: Vec::new,
+};
+
+/// Creates the `apipe-import-nvgpu` pass.
+pub fn create_import_nvgpu_pass() -> melior::pass::Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
+    import_nvgpu(&op)
+}
+
+fn name_of(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+fn is_nvgpu_token(value: Value) -> bool {
+    value.r#type().to_string() == nvgpu::TOKEN_TYPE
+}
+
+fn is_placeholder(op: &OperationRef) -> bool {
+    ops::is(op, "builtin.unrealized_conversion_cast")
+        && op.operand_count() == 0
+        && op.result_count() == 1
+        && is_nvgpu_token(op.result(0).unwrap().into())
+}
+
+/// Every block argument of the regions of `op`.
+fn block_arguments<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let mut out = Vec::new();
+    for block in ops::blocks_of(op) {
+        for i in 0..block.argument_count() {
+            out.push(block.argument(i).unwrap().into());
+        }
+    }
+    out
+}
+
+/// Step 1.
+fn check(all: &[OperationRef]) -> bool {
+    let mut ok = true;
+    for op in all {
+        let name = name_of(op);
+        let is_function = matches!(name.as_str(), "func.func" | "gpu.func" | "llvm.func");
+        if is_function {
+            let token_argument = op
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .is_some_and(|b| {
+                    (0..b.argument_count()).any(|i| is_nvgpu_token(b.argument(i).unwrap().into()))
+                });
+            if token_argument {
+                diagnostic::error(
+                    op.location(),
+                    &format!(
+                        "'{name}' op has a {} argument: tokens cannot cross function boundaries",
+                        nvgpu::TOKEN_TYPE
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if op.operands().any(is_nvgpu_token) {
+            let allowed = ops::is(op, nvgpu::CREATE_GROUP)
+                || ops::is(op, nvgpu::WAIT)
+                || name.starts_with("scf.");
+            if !allowed {
+                diagnostic::error(
+                    op.location(),
+                    &format!(
+                        "'{name}' op uses a {} value: only waits and scf control flow may (tokens cannot cross function boundaries or live in memory)",
+                        nvgpu::TOKEN_TYPE
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if ops::is(op, nvgpu::COPY) {
+            for user in users(op.result(0).unwrap().into()) {
+                if !ops::is(&user, nvgpu::CREATE_GROUP) {
+                    diagnostic::emit(
+                        user.location(),
+                        diagnostic::Severity::Error,
+                        &format!(
+                            "'{}' op uses the token of a copy; only 'nvgpu.device_async_create_group' may",
+                            name_of(&user)
+                        ),
+                        &[(op.location(), "the copy")],
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if ops::is(op, nvgpu::WAIT) && op.operand_count() != 1 {
+            diagnostic::error(
+                op.location(),
+                "'nvgpu.device_async_wait' op expects one token",
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Step 5: the group-distance analysis of the function around each counted
+/// wait, computed once per function. Its own diagnostics (a region it cannot
+/// follow) are swallowed: then the wait is not judged.
+fn judge_counted_waits<'c, 'a>(context: &Context, counted: &[(OperationRef<'c, 'a>, i64)]) {
+    let mut analyses: HashMap<usize, Option<GroupDistance>> = HashMap::new();
+    for (wait, count) in counted {
+        let mut function = wait.parent_operation();
+        while let Some(op) = function {
+            if group_distance::is_function(&op) {
+                break;
+            }
+            function = op.parent_operation();
+        }
+        let Some(function) = function else { continue };
+        let analysis = analyses
+            .entry(function.to_raw().ptr as usize)
+            .or_insert_with(|| {
+                let swallow = context.attach_diagnostic_handler(|_| true);
+                let analysis = GroupDistance::compute(&function).ok();
+                context.detach_diagnostic_handler(swallow);
+                analysis
+            });
+        let token = wait.operand(0).unwrap();
+        let Some(distance) = analysis
+            .as_ref()
+            .and_then(|a| a.token_fact(wait, token))
+            .and_then(|fact| fact.groups)
+        else {
+            continue;
+        };
+        if distance.min >= *count as u64 {
+            continue;
+        }
+        let committed = if distance.is_exact() {
+            let groups = if distance.min == 1 {
+                "group is"
+            } else {
+                "groups are"
+            };
+            format!("only {distance} {groups} committed after it")
+        } else {
+            format!(
+                "on some path only {} groups are committed after it ({distance} over all paths)",
+                distance.min
+            )
+        };
+        let message = format!(
+            "'nvgpu.device_async_wait' op numGroups = {count} leaves the waited group pending: {committed}, so the count contradicts the token"
+        );
+        let notes: Vec<(melior::ir::Location, &str)> = if token.is_operation_result() {
+            // SAFETY: an op result's owner is live.
+            let group =
+                unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(token.to_raw())) };
+            vec![(group.location(), "the waited group")]
+        } else {
+            Vec::new()
+        };
+        diagnostic::emit(
+            wait.location(),
+            diagnostic::Severity::Warning,
+            &message,
+            &notes,
+        );
+    }
+}
+
+/// Applies the pass to the ops nested in `root`. On failure the IR is
+/// unchanged and located errors have been emitted.
+pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Reported> {
+    let all = ops::self_and_nested_ops(root);
+    // 1.
+    if !check(&all) {
+        return Err(Reported);
+    }
+    let context_ref = root.context();
+    // SAFETY: bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let token_type = Type::parse(context, ops::TOKEN_TYPE).expect("apipe is registered");
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    // 2.
+    let mut erase_list = Vec::new();
+    let mut commits = Vec::new();
+    let mut counted = Vec::new();
+    for op in &all {
+        let block = match op.block() {
+            Some(block) => block,
+            None => continue,
+        };
+        if ops::is(op, nvgpu::COPY) {
+            block.insert_operation_before(*op, build_copy(context, op, i64_type));
+            erase_list.push(*op);
+        } else if ops::is(op, nvgpu::CREATE_GROUP) {
+            let commit = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
+                .add_results(&[token_type])
+                .build()
+                .expect("valid apipe.commit_group");
+            let commit = block.insert_operation_before(*op, commit);
+            commits.push(commit);
+            // SAFETY: both values are live.
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(
+                    op.result(0).unwrap().to_raw(),
+                    commit.result(0).unwrap().to_raw(),
+                )
+            };
+            erase_list.push(*op);
+        } else if ops::is(op, nvgpu::WAIT) {
+            let count = op
+                .attribute("numGroups")
+                .ok()
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .map(|a| a.value());
+            let token = op.operand(0).unwrap();
+            // SAFETY: an op result's owner is live.
+            let placeholder = token.is_operation_result()
+                && is_placeholder(&unsafe {
+                    OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(token.to_raw()))
+                });
+            let new = match count {
+                // Judged in step 5 on token form, then counted.
+                Some(_) if !placeholder => OperationBuilder::new(ops::WAIT, op.location())
+                    .add_operands(&[token])
+                    .build(),
+                Some(count) => wait_group(context, op.location(), count),
+                None => OperationBuilder::new(ops::WAIT, op.location())
+                    .add_operands(&[token])
+                    .build(),
+            }
+            .expect("valid apipe wait");
+            let new = block.insert_operation_before(*op, new);
+            if let (Some(count), false) = (count, placeholder) {
+                counted.push((new, count));
+            }
+            erase_list.push(*op);
+        }
+    }
+    // 3. Waits were pushed after their tokens' producers: erase in reverse.
+    for op in erase_list.into_iter().rev() {
+        erase(op);
+    }
+    for op in ops::self_and_nested_ops(root) {
+        for result in op.results() {
+            if is_nvgpu_token(result.into()) {
+                result.set_type(token_type);
+            }
+        }
+        for argument in block_arguments(&op) {
+            if is_nvgpu_token(argument) {
+                argument.set_type(token_type);
+            }
+        }
+    }
+    // 5.
+    judge_counted_waits(context, &counted);
+    for (wait, count) in counted {
+        let new = wait_group(context, wait.location(), count).expect("valid apipe.wait_group");
+        wait.block().unwrap().insert_operation_before(wait, new);
+        erase(wait);
+    }
+    // 6. A group whose token nothing uses (every wait on it had numGroups) is
+    // committed in counting form.
+    for commit in commits {
+        if users(commit.result(0).unwrap().into()).is_empty() {
+            let plain = OperationBuilder::new(ops::COMMIT_GROUP, commit.location())
+                .build()
+                .expect("valid apipe.commit_group");
+            commit
+                .block()
+                .unwrap()
+                .insert_operation_before(commit, plain);
+            erase(commit);
+        }
+    }
+    for op in ops::nested_ops(root) {
+        let placeholder = ops::is(&op, "builtin.unrealized_conversion_cast")
+            && op.operand_count() == 0
+            && op.result_count() == 1
+            && (is_placeholder(&op) || ops::is_token_type(op.result(0).unwrap().r#type()));
+        if !placeholder {
+            continue;
+        }
+        if !users(op.result(0).unwrap().into()).is_empty() {
+            // Still used (an iter_arg, a wait without numGroups): it names
+            // no group, which is `apipe.ready`.
+            let ready = OperationBuilder::new(ops::READY, op.location())
+                .add_results(&[token_type])
+                .build()
+                .expect("valid apipe.ready");
+            let ready = op.block().unwrap().insert_operation_before(op, ready);
+            // SAFETY: both values are live.
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(
+                    op.result(0).unwrap().to_raw(),
+                    ready.result(0).unwrap().to_raw(),
+                )
+            };
+        }
+        erase(op);
+    }
+    Ok(())
+}
+
+fn wait_group<'c>(
+    context: &'c Context,
+    location: melior::ir::Location<'c>,
+    count: i64,
+) -> Result<melior::ir::Operation<'c>, melior::Error> {
+    OperationBuilder::new(ops::WAIT_GROUP, location)
+        .add_attributes(&[(
+            Identifier::new(context, attributes::PENDING),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), count).into(),
+        )])
+        .build()
+}
+
+/// Step 3 for one copy: `nvgpu.device_async_copy %src[...], %dst[...], n`
+/// (operands dst, dstIndices, src, srcIndices, srcElements).
+fn build_copy<'c>(
+    context: &'c Context,
+    op: &OperationRef<'c, '_>,
+    i64_type: Type<'c>,
+) -> melior::ir::Operation<'c> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let operands: Vec<Value> = op.operands().collect();
+    let dst = operands[0];
+    let dst_rank = MemRefType::try_from(dst.r#type()).unwrap().rank();
+    let src = operands[1 + dst_rank];
+    let src_rank = MemRefType::try_from(src.r#type()).unwrap().rank();
+    let dst_indices = &operands[1..1 + dst_rank];
+    let src_indices = &operands[2 + dst_rank..2 + dst_rank + src_rank];
+    let src_elements = &operands[2 + dst_rank + src_rank..];
+    let mut new_operands = vec![src, dst];
+    new_operands.extend_from_slice(src_indices);
+    new_operands.extend_from_slice(dst_indices);
+    new_operands.extend_from_slice(src_elements);
+    let elements = op
+        .attribute("dstElements")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(1, |a| a.value());
+    let mut attrs: Vec<(Identifier, Attribute)> = vec![(
+        Identifier::new(context, "elements"),
+        IntegerAttribute::new(i64_type, elements).into(),
+    )];
+    if op.has_attribute("bypassL1") {
+        attrs.push((
+            Identifier::new(context, "bypass_l1"),
+            Attribute::unit(context),
+        ));
+    }
+    OperationBuilder::new(ops::COPY, op.location())
+        .add_operands(&new_operands)
+        .add_attributes(&attrs)
+        .build()
+        .expect("valid apipe.copy")
+}
+
+fn erase(op: OperationRef) {
+    // SAFETY: `op` is live; its results have no uses left (replaced or only
+    // used by ops erased before it); no handle to it is used again.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}

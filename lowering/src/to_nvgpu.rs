@@ -1,0 +1,557 @@
+//! `apipe-to-nvgpu`: counting-form apipe IR to upstream `nvgpu` async copies
+//! (DESIGN.md sections 5 and 1; issue 4 "export", issue 5 "cp.async mapping").
+//!
+//! Upstream `convert-nvgpu-to-nvvm` then lowers the result to
+//! `nvvm.cp.async.shared.global` / `nvvm.cp.async.commit.group` /
+//! `nvvm.cp.async.wait.group`, which LLVM's NVPTX backend prints as the PTX
+//! instructions of PTX ISA section 9.7.9.25.3 (`cp.async`,
+//! `cp.async.commit_group`, `cp.async.wait_group N`).
+//!
+//! Algorithm:
+//! 1. check every precondition before touching the IR, reporting every
+//!    violation at its op:
+//!    - counting form only: a `commit_group` with a token result,
+//!      `apipe.wait` or `apipe.ready` is an error (the GPU pipeline runs
+//!      `apipe-tokens-to-counting` first);
+//!    - queue 0 only: the hardware has one `cp.async` queue per thread
+//!      (the GPU pipeline runs `apipe-merge-queues` first);
+//!    - each `apipe.copy` moves 4, 8 or 16 bytes (`cp-size`, PTX ISA
+//!      9.7.9.25.3.1), reads global memory (no memory space, `1` or
+//!      `#gpu.address_space<global>`), writes shared memory (`3` or
+//!      `#gpu.address_space<workgroup>`), and both memrefs have a unit
+//!      innermost stride;
+//! 2. each `apipe.copy` becomes `nvgpu.device_async_copy` with
+//!    `dstElements = elements`, the optional `src_elements` operand as
+//!    `srcElements` (PTX `src-size`, zero-fill), and `bypassL1` only for a
+//!    16-byte copy with `bypass_l1` (`.cg`; every other copy is `.ca`, which
+//!    is all PTX allows for 4 and 8 bytes);
+//! 3. each `commit_group` becomes `nvgpu.device_async_create_group` over the
+//!    tokens of the copies issued since the previous commit in the same
+//!    block (copies nested in a region are still in the group: PTX commits
+//!    every prior `cp.async` of the thread; nvgpu's token list is
+//!    documentation only);
+//! 4. each `wait_group {pending = N}` becomes
+//!    `nvgpu.device_async_wait %t {numGroups = N}` where `%t` is the token of
+//!    the group that the wait forces complete, the (N+1)-th newest one, when
+//!    it is found by walking back through the block and the enclosing
+//!    `scf.if` / `scf.index_switch` / `scf.execute_region` blocks without
+//!    crossing a region that commits; otherwise (e.g. the group was committed
+//!    by an earlier loop iteration) `%t` is a placeholder
+//!    `builtin.unrealized_conversion_cast` with no operand, which the
+//!    lowering drops (`reconcile-unrealized-casts`) and
+//!    `apipe-import-nvgpu` treats as "no group named".
+//!
+//! With the option `tokens=true` ([`to_nvgpu_with_tokens`]) step 4 names
+//! every waited group with a real token instead: `apipe-counting-to-tokens`
+//! first threads windows of tokens through scf, as upstream nvgpu pipelines
+//! carry their tokens in iter_args; only "no group yet" (`apipe.ready`)
+//! remains a placeholder.
+//!
+//! Postcondition: no apipe op is left; counts are unchanged (`numGroups = N`
+//! has exactly the semantics of `wait_group {pending = N}` on queue 0).
+
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_passes::{
+    counting_to_tokens,
+    options::{OptionInfo, OptionKind, PassOptions},
+    PassId, PassInfo, RunFn,
+};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        attribute::{Attribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
+        r#type::{IntegerType, MemRefType, TypeLike},
+        BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-to-nvgpu`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-to-nvgpu",
+    name: "ApipeToNvgpu",
+    summary: "Export counting-form apipe copies and groups as upstream nvgpu async copies (numGroups on every wait)",
+    options: &[OptionInfo {
+        name: "tokens",
+        kind: OptionKind::Bool,
+        description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
+    }],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: || {
+        // SAFETY: the C API returns a static handle.
+        vec![unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }]
+    },
+};
+
+/// Creates the `apipe-to-nvgpu` pass.
+pub fn create_to_nvgpu_pass() -> melior::pass::Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    if options.bool("tokens", false) {
+        to_nvgpu_with_tokens(op)
+    } else {
+        to_nvgpu(&op)
+    }
+}
+
+/// Op names of the upstream nvgpu async-copy ops.
+pub mod nvgpu {
+    /// `nvgpu.device_async_copy`.
+    pub const COPY: &str = "nvgpu.device_async_copy";
+    /// `nvgpu.device_async_create_group`.
+    pub const CREATE_GROUP: &str = "nvgpu.device_async_create_group";
+    /// `nvgpu.device_async_wait`.
+    pub const WAIT: &str = "nvgpu.device_async_wait";
+    /// The token type of all three.
+    pub const TOKEN_TYPE: &str = "!nvgpu.device.async.token";
+}
+
+/// The memory a memref lives in, as far as `cp.async` cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemorySpace {
+    /// No memory space, `1`, or `#gpu.address_space<global>`.
+    Global,
+    /// `3` or `#gpu.address_space<workgroup>`.
+    Shared,
+    /// Anything else.
+    Other,
+}
+
+/// The memory space of a memref type.
+pub fn memory_space(ty: MemRefType) -> MemorySpace {
+    match ty.memory_space().map(|a| a.to_string()) {
+        None => MemorySpace::Global,
+        Some(text) => match text.as_str() {
+            "1" | "1 : i64" | "1 : i32" | "#gpu.address_space<global>" => MemorySpace::Global,
+            "3" | "3 : i64" | "3 : i32" | "#gpu.address_space<workgroup>" => MemorySpace::Shared,
+            _ => MemorySpace::Other,
+        },
+    }
+}
+
+/// The width in bits of an integer or float element type.
+pub fn bit_width(ty: Type) -> Option<u32> {
+    // SAFETY: `ty` is live.
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(ty.to_raw()) {
+            Some(mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
+        } else if mlir_sys::mlirTypeIsAFloat(ty.to_raw()) {
+            Some(mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()))
+        } else {
+            None
+        }
+    }
+}
+
+/// The innermost stride of a memref type, if static.
+fn innermost_stride(ty: MemRefType) -> Option<i64> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let rank = ty.rank();
+    let mut strides = vec![0i64; rank.max(1)];
+    let mut offset = 0i64;
+    // SAFETY: `ty` is live; `strides` has room for `rank` entries.
+    let result = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(ty.to_raw(), strides.as_mut_ptr(), &mut offset)
+    };
+    if result.value == 0 || rank == 0 {
+        return None;
+    }
+    Some(strides[rank - 1]).filter(|s| *s != i64::MIN)
+}
+
+fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
+    MemRefType::try_from(value.r#type()).expect("verified apipe.copy operand")
+}
+
+/// The bytes one `apipe.copy` moves (`elements` × element width), or why it
+/// has none.
+pub fn copy_bytes(op: &OperationRef) -> Result<i64, String> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let element = memref_type(op.operand(0).unwrap()).element();
+    let elements = attributes::integer(op, attributes::ELEMENTS).unwrap_or(0);
+    match bit_width(element) {
+        Some(bits) if bits % 8 == 0 => Ok(elements * i64::from(bits / 8)),
+        _ => Err(format!(
+            "cp.async copies whole bytes of integers or floats, not elements of type {element}"
+        )),
+    }
+}
+
+/// Step 1: every precondition, each violation reported at its op.
+fn check(nested: &[OperationRef]) -> bool {
+    let mut ok = true;
+    for op in nested {
+        let mut fail = |message: String| {
+            diagnostic::error(op.location(), &message);
+            ok = false;
+        };
+        let token_form = (ops::is(op, ops::COMMIT_GROUP) && op.result_count() > 0)
+            || ops::is(op, ops::WAIT)
+            || ops::is(op, ops::READY);
+        if token_form {
+            fail(format!(
+                "'{}' op is in token form; apipe-to-nvgpu needs the counting form (run apipe-tokens-to-counting first)",
+                op.name().as_string_ref().as_str().unwrap_or("?")
+            ));
+            continue;
+        }
+        if ops::is_apipe(op) && attributes::queue(op) != 0 {
+            fail(format!(
+                "'{}' op is on queue {}; cp.async has one queue per thread (run apipe-merge-queues first)",
+                op.name().as_string_ref().as_str().unwrap_or("?"),
+                attributes::queue(op)
+            ));
+            continue;
+        }
+        if !ops::is(op, ops::COPY) {
+            continue;
+        }
+        let src = memref_type(op.operand(0).unwrap());
+        let dst = memref_type(op.operand(1).unwrap());
+        match copy_bytes(op) {
+            Ok(4 | 8 | 16) => {}
+            Ok(bytes) => fail(format!(
+                "'apipe.copy' op moves {bytes} bytes; cp.async copies 4, 8 or 16 bytes"
+            )),
+            Err(message) => fail(format!("'apipe.copy' op: {message}")),
+        }
+        if memory_space(src) != MemorySpace::Global {
+            fail(format!(
+                "'apipe.copy' op reads {src}; cp.async reads global memory"
+            ));
+        }
+        if memory_space(dst) != MemorySpace::Shared {
+            fail(format!(
+                "'apipe.copy' op writes {dst}; cp.async writes shared (workgroup) memory"
+            ));
+        }
+        for (what, ty) in [("source", src), ("destination", dst)] {
+            if innermost_stride(ty) != Some(1) {
+                fail(format!(
+                    "'apipe.copy' op {what} {ty} has no unit innermost stride; cp.async copies contiguous bytes"
+                ));
+            }
+        }
+    }
+    ok
+}
+
+/// Applies the pass to the ops nested in `root`. On failure the IR is
+/// unchanged and located errors have been emitted.
+pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Reported> {
+    let nested = ops::nested_ops(root);
+    // 1.
+    if !check(&nested) {
+        return Err(Reported);
+    }
+    let context_ref = root.context();
+    // SAFETY: bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
+    // Collected now: steps 2-3 erase ops of `nested`.
+    let waits: Vec<OperationRef> = nested
+        .iter()
+        .copied()
+        .filter(|op| ops::is(op, ops::WAIT_GROUP))
+        .collect();
+    // 2.-3. Copies and commits, in program order within each block.
+    let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
+    for op in &nested {
+        let block = op.block().unwrap();
+        let key = block.to_raw().ptr as usize;
+        if ops::is(op, ops::COPY) {
+            let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
+            pending
+                .entry(key)
+                .or_default()
+                .push(new.result(0).unwrap().into());
+            erase(*op);
+        } else if ops::is(op, ops::COMMIT_GROUP) {
+            let mut tokens = pending.remove(&key).unwrap_or_default();
+            if tokens.is_empty() {
+                tokens.push(placeholder(context, op, token_type));
+            }
+            let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
+                .add_operands(&tokens)
+                .add_results(&[token_type])
+                .build()
+                .expect("valid nvgpu.device_async_create_group");
+            block.insert_operation_before(*op, group);
+            erase(*op);
+        }
+    }
+    // 4. Waits, now that every group has its token.
+    for op in &waits {
+        let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0);
+        let token = match forced_group(op, pending) {
+            Some(token) => token,
+            None => placeholder(context, op, token_type),
+        };
+        let i32_type: Type = IntegerType::new(context, 32).into();
+        let wait = OperationBuilder::new(nvgpu::WAIT, op.location())
+            .add_operands(&[token])
+            .add_attributes(&[(
+                Identifier::new(context, "numGroups"),
+                IntegerAttribute::new(i32_type, pending).into(),
+            )])
+            .build()
+            .expect("valid nvgpu.device_async_wait");
+        op.block().unwrap().insert_operation_before(*op, wait);
+        erase(*op);
+    }
+    Ok(())
+}
+
+/// The attribute that carries a wait's count through
+/// `apipe-counting-to-tokens` (which keeps a `wait_group`'s other
+/// attributes on the `apipe.wait` it builds).
+const NUM_GROUPS: &str = "apipe.num_groups";
+
+/// The `tokens=true` variant: every wait names the group it forces complete
+/// with a real token, as upstream nvgpu code does.
+///
+/// 1. the preconditions of [`to_nvgpu`] and of `apipe-counting-to-tokens`;
+/// 2. each `wait_group` keeps its count in an `apipe.num_groups` attribute,
+///    then `apipe-counting-to-tokens` threads windows of tokens through
+///    scf (iter_args, results) and turns each wait into `apipe.wait` on the
+///    token of the group it completes (`apipe.ready` where none exists);
+/// 3. copies as in [`to_nvgpu`]; each token commit becomes
+///    `device_async_create_group` with the same token uses; each wait
+///    `device_async_wait %t {numGroups = N}`; each `apipe.ready` a
+///    placeholder (upstream has no completed-group token);
+/// 4. every remaining `!apipe.token` value (iter_args, results) becomes
+///    `!nvgpu.device.async.token`.
+///
+/// On failure the IR is unchanged and located errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
+    // 1.
+    if !check(&ops::nested_ops(&root)) || !counting_to_tokens::check_all(&root) {
+        return Err(Reported);
+    }
+    let context_ref = root.context();
+    // SAFETY: bound first (TOOLCHAIN.md).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    // 2.
+    for op in ops::nested_ops(&root) {
+        if ops::is(&op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
+            // SAFETY: a live op; setting an attribute does not move it.
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+            op.set_attribute(NUM_GROUPS, IntegerAttribute::new(i64_type, pending).into());
+        }
+    }
+    counting_to_tokens::counting_to_tokens(root)?;
+    // 3.
+    let nested = ops::nested_ops(&root);
+    let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
+    let mut erase_list = Vec::new();
+    for op in &nested {
+        let block = op.block().unwrap();
+        let key = block.to_raw().ptr as usize;
+        if ops::is(op, ops::COPY) {
+            let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
+            pending
+                .entry(key)
+                .or_default()
+                .push(new.result(0).unwrap().into());
+            erase_list.push(*op);
+        } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
+            let new = if ops::is(op, ops::COMMIT_GROUP) {
+                let mut tokens = pending.remove(&key).unwrap_or_default();
+                if tokens.is_empty() {
+                    tokens.push(placeholder(context, op, token_type));
+                }
+                let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
+                    .add_operands(&tokens)
+                    .add_results(&[token_type])
+                    .build()
+                    .expect("valid nvgpu.device_async_create_group");
+                block.insert_operation_before(*op, group)
+            } else {
+                let cast =
+                    OperationBuilder::new("builtin.unrealized_conversion_cast", op.location())
+                        .add_results(&[token_type])
+                        .build()
+                        .expect("valid cast");
+                block.insert_operation_before(*op, cast)
+            };
+            if op.result_count() > 0 {
+                // SAFETY: both values are live.
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(
+                        op.result(0).unwrap().to_raw(),
+                        new.result(0).unwrap().to_raw(),
+                    )
+                };
+            }
+            erase_list.push(*op);
+        } else if ops::is(op, ops::WAIT) {
+            let count = attributes::integer(op, NUM_GROUPS).unwrap_or(0);
+            let wait = OperationBuilder::new(nvgpu::WAIT, op.location())
+                .add_operands(&[op.operand(0).unwrap()])
+                .add_attributes(&[(
+                    Identifier::new(context, "numGroups"),
+                    IntegerAttribute::new(i32_type, count).into(),
+                )])
+                .build()
+                .expect("valid nvgpu.device_async_wait");
+            block.insert_operation_before(*op, wait);
+            erase_list.push(*op);
+        }
+    }
+    for op in erase_list.into_iter().rev() {
+        erase(op);
+    }
+    // 4.
+    for op in ops::self_and_nested_ops(&root) {
+        for result in op.results() {
+            if ops::is_token_type(result.r#type()) {
+                result.set_type(token_type);
+            }
+        }
+        for block in ops::blocks_of(&op) {
+            for index in 0..block.argument_count() {
+                let argument = block.argument(index).unwrap();
+                if ops::is_token_type(argument.r#type()) {
+                    argument.set_type(token_type);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Step 2 for one copy.
+fn build_copy<'c>(
+    context: &'c Context,
+    op: &OperationRef<'c, '_>,
+    token_type: Type<'c>,
+) -> melior::ir::Operation<'c> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let src = op.operand(0).unwrap();
+    let dst = op.operand(1).unwrap();
+    let src_rank = memref_type(src).rank();
+    let dst_rank = memref_type(dst).rank();
+    let indices: Vec<Value> = op.operands().skip(2).collect();
+    let (src_indices, rest) = indices.split_at(src_rank);
+    let (dst_indices, src_elements) = rest.split_at(dst_rank);
+    let elements = attributes::integer(op, attributes::ELEMENTS).unwrap();
+    let mut operands = vec![dst];
+    operands.extend_from_slice(dst_indices);
+    operands.push(src);
+    operands.extend_from_slice(src_indices);
+    operands.extend_from_slice(src_elements);
+    let segments = Attribute::parse(
+        context,
+        &format!(
+            "array<i32: 1, {dst_rank}, 1, {src_rank}, {}>",
+            src_elements.len()
+        ),
+    )
+    .unwrap();
+    let mut attrs = vec![
+        (
+            Identifier::new(context, "dstElements"),
+            IntegerAttribute::new(Type::index(context), elements).into(),
+        ),
+        (Identifier::new(context, "operandSegmentSizes"), segments),
+    ];
+    if op.has_attribute(attributes::BYPASS_L1) && copy_bytes(op) == Ok(16) {
+        attrs.push((
+            Identifier::new(context, "bypassL1"),
+            Attribute::unit(context),
+        ));
+    }
+    OperationBuilder::new(nvgpu::COPY, op.location())
+        .add_operands(&operands)
+        .add_attributes(&attrs)
+        .add_results(&[token_type])
+        .build()
+        .expect("valid nvgpu.device_async_copy")
+}
+
+/// A token that names no group, inserted before `op` (see step 4).
+fn placeholder<'c, 'a>(
+    _context: &'c Context,
+    op: &OperationRef<'c, 'a>,
+    token_type: Type<'c>,
+) -> Value<'c, 'a> {
+    let cast = OperationBuilder::new("builtin.unrealized_conversion_cast", op.location())
+        .add_results(&[token_type])
+        .build()
+        .expect("valid cast");
+    op.block()
+        .unwrap()
+        .insert_operation_before(*op, cast)
+        .result(0)
+        .unwrap()
+        .into()
+}
+
+/// Step 4: the token of the (pending+1)-th newest group before `wait`, if it
+/// can be named without crossing a loop or a region that commits.
+fn forced_group<'c, 'a>(wait: &OperationRef<'c, 'a>, pending: i64) -> Option<Value<'c, 'a>> {
+    let mut newer = 0;
+    let mut at = *wait;
+    loop {
+        for previous in preceding_ops(&at) {
+            at = previous;
+            if ops::is(&at, nvgpu::CREATE_GROUP) {
+                if newer == pending {
+                    return Some(at.result(0).unwrap().into());
+                }
+                newer += 1;
+            } else if at.region_count() > 0
+                && ops::nested_ops(&at)
+                    .iter()
+                    .any(|op| ops::is(op, nvgpu::CREATE_GROUP))
+            {
+                return None;
+            }
+        }
+        let parent = at.block()?.parent_operation()?;
+        let name = parent.name().as_string_ref().as_str().ok()?.to_owned();
+        if !matches!(
+            name.as_str(),
+            "scf.if" | "scf.index_switch" | "scf.execute_region"
+        ) {
+            return None;
+        }
+        at = parent;
+    }
+}
+
+/// The ops before `op` in its block, nearest first (the C API has no
+/// `mlirOperationGetPrevInBlock`).
+pub(crate) fn preceding_ops<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let mut next = op.block().and_then(|b| b.first_operation());
+    while let Some(current) = next {
+        if current == *op {
+            break;
+        }
+        out.push(current);
+        next = current.next_in_block();
+    }
+    out.reverse();
+    out
+}
+
+fn erase(op: OperationRef) {
+    // SAFETY: `op` is live and its results (if any) have no uses left; no
+    // handle to it is used again.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}

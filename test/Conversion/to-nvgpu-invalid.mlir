@@ -1,0 +1,105 @@
+// RUN: apipe-opt %s --split-input-file --verify-diagnostics --apipe-to-nvgpu
+// RUN: apipe-opt %s --split-input-file --verify-diagnostics --apipe-to-nvgpu=tokens=true
+
+// Token form: apipe-to-nvgpu needs counting form (the GPU pipeline runs
+// apipe-tokens-to-counting first).
+func.func @token_form(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  // expected-error @+1 {{'apipe.commit_group' op is in token form; apipe-to-nvgpu needs the counting form (run apipe-tokens-to-counting first)}}
+  %t = "apipe.commit_group"() : () -> !apipe.token
+  // expected-error @+1 {{'apipe.wait' op is in token form}}
+  "apipe.wait"(%t) : (!apipe.token) -> ()
+  // expected-error @+1 {{'apipe.ready' op is in token form}}
+  %r = "apipe.ready"() : () -> !apipe.token
+  return
+}
+
+// -----
+
+// Queues other than 0 need apipe-merge-queues first.
+func.func @queue_one(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op is on queue 1; cp.async has one queue per thread (run apipe-merge-queues first)}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  // expected-error @+1 {{'apipe.commit_group' op is on queue 1}}
+  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  // expected-error @+1 {{'apipe.wait_group' op is on queue 1}}
+  "apipe.wait_group"() {queue = 1 : i64, pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+func.func @twelve_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op moves 12 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 3 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @thirty_two_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op moves 32 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 8 : i64, bypass_l1} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @two_bytes(%a: memref<64xi8>, %b: memref<8xi8, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op moves 2 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 2 : i64} : (memref<64xi8>, memref<8xi8, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @source_in_shared_memory(%a: memref<64xf32, 3>, %b: memref<8xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op reads memref<64xf32, 3>; cp.async reads global memory}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32, 3>, memref<8xf32, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @destination_in_global_memory(%a: memref<64xf32>, %b: memref<8xf32>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op writes memref<8xf32>; cp.async writes shared (workgroup) memory}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @destination_in_private_memory(%a: memref<64xf32, #gpu.address_space<global>>, %b: memref<8xf32, #gpu.address_space<private>>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op writes memref<8xf32, #gpu.address_space<private>>; cp.async writes shared (workgroup) memory}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32, #gpu.address_space<global>>, memref<8xf32, #gpu.address_space<private>>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @strided_source(%a: memref<8x8xf32, strided<[1, 8]>>, %b: memref<8xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op source memref<8x8xf32, strided<[1, 8]>> has no unit innermost stride; cp.async copies contiguous bytes}}
+  "apipe.copy"(%a, %b, %i, %i, %i) {elements = 4 : i64} : (memref<8x8xf32, strided<[1, 8]>>, memref<8xf32, 3>, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @index_elements(%a: memref<64xindex>, %b: memref<8xindex, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op: cp.async copies whole bytes of integers or floats, not elements of type index}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 2 : i64} : (memref<64xindex>, memref<8xindex, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+// Only the invalid copy is reported; the valid one before it is not.
+func.func @first_valid_then_invalid(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  // expected-error @+1 {{'apipe.copy' op moves 20 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 5 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+

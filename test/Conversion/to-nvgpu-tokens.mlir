@@ -1,0 +1,63 @@
+// RUN: apipe-opt %s --split-input-file --apipe-to-nvgpu=tokens=true | FileCheck %s
+// RUN: apipe-opt %s --split-input-file --apipe-to-nvgpu=tokens=true | apipe-opt --split-input-file --apipe-import-nvgpu --apipe-tokens-to-counting 2>&1 | FileCheck %s --check-prefix=BACK
+
+// tokens=true: every wait names the group it completes with a real token,
+// carried through iter_args as upstream nvgpu pipelines do (windows of
+// apipe-counting-to-tokens); numGroups keeps the count. Importing it back
+// gives the same counts, and no warning: the tokens agree with the counts.
+
+// CHECK-LABEL: func.func @double_buffer_loop
+// CHECK: %[[READY:.*]] = builtin.unrealized_conversion_cast to !nvgpu.device.async.token
+// CHECK: %[[T0:.*]] = nvgpu.device_async_copy
+// CHECK-NEXT: %[[G0:.*]] = nvgpu.device_async_create_group %[[T0]]
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %{{.*}} iter_args(%[[NEWEST:.*]] = %[[G0]], %[[OLDER:.*]] = %[[READY]]) -> (!nvgpu.device.async.token, !nvgpu.device.async.token) {
+// CHECK-NEXT: %[[T:.*]] = nvgpu.device_async_copy
+// CHECK-NEXT: %[[G:.*]] = nvgpu.device_async_create_group %[[T]]
+// CHECK-NEXT: nvgpu.device_async_wait %[[NEWEST]] {numGroups = 1 : i32}
+// CHECK-NEXT: scf.yield %[[G]], %[[NEWEST]] : !nvgpu.device.async.token, !nvgpu.device.async.token
+// CHECK-NEXT: }
+// CHECK-NEXT: nvgpu.device_async_wait %[[R]]#0 {numGroups = 0 : i32}
+// CHECK-NOT: apipe.
+
+// BACK-NOT: warning
+// BACK-LABEL: func.func @double_buffer_loop
+// BACK: "apipe.commit_group"() : () -> ()
+// BACK-NEXT: scf.for
+// BACK-NEXT: "apipe.copy"
+// BACK-NEXT: "apipe.commit_group"() : () -> ()
+// BACK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// BACK-NEXT: }
+// BACK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+func.func @double_buffer_loop(%a: memref<64xf32>, %b: memref<2x4xf32, 3>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  "apipe.copy"(%a, %b, %c0, %c0, %c0) {elements = 4 : i64, bypass_l1} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    "apipe.copy"(%a, %b, %i, %c1, %c0) {elements = 4 : i64, bypass_l1} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  }
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// A wait with fewer groups than pending + 1 names no group: a placeholder
+// (upstream has no completed-group token), numGroups kept.
+
+// CHECK-LABEL: func.func @wait_before_enough_groups
+// CHECK: %[[READY:.*]] = builtin.unrealized_conversion_cast to !nvgpu.device.async.token
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[READY]] {numGroups = 1 : i32}
+// BACK-LABEL: func.func @wait_before_enough_groups
+// BACK: "apipe.commit_group"() : () -> ()
+// BACK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+func.func @wait_before_enough_groups(%a: memref<64xf32>, %b: memref<8xf32, 3>) {
+  %c0 = arith.constant 0 : index
+  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}

@@ -1,0 +1,45 @@
+// Token form and several queues go through apipe-tokens-to-counting and
+// apipe-merge-queues inside apipe-translate's pipeline (branch conv, merged;
+// without them apipe-to-nvgpu rejects this input with located errors, see
+// Conversion/to-nvgpu-invalid.mlir).
+//
+// REQUIRES: ptxas, apipe-tokens-to-counting, apipe-merge-queues
+// RUN: apipe-translate %s --sm=80 -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_80 %t.ptx -o %t.cubin
+// RUN: apipe-translate %s --sm=90 -o %t.90.ptx
+// RUN: FileCheck %s < %t.90.ptx
+// RUN: %ptxas -arch=sm_90 %t.90.ptx -o %t.90.cubin
+
+// Waiting on %t0 with %t1 committed after it: one group may stay pending.
+// Then queue 1's group, committed last, is merged behind queue 0's: waiting
+// on %t1 leaves the queue-1 group pending, waiting on %u completes all.
+// CHECK-LABEL: .entry tokens_two_queues(
+// CHECK: cp.async.cg.shared.global
+// CHECK-NEXT: cp.async.commit_group;
+// CHECK-NEXT: cp.async.cg.shared.global
+// CHECK-NEXT: cp.async.commit_group;
+// CHECK-NEXT: cp.async.wait_group 1;
+// CHECK: cp.async.commit_group;
+// CHECK-NEXT: cp.async.wait_group 1;
+// CHECK-NEXT: cp.async.wait_group 0;
+gpu.module @kernels {
+  gpu.func @tokens_two_queues(%src: memref<1024xf32>) workgroup(%buf: memref<3x512xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    "apipe.copy"(%src, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
+    %t0 = "apipe.commit_group"() : () -> !apipe.token
+    "apipe.copy"(%src, %buf, %lane, %c1, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
+    %t1 = "apipe.commit_group"() : () -> !apipe.token
+    "apipe.wait"(%t0) : (!apipe.token) -> ()
+    "apipe.copy"(%src, %buf, %lane, %c2, %lane) {elements = 4 : i64, bypass_l1, queue = 1 : i64} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
+    %u = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
+    "apipe.wait"(%t1) : (!apipe.token) -> ()
+    "apipe.wait"(%u) : (!apipe.token) -> ()
+    gpu.return
+  }
+}

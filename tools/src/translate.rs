@@ -1,0 +1,224 @@
+//! `apipe-translate`: apipe IR in a `gpu.module` to LLVM IR, PTX or a cubin
+//! (DESIGN.md section 6; issue 5).
+//!
+//! 1. parse the flags; read and parse the input (a file or `-`), run the
+//!    MLIR and apipe verifiers;
+//! 2. check `--sm` (below sm_80 is a located error: `cp.async` needs
+//!    sm_80) and `--ptx`;
+//! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes, then
+//!    upstream MLIR to the LLVM/NVVM dialects);
+//! 4. translate the `gpu.module` to LLVM IR in memory and, for PTX and
+//!    cubins, optimize (O3) and emit PTX through inkwell
+//!    ([`apipe_lowering::ptx`]);
+//! 5. for `--to-cubin`, run `ptxas` ([`apipe_lowering::ptxas`]); with
+//!    `--resource-usage` print registers, spills and shared memory per
+//!    kernel;
+//! 6. print diagnostics as `mlir-opt` does; exit 1 on any error.
+
+use crate::{
+    diagnostics::{self, Capture, Record},
+    source::{self, Input},
+};
+use apipe_lowering::{gpu_pipeline, ptx, ptxas, Error};
+use clap::Parser;
+use melior::ir::operation::OperationLike;
+use std::{io::Write, process::ExitCode, time::Instant};
+
+/// Command-line flags of `apipe-translate`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "apipe-translate",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22, LLVM 22)"),
+    about = "Translate apipe IR in a gpu.module to LLVM IR, PTX (LLVM NVPTX through inkwell) or a cubin (ptxas)"
+)]
+#[command(group(clap::ArgGroup::new("target").args(["to_llvmir", "to_ptx", "to_cubin"])))]
+pub struct Cli {
+    /// Input file, or `-` for standard input.
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// Output file (`-` for standard output).
+    #[arg(short = 'o', default_value = "-", value_name = "FILE")]
+    pub output: String,
+    /// Emit LLVM IR (before LLVM's optimizations).
+    #[arg(long = "to-llvmir")]
+    pub to_llvmir: bool,
+    /// Emit PTX (the default).
+    #[arg(long = "to-ptx")]
+    pub to_ptx: bool,
+    /// Emit a cubin, assembled by ptxas.
+    #[arg(long = "to-cubin")]
+    pub to_cubin: bool,
+    /// The GPU architecture: 80, 86, 89, 90 or 90a (`sm_` prefix optional).
+    #[arg(long = "sm", default_value = "80")]
+    pub sm: String,
+    /// The PTX ISA version ×10 (e.g. 80 for 8.0); default: the lowest the sm supports.
+    #[arg(long = "ptx", value_name = "VERSION")]
+    pub ptx: Option<u32>,
+    /// With --to-cubin: print registers, spills and shared memory per kernel (from `ptxas -v`).
+    #[arg(long = "resource-usage")]
+    pub resource_usage: bool,
+    /// Print the compile time of each stage (apipe passes, upstream lowering, LLVM codegen) to stderr.
+    #[arg(long = "stage-timing")]
+    pub stage_timing: bool,
+    /// Print the MLIR pass pipeline of the lowering (for `apipe-opt --pass-pipeline=...`) and exit.
+    #[arg(long = "print-pipeline")]
+    pub print_pipeline: bool,
+}
+
+/// Runs `apipe-translate` with `args` (including the program name).
+pub fn main(args: Vec<String>) -> ExitCode {
+    apipe_lowering::register_passes();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return match error.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => ExitCode::FAILURE,
+            };
+        }
+    };
+    match run(&cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            diagnostics::print_error(&message);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn report(records: &mut [Record], input: &Input) {
+    source::rename_diagnostics(records, &input.name);
+    let stderr = std::io::stderr();
+    let mut lock = stderr.lock();
+    for record in records.iter() {
+        diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
+    }
+}
+
+/// What the translation produced.
+enum Output {
+    Text(String),
+    Binary(Vec<u8>, Vec<ptxas::ResourceUsage>),
+}
+
+fn run(cli: &Cli) -> Result<bool, String> {
+    if cli.print_pipeline {
+        println!("{}", gpu_pipeline::pipeline_text());
+        return Ok(true);
+    }
+    // 2. (flags only)
+    let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
+    if cli.resource_usage && !cli.to_cubin {
+        return Err("--resource-usage needs --to-cubin".into());
+    }
+    // 1.
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let capture = Capture::attach(&context);
+    let result = translate(cli, sm, &context, &input);
+    let mut records = capture.take();
+    report(&mut records, &input);
+    let output = match result {
+        Ok(Some(output)) => output,
+        Ok(None) => return Ok(false),
+        Err(Error::Reported { .. }) if !records.is_empty() => return Ok(false),
+        Err(error) => return Err(error.to_string()),
+    };
+    let bytes = match output {
+        Output::Text(text) => text.into_bytes(),
+        Output::Binary(cubin, usage) => {
+            if cli.resource_usage {
+                let mut text = String::new();
+                for kernel in &usage {
+                    text.push_str(&format!(
+                        "{}: registers {}, spill stores {} bytes, spill loads {} bytes, shared memory {} bytes, stack {} bytes\n",
+                        kernel.kernel, kernel.registers, kernel.spill_stores, kernel.spill_loads, kernel.shared_bytes, kernel.stack_bytes
+                    ));
+                }
+                if cli.output == "-" {
+                    eprint!("{text}");
+                } else {
+                    print!("{text}");
+                }
+            }
+            cubin
+        }
+    };
+    if cli.output == "-" {
+        std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| e.to_string())?;
+    } else {
+        std::fs::write(&cli.output, &bytes)
+            .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
+    }
+    Ok(true)
+}
+
+/// Steps 1–5 after reading; `Ok(None)` when located diagnostics say why not.
+fn translate(
+    cli: &Cli,
+    sm: Result<ptx::Sm, u32>,
+    context: &melior::Context,
+    input: &Input,
+) -> Result<Option<Output>, Error> {
+    let Some(mut module) = source::parse(context, &input.text, &input.name) else {
+        return Ok(None);
+    };
+    if !module.as_operation().verify() || !apipe_dialect::verifier::verify(&module.as_operation()) {
+        return Ok(None);
+    }
+    // 2.
+    let sm = match sm {
+        Ok(sm) => sm,
+        Err(number) => {
+            let _ = ptx::check_sm(&module, number);
+            return Ok(None);
+        }
+    };
+    let version = ptx::ptx_version(sm, cli.ptx)?;
+    // 3.
+    let mut times = gpu_pipeline::StageTimes::default();
+    gpu_pipeline::lower_to_nvvm(&mut module, &mut times)?;
+    let gpu_modules = ptx::gpu_modules(&module);
+    if gpu_modules.len() != 1 {
+        return Err(Error::Target(format!(
+            "expected one gpu.module, found {}",
+            gpu_modules.len()
+        )));
+    }
+    // 4.
+    let start = Instant::now();
+    let llvm = inkwell::context::Context::create();
+    let llvm_module = ptx::translate(&gpu_modules[0], &llvm)?;
+    let machine = ptx::target_machine(sm, version)?;
+    let output = if cli.to_llvmir {
+        llvm_module.set_triple(&inkwell::targets::TargetTriple::create(ptx::TRIPLE));
+        llvm_module.set_data_layout(&machine.get_target_data().get_data_layout());
+        Output::Text(llvm_module.print_to_string().to_string())
+    } else {
+        ptx::optimize(&llvm_module, &machine)?;
+        let text = ptx::emit_ptx(&llvm_module, &machine)?;
+        times.codegen = start.elapsed();
+        if cli.to_cubin {
+            // 5.
+            let (cubin, usage) = ptxas::assemble(&text, &sm.name())?;
+            Output::Binary(cubin, usage)
+        } else {
+            Output::Text(text)
+        }
+    };
+    if cli.stage_timing {
+        eprintln!(
+            "stage-timing: apipe passes {:.3} ms, upstream lowering {:.3} ms, LLVM codegen {:.3} ms",
+            times.apipe.as_secs_f64() * 1e3,
+            times.upstream.as_secs_f64() * 1e3,
+            times.codegen.as_secs_f64() * 1e3
+        );
+    }
+    Ok(Some(output))
+}
