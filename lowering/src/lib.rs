@@ -9,6 +9,12 @@
 //! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
 //!
+//! The CPU path (DESIGN.md section 6, `apipe-run`):
+//! - [`to_emulation`]: apipe ops → calls into the runtime (pass
+//!   `apipe-to-emulation`);
+//! - [`emulation_runtime`]: the runtime that keeps the queue semantics of
+//!   DESIGN.md section 3 with lazy / eager / random completion.
+//!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call
 //! `registerAllPasses`).
