@@ -54,28 +54,8 @@ if not ptxas:
         )
     )
     ptxas = candidates[-1] if candidates else None
-if ptxas and os.path.isfile(ptxas):
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
-else:
-    lit_config.note("ptxas not found: PTX tests are UNSUPPORTED (run: bash scripts/setup.sh)")
-
-# Passes that live on other branches until they are merged: tests that need
-# one say `REQUIRES: <pass name>` and are UNSUPPORTED until it is registered.
-import subprocess
-
-try:
-    apipe_help = subprocess.run(
-        [os.path.join(apipe_bin, "apipe-opt"), "--help"],
-        capture_output=True, text=True, timeout=60,
-    ).stdout
-except (OSError, subprocess.SubprocessError):
-    apipe_help = ""
-for optional_pass in [
-    "apipe-tokens-to-counting",
-    "apipe-counting-to-tokens",
-    "apipe-merge-queues",
-    "apipe-software-pipeline",
-]:
-    if f"--{optional_pass} " in apipe_help:
-        config.available_features.add(optional_pass)
+# Required, not optional: a PTX test that silently stops assembling its
+# output could never fail.
+if not (ptxas and os.path.isfile(ptxas)):
+    lit_config.fatal("ptxas not found (set APIPE_PTXAS, or run: bash scripts/setup.sh)")
+config.substitutions.append(("%ptxas", ptxas))

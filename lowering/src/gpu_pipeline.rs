@@ -5,10 +5,8 @@
 //! Stages (each a `PassManager` run, timed apart for the benchmark):
 //! 1. **apipe passes** on the whole module: `apipe-tokens-to-counting` (token
 //!    form → counting form) and `apipe-merge-queues` (every queue onto the
-//!    one hardware queue), each included when the pass registry has it (they
-//!    live on other branches until the merge; without them `apipe-to-nvgpu`
-//!    rejects token form and queues other than 0 with located errors); then
-//!    `apipe-to-nvgpu` ([`crate::to_nvgpu`]);
+//!    one hardware queue); then `apipe-to-nvgpu` ([`crate::to_nvgpu`]), which
+//!    accepts only counting form on queue 0;
 //! 2. **upstream lowering** inside each `gpu.module`, upstream passes only:
 //!    `convert-scf-to-cf`, `expand-strided-metadata`, `lower-affine`,
 //!    `convert-nvgpu-to-nvvm` (`nvvm.cp.async.*`), `convert-gpu-to-nvvm`
@@ -36,19 +34,13 @@ convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to
 convert-nvvm-to-llvm,\
 reconcile-unrealized-casts,canonicalize,cse";
 
-/// The apipe passes of stage 1, in order. `apipe-tokens-to-counting` and
-/// `apipe-merge-queues` are included only when registered (see the module
-/// doc).
+/// The apipe passes of stage 1, in order.
 pub fn apipe_passes() -> Vec<&'static str> {
-    let mut passes = Vec::new();
-    // Included when the branches that define them are merged (issue 4).
-    for optional in ["apipe-tokens-to-counting", "apipe-merge-queues"] {
-        if apipe_passes::lookup(optional).is_some() {
-            passes.push(optional);
-        }
-    }
-    passes.push("apipe-to-nvgpu");
-    passes
+    vec![
+        "apipe-tokens-to-counting",
+        "apipe-merge-queues",
+        "apipe-to-nvgpu",
+    ]
 }
 
 /// The whole pipeline as one textual pipeline, for `apipe-opt

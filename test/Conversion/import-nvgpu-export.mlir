@@ -3,7 +3,6 @@
 // 1 in the loop (the other in-flight group is newer), then 1 and 0 in the
 // epilogue.
 //
-// REQUIRES: apipe-tokens-to-counting
 // RUN: apipe-opt %s --apipe-import-nvgpu --apipe-tokens-to-counting --apipe-to-nvgpu | FileCheck %s
 
 // The forced groups come from earlier iterations or from the loop, so the

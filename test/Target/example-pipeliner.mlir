@@ -1,10 +1,8 @@
 // The whole flow from the annotated examples: apipe-software-pipeline, then
-// apipe-translate (tokens-to-counting and merge-queues run there when
-// registered), PTX for sm_80 and sm_90 assembled by ptxas. UNSUPPORTED until
-// the pipeliner (branch pipe) is merged; until then the example-*.mlir tests
-// lower the hand-pipelined counting forms in examples/pipelined/.
+// apipe-translate (tokens-to-counting and merge-queues run there), PTX for
+// sm_80 and sm_90 assembled by ptxas. The example-*.mlir tests lower the
+// hand-pipelined counting forms in examples/pipelined/.
 //
-// REQUIRES: ptxas, apipe-software-pipeline
 // RUN: apipe-opt %apipe_root/examples/sgemm.mlir --apipe-software-pipeline | apipe-translate --sm=80 -o %t.sgemm80.ptx
 // RUN: FileCheck %s --check-prefix=SGEMM < %t.sgemm80.ptx
 // RUN: %ptxas -arch=sm_80 %t.sgemm80.ptx -o %t.sgemm80.cubin

@@ -4,7 +4,6 @@
 // examples/pipelined/stream_sum.mlir (double buffering); the synchronous
 // reference is apipe-make-sync of the annotated input.
 //
-// REQUIRES: ptxas
 // RUN: apipe-translate %apipe_root/examples/pipelined/stream_sum.mlir --sm=80 -o %t.80.ptx
 // RUN: FileCheck %s < %t.80.ptx
 // RUN: %ptxas -arch=sm_80 %t.80.ptx -o %t.80.cubin

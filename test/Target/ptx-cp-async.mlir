@@ -1,7 +1,6 @@
 // Every cp.async variant, through the whole flow (apipe-to-nvgpu, upstream
 // lowering, LLVM NVPTX through inkwell), assembled by ptxas.
 //
-// REQUIRES: ptxas
 // RUN: apipe-translate %s --to-ptx --sm=80 -o %t.sm80.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,SM80 < %t.sm80.ptx
 // RUN: %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin

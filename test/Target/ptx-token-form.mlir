@@ -1,9 +1,7 @@
 // Token form and several queues go through apipe-tokens-to-counting and
-// apipe-merge-queues inside apipe-translate's pipeline (branch conv, merged;
-// without them apipe-to-nvgpu rejects this input with located errors, see
-// Conversion/to-nvgpu-invalid.mlir).
+// apipe-merge-queues inside apipe-translate's pipeline (apipe-to-nvgpu alone
+// rejects this input with located errors, see Conversion/to-nvgpu-invalid.mlir).
 //
-// REQUIRES: ptxas, apipe-tokens-to-counting, apipe-merge-queues
 // RUN: apipe-translate %s --sm=80 -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_80 %t.ptx -o %t.cubin

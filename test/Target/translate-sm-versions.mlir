@@ -1,7 +1,6 @@
 // Each --sm gets the lowest PTX ISA version it supports unless --ptx says
 // otherwise, and every result assembles with ptxas for its architecture.
 //
-// REQUIRES: ptxas
 // RUN: apipe-translate %s --sm=sm_86 -o %t.86.ptx
 // RUN: FileCheck %s --check-prefix=SM86 < %t.86.ptx
 // RUN: %ptxas -arch=sm_86 %t.86.ptx -o %t.86.cubin
