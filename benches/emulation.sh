@@ -15,7 +15,8 @@
 # Then an estimate of the runtime cost per iteration with an optimized
 # build: benches/emulation_runtime_micro.rs drives the runtime's extern "C"
 # functions as the 3-stage loop does, built with rustc -O and -C opt-level=0
-# (the dev profile builds workspace crates without optimization).
+# (for reference: the dev profile builds apipe-lowering, which holds the
+# runtime, at opt-level 2; see Cargo.toml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${APIPE_BIN_DIR:-$root/target/debug}

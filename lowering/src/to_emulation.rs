@@ -186,7 +186,7 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
     let i64_type: Type = IntegerType::new(context, 64).into();
 
     // 3. Tokens become i64; memory spaces become host memory.
-    retype_values(root, i64_type);
+    retype_values(root, context, i64_type);
 
     // 4.-5.
     let mut lowering = Lowering {
@@ -310,7 +310,11 @@ fn element_bytes(ty: Type) -> Option<i64> {
 
 /// Step 3: every token value becomes an `i64`, and every memref type loses
 /// its memory space (host memory), in place.
-fn retype_values<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, i64_type: Type<'c>) {
+fn retype_values<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    context: &'c Context,
+    i64_type: Type<'c>,
+) {
     let map = |t: Type<'c>| host_type(t, i64_type);
     for op in ops::self_and_nested_ops(root) {
         for result in op.results() {
@@ -327,7 +331,7 @@ fn retype_values<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, i64_type: Type<'
             }
         }
         if ops::is(&op, "func.func") {
-            retype_signature(op, i64_type);
+            retype_signature(op, context, i64_type);
         }
         if ops::is(&op, "memref.global") {
             retype_global(op, i64_type);
@@ -393,7 +397,7 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
 }
 
 /// Rewrites the `function_type` of a `func.func` as [`host_type`] does.
-fn retype_signature<'c>(op: OperationRef<'c, '_>, i64_type: Type<'c>) {
+fn retype_signature<'c>(op: OperationRef<'c, '_>, context: &'c Context, i64_type: Type<'c>) {
     let Some(ty) = op
         .attribute("function_type")
         .ok()
@@ -409,23 +413,11 @@ fn retype_signature<'c>(op: OperationRef<'c, '_>, i64_type: Type<'c>) {
     let outputs: Vec<Type> = (0..ty.result_count())
         .map(|i| map(ty.result(i).unwrap()))
         .collect();
-    let new = FunctionType::new(i64_type.context_ref(), &inputs, &outputs);
+    let new = FunctionType::new(context, &inputs, &outputs);
     if Type::from(new) != Type::from(ty) {
         // SAFETY: a handle to a live op; setting an attribute does not move it.
         let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
         op.set_attribute("function_type", TypeAttribute::new(new.into()).into());
-    }
-}
-
-trait ContextOf<'c> {
-    fn context_ref(&self) -> &'c Context;
-}
-
-impl<'c> ContextOf<'c> for Type<'c> {
-    fn context_ref(&self) -> &'c Context {
-        let context = self.context();
-        // SAFETY: the context outlives every type it owns ('c).
-        unsafe { context.to_ref() }
     }
 }
 
