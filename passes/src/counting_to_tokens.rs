@@ -367,9 +367,11 @@ impl<'c> Converter<'c> {
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
-                let token: Value = match op.result(0) {
-                    Ok(result) => result.into(),
-                    Err(_) => {
+                // Count first: melior prints the module into the error of an
+                // out-of-range `result(0)` (racing with sibling functions).
+                let token: Value = match op.result_count() {
+                    1 => op.result(0).expect("checked").into(),
+                    _ => {
                         let attributes: Vec<_> = op.attributes().collect();
                         let commit = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
                             .add_attributes(&attributes)

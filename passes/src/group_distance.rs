@@ -364,6 +364,9 @@ pub fn constant_int(value: Value) -> Option<i64> {
 /// The static trip count of an `scf.for`, if its bounds and step are
 /// constants.
 pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<u64> {
+    if !ops::is(op, "scf.for") {
+        return None;
+    }
     let lower = constant_int(op.operand(0).ok()?)?;
     let upper = constant_int(op.operand(1).ok()?)?;
     let step = constant_int(op.operand(2).ok()?)?;
@@ -808,7 +811,11 @@ impl<'c> Interpreter<'c> {
                         }
                     }
                 }
-                if let Ok(result) = op.result(0) {
+                // Check the count first: melior prints the whole module into
+                // the error of an out-of-range `result(0)`, which races with
+                // passes on sibling functions.
+                if op.result_count() == 1 {
+                    let result = op.result(0).expect("checked");
                     state.insert(
                         Entity::Value(value_key(result.into())),
                         GroupFact::fresh(queue),

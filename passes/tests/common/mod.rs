@@ -1,4 +1,7 @@
-//! Random structured programs with commits and waits, their MLIR text, and a
+//! Random structured programs with commits and waits (straight-line code,
+//! `scf.for` with static and dynamic bounds, `scf.while`, `scf.if` with and
+//! without `else`, nesting, one or two queues, tokens in iter_args and if
+//! results), their MLIR text, and a
 //! brute-force path enumerator: the naive reference that checks the
 //! group-distance analysis (STYLE.md, "Keep a naive reference").
 //!
@@ -6,7 +9,7 @@
 //! `benches/precision.rs` (the precision benchmark).
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// SplitMix64: a small deterministic generator (seeded by proptest or the
 /// benchmark).
@@ -80,6 +83,9 @@ pub enum Stmt {
         carried: Vec<Carried>,
         body: Vec<Stmt>,
     },
+    /// `scf.while` without carried values: `before` runs, then the
+    /// condition (a function argument) exits or runs `after` and loops.
+    While { before: Vec<Stmt>, after: Vec<Stmt> },
     /// `scf.if` (`els = None`: no else region).
     If {
         then: Vec<Stmt>,
@@ -160,7 +166,14 @@ impl Generator<'_> {
             let nested = depth < self.shape.depth;
             let stmt = match self.rng.below(10) {
                 4..=6 => self.wait(scope),
-                7 | 8 if nested => self.for_loop(scope, depth),
+                7 if nested => self.for_loop(scope, depth),
+                8 if nested => {
+                    if self.rng.below(3) == 0 {
+                        self.while_loop(scope, depth)
+                    } else {
+                        self.for_loop(scope, depth)
+                    }
+                }
                 9 if nested => self.branch(scope, depth),
                 _ => self.commit(scope),
             };
@@ -235,6 +248,12 @@ impl Generator<'_> {
             carried,
             body,
         }
+    }
+
+    fn while_loop(&mut self, scope: &[(String, u8)], depth: usize) -> Stmt {
+        let before = self.block(&mut scope.to_vec(), depth + 1);
+        let after = self.block(&mut scope.to_vec(), depth + 1);
+        Stmt::While { before, after }
     }
 
     fn branch(&mut self, scope: &mut Vec<(String, u8)>, depth: usize) -> Stmt {
@@ -415,6 +434,17 @@ impl Printer {
                     }
                     self.line(indent, "}");
                 }
+                Stmt::While { before, after } => {
+                    self.conditions += 1;
+                    let condition = format!("%p{}", self.conditions - 1);
+                    self.line(indent, "scf.while : () -> () {");
+                    self.block(before, indent + 1);
+                    self.line(indent + 1, &format!("scf.condition({condition})"));
+                    self.line(indent, "} do {");
+                    self.block(after, indent + 1);
+                    self.line(indent + 1, "scf.yield");
+                    self.line(indent, "}");
+                }
                 Stmt::If { then, els, results } => {
                     self.conditions += 1;
                     let condition = format!("%p{}", self.conditions - 1);
@@ -488,22 +518,6 @@ pub fn to_mlir(program: &Program) -> String {
     format!("{head}{}  return\n}}\n", printer.out)
 }
 
-/// Statements of a program, nested ones included.
-pub fn statement_count(stmts: &[Stmt]) -> usize {
-    stmts
-        .iter()
-        .map(|s| {
-            1 + match s {
-                Stmt::For { body, .. } => statement_count(body),
-                Stmt::If { then, els, .. } => {
-                    statement_count(then) + els.as_deref().map_or(0, statement_count)
-                }
-                _ => 0,
-            }
-        })
-        .sum()
-}
-
 /// What the paths show at one wait on one queue.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
@@ -535,8 +549,15 @@ pub type Observations = BTreeMap<(usize, u8), Observed>;
 
 /// Brute force: runs every path, each dynamic loop 0 to `max_unroll` times
 /// and each `if` both ways (independently), and records what each wait
-/// sees. Panics if more than `max_states` distinct states arise at once.
-pub fn enumerate_paths(program: &Program, max_unroll: u32, max_states: usize) -> Observations {
+/// sees; with `merged`, also the merged FIFO distances of `wait_group`s
+/// (paths then keep their whole commit history). `None` if more than
+/// `max_states` distinct states arise at once.
+pub fn enumerate_paths(
+    program: &Program,
+    max_unroll: u32,
+    max_states: usize,
+    merged: bool,
+) -> Option<Observations> {
     let mut tokens = BTreeMap::new();
     for q in 0..program.queues {
         tokens.insert(format!("%ready{q}"), (q, None));
@@ -549,15 +570,19 @@ pub fn enumerate_paths(program: &Program, max_unroll: u32, max_states: usize) ->
     let mut enumerator = Enumerator {
         max_unroll,
         max_states,
+        merged,
+        too_many: false,
         observations: Observations::new(),
     };
     enumerator.block(&program.body, vec![start]);
-    enumerator.observations
+    (!enumerator.too_many).then_some(enumerator.observations)
 }
 
 struct Enumerator {
     max_unroll: u32,
     max_states: usize,
+    merged: bool,
+    too_many: bool,
     observations: Observations,
 }
 
@@ -569,8 +594,14 @@ fn dedup(states: Vec<PathState>) -> Vec<PathState> {
 impl Enumerator {
     fn block(&mut self, stmts: &[Stmt], mut states: Vec<PathState>) -> Vec<PathState> {
         for stmt in stmts {
+            if self.too_many {
+                return Vec::new();
+            }
             states = dedup(self.stmt(stmt, states));
-            assert!(states.len() <= self.max_states, "too many paths");
+            if states.len() > self.max_states {
+                self.too_many = true;
+                return Vec::new();
+            }
         }
         states
     }
@@ -582,7 +613,9 @@ impl Enumerator {
                 .map(|mut s| {
                     let index = s.committed[*queue as usize];
                     s.committed[*queue as usize] += 1;
-                    s.history.push(*queue);
+                    if self.merged {
+                        s.history.push(*queue);
+                    }
                     if let Some(var) = var {
                         s.tokens.insert(var.clone(), (*queue, Some(index)));
                     }
@@ -618,10 +651,14 @@ impl Enumerator {
                 queue,
                 pending,
             } => {
+                let merged = self.merged;
                 for s in &states {
                     let observed = self.observations.entry((*tag, *queue)).or_default();
                     if s.committed[*queue as usize] > *pending as u64 {
                         observed.distances.insert(*pending as u64);
+                        if !merged {
+                            continue;
+                        }
                         // The (pending+1)-th newest group of the queue, and
                         // every group of any queue after it.
                         let position = s
@@ -682,6 +719,21 @@ impl Enumerator {
                 }
                 bind(dedup(exits), &|c| &c.arg, &|c| &c.result)
             }
+            Stmt::While { before, after } => {
+                // The condition exits after 1 to `max_unroll + 1` runs of
+                // the before-region.
+                let mut exits = Vec::new();
+                let mut current = states;
+                for iteration in 0..=self.max_unroll {
+                    current = self.block(before, current);
+                    exits.extend(current.iter().cloned());
+                    if iteration == self.max_unroll {
+                        break;
+                    }
+                    current = self.block(after, current);
+                }
+                dedup(exits)
+            }
             Stmt::If { then, els, results } => {
                 let mut out = Vec::new();
                 let then_states = self.block(then, states.clone());
@@ -710,25 +762,6 @@ impl Enumerator {
     }
 }
 
-/// Every tag of a program's waits (reachable or not).
-pub fn tags(stmts: &[Stmt], out: &mut HashSet<usize>) {
-    for stmt in stmts {
-        match stmt {
-            Stmt::Wait { tag, .. } | Stmt::WaitGroup { tag, .. } => {
-                out.insert(*tag);
-            }
-            Stmt::For { body, .. } => tags(body, out),
-            Stmt::If { then, els, .. } => {
-                tags(then, out);
-                if let Some(els) = els {
-                    tags(els, out);
-                }
-            }
-            Stmt::Commit { .. } => {}
-        }
-    }
-}
-
 /// For each `wait_group` tag, the tags of the run of consecutive
 /// `wait_group`s it belongs to (no commit in between: they wait at one
 /// point).
@@ -746,6 +779,11 @@ pub fn wait_runs(stmts: &[Stmt], out: &mut BTreeMap<usize, Vec<usize>>) {
             Stmt::For { body, .. } => {
                 flush(&mut run, out);
                 wait_runs(body, out);
+            }
+            Stmt::While { before, after } => {
+                flush(&mut run, out);
+                wait_runs(before, out);
+                wait_runs(after, out);
             }
             Stmt::If { then, els, .. } => {
                 flush(&mut run, out);
