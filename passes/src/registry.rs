@@ -11,7 +11,7 @@
 //! crate.
 
 use crate::{
-    counting_to_tokens, make_sync,
+    check_hazards, counting_to_tokens, make_sync,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
     software_pipeline, tokens_to_counting, Error,
@@ -76,6 +76,7 @@ const BUILTIN: &[&PassInfo] = &[
     &counting_to_tokens::INFO,
     &tokens_to_counting::INFO,
     &software_pipeline::INFO,
+    &check_hazards::INFO,
 ];
 
 /// Passes added by [`register`].
