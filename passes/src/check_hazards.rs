@@ -1107,20 +1107,30 @@ impl<'c, 'a> Function<'c, 'a> {
             let Overlap::May { symbolic, alias } = compare_regions(&a, &b, &self.intervals) else {
                 continue;
             };
-            let groups_after = since.min.saturating_add(s.saturating_mul(per.min));
             let other_threads = self.is_gpu && symbolic && !alias;
             // An instance k >= 1 iterations back (or the point in iteration
-            // t >= 1) is seen only in the loop's later iterations.
-            let later_loop = match &instances {
-                Instances::Back { first, .. } if first + s >= 1 => per_loop,
-                Instances::PointAt { .. } if s >= 1 => per_loop,
+            // t >= 1) is seen only in the loop's later iterations; the point
+            // in iteration 0 only in the first.
+            let iterations = match &instances {
+                Instances::Back { first, .. } if first + s >= 1 => per_loop.map(|l| (l, false)),
+                Instances::PointAt { .. } => per_loop.map(|l| (l, s == 0)),
                 _ => None,
             };
+            let since = match (iterations, &instances) {
+                (Some((l, true)), Instances::PointAt { .. }) => self
+                    .analysis
+                    .copy_fact_in_iterations(&point.op, &l, &copy, true)
+                    .flatten()
+                    .and_then(|f| f.groups)
+                    .unwrap_or(since),
+                _ => since,
+            };
+            let groups_after = since.min.saturating_add(s.saturating_mul(per.min));
             let frontier_of = |synced: bool| {
-                later_loop
-                    .and_then(|l| {
+                iterations
+                    .and_then(|(l, first)| {
                         self.analysis
-                            .frontier_in_later_iterations(&point.op, &l, queue, synced)
+                            .frontier_in_iterations(&point.op, &l, queue, synced, first)
                     })
                     .unwrap_or(if synced { synced_now } else { complete_now })
             };
@@ -1130,7 +1140,15 @@ impl<'c, 'a> Function<'c, 'a> {
             } else {
                 complete_now
             };
-            if complete(groups_after, frontier) {
+            // The most recent execution, covered by a wait on its token.
+            let most_recent = s == 0
+                || matches!(
+                    instances,
+                    Instances::PointAt { .. } | Instances::Across { .. }
+                );
+            let covered =
+                !other_threads && most_recent && self.analysis.copy_covered_at(&point.op, &copy);
+            if covered || complete(groups_after, frontier) {
                 return None;
             }
             let conservative = alias || (symbolic && !self.is_gpu);
@@ -1257,10 +1275,14 @@ impl<'c, 'a> Function<'c, 'a> {
         } else {
             format!("at least {groups_after} group(s) committed on queue {queue} after it")
         };
-        let note = format!(
-            "{role} ({instance}{groups}; {})",
+        let frontier = if kind == HazardKind::MissingBarrier {
+            "the waits complete it for the copying thread, but no gpu.barrier follows them \
+             before this read"
+                .to_owned()
+        } else {
             describe_frontier(frontier, queue)
-        );
+        };
+        let note = format!("{role} ({instance}{groups}; {frontier})");
         Hazard {
             kind,
             conservative,

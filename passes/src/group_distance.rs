@@ -70,8 +70,9 @@
 //!    copies it into the synced frontier; joins and widening as for tokens
 //!    (a path without a frontier knows nothing complete). After an
 //!    `scf.for`'s fixed point, its body runs once more from the back-edge
-//!    state alone, recording the points' state in the iterations after the
-//!    first ([`GroupDistance::frontier_in_later_iterations`]).
+//!    state alone and once from the entry state alone, recording the
+//!    points' state in the later and in the first iteration
+//!    ([`GroupDistance::frontier_in_iterations`]).
 //!
 //! Precondition: the IR verifies. Functions are analyzed independently;
 //! groups committed before a function's entry are not known (the function
@@ -233,6 +234,14 @@ enum Entity {
     /// Hazard mode: [`Entity::Complete`] as it was at the last `gpu.barrier`
     /// (every thread's groups at that distance are complete).
     Synced(i64),
+    /// Hazard mode: the most recent execution of a copy op.
+    Copy(usize),
+    /// Hazard mode: present (on every path) when the copy's most recent
+    /// execution was committed by the most recent execution of the commit.
+    ClosedBy(usize, usize),
+    /// Hazard mode: present (on every path) when a wait on the token of the
+    /// commit that closed the copy's most recent execution has run.
+    Covered(usize),
 }
 
 type State = BTreeMap<Entity, GroupFact>;
@@ -243,7 +252,7 @@ pub struct GroupDistance {
     operand_facts: HashMap<(usize, usize), GroupFact>,
     snapshots: HashMap<usize, State>,
     per_iteration: HashMap<(usize, i64), Distance>,
-    later_snapshots: HashMap<(usize, usize), State>,
+    later_snapshots: HashMap<(usize, usize, bool), State>,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -485,7 +494,24 @@ impl GroupDistance {
         point: &impl OperationLike<'c, 'a>,
         copy: &impl OperationLike<'c, 'a>,
     ) -> Option<GroupFact> {
-        self.commit_fact_at(point, copy)
+        self.snapshots
+            .get(&op_key(point))?
+            .get(&Entity::Copy(op_key(copy)))
+            .copied()
+    }
+
+    /// Hazard mode: true if, on every path to `point`, a wait named the
+    /// token of the commit that closed the most recent execution of `copy`
+    /// (so that execution, and every older one, is complete).
+    pub fn copy_covered_at<'c: 'a, 'a>(
+        &self,
+        point: &impl OperationLike<'c, 'a>,
+        copy: &impl OperationLike<'c, 'a>,
+    ) -> bool {
+        self.snapshots
+            .get(&op_key(point))
+            .and_then(|state| state.get(&Entity::Covered(op_key(copy))))
+            .is_some_and(|fact| !fact.may_name_no_group)
     }
 
     /// Hazard mode: the completion frontier of `queue` just before `point`:
@@ -517,23 +543,42 @@ impl GroupDistance {
     }
 
     /// Hazard mode: [`Self::complete_fact_at`] (`synced = false`) or
-    /// [`Self::synced_fact_at`] (`synced = true`) at `point` in the
-    /// iterations after the first of the enclosing `scf.for` `loop` (the
-    /// body run from the back edge only). `None` if not recorded.
-    pub fn frontier_in_later_iterations<'c: 'a, 'a>(
+    /// [`Self::synced_fact_at`] (`synced = true`) at `point` in the first
+    /// iteration (`first = true`: the body run from the entry state only)
+    /// or in the later iterations (`first = false`: from the back edge
+    /// only) of the enclosing `scf.for` `loop`. `None` if not recorded.
+    pub fn frontier_in_iterations<'c: 'a, 'a>(
         &self,
         point: &impl OperationLike<'c, 'a>,
         r#loop: &impl OperationLike<'c, 'a>,
         queue: i64,
         synced: bool,
+        first: bool,
     ) -> Option<Option<GroupFact>> {
-        let state = self.later_snapshots.get(&(op_key(point), op_key(r#loop)))?;
+        let state = self
+            .later_snapshots
+            .get(&(op_key(point), op_key(r#loop), first))?;
         let entity = if synced {
             Entity::Synced(queue)
         } else {
             Entity::Complete(queue)
         };
         Some(state.get(&entity).copied())
+    }
+
+    /// Hazard mode: [`Self::copy_fact_at`] in the first or later iterations
+    /// of `loop`, as [`Self::frontier_in_iterations`].
+    pub fn copy_fact_in_iterations<'c: 'a, 'a>(
+        &self,
+        point: &impl OperationLike<'c, 'a>,
+        r#loop: &impl OperationLike<'c, 'a>,
+        copy: &impl OperationLike<'c, 'a>,
+        first: bool,
+    ) -> Option<Option<GroupFact>> {
+        let state = self
+            .later_snapshots
+            .get(&(op_key(point), op_key(r#loop), first))?;
+        Some(state.get(&Entity::Copy(op_key(copy))).copied())
     }
 
     /// Hazard mode: the groups one iteration of the `scf.for` `loop` commits
@@ -623,9 +668,10 @@ struct Interpreter<'c> {
     /// [`GroupDistance::compute_for_hazards`]: follow copies, waits and
     /// barriers, record per-iteration counts.
     hazards: bool,
-    /// Hazard mode: the `scf.for` whose body is being run from its back edge
-    /// only; points record into `later_snapshots`.
-    later: Option<usize>,
+    /// Hazard mode: the `scf.for` whose body is being run from its entry
+    /// only (`true`: the first iteration) or its back edge only (`false`:
+    /// the later iterations); points record into `later_snapshots`.
+    later: Option<(usize, bool)>,
     points: HashSet<usize>,
     dies_after: HashMap<usize, Vec<Entity>>,
     commit_queues: HashMap<usize, BTreeSet<i64>>,
@@ -649,6 +695,32 @@ fn join_states(a: &State, b: &State) -> State {
             .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
     }
     out
+}
+
+/// Hazard mode: a wait on the token of a commit op (its direct result)
+/// covers every copy that the commit's most recent execution closed: the
+/// relation survives branches that commit between them, which the distance
+/// intervals alone lose.
+fn cover_closed_by(state: &mut State, token: Value) {
+    // SAFETY: `token` is live; the owner of an op result is a live op.
+    let commit = unsafe {
+        if !mlirValueIsAOpResult(token.to_raw()) {
+            return;
+        }
+        mlirOpResultGetOwner(token.to_raw()).ptr as usize
+    };
+    let covered: Vec<(usize, GroupFact)> = state
+        .iter()
+        .filter_map(|(entity, fact)| match entity {
+            Entity::ClosedBy(copy, closer) if *closer == commit && !fact.may_name_no_group => {
+                Some((*copy, *fact))
+            }
+            _ => None,
+        })
+        .collect();
+    for (copy, fact) in covered {
+        state.insert(Entity::Covered(copy), fact);
+    }
 }
 
 /// Hazard mode: a wait that completes the group of `waited` (and, by FIFO
@@ -835,8 +907,10 @@ impl<'c> Interpreter<'c> {
         let key = op_key(&op);
         if self.points.contains(&key) {
             match self.later {
-                Some(l) => {
-                    self.result.later_snapshots.insert((key, l), state.clone());
+                Some((l, first)) => {
+                    self.result
+                        .later_snapshots
+                        .insert((key, l, first), state.clone());
                 }
                 None => {
                     self.result.snapshots.insert(key, state.clone());
@@ -847,6 +921,25 @@ impl<'c> Interpreter<'c> {
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
+                if self.hazards {
+                    // Copies uncommitted on every path join this group.
+                    let closed: Vec<usize> = state
+                        .iter()
+                        .filter_map(|(entity, fact)| match entity {
+                            Entity::Copy(copy)
+                                if fact.queue == queue
+                                    && fact.groups == Some(Distance::ZERO)
+                                    && !fact.may_name_no_group =>
+                            {
+                                Some(*copy)
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    for copy in closed {
+                        state.insert(Entity::ClosedBy(copy, key), GroupFact::fresh(queue));
+                    }
+                }
                 for fact in state.values_mut() {
                     if fact.queue == queue {
                         if let Some(groups) = fact.groups.as_mut() {
@@ -884,15 +977,18 @@ impl<'c> Interpreter<'c> {
                         }
                         if self.hazards {
                             complete_through(state, fact);
+                            cover_closed_by(state, operand);
                         }
                     }
                 }
             }
             ops::COPY if self.hazards => {
-                state.insert(
-                    Entity::Commit(key),
-                    GroupFact::fresh(attributes::queue(&op)),
-                );
+                let queue = attributes::queue(&op);
+                state.retain(|entity, _| match entity {
+                    Entity::ClosedBy(copy, _) | Entity::Covered(copy) => *copy != key,
+                    _ => true,
+                });
+                state.insert(Entity::Copy(key), GroupFact::fresh(queue));
             }
             ops::WAIT_GROUP if self.hazards => {
                 let pending = attributes::integer(&op, attributes::PENDING)
@@ -1070,8 +1166,10 @@ impl<'c> Interpreter<'c> {
             // The points of the body once more, from the back edge only:
             // their state in iterations 1, 2, ... (not in outer loops' own
             // later passes, so each key means "later iterations of `op`").
-            self.later = Some(key);
+            self.later = Some((key, false));
             let _ = self.block(body, &mut back_edge);
+            self.later = Some((key, true));
+            let _ = self.block(body, &mut entry.clone());
             self.later = None;
         }
         let mut exit = match trip_count {
