@@ -610,6 +610,86 @@ impl GroupDistance {
     }
 }
 
+/// Hazard mode: a wait on the token of a commit op (its direct result)
+/// covers every copy that the commit's most recent execution closed: the
+/// relation survives branches that commit between them, which the distance
+/// intervals alone lose.
+fn cover_closed_by(state: &mut State, token: Value) {
+    // SAFETY: `token` is live; the owner of an op result is a live op.
+    let commit = unsafe {
+        if !mlirValueIsAOpResult(token.to_raw()) {
+            return;
+        }
+        mlirOpResultGetOwner(token.to_raw()).ptr as usize
+    };
+    let covered: Vec<(usize, GroupFact)> = state
+        .iter()
+        .filter_map(|(entity, fact)| match entity {
+            Entity::ClosedBy(copy, closer) if *closer == commit && !fact.may_name_no_group => {
+                Some((*copy, *fact))
+            }
+            _ => None,
+        })
+        .collect();
+    for (copy, fact) in covered {
+        state.insert(Entity::Covered(copy), fact);
+    }
+}
+
+/// Hazard mode: a wait that completes the group of `waited` (and, by FIFO
+/// order, every older group of its queue) lowers the queue's completion
+/// frontier to it, path by path: the new frontier is the smaller distance.
+fn complete_through(state: &mut State, waited: GroupFact) {
+    let Some(groups) = waited.groups else {
+        return;
+    };
+    let entity = Entity::Complete(waited.queue);
+    let old = state.get(&entity).copied();
+    let lowered = match old.and_then(|o| o.groups.map(|g| (o, g))) {
+        Some((old, old_groups)) => {
+            // Paths without a frontier take the waited group's distance.
+            let max = if old.may_name_no_group {
+                groups.max
+            } else {
+                match (old_groups.max, groups.max) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
+            };
+            Distance {
+                min: old_groups.min.min(groups.min),
+                max,
+            }
+        }
+        None => groups,
+    };
+    let mut new = GroupFact {
+        queue: waited.queue,
+        groups: Some(lowered),
+        may_name_no_group: false,
+    };
+    if waited.may_name_no_group {
+        // On the paths where the token names no group, nothing changes.
+        new = match old {
+            Some(old) => new.join(old),
+            None => new.join(GroupFact::no_group(waited.queue)),
+        };
+    }
+    state.insert(entity, new);
+}
+
+/// Hazard mode: two visits of one point in one pass, both recorded (an
+/// entity seen on one visit only keeps its fact).
+fn join_recorded(a: &State, b: &State) -> State {
+    let mut out = a.clone();
+    for (entity, fact) in b {
+        out.entry(*entity)
+            .and_modify(|mine| *mine = mine.join(*fact))
+            .or_insert(*fact);
+    }
+    out
+}
+
 /// For each op, the token values that die after it: the op of the value's
 /// block that holds (transitively) the value's last use (step 7).
 fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize, Vec<Entity>> {
@@ -695,74 +775,6 @@ fn join_states(a: &State, b: &State) -> State {
             .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
     }
     out
-}
-
-/// Hazard mode: a wait on the token of a commit op (its direct result)
-/// covers every copy that the commit's most recent execution closed: the
-/// relation survives branches that commit between them, which the distance
-/// intervals alone lose.
-fn cover_closed_by(state: &mut State, token: Value) {
-    // SAFETY: `token` is live; the owner of an op result is a live op.
-    let commit = unsafe {
-        if !mlirValueIsAOpResult(token.to_raw()) {
-            return;
-        }
-        mlirOpResultGetOwner(token.to_raw()).ptr as usize
-    };
-    let covered: Vec<(usize, GroupFact)> = state
-        .iter()
-        .filter_map(|(entity, fact)| match entity {
-            Entity::ClosedBy(copy, closer) if *closer == commit && !fact.may_name_no_group => {
-                Some((*copy, *fact))
-            }
-            _ => None,
-        })
-        .collect();
-    for (copy, fact) in covered {
-        state.insert(Entity::Covered(copy), fact);
-    }
-}
-
-/// Hazard mode: a wait that completes the group of `waited` (and, by FIFO
-/// order, every older group of its queue) lowers the queue's completion
-/// frontier to it, path by path: the new frontier is the smaller distance.
-fn complete_through(state: &mut State, waited: GroupFact) {
-    let Some(groups) = waited.groups else {
-        return;
-    };
-    let entity = Entity::Complete(waited.queue);
-    let old = state.get(&entity).copied();
-    let lowered = match old.and_then(|o| o.groups.map(|g| (o, g))) {
-        Some((old, old_groups)) => {
-            // Paths without a frontier take the waited group's distance.
-            let max = if old.may_name_no_group {
-                groups.max
-            } else {
-                match (old_groups.max, groups.max) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            };
-            Distance {
-                min: old_groups.min.min(groups.min),
-                max,
-            }
-        }
-        None => groups,
-    };
-    let mut new = GroupFact {
-        queue: waited.queue,
-        groups: Some(lowered),
-        may_name_no_group: false,
-    };
-    if waited.may_name_no_group {
-        // On the paths where the token names no group, nothing changes.
-        new = match old {
-            Some(old) => new.join(old),
-            None => new.join(GroupFact::no_group(waited.queue)),
-        };
-    }
-    state.insert(entity, new);
 }
 
 /// Widens `next` against `previous` (step 3).
@@ -906,18 +918,19 @@ impl<'c> Interpreter<'c> {
     fn op<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let key = op_key(&op);
         if self.points.contains(&key) {
-            match self.later {
-                Some((l, first)) => {
-                    self.result
-                        .later_snapshots
-                        .insert((key, l, first), state.clone());
-                }
-                None => {
-                    self.result.snapshots.insert(key, state.clone());
-                }
-            }
+            self.result.snapshots.insert(key, state.clone());
         }
         let name = name_of(&op);
+
+        if let Some((l, first)) = self.later.filter(|_| self.points.contains(&key)) {
+            // Every visit in one pass is recorded joined.
+            let snapshot = self
+                .result
+                .later_snapshots
+                .entry((key, l, first))
+                .or_insert_with(|| state.clone());
+            *snapshot = join_recorded(snapshot, state);
+        }
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
@@ -960,25 +973,15 @@ impl<'c> Interpreter<'c> {
                     state.insert(Entity::Commit(key), GroupFact::fresh(queue));
                 }
             }
-            ops::READY => {
-                let result = op.result(0).expect("verified apipe.ready");
-                state.insert(
-                    Entity::Value(value_key(result.into())),
-                    GroupFact::no_group(attributes::queue(&op)),
-                );
-            }
-            ops::WAIT => {
+            ops::WAIT if self.hazards => {
+                // Recorded as below, then the completion frontier moves.
                 for operand in op.operands() {
                     if let Some(fact) = Self::fact(state, operand) {
-                        if self.later.is_none() {
-                            self.result
-                                .operand_facts
-                                .insert((key, value_key(operand)), fact);
-                        }
-                        if self.hazards {
-                            complete_through(state, fact);
-                            cover_closed_by(state, operand);
-                        }
+                        self.result
+                            .operand_facts
+                            .insert((key, value_key(operand)), fact);
+                        complete_through(state, fact);
+                        cover_closed_by(state, operand);
                     }
                 }
             }
@@ -1018,6 +1021,22 @@ impl<'c> Interpreter<'c> {
                 state.retain(|entity, _| !matches!(entity, Entity::Synced(_)));
                 for (queue, fact) in frontiers {
                     state.insert(Entity::Synced(queue), fact);
+                }
+            }
+            ops::READY => {
+                let result = op.result(0).expect("verified apipe.ready");
+                state.insert(
+                    Entity::Value(value_key(result.into())),
+                    GroupFact::no_group(attributes::queue(&op)),
+                );
+            }
+            ops::WAIT => {
+                for operand in op.operands() {
+                    if let Some(fact) = Self::fact(state, operand) {
+                        self.result
+                            .operand_facts
+                            .insert((key, value_key(operand)), fact);
+                    }
                 }
             }
             "scf.for" => self.for_loop(op, state),
@@ -1166,11 +1185,16 @@ impl<'c> Interpreter<'c> {
             // The points of the body once more, from the back edge only:
             // their state in iterations 1, 2, ... (not in outer loops' own
             // later passes, so each key means "later iterations of `op`").
+            // The passes record only into `later_snapshots`.
+            let snapshots = self.result.snapshots.clone();
+            let operand_facts = self.result.operand_facts.clone();
             self.later = Some((key, false));
             let _ = self.block(body, &mut back_edge);
             self.later = Some((key, true));
             let _ = self.block(body, &mut entry.clone());
             self.later = None;
+            self.result.snapshots = snapshots;
+            self.result.operand_facts = operand_facts;
         }
         let mut exit = match trip_count {
             Some(n) => {
