@@ -1246,7 +1246,10 @@ impl<'c, 'a> Function<'c, 'a> {
                 || !precedes(copy, &info.op)
                 || !precedes(&info.op, point)
                 || !within(function, &info.op)
+                || symbol_lower_bound(symbol, &info.op).is_none_or(|lb| lb + trip.constant < 0)
             {
+                // The trip count is `symbol + offset` only where that is
+                // provably nonnegative.
                 return None;
             }
             Some((info, symbol, trip.constant))
@@ -1351,6 +1354,61 @@ fn describe_instance(instances: &Instances, s: u64) -> String {
         Instances::Across { .. } => format!("across {s} iteration(s) of the loop between: "),
         Instances::Latest => String::new(),
     }
+}
+
+/// A lower bound of the value `symbol` at `op`: 0 for `arith.maxsi(x, 0)`,
+/// and `c` inside the `default` region of an `scf.index_switch` on
+/// `arith.minsi(symbol, c)` whose cases cover `0..c` (the pipeliner's switch
+/// on `min(n, stages)` for dynamic trip counts).
+fn symbol_lower_bound(symbol: Key, op: &OperationRef) -> Option<i64> {
+    // SAFETY: `symbol` is the key of a live value of the function.
+    let value = unsafe {
+        Value::from_raw(mlir_sys::MlirValue {
+            ptr: symbol as *const std::ffi::c_void,
+        })
+    };
+    let nonnegative = defining_op(value).is_some_and(|d| {
+        (ops::is(&d, "arith.maxsi") || ops::is(&d, "arith.maxui"))
+            && (0..2).any(|i| {
+                d.operand(i)
+                    .is_ok_and(|v| group_distance::constant_int(v) == Some(0))
+            })
+    });
+    if !nonnegative {
+        return None;
+    }
+    let mut bound = 0;
+    let mut child = *op;
+    while let Some(parent) = child.parent_operation() {
+        let in_default = parent.region(0).is_ok_and(|default| {
+            child
+                .block()
+                .and_then(|b| b.parent_region())
+                .is_some_and(|r| r.to_raw().ptr == default.to_raw().ptr)
+        });
+        if ops::is(&parent, "scf.index_switch") && in_default {
+            let min = parent
+                .operand(0)
+                .ok()
+                .and_then(defining_op)
+                .filter(|d| ops::is(d, "arith.minsi") || ops::is(d, "arith.minui"));
+            if let (Some(min), Some(cases)) = (min, dense_i64(&parent, "cases")) {
+                let (a, b) = (min.operand(0).unwrap(), min.operand(1).unwrap());
+                let limit = if key(a) == symbol {
+                    group_distance::constant_int(b)
+                } else if key(b) == symbol {
+                    group_distance::constant_int(a)
+                } else {
+                    None
+                };
+                if let Some(limit) = limit.filter(|&c| (0..c).all(|v| cases.contains(&v))) {
+                    bound = bound.max(limit);
+                }
+            }
+        }
+        child = parent;
+    }
+    Some(bound)
 }
 
 fn within(function: &OperationRef, op: &OperationRef) -> bool {

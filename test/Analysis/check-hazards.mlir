@@ -39,6 +39,14 @@
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing
 // TOO-LARGE: note: the copy whose group is not complete (in the last iteration of its loop: at least 3 group(s) committed on queue 0 after it; the waits complete only the groups committed 3 or more groups earlier)
 
+// The same mutation on dynamic trip counts (switch on min(n, 3), kernel
+// over n - 3 iterations, epilogue versions (n - k) mod 4): the prologue copy
+// meets the epilogue read across the kernel loop.
+// RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-run.mlir --apipe-software-pipeline -o %t.run.mlir
+// RUN: sed 's/pending = 3 : i64/pending = 4 : i64/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: error: 'memref.load' op reads a buffer region that an async copy may still be writing
+// DYNAMIC: note: the copy whose group is not complete (across 0 iteration(s) of the loop between: at least 4 group(s) committed on queue 0 after it; the waits complete only the groups committed 4 or more groups earlier)
+
 // The commit before the wait: `wait_group 1` leaves only tile j + 1 pending.
 // CHECK-LABEL: func.func @double_buffer_commit_then_wait
 // CHECK: scf.for
