@@ -649,7 +649,11 @@ fn region_of<'c: 'a, 'a>(mut memref: Value<'c, 'a>, mut dims: Vec<Dim>) -> Regio
             _ => {
                 // Another view (reinterpret_cast, expand/collapse_shape,
                 // transpose, view, ...): any position of its source.
-                match op.operand(0).ok().filter(|v| memref_type(*v).is_some()) {
+                let source = (op.operand_count() > 0)
+                    .then(|| op.operand(0).ok())
+                    .flatten()
+                    .filter(|v| memref_type(*v).is_some());
+                match source {
                     Some(source) => {
                         dims = Vec::new();
                         memref = source;
@@ -893,6 +897,14 @@ fn is_memref(value: Value) -> bool {
 
 fn read_region<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<Region<'c, 'a>> {
     let name = name_of(op);
+    if !matches!(
+        name.as_str(),
+        "memref.load" | "vector.load" | "vector.transfer_read" | "memref.copy"
+    ) || op.operand_count() == 0
+    {
+        // (An out-of-range `operand` prints the whole op into its error.)
+        return None;
+    }
     let memref = op.operand(0).ok().filter(|v| memref_type(*v).is_some())?;
     let rank = memref_type(memref)?.rank();
     let indices: Vec<Value> = op.operands().skip(1).take(rank).collect();
