@@ -6,7 +6,8 @@
 //! of its group; groups of a queue complete in FIFO order; `wait_group` and
 //! `wait` complete groups for the waiting thread only. The check reports:
 //! - **uncovered read**: a read (`memref.load`, `vector.load`,
-//!   `vector.transfer_read`, `memref.copy` source, `apipe.copy` source) of a
+//!   `vector.transfer_read`, `memref.copy` source, `apipe.copy` source, a
+//!   call's memref arguments, conservatively) of a
 //!   region that an async copy writes, while that copy's group may be
 //!   incomplete on some path (a missing, misplaced or too weak wait, or a
 //!   buffer overwritten by the copy of a later iteration before the read:
@@ -21,8 +22,9 @@
 //!
 //! Each hazard is a located error at the read (or the overwriting copy) with
 //! a note at the copy. A hazard that rests on a conservative answer (two
-//! buffers that may alias, index expressions that cannot be compared) is a
-//! remark saying so, not an error.
+//! buffers that may alias, index expressions that cannot be compared, a call
+//! that is passed the buffer and may read any of it, instances beyond the
+//! enumeration limit) is a remark saying so, not an error.
 //!
 //! Algorithm, per function (`func.func`, `gpu.func`, ...):
 //! 1. collect the accesses: each read point with its region, each copy with
@@ -61,7 +63,10 @@
 //! 4. that instance has at least `D = D0 + s * per_iteration.min` groups
 //!    committed after it (`D0`: the analysis's fewest groups since `A`'s most
 //!    recent execution at `P`); its group is complete iff `D - 1 >= F.max`
-//!    on every path (and `D >= 1`: uncommitted copies are never waited);
+//!    on every path (and `D >= 1`: uncommitted copies are never waited),
+//!    or, for the most recent execution, if a wait named the token of the
+//!    commit that closed it on every path (a relation the intervals lose when
+//!    a branch commits in between);
 //!    otherwise report. In a `gpu.func`, data whose indices do not provably
 //!    match needs the barrier frontier instead; if only that fails, it is a
 //!    missing barrier;
@@ -76,12 +81,14 @@
 //! function (its errors are reported as they are). Remainders and versions
 //! are taken of nonnegative values (indices of in-bounds accesses).
 //!
-//! Known limits (conservative or unchecked): instances from an earlier
+//! Known limits (unchecked, or assumed): instances from an earlier
 //! execution of the common loop (an outer iteration) are not enumerated
 //! separately; the groups between two points of one iteration are assumed
 //! not to depend on whether a copy under `scf.if` ran; plain stores
-//! (`memref.store`) that race with an async copy and cross-thread reads
-//! overwritten by another thread's next copy are not checked.
+//! (`memref.store`) that race with an async copy (WAW, or WAR against an
+//! async reader) and a thread's next copy overwriting data that other
+//! threads still read (a missing barrier before the copy) are not checked;
+//! unknown ops other than calls are not treated as reads.
 //!
 //! Citations: PTX ISA 9.7.9.25.3 (`cp.async`, `cp.async.commit_group`,
 //! `cp.async.wait_group`: per-thread completion, a barrier for other
