@@ -24,6 +24,8 @@
 // RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-check-hazards --verify-diagnostics -o /dev/null
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-check-hazards --verify-diagnostics -o /dev/null
 // RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-counting --apipe-check-hazards --verify-diagnostics -o /dev/null
+// RUN: apipe-opt %apipe_root/examples/double_buffer_counting.mlir --apipe-counting-to-tokens --apipe-check-hazards --verify-diagnostics -o /dev/null
+// RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-counting --apipe-counting-to-tokens --apipe-check-hazards --verify-diagnostics -o /dev/null
 //
 // The checker is not vacuous on those outputs: without the barriers the GPU
 // pipeline reads other threads' data unsynchronized, and a count one too
