@@ -16,7 +16,8 @@
 //!   copy reads (its `src`), while the reading copy's group may be incomplete;
 //! - **missing barrier** in a `gpu.func`: a read of data that other threads
 //!   copied, complete for the copying thread, but with no `gpu.barrier`
-//!   between the wait and the read. Data is same-thread only when the
+//!   between the wait and the read; and a copy into data that other threads
+//!   may still be reading, with no `gpu.barrier` after their read. Data is same-thread only when the
 //!   indices provably match (their difference is a constant or ranges over
 //!   loop induction variables only).
 //!
@@ -71,7 +72,13 @@
 //!    match needs the barrier frontier instead; if only that fails, it is a
 //!    missing barrier;
 //! 5. async reads: the same for each copy `P` issuing a write against the
-//!    `src` regions of the other copies (early overwrite).
+//!    `src` regions of the other copies (early overwrite);
+//! 6. in a `gpu.func`, each copy against the plain reads of data other
+//!    threads may share: if on some path no `gpu.barrier` follows the
+//!    read's most recent execution before the copy
+//!    ([`GroupDistance::read_since_barrier_at`]), any instance of the read
+//!    (named as in step 3) that meets the copy's region is an overwrite
+//!    before the barrier.
 //!
 //! Loops that still carry pipelining annotations (`apipe.stage`,
 //! `apipe.async_stages`) are inputs of `apipe-software-pipeline`, which
@@ -86,9 +93,8 @@
 //! separately; the groups between two points of one iteration are assumed
 //! not to depend on whether a copy under `scf.if` ran; plain stores
 //! (`memref.store`) that race with an async copy (WAW, or WAR against an
-//! async reader) and a thread's next copy overwriting data that other
-//! threads still read (a missing barrier before the copy) are not checked;
-//! unknown ops other than calls are not treated as reads.
+//! async reader) are not checked; unknown ops other than calls are not
+//! treated as reads.
 //!
 //! Citations: PTX ISA 9.7.9.25.3 (`cp.async`, `cp.async.commit_group`,
 //! `cp.async.wait_group`: per-thread completion, a barrier for other
@@ -152,6 +158,9 @@ pub enum HazardKind {
     /// A read of data other threads copied, with no `gpu.barrier` after the
     /// wait that completes it.
     MissingBarrier,
+    /// An async copy into data that other threads may still be reading, with
+    /// no `gpu.barrier` between their read and the copy.
+    OverwriteBeforeBarrier,
 }
 
 /// One hazard found by [`find_hazards`].
@@ -1234,6 +1243,80 @@ impl<'c, 'a> Function<'c, 'a> {
         ))
     }
 
+    /// Step 6 (`gpu.func`): the copy `writer` against a plain read `read` of
+    /// data that other threads may share (indices that do not provably
+    /// match): the read's most recent execution must be followed by a
+    /// `gpu.barrier` on every path to the copy, unless no instance of the
+    /// read overlaps the copy's region (version arithmetic as in step 3).
+    fn check_overwrite_barrier(
+        &self,
+        function: &OperationRef<'c, 'a>,
+        writer: &Access<'c, 'a>,
+        read: &Access<'c, 'a>,
+    ) -> Option<Hazard<'c, 'a>> {
+        if !self.is_gpu || !self.analysis.read_since_barrier_at(&writer.op, &read.op) {
+            return None;
+        }
+        let read_loops = loops_around(&read.op, function);
+        let writer_loops = loops_around(&writer.op, function);
+        let common = read_loops
+            .iter()
+            .find(|l| writer_loops.contains(l))
+            .copied();
+        let info = common
+            .and_then(|l| self.loops.get(&op_key(&l)))
+            .filter(|info| info.step.is_some_and(|s| s > 0));
+        let first = u64::from(!precedes(&read.op, &writer.op));
+        let (count, shift): (u64, Option<(Key, i64)>) = match info {
+            Some(info) => (
+                info.trip_count
+                    .map_or(INSTANCE_LIMIT, |n| n.saturating_sub(first))
+                    .min(INSTANCE_LIMIT),
+                Some((info.iv, info.step.unwrap())),
+            ),
+            None => (1, None),
+        };
+        for s in 0..count {
+            let region = match shift {
+                Some((iv, step)) => {
+                    let by = Lin::symbol(iv).plus(
+                        &Lin::constant(((first + s) as i64).saturating_mul(step)),
+                        -1,
+                    );
+                    read.region.substitute(iv, &by)
+                }
+                None => read.region.clone(),
+            };
+            if let Overlap::May {
+                symbolic: true,
+                alias: false,
+            } = compare_regions(&region, &writer.region, &self.intervals)
+            {
+                let name = name_of(&writer.op);
+                return Some(Hazard {
+                    kind: HazardKind::OverwriteBeforeBarrier,
+                    conservative: false,
+                    at: writer.op,
+                    copy: read.op,
+                    message: format!(
+                        "'{name}' op overwrites data that other threads may still be reading, \
+                         with no gpu.barrier between their read and this copy"
+                    ),
+                    note: format!(
+                        "the read of other threads' data ({}no gpu.barrier follows it on some \
+                         path to the copy)",
+                        match (shift, first + s) {
+                            (Some(_), 0) => "earlier in this iteration: ".to_owned(),
+                            (Some(_), k) => format!("{k} iteration(s) earlier: "),
+                            (None, _) => String::new(),
+                        }
+                    ),
+                });
+            }
+        }
+        None
+    }
+
     /// A loop with step 1 (not around `copy` or `point`) that runs after
     /// `copy` and before `point`, whose trip count `ub - lb` is
     /// `symbol + offset` for a symbol of the regions' index expressions.
@@ -1315,6 +1398,10 @@ impl<'c, 'a> Function<'c, 'a> {
                 "'{name}' op reads data that other threads copied asynchronously, with no \
                  gpu.barrier between the wait that completes it and this read"
             ),
+            HazardKind::OverwriteBeforeBarrier => format!(
+                "'{name}' op overwrites data that other threads may still be reading, with no \
+                 gpu.barrier between their read and this copy"
+            ),
         };
         if conservative {
             let why = if point.region.assumed {
@@ -1334,6 +1421,7 @@ impl<'c, 'a> Function<'c, 'a> {
                 "the copy, issued by every thread, whose data other threads read"
             }
             HazardKind::UncoveredRead => "the copy whose group is not complete",
+            HazardKind::OverwriteBeforeBarrier => "the read",
         };
         let groups = if groups_after == 0 {
             "not committed yet".to_owned()
@@ -1570,6 +1658,13 @@ fn check_function<'c: 'a, 'a>(
             op: *writer,
             region: dst.clone(),
         };
+        // 6. Plain reads of other threads before this copy (gpu.func).
+        for read in reads.iter().filter(|r| !ops::is(&r.op, ops::COPY)) {
+            if let Some(hazard) = context.check_overwrite_barrier(&function, &point, read) {
+                out.push(hazard);
+                break;
+            }
+        }
         for (reader, src, _) in &copies {
             if reader == writer {
                 continue;

@@ -72,7 +72,9 @@
 //!    `scf.for`'s fixed point, its body runs once more from the back-edge
 //!    state alone and once from the entry state alone, recording the
 //!    points' state in the later and in the first iteration
-//!    ([`GroupDistance::frontier_in_iterations`]).
+//!    ([`GroupDistance::frontier_in_iterations`]). Each read point is
+//!    also followed until the next `gpu.barrier`
+//!    ([`GroupDistance::read_since_barrier_at`]).
 //!
 //! Precondition: the IR verifies. Functions are analyzed independently;
 //! groups committed before a function's entry are not known (the function
@@ -242,6 +244,10 @@ enum Entity {
     /// Hazard mode: present (on every path) when a wait on the token of the
     /// commit that closed the copy's most recent execution has run.
     Covered(usize),
+    /// Hazard mode: present (on some path) when the most recent execution
+    /// of a point that is not an apipe op (a read) has no `gpu.barrier`
+    /// after it.
+    ReadSinceBarrier(usize),
 }
 
 type State = BTreeMap<Entity, GroupFact>;
@@ -579,6 +585,19 @@ impl GroupDistance {
             .later_snapshots
             .get(&(op_key(point), op_key(r#loop), first))?;
         Some(state.get(&Entity::Copy(op_key(copy))).copied())
+    }
+
+    /// Hazard mode: true if, on some path to `point`, the most recent
+    /// execution of `read` (one of the points, not an apipe op) is followed
+    /// by no `gpu.barrier`.
+    pub fn read_since_barrier_at<'c: 'a, 'a>(
+        &self,
+        point: &impl OperationLike<'c, 'a>,
+        read: &impl OperationLike<'c, 'a>,
+    ) -> bool {
+        self.snapshots
+            .get(&op_key(point))
+            .is_some_and(|state| state.contains_key(&Entity::ReadSinceBarrier(op_key(read))))
     }
 
     /// Hazard mode: the groups one iteration of the `scf.for` `loop` commits
@@ -931,6 +950,10 @@ impl<'c> Interpreter<'c> {
                 .or_insert_with(|| state.clone());
             *snapshot = join_recorded(snapshot, state);
         }
+        if self.hazards && self.points.contains(&key) && !ops::is_apipe(&op) {
+            // Queue -1: no commit moves it.
+            state.insert(Entity::ReadSinceBarrier(key), GroupFact::fresh(-1));
+        }
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
@@ -1020,7 +1043,9 @@ impl<'c> Interpreter<'c> {
                         _ => None,
                     })
                     .collect();
-                state.retain(|entity, _| !matches!(entity, Entity::Synced(_)));
+                state.retain(|entity, _| {
+                    !matches!(entity, Entity::Synced(_) | Entity::ReadSinceBarrier(_))
+                });
                 for (queue, fact) in frontiers {
                     state.insert(Entity::Synced(queue), fact);
                 }

@@ -245,3 +245,47 @@ func.func @may_alias(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %other: memref<
   "apipe.wait_group"() {pending = 0 : i64} : () -> ()
   return %x : f32
 }
+
+// -----
+
+// A missing barrier before the overwrite: thread t reads element t of a
+// version that other threads' copies of a later tile overwrite; without the
+// barrier at the end of the iteration, a fast thread may issue that copy
+// while a slow one still reads.
+gpu.module @kernels {
+  gpu.func @overwrite_before_barrier(%A: memref<4096xf32>, %out: memref<128xf32>)
+      workgroup(%buf: memref<2x128xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+    "apipe.commit_group"() : () -> ()
+    %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %next = arith.addi %j, %c1 : index
+      %in_range = arith.cmpi ult, %next, %c8 : index
+      scf.if %in_range {
+        %base = arith.muli %next, %c128 : index
+        %src = arith.addi %base, %lane : index
+        %v = arith.remui %next, %c2 : index
+        // expected-error @+1 {{'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy}}
+        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+      }
+      "apipe.commit_group"() : () -> ()
+      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      gpu.barrier
+      %cur = arith.remui %j, %c2 : index
+      // expected-note @+1 {{the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)}}
+      %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>
+      %acc2 = arith.addf %acc, %x : f32
+      scf.yield %acc2 : f32
+    }
+    memref.store %sum, %out[%tid] : memref<128xf32>
+    gpu.return
+  }
+}

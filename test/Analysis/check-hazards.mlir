@@ -28,11 +28,14 @@
 // RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-counting --apipe-counting-to-tokens --apipe-check-hazards --verify-diagnostics -o /dev/null
 //
 // The checker is not vacuous on those outputs: without the barriers the GPU
-// pipeline reads other threads' data unsynchronized, and a count one too
+// pipeline reads other threads' data unsynchronized and overwrites data
+// other threads may still read, and a count one too
 // large (pending = 3 where 2 is exact) leaves the tile in flight.
 // RUN: not apipe-opt %apipe_root/test/Transforms/software-pipeline-gpu.mlir --apipe-software-pipeline="barriers=false" --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBAR
 // NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read
 // NOBAR: note: the copy, issued by every thread, whose data other threads read
+// NOBAR: error: 'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy
+// NOBAR: note: the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline -o %t.mlir
 // RUN: sed 's/pending = 2 : i64/pending = 3 : i64/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing
