@@ -986,9 +986,7 @@ impl<'c> Interpreter<'c> {
                         }
                     }
                 }
-                // (`result(0)` on a commit without one prints the op into
-                // its error: quadratic in the module for counting form.)
-                if let Some(result) = op.results().next() {
+                if let Ok(result) = op.result(0) {
                     state.insert(
                         Entity::Value(value_key(result.into())),
                         GroupFact::fresh(queue),
