@@ -10,10 +10,12 @@
 //!   because the MLIR C API has no registry for Rust passes; upstream
 //!   segments are handed to MLIR.
 //! - One module per pass ([`make_sync`], [`tokens_to_counting`],
-//!   [`counting_to_tokens`], [`merge_queues`]) and per
+//!   [`counting_to_tokens`], [`merge_queues`], [`software_pipeline`],
+//!   [`check_hazards`]) and per
 //!   shared analysis or utility ([`group_distance`], [`token_values`]).
 #![deny(missing_docs)]
 
+pub mod check_hazards;
 pub mod counting_to_tokens;
 mod error;
 pub mod group_distance;

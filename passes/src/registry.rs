@@ -11,7 +11,7 @@
 //! crate.
 
 use crate::{
-    counting_to_tokens, make_sync, merge_queues,
+    check_hazards, counting_to_tokens, make_sync, merge_queues,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
     software_pipeline, tokens_to_counting, Error,
@@ -77,6 +77,7 @@ const BUILTIN: &[&PassInfo] = &[
     &tokens_to_counting::INFO,
     &merge_queues::INFO,
     &software_pipeline::INFO,
+    &check_hazards::INFO,
 ];
 
 /// Passes added by [`register`].
