@@ -1322,7 +1322,11 @@ impl<'c> Interpreter<'c> {
             n.saturating_mul(ops::nested_ops(&op).len() as u64 + 1)
         });
         if let Some(trip_count) =
-            trip_count.filter(|&n| n <= UNROLL_LIMIT && unroll_cost <= self.unroll_budget)
+            // The hazard mode keeps per-iteration records of the loop (its
+            // own handling below), so it never unrolls.
+            trip_count.filter(|&n| {
+                !self.hazards && n <= UNROLL_LIMIT && unroll_cost <= self.unroll_budget
+            })
         {
             self.unroll_budget -= unroll_cost;
             // A small static trip count: iteration by iteration, exact.
