@@ -7,7 +7,9 @@
 //! `ready`) own their `Operation`; passes work on borrowed ops and use the
 //! functions at the bottom of this module instead.
 
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike};
+use melior::ir::{
+    operation::OperationLike, r#type::TypeLike, BlockLike, BlockRef, OperationRef, RegionLike,
+};
 
 #[allow(missing_docs, clippy::all)]
 mod generated {
@@ -45,9 +47,28 @@ pub fn is_apipe<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
         .is_ok_and(|name| name.starts_with("apipe."))
 }
 
-/// True if `ty` is `!apipe.token`.
+/// The full name of `op` (`"scf.for"`).
+pub fn name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+/// True if `ty` is `!apipe.token`, the one type of the apipe dialect
+/// (checked by dialect namespace, without printing the type: passes call
+/// this on every value).
 pub fn is_token_type(ty: melior::ir::Type) -> bool {
-    ty.to_string() == TOKEN_TYPE
+    // SAFETY: `ty` is live; the namespace points into its dialect, which
+    // lives as long as the context.
+    let namespace = unsafe {
+        let dialect = mlir_sys::mlirTypeGetDialect(ty.to_raw());
+        let namespace = mlir_sys::mlirDialectGetNamespace(dialect);
+        std::slice::from_raw_parts(namespace.data as *const u8, namespace.length)
+    };
+    namespace == b"apipe"
+}
+
+/// True if `value` has type `!apipe.token`.
+pub fn is_token<'c>(value: impl melior::ir::ValueLike<'c>) -> bool {
+    is_token_type(value.r#type())
 }
 
 /// `op` followed by the ops nested in it, in pre-order.

@@ -368,10 +368,6 @@ fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     }
 }
 
-fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
-}
-
 /// Step 1: the term of an index value.
 fn term_of(value: Value, depth: usize) -> Term {
     if let Some(c) = group_distance::constant_int(value) {
@@ -382,7 +378,7 @@ fn term_of(value: Value, depth: usize) -> Term {
     };
     let operand = |i: usize| term_of(op.operand(i).unwrap(), depth + 1);
     let linear = |t: Term| (t.modulus.is_none()).then_some(t.lin);
-    let result = match name_of(&op).as_str() {
+    let result = match ops::name(&op).as_str() {
         "arith.addi" | "arith.subi" => {
             let factor = if ops::is(&op, "arith.addi") { 1 } else { -1 };
             match (operand(0), operand(1)) {
@@ -537,7 +533,7 @@ fn function_input_count(function: &OperationRef) -> Option<usize> {
 
 fn root_kind(value: Value) -> RootKind {
     if let Some(op) = defining_op(value) {
-        return match name_of(&op).as_str() {
+        return match ops::name(&op).as_str() {
             "memref.alloc" | "memref.alloca" => RootKind::Fresh,
             _ => RootKind::Other,
         };
@@ -573,7 +569,7 @@ fn root_kind(value: Value) -> RootKind {
 /// of `memref`), followed up to its root buffer.
 fn region_of<'c: 'a, 'a>(mut memref: Value<'c, 'a>, mut dims: Vec<Dim>) -> Region<'c, 'a> {
     while let Some(op) = defining_op(memref) {
-        let name = name_of(&op);
+        let name = ops::name(&op);
         match name.as_str() {
             "memref.subview" => {
                 let source = op.operand(0).unwrap();
@@ -912,7 +908,7 @@ fn is_memref(value: Value) -> bool {
 }
 
 fn read_region<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<Region<'c, 'a>> {
-    let name = name_of(op);
+    let name = ops::name(op);
     if !matches!(
         name.as_str(),
         "memref.load" | "vector.load" | "vector.transfer_read" | "memref.copy"
@@ -1292,7 +1288,7 @@ impl<'c, 'a> Function<'c, 'a> {
                 alias: false,
             } = compare_regions(&region, &writer.region, &self.intervals)
             {
-                let name = name_of(&writer.op);
+                let name = ops::name(&writer.op);
                 return Some(Hazard {
                     kind: HazardKind::OverwriteBeforeBarrier,
                     conservative: false,
@@ -1383,7 +1379,7 @@ impl<'c, 'a> Function<'c, 'a> {
         frontier: Option<GroupFact>,
         instance: String,
     ) -> Hazard<'c, 'a> {
-        let name = name_of(&point.op);
+        let name = ops::name(&point.op);
         let mut message = match kind {
             HazardKind::UncoveredRead => format!(
                 "'{name}' op reads a buffer region that an async copy may still be writing: no \

@@ -59,13 +59,12 @@ use melior::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Block, BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value,
-        ValueLike,
+        Block, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     pass::Pass,
     Context,
 };
-use mlir_sys::{mlirOperationDestroy, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith};
+use mlir_sys::{mlirOperationDestroy, mlirValueReplaceAllUsesOfWith};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 static ID: PassId = PassId::new();
@@ -102,10 +101,6 @@ const THREADED: &[&str] = &[
     "scf.while",
     "scf.execute_region",
 ];
-
-fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
-}
 
 /// Converts every `apipe.wait_group` in `root` (a module, or a function-like
 /// op; every function inside is handled) into `apipe.wait` on a token. On
@@ -166,7 +161,7 @@ fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
             &format!(
                 "'{}' op with several blocks commits or waits: counting-to-tokens follows groups only \
                  through structured control flow (scf)",
-                name_of(function)
+                ops::name(function)
             ),
         );
         return false;
@@ -175,7 +170,7 @@ fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
         if enclosing_function(op) != Some(*function) {
             continue; // A nested function is checked on its own.
         }
-        let name = name_of(&op);
+        let name = ops::name(&op);
         if let Some(callee) = group_distance::callee(&op) {
             if synchronizing.contains(&callee) {
                 diagnostic::error(
@@ -363,7 +358,7 @@ impl<'c> Converter<'c> {
     }
 
     fn op<'a>(&self, op: OperationRef<'c, 'a>, windows: &mut Windows<'c, 'a>) {
-        let name = name_of(&op);
+        let name = ops::name(&op);
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
@@ -523,24 +518,7 @@ impl<'c> Converter<'c> {
         let all_operands: Vec<Value> = op.operands().chain(operands.iter().copied()).collect();
         let mut result_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
         result_types.extend(std::iter::repeat_n(self.token, count));
-        let attributes: Vec<_> = op.attributes().collect();
-        let regions: Vec<Region> = op
-            .regions()
-            .map(|old| {
-                let region = Region::new();
-                // SAFETY: both regions are live; the old one is left empty.
-                unsafe { mlirRegionTakeBody(region.to_raw(), old.to_raw()) };
-                region
-            })
-            .collect();
-        let replacement = OperationBuilder::new(&name_of(&op), op.location())
-            .add_operands(&all_operands)
-            .add_results(&result_types)
-            .add_attributes(&attributes)
-            .add_regions_vec(regions)
-            .build()
-            .expect("rebuilt scf op");
-        let new = op.block().unwrap().insert_operation_before(op, replacement);
+        let new = crate::token_values::rebuild(op, &all_operands, &result_types);
         for (index, result) in op.results().enumerate() {
             let with = new.result(index).unwrap();
             // SAFETY: both values are live and of the same type.
@@ -563,7 +541,7 @@ fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value<'c,
 fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
     let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
     let attributes: Vec<_> = op.attributes().collect();
-    let replacement = OperationBuilder::new(&name_of(&op), op.location())
+    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
         .add_operands(&operands)
         .add_attributes(&attributes)
         .build()

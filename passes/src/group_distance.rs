@@ -293,27 +293,11 @@ fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
-fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
-}
-
-/// True for `!apipe.token`, the one type of the apipe dialect (checked by
-/// dialect namespace, without printing the type: this runs on every value).
-fn is_token(value: Value) -> bool {
-    // SAFETY: `value` is live; the namespace points into the dialect.
-    let namespace = unsafe {
-        let dialect = mlir_sys::mlirTypeGetDialect(mlir_sys::mlirValueGetType(value.to_raw()));
-        let namespace = mlir_sys::mlirDialectGetNamespace(dialect);
-        std::slice::from_raw_parts(namespace.data as *const u8, namespace.length)
-    };
-    namespace == b"apipe"
-}
-
 /// True for the ops analyzed as functions (`func.func`, `gpu.func`,
 /// `llvm.func`, ..., and `gpu.launch`, whose body is a kernel): each has its
 /// own groups, none crosses its boundary.
 pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    let name = name_of(op);
+    let name = ops::name(op);
     name.ends_with(".func") || name == "gpu.launch"
 }
 
@@ -454,7 +438,7 @@ pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Op
 
 /// [`max_groups`] of one op (a commit counts itself; loops multiply).
 fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
-    let name = name_of(op);
+    let name = ops::name(op);
     match name.as_str() {
         ops::COMMIT_GROUP => Some(u64::from(attributes::queue(op) == queue)),
         "scf.for" => {
@@ -565,7 +549,7 @@ impl GroupDistance {
                         format!(
                             "'{}' op with several blocks commits groups: apipe follows groups only \
                              through structured control flow (scf)",
-                            name_of(function)
+                            ops::name(function)
                         ),
                     );
                 }
@@ -855,7 +839,7 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
     for op in ops::self_and_nested_ops(function) {
         if let Some(block) = op.block() {
             for result in op.results() {
-                if is_token(result.into()) {
+                if ops::is_token(result) {
                     add(result.into(), block, Some(op));
                 }
             }
@@ -863,7 +847,7 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
         for block in ops::blocks_of(&op) {
             for index in 0..block.argument_count() {
                 let argument: Value = block.argument(index).unwrap().into();
-                if is_token(argument) {
+                if ops::is_token(argument) {
                     add(argument, block, None);
                 }
             }
@@ -992,7 +976,7 @@ impl<'c> Interpreter<'c> {
                 yields = op
                     .operands()
                     .map(|v| {
-                        if is_token(v) {
+                        if ops::is_token(v) {
                             Self::fact(state, v)
                         } else {
                             None
@@ -1021,7 +1005,7 @@ impl<'c> Interpreter<'c> {
         facts: &[Option<GroupFact>],
     ) {
         for (value, fact) in values.iter().zip(facts) {
-            if !is_token(*value) {
+            if !ops::is_token(*value) {
                 continue;
             }
             let key = Entity::Value(value_key(*value));
@@ -1085,7 +1069,7 @@ impl<'c> Interpreter<'c> {
             };
             self.result.snapshots.insert(key, joined);
         }
-        let name = name_of(&op);
+        let name = ops::name(&op);
 
         if let Some((l, first)) = self.later.filter(|_| self.points.contains(&key)) {
             // Every visit in one pass is recorded joined.
@@ -1302,7 +1286,7 @@ impl<'c> Interpreter<'c> {
         let init_facts: Vec<Option<GroupFact>> = inits
             .iter()
             .map(|v| {
-                if is_token(*v) {
+                if ops::is_token(*v) {
                     Self::fact(state, *v)
                 } else {
                     None
@@ -1432,7 +1416,7 @@ impl<'c> Interpreter<'c> {
                 let facts: Vec<Option<GroupFact>> = arguments
                     .iter()
                     .map(|v| {
-                        if is_token(*v) {
+                        if ops::is_token(*v) {
                             Self::fact(&header, *v)
                         } else {
                             None
@@ -1468,7 +1452,7 @@ impl<'c> Interpreter<'c> {
         let init_facts: Vec<Option<GroupFact>> = inits
             .iter()
             .map(|v| {
-                if is_token(*v) {
+                if ops::is_token(*v) {
                     Self::fact(state, *v)
                 } else {
                     None

@@ -30,7 +30,7 @@
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    BlockLike, OperationRef, Region, RegionLike, Value, ValueLike,
+    BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys::{
     mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationDestroy,
@@ -56,14 +56,6 @@ const TOKEN_RESULT_OWNERS: &[&str] = &[
     "scf.execute_region",
 ];
 
-fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
-}
-
-fn is_token(value: Value) -> bool {
-    ops::is_token_type(value.r#type())
-}
-
 /// The ops that use `value`, once per use.
 pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();
@@ -84,8 +76,8 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
     let mut ok = true;
     // The root's own block arguments count too (a function argument).
     for op in ops::self_and_nested_ops(root) {
-        let name = name_of(&op);
-        if op.operands().any(is_token) && !TOKEN_USERS.contains(&name.as_str()) {
+        let name = ops::name(&op);
+        if op.operands().any(ops::is_token) && !TOKEN_USERS.contains(&name.as_str()) {
             let reason = match name.as_str() {
                 "func.return" | "func.call" | "gpu.return" | "llvm.call" | "llvm.return" => {
                     "tokens cannot cross function boundaries"
@@ -104,7 +96,7 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
         }
         let is_source = ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY);
         if !is_source
-            && op.results().any(|r| is_token(r.into()))
+            && op.results().any(ops::is_token)
             && !TOKEN_RESULT_OWNERS.contains(&name.as_str())
         {
             diagnostic::error(
@@ -126,7 +118,7 @@ fn check_block_arguments<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str
     for block in ops::blocks_of(op) {
         for index in 0..block.argument_count() {
             let argument: Value = block.argument(index).unwrap().into();
-            if !is_token(argument) {
+            if !ops::is_token(argument) {
                 continue;
             }
             let message = if ops::is_entry_block(&block) && name.ends_with(".func") {
@@ -158,8 +150,8 @@ pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
         if ops::is_apipe(&op) {
             continue;
         }
-        let has_tokens = op.operands().any(is_token) || op.results().any(|r| is_token(r.into()));
-        let has_token_arguments = TOKEN_ARGUMENT_OWNERS.contains(&name_of(&op).as_str());
+        let has_tokens = op.operands().any(ops::is_token) || op.results().any(ops::is_token);
+        let has_token_arguments = TOKEN_ARGUMENT_OWNERS.contains(&ops::name(&op).as_str());
         if has_tokens || has_token_arguments {
             rebuild_without_tokens(op);
         }
@@ -179,15 +171,21 @@ pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
     }
 }
 
-/// Replaces `op` by the same op without token operands, results and block
-/// arguments.
-fn rebuild_without_tokens(op: OperationRef) {
-    let operands: Vec<Value> = op.operands().filter(|v| !is_token(*v)).collect();
-    let result_types: Vec<_> = op
-        .results()
-        .filter(|r| !is_token((*r).into()))
-        .map(|r| r.r#type())
-        .collect();
+/// Inserts, before `op`, an op of the same name, location and attributes
+/// with `operands` and `result_types`, and moves `op`'s regions (bodies and
+/// block arguments as they are) into it; returns the new op. `op` is left in
+/// place with empty regions: the caller redirects its uses and erases it.
+/// Used to add or remove iter_args, results and operands of `scf` ops, which
+/// MLIR's C API cannot change in place.
+///
+/// # Panics
+/// If `op` is not in a block, or MLIR's builder fails (it does not for an
+/// op that verified, with the same attributes).
+pub fn rebuild<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    operands: &[Value<'c, 'a>],
+    result_types: &[Type<'c>],
+) -> OperationRef<'c, 'a> {
     let attributes: Vec<_> = op.attributes().collect();
     let regions: Vec<Region> = op
         .regions()
@@ -198,17 +196,31 @@ fn rebuild_without_tokens(op: OperationRef) {
             region
         })
         .collect();
-    let replacement = OperationBuilder::new(&name_of(&op), op.location())
-        .add_operands(&operands)
-        .add_results(&result_types)
+    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
+        .add_operands(operands)
+        .add_results(result_types)
         .add_attributes(&attributes)
         .add_regions_vec(regions)
         .build()
         .expect("rebuilt scf op");
-    let new = op.block().unwrap().insert_operation_before(op, replacement);
+    op.block()
+        .expect("op in a block")
+        .insert_operation_before(op, replacement)
+}
+
+/// Replaces `op` by the same op without token operands, results and block
+/// arguments.
+fn rebuild_without_tokens(op: OperationRef) {
+    let operands: Vec<Value> = op.operands().filter(|v| !ops::is_token(*v)).collect();
+    let result_types: Vec<_> = op
+        .results()
+        .filter(|r| !ops::is_token(*r))
+        .map(|r| r.r#type())
+        .collect();
+    let new = rebuild(op, &operands, &result_types);
     for block in ops::blocks_of(&new) {
         for index in (0..block.argument_count()).rev() {
-            if is_token(block.argument(index).unwrap().into()) {
+            if ops::is_token(block.argument(index).unwrap()) {
                 // SAFETY: no handle to the argument is kept; its uses
                 // (waits, terminators, inner inits) are already gone.
                 unsafe { block.erase_argument(index) };
@@ -217,7 +229,7 @@ fn rebuild_without_tokens(op: OperationRef) {
     }
     let mut kept = 0;
     for result in op.results() {
-        let with: Value = if is_token(result.into()) {
+        let with: Value = if ops::is_token(result) {
             // Later ops (terminators, loop inits) still use it; they drop
             // the operand when their turn comes, and the placeholder
             // `ready` is erased at the end.

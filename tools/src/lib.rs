@@ -10,3 +10,38 @@ pub mod run;
 pub mod source;
 pub mod translate;
 pub mod verify_diagnostics;
+
+use std::process::ExitCode;
+
+/// MLIR's parser and verifier recurse once per nesting level; the tools run
+/// on a thread with a stack this large (bytes) so deeply nested input is not
+/// a stack overflow.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// Runs a tool's `main` with the process arguments on a thread with a
+/// [`STACK_BYTES`] stack; a panic that escapes it exits with failure.
+pub fn run_tool(main: fn(Vec<String>) -> ExitCode) -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || main(args))
+        .map(|thread| thread.join().unwrap_or(ExitCode::FAILURE))
+        .unwrap_or(ExitCode::FAILURE)
+}
+
+/// Parses a tool's command line with clap. `Err` holds the exit code after
+/// clap has printed its message: success for `--help` / `--version`,
+/// failure for a usage error.
+pub fn parse_cli<C: clap::Parser>(
+    args: impl IntoIterator<Item = impl Into<std::ffi::OsString> + Clone>,
+) -> Result<C, ExitCode> {
+    C::try_parse_from(args).map_err(|error| {
+        let _ = error.print();
+        match error.kind() {
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                ExitCode::SUCCESS
+            }
+            _ => ExitCode::FAILURE,
+        }
+    })
+}

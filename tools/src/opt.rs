@@ -160,17 +160,9 @@ fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
 pub fn main(args: Vec<String>) -> ExitCode {
     apipe_lowering::register_passes();
     let (tool_args, pass_flags) = split_arguments(args);
-    let cli = match Cli::try_parse_from(tool_args) {
+    let cli: Cli = match crate::parse_cli(tool_args) {
         Ok(cli) => cli,
-        Err(error) => {
-            let _ = error.print();
-            return match error.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    ExitCode::SUCCESS
-                }
-                _ => ExitCode::FAILURE,
-            };
-        }
+        Err(code) => return code,
     };
     match run(&cli, pass_flags) {
         Ok(true) => ExitCode::SUCCESS,

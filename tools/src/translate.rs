@@ -68,17 +68,9 @@ pub struct Cli {
 /// Runs `apipe-translate` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
     apipe_lowering::register_passes();
-    let cli = match Cli::try_parse_from(args) {
+    let cli: Cli = match crate::parse_cli(args) {
         Ok(cli) => cli,
-        Err(error) => {
-            let _ = error.print();
-            return match error.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    ExitCode::SUCCESS
-                }
-                _ => ExitCode::FAILURE,
-            };
-        }
+        Err(code) => return code,
     };
     match run(&cli) {
         Ok(true) => ExitCode::SUCCESS,
