@@ -8,7 +8,9 @@
 //!    of rank >= 1 with the same element type; the index count is
 //!    rank(src) + rank(dst), plus 1 when `src_elements` is given; a constant
 //!    `src_elements` lies in [0, elements]; a static innermost destination
-//!    dimension holds `elements`;
+//!    dimension holds `elements`, and a static innermost source dimension
+//!    holds the elements read (`src_elements` when constant, else
+//!    `elements`);
 //! 2. `queue` (every op but `wait`) and `pending` (`wait_group`) are i64 >= 0;
 //! 3. `apipe.wait` has at least one operand;
 //! 4. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
@@ -165,14 +167,26 @@ impl Checker<'_, '_, '_> {
                 ));
             }
         }
+        // The elements read from src: `src_elements` when given (unknown
+        // when it is not a constant), else `elements`.
+        let mut read = Some(elements);
         if index_count == expected + 1 {
             let src_elements = self.op.operand(self.op.operand_count() - 1).unwrap();
-            if let Some(value) = constant_index(src_elements) {
+            read = constant_index(src_elements);
+            if let Some(value) = read {
                 if value < 0 || value > elements {
                     self.error(format!(
                         "src_elements must lie in [0, {elements}] (the 'elements' attribute), got {value}"
                     ));
                 }
+            }
+        }
+        if let (Some(read), Ok(DimSize::Static(size))) = (read, src_type.dim_size(src_rank - 1)) {
+            if (size as i64) < read {
+                self.error(format!(
+                    "reads {read} elements but the innermost dimension of {} has {size}",
+                    src.r#type()
+                ));
             }
         }
     }

@@ -99,6 +99,23 @@ func.func @copy_elements_exceed_innermost_dst_dimension(%A: memref<64xf32>, %buf
 
 // -----
 
+func.func @copy_elements_exceed_innermost_src_dimension(%A: memref<8x2xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op reads 4 elements but the innermost dimension of memref<8x2xf32> has 2}}
+  "apipe.copy"(%A, %buf, %i, %i, %i) {elements = 4 : i64} : (memref<8x2xf32>, memref<4xf32, 3>, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @copy_src_elements_exceed_innermost_src_dimension(%A: memref<8x2xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{'apipe.copy' op reads 3 elements but the innermost dimension of memref<8x2xf32> has 2}}
+  "apipe.copy"(%A, %buf, %i, %i, %i, %c3) {elements = 4 : i64} : (memref<8x2xf32>, memref<4xf32, 3>, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
 func.func @copy_reports_every_error(%A: memref<64xf16>, %buf: memref<4xf32, 3>, %i: index) {
   // expected-error @+3 {{'apipe.copy' op attribute 'elements' must be positive, got 0}}
   // expected-error @+2 {{'apipe.copy' op expected the same element type for src and dst, got f16 and f32}}
