@@ -24,8 +24,8 @@ pub enum Error {
         option: String,
         /// The value as written.
         value: String,
-        /// What the option accepts ("true or false").
-        expected: &'static str,
+        /// What the option accepts ("true or false", "one of: a, b").
+        expected: String,
     },
     /// The textual pipeline does not follow the grammar.
     #[error("invalid pass pipeline '{pipeline}': {reason}")]

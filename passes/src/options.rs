@@ -73,7 +73,11 @@ impl PassOptions {
                 }
                 OptionKind::Choice(words) => {
                     if !words.contains(&value) {
-                        return Err(options.invalid(key, value, "one of the listed values"));
+                        return Err(options.invalid(
+                            key,
+                            value,
+                            format!("one of: {}", words.join(", ")),
+                        ));
                     }
                 }
             }
@@ -129,12 +133,12 @@ impl PassOptions {
             .map_err(|_| self.invalid(name, value, "an integer"))
     }
 
-    fn invalid(&self, name: &str, value: &str, expected: &'static str) -> Error {
+    fn invalid(&self, name: &str, value: &str, expected: impl Into<String>) -> Error {
         Error::InvalidOptionValue {
             pass: self.pass.clone(),
             option: name.into(),
             value: value.into(),
-            expected,
+            expected: expected.into(),
         }
     }
 }

@@ -17,6 +17,12 @@
 // RUN: not apipe-opt %s '--apipe-make-sync=bogus=1' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
 // APIPE-OPTION: error: no such option 'bogus' for pass 'apipe-make-sync'
 //
+// A bad value names what the option accepts.
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(apipe-software-pipeline{sync=foo})' 2>&1 | FileCheck %s --check-prefix=APIPE-CHOICE
+// RUN: not apipe-opt %s '--apipe-tokens-to-counting=strict=maybe' 2>&1 | FileCheck %s --check-prefix=APIPE-BOOL
+// APIPE-CHOICE: error: invalid value 'foo' for option 'sync' of pass 'apipe-software-pipeline': expected one of: counting, tokens
+// APIPE-BOOL: error: invalid value 'maybe' for option 'strict' of pass 'apipe-tokens-to-counting': expected true or false
+//
 // A bad option name or value on an upstream pass.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
 // RUN: not apipe-opt %s --cse=bogus=1 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
