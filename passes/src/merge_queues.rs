@@ -9,6 +9,11 @@
 //! right on its own queue is wrong on the merged one: it must be recomputed.
 //!
 //! Algorithm:
+//! 0. if the root is in counting form (no `apipe.wait`) with every apipe op
+//!    already on queue 0, there is nothing to merge: the IR is left as it
+//!    is (so counting form on one queue, the common input of
+//!    `apipe-translate`, never needs the preconditions below, e.g. a helper
+//!    function that waits);
 //! 1. check every precondition before touching the IR: those of
 //!    `apipe-counting-to-tokens` and `apipe-tokens-to-counting` (existing
 //!    tokens removable, commits only in structured control flow, no call of
@@ -75,6 +80,13 @@ fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
 /// # Errors
 /// [`Reported`] after located errors.
 pub fn merge_queues(root: OperationRef) -> Result<(), Reported> {
+    // 0.
+    let merged = ops::nested_ops(&root)
+        .iter()
+        .all(|op| !ops::is_apipe(op) || (!ops::is(op, ops::WAIT) && attributes::queue(op) == 0));
+    if merged {
+        return Ok(());
+    }
     // 1.
     if !token_values::check_removable(&root) || !counting_to_tokens::check_all(&root) {
         return Err(Reported);

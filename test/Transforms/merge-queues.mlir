@@ -95,3 +95,25 @@ func.func @branch_commits_other_queue(%c: i1) {
   "apipe.wait_group"() {pending = 1 : i64} : () -> ()
   return
 }
+
+// -----
+
+// Everything on queue 0 already: nothing to merge, the IR is left as it is,
+// even with a helper that waits (which counting-to-tokens would reject).
+// CHECK-LABEL: func.func @one_queue_with_waiting_helper
+// CHECK-NEXT:    "apipe.copy"
+// CHECK-NEXT:    "apipe.commit_group"() : () -> ()
+// CHECK-NEXT:    call @drain() : () -> ()
+// CHECK-NEXT:    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT:    return
+func.func @drain() {
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+func.func @one_queue_with_waiting_helper(%src: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  "apipe.copy"(%src, %buf, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  func.call @drain() : () -> ()
+  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  return
+}
