@@ -49,7 +49,8 @@
 //!    = inits) and the back edge (iter_args = yields), iterated to a fixed
 //!    point, widened: a max that moves becomes unbounded at once (the
 //!    interval is inexact for good then), a min that still moves from the
-//!    fourth round on becomes 0. A ghost entity per queue, reset at the
+//!    fourth round on becomes 0 (rounds counted after the first k, for k
+//!    iter_args: a rotating window of k tokens needs k rounds). A ghost entity per queue, reset at the
 //!    top of the body, measures the groups of one iteration. Exit: a static
 //!    trip count n ≥ 1 gives the back edge (no zero-trip path): the results
 //!    are the yielded facts, and an entity from before the loop gets its
@@ -865,7 +866,9 @@ const UNROLL_LIMIT: u64 = 4;
 const UNROLL_BUDGET_PER_OP: u64 = 8;
 /// See [`UNROLL_BUDGET_PER_OP`].
 const UNROLL_BUDGET_BASE: u64 = 4096;
-/// Rounds after which a moving min is widened to 0 (step 3).
+/// Rounds after which a moving min is widened to 0 (step 3), counted after
+/// as many rounds as the loop has iter_args (a rotating window of k tokens
+/// settles in k rounds).
 const WIDEN_AFTER: usize = 3;
 /// Rounds after which everything still moving becomes unknown.
 const GIVE_UP_AFTER: usize = 16;
@@ -1330,7 +1333,7 @@ impl<'c> Interpreter<'c> {
         }
         let queues = self.commit_queues_of(&op);
         let mut header = entry.clone();
-        let mut round = 0;
+        let mut round: usize = 0;
         let mut back_edge = State::new();
         let (yields, per_iteration) = loop {
             let mut current = header.clone();
@@ -1355,7 +1358,9 @@ impl<'c> Interpreter<'c> {
                 back_edge = current.clone();
             }
             let mut next = join_states(&entry, &current);
-            widen(&header, &mut next, round);
+            // A window of k rotating iter_args needs k rounds before its
+            // deepest slot settles: the thresholds start after them.
+            widen(&header, &mut next, round.saturating_sub(arguments.len()));
             if next == header {
                 if self.hazards && self.later.is_none() {
                     for (queue, per) in &per_iteration {
@@ -1462,7 +1467,7 @@ impl<'c> Interpreter<'c> {
         let mut entry = state.clone();
         self.bind(&mut entry, &before_arguments, &init_facts);
         let mut header = entry.clone();
-        let mut round = 0;
+        let mut round: usize = 0;
         let (at_condition, forwarded) = loop {
             let mut current = header.clone();
             let forwarded: Vec<Option<GroupFact>> = self
@@ -1479,7 +1484,11 @@ impl<'c> Interpreter<'c> {
             }
             self.bind(&mut body, &before_arguments, &yields);
             let mut next = join_states(&entry, &body);
-            widen(&header, &mut next, round);
+            widen(
+                &header,
+                &mut next,
+                round.saturating_sub(before_arguments.len()),
+            );
             if next == header {
                 break (current, forwarded);
             }

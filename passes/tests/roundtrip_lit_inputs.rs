@@ -103,8 +103,10 @@ fn round_trip_every_input() {
             let before = wait_groups(root);
             let name = format!("{}#{index}", file.strip_prefix(repo).unwrap().display());
             if counting_to_tokens(root).is_err() {
-                // Inputs that exist to be refused (located errors).
-                refused.push(name);
+                // Inputs that exist to be refused (located errors), and
+                // calls of functions that wait or commit (refused by design:
+                // the window of tokens cannot follow them).
+                refused.push((name, chunk.contains("call @")));
                 continue;
             }
             assert!(root.verify(), "{name}: token form does not verify");
@@ -143,7 +145,7 @@ fn round_trip_every_input() {
         converted >= 10,
         "only {converted} counting-form inputs found"
     );
-    for name in &refused {
-        assert!(name.contains("invalid"), "{name}: refused");
+    for (name, calls) in &refused {
+        assert!(name.contains("invalid") || *calls, "{name}: refused");
     }
 }

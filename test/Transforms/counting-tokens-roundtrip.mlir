@@ -96,3 +96,22 @@ func.func @two_queues_while_and_branches(%c: i1) {
   "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
   return
 }
+
+// -----
+
+// A deep window: 41 rotating tokens through the iter_args of a loop with a
+// dynamic trip count; every path agrees on 40 (the fixed point waits for the
+// whole window to settle before widening).
+// CHECK-LABEL: func.func @deep_window
+// CHECK:         scf.for
+// CHECK-NEXT:      "apipe.commit_group"() : () -> ()
+// CHECK-NEXT:      "apipe.wait_group"() {pending = 40 : i64} : () -> ()
+func.func @deep_window(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    "apipe.commit_group"() : () -> ()
+    "apipe.wait_group"() {pending = 40 : i64} : () -> ()
+  }
+  return
+}
