@@ -285,11 +285,18 @@ fn to_counting(function: &OperationRef) -> Result<(), Reported> {
 }
 
 fn remove_annotations(op: MlirOperation) {
+    // SAFETY: a live op.
+    let op_ref = unsafe { OperationRef::from_raw(op) };
     for name in [
         attributes::STAGE,
         attributes::ORDER,
         attributes::ASYNC_STAGES,
     ] {
+        // Looking an attribute up compares strings; removing one uniques
+        // its name first, so only remove what is there.
+        if !op_ref.has_attribute(name) {
+            continue;
+        }
         // SAFETY: a live op; removing an attribute does not move it.
         unsafe {
             mlir_sys::mlirOperationRemoveAttributeByName(op, melior::StringRef::new(name).to_raw());
@@ -312,6 +319,14 @@ fn transform(plan: &Plan) {
         // SAFETY: nothing refers to the loop.
         unsafe { mlirOperationDestroy(plan.loop_op) };
         return;
+    }
+    // Every check is done: strip the annotations from the body once, so the
+    // clones of each op (one per time step) are born without them.
+    for &op in &plan.body {
+        // SAFETY: body ops are live until the loop is erased.
+        for inner in ops::self_and_nested_ops(&unsafe { OperationRef::from_raw(op) }) {
+            remove_annotations(inner.to_raw());
+        }
     }
     let mut expanded = HashMap::new();
     for (i, buffer) in plan.buffers.iter().enumerate() {
@@ -619,7 +634,9 @@ impl<'c> Emitter<'c, '_> {
                     }
                 }
                 Item::Commit(s) => {
-                    let token_type = Type::parse(self.context, ops::TOKEN_TYPE).unwrap();
+                    // The carried token's type, parsed once by the analysis.
+                    // SAFETY: a type of this context.
+                    let token_type = unsafe { Type::from_raw(plan.token_type) };
                     let op = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
                         .add_attributes(&[(
                             Identifier::new(self.context, attributes::QUEUE),
@@ -706,13 +723,10 @@ impl<'c> Emitter<'c, '_> {
                     unsafe { mlirOperationSetOperand(inner.to_raw(), i as isize, r) };
                 }
             }
-            if inner.attribute_count() > 0 {
-                remove_annotations(inner.to_raw());
-            }
             if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
                 // Copies of async stage s go on queue s (RFC 0077).
                 let queue =
-                    IntegerAttribute::new(Type::parse(self.context, "i64").unwrap(), plan.stage[k]);
+                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), plan.stage[k]);
                 // SAFETY: a live op.
                 unsafe {
                     mlir_sys::mlirOperationSetAttributeByName(

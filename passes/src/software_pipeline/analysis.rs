@@ -78,6 +78,8 @@ pub(crate) struct Plan {
     pub yielded: Vec<MlirValue>,
     /// The initial values of the iter_args.
     pub inits: Vec<MlirValue>,
+    /// `!apipe.token`.
+    pub token_type: MlirType,
     pub lower_const: Option<i64>,
     pub step_const: Option<i64>,
     /// The trip count when bounds and step are constants.
@@ -623,6 +625,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         iter_args,
         yielded: results_of_yield,
         inits: loop_op.operands().skip(3).map(|v| v.to_raw()).collect(),
+        token_type,
         lower_const,
         step_const,
         trip_count,
