@@ -1019,6 +1019,56 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
         }
     }
 
+    const SUM: &str = r#"
+func.func @f(%A: memref<64xf32>, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant N : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = STAGE : i64} : memref<4xf32, 3>
+    %s = arith.addf %acc, %x {apipe.stage = STAGE : i64} : f32
+    scf.yield %s : f32
+  } {apipe.async_stages = array<i64: 0>}
+  return %r : f32
+}
+"#;
+
+    /// Loop-carried sums, static trip counts: one add per iteration outside
+    /// the kernel (plus one in it), and the function returns the init when
+    /// the loop never runs, else an add (the last iteration's sum) or the
+    /// kernel's result.
+    #[test]
+    fn iter_args_each_static_trip_count_adds_once_per_iteration() {
+        for stages in 1..=3i64 {
+            for n in 0..=6i64 {
+                let context = apipe_dialect::create_context().unwrap();
+                let text = SUM
+                    .replace("N :", &format!("{n} :"))
+                    .replace("STAGE", &stages.to_string());
+                let module = Module::parse(&context, &text).unwrap();
+                software_pipeline(&module.as_operation(), PipelineOptions::default()).unwrap();
+                assert!(module.as_operation().verify());
+                let kernel = i64::from(n > stages);
+                let outside = if kernel == 1 { stages } else { n };
+                let adds = count(&module, "arith.addf") as i64;
+                assert_eq!(adds, outside + kernel, "n={n} stages={stages}");
+                let printed = module.as_operation().to_string();
+                let returned = printed
+                    .lines()
+                    .find(|l| l.trim_start().starts_with("return"))
+                    .unwrap()
+                    .to_owned();
+                if n == 0 {
+                    assert!(returned.contains("return %arg1"), "{returned}");
+                } else {
+                    assert!(!returned.contains("%arg1"), "{returned}");
+                }
+            }
+        }
+    }
+
     /// A loop the pass refuses is left exactly as it was.
     #[test]
     fn failure_leaves_the_ir_unchanged() {
