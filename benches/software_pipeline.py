@@ -17,6 +17,11 @@ Both times are the pass times that --mlir-timing reports (wall clock of the
 pass alone: not parsing, printing, nor the verifier after the pipeline). Each
 run is repeated and the best time is kept.
 
+apipe-opt is an optimized build: unless --apipe-opt is given, the script
+first runs `cargo build --release --bin apipe-opt` (several minutes the first
+time, seconds after) and says so, and times target/release/apipe-opt
+(the upstream mlir-opt is an optimized build too).
+
 Usage: benches/software_pipeline.py [--apipe-opt PATH] [--mlir-opt PATH] [--repeat N]
 """
 import argparse
@@ -78,10 +83,15 @@ def pass_time(command, name):
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser()
-    parser.add_argument("--apipe-opt", default=os.path.join(root, "target/debug/apipe-opt"))
+    parser.add_argument("--apipe-opt", default=None)
     parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.apipe_opt is None:
+        print("building an optimized apipe-opt: cargo build --release --bin apipe-opt", flush=True)
+        subprocess.run(["cargo", "build", "--release", "--bin", "apipe-opt"], cwd=root, check=True)
+        args.apipe_opt = os.path.join(root, "target/release/apipe-opt")
+    print(f"apipe-opt: {args.apipe_opt}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for count in (10, 100, 1000):

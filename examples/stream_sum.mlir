@@ -30,25 +30,23 @@ gpu.module @kernels {
     %tid1 = arith.addi %tid, %c1 : index
     %neighbour = arith.remui %tid1, %c32 : index
     %neighbour_lane = arith.muli %neighbour, %c4 : index
-    // The running sum lives in a one-element private buffer (the pipeliner
-    // does not carry iter_args yet; LLVM promotes it to a register).
-    %acc = memref.alloca() : memref<1xf32>
-    memref.store %zero, %acc[%c0] : memref<1xf32>
-    scf.for %t = %c0 to %c32 step %c1 {
+    // The running sum is carried in iter_args (a register): the inner
+    // loop of stage 1 reads and yields it, so the pipeliner carries it at
+    // stage distance 1 (read and yielded by the same stage).
+    %sum = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
       %tile = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
       %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
       "apipe.copy"(%A, %buf, %off, %lane) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<1048576xf32>, memref<128xf32, 3>, index, index) -> ()
       gpu.barrier {apipe.stage = 1 : i64}
-      scf.for %k = %c0 to %c4 step %c1 {
+      %tile_sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%p = %acc) -> (f32) {
         %i = arith.addi %neighbour_lane, %k : index
         %x = memref.load %buf[%i] : memref<128xf32, 3>
-        %p = memref.load %acc[%c0] : memref<1xf32>
         %p2 = arith.addf %p, %x : f32
-        memref.store %p2, %acc[%c0] : memref<1xf32>
+        scf.yield %p2 : f32
       } {apipe.stage = 1 : i64}
       gpu.barrier {apipe.stage = 1 : i64}
+      scf.yield %tile_sum : f32
     } {apipe.async_stages = array<i64: 0>}
-    %sum = memref.load %acc[%c0] : memref<1xf32>
     %bid32 = arith.muli %bid, %c32 : index
     %slot = arith.addi %bid32, %tid : index
     memref.store %sum, %out[%slot] : memref<8192xf32>

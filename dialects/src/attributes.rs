@@ -37,7 +37,10 @@ pub fn integer<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Optio
 /// True if `attribute` is an integer attribute of the signless type `i64`
 /// (ODS `I64Attr`).
 pub fn is_i64(attribute: Attribute) -> bool {
-    IntegerAttribute::try_from(attribute).is_ok() && attribute.r#type().to_string() == "i64"
+    // Compare the type structurally: printing it costs a printer per call.
+    IntegerAttribute::try_from(attribute).is_ok()
+        && melior::ir::r#type::IntegerType::try_from(attribute.r#type())
+            .is_ok_and(|t| t.width() == 64 && t.is_signless())
 }
 
 /// The queue of an apipe op: its `queue` attribute, 0 when absent or invalid

@@ -47,17 +47,23 @@ pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
 
 fn verify_op(op: &OperationRef) -> bool {
     let mut checker = Checker { op, ok: true };
-    if ops::is(op, ops::COPY) {
-        checker.copy();
-        checker.queue();
-        checker.unit(BYPASS_L1);
-    } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
-        checker.queue();
-    } else if ops::is(op, ops::WAIT_GROUP) {
-        checker.i64_at_least(PENDING, true, 0);
-        checker.queue();
-    } else if ops::is(op, ops::WAIT) && op.operand_count() == 0 {
-        checker.error("expected at least one !apipe.token operand".into());
+    // The name is read once: every op of the module comes through here.
+    let identifier = op.name();
+    match identifier.as_string_ref().as_str().unwrap_or("") {
+        ops::COPY => {
+            checker.copy();
+            checker.queue();
+            checker.unit(BYPASS_L1);
+        }
+        ops::COMMIT_GROUP | ops::READY => checker.queue(),
+        ops::WAIT_GROUP => {
+            checker.i64_at_least(PENDING, true, 0);
+            checker.queue();
+        }
+        ops::WAIT if op.operand_count() == 0 => {
+            checker.error("expected at least one !apipe.token operand".into());
+        }
+        _ => {}
     }
     checker.annotations();
     checker.ok
@@ -192,11 +198,11 @@ impl Checker<'_, '_, '_> {
     }
 
     fn annotations(&mut self) {
-        let parent_is_for = self
-            .op
-            .parent_operation()
-            .is_some_and(|parent| parent.name().as_string_ref().as_str() == Ok("scf.for"));
         if let Ok(stage) = self.op.attribute(STAGE) {
+            let parent_is_for = self
+                .op
+                .parent_operation()
+                .is_some_and(|parent| parent.name().as_string_ref().as_str() == Ok("scf.for"));
             self.annotation_i64(STAGE, stage, true);
             if !parent_is_for {
                 self.error(format!(

@@ -2,8 +2,8 @@
 //! the transform of TVM RFC 0077 "Asynchronous stage in software pipeline"
 //! (tvm-rfcs #80) on MLIR `scf.for` (DESIGN.md sections 3-5, issue 3).
 //!
-//! Input: an `scf.for` (positive step, static or dynamic bounds, no
-//! iter_args) whose body ops carry `apipe.stage = k` and optionally
+//! Input: an `scf.for` (positive step, static or dynamic bounds, with or
+//! without iter_args) whose body ops carry `apipe.stage = k` and optionally
 //! `apipe.order = k`, and which carries `apipe.async_stages`. Only the
 //! innermost annotated loop of a nest is pipelined (a remark says so).
 //!
@@ -38,6 +38,22 @@
 //!
 //!    Values and tokens that cross stages rotate through iter_args: a value
 //!    made by stage `p` and used up to stage `p + d` takes `d` iter_args;
+//!
+//!    Loop-carried values (iter_args of the input loop): iter_arg `a` of
+//!    iteration `i` is the yielded value `v` of iteration `i − 1` (the init
+//!    for `i = 0`, kept in the table as iteration −1). A reader of `a` in
+//!    stage `r` runs at time `i + r`; `v` of iteration `i − 1`, made by stage
+//!    `p`, exists at time `i − 1 + p`. So the schedule is valid iff for every
+//!    reader `p ≤ r + 1`, and when `p = r + 1` (same time step) the op that
+//!    makes `v` comes before the reader in the pipelined body order
+//!    (`apipe.order`). A reader at `p ≤ r` is a use at stage distance
+//!    `r − p + 1` and rotates through that many kernel iter_args, like any
+//!    crossing value (upstream `scf::pipelineForLoop` accepts the same
+//!    schedules). The loop results are `v` of iteration `N − 1`, taken after
+//!    the epilogue (a `v` made in stage 0 is also carried out of the kernel);
+//!    `N = 0` gives the inits, and in the dynamic case every region of the
+//!    `scf.index_switch` yields its last values. The other schedules, and a
+//!    yield of a value not computed by a body op, get a located error;
 //! 4. erase the original loop and the replaced allocations;
 //! 5. with `sync=counting` (default), convert the function to counting
 //!    form with the shared analysis `tokens_to_counting` (strict), so every
@@ -50,7 +66,9 @@
 //! unchanged; the emitted code depends only on the schedule and `N`, so each
 //! (stage, iteration) pair of `[0, N)` runs exactly once, in time order.
 //!
-//! Limits (located errors, not silent): loops with iter_args; a buffer
+//! Limits (located errors, not silent): iter_args read more than one stage
+//! before the stage that yields them, or yielding a value from outside the
+//! body (an invariant, an iter_arg, the induction variable); a buffer
 //! written by an async copy through a view made inside the loop; a buffer
 //! read outside the loop. Buffers written by synchronous stores and read in a
 //! later stage are not multi-buffered (the RFC only versions async buffers).
@@ -267,11 +285,18 @@ fn to_counting(function: &OperationRef) -> Result<(), Reported> {
 }
 
 fn remove_annotations(op: MlirOperation) {
+    // SAFETY: a live op.
+    let op_ref = unsafe { OperationRef::from_raw(op) };
     for name in [
         attributes::STAGE,
         attributes::ORDER,
         attributes::ASYNC_STAGES,
     ] {
+        // Looking an attribute up compares strings; removing one uniques
+        // its name first, so only remove what is there.
+        if !op_ref.has_attribute(name) {
+            continue;
+        }
         // SAFETY: a live op; removing an attribute does not move it.
         unsafe {
             mlir_sys::mlirOperationRemoveAttributeByName(op, melior::StringRef::new(name).to_raw());
@@ -288,10 +313,20 @@ fn transform(plan: &Plan) {
     let context: &Context = unsafe { context.to_ref() };
     let location = loop_op.location();
     if plan.trip_count.is_some_and(|n| n <= 0) {
-        // The loop never runs: nothing to pipeline, no buffer to expand.
+        // The loop never runs: nothing to pipeline, no buffer to expand; its
+        // results are the initial values.
+        replace_results(plan, &plan.inits);
         // SAFETY: nothing refers to the loop.
         unsafe { mlirOperationDestroy(plan.loop_op) };
         return;
+    }
+    // Every check is done: strip the annotations from the body once, so the
+    // clones of each op (one per time step) are born without them.
+    for &op in &plan.body {
+        // SAFETY: body ops are live until the loop is erased.
+        for inner in ops::self_and_nested_ops(&unsafe { OperationRef::from_raw(op) }) {
+            remove_annotations(inner.to_raw());
+        }
     }
     let mut expanded = HashMap::new();
     for (i, buffer) in plan.buffers.iter().enumerate() {
@@ -340,10 +375,15 @@ fn transform(plan: &Plan) {
     }
     emitter.constant(0);
     emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
-    match plan.trip_count {
-        Some(n) => emitter.emit_static(n),
+    emitter.seed_inits();
+    let results = match plan.trip_count {
+        Some(n) => {
+            emitter.emit_static(n);
+            emitter.last_values(Iteration::Absolute(n - 1))
+        }
         None => emitter.emit_dynamic(),
-    }
+    };
+    replace_results(plan, &results);
     // SAFETY: nothing refers to the loop any more; its body uses the old
     // buffers, so it goes first.
     unsafe { mlirOperationDestroy(plan.loop_op) };
@@ -351,6 +391,17 @@ fn transform(plan: &Plan) {
         if !buffer.alloc.ptr.is_null() {
             // SAFETY: its only users (the loop, deallocs) are gone or moved.
             unsafe { mlirOperationDestroy(buffer.alloc) };
+        }
+    }
+}
+
+/// Replaces each use of the results of the original loop by `values`.
+fn replace_results(plan: &Plan, values: &[MlirValue]) {
+    for (j, &v) in values.iter().enumerate() {
+        // SAFETY: the loop is live and has one result per iter_arg.
+        unsafe {
+            let r = mlir_sys::mlirOperationGetResult(plan.loop_op, j as isize);
+            mlir_sys::mlirValueReplaceAllUsesOfWith(r, v);
         }
     }
 }
@@ -364,6 +415,17 @@ enum Iteration {
     FromEnd(i64),
     /// Iteration `t + o`, `t` the steady-state loop counter.
     Kernel(i64),
+}
+
+impl Iteration {
+    /// The iteration before this one (whose yield feeds its iter_args).
+    fn previous(self) -> Self {
+        match self {
+            Iteration::Absolute(i) => Iteration::Absolute(i - 1),
+            Iteration::FromEnd(m) => Iteration::FromEnd(m + 1),
+            Iteration::Kernel(o) => Iteration::Kernel(o - 1),
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -531,6 +593,25 @@ impl<'c> Emitter<'c, '_> {
         v
     }
 
+    /// Iteration −1 of each yielded value is the iter_arg's initial value,
+    /// so iteration 0 reads the init like any other iteration reads the
+    /// previous yield.
+    fn seed_inits(&mut self) {
+        for (&v, &init) in self.plan.yielded.iter().zip(&self.plan.inits) {
+            self.table.insert((key(v), Iteration::Absolute(-1)), init);
+        }
+    }
+
+    /// The yielded values of iteration `it` (the loop results when `it` is
+    /// the last iteration).
+    fn last_values(&self, it: Iteration) -> Vec<MlirValue> {
+        self.plan
+            .yielded
+            .iter()
+            .map(|&v| self.lookup(key(v), it))
+            .collect()
+    }
+
     fn lookup(&self, key: usize, it: Iteration) -> MlirValue {
         *self
             .table
@@ -553,7 +634,9 @@ impl<'c> Emitter<'c, '_> {
                     }
                 }
                 Item::Commit(s) => {
-                    let token_type = Type::parse(self.context, ops::TOKEN_TYPE).unwrap();
+                    // The carried token's type, parsed once by the analysis.
+                    // SAFETY: a type of this context.
+                    let token_type = unsafe { Type::from_raw(plan.token_type) };
                     let op = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
                         .add_attributes(&[(
                             Identifier::new(self.context, attributes::QUEUE),
@@ -617,6 +700,8 @@ impl<'c> Emitter<'c, '_> {
                     Some(self.induction(it))
                 } else if plan.produced.contains_key(&key(raw)) {
                     Some(self.lookup(key(raw), it))
+                } else if let Some(&v) = plan.iter_args.get(&key(raw)) {
+                    Some(self.lookup(v, it.previous()))
                 } else if let Some(&(b, expanded)) = self.expanded.get(&key(raw)) {
                     let buffer = &plan.buffers[b];
                     let version = self.version(it, buffer.versions);
@@ -638,13 +723,10 @@ impl<'c> Emitter<'c, '_> {
                     unsafe { mlirOperationSetOperand(inner.to_raw(), i as isize, r) };
                 }
             }
-            if inner.attribute_count() > 0 {
-                remove_annotations(inner.to_raw());
-            }
             if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
                 // Copies of async stage s go on queue s (RFC 0077).
                 let queue =
-                    IntegerAttribute::new(Type::parse(self.context, "i64").unwrap(), plan.stage[k]);
+                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), plan.stage[k]);
                 // SAFETY: a live op.
                 unsafe {
                     mlir_sys::mlirOperationSetAttributeByName(
@@ -686,8 +768,9 @@ impl<'c> Emitter<'c, '_> {
         }
     }
 
-    /// A dynamic trip count: `scf.index_switch` on `min(N, S)`.
-    fn emit_dynamic(&mut self) {
+    /// A dynamic trip count: `scf.index_switch` on `min(N, S)`; returns the
+    /// loop results (the switch results).
+    fn emit_dynamic(&mut self) -> Vec<MlirValue> {
         let s_max = self.plan.max_stage;
         let diff = self.arith("arith.subi", self.plan.upper, self.plan.lower);
         let count = self.arith("arith.ceildivsi", diff, self.plan.step);
@@ -705,10 +788,16 @@ impl<'c> Emitter<'c, '_> {
             })
             .collect();
         let cases: Vec<i64> = (0..s_max).collect();
+        let result_types: Vec<Type> = self
+            .plan
+            .yielded
+            .iter()
+            .map(|&v| value(v).r#type())
+            .collect();
         let switch = melior::dialect::scf::index_switch(
             self.context,
             value(selector),
-            &[],
+            &result_types,
             DenseI64ArrayAttribute::new(self.context, &cases),
             regions,
             self.location,
@@ -727,13 +816,31 @@ impl<'c> Emitter<'c, '_> {
                 .to_raw()
         };
         // Region 0 is the default (N >= S); regions 1.. are cases 0..S-1.
+        // Each region yields the values of its last iteration.
+        let finish = |emitter: &mut Self, r: usize, it: Iteration| {
+            let old = yield_of(r);
+            let values: Vec<Value> = emitter.last_values(it).into_iter().map(value).collect();
+            let new = melior::dialect::scf::r#yield(&values, emitter.location);
+            // SAFETY: the old yield is live and unused; the new one is owned.
+            unsafe {
+                mlirBlockInsertOwnedOperationBefore(
+                    mlirOperationGetBlock(old),
+                    old,
+                    new.into_raw(),
+                );
+                mlirOperationDestroy(old);
+            }
+        };
         for c in 0..s_max {
             self.point = Point::Before(yield_of(c as usize + 1));
             self.table.clear();
+            self.seed_inits();
             self.emit_static(c);
+            finish(self, c as usize + 1, Iteration::Absolute(c - 1));
         }
         self.point = Point::Before(yield_of(0));
         self.table.clear();
+        self.seed_inits();
         self.trip = Some(trip);
         for tau in 0..s_max {
             self.emit_part(&move |s: i64| (tau >= s).then_some(Iteration::Absolute(tau - s)));
@@ -744,6 +851,11 @@ impl<'c> Emitter<'c, '_> {
         for k in 1..=s_max {
             self.emit_part(&move |s: i64| (s >= k).then_some(Iteration::FromEnd(s - k + 1)));
         }
+        finish(self, 0, Iteration::FromEnd(1));
+        (0..self.plan.yielded.len())
+            // SAFETY: the switch has one result per yielded value.
+            .map(|j| unsafe { mlir_sys::mlirOperationGetResult(switch.to_raw(), j as isize) })
+            .collect()
     }
 
     /// The steady-state loop `scf.for %t = 0 to upper step 1` with rotating
@@ -904,6 +1016,56 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
             assert!(!printed.contains("!apipe.token"));
             assert!(!printed.contains("apipe.stage"));
             assert!(printed.contains(&format!("pending = {stages} : i64")));
+        }
+    }
+
+    const SUM: &str = r#"
+func.func @f(%A: memref<64xf32>, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant N : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = STAGE : i64} : memref<4xf32, 3>
+    %s = arith.addf %acc, %x {apipe.stage = STAGE : i64} : f32
+    scf.yield %s : f32
+  } {apipe.async_stages = array<i64: 0>}
+  return %r : f32
+}
+"#;
+
+    /// Loop-carried sums, static trip counts: one add per iteration outside
+    /// the kernel (plus one in it), and the function returns the init when
+    /// the loop never runs, else an add (the last iteration's sum) or the
+    /// kernel's result.
+    #[test]
+    fn iter_args_each_static_trip_count_adds_once_per_iteration() {
+        for stages in 1..=3i64 {
+            for n in 0..=6i64 {
+                let context = apipe_dialect::create_context().unwrap();
+                let text = SUM
+                    .replace("N :", &format!("{n} :"))
+                    .replace("STAGE", &stages.to_string());
+                let module = Module::parse(&context, &text).unwrap();
+                software_pipeline(&module.as_operation(), PipelineOptions::default()).unwrap();
+                assert!(module.as_operation().verify());
+                let kernel = i64::from(n > stages);
+                let outside = if kernel == 1 { stages } else { n };
+                let adds = count(&module, "arith.addf") as i64;
+                assert_eq!(adds, outside + kernel, "n={n} stages={stages}");
+                let printed = module.as_operation().to_string();
+                let returned = printed
+                    .lines()
+                    .find(|l| l.trim_start().starts_with("return"))
+                    .unwrap()
+                    .to_owned();
+                if n == 0 {
+                    assert!(returned.contains("return %arg1"), "{returned}");
+                } else {
+                    assert!(!returned.contains("%arg1"), "{returned}");
+                }
+            }
         }
     }
 

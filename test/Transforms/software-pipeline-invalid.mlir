@@ -140,18 +140,56 @@ func.func @read_in_the_copy_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @loop_with_iter_args(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+func.func @iter_arg_read_two_stages_before_its_yield(%A: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
-  // expected-error @+1 {{'scf.for' op with iter_args cannot be pipelined yet; carry the value through a memref}}
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'arith.mulf' op in stage 0 reads an iter_arg that stage 2 yields}}
+    %a = arith.mulf %acc, %acc {apipe.stage = 0 : i64} : f32
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
+    %s = arith.addf %a, %x {apipe.stage = 2 : i64} : f32
+    scf.yield %s : f32
+  } {apipe.async_stages = array<i64: 0>}
+  return %r : f32
+}
+
+// -----
+
+func.func @iter_arg_read_before_its_yield_in_the_same_time_step(%A: memref<64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4xf32, 3>
   %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
     "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
-    %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
+    // expected-error @+1 {{'arith.addf' op in stage 1 reads an iter_arg that the next stage yields in the same time step; it must be ordered (apipe.order) after the op that yields it}}
+    %a = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
+    %s = arith.mulf %a, %a {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32
+  } {apipe.async_stages = array<i64: 0>}
+  return %r : f32
+}
+
+// -----
+
+func.func @iter_arg_yields_a_value_from_outside(%A: memref<64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4xf32, 3>
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %buf[%c0] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    // expected-error @+1 {{'scf.yield' op operand #0 is not a result of an op of the loop body; the pipeliner carries only values that a stage computes}}
+    scf.yield %zero : f32
   } {apipe.async_stages = array<i64: 0>}
   return %r : f32
 }

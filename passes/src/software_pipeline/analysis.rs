@@ -72,6 +72,14 @@ pub(crate) struct Plan {
     pub upper: MlirValue,
     pub step: MlirValue,
     pub induction: MlirValue,
+    /// Body iter_arg key -> key of the value the yield gives for it.
+    pub iter_args: HashMap<usize, usize>,
+    /// The yielded values, one per iter_arg and loop result.
+    pub yielded: Vec<MlirValue>,
+    /// The initial values of the iter_args.
+    pub inits: Vec<MlirValue>,
+    /// `!apipe.token`.
+    pub token_type: MlirType,
     pub lower_const: Option<i64>,
     pub step_const: Option<i64>,
     /// The trip count when bounds and step are constants.
@@ -158,17 +166,10 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         diagnostic::error(location, message);
         *ok = false;
     };
-    if loop_op.operand_count() > 3 {
-        error(
-            &mut ok,
-            loop_location,
-            "'scf.for' op with iter_args cannot be pipelined yet; carry the value through a memref",
-        );
-        return Err(());
-    }
     let body = body_ops(&loop_op);
     let block = loop_op.region(0).unwrap().first_block().unwrap();
     let induction = block.argument(0).unwrap().to_raw();
+    let terminator = block.terminator().unwrap();
 
     // Stages and orders.
     let mut stage = Vec::with_capacity(body.len());
@@ -301,6 +302,80 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         }
     }
     let mut distance: HashMap<usize, i64> = HashMap::new();
+
+    // Loop-carried values: iter_arg `j` of iteration `i` is the value that
+    // the yield gives in iteration `i − 1`.
+    let mut iter_args: HashMap<usize, usize> = HashMap::new();
+    let mut results_of_yield = Vec::new();
+    for (j, y) in terminator.operands().enumerate() {
+        let arg = block.argument(j + 1).unwrap().to_raw();
+        match produced.get(&key(y.to_raw())) {
+            Some(_) if results_of_yield.iter().any(|v: &MlirValue| key(*v) == key(y.to_raw())) => error(
+                &mut ok,
+                terminator.location(),
+                &format!(
+                    "'scf.yield' op operand #{j} is yielded for two iter_args; yield each value once"
+                ),
+            ),
+            Some(&p) => {
+                iter_args.insert(key(arg), key(y.to_raw()));
+                results_of_yield.push(y.to_raw());
+                // The loop result is the value of the last iteration: when it
+                // is made in stage 0 the kernel must hand it out.
+                if stage[p] == 0 {
+                    let d = distance.entry(key(y.to_raw())).or_default();
+                    *d = (*d).max(1);
+                }
+            }
+            None => error(
+                &mut ok,
+                terminator.location(),
+                &format!(
+                    "'scf.yield' op operand #{j} is not a result of an op of the loop body; the pipeliner carries only values that a stage computes"
+                ),
+            ),
+        }
+    }
+    for (k, _) in body.iter().enumerate() {
+        for inner in &nested[k] {
+            let mut read = HashSet::new();
+            for operand in inner.operands() {
+                let Some(&v) = iter_args.get(&key(operand.to_raw())) else {
+                    continue;
+                };
+                if !read.insert(v) {
+                    continue;
+                }
+                let p = produced[&v];
+                let (r, q) = (stage[k], stage[p]);
+                if q > r + 1 {
+                    error(
+                        &mut ok,
+                        inner.location(),
+                        &format!(
+                            "'{}' op in stage {r} reads an iter_arg that stage {q} yields (at {}); the previous iteration's value is ready only for stages >= {}",
+                            name_of(inner),
+                            body[p].location(),
+                            q - 1
+                        ),
+                    );
+                } else if q == r + 1 && position[p] > position[k] {
+                    error(
+                        &mut ok,
+                        inner.location(),
+                        &format!(
+                            "'{}' op in stage {r} reads an iter_arg that the next stage yields in the same time step; it must be ordered (apipe.order) after the op that yields it (at {})",
+                            name_of(inner),
+                            body[p].location()
+                        ),
+                    );
+                } else if r + 1 - q > 0 {
+                    let d = distance.entry(v).or_default();
+                    *d = (*d).max(r + 1 - q);
+                }
+            }
+        }
+    }
     for (k, _) in body.iter().enumerate() {
         for inner in &nested[k] {
             for operand in inner.operands() {
@@ -547,6 +622,10 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         upper: upper.to_raw(),
         step: step.to_raw(),
         induction,
+        iter_args,
+        yielded: results_of_yield,
+        inits: loop_op.operands().skip(3).map(|v| v.to_raw()).collect(),
+        token_type,
         lower_const,
         step_const,
         trip_count,
