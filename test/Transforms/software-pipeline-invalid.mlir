@@ -265,3 +265,98 @@ func.func @buffer_used_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) 
   %last = memref.load %buf[%c0] : memref<4xf32, 3>
   return %last : f32
 }
+
+// -----
+
+func.func @stage_too_large(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'memref.load' op has 'apipe.stage' = 9223372036854775807; the pipeliner supports stages up to 64}}
+    %x = memref.load %buf[%c1] {apipe.stage = 9223372036854775807 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @copy_in_unlisted_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'apipe.copy' op is in stage 0, which 'apipe.async_stages' does not list: it would stay asynchronous with no commit or wait; list stage 0 in 'apipe.async_stages'}}
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<4xf32, 3>
+  %tile = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    // expected-error @+1 {{'memref.store' op in stage 1 writes a buffer that stage 2 reads (at}}
+    memref.store %f, %tile[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
+    %x = memref.load %tile[%c0] {apipe.stage = 2 : i64} : memref<4xf32>
+    %y = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
+    %z = arith.addf %x, %y {apipe.stage = 2 : i64} : f32
+    memref.store %z, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+func.func @i32_induction_variable(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %n = arith.constant 16 : i32
+  %buf = memref.alloc() : memref<4xf32, 3>
+  // expected-error @+1 {{the pipeliner needs an 'index' induction variable, got i32}}
+  scf.for %i = %z to %n step %one : i32 {
+    %j = arith.index_cast %i {apipe.stage = 0 : i64} : i32 to index
+    "apipe.copy"(%A, %buf, %j, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%j] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// A warning, not an error: the copy runs only in some iterations, and the
+// reader does not sit under the same condition.
+func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %r = arith.remui %i, %c2 {apipe.stage = 0 : i64} : index
+    %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
+    scf.if %even {
+      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 2 versions}}
+      "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}

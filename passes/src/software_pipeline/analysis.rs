@@ -159,6 +159,17 @@ fn is_pure(name: &str) -> bool {
 }
 
 /// Builds the plan for `loop_op`, or emits every located error it finds.
+/// `file:line:col` of `location` for a message (its MLIR form otherwise).
+fn at(location: melior::ir::Location) -> String {
+    apipe_dialect::location::file_line_col(location)
+        .map_or_else(|| location.to_string(), |f| f.to_string())
+}
+
+/// The largest `apipe.stage` the pipeliner accepts: the prologue and the
+/// epilogue (and, for dynamic trip counts, one schedule per count below the
+/// stage count) grow with it.
+const MAX_STAGE: i64 = 64;
+
 pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<Plan, ()> {
     let mut ok = true;
     let loop_location = loop_op.location();
@@ -170,6 +181,17 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
     let block = loop_op.region(0).unwrap().first_block().unwrap();
     let induction = block.argument(0).unwrap().to_raw();
     let terminator = block.terminator().unwrap();
+    // SAFETY: a live block argument.
+    if !unsafe { mlir_sys::mlirTypeIsAIndex(mlir_sys::mlirValueGetType(induction)) } {
+        error(
+            &mut ok,
+            loop_location,
+            &format!(
+                "the pipeliner needs an 'index' induction variable, got {}",
+                block.argument(0).unwrap().r#type()
+            ),
+        );
+    }
 
     // Stages and orders.
     let mut stage = Vec::with_capacity(body.len());
@@ -192,12 +214,20 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                     name_of(op)
                 ),
             ),
+            Some(s) if s > MAX_STAGE => error(
+                &mut ok,
+                op.location(),
+                &format!(
+                    "'{}' op has 'apipe.stage' = {s}; the pipeliner supports stages up to {MAX_STAGE} (the prologue and epilogue grow with the stage count)",
+                    name_of(op)
+                ),
+            ),
             Some(_) => {}
         }
         stage.push(
             attributes::integer(op, attributes::STAGE)
                 .unwrap_or(0)
-                .max(0),
+                .clamp(0, MAX_STAGE),
         );
         order.push(attributes::integer(op, attributes::ORDER));
     }
@@ -249,6 +279,15 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             if name == ops::COPY {
                 if is_async {
                     *copies_of_stage.entry(stage[k]).or_default() += 1;
+                } else {
+                    error(
+                        &mut ok,
+                        inner.location(),
+                        &format!(
+                            "'{name}' op is in stage {}, which 'apipe.async_stages' does not list: it would stay asynchronous with no commit or wait; list stage {} in 'apipe.async_stages'",
+                            stage[k], stage[k]
+                        ),
+                    );
                 }
             } else if name.starts_with("func.call") {
                 error(
@@ -366,7 +405,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                         &format!(
                             "'{}' op in stage {r} reads an iter_arg that the next stage yields in the same time step; it must be ordered (apipe.order) after the op that yields it (at {})",
                             name_of(inner),
-                            body[p].location()
+                            at(body[p].location())
                         ),
                     );
                 } else if r + 1 - q > 0 {
@@ -391,7 +430,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                             name_of(inner),
                             stage[k],
                             stage[p],
-                            body[p].location()
+                            at(body[p].location())
                         ),
                     );
                 } else if stage[p] == stage[k] && position[p] > position[k] {
@@ -401,7 +440,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                         &format!(
                             "'{}' op is ordered (apipe.order) before the op of the same stage that produces its operand (at {})",
                             name_of(inner),
-                            body[p].location()
+                            at(body[p].location())
                         ),
                     );
                 } else if stage[p] < stage[k] {
@@ -428,6 +467,55 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             set
         })
         .collect();
+    // Buffers written by other ops than async copies and read in a later
+    // stage: only async copies' buffers are multi-buffered, so the write of
+    // a later iteration would overwrite the data before the read.
+    let is_write_target = |name: &str, index: usize| {
+        index == 1
+            && matches!(
+                name,
+                "memref.store"
+                    | "vector.store"
+                    | "memref.copy"
+                    | "vector.transfer_write"
+                    | ops::COPY
+            )
+    };
+    // Does body op `j` read the buffer `target`? Any use that is not the
+    // target of a known write counts (a subview, a call: conservatively).
+    let reads = |j: usize, target: usize| {
+        nested[j].iter().any(|o| {
+            let name = name_of(o);
+            o.operands()
+                .enumerate()
+                .any(|(i, v)| key(v.to_raw()) == target && !is_write_target(&name, i))
+        })
+    };
+    for (k, _) in body.iter().enumerate() {
+        for inner in &nested[k] {
+            let name = name_of(inner);
+            if name == ops::COPY || !is_write_target(&name, 1) {
+                continue;
+            }
+            let Ok(target) = inner.operand(1) else {
+                continue;
+            };
+            let target = key(target.to_raw());
+            if let Some(j) = (0..body.len()).find(|&j| stage[j] > stage[k] && reads(j, target)) {
+                error(
+                    &mut ok,
+                    inner.location(),
+                    &format!(
+                        "'{name}' op in stage {} writes a buffer that stage {} reads (at {}): only buffers written by async copies are multi-buffered, so a later iteration would overwrite it first; write it in stage {} or copy it asynchronously",
+                        stage[k],
+                        stage[j],
+                        at(body[j].location()),
+                        stage[j]
+                    ),
+                );
+            }
+        }
+    }
     // (buffer, writer stage, value, location of the first writer)
     let mut written_by: Vec<(usize, i64, MlirValue, melior::ir::Location)> = Vec::new();
     for (k, _) in body.iter().enumerate() {
@@ -509,6 +597,40 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             });
         }
         let versions = last - writer + 1;
+        // A copy nested in a region op (an `scf.if`) whose condition may
+        // change from one iteration to the next (a loop-invariant condition
+        // writes in every iteration or in none).
+        let varies = |op: &OperationRef| {
+            op.operands().any(|v| {
+                let v = key(v.to_raw());
+                produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v)
+            })
+        };
+        // ... unless every reader of the buffer sits under the same
+        // condition value (it reads only in the iterations that copied).
+        let same_guard = |k: usize, op: &OperationRef| {
+            let condition = op.operand(0).ok().map(|v| key(v.to_raw()));
+            (0..body.len()).filter(|&j| j != k && reads(j, b)).all(|j| {
+                body[j].region_count() > 0
+                    && body[j].operand(0).ok().map(|v| key(v.to_raw())) == condition
+            })
+        };
+        let conditional = body.iter().enumerate().find_map(|(k, op)| {
+            nested[k]
+                .iter()
+                .skip(1)
+                .find(|o| ops::is(*o, ops::COPY) && key(o.operand(1).unwrap().to_raw()) == b)
+                .filter(|_| op.region_count() > 0 && varies(op) && !same_guard(k, op))
+                .map(|o| o.location())
+        });
+        if let (true, Some(at)) = (versions > 1, conditional) {
+            diagnostic::warning(
+                at,
+                &format!(
+                    "'apipe.copy' op writes its buffer under a condition and the buffer gets {versions} versions: an iteration that skips the copy leaves the data of {versions} iterations earlier in its version, not the previous iteration's (multi-buffering assumes every iteration writes the buffer)"
+                ),
+            );
+        }
         if versions > 1 {
             // SAFETY: `value` is a live operand of a body op.
             let value = unsafe { Value::from_raw(value) };
