@@ -166,12 +166,14 @@ fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
         );
         return false;
     }
+    // A function with no apipe op of its own has no window to shift.
+    let synchronizes = ops::nested_ops(function).iter().any(ops::is_apipe);
     for op in ops::nested_ops(function) {
         if enclosing_function(op) != Some(*function) {
             continue; // A nested function is checked on its own.
         }
         let name = ops::name(&op);
-        if let Some(callee) = group_distance::callee(&op) {
+        if let Some(callee) = group_distance::callee(&op).filter(|_| synchronizes) {
             if synchronizing.contains(&callee) {
                 diagnostic::error(
                     op.location(),

@@ -522,7 +522,10 @@ impl GroupDistance {
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
             commit_queues: HashMap::new(),
+            // A function with no apipe op of its own asks nothing of the
+            // analysis: the groups its callees commit shift no count here.
             committing_functions: match (&options.committing_functions, options.function_only) {
+                _ if !ops::nested_ops(function).iter().any(ops::is_apipe) => HashSet::new(),
                 (_, true) => HashSet::new(),
                 (Some(names), false) => names.clone(),
                 (None, false) => functions_containing(function, &[ops::COMMIT_GROUP]),

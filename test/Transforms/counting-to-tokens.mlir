@@ -238,3 +238,22 @@ func.func @index_switch_and_execute_region_window(%k: index) {
   "apipe.wait_group"() {pending = 1 : i64} : () -> ()
   return
 }
+
+// -----
+
+// A caller with no apipe op of its own has no window to shift: calling a
+// function that commits and waits is fine there.
+// CHECK-LABEL: func.func @drain_helper
+// CHECK:         %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT:    "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+// CHECK-LABEL: func.func @caller_without_apipe_ops
+// CHECK-NEXT:    call @drain_helper() : () -> ()
+func.func @drain_helper() {
+  "apipe.commit_group"() : () -> ()
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+func.func @caller_without_apipe_ops() {
+  func.call @drain_helper() : () -> ()
+  return
+}
