@@ -171,13 +171,16 @@ fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
 }
 
 /// The bytes one `apipe.copy` moves (`elements` × element width), or why it
-/// has none.
-pub fn copy_bytes(op: &OperationRef) -> Result<i64, String> {
+/// has none. The product is taken in `i128`, where an `i64` count times a
+/// `u32` width cannot overflow: a huge `elements` (dynamic memrefs escape
+/// the static size checks) is reported with its exact byte count instead of
+/// wrapping to a valid-looking 0, 4, 8 or 16.
+pub fn copy_bytes(op: &OperationRef) -> Result<i128, String> {
     use melior::ir::r#type::ShapedTypeLike;
     let element = memref_type(op.operand(0).unwrap()).element();
     let elements = attributes::integer(op, attributes::ELEMENTS).unwrap_or(0);
     match bit_width(element) {
-        Some(bits) if bits % 8 == 0 => Ok(elements * i64::from(bits / 8)),
+        Some(bits) if bits % 8 == 0 => Ok(i128::from(elements) * i128::from(bits / 8)),
         _ => Err(format!(
             "cp.async copies whole bytes of integers or floats, not elements of type {element}"
         )),

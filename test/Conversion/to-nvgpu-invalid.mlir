@@ -38,6 +38,20 @@ func.func @twelve_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
 
 // -----
 
+// Dynamic memrefs escape the static size checks: the byte count of a huge
+// `elements` is exact (no i64 overflow, which wrapped 2^62 f32 to 0 bytes
+// and 2^62+1 f32 to 4 bytes).
+func.func @bytes_overflow_i64(%a: memref<?xf32>, %b: memref<?xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op moves 18446744073709551616 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387904 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
+  // expected-error @+1 {{'apipe.copy' op moves 18446744073709551620 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387905 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+
+// -----
+
 func.func @thirty_two_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 32 bytes; cp.async copies 4, 8 or 16 bytes}}
   "apipe.copy"(%a, %b, %i, %i) {elements = 8 : i64, bypass_l1} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
@@ -102,4 +116,3 @@ func.func @first_valid_then_invalid(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i
   "apipe.commit_group"() : () -> ()
   return
 }
-
