@@ -18,8 +18,10 @@
 //!    - each `apipe.copy` moves 4, 8 or 16 bytes (`cp-size`, PTX ISA
 //!      9.7.9.25.3.1), reads global memory (no memory space, `1` or
 //!      `#gpu.address_space<global>`), writes shared memory (`3` or
-//!      `#gpu.address_space<workgroup>`), and both memrefs have a unit
-//!      innermost stride;
+//!      `#gpu.address_space<workgroup>`), both memrefs have a unit
+//!      innermost stride, and neither address is misaligned for the copy
+//!      size where its byte offset is known at compile time (constant
+//!      indices, static strides and layout offset; PTX ISA 9.7.9.25.3.1);
 //! 2. each `apipe.copy` becomes `nvgpu.device_async_copy` with
 //!    `dstElements = elements`, the optional `src_elements` operand as
 //!    `srcElements` (PTX `src-size`, zero-fill), and `bypassL1` only for a
@@ -53,6 +55,7 @@
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
+    group_distance::constant_int,
     options::{OptionInfo, OptionKind, PassOptions},
     PassId, PassInfo, RunFn,
 };
@@ -166,6 +169,36 @@ fn innermost_stride(ty: MemRefType) -> Option<i64> {
     Some(strides[rank - 1]).filter(|s| *s != i64::MIN)
 }
 
+/// The byte offset of the element at `indices` from the start (aligned
+/// pointer) of a memref of type `ty`, if it is known at compile time: the
+/// layout offset is static, every index is an `arith.constant`, and every
+/// nonzero index has a static stride. `None` otherwise.
+fn static_byte_offset(ty: MemRefType, indices: &[Value]) -> Option<i128> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let rank = ty.rank();
+    let element_bytes = i128::from(bit_width(ty.element())? / 8);
+    let mut strides = vec![0i64; rank.max(1)];
+    let mut offset = 0i64;
+    // SAFETY: `ty` is live; `strides` has room for `rank` entries.
+    let result = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(ty.to_raw(), strides.as_mut_ptr(), &mut offset)
+    };
+    if result.value == 0 || offset == i64::MIN || indices.len() != rank {
+        return None;
+    }
+    let mut linear = i128::from(offset);
+    for (index, stride) in indices.iter().zip(&strides) {
+        let index = constant_int(*index)?;
+        if index != 0 {
+            if *stride == i64::MIN {
+                return None;
+            }
+            linear = linear.checked_add(i128::from(index).checked_mul(i128::from(*stride))?)?;
+        }
+    }
+    linear.checked_mul(element_bytes)
+}
+
 fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
     MemRefType::try_from(value.r#type()).expect("verified apipe.copy operand")
 }
@@ -224,6 +257,25 @@ fn check(nested: &[OperationRef]) -> bool {
                 "'apipe.copy' op moves {bytes} bytes; cp.async copies 4, 8 or 16 bytes"
             )),
             Err(message) => fail(format!("'apipe.copy' op: {message}")),
+        }
+        if let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) {
+            use melior::ir::r#type::ShapedTypeLike;
+            let indices: Vec<Value> = op.operands().skip(2).collect();
+            let (src_rank, dst_rank) = (src.rank(), dst.rank());
+            if indices.len() >= src_rank + dst_rank {
+                for (what, ty, at) in [
+                    ("source", src, &indices[..src_rank]),
+                    ("destination", dst, &indices[src_rank..src_rank + dst_rank]),
+                ] {
+                    if let Some(offset) = static_byte_offset(ty, at) {
+                        if offset.rem_euclid(bytes) != 0 {
+                            fail(format!(
+                                "'apipe.copy' op {what} byte offset {offset} is not a multiple of the {bytes}-byte copy; cp.async needs addresses aligned to the copy size"
+                            ));
+                        }
+                    }
+                }
+            }
         }
         if memory_space(src) != MemorySpace::Global {
             fail(format!(
