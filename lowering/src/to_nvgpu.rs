@@ -22,7 +22,10 @@
 //!      innermost stride, and neither address is misaligned for the copy
 //!      size where its byte offset is known at compile time (constant
 //!      indices, static strides and layout offset; PTX ISA 9.7.9.25.3.1);
-//! 2. each `apipe.copy` becomes `nvgpu.device_async_copy` with
+//! 2. every workgroup buffer a copy writes (a `gpu.func` workgroup
+//!    attribution or a `memref.global`, also through view-like ops) gets an
+//!    alignment of at least the copy size ([`align_destinations`]); then
+//!    each `apipe.copy` becomes `nvgpu.device_async_copy` with
 //!    `dstElements = elements`, the optional `src_elements` operand as
 //!    `srcElements` (PTX `src-size`, zero-fill), and `bypassL1` only for a
 //!    16-byte copy with `bypass_l1` (`.cg`; every other copy is `.ca`, which
@@ -306,6 +309,8 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     if !check(&nested) {
         return Err(Reported);
     }
+    // 2. (alignment)
+    align_destinations(root, &nested);
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -377,7 +382,7 @@ const NUM_GROUPS: &str = "apipe.num_groups";
 ///    then `apipe-counting-to-tokens` threads windows of tokens through
 ///    scf (iter_args, results) and turns each wait into `apipe.wait` on the
 ///    token of the group it completes (`apipe.ready` where none exists);
-/// 3. copies as in [`to_nvgpu`]; each token commit becomes
+/// 3. buffer alignment and copies as in [`to_nvgpu`]; each token commit becomes
 ///    `device_async_create_group` with the same token uses; each wait
 ///    `device_async_wait %t {numGroups = N}`; each `apipe.ready` a
 ///    placeholder (upstream has no completed-group token);
@@ -393,6 +398,7 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     if !check(&ops::nested_ops(&root)) || !counting_to_tokens::check_all(&root) {
         return Err(Reported);
     }
+    align_destinations(&root, &ops::nested_ops(&root));
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -609,4 +615,214 @@ fn erase(op: OperationRef) {
     // SAFETY: `op` is live and its results (if any) have no uses left; no
     // handle to it is used again.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Step 2, first: raises the alignment of every workgroup buffer that a copy of
+/// `bytes` bytes writes to at least `bytes` (PTX ISA 9.7.9.25.3.1: the
+/// `cp.async` addresses must be aligned to `cp-size`; MLIR would otherwise
+/// give a buffer its element alignment, e.g. `.shared .align 2` for f16).
+/// Follows the destination through view-like ops to
+/// - a workgroup attribution of a `gpu.func`: sets `llvm.align` in its entry
+///   of `workgroup_attrib_attrs`, which `convert-gpu-to-nvvm` copies onto
+///   the `llvm.mlir.global` it creates;
+/// - a `memref.get_global`: sets `alignment` on the `memref.global` (inside
+///   `root` only: a pass nested deeper must not touch its parents).
+///
+/// Other destinations (kernel arguments, dynamic shared memory) are left
+/// alone.
+fn align_destinations<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    nested: &[OperationRef<'c, 'a>],
+) {
+    let inside = |op: &OperationRef| {
+        op.to_raw().ptr == root.to_raw().ptr
+            || nested.iter().any(|n| n.to_raw().ptr == op.to_raw().ptr)
+    };
+    for op in nested.iter().filter(|op| ops::is(*op, ops::COPY)) {
+        let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) else {
+            continue;
+        };
+        let align = bytes as i64;
+        let mut value = op.operand(1).unwrap();
+        loop {
+            let raw = value.to_raw();
+            // SAFETY: `value` is live; each accessor is called on the kind of
+            // value it is defined for.
+            unsafe {
+                if mlir_sys::mlirValueIsABlockArgument(raw) {
+                    let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+                    let number = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
+                    let parent = mlir_sys::mlirBlockGetParentOperation(block);
+                    if parent.ptr.is_null() {
+                        break;
+                    }
+                    let func = OperationRef::from_raw(parent);
+                    if ops::is(&func, "gpu.func") && inside(&func) {
+                        let entry = mlir_sys::mlirRegionGetFirstBlock(
+                            mlir_sys::mlirOperationGetRegion(parent, 0),
+                        );
+                        if entry.ptr == block.ptr {
+                            align_attribution(&func, number, align);
+                        }
+                    }
+                    break;
+                }
+                let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
+                if ops::is(&owner, "memref.get_global") {
+                    align_global(&owner, align, &inside);
+                    break;
+                }
+                if VIEW_LIKE.iter().any(|name| ops::is(&owner, name)) {
+                    value = owner.operand(0).unwrap();
+                    continue;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Ops whose result views the memory of their first operand.
+const VIEW_LIKE: &[&str] = &[
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+    "memref.memory_space_cast",
+];
+
+/// Sets `llvm.align` to at least `align` for block argument `number` of
+/// `func`'s entry block, if it is a workgroup attribution.
+fn align_attribution(func: &OperationRef, number: usize, align: i64) {
+    use melior::ir::attribute::AttributeLike;
+    let Ok(function_type) = func.attribute("function_type") else {
+        return;
+    };
+    // SAFETY: live attributes; each accessor is called on its kind.
+    unsafe {
+        let ty = mlir_sys::mlirTypeAttrGetValue(function_type.to_raw());
+        if !mlir_sys::mlirTypeIsAFunction(ty) {
+            return;
+        }
+        let inputs = mlir_sys::mlirFunctionTypeGetNumInputs(ty) as usize;
+        let count = attributes::integer(func, "workgroup_attributions").unwrap_or(0) as usize;
+        if number < inputs || number >= inputs + count {
+            return;
+        }
+        let index = number - inputs;
+        let context = mlir_sys::mlirOperationGetContext(func.to_raw());
+        let empty = mlir_sys::mlirDictionaryAttrGet(context, 0, std::ptr::null());
+        let existing = func
+            .attribute("workgroup_attrib_attrs")
+            .ok()
+            .map(|a| a.to_raw())
+            .filter(|a| {
+                mlir_sys::mlirAttributeIsAArray(*a)
+                    && mlir_sys::mlirArrayAttrGetNumElements(*a) as usize == count
+            });
+        let mut dicts: Vec<mlir_sys::MlirAttribute> = (0..count)
+            .map(|i| match existing {
+                Some(array) => mlir_sys::mlirArrayAttrGetElement(array, i as isize),
+                None => empty,
+            })
+            .collect();
+        let dict = dicts[index];
+        if !mlir_sys::mlirAttributeIsADictionary(dict) {
+            return;
+        }
+        let key = mlir_sys::MlirStringRef {
+            data: LLVM_ALIGN.as_ptr().cast(),
+            length: LLVM_ALIGN.len(),
+        };
+        let current = mlir_sys::mlirDictionaryAttrGetElementByName(dict, key);
+        if !current.ptr.is_null()
+            && mlir_sys::mlirAttributeIsAInteger(current)
+            && mlir_sys::mlirIntegerAttrGetValueInt(current) >= align
+        {
+            return;
+        }
+        let mut entries: Vec<mlir_sys::MlirNamedAttribute> = (0
+            ..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
+            .map(|i| mlir_sys::mlirDictionaryAttrGetElement(dict, i))
+            .filter(|entry| {
+                let name = mlir_sys::mlirIdentifierStr(entry.name);
+                std::slice::from_raw_parts(name.data.cast::<u8>(), name.length)
+                    != LLVM_ALIGN.as_bytes()
+            })
+            .collect();
+        let i64_type = mlir_sys::mlirIntegerTypeGet(context, 64);
+        entries.push(mlir_sys::mlirNamedAttributeGet(
+            mlir_sys::mlirIdentifierGet(context, key),
+            mlir_sys::mlirIntegerAttrGet(i64_type, align),
+        ));
+        dicts[index] =
+            mlir_sys::mlirDictionaryAttrGet(context, entries.len() as isize, entries.as_ptr());
+        let array = mlir_sys::mlirArrayAttrGet(context, count as isize, dicts.as_ptr());
+        let name = "workgroup_attrib_attrs";
+        mlir_sys::mlirOperationSetAttributeByName(
+            func.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: name.as_ptr().cast(),
+                length: name.len(),
+            },
+            array,
+        );
+    }
+}
+
+/// The attribution attribute that `convert-gpu-to-nvvm` reads as the
+/// alignment of a workgroup buffer.
+const LLVM_ALIGN: &str = "llvm.align";
+
+/// Sets `alignment` to at least `align` on the `memref.global` that
+/// `get_global` names, if it is in the nearest enclosing symbol table and
+/// `inside` the pass's root.
+fn align_global(get_global: &OperationRef, align: i64, inside: &dyn Fn(&OperationRef) -> bool) {
+    use melior::ir::RegionLike;
+    let Ok(symbol) = get_global.attribute("name") else {
+        return;
+    };
+    let name = symbol.to_string();
+    let name = name.trim_start_matches('@').trim_matches('"').to_owned();
+    let mut parent = get_global.parent_operation();
+    while let Some(table) = parent {
+        if ops::is(&table, "gpu.module") || ops::is(&table, "builtin.module") {
+            let mut next = table
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.first_operation());
+            while let Some(global) = next {
+                next = global.next_in_block();
+                let is_it = ops::is(&global, "memref.global")
+                    && global
+                        .attribute("sym_name")
+                        .ok()
+                        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                        .is_some_and(|s| s.value() == name);
+                if !is_it {
+                    continue;
+                }
+                if inside(&global) && attributes::integer(&global, "alignment").unwrap_or(0) < align
+                {
+                    // SAFETY: a live op; setting an attribute does not move it.
+                    let mut global = unsafe {
+                        melior::ir::operation::OperationRefMut::from_raw(global.to_raw())
+                    };
+                    let context = global.context();
+                    // SAFETY: bound first (TOOLCHAIN.md).
+                    let context: &Context = unsafe { context.to_ref() };
+                    global.set_attribute(
+                        "alignment",
+                        IntegerAttribute::new(IntegerType::new(context, 64).into(), align).into(),
+                    );
+                }
+                return;
+            }
+            return;
+        }
+        parent = table.parent_operation();
+    }
 }
