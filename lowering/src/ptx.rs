@@ -91,20 +91,42 @@ impl Sm {
     }
 }
 
+/// The PTX ISA versions (×10) that LLVM 22's NVPTX backend knows: its
+/// `ptxNN` subtarget features. Source: `/usr/lib/llvm-22/bin/llc
+/// -march=nvptx64 -mattr=help` (Debian LLVM 22.1.8), which lists `ptx32`
+/// through `ptx90` (no `ptx79`, `ptx89`); LLVM ignores any other `+ptxNN`
+/// with only a warning and falls back to its default version, so a value
+/// outside this table is an error.
+pub const LLVM_PTX_VERSIONS: &[u32] = &[
+    32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82,
+    83, 84, 85, 86, 87, 88, 90,
+];
+
 /// The PTX version to use: `requested` (×10, e.g. 80 for 8.0) or the
 /// lowest the sm supports.
 ///
 /// # Errors
-/// [`Error::Target`] if `requested` is below what the sm needs.
+/// [`Error::Target`] if `requested` is below what the sm needs or not a
+/// version LLVM knows ([`LLVM_PTX_VERSIONS`]).
 pub fn ptx_version(sm: Sm, requested: Option<u32>) -> Result<u32, Error> {
     match requested {
         None => Ok(sm.min_ptx()),
-        Some(v) if v >= sm.min_ptx() => Ok(v),
-        Some(v) => Err(Error::Target(format!(
+        Some(v) if v < sm.min_ptx() => Err(Error::Target(format!(
             "--ptx={v} is too old for {}: it needs PTX ISA {}.{} or newer",
             sm.name(),
             sm.min_ptx() / 10,
             sm.min_ptx() % 10
+        ))),
+        Some(v) if LLVM_PTX_VERSIONS.contains(&v) => Ok(v),
+        Some(v) => Err(Error::Target(format!(
+            "unsupported --ptx '{v}'; for {} expected one of {} (the PTX ISA versions LLVM 22 knows)",
+            sm.name(),
+            LLVM_PTX_VERSIONS
+                .iter()
+                .filter(|known| **known >= sm.min_ptx())
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ))),
     }
 }
@@ -227,5 +249,10 @@ mod tests {
         assert!(Sm::parse("x").is_err());
         assert_eq!(ptx_version(sm("80"), Some(80)).unwrap(), 80);
         assert!(ptx_version(sm("90"), Some(70)).is_err());
+        for unknown in [79, 89, 91, 100] {
+            assert!(ptx_version(sm("80"), Some(unknown)).is_err(), "{unknown}");
+        }
+        assert_eq!(ptx_version(sm("80"), Some(88)).unwrap(), 88);
+        assert_eq!(ptx_version(sm("90"), Some(90)).unwrap(), 90);
     }
 }

@@ -18,9 +18,14 @@
 //!    - each `apipe.copy` moves 4, 8 or 16 bytes (`cp-size`, PTX ISA
 //!      9.7.9.25.3.1), reads global memory (no memory space, `1` or
 //!      `#gpu.address_space<global>`), writes shared memory (`3` or
-//!      `#gpu.address_space<workgroup>`), and both memrefs have a unit
-//!      innermost stride;
-//! 2. each `apipe.copy` becomes `nvgpu.device_async_copy` with
+//!      `#gpu.address_space<workgroup>`), both memrefs have a unit
+//!      innermost stride, and neither address is misaligned for the copy
+//!      size where its byte offset is known at compile time (constant
+//!      indices, static strides and layout offset; PTX ISA 9.7.9.25.3.1);
+//! 2. every workgroup buffer a copy writes (a `gpu.func` workgroup
+//!    attribution or a `memref.global`, also through view-like ops) gets an
+//!    alignment of at least the copy size ([`align_destinations`]); then
+//!    each `apipe.copy` becomes `nvgpu.device_async_copy` with
 //!    `dstElements = elements`, the optional `src_elements` operand as
 //!    `srcElements` (PTX `src-size`, zero-fill), and `bypassL1` only for a
 //!    16-byte copy with `bypass_l1` (`.cg`; every other copy is `.ca`, which
@@ -53,6 +58,7 @@
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
+    group_distance::constant_int,
     options::{OptionInfo, OptionKind, PassOptions},
     PassId, PassInfo, RunFn,
 };
@@ -166,18 +172,51 @@ fn innermost_stride(ty: MemRefType) -> Option<i64> {
     Some(strides[rank - 1]).filter(|s| *s != i64::MIN)
 }
 
+/// The byte offset of the element at `indices` from the start (aligned
+/// pointer) of a memref of type `ty`, if it is known at compile time: the
+/// layout offset is static, every index is an `arith.constant`, and every
+/// nonzero index has a static stride. `None` otherwise.
+fn static_byte_offset(ty: MemRefType, indices: &[Value]) -> Option<i128> {
+    use melior::ir::r#type::ShapedTypeLike;
+    let rank = ty.rank();
+    let element_bytes = i128::from(bit_width(ty.element())? / 8);
+    let mut strides = vec![0i64; rank.max(1)];
+    let mut offset = 0i64;
+    // SAFETY: `ty` is live; `strides` has room for `rank` entries.
+    let result = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(ty.to_raw(), strides.as_mut_ptr(), &mut offset)
+    };
+    if result.value == 0 || offset == i64::MIN || indices.len() != rank {
+        return None;
+    }
+    let mut linear = i128::from(offset);
+    for (index, stride) in indices.iter().zip(&strides) {
+        let index = constant_int(*index)?;
+        if index != 0 {
+            if *stride == i64::MIN {
+                return None;
+            }
+            linear = linear.checked_add(i128::from(index).checked_mul(i128::from(*stride))?)?;
+        }
+    }
+    linear.checked_mul(element_bytes)
+}
+
 fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
     MemRefType::try_from(value.r#type()).expect("verified apipe.copy operand")
 }
 
 /// The bytes one `apipe.copy` moves (`elements` × element width), or why it
-/// has none.
-pub fn copy_bytes(op: &OperationRef) -> Result<i64, String> {
+/// has none. The product is taken in `i128`, where an `i64` count times a
+/// `u32` width cannot overflow: a huge `elements` (dynamic memrefs escape
+/// the static size checks) is reported with its exact byte count instead of
+/// wrapping to a valid-looking 0, 4, 8 or 16.
+pub fn copy_bytes(op: &OperationRef) -> Result<i128, String> {
     use melior::ir::r#type::ShapedTypeLike;
     let element = memref_type(op.operand(0).unwrap()).element();
     let elements = attributes::integer(op, attributes::ELEMENTS).unwrap_or(0);
     match bit_width(element) {
-        Some(bits) if bits % 8 == 0 => Ok(elements * i64::from(bits / 8)),
+        Some(bits) if bits % 8 == 0 => Ok(i128::from(elements) * i128::from(bits / 8)),
         _ => Err(format!(
             "cp.async copies whole bytes of integers or floats, not elements of type {element}"
         )),
@@ -222,6 +261,25 @@ fn check(nested: &[OperationRef]) -> bool {
             )),
             Err(message) => fail(format!("'apipe.copy' op: {message}")),
         }
+        if let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) {
+            use melior::ir::r#type::ShapedTypeLike;
+            let indices: Vec<Value> = op.operands().skip(2).collect();
+            let (src_rank, dst_rank) = (src.rank(), dst.rank());
+            if indices.len() >= src_rank + dst_rank {
+                for (what, ty, at) in [
+                    ("source", src, &indices[..src_rank]),
+                    ("destination", dst, &indices[src_rank..src_rank + dst_rank]),
+                ] {
+                    if let Some(offset) = static_byte_offset(ty, at) {
+                        if offset.rem_euclid(bytes) != 0 {
+                            fail(format!(
+                                "'apipe.copy' op {what} byte offset {offset} is not a multiple of the {bytes}-byte copy; cp.async needs addresses aligned to the copy size"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
         if memory_space(src) != MemorySpace::Global {
             fail(format!(
                 "'apipe.copy' op reads {src}; cp.async reads global memory"
@@ -251,6 +309,8 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     if !check(&nested) {
         return Err(Reported);
     }
+    // 2. (alignment)
+    align_destinations(root, &nested);
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -322,7 +382,7 @@ const NUM_GROUPS: &str = "apipe.num_groups";
 ///    then `apipe-counting-to-tokens` threads windows of tokens through
 ///    scf (iter_args, results) and turns each wait into `apipe.wait` on the
 ///    token of the group it completes (`apipe.ready` where none exists);
-/// 3. copies as in [`to_nvgpu`]; each token commit becomes
+/// 3. buffer alignment and copies as in [`to_nvgpu`]; each token commit becomes
 ///    `device_async_create_group` with the same token uses; each wait
 ///    `device_async_wait %t {numGroups = N}`; each `apipe.ready` a
 ///    placeholder (upstream has no completed-group token);
@@ -338,6 +398,7 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     if !check(&ops::nested_ops(&root)) || !counting_to_tokens::check_all(&root) {
         return Err(Reported);
     }
+    align_destinations(&root, &ops::nested_ops(&root));
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -554,4 +615,214 @@ fn erase(op: OperationRef) {
     // SAFETY: `op` is live and its results (if any) have no uses left; no
     // handle to it is used again.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Step 2, first: raises the alignment of every workgroup buffer that a copy of
+/// `bytes` bytes writes to at least `bytes` (PTX ISA 9.7.9.25.3.1: the
+/// `cp.async` addresses must be aligned to `cp-size`; MLIR would otherwise
+/// give a buffer its element alignment, e.g. `.shared .align 2` for f16).
+/// Follows the destination through view-like ops to
+/// - a workgroup attribution of a `gpu.func`: sets `llvm.align` in its entry
+///   of `workgroup_attrib_attrs`, which `convert-gpu-to-nvvm` copies onto
+///   the `llvm.mlir.global` it creates;
+/// - a `memref.get_global`: sets `alignment` on the `memref.global` (inside
+///   `root` only: a pass nested deeper must not touch its parents).
+///
+/// Other destinations (kernel arguments, dynamic shared memory) are left
+/// alone.
+fn align_destinations<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    nested: &[OperationRef<'c, 'a>],
+) {
+    let inside = |op: &OperationRef| {
+        op.to_raw().ptr == root.to_raw().ptr
+            || nested.iter().any(|n| n.to_raw().ptr == op.to_raw().ptr)
+    };
+    for op in nested.iter().filter(|op| ops::is(*op, ops::COPY)) {
+        let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) else {
+            continue;
+        };
+        let align = bytes as i64;
+        let mut value = op.operand(1).unwrap();
+        loop {
+            let raw = value.to_raw();
+            // SAFETY: `value` is live; each accessor is called on the kind of
+            // value it is defined for.
+            unsafe {
+                if mlir_sys::mlirValueIsABlockArgument(raw) {
+                    let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+                    let number = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
+                    let parent = mlir_sys::mlirBlockGetParentOperation(block);
+                    if parent.ptr.is_null() {
+                        break;
+                    }
+                    let func = OperationRef::from_raw(parent);
+                    if ops::is(&func, "gpu.func") && inside(&func) {
+                        let entry = mlir_sys::mlirRegionGetFirstBlock(
+                            mlir_sys::mlirOperationGetRegion(parent, 0),
+                        );
+                        if entry.ptr == block.ptr {
+                            align_attribution(&func, number, align);
+                        }
+                    }
+                    break;
+                }
+                let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
+                if ops::is(&owner, "memref.get_global") {
+                    align_global(&owner, align, &inside);
+                    break;
+                }
+                if VIEW_LIKE.iter().any(|name| ops::is(&owner, name)) {
+                    value = owner.operand(0).unwrap();
+                    continue;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Ops whose result views the memory of their first operand.
+const VIEW_LIKE: &[&str] = &[
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+    "memref.memory_space_cast",
+];
+
+/// Sets `llvm.align` to at least `align` for block argument `number` of
+/// `func`'s entry block, if it is a workgroup attribution.
+fn align_attribution(func: &OperationRef, number: usize, align: i64) {
+    use melior::ir::attribute::AttributeLike;
+    let Ok(function_type) = func.attribute("function_type") else {
+        return;
+    };
+    // SAFETY: live attributes; each accessor is called on its kind.
+    unsafe {
+        let ty = mlir_sys::mlirTypeAttrGetValue(function_type.to_raw());
+        if !mlir_sys::mlirTypeIsAFunction(ty) {
+            return;
+        }
+        let inputs = mlir_sys::mlirFunctionTypeGetNumInputs(ty) as usize;
+        let count = attributes::integer(func, "workgroup_attributions").unwrap_or(0) as usize;
+        if number < inputs || number >= inputs + count {
+            return;
+        }
+        let index = number - inputs;
+        let context = mlir_sys::mlirOperationGetContext(func.to_raw());
+        let empty = mlir_sys::mlirDictionaryAttrGet(context, 0, std::ptr::null());
+        let existing = func
+            .attribute("workgroup_attrib_attrs")
+            .ok()
+            .map(|a| a.to_raw())
+            .filter(|a| {
+                mlir_sys::mlirAttributeIsAArray(*a)
+                    && mlir_sys::mlirArrayAttrGetNumElements(*a) as usize == count
+            });
+        let mut dicts: Vec<mlir_sys::MlirAttribute> = (0..count)
+            .map(|i| match existing {
+                Some(array) => mlir_sys::mlirArrayAttrGetElement(array, i as isize),
+                None => empty,
+            })
+            .collect();
+        let dict = dicts[index];
+        if !mlir_sys::mlirAttributeIsADictionary(dict) {
+            return;
+        }
+        let key = mlir_sys::MlirStringRef {
+            data: LLVM_ALIGN.as_ptr().cast(),
+            length: LLVM_ALIGN.len(),
+        };
+        let current = mlir_sys::mlirDictionaryAttrGetElementByName(dict, key);
+        if !current.ptr.is_null()
+            && mlir_sys::mlirAttributeIsAInteger(current)
+            && mlir_sys::mlirIntegerAttrGetValueInt(current) >= align
+        {
+            return;
+        }
+        let mut entries: Vec<mlir_sys::MlirNamedAttribute> = (0
+            ..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
+            .map(|i| mlir_sys::mlirDictionaryAttrGetElement(dict, i))
+            .filter(|entry| {
+                let name = mlir_sys::mlirIdentifierStr(entry.name);
+                std::slice::from_raw_parts(name.data.cast::<u8>(), name.length)
+                    != LLVM_ALIGN.as_bytes()
+            })
+            .collect();
+        let i64_type = mlir_sys::mlirIntegerTypeGet(context, 64);
+        entries.push(mlir_sys::mlirNamedAttributeGet(
+            mlir_sys::mlirIdentifierGet(context, key),
+            mlir_sys::mlirIntegerAttrGet(i64_type, align),
+        ));
+        dicts[index] =
+            mlir_sys::mlirDictionaryAttrGet(context, entries.len() as isize, entries.as_ptr());
+        let array = mlir_sys::mlirArrayAttrGet(context, count as isize, dicts.as_ptr());
+        let name = "workgroup_attrib_attrs";
+        mlir_sys::mlirOperationSetAttributeByName(
+            func.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: name.as_ptr().cast(),
+                length: name.len(),
+            },
+            array,
+        );
+    }
+}
+
+/// The attribution attribute that `convert-gpu-to-nvvm` reads as the
+/// alignment of a workgroup buffer.
+const LLVM_ALIGN: &str = "llvm.align";
+
+/// Sets `alignment` to at least `align` on the `memref.global` that
+/// `get_global` names, if it is in the nearest enclosing symbol table and
+/// `inside` the pass's root.
+fn align_global(get_global: &OperationRef, align: i64, inside: &dyn Fn(&OperationRef) -> bool) {
+    use melior::ir::RegionLike;
+    let Ok(symbol) = get_global.attribute("name") else {
+        return;
+    };
+    let name = symbol.to_string();
+    let name = name.trim_start_matches('@').trim_matches('"').to_owned();
+    let mut parent = get_global.parent_operation();
+    while let Some(table) = parent {
+        if ops::is(&table, "gpu.module") || ops::is(&table, "builtin.module") {
+            let mut next = table
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.first_operation());
+            while let Some(global) = next {
+                next = global.next_in_block();
+                let is_it = ops::is(&global, "memref.global")
+                    && global
+                        .attribute("sym_name")
+                        .ok()
+                        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                        .is_some_and(|s| s.value() == name);
+                if !is_it {
+                    continue;
+                }
+                if inside(&global) && attributes::integer(&global, "alignment").unwrap_or(0) < align
+                {
+                    // SAFETY: a live op; setting an attribute does not move it.
+                    let mut global = unsafe {
+                        melior::ir::operation::OperationRefMut::from_raw(global.to_raw())
+                    };
+                    let context = global.context();
+                    // SAFETY: bound first (TOOLCHAIN.md).
+                    let context: &Context = unsafe { context.to_ref() };
+                    global.set_attribute(
+                        "alignment",
+                        IntegerAttribute::new(IntegerType::new(context, 64).into(), align).into(),
+                    );
+                }
+                return;
+            }
+            return;
+        }
+        parent = table.parent_operation();
+    }
 }

@@ -9,7 +9,7 @@
 // TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))
 
 // CHECK-LABEL: gpu.module @kernels
-// CHECK: llvm.mlir.global internal @__wg_copy_zero_fill_0() {addr_space = 3 : i32} : !llvm.array<512 x f32>
+// CHECK: llvm.mlir.global internal @__wg_copy_zero_fill_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>
 // CHECK: llvm.func @copy_zero_fill(
 // CHECK-SAME: attributes {gpu.kernel, nvvm.kernel}
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32

@@ -38,6 +38,20 @@ func.func @twelve_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
 
 // -----
 
+// Dynamic memrefs escape the static size checks: the byte count of a huge
+// `elements` is exact (no i64 overflow, which wrapped 2^62 f32 to 0 bytes
+// and 2^62+1 f32 to 4 bytes).
+func.func @bytes_overflow_i64(%a: memref<?xf32>, %b: memref<?xf32, 3>, %i: index) {
+  // expected-error @+1 {{'apipe.copy' op moves 18446744073709551616 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387904 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
+  // expected-error @+1 {{'apipe.copy' op moves 18446744073709551620 bytes; cp.async copies 4, 8 or 16 bytes}}
+  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387905 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}
+
+// -----
+
 func.func @thirty_two_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 32 bytes; cp.async copies 4, 8 or 16 bytes}}
   "apipe.copy"(%a, %b, %i, %i) {elements = 8 : i64, bypass_l1} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
@@ -103,3 +117,34 @@ func.func @first_valid_then_invalid(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i
   return
 }
 
+
+// -----
+
+// A cp.async address must be aligned to the copy size (PTX ISA 9.7.9.25.3.1).
+// A byte offset from the memref's start that is known at compile time
+// (constant indices, static strides and layout offset) and misaligned is an
+// error; anything not static is left alone.
+func.func @statically_misaligned(%a: memref<1024xf32>, %b: memref<512xf32, 3>, %m: memref<4x6xf32, 3>, %o: memref<8xf32, strided<[1], offset: 1>, 3>, %d: memref<?x?xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+2 {{'apipe.copy' op source byte offset 8 is not a multiple of the 16-byte copy; cp.async needs addresses aligned to the copy size}}
+  // expected-error @+1 {{'apipe.copy' op destination byte offset 4 is not a multiple of the 16-byte copy; cp.async needs addresses aligned to the copy size}}
+  "apipe.copy"(%a, %b, %c2, %c1) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  // Row 1 of a 4x6 f32 buffer starts at byte 24.
+  // expected-error @+1 {{'apipe.copy' op destination byte offset 24 is not a multiple of the 16-byte copy}}
+  "apipe.copy"(%a, %m, %c4, %c1, %c0) {elements = 4 : i64} : (memref<1024xf32>, memref<4x6xf32, 3>, index, index, index) -> ()
+  // The layout offset counts: element 1 of %o is byte 8 of its buffer.
+  // expected-error @+1 {{'apipe.copy' op destination byte offset 8 is not a multiple of the 16-byte copy}}
+  "apipe.copy"(%a, %o, %c4, %c1) {elements = 4 : i64} : (memref<1024xf32>, memref<8xf32, strided<[1], offset: 1>, 3>, index, index) -> ()
+  // Aligned: byte 8 for an 8-byte copy; byte 16 for a 16-byte copy.
+  "apipe.copy"(%a, %b, %c2, %c2) {elements = 2 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  "apipe.copy"(%a, %o, %c4, %c1) {elements = 2 : i64} : (memref<1024xf32>, memref<8xf32, strided<[1], offset: 1>, 3>, index, index) -> ()
+  "apipe.copy"(%a, %b, %c4, %c4) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  // Not static (an index, or a dynamic stride under a nonzero index): no error.
+  "apipe.copy"(%a, %b, %c4, %i) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  "apipe.copy"(%a, %d, %c4, %c1, %c0) {elements = 4 : i64} : (memref<1024xf32>, memref<?x?xf32, 3>, index, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  return
+}

@@ -13,6 +13,9 @@
 // RUN: apipe-translate %s --sm=80 --ptx=80 -o %t.80.ptx
 // RUN: FileCheck %s --check-prefix=PTX80 < %t.80.ptx
 // RUN: %ptxas -arch=sm_80 %t.80.ptx -o %t.80.cubin
+// RUN: apipe-translate %s --sm=80 --ptx=88 -o %t.88.ptx
+// RUN: FileCheck %s --check-prefix=PTX88 < %t.88.ptx
+// RUN: %ptxas -arch=sm_80 %t.88.ptx -o %t.88.cubin
 // RUN: apipe-translate %s --sm=80 --to-cubin -o %t.cubin
 // RUN: od -An -c -N4 %t.cubin | FileCheck %s --check-prefix=ELF
 
@@ -24,6 +27,8 @@
 // SM90A-NEXT: .target sm_90a
 // PTX80: .version 8.0
 // PTX80-NEXT: .target sm_80
+// PTX88: .version 8.8
+// PTX88-NEXT: .target sm_80
 // ELF: 177 E L F
 gpu.module @kernels {
   gpu.func @one_copy(%src: memref<1024xf32>) workgroup(%buf: memref<512xf32, 3>) kernel {

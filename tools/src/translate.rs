@@ -4,7 +4,8 @@
 //! 1. parse the flags; read and parse the input (a file or `-`), run the
 //!    MLIR and apipe verifiers;
 //! 2. check `--sm` (below sm_80 is a located error: `cp.async` needs
-//!    sm_80) and `--ptx`;
+//!    sm_80) and `--ptx` (a version LLVM knows, not below the sm's); an
+//!    input without a `gpu.module` is a located error at its first op;
 //! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes, then
 //!    upstream MLIR to the LLVM/NVVM dialects);
 //! 4. translate the `gpu.module` to LLVM IR in memory and, for PTX and
@@ -173,6 +174,15 @@ fn translate(
         }
     };
     let version = ptx::ptx_version(sm, cli.ptx)?;
+    if ptx::gpu_modules(&module).is_empty() {
+        // Located at the first op of the input (the module itself if empty).
+        let body = module.body();
+        let at = melior::ir::BlockLike::first_operation(&body)
+            .map(|op| op.location())
+            .unwrap_or_else(|| module.as_operation().location());
+        apipe_dialect::diagnostic::error(at, &Error::NoGpuModule.to_string());
+        return Ok(None);
+    }
     // 3.
     let mut times = gpu_pipeline::StageTimes::default();
     gpu_pipeline::lower_to_nvvm(&mut module, &mut times)?;
