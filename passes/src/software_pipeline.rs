@@ -355,10 +355,11 @@ fn transform(plan: &Plan) {
         if op.to_raw().ptr == plan.loop_op.ptr {
             break;
         }
-        let result = op.result(0).ok().map(|r| r.to_raw());
-        let is_index = op
-            .result(0)
-            .is_ok_and(|r| r.r#type() == Type::index(context));
+        // `result(0)` only when there is one: melior builds the error of an
+        // out-of-range index by printing (and verifying) the op.
+        let first = (op.result_count() > 0).then(|| op.result(0).unwrap());
+        let result = first.map(|r| r.to_raw());
+        let is_index = first.is_some_and(|r| r.r#type() == Type::index(context));
         if ops::is(&op, "arith.constant") && is_index {
             if let Some(v) = op
                 .attribute("value")
