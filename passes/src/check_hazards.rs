@@ -14,6 +14,13 @@
 //!   early overwrite);
 //! - **early overwrite** by an async copy of a region that an earlier async
 //!   copy reads (its `src`), while the reading copy's group may be incomplete;
+//! - **store over an in-flight copy**: a plain write (`memref.store`,
+//!   `vector.store`, `vector.transfer_write`, `memref.copy` target) of a
+//!   region that an async copy reads (its `src`: write-after-read) or writes
+//!   (its `dst`: write-after-write, the copy may land later and erase the
+//!   store), while that copy's group may be incomplete on some path; in a
+//!   `gpu.func`, data of other threads' copies needs a `gpu.barrier` after
+//!   the wait, as for reads;
 //! - **missing barrier** in a `gpu.func`: a read of data that other threads
 //!   copied, complete for the copying thread, but with no `gpu.barrier`
 //!   between the wait and the read; and a copy into data that other threads
@@ -78,7 +85,10 @@
 //!    read's most recent execution before the copy
 //!    ([`GroupDistance::read_since_barrier_at`]), any instance of the read
 //!    (named as in step 3) that meets the copy's region is an overwrite
-//!    before the barrier.
+//!    before the barrier;
+//! 7. plain stores: the same as steps 3-4 for each store `P` against the
+//!    `src` (write-after-read) and `dst` (write-after-write) regions of every
+//!    copy.
 //!
 //! Loops that still carry pipelining annotations (`apipe.stage`,
 //! `apipe.async_stages`) are inputs of `apipe-software-pipeline`, which
@@ -91,10 +101,10 @@
 //! Known limits (unchecked, or assumed): instances from an earlier
 //! execution of the common loop (an outer iteration) are not enumerated
 //! separately; the groups between two points of one iteration are assumed
-//! not to depend on whether a copy under `scf.if` ran; plain stores
-//! (`memref.store`) that race with an async copy (WAW, or WAR against an
-//! async reader) are not checked; unknown ops other than calls are not
-//! treated as reads.
+//! not to depend on whether a copy under `scf.if` ran; a plain store into
+//! one buffer while an async copy uses another buffer that may alias it
+//! (two function arguments) is not reported; unknown ops other than calls
+//! are not treated as reads or writes.
 //!
 //! Citations: PTX ISA 9.7.9.25.3 (`cp.async`, `cp.async.commit_group`,
 //! `cp.async.wait_group`: per-thread completion, a barrier for other
@@ -161,6 +171,12 @@ pub enum HazardKind {
     /// An async copy into data that other threads may still be reading, with
     /// no `gpu.barrier` between their read and the copy.
     OverwriteBeforeBarrier,
+    /// A plain store into a region an async copy may still be reading (its
+    /// `src`; WAR).
+    StoreOverSource,
+    /// A plain store into a region an async copy may still be writing (its
+    /// `dst`): the copy may land later and erase it (WAW).
+    StoreOverDestination,
 }
 
 /// One hazard found by [`find_hazards`].
@@ -171,7 +187,7 @@ pub struct Hazard<'c, 'a> {
     /// True if the hazard rests on a conservative answer (buffers that may
     /// alias, index expressions that could not be compared): a remark.
     pub conservative: bool,
-    /// The read (or the overwriting copy).
+    /// The read (or the overwriting copy or store).
     pub at: OperationRef<'c, 'a>,
     /// The async copy whose group may be incomplete.
     pub copy: OperationRef<'c, 'a>,
@@ -899,6 +915,43 @@ fn read_regions<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Region<'c, 'a>> {
     read_region(op).into_iter().collect()
 }
 
+/// The plain (synchronous) writes of a non-copy op, if it is one the check
+/// knows: `memref.store`, `vector.store`, `vector.transfer_write`, the
+/// target of `memref.copy`.
+fn write_regions<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Region<'c, 'a>> {
+    let name = ops::name(op);
+    if !matches!(
+        name.as_str(),
+        "memref.store" | "vector.store" | "vector.transfer_write" | "memref.copy"
+    ) || op.operand_count() < 2
+    {
+        return Vec::new();
+    }
+    let Some(memref) = op.operand(1).ok().filter(|v| memref_type(*v).is_some()) else {
+        return Vec::new();
+    };
+    let rank = memref_type(memref).map_or(0, |t| t.rank());
+    let indices: Vec<Value> = op.operands().skip(2).take(rank).collect();
+    let region = match name.as_str() {
+        "memref.store" if indices.len() == rank => access_region(memref, &indices, &[]),
+        "vector.store" if indices.len() == rank => {
+            let vector = op.operand(0).unwrap().r#type();
+            // SAFETY: a live vector type (shaped).
+            let extents: Vec<i64> = unsafe {
+                let raw = vector.to_raw();
+                (0..mlir_sys::mlirShapedTypeGetRank(raw) as isize)
+                    .map(|i| mlir_sys::mlirShapedTypeGetDimSize(raw, i))
+                    .collect()
+            };
+            access_region(memref, &indices, &extents)
+        }
+        "vector.transfer_write" => region_of(memref, Vec::new()),
+        "memref.copy" => whole_region(memref),
+        _ => return Vec::new(),
+    };
+    vec![region]
+}
+
 fn is_memref(value: Value) -> bool {
     // SAFETY: `value` is live.
     unsafe {
@@ -1176,7 +1229,11 @@ impl<'c, 'a> Function<'c, 'a> {
                 return None;
             }
             let conservative = alias || (symbolic && !self.is_gpu);
-            let kind = if other_threads && complete(groups_after, complete_now) {
+            let stores = matches!(
+                kind,
+                HazardKind::StoreOverSource | HazardKind::StoreOverDestination
+            );
+            let kind = if !stores && other_threads && complete(groups_after, complete_now) {
                 HazardKind::MissingBarrier
             } else {
                 kind
@@ -1398,6 +1455,17 @@ impl<'c, 'a> Function<'c, 'a> {
                 "'{name}' op overwrites data that other threads may still be reading, with no \
                  gpu.barrier between their read and this copy"
             ),
+            HazardKind::StoreOverSource => format!(
+                "'{name}' op writes a buffer region that an async copy may still be reading \
+                 (its source; write-after-read): no wait completes the copy's group on every \
+                 path from the copy to this store"
+            ),
+            HazardKind::StoreOverDestination => format!(
+                "'{name}' op writes a buffer region that an async copy may still be writing \
+                 (its destination; write-after-write: the copy may land later and erase this \
+                 store): no wait completes the copy's group on every path from the copy to \
+                 this store"
+            ),
         };
         if conservative {
             let why = if point.region.assumed {
@@ -1418,6 +1486,12 @@ impl<'c, 'a> Function<'c, 'a> {
             }
             HazardKind::UncoveredRead => "the copy whose group is not complete",
             HazardKind::OverwriteBeforeBarrier => "the read",
+            HazardKind::StoreOverSource => {
+                "the copy that reads the region, whose group is not complete"
+            }
+            HazardKind::StoreOverDestination => {
+                "the copy that writes the region, whose group is not complete"
+            }
         };
         let groups = if groups_after == 0 {
             "not committed yet".to_owned()
@@ -1563,6 +1637,7 @@ fn check_function<'c: 'a, 'a>(
 ) -> Result<Vec<Hazard<'c, 'a>>, Reported> {
     // 1. Accesses, loops (nested functions are checked on their own).
     let mut reads: Vec<Access> = Vec::new();
+    let mut writes: Vec<Access> = Vec::new();
     let mut copies: Vec<(OperationRef, Region, Region)> = Vec::new();
     let mut loops = HashMap::new();
     let mut intervals = HashMap::new();
@@ -1619,13 +1694,16 @@ fn check_function<'c: 'a, 'a>(
             for region in read_regions(&op) {
                 reads.push(Access { op, region });
             }
+            for region in write_regions(&op) {
+                writes.push(Access { op, region });
+            }
         }
     }
     if copies.is_empty() {
         return Ok(Vec::new());
     }
     // 2. The shared analysis, once.
-    let points: Vec<OperationRef> = reads.iter().map(|r| r.op).collect();
+    let points: Vec<OperationRef> = reads.iter().chain(&writes).map(|r| r.op).collect();
     let analysis = GroupDistance::compute_for_hazards(&function, points)?;
     let context = Function {
         is_gpu: ops::is(&function, "gpu.func"),
@@ -1672,6 +1750,25 @@ fn check_function<'c: 'a, 'a>(
                 break;
             }
         }
+    }
+    // 7. Plain stores against the copies' reads (WAR) and writes (WAW): the
+    // same check as step 3-4. A hazard that rests only on two different
+    // buffers that may alias (an output argument stored while an input
+    // argument is copied) is not reported.
+    for write in &writes {
+        let found = copies.iter().find_map(|(copy, src, dst)| {
+            [
+                (src, HazardKind::StoreOverSource),
+                (dst, HazardKind::StoreOverDestination),
+            ]
+            .into_iter()
+            .find_map(|(region, kind)| {
+                context
+                    .check_pair(&function, write, *copy, region, kind)
+                    .filter(|h| !h.conservative || key(region.root) == key(write.region.root))
+            })
+        });
+        out.extend(found);
     }
     Ok(out)
 }

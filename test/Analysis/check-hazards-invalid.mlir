@@ -289,3 +289,61 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A plain store into the source of a copy still in flight: the copy may read
+// its source at any moment until its group completes (write-after-read).
+func.func @store_over_source_in_flight() {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<4xf32>
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+1 {{the copy that reads the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source; write-after-read): no wait completes the copy's group on every path from the copy to this store}}
+  memref.store %f, %A[%c0] : memref<4xf32>
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// A plain store into the destination of a copy still in flight: the copy
+// may land after the store and erase it (write-after-write).
+func.func @store_over_destination_in_flight() {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<4xf32>
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+1 {{the copy that writes the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
+  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be writing (its destination; write-after-write: the copy may land later and erase this store): no wait completes the copy's group on every path from the copy to this store}}
+  memref.store %f, %buf[%c0] : memref<4xf32>
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
+// The other writes: a vector.store over the destination, and a memref.copy
+// whose target is the source of a copy in flight.
+func.func @vector_store_and_memref_copy_in_flight(%v: vector<4xf32>, %B: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %A = memref.alloc() : memref<8xf32>
+  %buf = memref.alloc() : memref<8xf32>
+  // expected-note @+2 {{the copy that writes the region, whose group is not complete}}
+  // expected-note @+1 {{the copy that reads the region, whose group is not complete}}
+  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  // expected-error @+1 {{'vector.store' op writes a buffer region that an async copy may still be writing}}
+  vector.store %v, %buf[%c2] : memref<8xf32>, vector<4xf32>
+  // expected-error @+1 {{'memref.copy' op writes a buffer region that an async copy may still be reading}}
+  memref.copy %B, %A : memref<8xf32> to memref<8xf32>
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  return
+}

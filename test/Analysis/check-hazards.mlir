@@ -242,3 +242,27 @@ func.func @disjoint_regions(%A: memref<64xf32>) -> f32 {
   "apipe.wait_group"() {pending = 0 : i64} : () -> ()
   return %z : f32
 }
+
+// -----
+
+// Plain stores into a copy's source and destination after the wait that
+// completes its group (the twins of the in-flight stores in
+// check-hazards-invalid.mlir), and a store into a disjoint part of the
+// destination while the copy is in flight.
+// CHECK-LABEL: func.func @stores_after_wait
+func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<8xf32>
+  %buf = memref.alloc() : memref<8xf32>
+  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  "apipe.commit_group"() : () -> ()
+  vector.store %v, %buf[%c0] : memref<8xf32>, vector<4xf32>
+  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  memref.store %f, %A[%c0] : memref<8xf32>
+  memref.store %f, %buf[%c4] : memref<8xf32>
+  vector.store %v, %buf[%c4] : memref<8xf32>, vector<4xf32>
+  memref.copy %B, %A : memref<8xf32> to memref<8xf32>
+  return
+}
