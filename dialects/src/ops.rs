@@ -71,6 +71,12 @@ pub fn is_token<'c>(value: impl melior::ir::ValueLike<'c>) -> bool {
     is_token_type(value.r#type())
 }
 
+/// The ops around `op`, innermost first (its parent, the parent's parent,
+/// ...), `op` itself excluded.
+pub fn ancestors<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = OperationRef<'c, 'a>> {
+    std::iter::successors(op.parent_operation(), |parent| parent.parent_operation())
+}
+
 /// `op` followed by the ops nested in it, in pre-order.
 pub fn self_and_nested_ops<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,

@@ -176,14 +176,9 @@ fn check(all: &[OperationRef]) -> bool {
 fn judge_counted_waits<'c, 'a>(context: &Context, counted: &[(OperationRef<'c, 'a>, i64)]) {
     let mut analyses: HashMap<usize, Option<GroupDistance>> = HashMap::new();
     for (wait, count) in counted {
-        let mut function = wait.parent_operation();
-        while let Some(op) = function {
-            if group_distance::is_function(&op) {
-                break;
-            }
-            function = op.parent_operation();
-        }
-        let Some(function) = function else { continue };
+        let Some(function) = group_distance::enclosing_function(*wait) else {
+            continue;
+        };
         let analysis = analyses
             .entry(function.to_raw().ptr as usize)
             .or_insert_with(|| {

@@ -277,17 +277,9 @@ fn nested_module<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     op: &OperationRef<'c, 'a>,
 ) -> Option<OperationRef<'c, 'a>> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if p.to_raw().ptr == root.to_raw().ptr {
-            return None;
-        }
-        if ops::is(&p, "gpu.module") || ops::is(&p, "builtin.module") {
-            return Some(p);
-        }
-        parent = p.parent_operation();
-    }
-    None
+    ops::ancestors(op)
+        .take_while(|p| p.to_raw().ptr != root.to_raw().ptr)
+        .find(|p| ops::is(p, "gpu.module") || ops::is(p, "builtin.module"))
 }
 
 /// The size of an element of type `ty` in memory, if it is a whole number

@@ -998,31 +998,17 @@ fn loops_around<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     function: &OperationRef<'c, 'a>,
 ) -> Vec<OperationRef<'c, 'a>> {
-    let mut out = Vec::new();
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if parent == *function {
-            break;
-        }
-        if ops::is(&parent, "scf.for") || ops::is(&parent, "scf.while") {
-            out.push(parent);
-        }
-        current = parent.parent_operation();
-    }
-    out
+    ops::ancestors(op)
+        .take_while(|parent| parent != function)
+        .filter(|parent| ops::is(parent, "scf.for") || ops::is(parent, "scf.while"))
+        .collect()
 }
 
 /// True if `a` runs before `b` within one iteration of their innermost
 /// common region (false if they sit in different branches).
 fn precedes<'c: 'a, 'a>(a: &OperationRef<'c, 'a>, b: &OperationRef<'c, 'a>) -> bool {
     let chain = |op: &OperationRef<'c, 'a>| -> Vec<OperationRef<'c, 'a>> {
-        let mut out = vec![*op];
-        let mut current = op.parent_operation();
-        while let Some(parent) = current {
-            out.push(parent);
-            current = parent.parent_operation();
-        }
-        out
+        std::iter::once(*op).chain(ops::ancestors(op)).collect()
     };
     let chain_a = chain(a);
     for x in chain(b) {
@@ -1397,10 +1383,11 @@ impl<'c, 'a> Function<'c, 'a> {
             if trip.terms.len() != 1
                 || coefficient != 1
                 || !(uses(copy_region, symbol) || uses(point_region, symbol))
-                || info.op.is_ancestor_of_any(copy, point)
+                || is_around(&info.op, copy)
+                || is_around(&info.op, point)
                 || !precedes(copy, &info.op)
                 || !precedes(&info.op, point)
-                || !within(function, &info.op)
+                || !is_around(function, &info.op)
                 || symbol_lower_bound(symbol, &info.op).is_none_or(|lb| lb + trip.constant < 0)
             {
                 // The trip count is `symbol + offset` only where that is
@@ -1588,34 +1575,9 @@ fn symbol_lower_bound(symbol: Key, op: &OperationRef) -> Option<i64> {
     Some(bound)
 }
 
-fn within(function: &OperationRef, op: &OperationRef) -> bool {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if parent == *function {
-            return true;
-        }
-        current = parent.parent_operation();
-    }
-    false
-}
-
-trait AncestorOf {
-    fn is_ancestor_of_any(&self, a: &OperationRef, b: &OperationRef) -> bool;
-}
-
-impl AncestorOf for OperationRef<'_, '_> {
-    fn is_ancestor_of_any(&self, a: &OperationRef, b: &OperationRef) -> bool {
-        [a, b].iter().any(|op| {
-            let mut current = op.parent_operation();
-            while let Some(parent) = current {
-                if parent == *self {
-                    return true;
-                }
-                current = parent.parent_operation();
-            }
-            false
-        })
-    }
+/// True if `ancestor` is strictly around `op`.
+fn is_around(ancestor: &OperationRef, op: &OperationRef) -> bool {
+    ops::ancestors(op).any(|parent| parent == *ancestor)
 }
 
 /// The induction variable's value in the last iteration of a loop, if
@@ -1642,17 +1604,12 @@ fn check_function<'c: 'a, 'a>(
     let mut loops = HashMap::new();
     let mut intervals = HashMap::new();
     for op in ops::nested_ops(&function) {
-        let mut parent = op.parent_operation();
-        let mut skip = op.has_attribute(attributes::STAGE);
-        while let Some(p) = parent {
-            if p == function {
-                break;
-            }
-            skip |= group_distance::is_function(&p)
-                || p.has_attribute(attributes::ASYNC_STAGES)
-                || p.has_attribute(attributes::STAGE);
-            parent = p.parent_operation();
-        }
+        let skip = op.has_attribute(attributes::STAGE)
+            || ops::ancestors(&op).take_while(|p| *p != function).any(|p| {
+                group_distance::is_function(&p)
+                    || p.has_attribute(attributes::ASYNC_STAGES)
+                    || p.has_attribute(attributes::STAGE)
+            });
         if skip {
             continue;
         }

@@ -169,7 +169,7 @@ fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
     // A function with no apipe op of its own has no window to shift.
     let synchronizes = ops::nested_ops(function).iter().any(ops::is_apipe);
     for op in ops::nested_ops(function) {
-        if enclosing_function(op) != Some(*function) {
+        if group_distance::enclosing_function(op) != Some(*function) {
             continue; // A nested function is checked on its own.
         }
         let name = ops::name(&op);
@@ -241,7 +241,8 @@ fn convert_function(function: OperationRef) {
     let mut queues = BTreeSet::new();
     let mut no_ops = BTreeSet::new();
     for op in ops::nested_ops(&function) {
-        if ops::is(&op, ops::WAIT_GROUP) && enclosing_function(op) == Some(function) {
+        if ops::is(&op, ops::WAIT_GROUP) && group_distance::enclosing_function(op) == Some(function)
+        {
             queues.insert(attributes::queue(&op));
             if is_no_op(&op, &function) {
                 no_ops.insert(op.to_raw().ptr as usize);
@@ -293,18 +294,6 @@ fn convert_function(function: OperationRef) {
             }
         }
     }
-}
-
-/// The innermost function around `op`.
-fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if group_distance::is_function(&parent) {
-            return Some(parent);
-        }
-        current = parent.parent_operation();
-    }
-    None
 }
 
 fn erase(op: OperationRef) {

@@ -302,6 +302,11 @@ pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     name.ends_with(".func") || name == "gpu.launch"
 }
 
+/// The innermost function (see [`is_function`]) around `op`.
+pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    ops::ancestors(&op).find(is_function)
+}
+
 /// The functions in `root` (itself if it is one), outermost first.
 pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     ops::self_and_nested_ops(root)

@@ -270,14 +270,9 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
 }
 
 fn enclosing_function(op: &OperationRef) -> Option<MlirOperation> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if ops::is(&p, "func.func") || ops::is(&p, "gpu.func") {
-            return Some(p.to_raw());
-        }
-        parent = p.parent_operation();
-    }
-    None
+    ops::ancestors(op)
+        .find(|p| ops::is(p, "func.func") || ops::is(p, "gpu.func"))
+        .map(|p| p.to_raw())
 }
 
 fn to_counting(function: &OperationRef) -> Result<(), Reported> {

@@ -110,7 +110,7 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     }
     let mut ok = true;
     for wait in ops::self_and_nested_ops(&root) {
-        if ops::is(&wait, ops::WAIT) && enclosing_function(wait).is_none() {
+        if ops::is(&wait, ops::WAIT) && group_distance::enclosing_function(wait).is_none() {
             diagnostic::error(
                 wait.location(),
                 "'apipe.wait' op outside a function: groups are counted per function",
@@ -136,7 +136,9 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
             continue;
         };
         for wait in ops::nested_ops(&function) {
-            if !ops::is(&wait, ops::WAIT) || enclosing_function(wait) != Some(function) {
+            if !ops::is(&wait, ops::WAIT)
+                || group_distance::enclosing_function(wait) != Some(function)
+            {
                 continue;
             }
             match plan(&analysis, wait, strict, op_name, &mut remarks) {
@@ -213,18 +215,6 @@ fn drop_empty_else(op: OperationRef) {
             mlir_sys::mlirBlockDestroy(block.to_raw());
         }
     }
-}
-
-/// The innermost function around `op`.
-fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if group_distance::is_function(&parent) {
-            return Some(parent);
-        }
-        current = parent.parent_operation();
-    }
-    None
 }
 
 /// The count that replaces a wait on one queue (step 2).

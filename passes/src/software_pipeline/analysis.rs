@@ -756,12 +756,5 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
 
 /// True if `op` is nested in a `gpu.func`.
 pub(crate) fn in_gpu_func(op: &OperationRef) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if ops::is(&p, "gpu.func") {
-            return true;
-        }
-        parent = p.parent_operation();
-    }
-    false
+    ops::ancestors(op).any(|p| ops::is(&p, "gpu.func"))
 }
