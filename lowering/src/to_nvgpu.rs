@@ -324,26 +324,11 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     // 2.-3. Copies and commits, in program order within each block.
     let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
     for op in &nested {
-        let block = op.block().unwrap();
-        let key = block.to_raw().ptr as usize;
         if ops::is(op, ops::COPY) {
-            let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
-            pending
-                .entry(key)
-                .or_default()
-                .push(new.result(0).unwrap().into());
+            insert_copy(context, op, token_type, &mut pending);
             erase(*op);
         } else if ops::is(op, ops::COMMIT_GROUP) {
-            let mut tokens = pending.remove(&key).unwrap_or_default();
-            if tokens.is_empty() {
-                tokens.push(placeholder(context, op, token_type));
-            }
-            let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
-                .add_operands(&tokens)
-                .add_results(&[token_type])
-                .build()
-                .expect("valid nvgpu.device_async_create_group");
-            block.insert_operation_before(*op, group);
+            insert_create_group(context, op, token_type, &mut pending);
             erase(*op);
         }
     }
@@ -354,15 +339,7 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
             Some(token) => token,
             None => placeholder(context, op, token_type),
         };
-        let i32_type: Type = IntegerType::new(context, 32).into();
-        let wait = OperationBuilder::new(nvgpu::WAIT, op.location())
-            .add_operands(&[token])
-            .add_attributes(&[(
-                Identifier::new(context, "numGroups"),
-                IntegerAttribute::new(i32_type, pending).into(),
-            )])
-            .build()
-            .expect("valid nvgpu.device_async_wait");
+        let wait = nvgpu_wait(context, op.location(), token, pending);
         op.block().unwrap().insert_operation_before(*op, wait);
         erase(*op);
     }
@@ -404,7 +381,6 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let i32_type: Type = IntegerType::new(context, 32).into();
     // 2.
     for op in ops::nested_ops(&root) {
         if ops::is(&op, ops::WAIT_GROUP) {
@@ -420,27 +396,13 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
     let mut erase_list = Vec::new();
     for op in &nested {
-        let block = op.block().unwrap();
-        let key = block.to_raw().ptr as usize;
         if ops::is(op, ops::COPY) {
-            let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
-            pending
-                .entry(key)
-                .or_default()
-                .push(new.result(0).unwrap().into());
+            insert_copy(context, op, token_type, &mut pending);
             erase_list.push(*op);
         } else if ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::READY) {
+            let block = op.block().unwrap();
             let new = if ops::is(op, ops::COMMIT_GROUP) {
-                let mut tokens = pending.remove(&key).unwrap_or_default();
-                if tokens.is_empty() {
-                    tokens.push(placeholder(context, op, token_type));
-                }
-                let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
-                    .add_operands(&tokens)
-                    .add_results(&[token_type])
-                    .build()
-                    .expect("valid nvgpu.device_async_create_group");
-                block.insert_operation_before(*op, group)
+                insert_create_group(context, op, token_type, &mut pending)
             } else {
                 let cast =
                     OperationBuilder::new("builtin.unrealized_conversion_cast", op.location())
@@ -461,15 +423,8 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
             erase_list.push(*op);
         } else if ops::is(op, ops::WAIT) {
             let count = attributes::integer(op, NUM_GROUPS).unwrap_or(0);
-            let wait = OperationBuilder::new(nvgpu::WAIT, op.location())
-                .add_operands(&[op.operand(0).unwrap()])
-                .add_attributes(&[(
-                    Identifier::new(context, "numGroups"),
-                    IntegerAttribute::new(i32_type, count).into(),
-                )])
-                .build()
-                .expect("valid nvgpu.device_async_wait");
-            block.insert_operation_before(*op, wait);
+            let wait = nvgpu_wait(context, op.location(), op.operand(0).unwrap(), count);
+            op.block().unwrap().insert_operation_before(*op, wait);
             erase_list.push(*op);
         }
     }
@@ -493,6 +448,65 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
         }
     }
     Ok(())
+}
+
+/// Inserts the nvgpu copy of the `apipe.copy` `op` before it and records
+/// its token in `pending`, the tokens of its block's uncommitted copies
+/// (keyed by block).
+fn insert_copy<'c, 'a>(
+    context: &'c Context,
+    op: &OperationRef<'c, 'a>,
+    token_type: Type<'c>,
+    pending: &mut HashMap<usize, Vec<Value<'c, 'a>>>,
+) {
+    let block = op.block().unwrap();
+    let new = block.insert_operation_before(*op, build_copy(context, op, token_type));
+    pending
+        .entry(block.to_raw().ptr as usize)
+        .or_default()
+        .push(new.result(0).unwrap().into());
+}
+
+/// Inserts before the `apipe.commit_group` `op` a
+/// `device_async_create_group` of the tokens `pending` holds for its block
+/// (a placeholder token for an empty group) and returns it.
+fn insert_create_group<'c, 'a>(
+    context: &'c Context,
+    op: &OperationRef<'c, 'a>,
+    token_type: Type<'c>,
+    pending: &mut HashMap<usize, Vec<Value<'c, 'a>>>,
+) -> OperationRef<'c, 'a> {
+    let block = op.block().unwrap();
+    let mut tokens = pending
+        .remove(&(block.to_raw().ptr as usize))
+        .unwrap_or_default();
+    if tokens.is_empty() {
+        tokens.push(placeholder(context, op, token_type));
+    }
+    let group = OperationBuilder::new(nvgpu::CREATE_GROUP, op.location())
+        .add_operands(&tokens)
+        .add_results(&[token_type])
+        .build()
+        .expect("valid nvgpu.device_async_create_group");
+    block.insert_operation_before(*op, group)
+}
+
+/// `nvgpu.device_async_wait %token {numGroups = count}`.
+fn nvgpu_wait<'c>(
+    context: &'c Context,
+    location: melior::ir::Location<'c>,
+    token: Value<'c, '_>,
+    count: i64,
+) -> melior::ir::Operation<'c> {
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    OperationBuilder::new(nvgpu::WAIT, location)
+        .add_operands(&[token])
+        .add_attributes(&[(
+            Identifier::new(context, "numGroups"),
+            IntegerAttribute::new(i32_type, count).into(),
+        )])
+        .build()
+        .expect("valid nvgpu.device_async_wait")
 }
 
 /// Step 2 for one copy.
