@@ -174,7 +174,8 @@ fn translate(
         }
     };
     let version = ptx::ptx_version(sm, cli.ptx)?;
-    if ptx::gpu_modules(&module).is_empty() {
+    let gpu_module_count = ptx::gpu_modules(&module).len();
+    if gpu_module_count == 0 {
         // Located at the first op of the input (the module itself if empty).
         let body = module.body();
         let at = melior::ir::BlockLike::first_operation(&body)
@@ -183,16 +184,21 @@ fn translate(
         apipe_dialect::diagnostic::error(at, &Error::NoGpuModule.to_string());
         return Ok(None);
     }
+    if let Some(second) = ptx::gpu_modules(&module).get(1) {
+        // One PTX module per input: checked before lowering, at the second.
+        apipe_dialect::diagnostic::error(
+            second.location(),
+            &format!(
+                "expected one 'gpu.module' to translate, found {gpu_module_count}; \
+                 apipe-translate emits one PTX module per input"
+            ),
+        );
+        return Ok(None);
+    }
     // 3.
     let mut times = gpu_pipeline::StageTimes::default();
     gpu_pipeline::lower_to_nvvm(&mut module, &mut times)?;
     let gpu_modules = ptx::gpu_modules(&module);
-    if gpu_modules.len() != 1 {
-        return Err(Error::Target(format!(
-            "expected one gpu.module, found {}",
-            gpu_modules.len()
-        )));
-    }
     // 4.
     let start = Instant::now();
     let llvm = inkwell::context::Context::create();
