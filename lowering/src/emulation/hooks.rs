@@ -50,7 +50,7 @@ pub fn insert<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
             continue;
         };
         let shared = space == WORKGROUP;
-        if !shared && (!write || space != 0 && space != 1) {
+        if !shared && (!write || space != 0 && space != 1 || is_stack(memref)) {
             continue;
         }
         let indices: Vec<Value> = op.operands().skip(first_index).collect();
@@ -108,4 +108,33 @@ fn address<'c, 'a>(
         .unwrap()
         .into();
     emitter.to_i64(op, address)
+}
+
+/// Whether `memref` is (a view of) a `memref.alloca`: private memory of the
+/// thread, which no other thread writes.
+fn is_stack(memref: Value) -> bool {
+    let mut value = memref;
+    loop {
+        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
+            return false;
+        };
+        let owner = result.owner();
+        let name = ops::name(&owner);
+        if name == "memref.alloca" {
+            return true;
+        }
+        let view = [
+            "memref.subview",
+            "memref.cast",
+            "memref.view",
+            "memref.reinterpret_cast",
+            "memref.collapse_shape",
+            "memref.expand_shape",
+            "memref.transpose",
+        ];
+        match owner.operand(0) {
+            Ok(source) if view.contains(&name.as_str()) => value = source,
+            _ => return false,
+        }
+    }
 }

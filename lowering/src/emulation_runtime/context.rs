@@ -201,6 +201,9 @@ pub struct Thread {
     pub block: *mut super::launch::Block,
     /// Host: the argument slots of the next `gpu.launch_func`.
     pub launch_arguments: Vec<i64>,
+    /// The addresses `[low, high)` of its fiber's stack (its private
+    /// memory), for a GPU thread.
+    pub stack: (usize, usize),
 }
 
 impl Thread {
@@ -214,6 +217,7 @@ impl Thread {
             gpu: None,
             block: std::ptr::null_mut(),
             launch_arguments: Vec::new(),
+            stack: (0, 0),
         }
     }
 

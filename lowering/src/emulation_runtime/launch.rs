@@ -357,6 +357,10 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
                 )
             })?,
         };
+        {
+            use corosensei::stack::Stack;
+            lane.thread.stack = (stack.limit().get(), stack.base().get());
+        }
         let lane_ptr: *mut Lane = lane;
         let entry = launch.entry;
         fibers.push(Coroutine::with_stack(stack, move |yielder, ()| {

@@ -688,7 +688,8 @@ pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64) {
         let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
             return Ok(());
         };
-        if shared_range(t, address as usize, 1).is_some() {
+        let private = (t.stack.0..t.stack.1).contains(&(address as usize));
+        if private || shared_range(t, address as usize, 1).is_some() {
             return Ok(());
         }
         block.global.record(GlobalWrite {
