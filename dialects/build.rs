@@ -213,7 +213,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         .flag("-fno-rtti")
         .flag_if_supported("-Wno-unused-parameter")
         .define("_GNU_SOURCE", None)
-        .compile("apipe_capi");
+        .compile("apipe_dialect_cpp");
 }
 
 /// Writes `%N = <constraint>` and returns N.

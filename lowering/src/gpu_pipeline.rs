@@ -1,6 +1,6 @@
-//! The GPU lowering pipeline (DESIGN.md section 1; issue 5 "the lowering
-//! pipeline"): apipe IR in counting or token form, inside a `gpu.module`, to
-//! the LLVM and NVVM dialects, ready for [`crate::ptx`].
+//! The GPU lowering pipeline (docs/passes.md, "apipe-translate"): apipe IR
+//! in counting or token form, inside a `gpu.module`, to the LLVM and NVVM
+//! dialects, ready for `ptx`.
 //!
 //! Stages (each a `PassManager` run, timed apart for the benchmark):
 //! 1. **apipe passes** on the whole module: `apipe-tokens-to-counting` (token
@@ -21,11 +21,8 @@
 //! only `llvm` and `nvvm` ops.
 
 use crate::Error;
-use apipe_passes::pipeline::{self, Element};
-use melior::{
-    ir::{operation::OperationLike, Module},
-    pass::PassManager,
-};
+use apipe_passes::registry;
+use melior::ir::{operation::OperationLike, Module};
 use std::time::{Duration, Instant};
 
 /// The upstream passes of stage 2, nested under `gpu.module`.
@@ -63,17 +60,13 @@ pub struct StageTimes {
     pub codegen: Duration,
 }
 
-fn run_stage(
-    module: &mut Module,
-    elements: &[Element],
-    stage: &'static str,
-) -> Result<Duration, Error> {
+fn run_stage(module: &mut Module, pipeline: &str, stage: &'static str) -> Result<Duration, Error> {
     let context_ref = module.context();
-    // SAFETY: bound first (TOOLCHAIN.md); the module keeps it alive.
+    // SAFETY: `context_ref` is bound first (a temporary would dangle); the
+    // module keeps the context alive.
     let context = unsafe { context_ref.to_ref() };
-    let manager = PassManager::new(context);
-    pipeline::add_elements(manager.as_operation_pass_manager(), elements)
-        .map_err(|e| Error::Pipeline(e.to_string()))?;
+    let manager = registry::module_pass_manager(context);
+    registry::parse_pipeline(&manager, pipeline).map_err(|e| Error::Pipeline(e.to_string()))?;
     let start = Instant::now();
     let result = manager.run(module);
     let elapsed = start.elapsed();
@@ -95,19 +88,9 @@ pub fn lower_to_nvvm(module: &mut Module, times: &mut StageTimes) -> Result<(), 
     }
     melior::utility::register_all_passes();
     apipe_passes_registered();
-    let stage1: Vec<Element> = apipe_passes()
-        .into_iter()
-        .map(|name| Element::Pass {
-            name: name.into(),
-            options: String::new(),
-        })
-        .collect();
+    let stage1 = format!("builtin.module({})", apipe_passes().join(","));
     times.apipe = run_stage(module, &stage1, "apipe passes")?;
-    let stage2 = vec![Element::Nested {
-        anchor: "gpu.module".into(),
-        elements: pipeline::parse_elements(UPSTREAM_LOWERING)
-            .map_err(|e| Error::Pipeline(e.to_string()))?,
-    }];
+    let stage2 = format!("builtin.module(gpu.module({UPSTREAM_LOWERING}))");
     times.upstream = run_stage(module, &stage2, "upstream lowering")?;
     Ok(())
 }

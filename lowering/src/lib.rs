@@ -1,19 +1,20 @@
 //! Lowering of apipe IR: to nvgpu / NVVM / LLVM IR / PTX (the GPU path) and to
 //! calls into the CPU emulation runtime (`apipe-run`).
 //!
-//! The GPU path (DESIGN.md sections 1 and 6):
+//! The GPU path (docs/passes.md; `gpu_pipeline` and `ptx` need the default
+//! feature `ptx`, which the plugin build turns off):
 //! - [`import_nvgpu`] / [`to_nvgpu`]: interop with upstream `nvgpu` async
 //!   copies (passes `apipe-import-nvgpu` / `apipe-to-nvgpu`);
-//! - [`gpu_pipeline`]: apipe passes, then upstream MLIR lowering to the LLVM
+//! - `gpu_pipeline`: apipe passes, then upstream MLIR lowering to the LLVM
 //!   and NVVM dialects;
-//! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
+//! - `ptx`: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
 //!
-//! The CPU path (DESIGN.md section 6, `apipe-run`):
+//! The CPU path (`apipe-run`):
 //! - [`to_emulation`]: apipe ops → calls into the runtime (pass
 //!   `apipe-to-emulation`);
 //! - [`emulation_runtime`]: the runtime that keeps the queue semantics of
-//!   DESIGN.md section 3 with lazy / eager / random completion.
+//!   docs/semantics.md with lazy / eager / random completion.
 //!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call
@@ -23,8 +24,10 @@
 pub mod emulation;
 pub mod emulation_runtime;
 mod error;
+#[cfg(feature = "ptx")]
 pub mod gpu_pipeline;
 pub mod import_nvgpu;
+#[cfg(feature = "ptx")]
 pub mod ptx;
 pub mod ptxas;
 pub mod to_emulation;
@@ -32,7 +35,10 @@ pub mod to_nvgpu;
 
 pub use error::Error;
 
-/// Adds this crate's passes to [`apipe_passes::registry`]. Idempotent.
+/// Registers every apipe pass in MLIR's pass registry: the transforms of
+/// `apipe-passes` and this crate's lowering passes (through
+/// [`apipe_passes::registry`]). Idempotent.
 pub fn register_passes() {
+    apipe_passes::register_passes();
     apipe_passes::register(&[&import_nvgpu::INFO, &to_nvgpu::INFO, &to_emulation::INFO]);
 }

@@ -57,10 +57,8 @@
 
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
-    counting_to_tokens,
-    group_distance::constant_int,
-    options::{OptionInfo, OptionKind, PassOptions},
-    PassId, PassInfo, RunFn,
+    counting_to_tokens, group_distance::constant_int, OptionInfo, OptionKind, PassInfo,
+    PassOptions, RunFn,
 };
 use melior::{
     dialect::DialectHandle,
@@ -74,8 +72,6 @@ use melior::{
 };
 use std::collections::HashMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-to-nvgpu`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-to-nvgpu",
@@ -87,7 +83,6 @@ pub static INFO: PassInfo = PassInfo {
         description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
     }],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         // SAFETY: the C API returns a static handle.
         vec![unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }]

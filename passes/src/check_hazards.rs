@@ -115,9 +115,7 @@
 
 use crate::{
     group_distance::{self, Distance, GroupDistance, GroupFact},
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
 };
 use apipe_dialect::{
     attributes,
@@ -135,8 +133,6 @@ use melior::{
 };
 use std::collections::{BTreeMap, HashMap};
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-check-hazards`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-check-hazards",
@@ -144,7 +140,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Report reads of async-copied buffers not covered by a wait (RAW), early overwrites (WAR) and missing barriers",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

@@ -22,9 +22,7 @@
 //! Postcondition: no apipe op or annotation is left.
 
 use crate::{
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
     token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
@@ -41,8 +39,6 @@ use melior::{
 };
 use mlir_sys::{mlirOperationDestroy, mlirTypeIsAFloat};
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-make-sync",
@@ -50,7 +46,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Replace async copies by synchronous copies and drop all synchronization (reference semantics)",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || vec![DialectHandle::arith(), DialectHandle::memref(), DialectHandle::scf()],
 };
 

@@ -81,11 +81,7 @@
 mod analysis;
 mod multi_buffer;
 
-use crate::{
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
-};
+use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
@@ -108,8 +104,6 @@ use mlir_sys::{
 };
 use std::collections::HashMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-software-pipeline`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-software-pipeline",
@@ -128,7 +122,6 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),

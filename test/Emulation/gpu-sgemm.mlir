@@ -19,7 +19,7 @@
 // The annotated kernel (examples/sgemm.mlir) after apipe-software-pipeline,
 // against its apipe-make-sync version:
 // RUN: sed -e 's/arith.constant 128 : index/arith.constant 8 : index/' -e 's/2048/128/g' %apipe_root/examples/sgemm.mlir > %t.in.kernel
-// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline | sed -e '1d' -e '$d' > %t.pipe.kernel
+// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline | sed -e '1d' -e '/^}$/d' > %t.pipe.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.pipe.kernel' %s > %t.pipe.mlir
 // RUN: sed -e '/^\/\/ @kernels$/r %t.in.kernel' %s | apipe-opt --apipe-make-sync > %t.in.sync.mlir
 // RUN: apipe-run %t.in.sync.mlir --completion=lazy,eager,random:2 --schedule=forward,random:3 > %t.in.sync.out
