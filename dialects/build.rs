@@ -136,9 +136,11 @@ fn main() {
 /// the same static MLIR libraries that `mlir-sys` links.
 fn compile_capi(prefix: &str) {
     println!("cargo:rerun-if-changed=capi/ApipeDiagnostics.cpp");
+    println!("cargo:rerun-if-changed=capi/ApipeEffects.cpp");
     cc::Build::new()
         .cpp(true)
         .file("capi/ApipeDiagnostics.cpp")
+        .file("capi/ApipeEffects.cpp")
         .include(format!("{prefix}/include"))
         .flag("-std=c++17")
         .flag("-fno-exceptions")

@@ -7,8 +7,12 @@
 //!   into a `melior::Context` at run time;
 //! - melior's `dialect!` macro generates typed builders ([`ops`]).
 //!
-//! [`verifier`] adds the semantic checks that IRDL cannot express
-//! (DESIGN.md section 4), each reported as a located MLIR diagnostic.
+//! [`effects`] exposes MLIR's memory-effect and view interfaces, which the C
+//! API lacks.
+//!
+//! [`verifier`] adds the semantic checks that IRDL cannot express (index
+//! counts against memref ranks, element types, attribute ranges, the
+//! pipelining annotations), each reported as a located MLIR diagnostic.
 //!
 //! Library users call [`create_context`] (or [`register_dialect`] on their own
 //! context), then add apipe passes from the `apipe-passes` crate to their
@@ -17,6 +21,7 @@
 
 pub mod attributes;
 pub mod diagnostic;
+pub mod effects;
 mod error;
 pub mod location;
 pub mod ops;

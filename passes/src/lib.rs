@@ -15,6 +15,7 @@
 //!   shared analysis or utility ([`group_distance`], [`token_values`]).
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod check_hazards;
 pub mod counting_to_tokens;
 mod error;
