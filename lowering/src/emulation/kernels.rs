@@ -34,9 +34,7 @@
 //!    entry of its function (`_mlir_<name>`).
 
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
-use crate::emulation_runtime::{
-    KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
-};
+use crate::emulation_runtime::{KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN};
 use apipe_dialect::{diagnostic, ops};
 use melior::{
     dialect::{arith, func},
@@ -47,8 +45,7 @@ use melior::{
         },
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{FunctionType, MemRefType, ShapedTypeLike},
-        BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
-        ValueLike,
+        BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
     },
 };
 use mlir_sys::{
@@ -480,7 +477,10 @@ fn convert_function<'c: 'a, 'a>(
     let attribution_offsets: Vec<usize> = (inputs.len()..inputs.len() + workgroup_count)
         .map(|i| {
             let argument = entry.argument(i).unwrap();
-            place(static_bytes(argument.r#type()).unwrap_or(0), op.location())
+            // SAFETY: a live value; its location lives in the context.
+            let at =
+                unsafe { Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) };
+            place(static_bytes(argument.r#type()).unwrap_or(0), at)
         })
         .collect();
     let allocations: Vec<(OperationRef, usize)> = nested
