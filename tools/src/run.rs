@@ -52,7 +52,7 @@ use mlir_sys::{
 use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
-/// (TOOLCHAIN.md "CPU execution", plus linalg, affine, vector, math and ub
+/// (scf, arith, index, memref, func, cf to LLVM, plus linalg, affine, vector, math and ub
 /// for the ops programs use). `expand-strided-metadata` runs before
 /// `lower-affine`: it turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =

@@ -728,7 +728,9 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
             }
         }));
         if reported.is_err() {
-            t.run().failed.store(true, std::sync::atomic::Ordering::SeqCst);
+            t.run()
+                .failed
+                .store(true, std::sync::atomic::Ordering::SeqCst);
             context::abort_current();
         }
     } else if kind == Kind::Read {

@@ -157,7 +157,9 @@ impl Shadow {
                 // (one write, one reader: the common case) is decided once.
                 let n = end - start;
                 if n > 1
-                    && self.write[start..end].iter().all(|&w| w == self.write[start])
+                    && self.write[start..end]
+                        .iter()
+                        .all(|&w| w == self.write[start])
                     && self.read[start..end].iter().all(|&r| r == self.read[start])
                     && conflicts(self.write[start], now, thread).is_none()
                 {
