@@ -19,24 +19,24 @@ func.func @commit_after_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
   %buf = memref.alloc() : memref<2x4xf32>
   // expected-note @+2 {{the async copy still in flight; 1 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{the async copy still in flight; 1 newer group(s) committed on queue 0 since its group}}
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
     // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
     // expected-note @+2 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
     // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.wait_group 1
+    apipe.commit_group
     %v = arith.remui %j, %c2 : index
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%v, %c0] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -53,9 +53,9 @@ func.func @count_one_too_large(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
+  apipe.wait_group 0
   // expected-note @+2 {{the copy is carried in flight across the back edge of this loop}}
   // expected-note @+1 {{the copy is carried in flight across 2 back edges of this loop}}
   scf.for %j = %c0 to %c8 step %c1 {
@@ -65,17 +65,17 @@ func.func @count_one_too_large(%A: memref<64xf32>, %out: memref<8xf32>) {
     // expected-note @+3 {{the async copy still in flight, issued in the previous iteration; 1 newer group(s) committed on queue 0 since its group}}
     // expected-error @+2 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
     // expected-note @+1 {{the async copy still in flight, issued 2 iterations earlier; 1 newer group(s) committed on queue 0 since its group}}
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
     // expected-note @+2 {{`pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 0 when it waits; `pending <= 1` completes it}}
     // expected-note @+1 {{`pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 0 when it waits; `pending <= 1` completes it}}
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.wait_group 2
     %v = arith.remui %j, %c2 : index
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%v, %c3] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -92,22 +92,22 @@ func.func @single_buffer_consumer_one_stage_later(%A: memref<64xf32>, %out: memr
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     // expected-error @+2 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
     // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
-    "apipe.copy"(%A, %buf, %src, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%src], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
     // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.wait_group 1
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%c2] : memref<4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -120,11 +120,11 @@ func.func @wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   // expected-note @+1 {{the copy stays in flight when this scf.if takes its else branch}}
   scf.if %cond {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
@@ -139,11 +139,11 @@ func.func @token_wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  %t = apipe.commit_group
   // expected-note @+1 {{the copy stays in flight when this scf.if takes its else branch}}
   scf.if %cond {
-    "apipe.wait"(%t) : (!apipe.token) -> ()
+    apipe.wait %t
   }
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
@@ -157,9 +157,9 @@ func.func @uncommitted_copy(%A: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+1 {{the async copy still in flight; its group is not committed yet}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   // expected-note @+1 {{`pending = 0` cannot complete this copy's group: the group is committed after this wait (commit it before waiting)}}
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   // expected-error @+1 {{'vector.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %v = vector.load %buf[%c0] : memref<4xf32, 3>, vector<2xf32>
   %x = vector.extract %v[0] : f32 from vector<2xf32>
@@ -183,8 +183,8 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
     // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %j, %c1 : index
       %in_range = arith.cmpi ult, %next, %c8 : index
@@ -192,11 +192,11 @@ gpu.module @kernels {
         %base = arith.muli %next, %c128 : index
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
-        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
       // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.wait_group 1
       %cur = arith.remui %j, %c2 : index
       // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)}}
       %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>
@@ -219,18 +219,18 @@ func.func @async_reader_overwritten(%A: memref<64xf32>) {
   %c4 = arith.constant 4 : index
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 1 since its group}}
   // expected-note @+1 {{no wait on queue 1 follows this copy before the access on this path}}
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
   // expected-error @+1 {{'apipe.copy' op overwrites a buffer region that an earlier async copy may still be reading (its source) (write-after-read)}}
-  "apipe.copy"(%A, %shared, %c4, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.copy %A[%c4], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -243,13 +243,13 @@ func.func @async_read_of_pending_data(%A: memref<64xf32>) {
   %local = memref.alloca() : memref<4xf32, 5>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   // expected-error @+1 {{'apipe.copy' op reads (as its source) a buffer region that an async copy may still be writing (read-after-write)}}
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
+  apipe.wait_group 0
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -265,13 +265,13 @@ func.func @may_alias(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %other: memref<
   // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   // expected-remark @+1 {{possible hazard (the buffers may alias): 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %other[%c0] : memref<4xf32, 3>
   // expected-error @+1 {{'func.call' op reads a buffer region that an async copy may still be writing (read-after-write): it has no memory-effect information, so it may read and write any part of the buffers it receives}}
   func.call @consume(%buf) : (memref<4xf32, 3>) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return %x : f32
 }
 
@@ -293,8 +293,8 @@ gpu.module @kernels {
     %zero = arith.constant 0.0 : f32
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     // expected-note @+1 {{the read is carried into the next iteration of this loop with no gpu.barrier after it}}
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %j, %c1 : index
@@ -304,10 +304,10 @@ gpu.module @kernels {
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
         // expected-error @+1 {{'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy (missing barrier)}}
-        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.commit_group
+      apipe.wait_group 1
       gpu.barrier
       %cur = arith.remui %j, %c2 : index
       // expected-note @+1 {{the read of other threads' data in the previous iteration: no gpu.barrier follows it before the copy on some path}}
@@ -331,11 +331,11 @@ func.func @store_over_source_in_flight() {
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
   memref.store %f, %A[%c0] : memref<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -350,11 +350,11 @@ func.func @store_over_destination_in_flight() {
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
   memref.store %f, %buf[%c0] : memref<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -372,13 +372,13 @@ func.func @vector_store_and_memref_copy_in_flight(%v: vector<4xf32>, %B: memref<
   // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c4], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   // expected-error @+1 {{'vector.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
   vector.store %v, %buf[%c2] : memref<8xf32>, vector<4xf32>
   // expected-error @+1 {{'memref.copy' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
   memref.copy %B, %A : memref<8xf32> to memref<8xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -392,12 +392,12 @@ func.func @two_copies_in_flight_into_one_buffer(%A: memref<8xf32>) {
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<8xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
-  "apipe.copy"(%A, %buf, %c4, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c4], %buf[%c0], 4 : memref<8xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -411,14 +411,14 @@ func.func @partial_overlap_after_weak_wait(%A: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %buf = memref.alloc() : memref<6xf32>
   // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<6xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<8xf32> to memref<6xf32>
+  apipe.commit_group
   // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.wait_group 1
   // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
-  "apipe.copy"(%A, %buf, %c4, %c2) {elements = 4 : i64} : (memref<8xf32>, memref<6xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c4], %buf[%c2], 4 : memref<8xf32> to memref<6xf32>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -429,10 +429,10 @@ func.func @wait_one_too_weak(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.wait_group 1
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32>
   memref.store %x, %out[%c0] : memref<16xf32>
@@ -447,13 +447,13 @@ func.func @wait_two_too_weak(%A: memref<64xf32>, %B: memref<64xf32>) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %other = memref.alloc() : memref<4xf32>
   // expected-note @+1 {{the async copy still in flight; 2 newer group(s) committed on queue 0 since its group}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%B, %other, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.copy %B[%c0], %other[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.commit_group
   // expected-note @+1 {{`pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it}}
-  "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+  apipe.wait_group 3
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32>
   return %x : f32
@@ -477,8 +477,8 @@ func.func @effects_of_other_ops(%A: memref<64xf32>, %out: memref<4xf32>, %v: f32
   // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
   // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
   // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'linalg.copy' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   linalg.copy ins(%buf : memref<4xf32>) outs(%out : memref<4xf32>)
   // expected-error @+1 {{'memref.atomic_rmw' op reads a buffer region that an async copy may still be writing (read-after-write)}}
@@ -488,7 +488,7 @@ func.func @effects_of_other_ops(%A: memref<64xf32>, %out: memref<4xf32>, %v: f32
   func.call @consume_any(%u) : (memref<*xf32>) -> ()
   // expected-error @+1 {{'memref.dealloc' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
   memref.dealloc %buf : memref<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -506,21 +506,21 @@ func.func @store_into_source_of_next_tile() {
   %f = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<64xf32>
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
     // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
     // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.wait_group 1
     // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
     memref.store %f, %A[%src] : memref<64xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -544,14 +544,14 @@ gpu.module @kernels {
     %next = arith.addi %tid, %c1 : index
     %nlane = arith.muli %next, %c4 : index
     // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
     // expected-error @+1 {{'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)}}
-    "apipe.copy"(%A, %buf, %nlane, %c0, %nlane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %A[%nlane], %buf[%c0, %nlane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     gpu.return
   }
 }

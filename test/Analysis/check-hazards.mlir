@@ -39,7 +39,7 @@
 // NOBAR: error: 'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)
 // NOBAR: note: the async copy in the previous iteration, issued by every thread: other threads' copies may not have landed
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline -o %t.mlir
-// RUN: sed 's/pending = 2 : i64/pending = 3 : i64/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
+// RUN: sed 's/apipe.wait_group 2/apipe.wait_group 3/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // TOO-LARGE-NEXT: %{{.*}} = memref.load %subview_4[%arg3]
 // TOO-LARGE: note: the async copy still in flight; 2 newer group(s) committed on queue 0 since its group
@@ -51,7 +51,7 @@
 // The same mutation on dynamic trip counts (switch on min(n, 3), kernel
 // over n - 3 iterations, epilogue versions (n - k) mod 4).
 // RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-run.mlir --apipe-software-pipeline -o %t.run.mlir
-// RUN: sed 's/pending = 3 : i64/pending = 4 : i64/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: sed 's/apipe.wait_group 3/apipe.wait_group 4/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // DYNAMIC: note: the async copy still in flight; 3 newer group(s) committed on queue 0 since its group
 // DYNAMIC: note: `pending = 4` leaves this copy's group in flight: 3 newer group(s) are committed on queue 0 when it waits; `pending <= 3` completes it
@@ -59,9 +59,9 @@
 // The commit before the wait: `wait_group 1` leaves only tile j + 1 pending.
 // CHECK-LABEL: func.func @double_buffer_commit_then_wait
 // CHECK: scf.for
-// CHECK: "apipe.copy"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64}
+// CHECK: apipe.copy
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.wait_group 1
 // CHECK-NEXT: arith.remui
 // CHECK-NEXT: memref.load
 func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
@@ -71,20 +71,20 @@ func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     %x = memref.load %buf[%v, %c0] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -93,7 +93,7 @@ func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32
 // Three versions read two iterations later: `pending = 2` is exact, and the
 // versions `(j + 2) mod 3` written and `j mod 3` read never meet in flight.
 // CHECK-LABEL: func.func @three_versions_exact_count
-// CHECK: "apipe.wait_group"() {pending = 2 : i64}
+// CHECK: apipe.wait_group 2
 func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -102,22 +102,22 @@ func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<3x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %buf, %c4, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+  apipe.commit_group
+  apipe.copy %A[%c4], %buf[%c1, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c2 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c3 : index
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+    apipe.commit_group
+    apipe.wait_group 2
     %v = arith.remui %j, %c3 : index
     %x = memref.load %buf[%v, %c3] : memref<3x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -134,16 +134,16 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
     %view = memref.subview %buf[%vn, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
-    "apipe.copy"(%A, %view, %src, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, strided<[1], offset: ?>>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%src], %view[%c0], 4 : memref<64xf32> to memref<4xf32, strided<[1], offset: ?>>
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     %cur = memref.subview %buf[%v, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
     %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
@@ -153,7 +153,7 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
     }
     memref.store %sum, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -165,12 +165,12 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
 func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   scf.if %cond {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   } else {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
@@ -179,12 +179,12 @@ func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
 func.func @token_wait_after_if(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  %t = apipe.commit_group
   scf.if %cond {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
 }
@@ -199,9 +199,9 @@ gpu.module @kernels {
       workgroup(%buf: memref<128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %tid = gpu.thread_id x
-    "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4096xf32>, memref<128xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<4096xf32> to memref<128xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%tid] : memref<128xf32, 3>
     memref.store %x, %out[%tid] : memref<128xf32>
     gpu.return
@@ -217,15 +217,15 @@ func.func @async_reader_waited(%A: memref<64xf32>) {
   %c4 = arith.constant 4 : index
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
-  "apipe.copy"(%A, %shared, %c4, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
+  apipe.wait_group 0 queue 1
+  apipe.copy %A[%c4], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -238,12 +238,12 @@ func.func @disjoint_regions(%A: memref<64xf32>) -> f32 {
   %c4 = arith.constant 4 : index
   %buf = memref.alloc() : memref<8xf32, 3>
   %other = memref.alloc() : memref<8xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
   %x = memref.load %buf[%c4] : memref<8xf32, 3>
   %y = memref.load %other[%c0] : memref<8xf32, 3>
   %z = arith.addf %x, %y : f32
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return %z : f32
 }
 
@@ -260,10 +260,10 @@ func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
   %f = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<8xf32>
   %buf = memref.alloc() : memref<8xf32>
-  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c4], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   vector.store %v, %buf[%c0] : memref<8xf32>, vector<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   memref.store %f, %A[%c0] : memref<8xf32>
   memref.store %f, %buf[%c4] : memref<8xf32>
   vector.store %v, %buf[%c4] : memref<8xf32>, vector<4xf32>
@@ -285,12 +285,12 @@ func.func @copies_in_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c4 step %c1 {
     scf.for %r = %c0 to %c2 step %c1 {
-      "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     }
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.commit_group
+  apipe.wait_group 1
   %x = memref.load %buf[%c1] : memref<4xf32>
   memref.store %x, %out[%c0] : memref<16xf32>
   return
@@ -309,22 +309,22 @@ func.func @row_copies_double_buffer(%A: memref<64x8xf32>, %out: memref<16xf32>, 
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x8x8xf32>
   scf.for %r = %c0 to %rows step %c1 {
-    "apipe.copy"(%A, %buf, %r, %c0, %c0, %r, %c0) {elements = 8 : i64} : (memref<64x8xf32>, memref<2x8x8xf32>, index, index, index, index, index) -> ()
+    apipe.copy %A[%r, %c0], %buf[%c0, %r, %c0], 8 : memref<64x8xf32> to memref<2x8x8xf32>
   }
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %vn = arith.remui %next, %c2 : index
     scf.for %r = %c0 to %rows step %c1 {
-      "apipe.copy"(%A, %buf, %r, %c0, %vn, %r, %c0) {elements = 8 : i64} : (memref<64x8xf32>, memref<2x8x8xf32>, index, index, index, index, index) -> ()
+      apipe.copy %A[%r, %c0], %buf[%vn, %r, %c0], 8 : memref<64x8xf32> to memref<2x8x8xf32>
     }
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     %x = memref.load %buf[%v, %c0, %c1] : memref<2x8x8xf32>
     memref.store %x, %out[%j] : memref<16xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -342,10 +342,10 @@ func.func @wait_in_static_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32>
   scf.for %j = %c0 to %c16 step %c1 {
     %s0 = arith.muli %j, %c4 : index
-    "apipe.copy"(%A, %buf, %s0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%s0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
     scf.for %k = %c0 to %c4 step %c1 {
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
       %x = memref.load %buf[%k] : memref<4xf32>
     }
     %x3 = memref.load %buf[%c3] : memref<4xf32>
@@ -364,23 +364,23 @@ func.func @wait_in_inner_loop_that_runs(%A: memref<64xf32>, %n: index) -> f32 {
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   scf.for %k = %c0 to %c1 step %c1 {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   %x = memref.load %buf[%c0] : memref<4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   %runs = arith.cmpi sgt, %n, %c0 : index
   %y = scf.if %runs -> (f32) {
     scf.for %k = %c0 to %n step %c1 {
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
     }
     %v = memref.load %buf[%c1] : memref<4xf32>
     scf.yield %v : f32
   } else {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
     scf.yield %zero : f32
   }
   %s = arith.addf %x, %y : f32
@@ -411,10 +411,10 @@ gpu.module @m {
     %n0 = arith.addi %tid, %c1 : index
     %n1 = arith.andi %n0, %c31 : index
     %nb = arith.muli %n1, %c4 : index
-    "apipe.copy"(%A, %buf, %my, %c0, %my) {elements = 4 : i64} : (memref<8192xf32>, memref<2x128xf32, #gpu.address_space<workgroup>>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%my], %buf[%c0, %my], 4 : memref<8192xf32> to memref<2x128xf32, #gpu.address_space<workgroup>>
+    apipe.commit_group
     %s = scf.for %j = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
       gpu.barrier
       %v = arith.remui %j, %c2 : index
       %x = memref.load %buf[%v, %nb] : memref<2x128xf32, #gpu.address_space<workgroup>>
@@ -423,8 +423,8 @@ gpu.module @m {
       %w = arith.remui %j1, %c2 : index
       %g0 = arith.muli %j1, %c128 : index
       %g = arith.addi %g0, %my : index
-      "apipe.copy"(%A, %buf, %g, %w, %my) {elements = 4 : i64} : (memref<8192xf32>, memref<2x128xf32, #gpu.address_space<workgroup>>, index, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
+      apipe.copy %A[%g], %buf[%w, %my], 4 : memref<8192xf32> to memref<2x128xf32, #gpu.address_space<workgroup>>
+      apipe.commit_group
       scf.yield %acc2 : f32
     }
     memref.store %s, %out[%tid] : memref<32xf32>
@@ -452,12 +452,12 @@ gpu.module @m {
     %tid = gpu.thread_id x
     %my = arith.muli %tid, %c4 : index
     %g1 = arith.addi %my, %c128 : index
-    "apipe.copy"(%A, %buf, %my, %c0, %my) {elements = 4 : i64} : (memref<8192xf32>, memref<3x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.copy"(%A, %buf, %g1, %c1, %my) {elements = 4 : i64} : (memref<8192xf32>, memref<3x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%my], %buf[%c0, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+    apipe.commit_group
+    apipe.copy %A[%g1], %buf[%c1, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+    apipe.commit_group
     %s = scf.for %j = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.wait_group 1
       gpu.barrier
       %v = arith.remui %j, %c3 : index
       %x = memref.load %buf[%v, %tid] : memref<3x128xf32, 3>
@@ -466,8 +466,8 @@ gpu.module @m {
       %w = arith.remui %j2, %c3 : index
       %g0 = arith.muli %j2, %c128 : index
       %g = arith.addi %g0, %my : index
-      "apipe.copy"(%A, %buf, %g, %w, %my) {elements = 4 : i64} : (memref<8192xf32>, memref<3x128xf32, 3>, index, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
+      apipe.copy %A[%g], %buf[%w, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+      apipe.commit_group
       scf.yield %acc2 : f32
     }
     memref.store %s, %out[%tid] : memref<32xf32>
