@@ -1,8 +1,8 @@
 //! Generates the IRDL definition of the apipe dialect from its ODS file.
 //!
 //! Upstream `tblgen-to-irdl` (LLVM 22) emits IRDL that does not load (type
-//! names `"!token"`, typed integer attributes, camelCase operand names; see
-//! shared/TOOLCHAIN.md), so this script reads the ODS records with the
+//! names `"!token"`, typed integer attributes, camelCase operand names), so
+//! this script reads the ODS records with the
 //! `tblgen` crate and writes the IRDL itself:
 //!
 //! 1. parse `apipe/ApipeOps.td` with the MLIR include directory;
@@ -17,7 +17,8 @@
 //! The output goes to `$OUT_DIR/apipe.irdl.mlir`; the library embeds it, and
 //! a test compares it with the checked-in `apipe/apipe.irdl.mlir`.
 //!
-//! It also compiles `capi/`, the few C++ entry points the MLIR C API lacks.
+//! It also compiles `capi/`, the few C++ entry points the MLIR C API lacks
+//! (diagnostics with notes; a parse that survives upstream's error cleanup).
 
 use std::{env, fmt::Write as _, fs, path::PathBuf};
 use tblgen::{record::Record, TableGenParser};
@@ -146,6 +147,19 @@ fn compile_capi(prefix: &str) {
         .flag_if_supported("-Wno-unused-parameter")
         .define("_GNU_SOURCE", None)
         .compile("apipe_capi");
+    // The parser entry point throws out of MLIR's parser at its first error
+    // (see the file's comment), so it alone is built with exceptions.
+    println!("cargo:rerun-if-changed=capi/ApipeParser.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("capi/ApipeParser.cpp")
+        .include(format!("{prefix}/include"))
+        .flag("-std=c++17")
+        .flag("-fexceptions")
+        .flag("-fno-rtti")
+        .flag_if_supported("-Wno-unused-parameter")
+        .define("_GNU_SOURCE", None)
+        .compile("apipe_capi_parser");
 }
 
 /// Writes `%N = <constraint>` and returns N.

@@ -8,7 +8,8 @@
 //! - melior's `dialect!` macro generates typed builders ([`ops`]).
 //!
 //! [`verifier`] adds the semantic checks that IRDL cannot express
-//! (DESIGN.md section 4), each reported as a located MLIR diagnostic.
+//! (the op semantics documented in `apipe/ApipeOps.td`), each reported as a
+//! located MLIR diagnostic.
 //!
 //! Library users call [`create_context`] (or [`register_dialect`] on their own
 //! context), then add apipe passes from the `apipe-passes` crate to their
@@ -20,6 +21,7 @@ pub mod diagnostic;
 mod error;
 pub mod location;
 pub mod ops;
+pub mod parse;
 pub mod verifier;
 
 pub use error::{Error, Reported};

@@ -1,5 +1,5 @@
 //! `apipe-run`: runs a program with apipe ops on the CPU, with a chosen
-//! completion policy for the asynchronous copies (DESIGN.md section 6), as
+//! completion policy for the asynchronous copies (lazy, eager, random), as
 //! `mlir-runner` runs upstream programs.
 //!
 //! 1. parse flags; read the input (a file or `-`) with real file names in
@@ -45,7 +45,7 @@ use mlir_sys::{
 use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
-/// (TOOLCHAIN.md "CPU execution", plus linalg, affine, vector, math and ub
+/// (the passes `mlir-runner` tests use, plus linalg, affine, vector, math and ub
 /// for the ops programs use). `expand-strided-metadata` runs before
 /// `lower-affine`: it turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =
@@ -147,8 +147,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
-        let mut records = capture.take();
-        source::rename_diagnostics(&mut records, &input.name);
+        let records = capture.take();
         let stderr = std::io::stderr();
         let mut lock = stderr.lock();
         for record in &records {
