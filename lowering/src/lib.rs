@@ -20,6 +20,7 @@
 //! `registerAllPasses`).
 #![deny(missing_docs)]
 
+pub mod emulation;
 pub mod emulation_runtime;
 mod error;
 pub mod gpu_pipeline;

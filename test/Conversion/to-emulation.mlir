@@ -1,27 +1,29 @@
 // RUN: apipe-opt %s --split-input-file --apipe-to-emulation | FileCheck %s
 
 // Counting form: each op becomes a call with its id (pre-order) and queue;
-// the copy passes its element size, count, -1 for "no src_elements", both
-// memrefs as unranked memrefs (cast right after their definitions, in host
-// memory), and its indices padded to rank 4 with zeros.
+// the copy passes its element size, count, -1 for "no src_elements", each
+// memref after its rank (in host memory, through MLIR's C interface: a
+// pointer to the descriptor, so no descriptor is built in the caller's
+// frame), and its indices padded to rank 4 with zeros.
 // CHECK-LABEL: module
 // CHECK-DAG: func.func private @apipe_emu_wait_group(i64, i64, i64)
 // CHECK-DAG: func.func private @apipe_emu_commit_group(i64, i64) -> i64
-// CHECK-DAG: func.func private @apipe_emu_copy_0(i64, i64, i64, i64, i64, memref<*xf32>, memref<*xf32>, index, index, index, index, index, index, index, index)
+// CHECK-DAG: func.func private @apipe_emu_copy_0(i64, i64, i64, i64, i64, i64, memref<64xf32>, i64, memref<2x4xf32>, index, index, index, index, index, index, index, index) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @counting_form_calls(
 // CHECK-SAME: %[[A:[^:]*]]: memref<64xf32>, %[[I:[^:]*]]: index)
-// CHECK: %[[SRC:.*]] = memref.cast %[[A]] : memref<64xf32> to memref<*xf32>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
-// CHECK-NEXT: %[[DST:.*]] = memref.cast %[[BUF]] : memref<2x4xf32> to memref<*xf32>
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
 // CHECK-DAG: %[[ID0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[Q0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[BYTES:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[ELEMENTS:.*]] = arith.constant 4 : i64
-// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[SRC]], %[[DST]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK-DAG: %[[RANK1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[RANK2:.*]] = arith.constant 2 : i64
+// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[RANK1]], %[[A]], %[[RANK2]], %[[BUF]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK-NOT: memref.cast
 // CHECK-DAG: %[[ID1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[Q1:.*]] = arith.constant 1 : i64
 // CHECK: call @apipe_emu_commit_group(%[[ID1]], %[[Q1]]) : (i64, i64) -> i64
@@ -77,9 +79,9 @@ func.func @token_form_calls() {
 // CHECK-SAME: %[[N:[^:]*]]: index)
 // CHECK: call @apipe_emu_copy_0(
 // CHECK: %[[COUNT:.*]] = arith.index_cast %[[N]] : index to i64
-// CHECK: call @apipe_emu_copy_1(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}}) : (i64, i64, i64, i64, i64, memref<*xi8>, memref<*xi8>
+// CHECK: call @apipe_emu_copy_1(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}}) : (i64, i64, i64, i64, i64, i64, memref<8xi8>, i64, memref<8xi8>
 // CHECK: call @apipe_emu_copy_0(
-// CHECK: call @apipe_emu_dealloc_0(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, memref<*xf32>) -> ()
+// CHECK: call @apipe_emu_dealloc_0(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, memref<8xf32>) -> ()
 // CHECK-NEXT: memref.dealloc
 func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -94,20 +96,24 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
 
 // -----
 
-// One thread is emulated: barriers in host functions go away; kernels in a
-// gpu.module (not emulated) keep theirs.
+// One host thread is emulated: barriers in host functions go away. A kernel
+// becomes a host function with hidden arguments (its workgroup memory and 12
+// ids), in which a barrier is a runtime call (its fiber waits for the block).
 // CHECK-LABEL: func.func @host_barrier_is_erased(
 // CHECK: call @apipe_emu_wait_group(
 // CHECK-NEXT: return
-// CHECK: gpu.func @kernel_barrier_stays()
-// CHECK-NEXT: gpu.barrier
+// CHECK-LABEL: func.func @apipe_emu_kernels_kernel_barrier(
+// CHECK-SAME: memref<0xi8>, %{{[^:]*}}: index, %{{[^:]*}}: index
+// CHECK: call @apipe_emu_barrier(
+// CHECK-NEXT: return
+// CHECK-NOT: gpu.
 func.func @host_barrier_is_erased() {
   "apipe.wait_group"() {pending = 0 : i64} : () -> ()
   gpu.barrier
   return
 }
 gpu.module @kernels {
-  gpu.func @kernel_barrier_stays() kernel {
+  gpu.func @kernel_barrier() kernel {
     gpu.barrier
     gpu.return
   }
