@@ -22,6 +22,7 @@ pub mod diagnostic;
 mod error;
 pub mod location;
 pub mod ops;
+pub mod parse;
 pub mod verifier;
 
 pub use error::{Error, Reported};
