@@ -5,7 +5,8 @@
 //!    dialect reference (`-gen-dialect-doc`) into `$OUT_DIR`;
 //! 2. the `cc` crate compiles them, with the hand-written C++ (`cpp/`: the
 //!    custom assembly of `apipe.copy`, registration; `capi/`: C API entry
-//!    points the MLIR C API lacks), against the installed MLIR headers, as
+//!    points the MLIR C API lacks: diagnostics with notes, a parse that
+//!    survives upstream's error cleanup), against the installed MLIR headers, as
 //!    `-std=c++17 -fno-rtti` like Debian's LLVM;
 //! 3. the IRDL module for `mlir-opt --irdl-file=...` users is generated from
 //!    the same ODS records, read with the `tblgen` crate. Upstream
@@ -218,6 +219,19 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         .flag_if_supported("-Wno-unused-parameter")
         .define("_GNU_SOURCE", None)
         .compile("apipe_capi");
+    // The parser entry point throws out of MLIR's parser at its first error
+    // (see the file's comment), so it alone is built with exceptions.
+    println!("cargo:rerun-if-changed=capi/ApipeParser.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("capi/ApipeParser.cpp")
+        .include(format!("{prefix}/include"))
+        .flag("-std=c++17")
+        .flag("-fexceptions")
+        .flag("-fno-rtti")
+        .flag_if_supported("-Wno-unused-parameter")
+        .define("_GNU_SOURCE", None)
+        .compile("apipe_capi_parser");
 }
 
 /// Writes `%N = <constraint>` and returns N.

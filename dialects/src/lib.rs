@@ -26,6 +26,7 @@ pub mod effects;
 mod error;
 pub mod location;
 pub mod ops;
+pub mod parse;
 pub mod verifier;
 
 pub use error::{Error, Reported};

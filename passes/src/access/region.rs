@@ -13,7 +13,6 @@ use super::{
     constraints::{Constraint, Feasibility, System},
     values::{block_argument, defining_op, dense_i64, value_key, Forms},
 };
-use crate::group_distance;
 use apipe_dialect::{effects, ops};
 use melior::ir::{
     attribute::AttributeLike as _,
@@ -329,7 +328,7 @@ fn root_of(value: Value) -> Root {
         }
     } else if let Some((block, number)) = block_argument(value) {
         match block.parent_operation() {
-            Some(parent) if group_distance::is_function(&parent) && ops::is_entry_block(&block) => {
+            Some(parent) if ops::is_function(&parent) && ops::is_entry_block(&block) => {
                 // A `gpu.func`'s arguments past its inputs are its workgroup
                 // and private attributions.
                 if ops::is(&parent, "gpu.func")

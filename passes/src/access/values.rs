@@ -19,7 +19,6 @@ use super::{
     affine::{Lin, Signedness, Symbol},
     constraints::{Constraint, System},
 };
-use crate::group_distance;
 use apipe_dialect::ops;
 use melior::ir::{
     attribute::AttributeLike as _, operation::OperationLike, BlockLike, BlockRef, OperationRef,
@@ -142,7 +141,7 @@ pub fn dense_i64<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Opt
 
 /// The constant integer value of `value` (an `arith.constant`).
 pub fn constant(value: Value) -> Option<i64> {
-    group_distance::constant_int(value)
+    ops::constant_int(value)
 }
 
 /// How many iterations an `scf.for` runs, as far as it is known.
@@ -165,6 +164,7 @@ pub struct Trips {
 pub struct Forms {
     cache: HashMap<usize, Lin>,
     facts: HashMap<Symbol, Vec<Constraint>>,
+    trips: HashMap<usize, Trips>,
 }
 
 /// How deep the folding of one value goes.
@@ -367,6 +367,31 @@ impl Forms {
             | "gpu.cluster_dim_blocks" => {
                 vec![Constraint::NonNeg(me.offset(-1).unwrap())]
             }
+            // The trip count `a < b ? ceildivui(b - a, k) : 0` (the one the
+            // pipeliner emits, see `trip_count`): `max(0, ceil((b - a) / k))`,
+            // since `b - a > 0` where the unsigned division is taken.
+            "arith.select" if matches!(s, Symbol::Value(_)) => self.trip_count_select(&op, me),
+            // On nonnegative operands the unsigned min and max are the
+            // signed ones; the unsigned min is at most a nonnegative constant.
+            "arith.minui" | "arith.maxui" if matches!(s, Symbol::Value(_)) => {
+                let a = self.of(op.operand(0).unwrap());
+                let b = self.of(op.operand(1).unwrap());
+                let mut out = vec![Constraint::NonNeg(me.clone())];
+                if self.nonnegative(&a) && self.nonnegative(&b) {
+                    out.push(if name == "arith.maxui" {
+                        Constraint::Max(me, a, b)
+                    } else {
+                        Constraint::Min(me, a, b)
+                    });
+                } else if name == "arith.minui" {
+                    for c in [a.as_constant(), b.as_constant()].into_iter().flatten() {
+                        if c >= 0 {
+                            out.extend(Constraint::le(&me, &Lin::constant(c)));
+                        }
+                    }
+                }
+                out
+            }
             // Relations to the operands hold only for the current values.
             "arith.maxsi" | "arith.minsi" if matches!(s, Symbol::Value(_)) => {
                 let a = self.of(op.operand(0).unwrap());
@@ -381,12 +406,68 @@ impl Forms {
         }
     }
 
+    /// Facts of the trip count `a < b ? ceildivui(b - a, k) : 0` (the one
+    /// the pipeliner emits, see `trip_count`): it is `>= 0`, and for a
+    /// constant `k > 0` it is `max(0, ceil((b - a) / k))`, since `b - a > 0`
+    /// where the unsigned division is taken (`sgt b, a` likewise).
+    fn trip_count_select(&mut self, select: &OperationRef, me: Lin) -> Vec<Constraint> {
+        let pattern = || -> Option<(Value, Value, OperationRef)> {
+            let condition = defining_op(select.operand(0).ok()?)?;
+            if !ops::is(&condition, "arith.cmpi") || constant(select.operand(2).ok()?) != Some(0) {
+                return None;
+            }
+            let predicate = condition
+                .attribute("predicate")
+                .ok()
+                .and_then(integer_attribute)?;
+            let (x, y) = (condition.operand(0).ok()?, condition.operand(1).ok()?);
+            // slt 2: x < y; sgt 4: y < x.
+            let (a, b) = match predicate {
+                2 => (x, y),
+                4 => (y, x),
+                _ => return None,
+            };
+            let quotient = defining_op(select.operand(1).ok()?)?;
+            ops::is(&quotient, "arith.ceildivui").then_some((a, b, quotient))
+        };
+        let Some((a, b, quotient)) = pattern() else {
+            return Vec::new();
+        };
+        let span = self.of(quotient.operand(0).unwrap());
+        let (a, b) = (self.of(a), self.of(b));
+        if b.plus(&a, -1).as_ref() != Some(&span) {
+            return Vec::new();
+        }
+        let mut out = vec![Constraint::NonNeg(me.clone())];
+        let k = quotient
+            .operand(1)
+            .ok()
+            .and_then(constant)
+            .filter(|k| *k > 0);
+        // ceil(d / k) = -floor(-d / k).
+        let ceil = k.and_then(|k| Lin::div(span.scaled(-1)?, k, Signedness::Euclidean).scaled(-1));
+        if let Some(ceil) = ceil {
+            out.push(Constraint::Max(me, Lin::constant(0), ceil));
+        }
+        out
+    }
+
     /// The trip count of the `scf.for` `l`.
     pub fn trips(&mut self, l: &OperationRef) -> Trips {
         let key = op_key(l);
+        if let Some(trips) = self.trips.get(&key) {
+            return trips.clone();
+        }
+        let trips = self.compute_trips(l);
+        self.trips.insert(key, trips.clone());
+        trips
+    }
+
+    fn compute_trips(&mut self, l: &OperationRef) -> Trips {
+        let key = op_key(l);
         let symbol = Lin::symbol(Symbol::Trips(key));
         let at_least_one = |count: &Lin| Constraint::NonNeg(count.offset(-1).unwrap());
-        if let Some(n) = group_distance::static_trip_count(l).filter(|n| *n <= i64::MAX as u64) {
+        if let Some(n) = crate::trip_count::static_trip_count(l).filter(|n| *n <= i64::MAX as u64) {
             let count = Lin::constant(n as i64);
             return Trips {
                 when_run: if n >= 1 {
@@ -410,8 +491,11 @@ impl Forms {
             };
         };
         let step = constant(step).filter(|s| *s > 0);
-        let unsigned = l.has_attribute("unsignedCmp");
         let (lb, ub) = (self.of(lb), self.of(ub));
+        // An unsigned loop whose bounds are nonnegative where it runs
+        // compares as a signed one.
+        let unsigned = crate::trip_count::is_unsigned(l)
+            && !(self.nonnegative_at(&lb, l) && self.nonnegative_at(&ub, l));
         let span = ub.plus(&lb, -1);
         match (step, unsigned, span) {
             (Some(1), false, Some(span)) => Trips {
@@ -442,6 +526,32 @@ impl Forms {
                 count: symbol,
             },
         }
+    }
+
+    /// True if `x >= 0` follows from the context of `op` and the facts.
+    pub fn nonnegative_at(&mut self, x: &Lin, op: &OperationRef) -> bool {
+        if x.as_constant().is_some_and(|c| c >= 0) {
+            return true;
+        }
+        let mut system = self.context(op, None);
+        if let Some(c) = Constraint::le(x, &Lin::constant(-1)) {
+            system.push(c);
+        }
+        self.add_facts(&mut system);
+        !system.feasible().may()
+    }
+
+    /// True if `x >= 0` follows from the facts of its symbols alone.
+    fn nonnegative(&mut self, x: &Lin) -> bool {
+        if x.as_constant().is_some_and(|c| c >= 0) {
+            return true;
+        }
+        let mut system = System::new();
+        if let Some(c) = Constraint::le(x, &Lin::constant(-1)) {
+            system.push(c);
+        }
+        self.add_facts(&mut system);
+        !system.feasible().may()
     }
 
     /// What holds inside the body of the `scf.for` `l`: `0 <= τ_L <= T_L - 1`
@@ -484,7 +594,7 @@ impl Forms {
         let mut system = System::new();
         let mut child = *op;
         while let Some(parent) = child.parent_operation() {
-            if stop == Some(&parent) || group_distance::is_function(&parent) {
+            if stop == Some(&parent) || ops::is_function(&parent) {
                 break;
             }
             let region = region_index(&parent, &child);

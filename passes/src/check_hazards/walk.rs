@@ -158,7 +158,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
         } else if let Some((block, n)) = block_argument(value) {
             match block.parent_operation() {
-                Some(p) if group_distance::is_function(&p) && ops::is_entry_block(&block) => {
+                Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
                     ops::is(&p, "gpu.launch") && (3..6).contains(&n)
                 }
                 Some(p) if ops::is(&p, "scf.for") && n == 0 => (0..3).any(|i| {
@@ -202,7 +202,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             "scf.for" => self.for_loop(op, state),
             "scf.while" => self.while_loop(op, state),
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
-            _ if group_distance::is_function(&op) => {}
+            _ if ops::is_function(&op) => {}
             _ => {
                 self.plain(&op, state);
                 if op.region_count() > 0 {
@@ -629,7 +629,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let Some(body) = l.region(0).ok().and_then(|r| r.first_block()) else {
             return;
         };
-        let static_count = group_distance::static_trip_count(&l);
+        let static_count = crate::trip_count::static_trip_count(&l);
         if static_count == Some(0) {
             return;
         }
