@@ -5,7 +5,8 @@
 //!    dialect reference (`-gen-dialect-doc`) into `$OUT_DIR`;
 //! 2. the `cc` crate compiles them, with the hand-written C++ (`cpp/`: the
 //!    custom assembly of `apipe.copy`, registration; `capi/`: C API entry
-//!    points the MLIR C API lacks), against the installed MLIR headers, as
+//!    points the MLIR C API lacks: diagnostics with notes, a parse that
+//!    survives upstream's error cleanup), against the installed MLIR headers, as
 //!    `-std=c++17 -fno-rtti` like Debian's LLVM;
 //! 3. the IRDL module for `mlir-opt --irdl-file=...` users is generated from
 //!    the same ODS records, read with the `tblgen` crate. Upstream
@@ -186,7 +187,11 @@ fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
 /// the same MLIR libraries that `mlir-sys` links (static by default, or
 /// `libMLIR.so` under `MLIR_SYS_LINK_SHARED=1`).
 fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
-    const SOURCES: &[&str] = &["cpp/ApipeDialect.cpp", "capi/ApipeDiagnostics.cpp"];
+    const SOURCES: &[&str] = &[
+        "cpp/ApipeDialect.cpp",
+        "capi/ApipeDiagnostics.cpp",
+        "capi/ApipeEffects.cpp",
+    ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");
     }
@@ -199,7 +204,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
     // Prefer the clang of the same LLVM when it is installed.
     let clang = Path::new(prefix).join("bin/clang++");
     if clang.exists() && env::var_os("CXX").is_none() {
-        build.compiler(clang);
+        build.compiler(&clang);
     }
     build
         .cpp(true)
@@ -214,6 +219,23 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         .flag_if_supported("-Wno-unused-parameter")
         .define("_GNU_SOURCE", None)
         .compile("apipe_dialect_cpp");
+    // The parser entry point throws out of MLIR's parser at its first error
+    // (see the file's comment), so it alone is built with exceptions.
+    println!("cargo:rerun-if-changed=capi/ApipeParser.cpp");
+    let mut parser = cc::Build::new();
+    if clang.exists() && env::var_os("CXX").is_none() {
+        parser.compiler(&clang);
+    }
+    parser
+        .cpp(true)
+        .file("capi/ApipeParser.cpp")
+        .include(format!("{prefix}/include"))
+        .flag("-std=c++17")
+        .flag("-fexceptions")
+        .flag("-fno-rtti")
+        .flag_if_supported("-Wno-unused-parameter")
+        .define("_GNU_SOURCE", None)
+        .compile("apipe_capi_parser");
 }
 
 /// Writes `%N = <constraint>` and returns N.

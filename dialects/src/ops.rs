@@ -150,3 +150,29 @@ fn collect_nested<'c: 'a, 'a>(
         }
     }
 }
+
+/// The integer value of `value` when an `arith.constant` or `index.constant`
+/// with an integer attribute defines it (any width, read as a signed 64-bit
+/// integer), else `None`. The one constant folder of index and integer
+/// operands: loop bounds, copy indices, `src_elements`.
+pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
+    let owner = melior::ir::operation::OperationResult::try_from(value)
+        .ok()?
+        .owner();
+    let identifier = owner.name();
+    let name = identifier.as_string_ref().as_str().ok()?;
+    if name != "arith.constant" && name != "index.constant" {
+        return None;
+    }
+    crate::attributes::integer(&owner, "value")
+}
+
+/// True for an op whose body is a function body, the unit of
+/// synchronization (groups and waits are per running thread): any op named
+/// `*.func` (`func.func`, `gpu.func`, `llvm.func`), and `gpu.launch` (its
+/// body is each thread's kernel).
+pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    let identifier = op.name();
+    let name = identifier.as_string_ref().as_str().unwrap_or("");
+    name.ends_with(".func") || name == "gpu.launch"
+}

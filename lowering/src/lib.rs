@@ -12,9 +12,11 @@
 //!
 //! The CPU path (`apipe-run`):
 //! - [`to_emulation`]: apipe ops → calls into the runtime (pass
-//!   `apipe-to-emulation`);
-//! - [`emulation_runtime`]: the runtime that keeps the queue semantics of
-//!   docs/semantics.md with lazy / eager / random completion.
+//!   `apipe-to-emulation`), with [`emulation`]: GPU kernels → host
+//!   functions run per GPU thread, run-time checks, race checker hooks;
+//! - [`emulation_runtime`]: the runtime that keeps apipe's per-thread queue
+//!   semantics (docs/semantics.md) with lazy / eager / random completion,
+//!   runs kernel launches on fibers with schedules, and checks races.
 //!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call

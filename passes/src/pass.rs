@@ -9,9 +9,11 @@
 //!    values, lists them in `--help` and copies them into the clones it runs
 //!    on its thread pool;
 //! 2. when the pass runs, C++ calls back [`run_pass`] with the option
-//!    values in declared order; it builds [`PassOptions`], runs the body,
-//!    turns a panic into a located internal error, and runs the semantic
-//!    verifier on the op (the verifier runs after every pass);
+//!    values in declared order; it runs the semantic verifier on the op
+//!    (a pass never builds on IR that breaks the dialect's rules, such as
+//!    an apipe op outside any function), builds [`PassOptions`], runs the
+//!    body, turns a panic into a located internal error, and runs the
+//!    verifier again (the verifier runs after every pass);
 //! 3. the `PassInfo`'s address makes the pass's MLIR `TypeID`, so
 //!    registering twice is a no-op.
 //!
@@ -228,6 +230,9 @@ unsafe extern "C" fn run_pass(
             },
         )
     };
+    if !apipe_dialect::verifier::verify(&op) {
+        return false;
+    }
     let options = PassOptions {
         info,
         values: values.iter().map(|v| v.is_set.then_some(v.value)).collect(),

@@ -132,3 +132,52 @@ func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
   %g = memref.get_global @shared_tile : memref<4xf32, 3>
   return %g : memref<4xf32, 3>
 }
+
+// -----
+
+// A kernel becomes a public host function: its arguments, then its
+// workgroup memory (memref<16xi8>: one 4xf32 attribution) and 12 ids
+// (thread, block, block size, grid size; x y z each); the attribution is a
+// view of that memory, the private attribution an alloca, gpu.thread_id y
+// the second id. A launch passes each argument in 8-byte slots (a memref as
+// pointer, pointer, offset, size, stride; an f32 by its bits), then the
+// launch id, the kernel number and the grid and block sizes.
+// CHECK-LABEL: func.func @apipe_emu_m_k(
+// CHECK-SAME: %{{[^:]*}}: memref<8xf32>, %{{[^:]*}}: f32, %[[SHARED:[^:]*]]: memref<16xi8>, %{{[^:]*}}: index, %[[TY:[^:]*]]: index, %{{[^:]*}}: index, {{.*}}: index)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<16xi8> to memref<4xf32>
+// CHECK: %[[PRIVATE:.*]] = memref.alloca() : memref<2xf32>
+// CHECK: %[[X:.*]] = memref.load %[[VIEW]][%[[TY]]] : memref<4xf32>
+// CHECK: memref.store %[[X]], %[[PRIVATE]][%[[TY]]] : memref<2xf32>
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @launch(
+// CHECK-SAME: %[[A:[^:]*]]: memref<8xf32>, %[[S:[^:]*]]: f32, %[[N:[^:]*]]: index)
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %{{.*}}, %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[P64:.*]] = arith.index_cast %[[P]] : index to i64
+// CHECK: call @apipe_emu_launch_argument(%[[P64]])
+// CHECK-NEXT: call @apipe_emu_launch_argument(%[[P64]])
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[S]] : f32 to i32
+// CHECK: %[[SLOT:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: call @apipe_emu_launch_argument(%[[SLOT]])
+// CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: call @apipe_emu_launch(%{{.*}}, %{{.*}}, %[[N64]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK-NOT: gpu.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<8xf32>, %s: f32) workgroup(%w: memref<4xf32, 3>) private(%p: memref<2xf32, 5>) kernel {
+      %t = gpu.thread_id y
+      %x = memref.load %w[%t] : memref<4xf32, 3>
+      memref.store %x, %p[%t] : memref<2xf32, 5>
+      gpu.return
+    }
+  }
+  func.func @launch(%a: memref<8xf32>, %s: f32, %n: index) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m::@k blocks in (%n, %c1, %c1) threads in (%c1, %n, %c1) args(%a : memref<8xf32>, %s : f32)
+    return
+  }
+}

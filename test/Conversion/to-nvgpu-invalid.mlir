@@ -148,3 +148,43 @@ func.func @statically_misaligned(%a: memref<1024xf32>, %b: memref<512xf32, 3>, %
   apipe.commit_group
   return
 }
+
+// -----
+
+// Workgroup memory from memref.alloc must become shared memory: only a
+// static alloc in a kernel's entry block can be a workgroup attribution.
+gpu.module @m {
+  gpu.func @workgroup_alloc_under_condition(%a: memref<64xf32>, %c: i1, %i: index) kernel {
+    scf.if %c {
+      // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside the entry block of a gpu.func kernel}}
+      %b = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+      apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, #gpu.address_space<workgroup>>
+      apipe.commit_group
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @workgroup_alloca_dynamic(%a: memref<64xf32>, %n: index, %i: index) kernel {
+    // expected-error @+1 {{'memref.alloca' op allocates workgroup memory of a dynamic size}}
+    %b = memref.alloca(%n) : memref<?xf32, 3>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<?xf32, 3>
+    apipe.commit_group
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @not_a_kernel(%a: memref<64xf32>, %i: index) {
+    // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside the entry block of a gpu.func kernel}}
+    %b = memref.alloc() : memref<8xf32, 3>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
+    apipe.commit_group
+    gpu.return
+  }
+}

@@ -92,3 +92,34 @@ func.func @wait_inside_if_names_outer_group(%a: memref<64xf32>, %b: memref<8xf32
   }
   return
 }
+
+// -----
+
+// A workgroup memref.alloc in a kernel becomes a workgroup attribution (one
+// buffer per block, as the alloc means; upstream would lower the alloc to a
+// per-thread malloc): its alignment (raised to the 16-byte copy) becomes
+// llvm.align, every use moves to it, the alloc and its dealloc are gone;
+// a second one keeps its order. An alloc in another memory space stays.
+// CHECK-LABEL: gpu.func @workgroup_allocs
+// CHECK-SAME: workgroup(%[[B:.*]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 64 : i64}, %[[C:.*]] : memref<4xi32, 3> {llvm.align = 16 : i64})
+// CHECK-NEXT: %[[P:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[B]][%{{.*}}], 4
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[C]][%{{.*}}], 4
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.alloc(
+// CHECK-NOT: memref.dealloc
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @workgroup_allocs(%a: memref<64xf32>, %ai: memref<64xi32>, %i: index) kernel {
+    %b = memref.alloc() {alignment = 64 : i64} : memref<8xf32, #gpu.address_space<workgroup>>
+    %c = memref.alloca() : memref<4xi32, 3>
+    %p = memref.alloca() : memref<4xf32>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, #gpu.address_space<workgroup>>
+    apipe.copy %ai[%i], %c[%i], 4 : memref<64xi32> to memref<4xi32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
+    %x = memref.load %p[%i] : memref<4xf32>
+    memref.dealloc %b : memref<8xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -390,3 +390,42 @@ func.func @stage_on_terminator(%n: index) {
 // expected-error @+1 {{'builtin.module' op 'apipe.async_stages' annotates an scf.for, not this op}}
 module attributes {apipe.async_stages = array<i64: 0>} {
 }
+
+// -----
+
+// An apipe op directly in a gpu.module body, outside any function (a fuzzed
+// input once crashed apipe-translate in LLVM with this).
+gpu.module @kernels {
+  // expected-error @+1 {{'apipe.commit_group' op must be inside a function body (func.func, gpu.func, llvm.func or a gpu.launch body): groups and waits belong to a running thread}}
+  apipe.commit_group
+}
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{'apipe.wait_group' op must be inside a function body}}
+  apipe.wait_group 0
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'apipe.ready' op must be inside a function body}}
+%t = apipe.ready
+
+// -----
+
+// A gpu.launch body is a function body (each thread's kernel): no error
+// there; only the bad count after it is one.
+func.func @in_launch(%n: index) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
+    apipe.commit_group
+    apipe.wait_group 0
+    gpu.terminator
+  }
+  // expected-error @+1 {{'apipe.wait_group' op attribute 'pending' must be non-negative, got -1}}
+  apipe.wait_group -1
+  return
+}

@@ -31,7 +31,7 @@
 // CHECK: sizes = [3] strides = [1] data =
 // CHECK-NEXT: [19,  20,  21]
 // Overlap: b[2..6] = b[0..4]. The runtime reads all of src, then writes
-// dst, as one action (DESIGN.md section 3): [0, 1, 0, 1, 2, 3].
+// dst, as one action (the copy semantics of apipe): [0, 1, 0, 1, 2, 3].
 // apipe-make-sync's element-by-element loop reads elements it has already
 // written: [0, 1, 0, 1, 0, 1]. (On the GPU, cp.async goes from global to
 // shared memory, so the two never overlap.)

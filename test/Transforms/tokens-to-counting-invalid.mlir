@@ -100,6 +100,8 @@ func.func @token_from_unknown_op() {
 
 // -----
 
+// Refused by the verifier before the pass runs.
+// expected-error @+1 {{'apipe.commit_group' op must be inside a function body}}
 %t = apipe.commit_group
-// expected-error @+1 {{'apipe.wait' op outside a function: groups are counted per function}}
+// expected-error @+1 {{'apipe.wait' op must be inside a function body}}
 apipe.wait %t

@@ -320,7 +320,6 @@ fn process_chunk(
     if printed.is_none() && !records.iter().any(|r| r.kind == Kind::Error) {
         records.push(silent_failure(&input.name, chunk));
     }
-    source::rename_diagnostics(&mut records, &input.name);
     let ok = if cli.verify_diagnostics {
         let mut expectations = match verify_diagnostics::parse_expectations(&input.name, chunk) {
             Ok(expectations) => expectations,
