@@ -34,7 +34,10 @@
 //!    entry of its function (`_mlir_<name>`).
 
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
-use crate::emulation_runtime::{KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN};
+use crate::emulation_runtime::{
+    context::READ_CACHE_SLOTS, KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
+    SHARED_ACCESS_FN,
+};
 use apipe_dialect::{diagnostic, ops};
 use melior::{
     dialect::{arith, func},
@@ -429,6 +432,8 @@ struct Hidden<'c, 'a> {
     shared: Value<'c, 'a>,
     /// thread x y z, block x y z, block size x y z, grid size x y z.
     ids: Vec<Value<'c, 'a>>,
+    /// The thread's race-checker read cache (`memref<65xi64>`).
+    cache: Value<'c, 'a>,
 }
 
 /// Step 2 for one `gpu.func`; the kernel's info for a kernel.
@@ -521,9 +526,17 @@ fn convert_function<'c: 'a, 'a>(
     )
     .into();
     let mut new_inputs = inputs.clone();
+    let cache_type: Type = MemRefType::new(
+        melior::ir::r#type::IntegerType::new(context, 64).into(),
+        &[READ_CACHE_SLOTS as i64 + 1],
+        None,
+        None,
+    )
+    .into();
     if kernel {
         new_inputs.push(shared_type);
         new_inputs.extend(std::iter::repeat_n(index, 12));
+        new_inputs.push(cache_type);
         slot_count = inputs.iter().map(|t| argument_slots(*t).unwrap_or(1)).sum();
     }
     let new_type = FunctionType::new(context, &new_inputs, &results);
@@ -552,7 +565,8 @@ fn convert_function<'c: 'a, 'a>(
         let ids = (0..12)
             .map(|_| entry.add_argument(index, location))
             .collect();
-        Hidden { shared, ids }
+        let cache = entry.add_argument(cache_type, location);
+        Hidden { shared, ids, cache }
     });
     let view = |offset: usize, ty: Type<'c>, shared: Value<'c, 'a>| -> Value<'c, 'a> {
         let shift = entry
@@ -605,20 +619,17 @@ fn convert_function<'c: 'a, 'a>(
             .into();
         replace(argument, alloca);
     }
+    let mut dead: Vec<OperationRef> = Vec::new();
     if let Some(hidden) = &hidden {
         for (o, offset) in &allocations {
             let result: Value = o.result(0).unwrap().into();
             let buffer = view(*offset, result.r#type(), hidden.shared);
             // Deallocations of a per-block buffer go away with it.
-            for user in nested.iter().filter(|u| {
+            dead.extend(nested.iter().filter(|u| {
                 ops::is(*u, "memref.dealloc") && u.operand(0).is_ok_and(|v| v == result)
-            }) {
-                // SAFETY: `memref.dealloc` has no results.
-                unsafe { mlirOperationDestroy(user.to_raw()) }
-            }
+            }));
             replace(result, buffer);
-            // SAFETY: no uses left.
-            unsafe { mlirOperationDestroy(o.to_raw()) }
+            dead.push(*o);
         }
         for (o, name) in &get_globals {
             let result: Value = o.result(0).unwrap().into();
@@ -626,9 +637,13 @@ fn convert_function<'c: 'a, 'a>(
                 result,
                 view(global_offsets[name], result.r#type(), hidden.shared),
             );
-            // SAFETY: no uses left.
-            unsafe { mlirOperationDestroy(o.to_raw()) }
+            dead.push(*o);
         }
+    }
+    // Destroyed only now: `first`, where the views go, may be one of them.
+    for o in dead {
+        // SAFETY: no uses left; no handle to it is used again.
+        unsafe { mlirOperationDestroy(o.to_raw()) }
     }
     for i in (inputs.len()..argument_count).rev() {
         // SAFETY: the attribution arguments have no uses left.
@@ -637,6 +652,12 @@ fn convert_function<'c: 'a, 'a>(
     // SAFETY: the old op's region is empty; nothing refers to it.
     unsafe { mlirOperationDestroy(op.to_raw()) }
     lower_gpu_ops(&new, hidden.as_ref(), emitter);
+    if let Some(hidden) = &hidden {
+        // The old first op may be gone (an id op): take the current one.
+        if let Some(first) = entry_block(&new).and_then(|b| b.first_operation()) {
+            inline_read_cache(&new, first, hidden, emitter);
+        }
+    }
     kernel.then(|| KernelInfo {
         name: String::new(),
         entry: None,
@@ -644,6 +665,102 @@ fn convert_function<'c: 'a, 'a>(
         argument_slots: slot_count,
         buffers,
     })
+}
+
+/// Race checker, in a kernel: each read hook
+/// (`apipe_emu_shared_access(id, address, bytes, 0)`) runs only when the
+/// thread's read cache misses, checked inline: the key
+/// `generation << 40 | bytes << 32 | (offset + 1)` against slot
+/// `(offset / 4) mod 64` (the runtime keeps the cache and its generation,
+/// see `emulation_runtime::context::Thread::read_cache`).
+fn inline_read_cache<'c: 'a, 'a>(
+    function: &impl OperationLike<'c, 'a>,
+    first: OperationRef<'c, 'a>,
+    hidden: &Hidden<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
+    let hooks: Vec<OperationRef> = ops::nested_ops(function)
+        .into_iter()
+        .filter(|op| {
+            ops::is(op, "func.call")
+                && op
+                    .attribute("callee")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                    .is_some_and(|c| c.value() == SHARED_ACCESS_FN)
+                && op
+                    .operand(3)
+                    .is_ok_and(|k| super::checks::constant_value(k) == Some(0))
+        })
+        .collect();
+    if hooks.is_empty() {
+        return;
+    }
+    let context = emitter.context;
+    let index = emitter.index_type();
+    let i64_type = emitter.i64_type();
+    let location = first.location();
+    // The workgroup memory's address, once at entry.
+    let base: Value = emitter
+        .before(
+            first,
+            OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
+                .add_operands(&[hidden.shared])
+                .add_results(&[index])
+                .build()
+                .expect("valid memref.extract_aligned_pointer_as_index"),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let base = emitter.to_i64(first, base);
+    for hook in hooks {
+        let location = hook.location();
+        let address = hook.operand(1).unwrap();
+        let bytes = hook.operand(2).unwrap();
+        let value = |op: melior::ir::Operation<'c>| -> Value<'c, 'a> {
+            emitter.before(hook, op).result(0).unwrap().into()
+        };
+        let offset = value(arith::subi(address, base, location));
+        let c = |v: i64| emitter.constant(hook, i64_type, v);
+        let (c1, c2, c32, c40, c63) = (c(1), c(2), c(32), c(40), c(63));
+        let generation_at = emitter.constant(hook, index, READ_CACHE_SLOTS as i64);
+        let load = |at: Value<'c, 'a>| {
+            OperationBuilder::new("memref.load", location)
+                .add_operands(&[hidden.cache, at])
+                .add_results(&[i64_type])
+                .build()
+                .expect("valid memref.load")
+        };
+        let generation = value(load(generation_at));
+        let high = value(arith::shli(generation, c40, location));
+        let middle = value(arith::shli(bytes, c32, location));
+        let low = value(arith::addi(offset, c1, location));
+        let key = value(arith::ori(high, middle, location));
+        let key = value(arith::ori(key, low, location));
+        let word = value(arith::shrui(offset, c2, location));
+        let slot = value(arith::andi(word, c63, location));
+        let slot = value(arith::index_cast(slot, index, location));
+        let cached = value(load(slot));
+        let miss = value(arith::cmpi(
+            context,
+            melior::dialect::arith::CmpiPredicate::Ne,
+            cached,
+            key,
+            location,
+        ));
+        let then_block = melior::ir::Block::new(&[]);
+        let terminator = then_block.append_operation(melior::dialect::scf::r#yield(&[], location));
+        let then_region = Region::new();
+        then_region.append_block(then_block);
+        emitter.before(
+            hook,
+            melior::dialect::scf::r#if(miss, &[], then_region, Region::new(), location),
+        );
+        // SAFETY: a live op moved into a block of the same function.
+        let mut hook = unsafe { OperationRefMut::from_raw(hook.to_raw()) };
+        hook.move_before(terminator);
+    }
 }
 
 /// The dimension (0, 1, 2) of a `gpu.*_id` / `*_dim` op.

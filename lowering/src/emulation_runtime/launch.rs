@@ -41,8 +41,8 @@ pub const THREAD_STACK_BYTES: usize = 1 << 20;
 /// The most workgroup memory a block may use (sm_90: 227 KiB).
 pub const MAX_SHARED_BYTES: usize = 227 * 1024;
 /// Hidden argument slots after the host's: the workgroup memory descriptor
-/// (5) and 12 ids.
-pub const HIDDEN_SLOTS: usize = 5 + 12;
+/// (5), 12 ids, and the thread's race-checker read cache descriptor (5).
+pub const HIDDEN_SLOTS: usize = 5 + 12 + 5;
 
 /// The block a GPU thread belongs to.
 pub struct Block {
@@ -344,6 +344,10 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
         for v in [gpu.thread, gpu.block, gpu.block_dim, gpu.grid_dim] {
             lane.slots.extend_from_slice(&v);
         }
+        let cache = lane.thread.read_cache.as_mut_ptr() as i64;
+        let cache_words = lane.thread.read_cache.len() as i64;
+        lane.slots
+            .extend_from_slice(&[cache, cache, 0, cache_words, 1]);
         let base = lane.slots.as_mut_ptr();
         lane.pointers.clear();
         lane.pointers
