@@ -132,7 +132,7 @@ pub struct Emulation {
     /// prefix) to [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
     pub dealloc_functions: Vec<String>,
     /// The kernels by number; the driver sets each `entry` to the packed
-    /// entry of [`kernels::function_name`] of its name.
+    /// entry of its `function`.
     pub kernels: Vec<crate::emulation_runtime::KernelInfo>,
 }
 

@@ -102,7 +102,7 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
 // CHECK-LABEL: func.func @host_barrier_is_erased(
 // CHECK: call @apipe_emu_wait_group(
 // CHECK-NEXT: return
-// CHECK-LABEL: func.func @apipe_emu_kernels_kernel_barrier(
+// CHECK-LABEL: func.func @apipe_emu_k0_kernels_kernel_barrier(
 // CHECK-SAME: memref<0xi8>, %{{[^:]*}}: index, %{{[^:]*}}: index{{.*}}memref<65xi64>
 // CHECK: call @apipe_emu_barrier(
 // CHECK-NEXT: return
@@ -143,7 +143,7 @@ func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
 // the second id. A launch passes each argument in 8-byte slots (a memref as
 // pointer, pointer, offset, size, stride; an f32 by its bits), then the
 // launch id, the kernel number and the grid and block sizes.
-// CHECK-LABEL: func.func @apipe_emu_m_k(
+// CHECK-LABEL: func.func @apipe_emu_k0_m_k(
 // CHECK-SAME: %{{[^:]*}}: memref<8xf32>, %{{[^:]*}}: f32, %[[SHARED:[^:]*]]: memref<16xi8>, %{{[^:]*}}: index, %[[TY:[^:]*]]: index, %{{[^:]*}}: index, {{.*}}: index, %{{[^:]*}}: memref<65xi64>)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<16xi8> to memref<4xf32>

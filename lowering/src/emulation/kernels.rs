@@ -14,11 +14,13 @@
 //!    [`classify`] records the workgroup allocations and globals (memory
 //!    spaces are erased afterwards).
 //! 2. [`lower`] (after memory spaces are erased): every symbol of a
-//!    `gpu.module` `@m` moves to the root module as `@apipe_emu_m_<name>`
+//!    `gpu.module` `@m` (the k-th) moves to the root module as
+//!    `@apipe_emu_k<k>_m_<name>`
 //!    (references inside `@m` follow). A kernel `gpu.func` becomes a public
 //!    `func.func` taking its arguments, then hidden ones: its workgroup
-//!    memory as `memref<Nxi8>` and 12 `index` ids (thread, block, block
-//!    size, grid size; x y z each). Each workgroup buffer (attribution,
+//!    memory as `memref<Nxi8>`, 12 `index` ids (thread, block, block
+//!    size, grid size; x y z each) and the race checker's per-thread read
+//!    cache (`memref<65xi64>`, checked inline before each read hook). Each workgroup buffer (attribution,
 //!    allocation, global) is a `memref.view` of that memory at an offset
 //!    aligned to 16 bytes (`cp.async` needs up to 16); private attributions
 //!    are `memref.alloca`s; `gpu.thread_id` etc. read the hidden ids;
@@ -342,9 +344,11 @@ pub fn lower<'c: 'a, 'a>(
         .into_iter()
         .filter(|op| ops::is(op, "gpu.module"))
         .collect();
-    for module in modules {
+    for (module_number, module) in modules.into_iter().enumerate() {
         let module_name = symbol_name(&module).unwrap_or_default();
-        let rename = |n: &str| format!("apipe_emu_{module_name}_{n}");
+        // The module's number keeps names from two modules apart even when
+        // their names and symbols share underscores.
+        let rename = |n: &str| format!("apipe_emu_k{module_number}_{module_name}_{n}");
         let body: Vec<OperationRef> = ops::blocks_of(&module)
             .iter()
             .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
@@ -388,6 +392,7 @@ pub fn lower<'c: 'a, 'a>(
                     convert_function(op, &new_name, kernel, module, emitter, workgroup, &globals);
                 if let Some(mut info) = info {
                     info.name = format!("@{module_name}::@{name}");
+                    info.function = new_name.clone();
                     numbers.insert(info.name.clone(), kernels.len());
                     kernels.push(info);
                 }
@@ -415,16 +420,6 @@ pub fn lower<'c: 'a, 'a>(
     }
     lower_launches(root, emitter, &numbers);
     kernels
-}
-
-/// The names of the kernels' host functions, by kernel number (the driver
-/// looks up their packed entries).
-pub fn function_name(kernel: &str) -> String {
-    let (module, name) = kernel
-        .trim_start_matches('@')
-        .split_once("::@")
-        .unwrap_or(("", kernel));
-    format!("apipe_emu_{module}_{name}")
 }
 
 /// Hidden kernel arguments after the user's: workgroup memory, then ids.
@@ -660,6 +655,7 @@ fn convert_function<'c: 'a, 'a>(
     }
     kernel.then(|| KernelInfo {
         name: String::new(),
+        function: String::new(),
         entry: None,
         shared_bytes,
         argument_slots: slot_count,

@@ -41,6 +41,9 @@ pub type FiberYielder = Yielder<(), Event>;
 pub struct KernelInfo {
     /// The kernel's name as the user wrote it (`@module::@kernel`).
     pub name: String,
+    /// The name of the host function it became (whose packed entry the
+    /// driver looks up).
+    pub function: String,
     /// The packed entry of the lowered kernel (`_mlir_<name>(void **args)`),
     /// set by the driver after JIT compilation.
     pub entry: Option<unsafe extern "C" fn(*mut *mut std::ffi::c_void)>,

@@ -515,3 +515,24 @@ fn schedule_block(
         round += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_sizes;
+
+    #[test]
+    fn launch_sizes_follow_the_cuda_limits() {
+        assert!(check_sizes([1, 1, 1], [1024, 1, 1], 0).is_ok());
+        assert!(check_sizes([(1 << 31) - 1, 65535, 65535], [32, 32, 1], 48 * 1024).is_ok());
+        let error = |g, b, s| check_sizes(g, b, s).unwrap_err();
+        assert_eq!(
+            error([0, 1, 1], [1, 1, 1], 0),
+            "launch with grid size 0 in x: every grid and block size must be at least 1"
+        );
+        assert!(error([1, 1, 1], [1, -3, 1], 0).contains("block size -3 in y"));
+        assert!(error([1, 1, 1], [1, 1, 65], 0).contains("block size 65 in z: at most 64"));
+        assert!(error([1, 1, 1], [64, 32, 1], 0).contains("2048 threads per block"));
+        assert!(error([1, 65536, 1], [1, 1, 1], 0).contains("grid size 65536 in y"));
+        assert!(error([1, 1, 1], [1, 1, 1], 300 * 1024).contains("bytes of workgroup memory"));
+    }
+}
