@@ -75,6 +75,36 @@ const GPU_OPS: &[&str] = &[
 /// Dialects with no CPU semantics in the emulator.
 const DEVICE_DIALECTS: &[&str] = &["nvgpu", "nvvm", "rocdl", "amdgpu", "xevm", "spirv"];
 
+/// The most private memory (static allocas and private attributions) a
+/// function of a `gpu.module` may use per thread: CUDA's local memory per
+/// thread (512 KiB); the runtime's thread stacks hold it
+/// (`emulation_runtime::launch::THREAD_STACK_BYTES`).
+pub const MAX_PRIVATE_BYTES: usize = 512 * 1024;
+
+/// Bytes of private memory `function` allocates: its static
+/// `memref.alloca`s outside workgroup memory and its private attributions.
+fn private_bytes(function: &OperationRef) -> usize {
+    let mut bytes = 0usize;
+    if let Some(entry) = entry_block(function) {
+        for i in 0..entry.argument_count() {
+            let ty = entry.argument(i).unwrap().r#type();
+            if address_space(ty) == Some(PRIVATE) {
+                bytes = bytes.saturating_add(static_bytes(ty).unwrap_or(0));
+            }
+        }
+    }
+    for op in ops::nested_ops(function) {
+        if ops::is(&op, "memref.alloca") {
+            if let Ok(result) = op.result(0) {
+                if address_space(result.r#type()) != Some(WORKGROUP) {
+                    bytes = bytes.saturating_add(static_bytes(result.r#type()).unwrap_or(0));
+                }
+            }
+        }
+    }
+    bytes
+}
+
 /// Workgroup memory found by [`classify`].
 #[derive(Default)]
 pub struct Workgroup {
@@ -187,6 +217,19 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                             error(&op, format!("the attribution {ty} needs a static shape of whole bytes to be emulated"));
                         }
                     }
+                }
+            }
+            if ops::is(&op, "gpu.func") || ops::is(&op, "func.func") {
+                let private = private_bytes(&op);
+                if private > MAX_PRIVATE_BYTES {
+                    error(
+                        &op,
+                        format!(
+                            "'{name}' needs {private} bytes of private memory per thread (allocas \
+                             and private attributions): at most {MAX_PRIVATE_BYTES} (CUDA's local \
+                             memory per thread)"
+                        ),
+                    );
                 }
             }
             let alloc = ops::is(&op, "memref.alloc") || ops::is(&op, "memref.alloca");

@@ -36,8 +36,10 @@ use std::{
     },
 };
 
-/// Bytes of stack of each GPU thread's fiber (reserved, committed on use).
-pub const THREAD_STACK_BYTES: usize = 1 << 20;
+/// Bytes of stack of each GPU thread's fiber (reserved, committed on use):
+/// the most private memory a kernel may use (512 KiB, checked by the
+/// lowering) and room for the frames of the kernel and the runtime.
+pub const THREAD_STACK_BYTES: usize = 2 << 20;
 /// The most workgroup memory a block may use (sm_90: 227 KiB).
 pub const MAX_SHARED_BYTES: usize = 227 * 1024;
 /// Hidden argument slots after the host's: the workgroup memory descriptor
