@@ -36,9 +36,9 @@ func.func @counting_form_calls(%A: memref<64xf32>, %i: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<2x4xf32, 3>
-  "apipe.copy"(%A, %buf, %i, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c1, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group queue 1
+  apipe.wait_group 3
   return
 }
 
@@ -61,13 +61,13 @@ func.func @token_form_calls() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %t0 = "apipe.ready"() : () -> !apipe.token
+  %t0 = apipe.ready
   %last = scf.for %j = %c0 to %c4 step %c1 iter_args(%prev = %t0) -> (!apipe.token) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
-    "apipe.wait"(%prev) : (!apipe.token) -> ()
+    %t = apipe.commit_group
+    apipe.wait %prev
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%last, %t0) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %last, %t0
   return
 }
 
@@ -86,10 +86,10 @@ func.func @token_form_calls() {
 func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n: index) {
   %c0 = arith.constant 0 : index
   %fa = memref.alloc() : memref<8xf32>
-  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.copy"(%b, %b, %c0, %c0, %n) {elements = 4 : i64} : (memref<8xi8>, memref<8xi8>, index, index, index) -> ()
-  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%c0], %fa[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.copy %b[%c0], %b[%c0], 4, %n : memref<8xi8> to memref<8xi8>
+  apipe.copy %a[%c0], %fa[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   memref.dealloc %fa : memref<8xf32>
   return
 }
@@ -108,7 +108,7 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
 // CHECK-NEXT: return
 // CHECK-NOT: gpu.
 func.func @host_barrier_is_erased() {
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   gpu.barrier
   return
 }

@@ -15,7 +15,7 @@
 // WRONG: {{^[1-9][0-9]*, }}
 //
 // sgemm with a wait one too weak (pending = 2 leaves tile kt in flight).
-// RUN: sed -e 's/arith.constant 128 : index/arith.constant 8 : index/' -e 's/2048/128/g' -e 's/pending = 1 : i64/pending = 2 : i64/' %apipe_root/examples/pipelined/sgemm.mlir > %t.weak.kernel
+// RUN: sed -e 's/arith.constant 128 : index/arith.constant 8 : index/' -e 's/2048/128/g' -e 's/apipe.wait_group 1$/apipe.wait_group 2/' %apipe_root/examples/pipelined/sgemm.mlir > %t.weak.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.weak.kernel' %S/gpu-sgemm.mlir > %t.weak.mlir
 // RUN: not apipe-run %t.weak.mlir 2>&1 | FileCheck %s --check-prefix=WEAK
 // WEAK: error: thread (0,0,0) of block (0,0,0) reads shared memory byte 0 {{.*}} that its own asynchronous copy still in flight writes: no wait completes the copy first

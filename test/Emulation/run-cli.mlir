@@ -38,7 +38,7 @@
 // INPUT: error: could not open input file '{{.*}}nothing.mlir'
 //
 // Parse and verifier errors are located in the input file.
-// RUN: echo 'func.func @main() { "apipe.wait_group"() {pending = -1 : i64} : () -> () return }' > %t.bad.mlir
+// RUN: echo 'func.func @main() { apipe.wait_group -1 return }' > %t.bad.mlir
 // RUN: not apipe-run %t.bad.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: bad.mlir:1:21: error: 'apipe.wait_group' op
 // RUN: echo 'func.func @main() {' > %t.parse.mlir

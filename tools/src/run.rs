@@ -195,8 +195,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
-        let mut records = capture.take();
-        source::rename_diagnostics(&mut records, &input.name);
+        let records = capture.take();
         let stderr = std::io::stderr();
         let mut lock = stderr.lock();
         for record in &records {
