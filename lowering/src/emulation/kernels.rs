@@ -34,9 +34,7 @@
 //!    entry of its function (`_mlir_<name>`).
 
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
-use crate::emulation_runtime::{
-    KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
-};
+use crate::emulation_runtime::{KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN};
 use apipe_dialect::{diagnostic, ops};
 use melior::{
     dialect::{arith, func},
@@ -47,8 +45,7 @@ use melior::{
         },
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{FunctionType, MemRefType, ShapedTypeLike},
-        BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
-        ValueLike,
+        BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
     },
 };
 use mlir_sys::{
