@@ -1,8 +1,13 @@
-//! The semantic verifier of apipe IR: what IRDL cannot check.
+//! The semantic verifier of apipe IR: what the ODS-generated C++ verifier
+//! does not check.
 //!
-//! IRDL (loaded from `ApipeOps.td`) already checks operand and result kinds
-//! and that required attributes are integers. This verifier adds, per op
-//! (the op semantics documented in `apipe/ApipeOps.td`):
+//! The C++ dialect (from `ApipeOps.td`) already checks operand and result
+//! kinds, that required attributes are present and i64, that `bypass_l1` is
+//! a unit attribute, and that a copy's memrefs are ranked with an index
+//! count that fits their ranks (so that its custom form can print). This
+//! verifier checks every rule of the dialect reference (docs/dialect.md),
+//! those included (so that it stands alone on IR built without the C++
+//! verifier running), per op:
 //!
 //! 1. `apipe.copy`: `elements` is an i64 > 0; src and dst are ranked memrefs
 //!    of rank >= 1 with the same element type; the index count is

@@ -1088,7 +1088,7 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
                 pipelined("arith.constant 16 : index", stages, SyncForm::Counting);
             assert!(!printed.contains("!apipe.token"));
             assert!(!printed.contains("apipe.stage"));
-            assert!(printed.contains(&format!("pending = {stages} : i64")));
+            assert!(printed.contains(&format!("apipe.wait_group {stages}\n")));
         }
     }
 

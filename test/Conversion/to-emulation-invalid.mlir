@@ -3,7 +3,7 @@
 func.func @rank_five_copy(%a: memref<1x1x1x1x8xf32>, %b: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'apipe.copy' source memref<1x1x1x1x8xf32> has rank 5; emulation handles ranks 1 to 4}}
-  "apipe.copy"(%a, %b, %c0, %c0, %c0, %c0, %c0, %c0) {elements = 4 : i64} : (memref<1x1x1x1x8xf32>, memref<8xf32>, index, index, index, index, index, index) -> ()
+  apipe.copy %a[%c0, %c0, %c0, %c0, %c0], %b[%c0], 4 : memref<1x1x1x1x8xf32> to memref<8xf32>
   return
 }
 
@@ -12,7 +12,7 @@ func.func @rank_five_copy(%a: memref<1x1x1x1x8xf32>, %b: memref<8xf32>) {
 func.func @sub_byte_elements(%a: memref<8xi4>, %b: memref<8xi4>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'apipe.copy' element type i4 has no whole number of bytes; emulation cannot copy it}}
-  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<8xi4>, memref<8xi4>, index, index) -> ()
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<8xi4> to memref<8xi4>
   return
 }
 
@@ -59,7 +59,7 @@ module {
   module {
     func.func @nested() {
       // expected-error @+1 {{'apipe.commit_group' inside a nested 'builtin.module': apipe-run emulates the root module and its gpu.modules}}
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
       return
     }
   }

@@ -65,12 +65,12 @@ func.func @copy_on_queue_int64_max() {
   %c0 = arith.constant 0 : index
   %A = memref.alloc() : memref<4xf32>
   %B = memref.alloc() : memref<4xf32>
-  "apipe.copy"(%A, %B, %c0, %c0) {elements = 4 : i64, queue = 9223372036854775807 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
+  apipe.copy %A[%c0], %B[%c0], 4 queue 9223372036854775807 : memref<4xf32> to memref<4xf32>
   return
 }
 
 func.func @commit_on_queue_int64_max() {
-  "apipe.commit_group"() {queue = 9223372036854775807 : i64} : () -> ()
+  apipe.commit_group queue 9223372036854775807
   return
 }
 
@@ -89,15 +89,15 @@ func.func @huge_queues() {
   memref.store %q1, %A[%c1] : memref<4xi64>
   memref.store %q2, %A[%c2] : memref<4xi64>
   memref.store %three, %A[%c3] : memref<4xi64>
-  "apipe.copy"(%A, %B, %c0, %c0) {elements = 1 : i64, queue = 4294967296 : i64} : (memref<4xi64>, memref<4xi64>, index, index) -> ()
-  "apipe.commit_group"() {queue = 4294967296 : i64} : () -> ()
-  "apipe.copy"(%A, %B, %c1, %c1) {elements = 1 : i64, queue = 2147483648 : i64} : (memref<4xi64>, memref<4xi64>, index, index) -> ()
-  %t = "apipe.commit_group"() {queue = 2147483648 : i64} : () -> !apipe.token
-  "apipe.copy"(%A, %B, %c2, %c2) {elements = 2 : i64, queue = 1099511627776 : i64} : (memref<4xi64>, memref<4xi64>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1099511627776 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 4294967296 : i64} : () -> ()
-  "apipe.wait"(%t) : (!apipe.token) -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1099511627776 : i64} : () -> ()
+  apipe.copy %A[%c0], %B[%c0], 1 queue 4294967296 : memref<4xi64> to memref<4xi64>
+  apipe.commit_group queue 4294967296
+  apipe.copy %A[%c1], %B[%c1], 1 queue 2147483648 : memref<4xi64> to memref<4xi64>
+  %t = apipe.commit_group queue 2147483648
+  apipe.copy %A[%c2], %B[%c2], 2 queue 1099511627776 : memref<4xi64> to memref<4xi64>
+  apipe.commit_group queue 1099511627776
+  apipe.wait_group 0 queue 4294967296
+  apipe.wait %t
+  apipe.wait_group 0 queue 1099511627776
   scf.for %i = %c0 to %c3 step %c1 {
     %v = memref.load %B[%i] : memref<4xi64>
     func.call @print(%v) : (i64) -> ()
@@ -117,9 +117,9 @@ func.func @thirty_million_copies() {
   scf.for %i = %c0 to %n step %c1 {
     %v = arith.remui %i, %c2 : index
     %s = memref.subview %B[%v, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
-    "apipe.copy"(%A, %s, %v, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<4xf32, strided<[1], offset: ?>>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %A[%v], %s[%c0], 4 : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    apipe.commit_group
+    apipe.wait_group 0
   }
   memref.dealloc %A : memref<8xf32>
   memref.dealloc %B : memref<2x4xf32>
@@ -176,9 +176,9 @@ func.func @step_zero() {
   %A = memref.alloc() : memref<4xf32>
   %B = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c4 step %c0 {
-    "apipe.copy"(%A, %B, %c0, %c0) {elements = 4 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %A[%c0], %B[%c0], 4 : memref<4xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 0
   }
   return
 }

@@ -27,6 +27,20 @@
 // RUN: diff %t.in.sync.out %t.pipe.out
 // RUN: FileCheck %s --check-prefix=PIPE < %t.pipe.out
 // PIPE-COUNT-6: {{^}}0, -2, 4, 4{{$}}
+//
+// The hand-pipelined kernel exported to upstream nvgpu form
+// (nvgpu.device_async_copy / create_group / wait) and imported back
+// (apipe-import-nvgpu):
+// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | apipe-opt --apipe-import-nvgpu | sed -e '1d' -e '$d' > %t.nvgpu.kernel
+// RUN: sed -e '/^\/\/ @kernels$/r %t.nvgpu.kernel' %s > %t.nvgpu.mlir
+// RUN: apipe-run %t.nvgpu.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.nvgpu.out
+// RUN: diff %t.hand.sync.out %t.nvgpu.out
+// RUN: FileCheck %s < %t.nvgpu.out
+// The nvgpu form itself is refused with a located error naming the op.
+// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | sed -e '1d' -e '$d' > %t.raw.kernel
+// RUN: sed -e '/^\/\/ @kernels$/r %t.raw.kernel' %s > %t.raw.mlir
+// RUN: not apipe-run %t.raw.mlir 2>&1 | FileCheck %s --check-prefix=RAW-NVGPU
+// RAW-NVGPU: error: 'nvgpu.device_async_copy' cannot be emulated by apipe-run: it has no CPU semantics here (run --apipe-import-nvgpu first: its apipe form is emulated)
 
 module attributes {gpu.container_module} {
 // @kernels

@@ -9,9 +9,9 @@
 
 gpu.module @kernels {
   // CHECK: translate-op-outside-function.mlir:[[@LINE+1]]:3: error: 'apipe.commit_group' op must be inside a function body
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   // CHECK: translate-op-outside-function.mlir:[[@LINE+1]]:3: error: 'apipe.wait_group' op must be inside a function body
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   gpu.func @k() kernel {
     gpu.return
   }

@@ -62,10 +62,10 @@ func.func @nested_in_if(%c: i1, %n: index) {
 // The forward reference is an apipe token.
 // CHECK: opt-parse-error-cleanup.mlir:[[@LINE+8]]:3: error: custom op 'scf.index_switch' expected 'default'
 func.func @apipe_token(%n: index) {
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   scf.index_switch %n
   case 0 {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
   }
   // expected-error @+1 {{custom op 'scf.index_switch' expected 'default'}}
   return

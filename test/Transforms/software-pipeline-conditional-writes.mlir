@@ -22,9 +22,9 @@ func.func @both_branches_write_the_whole_buffer(%X: memref<64xf32>, %Y: memref<6
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -49,7 +49,7 @@ func.func @then_only(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -73,7 +73,7 @@ func.func @read_under_the_same_condition(%X: memref<64xf32>, %Y: memref<64xf32>,
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     scf.if %odd {
       %x = memref.load %buf[%c1] : memref<4xf32>
@@ -100,7 +100,7 @@ func.func @read_under_the_opposite_condition(%X: memref<64xf32>, %Y: memref<64xf
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     scf.if %odd {
     } else {
@@ -129,9 +129,9 @@ func.func @branches_write_different_halves(%X: memref<64xf32>, %Y: memref<64xf32
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %c4) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c4], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -156,10 +156,10 @@ func.func @both_branches_write_the_half_read(%X: memref<64xf32>, %Y: memref<64xf
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
-      "apipe.copy"(%X, %buf, %off, %c4) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
+      apipe.copy %X[%off], %buf[%c4], 4 : memref<64xf32> to memref<8xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -184,11 +184,11 @@ func.func @read_in_the_part_one_branch_skips(%X: memref<64xf32>, %Y: memref<64xf
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c4) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c4], 4 : memref<64xf32> to memref<8xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c5] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -214,15 +214,15 @@ func.func @switch_every_case_writes(%X: memref<64xf32>, %Y: memref<64xf32>, %out
     %sel = arith.remui %t, %c3 {apipe.stage = 0 : i64} : index
     scf.index_switch %sel {apipe.stage = 0 : i64}
     case 0 {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
     case 1 {
-      "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
     default {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
@@ -250,11 +250,11 @@ func.func @switch_default_skips(%X: memref<64xf32>, %Y: memref<64xf32>, %out: me
     scf.index_switch %sel {apipe.stage = 0 : i64}
     case 0 {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
     case 1 {
-      "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
     default {
@@ -284,12 +284,12 @@ func.func @nested_conditions_cover_every_path(%X: memref<64xf32>, %Y: memref<64x
     %big = arith.cmpi ugt, %t, %c3 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       scf.if %big {
-        "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       } else {
-        "apipe.copy"(%Y, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+        apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       }
     } else {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -316,10 +316,10 @@ func.func @nested_condition_skips_a_leaf(%X: memref<64xf32>, %Y: memref<64xf32>,
     scf.if %odd {
       scf.if %big {
         // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-        "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       }
     } else {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -343,7 +343,7 @@ func.func @loop_invariant_condition(%X: memref<64xf32>, %Y: memref<64xf32>, %out
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %flag {
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -369,9 +369,9 @@ func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32>, %Y: memr
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %a) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%a], 4 : memref<64xf32> to memref<8xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %b) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%b], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -395,9 +395,9 @@ func.func @branches_write_the_same_dynamic_offset(%X: memref<64xf32>, %Y: memref
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      "apipe.copy"(%X, %buf, %off, %a) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%a], 4 : memref<64xf32> to memref<8xf32>
     } else {
-      "apipe.copy"(%Y, %buf, %off, %a) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %Y[%off], %buf[%a], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -422,7 +422,7 @@ func.func @copies_in_an_inner_loop_with_fixed_bounds(%X: memref<64xf32>, %Y: mem
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.for %j = %c0 to %c2 step %c1 {
       %o = arith.muli %j, %c4 : index
-      "apipe.copy"(%X, %buf, %off, %o) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%o], 4 : memref<64xf32> to memref<8xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<8xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -448,7 +448,7 @@ func.func @copies_in_an_inner_loop_with_iteration_bounds(%X: memref<64xf32>, %Y:
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.for %j = %c0 to %r step %c1 {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
-      "apipe.copy"(%X, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>

@@ -11,7 +11,7 @@ gpu.module @m {
     %c16 = arith.constant 16 : index
     scf.for %t = %c0 to %c16 step %c1 {
       // expected-error @+1 {{'apipe.copy' op moves 12 bytes; cp.async copies 4, 8 or 16 bytes}}
-      "apipe.copy"(%A, %tile, %t, %c0) {elements = 3 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<12xf32, 3>, index, index) -> ()
+      apipe.copy %A[%t], %tile[%c0], 3 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<12xf32, 3>
       %x = memref.load %tile[%c1] {apipe.stage = 1 : i64} : memref<12xf32, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}
@@ -30,7 +30,7 @@ gpu.module @m {
     scf.for %t = %c0 to %c16 step %c1 {
       %off = arith.muli %t, %c16 {apipe.stage = 0 : i64} : index
       // expected-error @+1 {{'apipe.copy' op destination byte offset 8 is not a multiple of the 16-byte copy; cp.async needs addresses aligned to the copy size}}
-      "apipe.copy"(%A, %tile, %off, %c2) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<12xf32, 3>, index, index) -> ()
+      apipe.copy %A[%off], %tile[%c2], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<12xf32, 3>
       %x = memref.load %tile[%c1] {apipe.stage = 1 : i64} : memref<12xf32, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}
@@ -48,7 +48,7 @@ gpu.module @m {
     %c16 = arith.constant 16 : index
     scf.for %t = %c0 to %c16 step %c1 {
       // expected-error @+1 {{'apipe.copy' op source byte offset 24 is not a multiple of the 16-byte copy}}
-      "apipe.copy"(%A, %tile, %c6, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<8xf32, 3>, index, index) -> ()
+      apipe.copy %A[%c6], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<8xf32, 3>
       %x = memref.load %tile[%c1] {apipe.stage = 1 : i64} : memref<8xf32, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}
@@ -69,7 +69,7 @@ gpu.module @m {
       // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside the entry block of a gpu.func kernel: shared memory is one buffer per block, allocated when the kernel starts; declare it as a workgroup attribution of the kernel (gpu.func @k(...) workgroup(%buf : memref<8xf32, 3>) kernel)}}
       %tile = memref.alloc() : memref<8xf32, 3>
       scf.for %t = %c0 to %c16 step %c1 {
-        "apipe.copy"(%A, %tile, %t, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<8xf32, 3>, index, index) -> ()
+        apipe.copy %A[%t], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<8xf32, 3>
         %x = memref.load %tile[%c1] {apipe.stage = 1 : i64} : memref<8xf32, 3>
         memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
       } {apipe.async_stages = array<i64: 0>}
@@ -88,7 +88,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
     scf.for %t = %c0 to %c16 step %c1 {
-      "apipe.copy"(%A, %tile, %t, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<?xf32, 3>, index, index) -> ()
+      apipe.copy %A[%t], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<?xf32, 3>
       %x = memref.load %tile[%c1] {apipe.stage = 1 : i64} : memref<?xf32, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}

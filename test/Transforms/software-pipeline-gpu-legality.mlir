@@ -45,7 +45,7 @@ gpu.module @m {
     %tid = gpu.thread_id x
     %s = scf.for %t = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
       %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<6xf32, #gpu.address_space<workgroup>>, index, index) -> ()
+      apipe.copy %A[%off], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<6xf32, #gpu.address_space<workgroup>>
       %x = memref.load %tile[%c1] {apipe.stage = 2 : i64} : memref<6xf32, #gpu.address_space<workgroup>>
       %a2 = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
       scf.yield %a2 : f32
@@ -70,7 +70,7 @@ gpu.module @m {
     %c16 = arith.constant 16 : index
     scf.for %t = %c0 to %c16 step %c1 {
       %off = arith.muli %t, %c16 {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %off, %c0, %c0) {elements = 2 : i64, apipe.stage = 0 : i64} : (memref<4096xf16>, memref<1x5xf16, 3>, index, index, index) -> ()
+      apipe.copy %A[%off], %tile[%c0, %c0], 2 {apipe.stage = 0 : i64} : memref<4096xf16> to memref<1x5xf16, 3>
       %x = memref.load %tile[%c0, %c1] {apipe.stage = 1 : i64} : memref<1x5xf16, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf16>
     } {apipe.async_stages = array<i64: 0>}
@@ -91,7 +91,7 @@ gpu.module @m {
     %c16 = arith.constant 16 : index
     scf.for %t = %c0 to %c16 step %c1 {
       %off = arith.muli %t, %c16 {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %off, %c1, %c0) {elements = 2 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<2x6xf32, 3>, index, index, index) -> ()
+      apipe.copy %A[%off], %tile[%c1, %c0], 2 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<2x6xf32, 3>
       %x = memref.load %tile[%c1, %c1] {apipe.stage = 1 : i64} : memref<2x6xf32, 3>
       memref.store %x, %out[%t] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}
@@ -121,7 +121,7 @@ gpu.module @m {
     scf.for %t = %c0 to %c16 step %c1 {
       %base = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
       %src = arith.addi %base, %my {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %src, %my) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<8192xf32>, memref<128xf32, #gpu.address_space<workgroup>>, index, index) -> ()
+      apipe.copy %A[%src], %tile[%my], 4 {apipe.stage = 0 : i64} : memref<8192xf32> to memref<128xf32, #gpu.address_space<workgroup>>
       %x = memref.load %tile[%my] {apipe.stage = 1 : i64} : memref<128xf32, #gpu.address_space<workgroup>>
       memref.store %x, %out[%tid] {apipe.stage = 1 : i64} : memref<32xf32>
     } {apipe.async_stages = array<i64: 0>}

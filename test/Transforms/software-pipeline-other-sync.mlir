@@ -11,17 +11,17 @@
 // ERR: other-sync-refused-loop.mlir:{{.*}}: error: 'memref.load' op in stage 0 reads a buffer that async stage 0 writes
 
 // CHECK-LABEL: func.func @user_token_wait_kept
-// CHECK: %[[T:.*]] = "apipe.commit_group"() {queue = 5 : i64} : () -> !apipe.token
+// CHECK: %[[T:.*]] = apipe.commit_group queue 5{{$}}
 // CHECK: scf.if
-// CHECK-NEXT: "apipe.commit_group"() {queue = 5 : i64} : () -> ()
-// CHECK: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+// CHECK-NEXT: {{^ *}}apipe.commit_group queue 5{{$}}
+// CHECK: apipe.wait %[[T]]{{$}}
 // The pipelined loop, in counting form.
-// CHECK: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK: apipe.wait_group 1{{$}}
 // CHECK-NOT: "apipe.wait"(
 // CHECK: return
 // TOK-LABEL: func.func @user_token_wait_kept
-// TOK: %[[T:.*]] = "apipe.commit_group"() {queue = 5 : i64} : () -> !apipe.token
-// TOK: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+// TOK: %[[T:.*]] = apipe.commit_group queue 5{{$}}
+// TOK: apipe.wait %[[T]]{{$}}
 // TOK: scf.for
 // TOK: return
 func.func @user_token_wait_kept(%A: memref<64xf32>, %B: memref<64xf32>, %pre: memref<4xf32, 3>, %out: memref<16xf32>, %c: i1) {
@@ -29,17 +29,17 @@ func.func @user_token_wait_kept(%A: memref<64xf32>, %B: memref<64xf32>, %pre: me
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
-  "apipe.copy"(%B, %pre, %c0, %c0) {elements = 4 : i64, queue = 5 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() {queue = 5 : i64} : () -> !apipe.token
+  apipe.copy %B[%c0], %pre[%c0], 4 queue 5 : memref<64xf32> to memref<4xf32, 3>
+  %t = apipe.commit_group queue 5
   scf.if %c {
-    "apipe.commit_group"() {queue = 5 : i64} : () -> ()
+    apipe.commit_group queue 5
   }
   // 0 or 1 groups committed after %t, depending on %c.
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -51,20 +51,20 @@ func.func @user_token_wait_kept(%A: memref<64xf32>, %B: memref<64xf32>, %pre: me
 // A counting-form wait of the user's, on the pipeliner's queue, before the
 // loop: unchanged (its count is the user's).
 // CHECK-LABEL: func.func @user_counting_wait_kept
-// CHECK: "apipe.commit_group"() : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+// CHECK: {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT: apipe.wait_group 3{{$}}
 // CHECK: scf.for
 func.func @user_counting_wait_kept(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+  apipe.commit_group
+  apipe.wait_group 3
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}

@@ -28,7 +28,7 @@ func.func @static_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>)
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -45,7 +45,7 @@ func.func @dynamic_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -66,7 +66,7 @@ func.func @static_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf32
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -83,7 +83,7 @@ func.func @dynamic_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf3
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -104,7 +104,7 @@ func.func @static_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>) {
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -121,7 +121,7 @@ func.func @dynamic_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>, %lb:
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -142,7 +142,7 @@ func.func @static_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>) {
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -159,7 +159,7 @@ func.func @dynamic_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>, %lb:
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -180,7 +180,7 @@ func.func @static_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>) 
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -197,7 +197,7 @@ func.func @dynamic_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>,
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -218,7 +218,7 @@ func.func @static_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16xf
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -235,7 +235,7 @@ func.func @dynamic_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16x
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -256,7 +256,7 @@ func.func @static_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16xf
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -273,7 +273,7 @@ func.func @dynamic_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16x
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -294,7 +294,7 @@ func.func @static_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: memr
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -311,7 +311,7 @@ func.func @dynamic_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: mem
     %d = arith.subi %iv, %lb {apipe.stage = 0 : i64} : index
     %k = arith.divui %d, %step {apipe.stage = 0 : i64} : index
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%k] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}

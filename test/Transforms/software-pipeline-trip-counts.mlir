@@ -16,7 +16,7 @@ func.func @trip_count_zero(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c0 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -28,12 +28,12 @@ func.func @trip_count_zero(%A: memref<64xf32>, %out: memref<16xf32>) {
 // One iteration: the copy of iteration 0, then three empty steps, then the
 // consumer of iteration 0 waits on the first group; no steady-state loop.
 // CHECK-LABEL: func.func @trip_count_one
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait"(%[[T0]])
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.wait %[[T0]]
 // CHECK-NEXT: memref.subview
 // CHECK-NEXT: memref.load
 // CHECK-NEXT: memref.store
@@ -46,7 +46,7 @@ func.func @trip_count_one(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c1 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -60,18 +60,18 @@ func.func @trip_count_one(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-LABEL: func.func @trip_count_two
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[T1:.*]] = "apipe.commit_group"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait"(%[[T0]])
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[T1:.*]] = apipe.commit_group
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.wait %[[T0]]
 // CHECK-NEXT: memref.subview %{{.*}}[%[[C0]], 0]
 // CHECK-NEXT: memref.load
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[C0]]]
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait"(%[[T1]])
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.wait %[[T1]]
 // CHECK-NEXT: memref.subview %{{.*}}[%[[C1]], 0]
 // CHECK-NEXT: memref.load
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[C1]]]
@@ -84,7 +84,7 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c2 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -116,18 +116,18 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT:   scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: case 1 {
-// CHECK-COUNT-1: "apipe.copy"
-// CHECK-COUNT-4: "apipe.commit_group"
+// CHECK-COUNT-1: apipe.copy
+// CHECK-COUNT-4: apipe.commit_group
 // CHECK:        scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: case 2 {
-// CHECK-COUNT-2: "apipe.copy"
+// CHECK-COUNT-2: apipe.copy
 // CHECK:        scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: default {
 // CHECK:        %[[KN:.*]] = arith.subi %[[N]], %[[C3]] : index
 // CHECK-NEXT:   %[[K:.*]]:3 = scf.for unsigned %{{.*}} = %[[C0]] to %[[KN]]
-// CHECK:        "apipe.wait"(%[[K]]#2)
+// CHECK:        apipe.wait %[[K]]#2
 // CHECK-NEXT:   %[[I3:.*]] = arith.subi %[[N]], %[[C3]] : index
 // CHECK-NEXT:   %[[V3:.*]] = arith.remui %[[I3]], %[[C4:.*]] : index
 // CHECK-NEXT:   memref.subview %{{.*}}[%[[V3]], 0]
@@ -135,8 +135,8 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT:   %[[IV3:.*]] = arith.muli %[[I3]], %[[STEP]] : index
 // CHECK-NEXT:   %[[IV:.*]] = arith.addi %[[LB]], %[[IV3]] : index
 // CHECK-NEXT:   memref.store %{{.*}}, %{{.*}}[%[[IV]]]
-// CHECK:        "apipe.wait"(%[[K]]#1)
-// CHECK:        "apipe.wait"(%[[K]]#0)
+// CHECK:        apipe.wait %[[K]]#1
+// CHECK:        apipe.wait %[[K]]#0
 // CHECK:        memref.store
 // CHECK-NEXT: }
 func.func @dynamic_trip_count(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
@@ -146,7 +146,7 @@ func.func @dynamic_trip_count(%A: memref<64xf32>, %out: memref<16xf32>, %lb: ind
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %lb to %ub step %step {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -167,7 +167,7 @@ func.func @dynamic_unsigned(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index
   %c4 = arith.constant 4 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for unsigned %i = %lb to %ub step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%c0] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -186,7 +186,7 @@ func.func @dynamic_nonnegative_lower_bound(%A: memref<64xf32>, %out: memref<16xf
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c1 to %ub step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%c0] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -209,7 +209,7 @@ func.func @upper_bound_index_max(%A: memref<64xf32>, %out: memref<4xf32>) {
   %big = arith.constant 9223372036854775807 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %big step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<4xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -233,7 +233,7 @@ func.func @upper_bound_index_max_step_two(%A: memref<64xf32>, %out: memref<4xf32
   %big = arith.constant 9223372036854775807 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %big step %c2 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<4xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -258,7 +258,7 @@ func.func @whole_index_range(%A: memref<64xf32>, %out: memref<4xf32>) {
   %max = arith.constant 9223372036854775807 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %min to %max step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<4xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -278,7 +278,7 @@ func.func @unsigned_upper_bound_negative_as_signed(%A: memref<64xf32>, %out: mem
   %m1 = arith.constant -1 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for unsigned %i = %c0 to %m1 step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -300,7 +300,7 @@ func.func @signed_empty_across_sign_bit(%A: memref<64xf32>, %out: memref<4xf32>)
   %ub = arith.constant -9223372036854775805 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %lb to %ub step %c1 {
-    "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%c0], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
   } {apipe.async_stages = array<i64: 0>}

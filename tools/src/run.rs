@@ -19,7 +19,7 @@
 //!    symbols; look up the packed entries of the entry and of each kernel;
 //! 6. run the entry under the runtime ([`emulation_runtime`]) once per
 //!    (completion, schedule) pair asked for (several runs share the one JIT
-//!    compilation; each run after the first is announced on stdout by a
+//!    compilation; when there are several, each run is announced on stdout by a
 //!    line `// apipe-run: completion=C schedule=S`), flush;
 //! 7. exit 0 on success, 1 on any error (never a panic).
 
@@ -52,7 +52,7 @@ use mlir_sys::{
 use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
-/// (the passes `mlir-runner` tests use, plus linalg, affine, vector, math and ub
+/// (scf, arith, index, memref, func, cf to LLVM, plus linalg, affine, vector, math and ub
 /// for the ops programs use). `expand-strided-metadata` runs before
 /// `lower-affine`: it turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =

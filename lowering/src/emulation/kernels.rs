@@ -477,7 +477,10 @@ fn convert_function<'c: 'a, 'a>(
     let attribution_offsets: Vec<usize> = (inputs.len()..inputs.len() + workgroup_count)
         .map(|i| {
             let argument = entry.argument(i).unwrap();
-            place(static_bytes(argument.r#type()).unwrap_or(0), op.location())
+            // SAFETY: a live value; its location lives in the context.
+            let at =
+                unsafe { Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) };
+            place(static_bytes(argument.r#type()).unwrap_or(0), at)
         })
         .collect();
     let allocations: Vec<(OperationRef, usize)> = nested

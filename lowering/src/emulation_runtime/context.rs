@@ -196,6 +196,8 @@ pub struct Thread {
     pub yielder: *const FiberYielder,
     /// Its ids, for a GPU thread.
     pub gpu: Option<GpuIds>,
+    /// Its linear index in its block (GPU threads).
+    pub linear: usize,
     /// The block it belongs to (a GPU thread), for workgroup memory and the
     /// race checker.
     pub block: *mut super::launch::Block,
@@ -204,7 +206,18 @@ pub struct Thread {
     /// The addresses `[low, high)` of its fiber's stack (its private
     /// memory), for a GPU thread.
     pub stack: (usize, usize),
+    /// Race checker: workgroup reads this thread already recorded since
+    /// `read_cache_epoch` began and it last issued or completed a copy
+    /// (see [`super::apipe_emu_shared_access`]).
+    pub read_cache: [u64; READ_CACHE_SLOTS],
+    /// The epoch and copy events the read cache is valid for.
+    pub read_cache_epoch: (u32, u64),
+    /// Copies issued or completed by this thread so far.
+    pub copy_events: u64,
 }
+
+/// Slots of a thread's read cache.
+pub const READ_CACHE_SLOTS: usize = 64;
 
 impl Thread {
     /// A thread of `run` with `seed` for its random choices.
@@ -215,9 +228,13 @@ impl Thread {
             rng: seed ^ 0x9e37_79b9_7f4a_7c15,
             yielder: std::ptr::null(),
             gpu: None,
+            linear: 0,
             block: std::ptr::null_mut(),
             launch_arguments: Vec::new(),
             stack: (0, 0),
+            read_cache: [0; READ_CACHE_SLOTS],
+            read_cache_epoch: (0, 0),
+            copy_events: 0,
         }
     }
 

@@ -334,6 +334,7 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
             seed ^ ((linear as u64) << 20 | t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d),
         );
         lane.thread.gpu = Some(gpu);
+        lane.thread.linear = t;
         lane.thread.block = block_ptr;
         lane.slots.clear();
         lane.slots.extend_from_slice(&launch.arguments);

@@ -294,19 +294,22 @@ fn shared_range(t: &Thread, address: usize, bytes: usize) -> Option<(usize, usiz
 }
 
 /// Race checker: records an access of `t` by op `op` and reports a race.
+#[inline]
 fn check_shared(t: &mut Thread, op: i64, kind: Kind, start: usize, end: usize, epoch: Option<u32>) {
-    let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { t.block.as_mut() }) else {
         return;
     };
     let epoch = epoch.unwrap_or(block.shadow.epoch);
-    let thread = ids.linear_thread() as u32;
     if let Some(race) = block
         .shadow
-        .access(kind, start, end, thread, op as u32, epoch)
+        .access(kind, start, end, t.linear as u32, op as u32, epoch)
     {
         // SAFETY: the block's buffer table lives as long as the launch.
         let buffers = unsafe { &*block.buffers };
-        racecheck::report(t.run(), &race, op as u32, kind, &ids, buffers);
+        if let Some(ids) = &t.gpu {
+            racecheck::report(t.run(), &race, op as u32, kind, ids, buffers);
+        }
     }
 }
 
@@ -381,14 +384,15 @@ pub unsafe extern "C" fn apipe_emu_copy(
             src_elements: src_count as usize,
         };
         if t.run().config.racecheck && t.gpu.is_some() {
-            for (kind, ranges) in [
-                (Kind::Read, copy.src_ranges().collect::<Vec<_>>()),
-                (Kind::Write, copy.dst_ranges().collect()),
-            ] {
-                for (start, end) in ranges {
-                    if let Some((s, e)) = shared_range(t, start, end - start) {
-                        check_shared(t, op, kind, s, e, Some(IN_FLIGHT));
-                    }
+            t.copy_events += 1;
+            for (start, end) in copy.src_ranges() {
+                if let Some((s, e)) = shared_range(t, start, end - start) {
+                    check_shared(t, op, Kind::Read, s, e, Some(IN_FLIGHT));
+                }
+            }
+            for (start, end) in copy.dst_ranges() {
+                if let Some((s, e)) = shared_range(t, start, end - start) {
+                    check_shared(t, op, Kind::Write, s, e, Some(IN_FLIGHT));
                 }
             }
         }
@@ -411,16 +415,17 @@ pub unsafe extern "C" fn apipe_emu_copy(
 }
 
 /// The race checker's record of `copy`'s completion by `t`.
-fn completed(t_ids: Option<context::GpuIds>, block: *mut launch::Block, copy: &Copy) {
-    let (Some(ids), Some(block)) = (t_ids, unsafe { block.as_mut() }) else {
+fn completed(thread: u32, block: *mut launch::Block, copy: &Copy) {
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { block.as_mut() }) else {
         return;
     };
     let base = block.shared as usize;
-    let thread = ids.linear_thread() as u32;
-    for (kind, ranges) in [
-        (Kind::Read, copy.src_ranges().collect::<Vec<_>>()),
-        (Kind::Write, copy.dst_ranges().collect()),
-    ] {
+    for kind in [Kind::Read, Kind::Write] {
+        let ranges: Box<dyn Iterator<Item = (usize, usize)>> = match kind {
+            Kind::Read => Box::new(copy.src_ranges()),
+            Kind::Write => Box::new(copy.dst_ranges()),
+        };
         for (start, end) in ranges {
             if let Some(offset) = start.checked_sub(base) {
                 if offset < block.shared_bytes {
@@ -441,14 +446,17 @@ fn completed(t_ids: Option<context::GpuIds>, block: *mut launch::Block, copy: &C
 /// oldest group, groups left)` holds.
 fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool) {
     let racecheck = t.run().config.racecheck && t.gpu.is_some();
-    let (ids, block) = (t.gpu, t.block);
+    let (thread, block) = (t.linear as u32, t.block);
+    if racecheck {
+        t.copy_events += 1;
+    }
     let q = &mut t.queues.slots[slot];
     while let Some(&oldest) = q.groups.front() {
         if !more(oldest, q.groups.len()) {
             break;
         }
         if racecheck {
-            q.complete_oldest(&mut |copy| completed(ids, block, copy));
+            q.complete_oldest(&mut |copy| completed(thread, block, copy));
         } else {
             q.complete_oldest(&mut |_| {});
         }
@@ -671,14 +679,63 @@ pub extern "C" fn apipe_emu_launch(
 
 /// Race checker: op `op` of the current GPU thread reads (`kind` 0) or
 /// writes (1) `bytes` bytes of workgroup memory at `address`.
+///
+/// The hot path of a race-checked kernel (one call per shared access): it
+/// skips [`entry`]'s bookkeeping; nothing in it can panic but the report,
+/// which runs under `catch_unwind`.
+///
+/// A thread runs without interruption from one barrier to the next (its
+/// fiber switches only there), so no other thread can access memory
+/// between two reads of the same bytes by one thread in one epoch: the
+/// second adds nothing to the shadow, unless the thread issued or completed
+/// a copy in between. Such repeated reads hit a small per-thread cache.
 pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kind: i64) {
-    entry((), |t| {
-        if let Some((start, end)) = shared_range(t, address as usize, bytes.max(0) as usize) {
-            let kind = if kind == 0 { Kind::Read } else { Kind::Write };
-            check_shared(t, op, kind, start, end, None);
+    // SAFETY: null or the live current thread; nothing else borrows it
+    // during the call.
+    let Some(t) = (unsafe { current().as_mut() }) else {
+        return;
+    };
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    let offset = (address as usize).wrapping_sub(block.shared as usize);
+    if offset >= block.shared_bytes {
+        return;
+    }
+    let kind = if kind == 0 { Kind::Read } else { Kind::Write };
+    let epoch = block.shadow.epoch;
+    let end = offset + bytes.max(0) as usize;
+    let cached = ((bytes as u64) << 32) | (offset as u64 + 1);
+    let slot = (offset >> 2) % context::READ_CACHE_SLOTS;
+    if kind == Kind::Read {
+        if t.read_cache_epoch != (epoch, t.copy_events) {
+            t.read_cache = [0; context::READ_CACHE_SLOTS];
+            t.read_cache_epoch = (epoch, t.copy_events);
+        } else if t.read_cache[slot] == cached {
+            return;
         }
-        Ok(())
-    })
+    }
+    if let Some(race) = block
+        .shadow
+        .access(kind, offset, end, t.linear as u32, op as u32, epoch)
+    {
+        let reported = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: the block's buffer table lives as long as the launch.
+            let buffers = unsafe { &*block.buffers };
+            if let Some(ids) = &t.gpu {
+                racecheck::report(t.run(), &race, op as u32, kind, ids, buffers);
+            }
+        }));
+        if reported.is_err() {
+            t.run()
+                .failed
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            context::abort_current();
+        }
+    } else if kind == Kind::Read {
+        t.read_cache[slot] = cached;
+    }
 }
 
 /// Race checker: op `op` of the current GPU thread writes `bytes` bytes of

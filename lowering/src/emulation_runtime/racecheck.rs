@@ -7,10 +7,10 @@
 //!    at least one a write, are a race: RAW, WAR or WAW (CUDA programming
 //!    guide, "memory fence and synchronization"; a barrier orders every
 //!    access before it with every access after it).
-//! 2. Shadow memory: one [`Cell`] per byte of the block's workgroup memory
-//!    records its last write and up to two reads of the current epoch (two
+//! 2. Shadow memory ([`Shadow`]): per byte of the block's workgroup memory,
+//!    its last write and up to two reads of the current epoch (two
 //!    different threads, so a later write by either still finds the other),
-//!    each as (epoch, thread, op).
+//!    each as (epoch, thread, op) packed in one word.
 //! 3. Asynchronous copies (`apipe.copy`, PTX `cp.async`) write their
 //!    destination and read their source from issue until their group
 //!    completes: at issue their bytes are recorded with the epoch
@@ -35,7 +35,7 @@ use std::sync::atomic::Ordering;
 pub const IN_FLIGHT: u32 = u32::MAX;
 
 /// One access to a byte: epoch 0 means none.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Access {
     /// The epoch of the access ([`IN_FLIGHT`] for a copy in flight).
     pub epoch: u32,
@@ -45,18 +45,29 @@ pub struct Access {
     pub op: u32,
 }
 
-/// The shadow of one byte of workgroup memory.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Cell {
-    /// The last write.
-    pub write: Access,
-    /// A read of the current epoch (or in flight).
-    pub read: Access,
-    /// A read of the current epoch by another thread than `read`'s.
-    pub read2: Access,
+/// Bits of a packed access that hold the op id (ids past it saturate).
+const OP_BITS: u32 = 21;
+/// Bits of a packed access that hold the thread (at most 1024 per block).
+const THREAD_BITS: u32 = 11;
+
+impl Access {
+    /// The access as one word: epoch, thread, op (0: none).
+    pub fn pack(self) -> u64 {
+        let op = self.op.min((1 << OP_BITS) - 1) as u64;
+        ((self.epoch as u64) << 32) | ((self.thread as u64) << OP_BITS) | op
+    }
+
+    /// The access of a packed word.
+    pub fn unpack(word: u64) -> Self {
+        Self {
+            epoch: (word >> 32) as u32,
+            thread: ((word >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32,
+            op: (word & ((1 << OP_BITS) - 1)) as u32,
+        }
+    }
 }
 
-/// What an access is, for messages and report keys.
+/// The kind of an access, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A load.
@@ -65,11 +76,18 @@ pub enum Kind {
     Write,
 }
 
-/// The shared-memory shadow of one block.
+/// The shared-memory shadow of one block: per byte of workgroup memory,
+/// its last write and up to two reads of the current epoch (by two
+/// different threads), each a packed [`Access`] (struct of arrays: the
+/// read path touches two words per byte).
 #[derive(Default)]
 pub struct Shadow {
-    /// One cell per byte of workgroup memory.
-    pub cells: Vec<Cell>,
+    /// The last write of each byte.
+    pub write: Vec<u64>,
+    /// A read of each byte in the current epoch (or in flight).
+    pub read: Vec<u64>,
+    /// A read in the current epoch by another thread than `read`'s.
+    pub read2: Vec<u64>,
     /// The current epoch (starts at 1 for each block).
     pub epoch: u32,
 }
@@ -86,22 +104,33 @@ pub struct Race {
     pub own_in_flight: bool,
 }
 
-fn conflicts(other: Access, epoch: u32, thread: u32) -> Option<bool> {
-    if other.epoch == 0 {
+/// Whether the packed access `other` conflicts with an access of `thread`
+/// at epoch `now`: `Some(own)` if so, `own` when it is the thread's own
+/// copy in flight.
+#[inline(always)]
+fn conflicts(other: u64, now: u32, thread: u32) -> Option<bool> {
+    if other == 0 {
         return None;
     }
-    if other.thread != thread {
-        (other.epoch == epoch || other.epoch == IN_FLIGHT).then_some(false)
+    let epoch = (other >> 32) as u32;
+    if epoch != now && epoch != IN_FLIGHT {
+        return None;
+    }
+    let by = ((other >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+    if by != thread {
+        Some(false)
     } else {
-        (other.epoch == IN_FLIGHT).then_some(true)
+        (epoch == IN_FLIGHT).then_some(true)
     }
 }
 
 impl Shadow {
     /// Resets the shadow for a block of `bytes` of workgroup memory.
     pub fn reset(&mut self, bytes: usize) {
-        self.cells.clear();
-        self.cells.resize(bytes, Cell::default());
+        for words in [&mut self.write, &mut self.read, &mut self.read2] {
+            words.clear();
+            words.resize(bytes, 0);
+        }
         self.epoch = 1;
     }
 
@@ -118,42 +147,73 @@ impl Shadow {
         epoch: u32,
     ) -> Option<Race> {
         let now = self.epoch;
+        let end = end.min(self.write.len());
+        let start = start.min(end);
+        let me = Access { epoch, thread, op }.pack();
         let mut race = None;
-        let end = end.min(self.cells.len());
-        let me = Access { epoch, thread, op };
-        for offset in start.min(end)..end {
-            let cell = &mut self.cells[offset];
-            let found = match kind {
-                Kind::Read => {
-                    conflicts(cell.write, now, thread).map(|own| ("RAW", cell.write, own))
-                }
-                Kind::Write => conflicts(cell.write, now, thread)
-                    .map(|own| ("WAW", cell.write, own))
-                    .or_else(|| {
-                        conflicts(cell.read, now, thread).map(|own| ("WAR", cell.read, own))
-                    })
-                    .or_else(|| {
-                        conflicts(cell.read2, now, thread).map(|own| ("WAR", cell.read2, own))
-                    }),
-            };
-            if let (None, Some((name, other, own_in_flight))) = (&race, found) {
-                race = Some(Race {
-                    name,
-                    offset,
-                    other,
-                    own_in_flight,
-                });
-            }
-            match kind {
-                Kind::Write => cell.write = me,
-                Kind::Read => {
-                    if cell.read.epoch != now && cell.read.epoch != IN_FLIGHT
-                        || cell.read.thread == thread
-                    {
-                        cell.read = me;
+        match kind {
+            Kind::Read => {
+                // Fast path: a read of bytes whose records are all alike
+                // (one write, one reader: the common case) is decided once.
+                let n = end - start;
+                if n > 1
+                    && self.write[start..end]
+                        .iter()
+                        .all(|&w| w == self.write[start])
+                    && self.read[start..end].iter().all(|&r| r == self.read[start])
+                    && conflicts(self.write[start], now, thread).is_none()
+                {
+                    let r = self.read[start];
+                    let r_epoch = (r >> 32) as u32;
+                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    let target = if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
+                        &mut self.read[start..end]
                     } else {
-                        cell.read2 = me;
+                        &mut self.read2[start..end]
+                    };
+                    target.fill(me);
+                    return None;
+                }
+                for offset in start..end {
+                    let w = self.write[offset];
+                    if let Some(own) = conflicts(w, now, thread) {
+                        race.get_or_insert(Race {
+                            name: "RAW",
+                            offset,
+                            other: Access::unpack(w),
+                            own_in_flight: own,
+                        });
                     }
+                    let r = self.read[offset];
+                    let r_epoch = (r >> 32) as u32;
+                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
+                        self.read[offset] = me;
+                    } else {
+                        self.read2[offset] = me;
+                    }
+                }
+            }
+            Kind::Write => {
+                for offset in start..end {
+                    let found = [
+                        ("WAW", self.write[offset]),
+                        ("WAR", self.read[offset]),
+                        ("WAR", self.read2[offset]),
+                    ]
+                    .into_iter()
+                    .find_map(|(name, other)| {
+                        conflicts(other, now, thread).map(|own| (name, other, own))
+                    });
+                    if let Some((name, other, own)) = found {
+                        race.get_or_insert(Race {
+                            name,
+                            offset,
+                            other: Access::unpack(other),
+                            own_in_flight: own,
+                        });
+                    }
+                    self.write[offset] = me;
                 }
             }
         }
@@ -163,16 +223,28 @@ impl Shadow {
     /// A copy of `thread` completed at the current epoch: its bytes
     /// `[start, end)` recorded in flight by op `op` get the current epoch.
     pub fn complete(&mut self, kind: Kind, start: usize, end: usize, thread: u32, op: u32) {
-        let now = self.epoch;
-        let end = end.min(self.cells.len());
-        for cell in &mut self.cells[start.min(end)..end] {
-            let slots: &mut [&mut Access] = &mut match kind {
-                Kind::Write => [&mut cell.write, &mut Access::default()],
-                Kind::Read => [&mut cell.read, &mut cell.read2],
-            };
-            for access in slots.iter_mut() {
-                if access.epoch == IN_FLIGHT && access.thread == thread && access.op == op {
-                    access.epoch = now;
+        let end = end.min(self.write.len());
+        let start = start.min(end);
+        let in_flight = Access {
+            epoch: IN_FLIGHT,
+            thread,
+            op,
+        }
+        .pack();
+        let now = Access {
+            epoch: self.epoch,
+            thread,
+            op,
+        }
+        .pack();
+        let arrays: [&mut Vec<u64>; 2] = match kind {
+            Kind::Write => [&mut self.write, &mut Vec::new()],
+            Kind::Read => [&mut self.read, &mut self.read2],
+        };
+        for words in arrays {
+            for word in words.iter_mut().take(end).skip(start) {
+                if *word == in_flight {
+                    *word = now;
                 }
             }
         }

@@ -11,7 +11,7 @@ gpu.module @m {
     %tid = gpu.thread_id x
     %s = scf.for %t = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
       %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<6xf32, #gpu.address_space<workgroup>>, index, index) -> ()
+      apipe.copy %A[%off], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<6xf32, #gpu.address_space<workgroup>>
       %x = memref.load %tile[%c1] {apipe.stage = 2 : i64} : memref<6xf32, #gpu.address_space<workgroup>>
       %a2 = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
       scf.yield %a2 : f32

@@ -19,7 +19,7 @@ gpu.module @m {
     %s = scf.for %t = %c0 to %ntiles step %c1 iter_args(%acc = %zero) -> (f32) {
       %base = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
       %src = arith.addi %base, %my {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %tile, %src, %my) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<8192xf32>, memref<128xf32, #gpu.address_space<workgroup>>, index, index) -> ()
+      apipe.copy %A[%src], %tile[%my], 4 {apipe.stage = 0 : i64} : memref<8192xf32> to memref<128xf32, #gpu.address_space<workgroup>>
       %v = vector.load %tile[%nb] {apipe.stage = 2 : i64} : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
       %r = vector.reduction <add>, %v {apipe.stage = 2 : i64} : vector<4xf32> into f32
       %acc2 = arith.addf %acc, %r {apipe.stage = 2 : i64} : f32
