@@ -256,7 +256,7 @@ struct Converter<'c> {
     /// Each converted wait and the attributes of its `wait_group` (to put
     /// it back when its group may be one committed before entry).
     converted: std::cell::RefCell<Vec<(mlir_sys::MlirOperation, NamedAttributes<'c>)>>,
-}}
+}
 
 /// Steps 2-4 for one function.
 fn convert_function(function: OperationRef) {

@@ -16,11 +16,12 @@
 // RUN: apipe-opt %s --split-input-file --pass-pipeline='builtin.module(apipe-import-nvgpu,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu)' 2>/dev/null | FileCheck %s --check-prefix=EXPORT
 
 // IMPORT-LABEL: func.func @regroup
-// IMPORT: "apipe.copy"(%{{.*}}, %[[A:[^,]*]],
-// IMPORT-NEXT: "apipe.commit_group"() : () -> ()
-// IMPORT-NEXT: "apipe.copy"(%{{.*}}, %[[B:[^,]*]],
-// IMPORT-NEXT: "apipe.commit_group"() : () -> ()
-// IMPORT-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// IMPORT-SAME: %[[A:[^:]*]]: memref<8xf32, 3>, %[[B:[^:]*]]: memref<8xf32, 3>
+// IMPORT: apipe.copy %{{.*}}, %[[A]][
+// IMPORT-NEXT: {{^ *}}apipe.commit_group{{$}}
+// IMPORT-NEXT: apipe.copy %{{.*}}, %[[B]][
+// IMPORT-NEXT: {{^ *}}apipe.commit_group{{$}}
+// IMPORT-NEXT: apipe.wait_group 0{{$}}
 // EXPORT-LABEL: func.func @regroup
 // EXPORT-SAME: %[[A:[^:]*]]: memref<8xf32, 3>, %[[B:[^:]*]]: memref<8xf32, 3>
 // EXPORT: %[[T0:.*]] = nvgpu.device_async_copy %{{.*}}, %[[A]][
@@ -79,8 +80,8 @@ func.func @well_listed(%g: memref<64xf32>, %a: memref<8xf32, 3>, %i: index) {
 // -----
 
 // IMPORT-LABEL: func.func @async_cp_wait_one
-// IMPORT: "apipe.commit_group"() : () -> ()
-// IMPORT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// IMPORT: {{^ *}}apipe.commit_group{{$}}
+// IMPORT-NEXT: apipe.wait_group 1{{$}}
 // EXPORT-LABEL: func.func @async_cp_wait_one
 // EXPORT: nvgpu.device_async_create_group
 // EXPORT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
@@ -96,7 +97,7 @@ func.func @async_cp_wait_one(%src: memref<128x128xf32>, %dst: memref<3x16x128xf3
 // -----
 
 // IMPORT-LABEL: func.func @async_cp_i4
-// IMPORT: "apipe.copy"(%{{.*}}) {elements = 32 : i64} : (memref<128x64xi4>, memref<128x128xi4, 3>, index, index, index, index) -> ()
+// IMPORT: apipe.copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 32 : memref<128x64xi4> to memref<128x128xi4, 3>
 // EXPORT-LABEL: func.func @async_cp_i4
 // EXPORT: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 32 : memref<128x64xi4> to memref<128x128xi4, 3>
 func.func @async_cp_i4(%src: memref<128x64xi4>, %dst: memref<128x128xi4, 3>, %i : index) -> i4 {

@@ -38,20 +38,20 @@ func.func @double_buffer(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c4 = arith.constant 4 : index
   %c15 = arith.constant 15 : index
   %buf = memref.alloc() : memref<2x4xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group
   scf.for %i = %c0 to %c15 step %c1 {
     %n = arith.addi %i, %c1 : index
     %off = arith.muli %n, %c4 : index
     %v = arith.remui %n, %c2 : index
-    "apipe.copy"(%A, %buf, %off, %v, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%off], %buf[%v, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
     %u = arith.remui %i, %c2 : index
     %x = memref.load %buf[%u, %c1] : memref<2x4xf32, 3>
     memref.store %x, %out[%i] : memref<16xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   %y = memref.load %buf[%c1, %c1] : memref<2x4xf32, 3>
   memref.store %y, %out[%c15] : memref<16xf32>
   memref.dealloc %buf : memref<2x4xf32, 3>
@@ -69,31 +69,31 @@ func.func @two_queues(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c16 = arith.constant 16 : index
   %p = memref.alloc() : memref<3x4xf32, 3>
   %q = memref.alloc() : memref<2x4xf32, 3>
-  "apipe.copy"(%A, %p, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %p, %c4, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %q, %c0, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  apipe.copy %A[%c0], %p[%c0, %c0], 4 : memref<64xf32> to memref<3x4xf32, 3>
+  apipe.commit_group
+  apipe.copy %A[%c4], %p[%c1, %c0], 4 : memref<64xf32> to memref<3x4xf32, 3>
+  apipe.commit_group
+  apipe.copy %A[%c0], %q[%c0, %c0], 4 queue 1 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group queue 1
   scf.for %i = %c0 to %c16 step %c1 {
     %i2 = arith.addi %i, %c2 : index
     %off2 = arith.muli %i2, %c4 : index
     %v2 = arith.remui %i2, %c3 : index
     %in2 = arith.cmpi ult, %i2, %c16 : index
     scf.if %in2 {
-      "apipe.copy"(%A, %p, %off2, %v2, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32, 3>, index, index, index) -> ()
+      apipe.copy %A[%off2], %p[%v2, %c0], 4 : memref<64xf32> to memref<3x4xf32, 3>
     }
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
     %i1 = arith.addi %i, %c1 : index
     %off1 = arith.muli %i1, %c4 : index
     %v1 = arith.remui %i1, %c2 : index
     %in1 = arith.cmpi ult, %i1, %c16 : index
     scf.if %in1 {
-      "apipe.copy"(%A, %q, %off1, %v1, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
+      apipe.copy %A[%off1], %q[%v1, %c0], 4 queue 1 : memref<64xf32> to memref<2x4xf32, 3>
     }
-    "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
+    apipe.commit_group queue 1
+    apipe.wait_group 2
+    apipe.wait_group 1 queue 1
     %u = arith.remui %i, %c3 : index
     %w = arith.remui %i, %c2 : index
     %x = memref.load %p[%u, %c2] : memref<3x4xf32, 3>
@@ -101,8 +101,8 @@ func.func @two_queues(%A: memref<64xf32>, %out: memref<16xf32>) {
     %s = arith.addf %x, %y : f32
     memref.store %s, %out[%i] : memref<16xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.wait_group 0
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -120,9 +120,9 @@ func.func @commit_under_condition(%A: memref<64xf32>, %out: memref<16xf32>) {
     %even = arith.cmpi eq, %r, %c0 : index
     scf.if %even {
       %off = arith.muli %i, %c4 : index
-      "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+      apipe.commit_group
+      apipe.wait_group 0
       %x = memref.load %buf[%c0] : memref<4xf32, 3>
       memref.store %x, %out[%i] : memref<16xf32>
     }

@@ -11,9 +11,9 @@
 // ODD: cp-async-odd-nibbles.mlir:4:5: error: 'apipe.copy' op: cp.async copies whole bytes; 3 elements of i4 are 12 bits
 gpu.module @m {
   gpu.func @k(%src: memref<128x64xi4>, %i: index) workgroup(%dst: memref<128x128xi4, 3>) kernel {
-    "apipe.copy"(%src, %dst, %i, %i, %i, %i) {elements = 32 : i64} : (memref<128x64xi4>, memref<128x128xi4, 3>, index, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%i, %i], %dst[%i, %i], 32 : memref<128x64xi4> to memref<128x128xi4, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     gpu.return
   }
 }

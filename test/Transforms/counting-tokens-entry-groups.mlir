@@ -13,20 +13,20 @@
 
 // The reported helper: one group of its own, then wait_group 1.
 // TOK-LABEL: func.func @issue_next_wait_previous
-// TOK: "apipe.commit_group"() : () -> !apipe.token
-// TOK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// TOK: apipe.commit_group{{$}}
+// TOK-NEXT: apipe.wait_group 1{{$}}
 // TOK-NOT: apipe.wait"
 // RT-LABEL: func.func @issue_next_wait_previous
-// RT: "apipe.commit_group"() : () -> ()
-// RT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// RT: {{^ *}}apipe.commit_group{{$}}
+// RT-NEXT: apipe.wait_group 1{{$}}
 // MERGE-LABEL: func.func @issue_next_wait_previous
-// MERGE: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// MERGE: apipe.wait_group 1{{$}}
 func.func @issue_next_wait_previous(%src: memref<64xf32>, %buf: memref<2x4xf32, 3>, %off: index) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%src, %buf, %off, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.copy %src[%off], %buf[%c1, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 1
   return
 }
 
@@ -34,11 +34,11 @@ func.func @issue_next_wait_previous(%src: memref<64xf32>, %buf: memref<2x4xf32, 
 
 // No commit of its own at all: wait_group 0 completes the caller's groups.
 // TOK-LABEL: func.func @wait_for_the_caller
-// TOK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// TOK-NEXT: apipe.wait_group 0{{$}}
 // RT-LABEL: func.func @wait_for_the_caller
-// RT-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// RT-NEXT: apipe.wait_group 0{{$}}
 func.func @wait_for_the_caller() {
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -49,20 +49,20 @@ func.func @wait_for_the_caller() {
 // the other queue is converted.
 // TOK-LABEL: func.func @group_on_one_path
 // TOK: scf.if
-// TOK: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-// TOK: %[[T:.*]] = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-// TOK-NEXT: "apipe.wait"(%[[T]])
+// TOK: apipe.wait_group 0{{$}}
+// TOK: %[[T:.*]] = apipe.commit_group queue 1{{$}}
+// TOK-NEXT: apipe.wait %[[T]]
 // RT-LABEL: func.func @group_on_one_path
-// RT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-// RT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-// RT-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+// RT: apipe.wait_group 0{{$}}
+// RT: {{^ *}}apipe.commit_group queue 1{{$}}
+// RT-NEXT: apipe.wait_group 0 queue 1{{$}}
 func.func @group_on_one_path(%c: i1) {
   scf.if %c {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.wait_group 0
+  apipe.commit_group queue 1
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -72,16 +72,16 @@ func.func @group_on_one_path(%c: i1) {
 // has nothing to wait for; the wait names the if's token.
 // TOK-LABEL: gpu.func @kernel_group_on_one_path
 // TOK: %[[T:.*]] = scf.if
-// TOK: "apipe.wait"(%[[T]])
+// TOK: apipe.wait %[[T]]
 // RT-LABEL: gpu.func @kernel_group_on_one_path
 // RT: scf.if
-// RT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// RT: apipe.wait_group 0{{$}}
 gpu.module @m {
   gpu.func @kernel_group_on_one_path(%c: i1) kernel {
     scf.if %c {
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
     }
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
     gpu.return
   }
 }
@@ -92,19 +92,19 @@ gpu.module @m {
 // iteration's: in the first iteration that is the caller's group. Kept.
 // TOK-LABEL: func.func @loop_waits_for_previous_iteration
 // TOK: scf.for
-// TOK: "apipe.commit_group"() : () -> !apipe.token
-// TOK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// TOK: apipe.commit_group{{$}}
+// TOK-NEXT: apipe.wait_group 1{{$}}
 // RT-LABEL: func.func @loop_waits_for_previous_iteration
 // RT: scf.for
-// RT: "apipe.commit_group"() : () -> ()
-// RT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// RT: {{^ *}}apipe.commit_group{{$}}
+// RT-NEXT: apipe.wait_group 1{{$}}
 func.func @loop_waits_for_previous_iteration(%src: memref<64xf32>, %buf: memref<4xf32, 3>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.copy"(%src, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %src[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
   }
   return
 }
@@ -114,22 +114,22 @@ func.func @loop_waits_for_previous_iteration(%src: memref<64xf32>, %buf: memref<
 // A prologue group makes the loop's wait name a group of the function on
 // every path: converted to a token carried in the iter_args.
 // TOK-LABEL: func.func @prologue_then_loop
-// TOK: %[[P:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// TOK: %[[P:.*]] = apipe.commit_group{{$}}
 // TOK: scf.for {{.*}} iter_args(%[[W:.*]] = %[[P]]
-// TOK: "apipe.commit_group"() : () -> !apipe.token
-// TOK-NEXT: "apipe.wait"(%[[W]])
+// TOK: apipe.commit_group{{$}}
+// TOK-NEXT: apipe.wait %[[W]]
 // RT-LABEL: func.func @prologue_then_loop
 // RT: scf.for
-// RT: "apipe.commit_group"() : () -> ()
-// RT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// RT: {{^ *}}apipe.commit_group{{$}}
+// RT-NEXT: apipe.wait_group 1{{$}}
 func.func @prologue_then_loop(%src: memref<64xf32>, %buf: memref<4xf32, 3>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.copy"(%src, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %src[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
   }
   return
 }
@@ -139,16 +139,16 @@ func.func @prologue_then_loop(%src: memref<64xf32>, %buf: memref<4xf32, 3>, %n: 
 // A kernel: wait_group 1 after its only group can never find a group: a
 // no-op (its FIFO started empty), which the round trip drops.
 // TOK-LABEL: gpu.func @kernel_no_op_wait
-// TOK: %[[R:.*]] = "apipe.ready"
-// TOK: "apipe.wait"(%[[R]])
+// TOK: %[[R:.*]] = apipe.ready
+// TOK: apipe.wait %[[R]]
 // RT-LABEL: gpu.func @kernel_no_op_wait
-// RT: "apipe.commit_group"() : () -> ()
+// RT: {{^ *}}apipe.commit_group{{$}}
 // RT-NEXT: gpu.return
 gpu.module @m {
   gpu.func @kernel_no_op_wait(%src: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) kernel {
-    "apipe.copy"(%src, %buf, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %src[%i], %buf[%i], 4 : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
     gpu.return
   }
 }

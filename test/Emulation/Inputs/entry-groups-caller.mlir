@@ -16,14 +16,14 @@ func.func @caller(%A: memref<64xf32>, %buf: memref<2x4xf32, 3>, %out: memref<16x
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  "apipe.copy"(%A, %buf, %c8, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c8], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group
   func.call @issue_next_wait_previous(%A, %buf, %c16) : (memref<64xf32>, memref<2x4xf32, 3>, index) -> ()
   scf.for %j = %c0 to %c4 step %c1 {
     %x = memref.load %buf[%c0, %j] : memref<2x4xf32, 3>
     memref.store %x, %out[%j] : memref<16xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   scf.for %j = %c0 to %c4 step %c1 {
     %x = memref.load %buf[%c1, %j] : memref<2x4xf32, 3>
     %k = arith.addi %j, %c4 : index

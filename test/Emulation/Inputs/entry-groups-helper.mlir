@@ -4,9 +4,9 @@
 func.func @issue_next_wait_previous(%A: memref<64xf32>, %buf: memref<2x4xf32, 3>, %off: index) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %off, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.copy %A[%off], %buf[%c1, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 1
   return
 }
 
