@@ -187,7 +187,11 @@ fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
 /// the same MLIR libraries that `mlir-sys` links (static by default, or
 /// `libMLIR.so` under `MLIR_SYS_LINK_SHARED=1`).
 fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
-    const SOURCES: &[&str] = &["cpp/ApipeDialect.cpp", "capi/ApipeDiagnostics.cpp"];
+    const SOURCES: &[&str] = &[
+        "cpp/ApipeDialect.cpp",
+        "cpp/ApipeBulkCopy.cpp",
+        "capi/ApipeDiagnostics.cpp",
+    ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");
     }
@@ -260,6 +264,7 @@ fn type_constraint(def: Record, dialect: &str) -> String {
     match def.name().unwrap() {
         "AnyMemRef" => "irdl.base \"!builtin.memref\"".into(),
         "Index" => "irdl.is index".into(),
+        "I1" => "irdl.is i1".into(),
         "AnyType" => "irdl.any".into(),
         other => panic!("build.rs: no IRDL mapping for ODS type constraint `{other}`; add one"),
     }

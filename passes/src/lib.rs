@@ -31,6 +31,7 @@ pub mod registry;
 pub mod software_pipeline;
 pub mod token_values;
 pub mod tokens_to_counting;
+pub mod tokens_to_mbarrier;
 pub mod trip_count;
 pub mod workgroup_memory;
 
