@@ -249,12 +249,11 @@ fn all_landed(thread: &Thread, marks: &[(usize, u64)]) -> bool {
 
 /// Step 6's forcing: every recorded arrival and bulk copy of `slot` lands
 /// and counts.
+///
+/// Each arrival and each landing counts on the phase that is current at
+/// that moment, as on the GPU: arrivals beyond E complete the phase and
+/// count on the next one (a slot reused too early).
 fn force(slot: &mut Slot, progress: &mut u64) {
-    for arrival in std::mem::take(&mut slot.arrivals) {
-        retire(arrival.thread, &arrival.marks);
-        slot.pending = slot.pending.saturating_sub(1);
-        *progress += 1;
-    }
     for bulk in std::mem::take(&mut slot.bulk_copies) {
         bulk.copy.land();
         // SAFETY: as in `retire`.
@@ -263,6 +262,13 @@ fn force(slot: &mut Slot, progress: &mut u64) {
             synchronized(t.block, &bulk.copy);
         }
         slot.tx -= bulk.bytes;
+        maybe_complete(slot, progress);
+    }
+    for arrival in std::mem::take(&mut slot.arrivals) {
+        retire(arrival.thread, &arrival.marks);
+        slot.pending = slot.pending.saturating_sub(1);
+        *progress += 1;
+        maybe_complete(slot, progress);
     }
 }
 
@@ -465,7 +471,6 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                             return Try::Done;
                         }
                         force(slot, progress);
-                        maybe_complete(slot, progress);
                         if slot.phase % 2 != parity {
                             *progress += 1;
                             return Try::Done;

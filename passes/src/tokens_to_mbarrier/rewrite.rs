@@ -456,7 +456,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         let mut seen = BTreeSet::new();
         for token_wait in self.plan.token_waits(&op).to_vec() {
             let token = op.operand(token_wait.operand).unwrap();
-            if !seen.insert(token.to_raw().ptr as usize) {
+            if !seen.insert((token_wait.queue, token.to_raw().ptr as usize)) {
                 continue;
             }
             let slots = self.plan.slots[&token_wait.queue];
