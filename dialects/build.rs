@@ -191,6 +191,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         "cpp/ApipeDialect.cpp",
         "cpp/ApipeBulkCopy.cpp",
         "capi/ApipeDiagnostics.cpp",
+        "capi/ApipeEffects.cpp",
     ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");
