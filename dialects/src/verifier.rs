@@ -84,10 +84,8 @@ fn verify_op(op: &OperationRef) -> bool {
         ops::WAIT if op.operand_count() == 0 => {
             checker.error("expected at least one !apipe.token operand".into());
         }
-        ops::MBARRIER_INIT => {
-            if checker.ring(0).is_some() {
-                checker.count_in_range(1, "arrival count");
-            }
+        ops::MBARRIER_INIT if checker.ring(0).is_some() => {
+            checker.count_in_range(1, "arrival count");
         }
         ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT => {
             if let Some(slots) = checker.ring(0) {

@@ -121,7 +121,7 @@ pub fn create_tokens_to_mbarrier_pass() -> Pass {
 fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     let slots = options.int("slots", 0);
     let max_slots = options.int("max-slots", 16);
-    if slots < 0 || slots > 1 << 16 || !(1..=1 << 16).contains(&max_slots) {
+    if !(0..=1 << 16).contains(&slots) || !(1..=1 << 16).contains(&max_slots) {
         apipe_dialect::diagnostic::error(
             op.location(),
             &format!(

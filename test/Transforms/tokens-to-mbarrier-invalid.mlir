@@ -5,7 +5,7 @@
 
 func.func @counting_form() {
   %t = apipe.commit_group
-  // expected-error @+1 {{'apipe.wait_group' op is in counting form; apipe-tokens-to-mbarrier converts token form (run apipe-counting-to-tokens first)}}
+  // expected-error @+1 {{'apipe.wait_group' op is in counting form; apipe-tokens-to-mbarrier converts token form (run apipe-counting-to-tokens first; a wait_group it keeps waits for groups committed before the function's entry, which no slot of this function names)}}
   apipe.wait_group 0
   apipe.wait %t
   return

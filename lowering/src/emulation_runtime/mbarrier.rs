@@ -148,7 +148,7 @@ fn with_slot<R>(
     what: &str,
     f: impl FnOnce(&mut Slot) -> R,
 ) -> Result<R, String> {
-    if address % 8 != 0 {
+    if !address.is_multiple_of(8) {
         return Err(format!(
             "'{what}' on address {address:#x}, which is not 8-byte aligned (an mbarrier is a 64-bit object)"
         ));
@@ -233,7 +233,8 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)]) {
         }
     }
     if racecheck {
-        t.copy_events += 1;
+        // Its copies completed: a new generation of its read cache.
+        t.next_generation();
     }
 }
 
@@ -498,6 +499,9 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
             match result {
                 Err(message) => Err(stop(t, op, message)),
                 Ok(Try::Done) => {
+                    // Other threads' copies are now visible to this one: its
+                    // cached reads must be checked again.
+                    t.next_generation();
                     t.tick();
                     Ok(Some(true))
                 }

@@ -216,7 +216,8 @@ pub fn plan_function<'c, 'a>(
         errors.push(Refusal::at(
             op.location(),
             "'apipe.wait_group' op is in counting form; apipe-tokens-to-mbarrier converts token \
-             form (run apipe-counting-to-tokens first)"
+             form (run apipe-counting-to-tokens first; a wait_group it keeps waits for groups \
+             committed before the function's entry, which no slot of this function names)"
                 .to_owned(),
         ));
     }

@@ -128,8 +128,8 @@ struct Emitter<'p, 'c, 'a> {
     entry: BlockRef<'c, 'a>,
 }
 
-/// 3. Retypes every `!apipe.token` value of `function` (op results and
-/// block arguments, e.g. iter_args) to `index` in place.
+/// Step 3: retypes every `!apipe.token` value of `function` (op results
+/// and block arguments, e.g. iter_args) to `index` in place.
 fn retype_tokens<'c: 'a, 'a>(function: &OperationRef<'c, 'a>, index: Type<'c>) {
     for op in ops::nested_ops(function) {
         if group_distance::enclosing_function(op) != Some(*function) {
@@ -208,9 +208,9 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
             .expect("apipe.mbarrier_init")
     }
 
-    /// 4. In a kernel: thread (0, 0, 0) initialises every ring with the
-    /// block size as the arrival count, then a `gpu.barrier` orders the
-    /// initialisation before every other thread's first use.
+    /// Step 4, in a kernel: thread (0, 0, 0) initialises every ring with
+    /// the block size as the arrival count, then a `gpu.barrier` orders
+    /// the initialisation before every other thread's first use.
     fn kernel_init(&mut self, prologue: &mut Prologue<'c, 'a>) {
         let location = prologue.location;
         let zero = self.constant_at(prologue, 0);
@@ -418,8 +418,9 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         }
     }
 
-    /// 5. A commit of group `count` on q: acquire (when planned), arrive on
-    /// slot `count mod K`, the token becomes `count`, the counter moves on.
+    /// Step 5, a commit of group `count` on q: acquire (when planned),
+    /// arrive on slot `count mod K`, the token becomes `count`, the counter
+    /// moves on.
     fn commit(&mut self, op: OperationRef<'c, 'a>, counters: &mut Counters<'c, 'a>) {
         let queue = attributes::queue(&op);
         let location = op.location();
@@ -448,8 +449,8 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         erase(op);
     }
 
-    /// 5. A wait: per planned token `j`, a wait on slot `j mod K` for the
-    /// parity of its phase, guarded by `count - j < K` when planned.
+    /// Step 5, a wait: per planned token `j`, a wait on slot `j mod K` for
+    /// the parity of its phase, guarded by `count - j < K` when planned.
     fn wait(&mut self, op: OperationRef<'c, 'a>, counters: &Counters<'c, 'a>) {
         let location = op.location();
         let kept: Vec<_> = op.attributes().collect();
