@@ -10,7 +10,7 @@
 use crate::{
     check_hazards, counting_to_tokens, make_sync, merge_queues,
     pass::{collect_message, PassInfo},
-    software_pipeline, tokens_to_counting, Error,
+    select_sync, software_pipeline, tokens_to_counting, tokens_to_mbarrier, Error,
 };
 use melior::{pass::PassManager, Context, StringRef};
 use mlir_sys::{MlirLogicalResult, MlirPassManager, MlirStringCallback, MlirStringRef};
@@ -21,6 +21,8 @@ pub const PASSES: &[&PassInfo] = &[
     &make_sync::INFO,
     &counting_to_tokens::INFO,
     &tokens_to_counting::INFO,
+    &tokens_to_mbarrier::INFO,
+    &select_sync::INFO,
     &merge_queues::INFO,
     &software_pipeline::INFO,
     &check_hazards::INFO,
