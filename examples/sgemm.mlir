@@ -5,12 +5,13 @@
 // thread and matrix.
 //
 // This is the kernel as a user writes it: a synchronous K loop (copy the
-// tiles, barrier, compute, barrier) with no pipelining annotations. The
-// accumulators are four vector<4xf32> iter_args of the K loop (registers),
-// one per row of the micro-tile. apipe-software-pipeline picks the stages
-// itself:
+// tiles, barrier, compute, barrier) with no stage annotations: only
+// `apipe.num_stages = 3` on the K loop (the same as the pass option
+// num-stages=3). The accumulators are four vector<4xf32> iter_args of the K
+// loop (registers), one per row of the micro-tile. apipe-software-pipeline
+// picks the stages itself:
 //
-//   apipe-opt examples/sgemm.mlir --apipe-software-pipeline="num-stages=3"
+//   apipe-opt examples/sgemm.mlir --apipe-software-pipeline
 //
 // The copies and their index arithmetic go in stage 0, the compute loop
 // that reads %As and %Bs (and the accumulators it yields) in stage 2;
@@ -87,7 +88,7 @@ gpu.module @kernels {
       }
       gpu.barrier
       scf.yield %s#0, %s#1, %s#2, %s#3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-    }
+    } {apipe.num_stages = 3 : i64}
     // Epilogue: the 4x4 micro-tile to C, one 16-byte store per row.
     %gcol = arith.addi %col0, %tx4 : index
     %g0 = arith.addi %row0, %r0 : index

@@ -34,7 +34,9 @@
 //! located at the op, and runs after parsing and after every pass.
 
 use crate::{
-    attributes::{self, ASYNC_STAGES, BYPASS_L1, ELEMENTS, NUM_STAGES, ORDER, PENDING, QUEUE, STAGE},
+    attributes::{
+        self, ASYNC_STAGES, BYPASS_L1, ELEMENTS, NUM_STAGES, ORDER, PENDING, QUEUE, STAGE,
+    },
     diagnostic, ops,
 };
 use melior::ir::{

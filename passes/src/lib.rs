@@ -14,7 +14,7 @@
 //!   [`counting_to_tokens`], [`merge_queues`], [`software_pipeline`],
 //!   [`check_hazards`]) and per
 //!   shared analysis or utility ([`group_distance`], [`token_values`],
-//!   [`trip_count`], [`workgroup_memory`], [`memory_access`]).
+//!   [`trip_count`], [`workgroup_memory`]).
 #![deny(missing_docs)]
 
 pub mod access;
@@ -24,7 +24,6 @@ pub mod cp_async;
 mod error;
 pub mod group_distance;
 pub mod make_sync;
-pub mod memory_access;
 pub mod merge_queues;
 pub mod options;
 pub mod pass;

@@ -107,8 +107,8 @@ use crate::{
     registry::PassInfo,
 };
 use analysis::{key, Item, Plan};
-use barriers::StepBarriers;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use barriers::StepBarriers;
 use melior::{
     dialect::DialectHandle,
     ir::AttributeLike,
@@ -234,13 +234,13 @@ pub fn create_software_pipeline_pass() -> Pass {
 
 fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     let options = PipelineOptions {
-        barriers: options.is_set("barriers").then(|| {
-            match options.choice("barriers", "true") {
+        barriers: options
+            .is_set("barriers")
+            .then(|| match options.choice("barriers", "true") {
                 "conservative" => BarrierMode::Conservative,
                 "false" | "0" => BarrierMode::Off,
                 _ => BarrierMode::Minimal,
-            }
-        }),
+            }),
         sync: if options.choice("sync", "counting") == "tokens" {
             SyncForm::Tokens
         } else {
@@ -274,13 +274,25 @@ pub fn software_pipeline<'c: 'a, 'a>(
 ) -> Result<(), Reported> {
     if let Some(n) = options.num_stages {
         if !(2..=analysis::MAX_STAGE + 1).contains(&n) {
-            diagnostic::error(
-                root.location(),
-                &format!(
-                    "apipe-software-pipeline: num-stages must be in [2, {}], got {n}",
-                    analysis::MAX_STAGE + 1
-                ),
+            // Located at each loop the option would schedule (the root of
+            // a parsed file has no location of its own).
+            let message = format!(
+                "apipe-software-pipeline: num-stages must be in [2, {}], got {n}",
+                analysis::MAX_STAGE + 1
             );
+            let loops: Vec<OperationRef> = ops::self_and_nested_ops(root)
+                .into_iter()
+                .filter(|l| {
+                    schedule::num_stages_attribute(l).is_none()
+                        && schedule::request(l, Some(n)) == Some(schedule::Request::Scheduled(n))
+                })
+                .collect();
+            if loops.is_empty() {
+                diagnostic::error(root.location(), &message);
+            }
+            for l in &loops {
+                diagnostic::error(l.location(), &message);
+            }
             return Err(Reported);
         }
     }
@@ -341,13 +353,13 @@ pub fn software_pipeline<'c: 'a, 'a>(
 /// set. On failure the IR is unchanged and located errors have been
 /// emitted.
 pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Result<(), Reported> {
-    let request = schedule::request(&loop_op, options.num_stages).unwrap_or(
-        match options.num_stages {
+    let request =
+        schedule::request(&loop_op, options.num_stages).unwrap_or(match options.num_stages {
             Some(n) => schedule::Request::Scheduled(n),
             None => schedule::Request::Annotated,
-        },
-    );
-    let planned = plan_loop(loop_op, request, &options, &mut HashMap::new()).map_err(|()| Reported)?;
+        });
+    let planned =
+        plan_loop(loop_op, request, &options, &mut HashMap::new()).map_err(|()| Reported)?;
     planned.report();
     transform(&planned.plan, options.sync);
     Ok(())
@@ -396,7 +408,10 @@ impl Planned {
         }
         let shared = match self.shared {
             Some(bytes) => format!("{bytes} of {budget} bytes"),
-            None => format!("{} bytes (not a gpu.func: no budget)", shared_memory::plan_bytes(plan)),
+            None => format!(
+                "{} bytes (not a gpu.func: no budget)",
+                shared_memory::plan_bytes(plan)
+            ),
         };
         let barriers = match plan.barriers.kernel_barrier_count() {
             Some(c) => format!("; {c} gpu.barrier per iteration"),
@@ -874,11 +889,7 @@ impl<'c> Emitter<'c, '_> {
     /// Emits one time step (or the kernel body): `active(s)` is the
     /// iteration stage `s` works on, `None` when the stage is inactive;
     /// `barriers` says where the step's `gpu.barrier`s go.
-    fn emit_part(
-        &mut self,
-        active: &dyn Fn(i64) -> Option<Iteration>,
-        barriers: StepBarriers,
-    ) {
+    fn emit_part(&mut self, active: &dyn Fn(i64) -> Option<Iteration>, barriers: StepBarriers) {
         self.part = PartCache::default();
         let plan = self.plan;
         let mut last_barrier = false;
@@ -1306,8 +1317,8 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
             .find(|op| ops::is(op, "scf.for"))
             .unwrap();
         let options = PipelineOptions {
-            barriers: None,
             sync,
+            ..PipelineOptions::default()
         };
         pipeline_for_loop(for_op, options).unwrap();
         assert!(module.as_operation().verify());

@@ -693,7 +693,11 @@ pub(crate) fn analyze(
     if early_waits {
         let mut pairs: Vec<(i64, i64)> = first_reader.keys().copied().collect();
         pairs.sort();
-        schedule.extend(pairs.into_iter().map(|(s, t)| Item::Wait { s, t, pending: 0 }));
+        schedule.extend(
+            pairs
+                .into_iter()
+                .map(|(s, t)| Item::Wait { s, t, pending: 0 }),
+        );
     }
     let last_of_stage = |s: i64| by_order.iter().rposition(|&k| stage[k] == s);
     for (position, &k) in by_order.iter().enumerate() {

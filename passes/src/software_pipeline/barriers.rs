@@ -20,7 +20,8 @@
 //! shared-memory accesses, PTX ISA 9.7.13.1).
 //!
 //! Algorithm ([`place`]):
-//! 1. collect the events of each body op ([`crate::memory_access`]); the
+//! 1. collect the events of each body op (what it reads and writes, from
+//!    [`crate::access`]: MLIR memory effects, roots through views); the
 //!    user's own `gpu.barrier`s of the body are dropped when the loop
 //!    writes no global memory (then they only order workgroup accesses,
 //!    which this placement covers itself), else kept and counted;
@@ -50,7 +51,7 @@
 //! read by another stage, in every step where that stage is active.
 
 use super::analysis::{Item, Plan};
-use crate::memory_access::{self, Root, Space};
+use crate::access::{self, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -284,19 +285,20 @@ impl Model {
             max_stage: plan.max_stage,
             ..Model::default()
         };
-        let mut buffers: Vec<Root> = Vec::new();
+        let mut forms = Forms::new();
+        let mut buffers: Vec<Buffer> = Vec::new();
         let multi: HashMap<usize, i64> = plan
             .buffers
             .iter()
             .map(|b| (b.value.ptr as usize, b.versions))
             .collect();
-        let index_of = |root: &Root, buffers: &mut Vec<Root>, versions: &mut Vec<i64>| {
+        let index_of = |root: &Buffer, buffers: &mut Vec<Buffer>, versions: &mut Vec<i64>| {
             if let Some(i) = buffers.iter().position(|r| r == root) {
                 return i;
             }
             buffers.push(root.clone());
             versions.push(match root {
-                Root::Value(v) => multi.get(v).copied().unwrap_or(1),
+                Buffer::Value(v) => multi.get(v).copied().unwrap_or(1),
                 _ => 1,
             });
             buffers.len() - 1
@@ -322,18 +324,19 @@ impl Model {
                 continue;
             }
             for inner in ops::self_and_nested_ops(&op) {
-                let is_async_copy = ops::is(&inner, ops::COPY) && plan.async_stages.contains(&stage);
-                for access in memory_access::accesses(&inner) {
+                let is_async_copy =
+                    ops::is(&inner, ops::COPY) && plan.async_stages.contains(&stage);
+                for access in buffer_accesses(&mut forms, &inner) {
                     if access.space == Space::Global && access.write {
                         writes_global = true;
                     }
                     if access.space != Space::Workgroup {
                         continue;
                     }
-                    let buffer = match access.root {
-                        Root::Unknown => None,
-                        ref root => Some(index_of(root, &mut buffers, &mut model.versions)),
-                    };
+                    let buffer = access
+                        .buffer
+                        .as_ref()
+                        .map(|root| index_of(root, &mut buffers, &mut model.versions));
                     for write in [false, true] {
                         if (write && !access.write) || (!write && !access.read) {
                             continue;
@@ -378,7 +381,7 @@ impl Model {
         for (i, root) in buffers.iter().enumerate() {
             let outside = repeats
                 || match root {
-                    Root::Value(v) => used_outside(*v, &loop_op),
+                    Buffer::Value(v) => used_outside(*v, &loop_op),
                     _ => true,
                 };
             if outside && !before_covered {
@@ -520,6 +523,12 @@ impl Model {
             if e2.div_euclid(l) != middle {
                 continue;
             }
+            // An arc from before the kernel steps (an access before the
+            // loop, or in the prologue) is stabbed in the prologue by step
+            // 3 (its last gap is before the first kernel step's).
+            if s > 0 && e1 < s * l {
+                continue;
+            }
             let length = e2 - e1;
             if length >= l {
                 long.get_or_insert(e2.rem_euclid(l));
@@ -640,7 +649,18 @@ fn used_outside(value: usize, loop_op: &OperationRef) -> bool {
             if inside || ops::is(&user, "memref.dealloc") {
                 continue;
             }
-            if ["memref.subview", "memref.cast", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape", "memref.view", "memref.transpose", "memref.memory_space_cast"].contains(&ops::name(&user).as_str()) {
+            if [
+                "memref.subview",
+                "memref.cast",
+                "memref.reinterpret_cast",
+                "memref.expand_shape",
+                "memref.collapse_shape",
+                "memref.view",
+                "memref.transpose",
+                "memref.memory_space_cast",
+            ]
+            .contains(&ops::name(&user).as_str())
+            {
                 work.extend(user.results().map(melior::ir::Value::from));
                 continue;
             }
@@ -659,9 +679,13 @@ fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
     let at_function_entry = block.as_ref().is_some_and(|b| {
         b.parent_operation().is_some_and(|p| ops::is_function(&p)) && ops::is_entry_block(b)
     });
-    let quiet = |op: &OperationRef| {
+    let mut forms = Forms::new();
+    let mut quiet = |op: &OperationRef| {
         ops::self_and_nested_ops(op).iter().all(|o| {
-            memory_access::is_access_free(o) || ops::is(o, "gpu.return") || ops::is(o, "func.return")
+            let name = ops::name(o);
+            access::accesses(&mut forms, o).is_empty()
+                && name != "gpu.barrier"
+                && ![ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT].contains(&name.as_str())
         })
     };
     // The C API has no "previous op": walk the block from its start.
@@ -674,7 +698,7 @@ fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
     let Some(at) = in_block.iter().position(|o| o == loop_op) else {
         return (false, false);
     };
-    let scan = |ops: &mut dyn Iterator<Item = &OperationRef>| {
+    let mut scan = |ops: &mut dyn Iterator<Item = &OperationRef>| {
         for op in ops {
             if ops::is(op, "gpu.barrier") {
                 return Some(true);
@@ -697,7 +721,10 @@ fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
 /// arc's last point is tried as the first point.
 pub(crate) fn min_circular_cover(l: i64, arcs: &[(i64, i64)]) -> Vec<i64> {
     let mut best: Option<Vec<i64>> = None;
-    let mut ends: Vec<i64> = arcs.iter().map(|&(s, n)| (s + n - 1).rem_euclid(l)).collect();
+    let mut ends: Vec<i64> = arcs
+        .iter()
+        .map(|&(s, n)| (s + n - 1).rem_euclid(l))
+        .collect();
     ends.sort_unstable();
     ends.dedup();
     for &first in &ends {
@@ -829,7 +856,10 @@ mod tests {
             });
         }
         let kept = if rng.below(4) == 0 {
-            vec![(rng.below(len as u64) as usize, rng.below(max_stage as u64 + 1) as i64)]
+            vec![(
+                rng.below(len as u64) as usize,
+                rng.below(max_stage as u64 + 1) as i64,
+            )]
         } else {
             vec![]
         };
@@ -864,10 +894,16 @@ mod tests {
             let dynamic = model.solve(None).expect("a valid schedule is solvable");
             for n in 0..dynamic.horizon + 6 {
                 let barriers = emitted(&model, &dynamic, n, false);
-                assert!(covered(&model, n, &barriers), "dynamic n={n}: {model:?} {dynamic:?}");
+                assert!(
+                    covered(&model, n, &barriers),
+                    "dynamic n={n}: {model:?} {dynamic:?}"
+                );
                 let fixed = model.solve(Some(n)).unwrap();
                 let barriers = emitted(&model, &fixed, n, true);
-                assert!(covered(&model, n, &barriers), "static n={n}: {model:?} {fixed:?}");
+                assert!(
+                    covered(&model, n, &barriers),
+                    "static n={n}: {model:?} {fixed:?}"
+                );
             }
             // Minimality of the kernel: no smaller set of gaps covers a
             // long steady state (with the kept barriers).
@@ -889,7 +925,11 @@ mod tests {
             for mask in 0u32..1 << l {
                 let gaps: Vec<usize> = (0..model.len).filter(|g| mask >> g & 1 == 1).collect();
                 if gaps.len() < dynamic.kernel.len() {
-                    assert!(!steady(&gaps), "{gaps:?} beats {:?}: {model:?}", dynamic.kernel);
+                    assert!(
+                        !steady(&gaps),
+                        "{gaps:?} beats {:?}: {model:?}",
+                        dynamic.kernel
+                    );
                 }
             }
             checked += 1;
@@ -903,7 +943,12 @@ mod tests {
         for _ in 0..2000 {
             let l = 2 + rng.below(8) as i64;
             let arcs: Vec<(i64, i64)> = (0..1 + rng.below(5))
-                .map(|_| (rng.below(l as u64) as i64, 1 + rng.below(l as u64 - 1) as i64))
+                .map(|_| {
+                    (
+                        rng.below(l as u64) as i64,
+                        1 + rng.below(l as u64 - 1) as i64,
+                    )
+                })
                 .collect();
             let cover = min_circular_cover(l, &arcs);
             let hits = |points: &[i64], &(s, n): &(i64, i64)| {
@@ -954,4 +999,83 @@ mod tests {
         assert_eq!(plan.prologue, vec![Vec::<usize>::new()]);
         assert_eq!(plan.epilogue, vec![vec![1]]);
     }
+}
+
+/// A workgroup buffer the placement tells apart from the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Buffer {
+    /// A fresh allocation or attribution, by the address of its root value.
+    Value(usize),
+    /// A `memref.global`, by symbol.
+    Global(String),
+}
+
+/// The memory space class of an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    /// Shared by the threads of a block (address space 3).
+    Workgroup,
+    /// One copy per thread (address space 5, or an alloc with no memory
+    /// space inside a `gpu.func`).
+    Private,
+    /// Device memory, and any other space.
+    Global,
+}
+
+/// One access of an op as the placement sees it.
+struct BufferAccess {
+    /// The buffer; `None` when it may be any buffer of its space.
+    buffer: Option<Buffer>,
+    space: Space,
+    read: bool,
+    write: bool,
+    /// An `apipe.copy`: from its issue until its group completes.
+    asynchronous: bool,
+}
+
+/// The accesses of `op` itself ([`access::accesses`]: MLIR memory effects,
+/// roots followed through views). A root that may alias others (a function
+/// argument, a loaded or carried memref) is any buffer of its space; an
+/// effect on all memory is a read or write of any workgroup buffer and of
+/// global memory.
+fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
+    let found = access::accesses(forms, op);
+    let in_kernel = ops::ancestors(op).any(|p| ops::is(&p, "gpu.func"));
+    let mut out: Vec<BufferAccess> = found
+        .accesses
+        .iter()
+        .map(|a| {
+            let root = &a.region.root;
+            let space = match root.space.as_str() {
+                "3" | "#gpu.address_space<workgroup>" => Space::Workgroup,
+                "5" | "#gpu.address_space<private>" => Space::Private,
+                "" if in_kernel && root.kind == RootKind::Fresh => Space::Private,
+                _ => Space::Global,
+            };
+            let buffer = match (&root.kind, root.symbol) {
+                (RootKind::Fresh, Symbol::Value(v)) => Some(Buffer::Value(v)),
+                (RootKind::Global(name), _) => Some(Buffer::Global(name.clone())),
+                _ => None,
+            };
+            BufferAccess {
+                buffer,
+                space,
+                read: a.kind == AccessKind::Read,
+                write: a.kind == AccessKind::Write,
+                asynchronous: a.asynchronous,
+            }
+        })
+        .collect();
+    for space in [Space::Workgroup, Space::Global] {
+        if found.reads_all || found.writes_all {
+            out.push(BufferAccess {
+                buffer: None,
+                space,
+                read: found.reads_all,
+                write: found.writes_all,
+                asynchronous: false,
+            });
+        }
+    }
+    out
 }

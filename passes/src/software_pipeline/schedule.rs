@@ -51,7 +51,7 @@
 //! `[2, MAX_STAGE + 1]`. The IR is not changed here.
 
 use super::analysis::{body_ops, MAX_STAGE};
-use crate::memory_access;
+use crate::access::{self, AccessKind, Forms, OpAccesses};
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -241,11 +241,7 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
             }
         }
     }
-    let terminator = loop_op
-        .region(0)
-        .ok()?
-        .first_block()?
-        .terminator()?;
+    let terminator = loop_op.region(0).ok()?.first_block()?.terminator()?;
     if terminator
         .operands()
         .any(|v| tokens.contains(&(v.to_raw().ptr as usize)))
@@ -310,7 +306,11 @@ pub(crate) fn assign(
     let operands_of = |k: usize| -> Vec<usize> {
         nested[k]
             .iter()
-            .flat_map(|o| o.operands().map(|v| v.to_raw().ptr as usize).collect::<Vec<_>>())
+            .flat_map(|o| {
+                o.operands()
+                    .map(|v| v.to_raw().ptr as usize)
+                    .collect::<Vec<_>>()
+            })
             .collect()
     };
 
@@ -348,10 +348,7 @@ pub(crate) fn assign(
         .collect();
     let mut work: Vec<usize> = consumers.iter().copied().collect();
     while let Some(k) = work.pop() {
-        let mut made: HashSet<usize> = body[k]
-            .results()
-            .map(|r| r.to_raw().ptr as usize)
-            .collect();
+        let mut made: HashSet<usize> = body[k].results().map(|r| r.to_raw().ptr as usize).collect();
         // The iter_args that this op yields.
         made.extend(
             yielded_by
@@ -372,15 +369,13 @@ pub(crate) fn assign(
 
     // 4-5. Stages: hand annotations win, stage 0 for the producers, N-1
     // for everything else.
-    let stage: Vec<i64> = (0..body.len())
-        .map(|k| {
-            attributes::integer(&body[k], attributes::STAGE).unwrap_or(if producers.contains(&k) {
-                0
-            } else {
-                last
+    let stage: Vec<i64> =
+        (0..body.len())
+            .map(|k| {
+                attributes::integer(&body[k], attributes::STAGE)
+                    .unwrap_or(if producers.contains(&k) { 0 } else { last })
             })
-        })
-        .collect();
+            .collect();
 
     // 7. Memory order: a read of a copy's destination before the copy, and
     // a write before a copy that ends up in a later stage.
@@ -413,19 +408,36 @@ pub(crate) fn assign(
             }
         }
     }
-    let accesses: Vec<Vec<memory_access::Access>> = nested
+    let mut forms = Forms::new();
+    let accesses: Vec<Vec<OpAccesses>> = nested
         .iter()
-        .map(|ops| ops.iter().flat_map(|o| memory_access::accesses(o)).collect())
+        .map(|ops| {
+            ops.iter()
+                .map(|o| access::accesses(&mut forms, o))
+                .collect()
+        })
         .collect();
     for &c in &copies {
         for w in 0..c {
             if stage[w] <= stage[c] {
                 continue;
             }
-            let conflict = accesses[w]
-                .iter()
-                .filter(|a| a.write)
-                .any(|a| accesses[c].iter().any(|b| memory_access::may_alias(a, b)));
+            let conflict = accesses[w].iter().any(|a| {
+                accesses[c].iter().any(|b| {
+                    let b_any = b.reads_all || b.writes_all || !b.accesses.is_empty();
+                    (a.writes_all && b_any)
+                        || a.accesses
+                            .iter()
+                            .filter(|x| x.kind == AccessKind::Write)
+                            .any(|x| {
+                                b.reads_all
+                                    || b.writes_all
+                                    || b.accesses
+                                        .iter()
+                                        .any(|y| access::may_alias(&x.region.root, &y.region.root))
+                            })
+                })
+            });
             if conflict {
                 let copy = nested[c].iter().find(|o| ops::is(*o, ops::COPY)).unwrap();
                 diagnostic::emit(
@@ -468,7 +480,9 @@ pub(crate) fn assign(
         .ok()
         .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
     {
-        Some(array) => (0..array.len()).map(|i| array.element(i).unwrap()).collect(),
+        Some(array) => (0..array.len())
+            .map(|i| array.element(i).unwrap())
+            .collect(),
         None => {
             let mut s: Vec<i64> = copies.iter().map(|&k| stage[k]).collect();
             s.sort_unstable();

@@ -1,0 +1,105 @@
+// Loops that num-stages scheduling refuses, with a located error and the IR
+// unchanged: a read of a copy's buffer before the copy (it would read the
+// previous iteration's tile, which the versions do not keep), a write before
+// a copy to memory the copy may read (the copy would move ahead of it), a
+// hand-pipelined loop (its own waits with groups in flight), a stage count
+// below 2 (the attribute and the option).
+// RUN: apipe-opt %s --split-input-file --apipe-software-pipeline --verify-diagnostics
+// RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=1" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=66" 2>&1 | FileCheck %s --check-prefix=OPTION66
+// OPTION: software-pipeline-schedule-invalid.mlir:[[#@LINE+9]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 1
+// OPTION66: software-pipeline-schedule-invalid.mlir:[[#@LINE+8]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 66
+
+func.func @no_attribute(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @read_before_copy(%A: memref<64xf32>, %out: memref<16xf32, 1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'memref.load' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep); move it after the copy, or annotate the loop by hand}}
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32, 1>
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @write_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'memref.store' op writes memory that a later copy of the same iteration may access, but the schedule puts it in stage 1 and the copy in stage 0: the copy would run first; move it after the copy, or annotate the loop by hand}}
+    memref.store %f, %A[%i] : memref<64xf32>
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @hand_pipelined(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    // expected-error @+1 {{'apipe.commit_group' op in a loop to pipeline: the pipeliner places all synchronization itself}}
+    apipe.commit_group
+    // expected-error @+1 {{'apipe.wait_group' op in a loop to pipeline: the pipeliner places all synchronization itself}}
+    apipe.wait_group 1
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @one_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{'scf.for' op 'apipe.num_stages' must be at least 2 (one stage copies, a later one reads), got 1}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 1 : i64}
+  return
+}
