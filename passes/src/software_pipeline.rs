@@ -302,6 +302,17 @@ pub fn software_pipeline<'c: 'a, 'a>(
         .filter_map(|l| schedule::request(&l, options.num_stages).map(|r| (l, r)))
         .collect();
     let is_requested = |op: &OperationRef| requested.iter().any(|(l, _)| l == op);
+    for l in ops::self_and_nested_ops(root) {
+        if ops::is(&l, "scf.for")
+            && schedule::num_stages_attribute(&l).is_some()
+            && !is_requested(&l)
+        {
+            diagnostic::warning(
+                l.location(),
+                "loop not pipelined: 'apipe.num_stages' asks for stages, but the loop has no 'apipe.copy' of its own (outside nested loops) to make asynchronous",
+            );
+        }
+    }
     let mut innermost = Vec::new();
     let mut outer = Vec::new();
     for (l, request) in &requested {
@@ -406,10 +417,10 @@ impl Planned {
                 per_stage.push(format!("stage {s}: {count} ops"));
             }
         }
-        let shared = match self.shared {
-            Some(bytes) => format!("{bytes} of {budget} bytes"),
+        let memory = match self.shared {
+            Some(bytes) => format!("shared memory: {bytes} of {budget} bytes"),
             None => format!(
-                "{} bytes (not a gpu.func: no budget)",
+                "buffers: {} bytes (not in a gpu.func: no shared-memory budget)",
                 shared_memory::plan_bytes(plan)
             ),
         };
@@ -420,7 +431,7 @@ impl Planned {
         diagnostic::remark(
             loop_op.location(),
             &format!(
-                "scheduled {} stages (num_stages = {n}): {}; versions: {}; shared memory: {shared}{barriers}",
+                "scheduled {} stages (num_stages = {n}): {}; versions: {}; {memory}{barriers}",
                 plan.max_stage + 1,
                 per_stage.join(", "),
                 shared_memory::describe_versions(plan),

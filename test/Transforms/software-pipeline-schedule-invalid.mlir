@@ -103,3 +103,36 @@ func.func @one_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   } {apipe.num_stages = 1 : i64}
   return
 }
+
+// -----
+
+// Nothing to make asynchronous: a warning, and the loop is left as it is.
+func.func @no_copies(%out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  // expected-warning @+1 {{loop not pipelined: 'apipe.num_stages' asks for stages, but the loop has no 'apipe.copy' of its own (outside nested loops) to make asynchronous}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    memref.store %f, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @too_many(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{the pipeliner schedules 2 to 65 stages, got num_stages = 100}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 100 : i64}
+  return
+}

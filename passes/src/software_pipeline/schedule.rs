@@ -137,6 +137,10 @@ pub(crate) fn request(loop_op: &OperationRef, option: Option<i64>) -> Option<Req
         .count();
     let fully_annotated = !body.is_empty() && stages == body.len();
     if let Some(n) = num_stages_attribute(loop_op) {
+        if stages == 0 && !has_own_copies(loop_op) {
+            // Nothing to make asynchronous: the pass warns and leaves it.
+            return None;
+        }
         return Some(if fully_annotated {
             Request::Annotated
         } else {
