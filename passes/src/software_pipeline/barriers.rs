@@ -24,7 +24,9 @@
 //!    [`crate::access`]: MLIR memory effects, roots through views); the
 //!    user's own `gpu.barrier`s of the body are dropped when the loop
 //!    writes no global memory (then they only order workgroup accesses,
-//!    which this placement covers itself), else kept and counted;
+//!    which this placement covers itself, and the loop's global reads
+//!    against global writes outside the loop, which become events on one
+//!    buffer standing for all of global memory), else kept and counted;
 //!    accesses before and after the loop are events too, unless a barrier
 //!    separates them from the loop or nothing can come before (after) it;
 //! 2. **kernel**: the hazards of the steady state (every stage active),
@@ -314,6 +316,8 @@ impl Model {
         }
         let mut writes_global = false;
         let mut user_barriers = Vec::new();
+        // `(position, stage, completion, unwaited)` of the global reads.
+        let mut global_reads = Vec::new();
         for (p, item) in plan.schedule.iter().enumerate() {
             let Item::Op(k) = *item else { continue };
             let stage = plan.stage[k];
@@ -329,6 +333,17 @@ impl Model {
                 for access in buffer_accesses(&mut forms, &inner) {
                     if access.space == Space::Global && access.write {
                         writes_global = true;
+                    }
+                    if access.space == Space::Global && access.read {
+                        let (completion, unwaited) = if is_async_copy && access.asynchronous {
+                            match completion.get(&stage) {
+                                Some(&c) => (Some(c), false),
+                                None => (None, true),
+                            }
+                        } else {
+                            (None, false)
+                        };
+                        global_reads.push((p, stage, completion, unwaited));
                     }
                     if access.space != Space::Workgroup {
                         continue;
@@ -359,6 +374,25 @@ impl Model {
                         });
                     }
                 }
+            }
+        }
+        if !writes_global && !user_barriers.is_empty() {
+            // The user's barriers go, and with them the order they gave the
+            // loop's global reads against other threads' global writes
+            // before and after the loop: all of global memory becomes one
+            // buffer whose reads are events, so that the prologue and the
+            // epilogue keep that order where no barrier outside the loop
+            // does.
+            let device = index_of(&Buffer::Device, &mut buffers, &mut model.versions);
+            for (position, stage, completion, unwaited) in global_reads {
+                model.sites.push(Site {
+                    position,
+                    stage,
+                    buffer: Some(device),
+                    write: false,
+                    completion,
+                    unwaited,
+                });
             }
         }
         for (k, p, stage) in user_barriers {
@@ -1008,6 +1042,8 @@ enum Buffer {
     Value(usize),
     /// A `memref.global`, by symbol.
     Global(String),
+    /// All of global (device) memory, as one buffer.
+    Device,
 }
 
 /// The memory space class of an access.
