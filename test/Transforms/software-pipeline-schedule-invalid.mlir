@@ -136,3 +136,26 @@ func.func @too_many(%A: memref<64xf32>, %out: memref<16xf32>) {
   } {apipe.num_stages = 100 : i64}
   return
 }
+
+// -----
+
+// The load reads the copied buffer through a view made before the loop:
+// the waits and versions would not follow it (it read stale data, with no
+// wait, before this was refused).
+func.func @view_reader(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<8xf32>
+  %sv = memref.subview %buf[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
+    // expected-error @+1 {{'memref.load' op accesses a buffer that an async copy writes (or one that may alias it) through another value; the pipeliner tracks a buffer by the value the copy writes (its waits and versions follow that value's uses): access it through that value}}
+    %x = memref.load %sv[%c1] : memref<4xf32, strided<[1]>>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}

@@ -22,7 +22,7 @@ use super::{
     schedule::Assignment,
     SyncForm,
 };
-use crate::{cp_async, trip_count::LoopBounds};
+use crate::{access, cp_async, trip_count::LoopBounds};
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -566,6 +566,46 @@ pub(crate) fn analyze(
                 .any(|(b, s, _, _)| *b == key(dst) && *s == stage[k])
             {
                 written_by.push((key(dst), stage[k], dst, inner.location()));
+            }
+        }
+    }
+    // A buffer is tracked by the value its copies write: an access of the
+    // same buffer (or one that may alias it) through another value, such
+    // as a view made before the loop, would escape the waits and the
+    // multi-buffering. Refused (MLIR memory effects, roots through views).
+    {
+        let mut forms = access::Forms::new();
+        let tracked: HashSet<usize> = written_by.iter().map(|(b, _, _, _)| *b).collect();
+        let mut roots: Vec<(access::Root, melior::ir::Location)> = Vec::new();
+        for &(_, _, value, location) in &written_by {
+            // SAFETY: `value` is a live operand of a body op.
+            let value = unsafe { Value::from_raw(value) };
+            roots.push((access::region::whole(&mut forms, value).root, location));
+        }
+        for ops_of in &nested {
+            for inner in ops_of {
+                let found = access::accesses(&mut forms, inner);
+                for a in &found.accesses {
+                    let through = a.value.map(|v| key(v.to_raw()));
+                    if through.is_some_and(|v| tracked.contains(&v)) {
+                        continue;
+                    }
+                    if let Some((_, at)) = roots
+                        .iter()
+                        .find(|(root, _)| access::may_alias(root, &a.region.root))
+                    {
+                        diagnostic::emit(
+                            inner.location(),
+                            diagnostic::Severity::Error,
+                            &format!(
+                                "'{}' op accesses a buffer that an async copy writes (or one that may alias it) through another value; the pipeliner tracks a buffer by the value the copy writes (its waits and versions follow that value's uses): access it through that value",
+                                name_of(inner)
+                            ),
+                            &[(*at, "the copy")],
+                        );
+                        ok = false;
+                    }
+                }
             }
         }
     }
