@@ -450,7 +450,8 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
     }
 
     /// Step 5, a wait: per planned token `j`, a wait on slot `j mod K` for
-    /// the parity of its phase, guarded by `count - j < K` when planned.
+    /// the parity of its phase, guarded by `count - j <= K` (the group is among the K newest:
+    /// `count - 1 - j` groups were committed after it) when planned.
     fn wait(&mut self, op: OperationRef<'c, 'a>, counters: &Counters<'c, 'a>) {
         let location = op.location();
         let kept: Vec<_> = op.attributes().collect();
@@ -473,7 +474,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                     op,
                     arith::cmpi(
                         self.context,
-                        arith::CmpiPredicate::Ult,
+                        arith::CmpiPredicate::Ule,
                         distance,
                         k,
                         location,
