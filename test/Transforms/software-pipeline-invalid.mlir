@@ -352,7 +352,7 @@ func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf3
     %r = arith.remui %i, %c2 {apipe.stage = 0 : i64} : index
     %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %even {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 2 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 2 versions}}
       apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>

@@ -647,7 +647,7 @@ pub(crate) fn analyze(
         last
     };
     let mut buffers = Vec::new();
-    let mut warnings = Vec::new();
+    let warnings: Vec<(MlirLocation, String)> = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
     for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
@@ -699,12 +699,15 @@ pub(crate) fn analyze(
             .then(|| conditional_writes::skipped_write(&body, b, &shape, &varies))
             .flatten();
         if let Some(at) = skipped {
-            warnings.push((
-                at.to_raw(),
-                format!(
-                    "'apipe.copy' op writes its buffer under a condition and the buffer gets {versions} versions: an iteration that skips the copy leaves the data of {versions} iterations earlier in its version, not the previous iteration's (multi-buffering assumes every iteration writes the buffer)"
+            // Refused, not warned: the pipelined loop would read another
+            // iteration's data where the input loop reads the last write.
+            error(
+                &mut ok,
+                at,
+                &format!(
+                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
                 ),
-            ));
+            );
         }
         if versions > 1 {
             // SAFETY: `value` is a live operand of a body op.
