@@ -309,8 +309,9 @@ func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>
   %tile = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
-    // expected-error @+1 {{'memref.store' op in stage 1 writes a buffer that stage 2 reads (at}}
+    // expected-note @+1 {{the 'memref.store' op of iteration i + 1}}
     memref.store %f, %tile[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
+    // expected-error @+1 {{'memref.load' op in stage 2 reads memory that 'memref.store' op in stage 1 writes 1 iteration later: the pipelined schedule does not keep this loop-carried write-after-read dependence (iteration distance 1); change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first}}
     %x = memref.load %tile[%c0] {apipe.stage = 2 : i64} : memref<4xf32>
     %y = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
     %z = arith.addf %x, %y {apipe.stage = 2 : i64} : f32
