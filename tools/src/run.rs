@@ -336,7 +336,15 @@ fn has_op(module: &Module, name: &str) -> bool {
 }
 
 /// Runs the textual pass pipeline `text` (upstream passes) on `module`.
-fn run_pipeline(context: &melior::Context, module: &mut Module, text: &str) -> Result<(), String> {
+///
+/// # Errors
+/// The pipeline does not parse, or a pass failed (its diagnostics went to
+/// the context's handlers).
+pub fn run_pipeline(
+    context: &melior::Context,
+    module: &mut Module,
+    text: &str,
+) -> Result<(), String> {
     let manager = PassManager::new(context);
     let Element::Nested { elements, .. } = pipeline::parse(text).map_err(|e| e.to_string())? else {
         unreachable!("an anchored pipeline")
@@ -350,7 +358,10 @@ fn run_pipeline(context: &melior::Context, module: &mut Module, text: &str) -> R
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
 /// `module`'s body and marks it `llvm.emit_c_interface`.
-fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
+///
+/// # Errors
+/// `entry` is missing or not such a function.
+pub fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -393,10 +404,17 @@ fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
 
 /// The MLIR ExecutionEngine through the C API: melior's wrapper does not
 /// report a failed creation (a null engine), which must be an error here.
-struct Engine(MlirExecutionEngine);
+/// Drivers that run many entries of one module (the differential harness)
+/// use it with [`run_pipeline`], [`prepare_entry`] and [`LLVM_PIPELINE`].
+pub struct Engine(MlirExecutionEngine);
 
 impl Engine {
-    fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
+    /// JIT-compiles `module` (in the LLVM dialect) at `opt_level` with the
+    /// shared `libraries`.
+    ///
+    /// # Errors
+    /// The JIT could not compile the module.
+    pub fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
         // The engine reads the paths as C strings (up to a NUL), so each
         // one is NUL-terminated past its length.
         let terminated: Vec<String> = libraries.iter().map(|l| format!("{l}\0")).collect();
@@ -422,7 +440,10 @@ impl Engine {
         Ok(Self(raw))
     }
 
-    fn register(&self, name: &str, address: *mut ()) {
+    /// Binds the external symbol `name` to `address`, before the first
+    /// lookup. The function at `address` must have the signature the module
+    /// declares for `name`.
+    pub fn register(&self, name: &str, address: *mut ()) {
         // SAFETY: the engine is live; `address` is a function with the
         // signature the module declares for `name` (the lowering and the
         // runtime agree on it).
@@ -432,7 +453,10 @@ impl Engine {
     }
 
     /// The packed entry `_mlir_<name>(void **arguments)` of function `name`.
-    fn lookup_packed(&self, name: &str) -> Result<PackedFn, String> {
+    ///
+    /// # Errors
+    /// No such function in the JIT.
+    pub fn lookup_packed(&self, name: &str) -> Result<PackedFn, String> {
         // SAFETY: the engine is live; a missing symbol gives null.
         let address =
             unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
@@ -449,7 +473,7 @@ impl Engine {
 }
 
 /// A packed entry of the JIT.
-type PackedFn = unsafe extern "C" fn(*mut *mut std::ffi::c_void);
+pub type PackedFn = unsafe extern "C" fn(*mut *mut std::ffi::c_void);
 
 impl Drop for Engine {
     fn drop(&mut self) {
