@@ -89,11 +89,13 @@
 //! body (an invariant, an iter_arg, the induction variable); a buffer
 //! written by an async copy through a view made inside the loop; a buffer
 //! read outside the loop; a memory dependence the schedule would reverse
-//! (`dependences`). Buffers written by synchronous stores and read in a
-//! later stage are not multi-buffered (the RFC only versions async
-//! buffers): the schedule is accepted when every iteration writes its own
-//! elements (e.g. `tmp[i]`), refused when a later iteration's write would
-//! come before an earlier iteration's read.
+//! (`dependences`). Buffers written by synchronous ops and read in a later
+//! stage are accepted when every iteration writes its own elements (e.g.
+//! `tmp[i]`); a local one (`memref.alloc` / `alloca` before the loop, used
+//! only in it) whose elements later iterations rewrite too early gets
+//! versions like an async buffer when each iteration reads only what it
+//! wrote (RFC 0077 versions every intermediate buffer); otherwise the
+//! schedule is refused.
 //!
 //! References: TVM RFC 0077 sections "Asynchronous stage" and "Multi-buffering";
 //! PTX ISA 9.7.9.25.3 (`cp.async.commit_group` / `cp.async.wait_group`);

@@ -153,15 +153,15 @@ func.func @vector_store(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-// Write-after-read through a local buffer: iteration i + 1 stores tmp[0]
-// in stage 1 before iteration i loads it in stage 2.
-func.func @local_buffer_reused(%A: memref<64xf32>, %out: memref<16xf32>) {
+// Write-after-read through a buffer that cannot get versions (an
+// argument): iteration i + 1 stores tmp[0] in stage 1 before iteration i
+// loads it in stage 2.
+func.func @argument_buffer_reused(%A: memref<64xf32>, %tmp: memref<1xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32>
-  %tmp = memref.alloca() : memref<1xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
     apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
@@ -243,15 +243,15 @@ func.func @call_receiving_the_buffer(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-// Loops nested in stages: stage 2 reads tmp[4i + 4], which the inner loop
-// of stage 1 of iteration i + 1 writes (j' = 0) a time step earlier.
-func.func @inner_loop_store(%A: memref<64xf32>, %out: memref<16xf32>) {
+// Loops nested in stages: stage 2 reads tmp[4i + 4] (an argument: it
+// cannot get versions), which the inner loop of stage 1 of iteration i + 1
+// writes (j' = 0) a time step earlier.
+func.func @inner_loop_store(%A: memref<64xf32>, %tmp: memref<68xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32>
-  %tmp = memref.alloc() : memref<68xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     %base = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
     apipe.copy %A[%base], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
@@ -292,4 +292,29 @@ func.func @overlapping_copies_in_flight(%A: memref<64xf32>, %out: memref<16xf32>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
   return
+}
+
+// -----
+
+// A local buffer written synchronously would need versions, but it is read
+// after the loop: it keeps one version, and the schedule is refused.
+func.func @local_buffer_read_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %tmp = memref.alloca() : memref<1xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
+    // expected-note @+1 {{the 'memref.store' op of iteration i + 1}}
+    memref.store %x, %tmp[%c0] {apipe.stage = 1 : i64} : memref<1xf32>
+    // expected-error @+1 {{'memref.load' op in stage 2 reads memory that 'memref.store' op in stage 1 writes 1 iteration later: the pipelined schedule does not keep this loop-carried write-after-read dependence (iteration distance 1);}}
+    %y = memref.load %tmp[%c0] {apipe.stage = 2 : i64} : memref<1xf32>
+    memref.store %y, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  %last = memref.load %tmp[%c0] : memref<1xf32>
+  return %last : f32
 }

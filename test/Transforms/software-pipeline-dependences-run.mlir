@@ -153,6 +153,46 @@ func.func @inner_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
+// Local buffers written synchronously and read in a later stage get
+// versions (RFC 0077 versions every intermediate buffer): each read is
+// covered by a store of its own iteration, so version i mod V holds it.
+// out[i] = (A[4i + 1] + 1) + A[4i + 3].
+// IR-LABEL: func.func @local_versions
+// IR-DAG: memref.alloc() : memref<3x4xf32>
+// IR-DAG: memref.alloca() : memref<2x1xf32>
+// IR-DAG: memref.alloc() : memref<2x4xf32>
+// IR: scf.for
+// IR: memref.store %{{.*}}, %{{.*}}[%c0] : memref<1xf32, strided<[1], offset: ?>>
+// IR: memref.load %{{.*}}[%c0] : memref<1xf32, strided<[1], offset: ?>>
+// IR: scf.yield
+func.func @local_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  %tmp = memref.alloca() : memref<1xf32>
+  %tile = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
+    %x1 = arith.addf %x, %one {apipe.stage = 1 : i64} : f32
+    memref.store %x1, %tmp[%c0] {apipe.stage = 1 : i64} : memref<1xf32>
+    %w = memref.load %buf[%c3] {apipe.stage = 1 : i64} : memref<4xf32>
+    %v = vector.broadcast %w {apipe.stage = 1 : i64} : f32 to vector<4xf32>
+    vector.store %v, %tile[%c0] {apipe.stage = 1 : i64} : memref<4xf32>, vector<4xf32>
+    %y = memref.load %tmp[%c0] {apipe.stage = 2 : i64} : memref<1xf32>
+    %t = memref.load %tile[%c3] {apipe.stage = 3 : i64} : memref<4xf32>
+    %s = arith.addf %y, %t {apipe.stage = 3 : i64} : f32
+    memref.store %s, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  memref.dealloc %tile : memref<4xf32>
+  return
+}
+
 func.func @reset(%out: memref<16xf32>) {
   %m = arith.constant -1.0 : f32
   linalg.fill ins(%m : f32) outs(%out : memref<16xf32>)
@@ -188,6 +228,11 @@ func.func @main() {
   // CHECK: [4,  12,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1]
   func.call @reset(%out) : (memref<16xf32>) -> ()
   func.call @tmp_per_iteration(%A, %out, %c2) : (memref<64xf32>, memref<16xf32>, index) -> ()
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+
+  // CHECK: [5,  13,  21,  29,  37,  45,  53,  61,  69,  77,  85,  93,  101,  109,  117,  125]
+  func.call @reset(%out) : (memref<16xf32>) -> ()
+  func.call @local_versions(%A, %out) : (memref<64xf32>, memref<16xf32>) -> ()
   func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
 
   // CHECK: [2,  6,  10,  14,  18,  22,  26,  30,  34,  38,  42,  46,  50,  54,  58,  62]

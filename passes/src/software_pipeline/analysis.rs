@@ -669,8 +669,34 @@ pub(crate) fn analyze(
     }
 
     // Memory dependences: the schedule must keep every one of the
-    // original loop (`dependences`).
+    // original loop (`dependences`). Local buffers written synchronously
+    // get versions first where the schedule needs them.
     if ok {
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        let describe = |b: usize, v: i64| {
+            // SAFETY: `b` is the key of a live buffer value of the body.
+            let value = unsafe { Value::from_raw(MlirValue { ptr: b as _ }) };
+            multi_buffer::describe(value, &loop_op, v, 1, loop_location)
+        };
+        let sync = dependences::sync_versions(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+            &|b, v| describe(b, v).is_ok(),
+        );
+        for (b, v) in sync {
+            if let Ok(buffer) = describe(b, v) {
+                buffers.push(buffer);
+            }
+        }
         let versions: Vec<(usize, i64)> = buffers
             .iter()
             .map(|b: &Buffer| (key(b.value), b.versions))

@@ -31,7 +31,12 @@
 //!    in it; one copy against itself, across iterations of those loops;
 //! 4. buffers that are multi-buffered (`super::multi_buffer`) give
 //!    iteration `i` version `i mod V`: accesses of iterations `d` apart
-//!    with `d mod V != 0` touch different versions and are not compared;
+//!    with `d mod V != 0` touch different versions and are not compared.
+//!    Before the check, [`sync_versions`] picks the local buffers written
+//!    synchronously whose order the schedule breaks and that carry no data
+//!    across iterations (every read is covered by an earlier unconditional
+//!    write of its iteration, or meets no write of an earlier iteration):
+//!    they get versions too;
 //! 5. a dependence the schedule would reverse is a located error at the
 //!    access of the earlier iteration, naming both ops, the kind
 //!    (read-after-write, write-after-read, write-after-write) and the
@@ -46,8 +51,8 @@
 
 use super::analysis::Item;
 use crate::access::{
-    self, may_depend_at, may_meet_in_one_iteration, AccessKind, Forms, IterationDistance, Overlap,
-    Region, RootKind, Symbol,
+    self, may_depend_at, may_meet_in_one_iteration, AccessKind, Constraint, Dim, Forms,
+    IterationDistance, Overlap, Region, RootKind, Symbol,
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -466,4 +471,153 @@ pub(super) fn check<'c: 'a, 'a>(
         }
     }
     reported.is_empty()
+}
+
+/// Buffers written by synchronous ops that need versions (RFC 0077
+/// "Multi-buffering" versions every intermediate buffer): `(buffer key,
+/// versions)` for each fresh buffer (`memref.alloc` / `alloca`, not in
+/// `plan.versions`) that no async copy accesses, whose order the schedule
+/// would break (a reversed pair on it may overlap), and that carries no
+/// data across iterations (no write of iteration `i` may meet a read of
+/// iteration `i + d`, `d >= 1`: each iteration reads only what it wrote,
+/// so version `i mod V` holds it). `V` is the last stage that accesses
+/// the buffer minus the first stage that writes it, plus one;
+/// `can_expand(key, V)` says whether the buffer can be re-allocated. The
+/// final [`check`] proves the versioned schedule.
+pub(super) fn sync_versions<'c: 'a, 'a>(
+    l: &OperationRef<'c, 'a>,
+    nested: &[Vec<OperationRef<'c, 'a>>],
+    plan: &Schedule,
+    can_expand: &dyn Fn(usize, i64) -> bool,
+) -> Vec<(usize, i64)> {
+    let mut forms = Forms::new();
+    let accesses = collect(&mut forms, nested, plan);
+    let root_of = |a: &Access| match &a.region {
+        Some(Region {
+            root:
+                access::Root {
+                    symbol: Symbol::Value(key),
+                    kind: RootKind::Fresh,
+                    ..
+                },
+            ..
+        }) => Some(*key),
+        _ => None,
+    };
+    let mut keys: Vec<usize> = accesses.iter().filter_map(root_of).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut out = Vec::new();
+    for key in keys {
+        if plan.versions.iter().any(|(b, _)| *b == key) {
+            continue;
+        }
+        let on: Vec<&Access> = accesses
+            .iter()
+            .filter(|a| root_of(a) == Some(key))
+            .collect();
+        if on.iter().any(|a| a.asynchronous) {
+            continue;
+        }
+        let Some(first_write) = on
+            .iter()
+            .filter(|a| a.kind == AccessKind::Write)
+            .map(|a| plan.stage[a.k])
+            .min()
+        else {
+            continue;
+        };
+        let last = on.iter().map(|a| plan.stage[a.k]).max().unwrap_or(0);
+        let versions = last - first_write + 1;
+        if versions <= 1 {
+            continue;
+        }
+        let needed = on.iter().any(|x| {
+            on.iter().any(|y| {
+                (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
+                    && first_reversal(&mut forms, x, y, l, plan).is_some()
+            })
+        });
+        if !needed {
+            continue;
+        }
+        // A read covered by an earlier write of its iteration reads that
+        // iteration's data; any other read must not meet a write of an
+        // earlier iteration.
+        let carried = on.iter().filter(|r| r.kind == AccessKind::Read).any(|r| {
+            let covered = on.iter().any(|w| {
+                w.kind == AccessKind::Write
+                    && (w.k, w.nested) < (r.k, r.nested)
+                    && w.op.parent_operation().as_ref() == Some(l)
+                    && covers(&mut forms, w, r)
+            });
+            !covered
+                && on.iter().filter(|w| w.kind == AccessKind::Write).any(|w| {
+                    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+                        return true;
+                    };
+                    may_depend_at(
+                        &mut forms,
+                        (rw, Some(&w.op)),
+                        (rr, Some(&r.op)),
+                        l,
+                        IterationDistance::AtLeast(1),
+                    )
+                    .may()
+                })
+        });
+        if !carried && can_expand(key, versions) {
+            out.push((key, versions));
+        }
+    }
+    out
+}
+
+/// True if the region of `w` holds every element of the region of `r` in
+/// every iteration (same root; per dimension `sw <= sr` and `sr + er <= sw
+/// + ew` wherever `r` runs, by its context).
+fn covers(forms: &mut Forms, w: &Access, r: &Access) -> bool {
+    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+        return false;
+    };
+    if rw.root != rr.root {
+        return false;
+    }
+    let Some(dw) = &rw.dims else {
+        return true;
+    };
+    let Some(dr) = &rr.dims else {
+        return false;
+    };
+    if dw.len() != dr.len() {
+        return false;
+    }
+    let context = forms.context(&r.op, None);
+    dw.iter().zip(dr).all(|(a, b)| {
+        let (
+            Dim::Range {
+                start: sw,
+                extent: ew,
+            },
+            Dim::Range {
+                start: sr,
+                extent: er,
+            },
+        ) = (a, b)
+        else {
+            return false;
+        };
+        // Infeasible: sr < sw (sw - sr - 1 >= 0), and sr + er > sw + ew.
+        let below = sw.plus(sr, -1).and_then(|x| x.offset(-1));
+        let above = sr.plus(sw, -1).and_then(|x| x.offset(er - ew - 1));
+        [below, above].into_iter().all(|violation| {
+            let Some(violation) = violation else {
+                return false;
+            };
+            let mut system = context.clone();
+            system.push(Constraint::NonNeg(violation));
+            forms.add_facts(&mut system);
+            !system.feasible().may()
+        })
+    })
 }
