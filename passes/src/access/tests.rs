@@ -687,3 +687,101 @@ fn nested_loops_iterate_independently() {
         Overlap::Disjoint
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The dependence test with the paths of accesses in loops nested in the
+    /// body, against enumeration: a store at `a i + b + c j` (`j` in `[0,
+    /// m)`) and a load at `a' i + b' + c' k` (`k` in `[0, n)`), in a loop
+    /// of `trips` iterations from `lb`, `d` iterations apart.
+    #[test]
+    fn nested_dependence_agrees_with_enumeration(
+        (a, b, c) in (-3i64..=3, 0i64..=12, -3i64..=3),
+        (a2, b2, c2) in (-3i64..=3, 0i64..=12, -3i64..=3),
+        m in 1i64..4, n in 1i64..4, lb in 0i64..3, trips in 0i64..6, d in 0u64..4,
+    ) {
+        let text = format!(
+            "func.func @f(%buf: memref<256xf32>, %v: f32) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %lb = arith.constant {lb} : index
+  %ub = arith.constant {ub} : index
+  %m = arith.constant {m} : index
+  %n = arith.constant {n} : index
+  %a = arith.constant {a} : index
+  %b = arith.constant {b} : index
+  %c = arith.constant {c} : index
+  %a2 = arith.constant {a2} : index
+  %b2 = arith.constant {b2} : index
+  %c2 = arith.constant {c2} : index
+  scf.for %i = %lb to %ub step %c1 {{
+    %ai = arith.muli %i, %a : index
+    %base = arith.addi %ai, %b : index
+    scf.for %j = %c0 to %m step %c1 {{
+      %cj = arith.muli %j, %c : index
+      %x = arith.addi %base, %cj : index
+      memref.store %v, %buf[%x] : memref<256xf32>
+    }}
+    scf.for %k = %c0 to %n step %c1 {{
+      %ai2 = arith.muli %i, %a2 : index
+      %ck = arith.muli %k, %c2 : index
+      %y0 = arith.addi %ai2, %b2 : index
+      %y = arith.addi %y0, %ck : index
+      %r = memref.load %buf[%y] : memref<256xf32>
+    }}
+  }}
+  return
+}}",
+            ub = lb + trips,
+        );
+        let context = apipe_dialect::create_context().unwrap();
+        let module = parse(&context, &text);
+        let store = find(&module, "memref.store", 0);
+        let load = find(&module, "memref.load", 0);
+        let l = find(&module, "scf.for", 0);
+        let mut forms = Forms::new();
+        let w = access(&mut forms, &store, AccessKind::Write);
+        let r = access(&mut forms, &load, AccessKind::Read);
+        let verdict = may_depend_at(
+            &mut forms,
+            (&w, Some(&store)),
+            (&r, Some(&load)),
+            &l,
+            IterationDistance::Exactly(d),
+        );
+        let mut real = false;
+        for t in 0..trips {
+            let later = t + d as i64;
+            if later >= trips {
+                continue;
+            }
+            let (i, i2) = (lb + t, lb + later);
+            for j in 0..m {
+                for k in 0..n {
+                    real |= a * i + b + c * j == a2 * i2 + b2 + c2 * k;
+                }
+            }
+        }
+        if real {
+            prop_assert!(verdict.may(), "missed a dependence: {text}");
+        }
+        if let Overlap::May { exact: true, .. } = verdict {
+            prop_assert!(real, "claimed an exact dependence that is not there: {text}");
+        }
+        // The same store against itself at other iterations of its inner
+        // loop, in one iteration: `c (j - j') = 0`, `j != j'`.
+        let inner = find(&module, "scf.for", 1);
+        let self_verdict = may_depend_at(
+            &mut forms,
+            (&w, Some(&store)),
+            (&w, Some(&store)),
+            &inner,
+            IterationDistance::AtLeast(1),
+        );
+        let self_real = trips > 0 && m > 1 && c == 0;
+        if self_real {
+            prop_assert!(self_verdict.may(), "missed a self dependence: {text}");
+        }
+    }
+}
