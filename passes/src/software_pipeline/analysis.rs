@@ -17,7 +17,7 @@
 
 use super::{
     barriers::{self, BarrierMode, BarrierPlan},
-    conditional_writes,
+    conditional_writes, dependences,
     multi_buffer::{self, Buffer},
     schedule::Assignment,
     SyncForm,
@@ -504,55 +504,6 @@ pub(crate) fn analyze(
             set
         })
         .collect();
-    // Buffers written by other ops than async copies and read in a later
-    // stage: only async copies' buffers are multi-buffered, so the write of
-    // a later iteration would overwrite the data before the read.
-    let is_write_target = |name: &str, index: usize| {
-        index == 1
-            && matches!(
-                name,
-                "memref.store"
-                    | "vector.store"
-                    | "memref.copy"
-                    | "vector.transfer_write"
-                    | ops::COPY
-            )
-    };
-    // Does body op `j` read the buffer `target`? Any use that is not the
-    // target of a known write counts (a subview, a call: conservatively).
-    let reads = |j: usize, target: usize| {
-        nested[j].iter().any(|o| {
-            let name = name_of(o);
-            o.operands()
-                .enumerate()
-                .any(|(i, v)| key(v.to_raw()) == target && !is_write_target(&name, i))
-        })
-    };
-    for (k, _) in body.iter().enumerate() {
-        for inner in &nested[k] {
-            let name = name_of(inner);
-            if name == ops::COPY || !is_write_target(&name, 1) {
-                continue;
-            }
-            let Ok(target) = inner.operand(1) else {
-                continue;
-            };
-            let target = key(target.to_raw());
-            if let Some(j) = (0..body.len()).find(|&j| stage[j] > stage[k] && reads(j, target)) {
-                error(
-                    &mut ok,
-                    inner.location(),
-                    &format!(
-                        "'{name}' op in stage {} writes a buffer that stage {} reads (at {}): only buffers written by async copies are multi-buffered, so a later iteration would overwrite it first; write it in stage {} or copy it asynchronously",
-                        stage[k],
-                        stage[j],
-                        at(body[j].location()),
-                        stage[j]
-                    ),
-                );
-            }
-        }
-    }
     // (buffer, writer stage, value, location of the first writer)
     let mut written_by: Vec<(usize, i64, MlirValue, melior::ir::Location)> = Vec::new();
     for (k, _) in body.iter().enumerate() {
@@ -773,6 +724,51 @@ pub(crate) fn analyze(
         if let Item::Wait { s, t, pending } = item {
             *pending = *t - *s - 1 + i64::from(commit_position[s] < i);
         }
+    }
+
+    // Memory dependences: the schedule must keep every one of the
+    // original loop (`dependences`). Local buffers written synchronously
+    // get versions first where the schedule needs them.
+    if ok {
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        let describe = |b: usize, v: i64| {
+            // SAFETY: `b` is the key of a live buffer value of the body.
+            let value = unsafe { Value::from_raw(MlirValue { ptr: b as _ }) };
+            multi_buffer::describe(value, &loop_op, v, 1, loop_location)
+        };
+        let sync = dependences::sync_versions(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+            &|b, v| describe(b, v).is_ok(),
+        );
+        for (b, v) in sync {
+            if let Ok(buffer) = describe(b, v) {
+                buffers.push(buffer);
+            }
+        }
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        ok = dependences::check(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+        );
     }
 
     // Carried values: body results, then tokens (token form only).
