@@ -555,3 +555,27 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Tiles of several elements per thread, read by the neighbour thread with
+// no barrier: thread t + 1's tile starts at 2t + 2, so thread t's read of
+// element 2t + 2 needs the barrier (the elimination that proves own tiles
+// disjoint must not hide this).
+gpu.module @neighbour_tiles {
+  gpu.func @neighbour_tile_no_barrier(%A: memref<4096xf32>, %out: memref<128xf32>) workgroup(%buf: memref<256xf32, 3>) kernel {
+    %c2 = arith.constant 2 : index
+    %tid = gpu.thread_id x
+    %my = arith.muli %tid, %c2 : index
+    %next = arith.addi %my, %c2 : index
+    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
+    apipe.copy %A[%my], %buf[%my], 2 : memref<4096xf32> to memref<256xf32, 3>
+    apipe.commit_group
+    // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
+    apipe.wait_group 0
+    // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)}}
+    %x = memref.load %buf[%next] : memref<256xf32, 3>
+    memref.store %x, %out[%tid] : memref<128xf32>
+    gpu.return
+  }
+}
