@@ -189,6 +189,7 @@ fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
 fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
     const SOURCES: &[&str] = &[
         "cpp/ApipeDialect.cpp",
+        "cpp/ApipeBulkCopy.cpp",
         "capi/ApipeDiagnostics.cpp",
         "capi/ApipeEffects.cpp",
     ];
@@ -264,6 +265,7 @@ fn type_constraint(def: Record, dialect: &str) -> String {
     match def.name().unwrap() {
         "AnyMemRef" => "irdl.base \"!builtin.memref\"".into(),
         "Index" => "irdl.is index".into(),
+        "I1" => "irdl.is i1".into(),
         "AnyType" => "irdl.any".into(),
         other => panic!("build.rs: no IRDL mapping for ODS type constraint `{other}`; add one"),
     }

@@ -30,7 +30,11 @@ def Apipe_Dialect : Dialect {
       `apipe.wait_group N`, as PTX `cp.async.commit_group` /
       `cp.async.wait_group N` (PTX ISA 9.7.9.25.3) and TVM RFC 0077;
     * **tokens**: `apipe.commit_group` returns an `!apipe.token` naming its
-      group and `apipe.wait` names the groups it waits for.
+      group and `apipe.wait` names the groups it waits for;
+    * **mbarrier**: groups complete on the slots of a ring of PTX mbarriers
+      (`apipe.mbarrier_*`, `apipe.bulk_copy`): a group is the copies a
+      thread issued before it arrives on a slot, and a wait names the slot
+      and the parity of the phase that completes it (docs/mbarrier.md).
 
     Per thread, each queue `q` (an integer, default 0) holds the copies issued
     on `q` and not yet committed, and a FIFO list of committed groups. Groups
@@ -231,4 +235,181 @@ def Apipe_ReadyOp : Apipe_Op<"ready", [Pure]> {
   let arguments = (ins OptionalAttr<I64Attr>:$queue);
   let results = (outs Apipe_TokenType:$token);
   let assemblyFormat = "(`queue` $queue^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// mbarrier form (docs/mbarrier.md)
+//
+// Groups complete on barrier slots with phases, as PTX mbarriers (PTX ISA
+// 9.7.13.15, "Parallel Synchronization and Communication Instructions:
+// mbarrier"). A ring of K slots is a `memref<Kxi64, 3>` in workgroup memory,
+// one 64-bit mbarrier object per slot.
+//===----------------------------------------------------------------------===//
+
+def Apipe_MbarrierInitOp : Apipe_Op<"mbarrier_init"> {
+  let summary = "initialises every slot of a ring of mbarriers";
+  let description = [{
+    Initialises every slot of the ring `ring` (a `memref<Kxi64, 3>` in
+    workgroup memory, one 64-bit mbarrier object per slot): current phase
+    0, expected arrival count `count`, pending arrival count `count`,
+    transaction count 0, as PTX `mbarrier_init.shared.b64` (PTX ISA
+    9.7.13.15.9, "mbarrier_init") does for each slot.
+
+    One thread initialises the ring; a `gpu.barrier` must order the
+    initialisation before any other thread uses it (on sm_90 the lowering
+    adds `fence.mbarrier_init.release.cluster`, PTX ISA 9.7.13.4, before the
+    asynchronous proxy of bulk copies may use the slots).
+    `apipe-tokens-to-mbarrier` emits it at the start of the function,
+    guarded by "thread 0" in a kernel, followed by a barrier.
+
+    `count` is the number of arrivals that complete a phase: the threads of
+    the block (every thread arrives once per group), in [1, 2^20 - 1].
+
+    Example:
+
+    ```mlir
+    apipe.mbarrier_init %ring, %threads : memref<4xi64, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the ring of mbarrier slots", [MemWrite]>:$ring,
+                       Index:$count);
+  let assemblyFormat = "$ring `,` $count attr-dict `:` type($ring)";
+}
+
+def Apipe_MbarrierArriveCopiesOp : Apipe_Op<"mbarrier_arrive_copies",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on a slot when this thread's earlier copies complete";
+  let description = [{
+    Makes slot `slot` of `ring` track every `apipe.copy` this thread issued
+    before (on any queue): once they have all completed, one arrival is
+    counted on the slot's current phase. This is PTX
+    `cp.async.mbarrier.arrive.noinc.shared.b64` (PTX ISA 9.7.13.15.15,
+    "cp.async.mbarrier.arrive"):
+    `.noinc` means the pending count is not raised first, so the
+    asynchronous arrival counts as one of the `count` arrivals that
+    `apipe.mbarrier_init` expects. It is the mbarrier form of
+    `apipe.commit_group`: the copies issued before it form the group that
+    the slot's phase completes.
+
+    When the phase completes (every expected arrival counted and the
+    transaction count at zero), every copy each arriving thread issued
+    before its arrival has landed, and a thread whose
+    `apipe.mbarrier_wait` returns on that phase sees their data (release at
+    the arrival, acquire at the wait).
+
+    Example:
+
+    ```mlir
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<4xi64, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the ring of mbarrier slots", [MemRead, MemWrite]>:$ring,
+                       Index:$slot);
+  let assemblyFormat = "$ring `[` $slot `]` attr-dict `:` type($ring)";
+}
+
+def Apipe_MbarrierExpectTxOp : Apipe_Op<"mbarrier_expect_tx",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "expects transaction bytes on a slot's current phase";
+  let description = [{
+    Raises the transaction count of slot `slot`'s current phase by `bytes`,
+    as PTX `mbarrier_expect_tx.relaxed.cta.shared.b64` (PTX ISA
+    9.7.13.15.11, sm_90). The phase cannot complete before bulk copies
+    (`apipe.bulk_copy`) have completed as many bytes on the slot
+    (`complete_tx`). The thread that issues bulk copies expects their bytes
+    before it issues them and before it arrives, so the phase cannot
+    complete early.
+
+    The `bytes` attribute is the number of bytes, in [1, 2^20 - 1] (the
+    range of the transaction count).
+
+    Example:
+
+    ```mlir
+    apipe.mbarrier_expect_tx %ring[%slot], 256 : memref<4xi64, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the ring of mbarrier slots", [MemRead, MemWrite]>:$ring,
+                       Index:$slot,
+                       I64Attr:$bytes);
+  let assemblyFormat = "$ring `[` $slot `]` `,` $bytes attr-dict `:` type($ring)";
+}
+
+def Apipe_BulkCopyOp : Apipe_Op<"bulk_copy",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "bulk copy that completes its bytes on an mbarrier slot";
+  let description = [{
+    Issues an asynchronous bulk copy of `elements` contiguous elements of
+    the innermost dimension from `src` (global memory) at the source indices
+    to `dst` (workgroup memory) at the destination indices; when it has
+    landed, it completes its bytes (`elements` times the element width) on
+    the transaction count of slot `slot` of `ring`. This is PTX
+    `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
+    (PTX ISA 9.7.9.25.4.1, "cp.async.bulk", sm_90): both addresses are
+    16-byte aligned and it moves a multiple of 16 bytes. It belongs to no
+    queue and to no group of `apipe.mbarrier_arrive_copies`: only the
+    slot's phase tracks it.
+
+    `apipe-bulk-copies` makes it from an `apipe.copy` in mbarrier form,
+    with an `apipe.mbarrier_expect_tx` of its bytes on the same slot before
+    it.
+
+    The `elements` attribute is the number of elements copied (> 0). In the
+    generic form the source and destination indices are one operand list
+    `indices` after `ring` and `slot`: rank(src) source indices, then
+    rank(dst) destination indices (as `apipe.copy`, whose custom syntax this
+    op follows).
+
+    Example:
+
+    ```mlir
+    apipe.bulk_copy %A[%row, %k], %As[%r, %c0], 16, %ring[%slot]
+        : memref<2048x2048xf32> to memref<64x16xf32, 3>, memref<4xi64, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the memref read", [MemRead]>:$src,
+                       Arg<AnyMemRef, "the memref written", [MemWrite]>:$dst,
+                       Arg<AnyMemRef, "the ring of mbarrier slots", [MemRead, MemWrite]>:$ring,
+                       Index:$slot,
+                       Variadic<Index>:$indices,
+                       I64Attr:$elements);
+  // As `apipe.copy`: the format language cannot split `indices` by the
+  // ranks of the memref types (dialects/cpp/ApipeBulkCopy.cpp). ODS's
+  // `AttrSizedOperandSegments` would, but LLVM 22's mlir-tblgen emits C++
+  // that does not compile for it when attributes are not properties.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Apipe_MbarrierWaitOp : Apipe_Op<"mbarrier_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until a slot's phase of parity `parity` is complete";
+  let description = [{
+    Blocks the thread until the phase of slot `slot` of `ring` whose parity
+    is `parity` (0 for even phases, 1 for odd) is complete: the current
+    phase or the one just before it. As PTX `mbarrier.test_wait.parity` /
+    `mbarrier.try_wait.parity` (PTX ISA 9.7.13.15.16): it returns when the
+    slot's current phase has the other parity, i.e. at once if the phase
+    just before the current one has parity `parity`, else when the current
+    phase completes. A wait whose parity names a phase two or more behind
+    the current one waits for a later phase instead (the phase bit is out
+    of step); `apipe-tokens-to-mbarrier` never emits one.
+
+    When it returns, the copies that the phase's arrivals tracked (and the
+    bulk copies that completed its transaction bytes) are visible to this
+    thread: no barrier is needed to read another thread's copies.
+
+    Lowers to an `mbarrier.try_wait.parity` loop on sm_90 and an
+    `mbarrier.test_wait.parity` loop on sm_80.
+
+    Example:
+
+    ```mlir
+    apipe.mbarrier_wait %ring[%slot], %parity : memref<4xi64, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the ring of mbarrier slots", [MemRead, MemWrite]>:$ring,
+                       Index:$slot,
+                       I1:$parity);
+  let assemblyFormat = "$ring `[` $slot `]` `,` $parity attr-dict `:` type($ring)";
 }

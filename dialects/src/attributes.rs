@@ -16,6 +16,9 @@ pub const ELEMENTS: &str = "elements";
 pub const QUEUE: &str = "queue";
 /// `pending` on `apipe.wait_group`: newest groups left in flight (i64 >= 0).
 pub const PENDING: &str = "pending";
+/// `bytes` on `apipe.mbarrier_expect_tx`: transaction bytes (i64 in
+/// [1, 2^20 - 1]).
+pub const BYTES: &str = "bytes";
 /// `bypass_l1` (unit) on `apipe.copy`: PTX `.cg` cache operator.
 pub const BYPASS_L1: &str = "bypass_l1";
 /// `apipe.stage = k : i64` on an op of a pipelined `scf.for` body.
@@ -47,4 +50,11 @@ pub fn is_i64(attribute: Attribute) -> bool {
 /// (the verifier reports invalid ones).
 pub fn queue<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> i64 {
     integer(op, QUEUE).unwrap_or(0)
+}
+
+/// The width of an integer type, `None` for any other type.
+pub fn integer_width(ty: melior::ir::Type) -> Option<u32> {
+    melior::ir::r#type::IntegerType::try_from(ty)
+        .ok()
+        .map(|t| t.width())
 }

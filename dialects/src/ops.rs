@@ -31,6 +31,26 @@ pub const WAIT_GROUP: &str = "apipe.wait_group";
 pub const WAIT: &str = "apipe.wait";
 /// `apipe.ready`: a token of an already complete group.
 pub const READY: &str = "apipe.ready";
+/// `apipe.mbarrier_init`: initialises every slot of a ring of mbarriers.
+pub const MBARRIER_INIT: &str = "apipe.mbarrier_init";
+/// `apipe.mbarrier_arrive_copies`: arrives on a slot when this thread's
+/// earlier copies complete (`cp.async.mbarrier.arrive.noinc`).
+pub const MBARRIER_ARRIVE_COPIES: &str = "apipe.mbarrier_arrive_copies";
+/// `apipe.mbarrier_expect_tx`: expects transaction bytes on a slot.
+pub const MBARRIER_EXPECT_TX: &str = "apipe.mbarrier_expect_tx";
+/// `apipe.mbarrier_wait`: waits for the phase of a slot with a parity.
+pub const MBARRIER_WAIT: &str = "apipe.mbarrier_wait";
+/// `apipe.bulk_copy`: a bulk copy that completes its bytes on a slot.
+pub const BULK_COPY: &str = "apipe.bulk_copy";
+/// The ops of the mbarrier form (each names a ring and a slot, except
+/// `apipe.mbarrier_init`, which names the ring).
+pub const MBARRIER_OPS: &[&str] = &[
+    MBARRIER_INIT,
+    MBARRIER_ARRIVE_COPIES,
+    MBARRIER_EXPECT_TX,
+    MBARRIER_WAIT,
+    BULK_COPY,
+];
 /// The token type, as the parser spells it.
 pub const TOKEN_TYPE: &str = "!apipe.token";
 

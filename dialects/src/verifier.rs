@@ -23,7 +23,18 @@
 //!    function, and the lowerings build their code inside one (an op at
 //!    `gpu.module` or `builtin.module` scope would become an intrinsic call
 //!    with no function around it);
-//! 5. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
+//! 5. the mbarrier form (docs/mbarrier.md): the ring of every
+//!    `apipe.mbarrier_*` op and of `apipe.bulk_copy` is a `memref<Kxi64>` in
+//!    workgroup memory (`3` or `#gpu.address_space<workgroup>`) with a
+//!    static K >= 1 and the identity layout; a constant slot lies in
+//!    [0, K); a constant arrival count of `apipe.mbarrier_init` and the
+//!    `bytes` of `apipe.mbarrier_expect_tx` lie in [1, 2^20 - 1] (PTX ISA
+//!    9.7.13.15.1, "Contents of the mbarrier object": the ranges of the
+//!    arrival and transaction counts); `apipe.bulk_copy` has the copy rules
+//!    of 1. (one index per dimension, no `src_elements`) and moves a
+//!    positive multiple of 16 bytes, at most 2^20 - 1 (PTX ISA 9.7.9.25.4.1,
+//!    `cp.async.bulk`);
+//! 6. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
 //!    directly inside an `scf.for` body, not on its terminator;
 //!    `apipe.order` is an i64;
 //!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
@@ -33,7 +44,7 @@
 //! located at the op, and runs after parsing and after every pass.
 
 use crate::{
-    attributes::{self, ASYNC_STAGES, BYPASS_L1, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
+    attributes::{self, ASYNC_STAGES, BYPASS_L1, BYTES, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
     diagnostic, ops,
 };
 use melior::ir::{
@@ -41,7 +52,7 @@ use melior::ir::{
     operation::OperationLike,
     r#type::MemRefType,
     r#type::{DimSize, ShapedTypeLike},
-    AttributeLike, BlockLike, OperationRef, RegionLike, Type, ValueLike,
+    AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, ValueLike,
 };
 use std::collections::BTreeSet;
 
@@ -73,6 +84,27 @@ fn verify_op(op: &OperationRef) -> bool {
         ops::WAIT if op.operand_count() == 0 => {
             checker.error("expected at least one !apipe.token operand".into());
         }
+        ops::MBARRIER_INIT if checker.ring(0).is_some() => {
+            checker.count_in_range(1, "arrival count");
+        }
+        ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT => {
+            if let Some(slots) = checker.ring(0) {
+                checker.slot(1, slots);
+            }
+        }
+        ops::MBARRIER_EXPECT_TX => {
+            if let Some(slots) = checker.ring(0) {
+                checker.slot(1, slots);
+            }
+            if let Some(bytes) = checker.i64_at_least(BYTES, true, 1) {
+                if bytes > MAX_MBARRIER_COUNT {
+                    checker.error(format!(
+                        "attribute '{BYTES}' must be at most {MAX_MBARRIER_COUNT} (the range of an mbarrier's transaction count), got {bytes}"
+                    ));
+                }
+            }
+        }
+        ops::BULK_COPY => checker.bulk_copy(),
         _ => {}
     }
     if ops::is_apipe(op) && !ops::ancestors(op).any(|p| ops::is_function(&p)) {
@@ -214,6 +246,130 @@ impl Checker<'_, '_, '_> {
         }
     }
 
+    /// Operand `index` is a ring of mbarrier slots (rule 5); returns K.
+    fn ring(&mut self, index: usize) -> Option<i64> {
+        let ring = self.op.operand(index).ok()?;
+        let ty = ring.r#type();
+        let slots = ranked(ty)
+            .filter(|t| {
+                t.rank() == 1
+                    && attributes::integer_width(t.element()) == Some(64)
+                    && has_identity_layout(*t)
+            })
+            .and_then(|t| match t.dim_size(0) {
+                Ok(DimSize::Static(n)) if n >= 1 => Some((t, n as i64)),
+                _ => None,
+            });
+        let Some((ring_type, slots)) = slots else {
+            self.error(format!(
+                "expects a ring of mbarrier slots, a memref<Kxi64> with a static K >= 1 and the identity layout, got {ty}"
+            ));
+            return None;
+        };
+        if !is_workgroup(ring_type) {
+            self.error(format!(
+                "expects the ring of mbarrier slots in workgroup memory (memory space 3 or #gpu.address_space<workgroup>), got {ty}"
+            ));
+            return None;
+        }
+        Some(slots)
+    }
+
+    /// Operand `index` is a slot of a ring of `slots`: a constant one lies
+    /// in [0, slots).
+    fn slot(&mut self, index: usize, slots: i64) {
+        let Some(slot) = self.op.operand(index).ok().and_then(ops::constant_int) else {
+            return;
+        };
+        if !(0..slots).contains(&slot) {
+            self.error(format!(
+                "slot {slot} is outside the ring of {slots} mbarrier slots"
+            ));
+        }
+    }
+
+    /// Operand `index`, when constant, lies in [1, 2^20 - 1].
+    fn count_in_range(&mut self, index: usize, what: &str) {
+        let Some(count) = self.op.operand(index).ok().and_then(ops::constant_int) else {
+            return;
+        };
+        if !(1..=MAX_MBARRIER_COUNT).contains(&count) {
+            self.error(format!(
+                "{what} {count} is outside [1, {MAX_MBARRIER_COUNT}], the range of an mbarrier's counts"
+            ));
+        }
+    }
+
+    /// Rule 5 for `apipe.bulk_copy`: its operands are src, dst, the ring,
+    /// the slot, then the source and the destination indices.
+    fn bulk_copy(&mut self) {
+        let elements = self.i64_at_least(ELEMENTS, true, 1);
+        let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
+            self.error("expected src, dst, ring and slot operands".into());
+            return;
+        };
+        let (Some(src_type), Some(dst_type)) = (ranked(src.r#type()), ranked(dst.r#type())) else {
+            self.error(format!(
+                "expected ranked memrefs for src and dst, got {} and {}",
+                src.r#type(),
+                dst.r#type()
+            ));
+            return;
+        };
+        if src_type.rank() == 0 || dst_type.rank() == 0 {
+            self.error(format!(
+                "expected memrefs of rank >= 1 (it copies along the innermost dimension), got {} and {}",
+                src.r#type(),
+                dst.r#type()
+            ));
+            return;
+        }
+        let index_count = self.op.operand_count().saturating_sub(4);
+        if index_count != src_type.rank() + dst_type.rank() {
+            self.error(format!(
+                "expected {} indices ({} for {} and {} for {}), got {index_count}",
+                src_type.rank() + dst_type.rank(),
+                src_type.rank(),
+                src.r#type(),
+                dst_type.rank(),
+                dst.r#type()
+            ));
+        }
+        if src_type.element() != dst_type.element() {
+            self.error(format!(
+                "expected the same element type for src and dst, got {} and {}",
+                src_type.element(),
+                dst_type.element()
+            ));
+        }
+        if let Some(slots) = self.ring(2) {
+            self.slot(3, slots);
+        }
+        let Some(elements) = elements else {
+            return;
+        };
+        for (verb, ty) in [("copies", dst_type), ("reads", src_type)] {
+            if let Ok(DimSize::Static(size)) = ty.dim_size(ty.rank() - 1) {
+                if (size as i64) < elements {
+                    self.error(format!(
+                        "{verb} {elements} elements but the innermost dimension of {} has {size}",
+                        Type::from(ty)
+                    ));
+                }
+            }
+        }
+        let bits = attributes::integer_width(src_type.element())
+            .or_else(|| float_width(src_type.element()));
+        if let Some(bits) = bits {
+            let total = i128::from(elements) * i128::from(bits);
+            if total % 128 != 0 || total / 8 > i128::from(MAX_MBARRIER_COUNT) {
+                self.error(format!(
+                    "moves {total} bits: a bulk copy moves a positive multiple of 16 bytes, at most {MAX_MBARRIER_COUNT} bytes"
+                ));
+            }
+        }
+    }
+
     fn annotations(&mut self) {
         if let Ok(stage) = self.op.attribute(STAGE) {
             let parent_is_for = self
@@ -288,6 +444,40 @@ impl Checker<'_, '_, '_> {
                 ));
             }
         }
+    }
+}
+
+/// The largest arrival or transaction count of an mbarrier (PTX ISA
+/// 9.7.13.15.1: the counts have 20 bits).
+pub const MAX_MBARRIER_COUNT: i64 = (1 << 20) - 1;
+
+/// True if `ty` lives in workgroup memory (`3`, `3 : i64`, `3 : i32` or
+/// `#gpu.address_space<workgroup>`).
+fn is_workgroup(ty: MemRefType) -> bool {
+    ty.memory_space().is_some_and(|space| {
+        matches!(
+            space.to_string().as_str(),
+            "3" | "3 : i64" | "3 : i32" | "#gpu.address_space<workgroup>"
+        )
+    })
+}
+
+/// True if `ty` has the identity layout (contiguous, offset 0).
+fn has_identity_layout(ty: MemRefType) -> bool {
+    // SAFETY: `ty` is live; the layout of a memref type is an attribute.
+    unsafe {
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(ty.to_raw());
+        mlir_sys::mlirAttributeIsAAffineMap(layout)
+            && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout))
+    }
+}
+
+/// The width of a float type, `None` for any other type.
+fn float_width(ty: Type) -> Option<u32> {
+    // SAFETY: `ty` is live.
+    unsafe {
+        mlir_sys::mlirTypeIsAFloat(ty.to_raw())
+            .then(|| mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()))
     }
 }
 

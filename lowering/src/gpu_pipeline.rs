@@ -1,12 +1,23 @@
-//! The GPU lowering pipeline (DESIGN.md section 1; issue 5 "the lowering
-//! pipeline"): apipe IR in counting or token form, inside a `gpu.module`, to
-//! the LLVM and NVVM dialects, ready for [`crate::ptx`].
+//! The GPU lowering pipeline: apipe IR in counting, token or mbarrier form,
+//! inside a `gpu.module`, to the LLVM and NVVM dialects, ready for
+//! [`crate::ptx`].
 //!
 //! Stages (each a `PassManager` run, timed apart for the benchmark):
-//! 1. **apipe passes** on the whole module: `apipe-tokens-to-counting` (token
-//!    form → counting form) and `apipe-merge-queues` (every queue onto the
-//!    one hardware queue); then `apipe-to-nvgpu` ([`crate::to_nvgpu`]), which
-//!    accepts only counting form on queue 0;
+//! 1. **apipe passes** on the whole module, by [`SyncForm`]:
+//!    - `counting`: `apipe-tokens-to-counting` (token form → counting form,
+//!      the minimum count where paths disagree) and `apipe-merge-queues`
+//!      (every queue onto the one hardware queue); then `apipe-to-nvgpu`
+//!      ([`crate::to_nvgpu`]: `cp.async`, commit groups, `wait_group N`);
+//!    - `mbarrier`: `apipe-counting-to-tokens`, `apipe-tokens-to-mbarrier`
+//!      (each group a slot and phase of a ring of mbarriers), then
+//!      `apipe-to-nvgpu` (the copies) and `apipe-mbarrier-to-nvvm`
+//!      ([`crate::mbarrier_to_nvvm`]: `mbarrier.init`,
+//!      `cp.async.mbarrier.arrive.noinc`, `try_wait.parity` on sm_90, a
+//!      `test_wait.parity` loop before);
+//!    - `auto` (the default): `apipe-select-sync` first (each token-form
+//!      function whose counts would not all be exact goes to the mbarrier
+//!      form), then the passes of `counting` for the rest, and
+//!      `apipe-mbarrier-to-nvvm`;
 //! 2. **upstream lowering** inside each `gpu.module`, upstream passes only:
 //!    `convert-scf-to-cf`, `expand-strided-metadata`, `lower-affine`,
 //!    `convert-nvgpu-to-nvvm` (`nvvm.cp.async.*`), `convert-gpu-to-nvvm`
@@ -34,21 +45,97 @@ convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to
 convert-nvvm-to-llvm,\
 reconcile-unrealized-casts,canonicalize,cse";
 
-/// The apipe passes of stage 1, in order.
-pub fn apipe_passes() -> Vec<&'static str> {
-    vec![
-        "apipe-tokens-to-counting",
-        "apipe-merge-queues",
-        "apipe-to-nvgpu",
-    ]
+/// The form of synchronization the lowering emits (`--sync` of
+/// `apipe-translate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SyncForm {
+    /// Counting form wherever every count is exact, else the mbarrier form.
+    #[default]
+    Auto,
+    /// Counting form (`cp.async.wait_group N`) everywhere.
+    Counting,
+    /// The mbarrier form everywhere.
+    Mbarrier,
+}
+
+impl SyncForm {
+    /// Parses `auto`, `counting` or `mbarrier`.
+    ///
+    /// # Errors
+    /// A message naming the accepted words.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "auto" => Ok(SyncForm::Auto),
+            "counting" => Ok(SyncForm::Counting),
+            "mbarrier" => Ok(SyncForm::Mbarrier),
+            _ => Err(format!(
+                "--sync={text}: expected auto, counting or mbarrier"
+            )),
+        }
+    }
+}
+
+/// What stage 1 needs to know: the form and the architecture number (80,
+/// 86, 89 or 90; the mbarrier waits differ before sm_90).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The form of synchronization.
+    pub sync: SyncForm,
+    /// The architecture number.
+    pub sm: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sync: SyncForm::Auto,
+            sm: 80,
+        }
+    }
+}
+
+/// The apipe passes of stage 1, in order, each with its options text.
+pub fn apipe_passes(options: Options) -> Vec<(&'static str, String)> {
+    let plain = |name| (name, String::new());
+    let to_nvvm = ("apipe-mbarrier-to-nvvm", format!("sm={}", options.sm));
+    match options.sync {
+        SyncForm::Counting => vec![
+            plain("apipe-tokens-to-counting"),
+            plain("apipe-merge-queues"),
+            plain("apipe-to-nvgpu"),
+        ],
+        SyncForm::Mbarrier => vec![
+            plain("apipe-counting-to-tokens"),
+            plain("apipe-tokens-to-mbarrier"),
+            plain("apipe-to-nvgpu"),
+            to_nvvm,
+        ],
+        SyncForm::Auto => vec![
+            plain("apipe-select-sync"),
+            plain("apipe-tokens-to-counting"),
+            plain("apipe-merge-queues"),
+            plain("apipe-to-nvgpu"),
+            to_nvvm,
+        ],
+    }
 }
 
 /// The whole pipeline as one textual pipeline, for `apipe-opt
 /// --pass-pipeline=...`.
-pub fn pipeline_text() -> String {
+pub fn pipeline_text(options: Options) -> String {
+    let passes: Vec<String> = apipe_passes(options)
+        .into_iter()
+        .map(|(name, text)| {
+            if text.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}{{{text}}}")
+            }
+        })
+        .collect();
     format!(
         "builtin.module({},gpu.module({UPSTREAM_LOWERING}))",
-        apipe_passes().join(",")
+        passes.join(",")
     )
 }
 
@@ -84,22 +171,41 @@ fn run_stage(
     Ok(elapsed)
 }
 
-/// Runs stages 1 and 2 on `module` and records their times in `times`.
+/// Whether stage 1 left mbarrier objects in `module` (after
+/// [`lower_to_nvvm`]: NVVM mbarrier ops), which need PTX ISA 7.1 on sm_80
+/// (`mbarrier.test_wait.parity`).
+pub fn uses_mbarriers(module: &Module) -> bool {
+    apipe_dialect::ops::nested_ops(&module.as_operation())
+        .iter()
+        .any(|op| {
+            let name = apipe_dialect::ops::name(op);
+            name.starts_with("nvvm.mbarrier.")
+                || name == "nvvm.cp.async.mbarrier.arrive"
+                || name.starts_with("apipe.mbarrier_")
+        })
+}
+
+/// Runs stages 1 and 2 on `module` with `options` and records their times
+/// in `times`.
 ///
 /// # Errors
 /// [`Error::NoGpuModule`] before any change; [`Error::Reported`] when a pass
 /// fails (its diagnostics were emitted through the context).
-pub fn lower_to_nvvm(module: &mut Module, times: &mut StageTimes) -> Result<(), Error> {
+pub fn lower_to_nvvm(
+    module: &mut Module,
+    options: Options,
+    times: &mut StageTimes,
+) -> Result<(), Error> {
     if crate::ptx::gpu_modules(module).is_empty() {
         return Err(Error::NoGpuModule);
     }
     melior::utility::register_all_passes();
     apipe_passes_registered();
-    let stage1: Vec<Element> = apipe_passes()
+    let stage1: Vec<Element> = apipe_passes(options)
         .into_iter()
-        .map(|name| Element::Pass {
+        .map(|(name, options)| Element::Pass {
             name: name.into(),
-            options: String::new(),
+            options,
         })
         .collect();
     times.apipe = run_stage(module, &stage1, "apipe passes")?;
@@ -145,9 +251,14 @@ gpu.module @kernels {
     #[test]
     fn pipeline_ends_with_the_export_and_nests_upstream_under_gpu_module() {
         crate::register_passes();
-        let passes = apipe_passes();
-        assert_eq!(passes.last(), Some(&"apipe-to-nvgpu"));
-        let text = pipeline_text();
+        let passes = apipe_passes(Options {
+            sync: SyncForm::Counting,
+            sm: 80,
+        });
+        assert_eq!(passes.last().map(|p| p.0), Some("apipe-to-nvgpu"));
+        let text = pipeline_text(Options::default());
+        assert!(text.contains("apipe-select-sync,"), "{text}");
+        assert!(text.contains("apipe-mbarrier-to-nvvm{sm=80}"), "{text}");
         assert!(text.starts_with("builtin.module("));
         assert!(text.contains(",gpu.module(convert-scf-to-cf,"));
         assert!(text.ends_with("reconcile-unrealized-casts,canonicalize,cse))"));
@@ -162,7 +273,7 @@ gpu.module @kernels {
         ] {
             let mut module = Module::parse(&context, KERNEL).unwrap();
             let mut times = StageTimes::default();
-            lower_to_nvvm(&mut module, &mut times).unwrap();
+            lower_to_nvvm(&mut module, Options::default(), &mut times).unwrap();
             let gpu_module = ptx::gpu_modules(&module)[0];
             let llvm = inkwell::context::Context::create();
             let llvm_module = ptx::translate(&gpu_module, &llvm).unwrap();
@@ -205,7 +316,8 @@ gpu.module @kernels {
         let context = apipe_dialect::create_context().unwrap();
         let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();
         let before = module.as_operation().to_string();
-        let error = lower_to_nvvm(&mut module, &mut StageTimes::default()).unwrap_err();
+        let error =
+            lower_to_nvvm(&mut module, Options::default(), &mut StageTimes::default()).unwrap_err();
         assert!(matches!(error, Error::NoGpuModule));
         assert_eq!(module.as_operation().to_string(), before);
     }

@@ -4,8 +4,10 @@
 //! The GPU path:
 //! - [`import_nvgpu`] / [`to_nvgpu`]: interop with upstream `nvgpu` async
 //!   copies (passes `apipe-import-nvgpu` / `apipe-to-nvgpu`);
-//! - [`gpu_pipeline`]: apipe passes, then upstream MLIR lowering to the LLVM
-//!   and NVVM dialects;
+//! - [`mbarrier_to_nvvm`]: the mbarrier form to NVVM mbarrier ops (pass
+//!   `apipe-mbarrier-to-nvvm`);
+//! - [`gpu_pipeline`]: apipe passes (`--sync=auto|counting|mbarrier`), then
+//!   upstream MLIR lowering to the LLVM and NVVM dialects;
 //! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
 //!
@@ -27,6 +29,7 @@ pub mod emulation_runtime;
 mod error;
 pub mod gpu_pipeline;
 pub mod import_nvgpu;
+pub mod mbarrier_to_nvvm;
 pub mod ptx;
 pub mod ptxas;
 pub mod to_emulation;
@@ -36,5 +39,10 @@ pub use error::Error;
 
 /// Adds this crate's passes to [`apipe_passes::registry`]. Idempotent.
 pub fn register_passes() {
-    apipe_passes::register(&[&import_nvgpu::INFO, &to_nvgpu::INFO, &to_emulation::INFO]);
+    apipe_passes::register(&[
+        &import_nvgpu::INFO,
+        &to_nvgpu::INFO,
+        &mbarrier_to_nvvm::INFO,
+        &to_emulation::INFO,
+    ]);
 }

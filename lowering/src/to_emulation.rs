@@ -37,6 +37,8 @@
 //!    `apipe.wait`; `ready(id, queue) -> token`; before each
 //!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
 //!    memref)`, which checks that no pending copy uses the freed buffer;
+//!    the ops of the mbarrier form become calls with the address of their
+//!    slot ([`crate::emulation::mbarrier`]);
 //! 7. erase `gpu.barrier` in host functions: one host thread runs, so a
 //!    barrier has nothing to wait for (programs written for the GPU, such
 //!    as pipeliner output with `barriers=true`, then run as they are);
@@ -50,7 +52,7 @@
 //! 9.7.9.25.3 `cp.async` / `cp.async.commit_group` / `cp.async.wait_group`);
 //! the runtime chooses when each copy lands.
 
-use crate::emulation::{checks, element_bytes, hooks, kernels, Emitter};
+use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, Emitter};
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
@@ -277,7 +279,7 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
         );
         return false;
     }
-    if !ops::is(op, ops::COPY) {
+    if !ops::is(op, ops::COPY) && !ops::is(op, ops::BULK_COPY) {
         return true;
     }
     let mut ok = true;
@@ -452,42 +454,19 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
         if ops::is(&op, ops::COPY) {
             let src = op.operand(0).unwrap();
             let dst = op.operand(1).unwrap();
-            let src_type = MemRefType::try_from(src.r#type()).unwrap();
-            let dst_type = MemRefType::try_from(dst.r#type()).unwrap();
-            let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
             let indices: Vec<Value> = op.operands().skip(2).collect();
-            let zero_index = em.constant(op, em.index_type(), 0);
-            let pad = |values: &[Value<'c, 'a>]| {
-                let mut v = values.to_vec();
-                v.resize(MAX_RANK, zero_index);
-                v
-            };
-            let src_indices = pad(&indices[..src_rank]);
-            let dst_indices = pad(&indices[src_rank..src_rank + dst_rank]);
-            let src_elements = match indices.get(src_rank + dst_rank) {
-                Some(&count) => em.to_i64(op, count),
-                None => em.constant(op, i64_type, -1),
-            };
-            let mut arguments = vec![
-                em.constant(op, i64_type, id),
-                em.constant(op, i64_type, queue),
-                em.constant(op, i64_type, element_bytes(src_type.element()).unwrap()),
-                em.constant(
-                    op,
-                    i64_type,
-                    attributes::integer(&op, attributes::ELEMENTS).unwrap_or(1),
-                ),
-                src_elements,
-                em.constant(op, i64_type, src_rank as i64),
-                src,
-                em.constant(op, i64_type, dst_rank as i64),
-                dst,
-            ];
-            arguments.extend(src_indices);
-            arguments.extend(dst_indices);
-            let key = format!("{}|{}", src.r#type(), dst.r#type());
-            let name = self.typed_name(COPY_FN_PREFIX, key);
-            self.call_c_interface(op, &name, &arguments);
+            copy_call(em, &mut self.typed, id, op, src, dst, &indices, queue);
+        } else if ops::MBARRIER_OPS.contains(&ops::name(&op).as_str()) {
+            let typed = &mut self.typed;
+            mbarrier::lower(em, id, op, &mut |em, operands| {
+                let mbarrier::BulkCopyOperands {
+                    src,
+                    dst,
+                    indices,
+                    queue,
+                } = operands;
+                copy_call(em, typed, id, op, src, dst, &indices, queue);
+            });
         } else if ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY) {
             let name = if ops::is(&op, ops::READY) {
                 READY_FN
@@ -530,8 +509,12 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
                 em.constant(op, i64_type, ty.rank() as i64),
                 memref,
             ];
-            let name = self.typed_name(DEALLOC_FN_PREFIX, memref.r#type().to_string());
-            self.call_c_interface(op, &name, &arguments);
+            let name = typed_name(
+                &mut self.typed,
+                DEALLOC_FN_PREFIX,
+                memref.r#type().to_string(),
+            );
+            call_c_interface(em, op, &name, &arguments);
             return; // the dealloc stays
         } else if ops::is(&op, ops::WAIT) {
             for token in op.operands() {
@@ -542,29 +525,83 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
         // SAFETY: `op`'s results have no uses left; no handle to it is used again.
         unsafe { mlirOperationDestroy(op.to_raw()) }
     }
+}
 
-    /// A call before `op` to `name`, declared with MLIR's C interface.
-    fn call_c_interface(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        name: &str,
-        arguments: &[Value<'c, 'a>],
-    ) {
-        let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
-        self.emitter.declare(name, &inputs, &[], true);
-        let call = self
-            .emitter
-            .call_operation(name, arguments, &[], op.location());
-        self.emitter.before(op, call);
-    }
+/// The copy call of `apipe.copy` (step 6), also issued for the copy of an
+/// `apipe.bulk_copy`: `indices` holds the source indices, the destination
+/// indices and optionally `src_elements`; `elements` is `op`'s attribute.
+#[allow(clippy::too_many_arguments)]
+fn copy_call<'c, 'a>(
+    em: &mut Emitter<'c, 'a>,
+    typed: &mut HashMap<(&'static str, String), String>,
+    id: i64,
+    op: OperationRef<'c, 'a>,
+    src: Value<'c, 'a>,
+    dst: Value<'c, 'a>,
+    indices: &[Value<'c, 'a>],
+    queue: i64,
+) {
+    let i64_type = em.i64_type();
+    let src_type = MemRefType::try_from(src.r#type()).unwrap();
+    let dst_type = MemRefType::try_from(dst.r#type()).unwrap();
+    let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
+    let zero_index = em.constant(op, em.index_type(), 0);
+    let pad = |values: &[Value<'c, 'a>]| {
+        let mut v = values.to_vec();
+        v.resize(MAX_RANK, zero_index);
+        v
+    };
+    let src_indices = pad(&indices[..src_rank]);
+    let dst_indices = pad(&indices[src_rank..src_rank + dst_rank]);
+    let src_elements = match indices.get(src_rank + dst_rank) {
+        Some(&count) => em.to_i64(op, count),
+        None => em.constant(op, i64_type, -1),
+    };
+    let mut arguments = vec![
+        em.constant(op, i64_type, id),
+        em.constant(op, i64_type, queue),
+        em.constant(op, i64_type, element_bytes(src_type.element()).unwrap()),
+        em.constant(
+            op,
+            i64_type,
+            attributes::integer(&op, attributes::ELEMENTS).unwrap_or(1),
+        ),
+        src_elements,
+        em.constant(op, i64_type, src_rank as i64),
+        src,
+        em.constant(op, i64_type, dst_rank as i64),
+        dst,
+    ];
+    arguments.extend(src_indices);
+    arguments.extend(dst_indices);
+    let key = format!("{}|{}", src.r#type(), dst.r#type());
+    let name = typed_name(typed, COPY_FN_PREFIX, key);
+    call_c_interface(em, op, &name, &arguments);
+}
 
-    /// The name of the runtime function `prefix<k>` for arguments of the
-    /// types `key` (one declaration per distinct `key`).
-    fn typed_name(&mut self, prefix: &'static str, key: String) -> String {
-        let count = self.typed.keys().filter(|(p, _)| *p == prefix).count();
-        self.typed
-            .entry((prefix, key))
-            .or_insert_with(|| format!("{prefix}{count}"))
-            .clone()
-    }
+/// A call before `op` to `name`, declared with MLIR's C interface.
+fn call_c_interface<'c, 'a>(
+    em: &mut Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    name: &str,
+    arguments: &[Value<'c, 'a>],
+) {
+    let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
+    em.declare(name, &inputs, &[], true);
+    let call = em.call_operation(name, arguments, &[], op.location());
+    em.before(op, call);
+}
+
+/// The name of the runtime function `prefix<k>` for arguments of the
+/// types `key` (one declaration per distinct `key`).
+fn typed_name(
+    typed: &mut HashMap<(&'static str, String), String>,
+    prefix: &'static str,
+    key: String,
+) -> String {
+    let count = typed.keys().filter(|(p, _)| *p == prefix).count();
+    typed
+        .entry((prefix, key))
+        .or_insert_with(|| format!("{prefix}{count}"))
+        .clone()
 }

@@ -15,7 +15,9 @@
 //!      `apipe.wait` or `apipe.ready` is an error (the GPU pipeline runs
 //!      `apipe-tokens-to-counting` first);
 //!    - queue 0 only: the hardware has one `cp.async` queue per thread
-//!      (the GPU pipeline runs `apipe-merge-queues` first);
+//!      (the GPU pipeline runs `apipe-merge-queues` first); a copy in a
+//!      function that commits no group (the mbarrier form, whose ops
+//!      `apipe-mbarrier-to-nvvm` lowers) may be on any queue;
 //!    - each `apipe.copy` follows the `cp.async` rules
 //!      (`apipe_passes::cp_async`, PTX ISA 9.7.9.25.3.1): it moves 4, 8 or
 //!      16 bytes (`cp-size`; 32 × `i4` is 16), reads global memory (no
@@ -65,6 +67,7 @@ use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
     cp_async::{self, copy_bytes},
+    group_distance,
     options::{OptionInfo, OptionKind, PassOptions},
     workgroup_memory, PassId, PassInfo, RunFn,
 };
@@ -132,6 +135,8 @@ fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
 /// Step 1: every precondition, each violation reported at its op.
 fn check(nested: &[OperationRef]) -> bool {
     let mut ok = true;
+    // Per function: whether it commits a group.
+    let mut commits: HashMap<usize, bool> = HashMap::new();
     for op in nested {
         let mut fail = |message: String| {
             diagnostic::error(op.location(), &message);
@@ -147,7 +152,16 @@ fn check(nested: &[OperationRef]) -> bool {
             ));
             continue;
         }
-        if ops::is_apipe(op) && attributes::queue(op) != 0 {
+        // A copy's queue matters only where groups are committed: in the
+        // mbarrier form (no commit in the function) an arrival tracks every
+        // earlier copy of the thread, on any queue.
+        let queue_matters = !ops::is(op, ops::COPY)
+            || group_distance::enclosing_function(*op).is_none_or(|f| {
+                *commits
+                    .entry(f.to_raw().ptr as usize)
+                    .or_insert_with(|| !group_distance::commit_queues(&f).is_empty())
+            });
+        if ops::is_apipe(op) && queue_matters && attributes::queue(op) != 0 {
             fail(format!(
                 "'{}' op is on queue {}; cp.async has one queue per thread (run apipe-merge-queues first)",
                 op.name().as_string_ref().as_str().unwrap_or("?"),

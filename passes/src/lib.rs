@@ -11,8 +11,8 @@
 //!   segments are handed to MLIR.
 //! - [`cp_async`]: the PTX `cp.async` rules an `apipe.copy` must follow.
 //! - One module per pass ([`make_sync`], [`tokens_to_counting`],
-//!   [`counting_to_tokens`], [`merge_queues`], [`software_pipeline`],
-//!   [`check_hazards`]) and per
+//!   [`counting_to_tokens`], [`tokens_to_mbarrier`], [`select_sync`],
+//!   [`merge_queues`], [`software_pipeline`], [`check_hazards`]) and per
 //!   shared analysis or utility ([`group_distance`], [`token_values`],
 //!   [`trip_count`], [`workgroup_memory`]).
 #![deny(missing_docs)]
@@ -29,9 +29,11 @@ pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod registry;
+pub mod select_sync;
 pub mod software_pipeline;
 pub mod token_values;
 pub mod tokens_to_counting;
+pub mod tokens_to_mbarrier;
 pub mod trip_count;
 pub mod workgroup_memory;
 

@@ -13,7 +13,10 @@
 //!    `src[..., i + k]` and stores to `dst[..., j + k]`; with `src_elements`,
 //!    `k >= src_elements` stores zero instead (PTX `src-size` zero-fill,
 //!    PTX ISA 9.7.9.25.3.1);
-//! 3. erase `apipe.wait` and `apipe.wait_group`;
+//!    an `apipe.bulk_copy` (mbarrier form) becomes the same loop;
+//! 3. erase `apipe.wait` and `apipe.wait_group`, and the ops of the
+//!    mbarrier form (`apipe.mbarrier_init`, `arrive_copies`, `expect_tx`,
+//!    `wait`): their ring stays, unused;
 //! 4. remove token values ([`token_values::strip_tokens`]);
 //! 5. erase `apipe.commit_group`;
 //! 6. drop the pipelining annotations (`apipe.stage`, `apipe.order`,
@@ -86,10 +89,13 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
     }
     // 2.-3.
     for op in nested {
-        if ops::is(&op, ops::COPY) {
+        if ops::is(&op, ops::COPY) || ops::is(&op, ops::BULK_COPY) {
             lower_copy(op);
             erase(op);
-        } else if ops::is(&op, ops::WAIT) || ops::is(&op, ops::WAIT_GROUP) {
+        } else if ops::is(&op, ops::WAIT)
+            || ops::is(&op, ops::WAIT_GROUP)
+            || ops::MBARRIER_OPS.iter().any(|name| ops::is(&op, name))
+        {
             erase(op);
         }
     }
@@ -165,12 +171,14 @@ fn lower_copy(op: OperationRef) {
     let context: &Context = unsafe { context_ref.to_ref() };
     let location = op.location();
     let block = op.block().unwrap();
-    let src = op.operand(0).unwrap();
-    let dst = op.operand(1).unwrap();
-    let src_rank = memref_type(src).rank();
-    let dst_rank = memref_type(dst).rank();
-    let indices: Vec<Value> = op.operands().skip(2).collect();
-    let (src_indices, rest) = indices.split_at(src_rank);
+    let operands: Vec<Value> = op.operands().collect();
+    // `apipe.copy`: src, dst, source indices, destination indices, optional
+    // src_elements; `apipe.bulk_copy`: src, dst, ring, slot, source
+    // indices, destination indices.
+    let (src, dst) = (operands[0], operands[1]);
+    let (src_rank, dst_rank) = (memref_type(src).rank(), memref_type(dst).rank());
+    let first_index = if ops::is(&op, ops::COPY) { 2 } else { 4 };
+    let (src_indices, rest) = operands[first_index..].split_at(src_rank);
     let (dst_indices, src_elements) = rest.split_at(dst_rank);
     let elements = attributes::integer(&op, attributes::ELEMENTS).unwrap();
     let index = Type::index(context);

@@ -14,7 +14,7 @@ use crate::{
     check_hazards, counting_to_tokens, make_sync, merge_queues,
     options::{OptionInfo, PassOptions},
     pass::{ApipePass, PassId, RunFn},
-    software_pipeline, tokens_to_counting, Error,
+    select_sync, software_pipeline, tokens_to_counting, tokens_to_mbarrier, Error,
 };
 use std::sync::RwLock;
 
@@ -75,6 +75,8 @@ const BUILTIN: &[&PassInfo] = &[
     &make_sync::INFO,
     &counting_to_tokens::INFO,
     &tokens_to_counting::INFO,
+    &tokens_to_mbarrier::INFO,
+    &select_sync::INFO,
     &merge_queues::INFO,
     &software_pipeline::INFO,
     &check_hazards::INFO,

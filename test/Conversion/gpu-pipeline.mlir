@@ -3,7 +3,12 @@
 // llvm.func with nvvm.kernel, copies are nvvm.cp.async.shared.global with
 // the cache operator and src-size, commits and waits keep their counts.
 //
-// RUN: apipe-translate --print-pipeline | FileCheck %s --check-prefix=TEXT
+// RUN: apipe-translate --print-pipeline --sync=counting | FileCheck %s --check-prefix=TEXT
+// The default, sync=auto, adds apipe-select-sync and apipe-mbarrier-to-nvvm
+// (docs/mbarrier.md); on this counting-form input it lowers the same.
+// RUN: apipe-translate --print-pipeline | FileCheck %s --check-prefix=AUTO-TEXT
+// AUTO-TEXT: builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,
+// RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
 
 // TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))

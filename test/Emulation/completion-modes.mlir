@@ -23,6 +23,15 @@
 // RUN: apipe-run %s --entry=tokens --completion=random:1 | FileCheck %s
 // RUN: apipe-run %s --entry=tokens --completion=random:7 | FileCheck %s
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - --entry=tokens | FileCheck %s --check-prefixes=CHECK,EAGER
+//
+// Through the mbarrier form (counting -> tokens -> mbarrier, docs/mbarrier.md):
+// the same snapshots and results, for both entries.
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=lazy | FileCheck %s --check-prefixes=CHECK,LAZY
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=eager | FileCheck %s --check-prefixes=CHECK,EAGER
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=random:1 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --entry=tokens --completion=lazy | FileCheck %s --check-prefixes=CHECK,LAZY
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --entry=tokens --completion=eager | FileCheck %s --check-prefixes=CHECK,EAGER
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --entry=tokens --completion=random:7 | FileCheck %s
 
 // Snapshot of %buf after the prologue.
 // CHECK: rank = 2 offset = 0 sizes = [2, 2] strides = [2, 1] data =

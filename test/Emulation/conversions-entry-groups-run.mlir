@@ -19,6 +19,10 @@
 // RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-to-nvgpu{tokens=true},apipe-import-nvgpu,apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | sed '1d;$d' > %t.nvgpu.mlir
 // RUN: cat %t.nvgpu.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=lazy | FileCheck %s
 // RUN: cat %t.nvgpu.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=eager | FileCheck %s
+// tokens-to-mbarrier refuses the wait_group that counting-to-tokens keeps:
+// no slot of the helper names its caller's group.
+// RUN: not apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' 2>&1 | FileCheck %s --check-prefix=MBARRIER
+// MBARRIER: entry-groups-helper.mlir:9:3: error: 'apipe.wait_group' op is in counting form; apipe-tokens-to-mbarrier converts token form (run apipe-counting-to-tokens first; a wait_group it keeps waits for groups committed before the function's entry, which no slot of this function names)
 
 // The caller's tile A[8..12), then the helper's A[16..20).
 // CHECK: [8,  9,  10,  11,  16,  17,  18,  19,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1]

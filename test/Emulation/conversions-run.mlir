@@ -17,6 +17,11 @@
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | apipe-run - --completion=random:2 | FileCheck %s
+// tokens-to-mbarrier after it (the mbarrier form, docs/mbarrier.md):
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=random:5 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=4})' | apipe-run - --completion=lazy | FileCheck %s
 // merge-queues:
 // RUN: apipe-opt %s --apipe-merge-queues | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --apipe-merge-queues | apipe-run - --completion=eager | FileCheck %s

@@ -15,6 +15,9 @@
 // RUN: apipe-opt %t.mlir --apipe-counting-to-tokens | apipe-run --completion=lazy,eager,random:3 --schedule=forward,reverse > %t.tokens.out
 // RUN: FileCheck %s --check-prefix=TOKENS < %t.tokens.out
 // TOKENS-COUNT-6: {{^}}0, 48, 49, 49{{$}}
+// Through the mbarrier form (docs/mbarrier.md) it prints what make-sync prints.
+// RUN: apipe-opt %t.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.mbarrier.out
+// RUN: diff %t.sync.out %t.mbarrier.out
 
 module attributes {gpu.container_module} {
 // @kernels

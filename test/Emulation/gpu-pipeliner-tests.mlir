@@ -22,6 +22,9 @@
 // RUN: apipe-opt %t.mlir --apipe-software-pipeline="sync=tokens" > %t.tokens.mlir
 // RUN: apipe-run %t.tokens.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:3 | grep -v base@ > %t.tokens.out
 // RUN: diff %t.counting.out %t.tokens.out
+// The token form through apipe-tokens-to-mbarrier prints the same.
+// RUN: apipe-opt %t.tokens.mlir --apipe-tokens-to-mbarrier | apipe-run --completion=lazy,eager,random:1 --schedule=forward,reverse,random:3 | grep -v base@ > %t.mbarrier.out
+// RUN: diff %t.counting.out %t.mbarrier.out
 //
 // Without its barriers (barriers=false) the pipelined kernel races.
 // RUN: apipe-opt %t.mlir --apipe-software-pipeline="barriers=false" > %t.nobarrier.mlir

@@ -13,6 +13,11 @@
 // RUN: apipe-run %t.hand.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.hand.out
 // RUN: diff %t.hand.sync.out %t.hand.out
 // RUN: FileCheck %s < %t.hand.out
+// The same kernel in the mbarrier form (counting -> tokens -> mbarrier,
+// docs/mbarrier.md) prints what make-sync prints.
+// RUN: apipe-opt %t.hand.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' > %t.mbarrier.mlir
+// RUN: apipe-run %t.mbarrier.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.mbarrier.out
+// RUN: diff %t.hand.sync.out %t.mbarrier.out
 // CHECK-COUNT-9: {{^}}0, -2, 4, 4{{$}}
 // CHECK-NOT: {{^[0-9-]}}
 //

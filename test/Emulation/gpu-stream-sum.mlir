@@ -14,6 +14,10 @@
 // RUN: apipe-run %t.hand.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.hand.out
 // RUN: diff %t.hand.sync.out %t.hand.out
 // RUN: FileCheck %s < %t.hand.out
+// The same kernel in the mbarrier form (docs/mbarrier.md) prints what
+// make-sync prints.
+// RUN: apipe-opt %t.hand.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.mbarrier.out
+// RUN: diff %t.hand.sync.out %t.mbarrier.out
 // CHECK-COUNT-9: {{^}}0, 766, 768, 762{{$}}
 // CHECK-NOT: {{^[0-9-]}}
 //

@@ -2,12 +2,29 @@
 // apipe-merge-queues inside apipe-translate's pipeline (apipe-to-nvgpu alone
 // rejects this input with located errors, see Conversion/to-nvgpu-invalid.mlir).
 //
-// RUN: apipe-translate %s --sm=80 -o %t.ptx
+// RUN: apipe-translate %s --sm=80 --sync=counting -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_80 %t.ptx -o %t.cubin
-// RUN: apipe-translate %s --sm=90 -o %t.90.ptx
+// RUN: apipe-translate %s --sm=90 --sync=counting -o %t.90.ptx
 // RUN: FileCheck %s < %t.90.ptx
 // RUN: %ptxas -arch=sm_90 %t.90.ptx -o %t.90.cubin
+//
+// With sync=auto (the default), two queues take the mbarrier form
+// (docs/mbarrier.md): merged onto cp.async's one queue, the wait on %t0
+// would also wait for queue 1's younger group. One ring of 2 slots per
+// queue, one arrival per group, one wait per token.
+// RUN: apipe-translate %s --sm=80 -o %t.auto.ptx
+// RUN: FileCheck %s --check-prefix=AUTO < %t.auto.ptx
+// RUN: %ptxas -arch=sm_80 %t.auto.ptx -o %t.auto.cubin
+// RUN: apipe-translate %s --sm=90 -o %t.auto90.ptx
+// RUN: %ptxas -arch=sm_90 %t.auto90.ptx -o %t.auto90.cubin
+// AUTO-LABEL: .entry tokens_two_queues(
+// AUTO-NOT: cp.async.commit_group
+// AUTO-COUNT-2: cp.async.mbarrier.arrive.noinc.shared.b64
+// AUTO: mbarrier.test_wait.parity.shared.b64
+// AUTO: cp.async.mbarrier.arrive.noinc.shared.b64
+// AUTO-COUNT-2: mbarrier.test_wait.parity.shared.b64
+// AUTO-NOT: cp.async.wait_group
 
 // Waiting on %t0 with %t1 committed after it: one group may stay pending.
 // Then queue 1's group, committed last, is merged behind queue 0's: waiting

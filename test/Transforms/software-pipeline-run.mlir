@@ -12,6 +12,10 @@
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=random:4 | FileCheck %s
+// The token form through apipe-tokens-to-mbarrier (docs/mbarrier.md) prints the same:
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=random:4 | FileCheck %s
 // With barriers (one emulated thread: they only must not break anything).
 // RUN: apipe-opt %s --apipe-software-pipeline="barriers=true" | apipe-run - --completion=lazy | FileCheck %s
 

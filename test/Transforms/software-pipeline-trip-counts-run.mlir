@@ -12,6 +12,10 @@
 // RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline | apipe-run - --completion=random:1 | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-run - --completion=random:2 | FileCheck %s
+// The token form through apipe-tokens-to-mbarrier (docs/mbarrier.md) prints the same:
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | apipe-opt --apipe-tokens-to-mbarrier | apipe-run - --completion=random:2 | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 

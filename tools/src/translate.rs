@@ -6,8 +6,10 @@
 //! 2. check `--sm` (below sm_80 is a located error: `cp.async` needs
 //!    sm_80) and `--ptx` (a version LLVM knows, not below the sm's); an
 //!    input without a `gpu.module` is a located error at its first op;
-//! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes, then
-//!    upstream MLIR to the LLVM/NVVM dialects);
+//! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes for
+//!    `--sync=auto|counting|mbarrier`, then upstream MLIR to the LLVM/NVVM
+//!    dialects); where mbarriers remain and no `--ptx` was given, PTX ISA
+//!    7.1 at least (`mbarrier.test_wait.parity` on sm_80);
 //! 4. translate the `gpu.module` to LLVM IR in memory and, for PTX and
 //!    cubins, optimize (O3) and emit PTX through inkwell
 //!    ([`apipe_lowering::ptx`]);
@@ -61,6 +63,9 @@ pub struct Cli {
     /// Print the compile time of each stage (apipe passes, upstream lowering, LLVM codegen) to stderr.
     #[arg(long = "stage-timing")]
     pub stage_timing: bool,
+    /// The synchronization emitted: `auto` (counting form where every count is exact, else mbarriers), `counting` (cp.async.wait_group) or `mbarrier` (cp.async.mbarrier.arrive and phase waits).
+    #[arg(long = "sync", default_value = "auto", value_name = "FORM")]
+    pub sync: String,
     /// Print the MLIR pass pipeline of the lowering (for `apipe-opt --pass-pipeline=...`) and exit.
     #[arg(long = "print-pipeline")]
     pub print_pipeline: bool,
@@ -98,12 +103,17 @@ enum Output {
 }
 
 fn run(cli: &Cli) -> Result<bool, String> {
+    // 2. (flags only)
+    let sync = gpu_pipeline::SyncForm::parse(&cli.sync)?;
+    let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
     if cli.print_pipeline {
-        println!("{}", gpu_pipeline::pipeline_text());
+        let options = gpu_pipeline::Options {
+            sync,
+            sm: sm.map_or(80, |sm| sm.number),
+        };
+        println!("{}", gpu_pipeline::pipeline_text(options));
         return Ok(true);
     }
-    // 2. (flags only)
-    let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
     if cli.resource_usage && !cli.to_cubin {
         return Err("--resource-usage needs --to-cubin".into());
     }
@@ -111,7 +121,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let input = Input::read(&cli.input)?;
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
-    let result = translate(cli, sm, &context, &input);
+    let result = translate(cli, sm, sync, &context, &input);
     let mut records = capture.take();
     report(&mut records, &input);
     let output = match result {
@@ -151,10 +161,15 @@ fn run(cli: &Cli) -> Result<bool, String> {
     Ok(true)
 }
 
+/// The PTX ISA version the mbarrier form needs (`mbarrier.test_wait.parity`,
+/// PTX ISA 7.1), ×10.
+const MBARRIER_PTX: u32 = 71;
+
 /// Steps 1–5 after reading; `Ok(None)` when located diagnostics say why not.
 fn translate(
     cli: &Cli,
     sm: Result<ptx::Sm, u32>,
+    sync: gpu_pipeline::SyncForm,
     context: &melior::Context,
     input: &Input,
 ) -> Result<Option<Output>, Error> {
@@ -172,7 +187,7 @@ fn translate(
             return Ok(None);
         }
     };
-    let version = ptx::ptx_version(sm, cli.ptx)?;
+    let mut version = ptx::ptx_version(sm, cli.ptx)?;
     let gpu_module_count = ptx::gpu_modules(&module).len();
     if gpu_module_count == 0 {
         // Located at the first op of the input (the module itself if empty).
@@ -196,8 +211,22 @@ fn translate(
     }
     // 3.
     let mut times = gpu_pipeline::StageTimes::default();
-    gpu_pipeline::lower_to_nvvm(&mut module, &mut times)?;
+    let options = gpu_pipeline::Options {
+        sync,
+        sm: sm.number,
+    };
+    gpu_pipeline::lower_to_nvvm(&mut module, options, &mut times)?;
     let gpu_modules = ptx::gpu_modules(&module);
+    if gpu_pipeline::uses_mbarriers(&module) && version < MBARRIER_PTX {
+        // `mbarrier.test_wait.parity` (PTX ISA 9.7.13.15.16) needs 7.1.
+        if cli.ptx.is_some() {
+            return Err(Error::Target(format!(
+                "--ptx={version}: the mbarrier form needs PTX ISA 7.1 or newer \
+                 (mbarrier.test_wait.parity); pass --ptx=71 or --sync=counting"
+            )));
+        }
+        version = MBARRIER_PTX;
+    }
     // 4.
     let start = Instant::now();
     let llvm = inkwell::context::Context::create();

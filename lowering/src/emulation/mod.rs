@@ -6,7 +6,9 @@
 //!   `generate-runtime-verification`; `scf.for` steps; vector access
 //!   bounds) become calls that stop the program with a located error;
 //! - [`hooks`]: the race checker's hooks before workgroup-memory accesses
-//!   and global stores in kernels.
+//!   and global stores in kernels;
+//! - [`mbarrier`]: the ops of the mbarrier form become runtime calls with
+//!   the address of their slot.
 //!
 //! [`Emitter`] holds what they share: the op-id table (locations and check
 //! messages, read by the runtime) and the runtime function declarations.
@@ -14,6 +16,7 @@
 pub mod checks;
 pub mod hooks;
 pub mod kernels;
+pub mod mbarrier;
 
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{

@@ -29,6 +29,10 @@ use std::{
 pub enum Event {
     /// Waits at the `gpu.barrier` with this op id.
     Barrier(i64),
+    /// Waits at the `apipe.mbarrier_wait` with this op id for a phase that
+    /// other threads of the block have yet to complete
+    /// ([`super::mbarrier`]); resume it to try again.
+    Blocked(i64),
     /// Stops: a run-time error was reported; never resume this fiber.
     Abort,
 }

@@ -13,7 +13,10 @@
 //!    to the kernel (the workgroup memory as `memref<Nxi8>`, then thread,
 //!    block, block-size and grid-size ids, x y z each).
 //! 3. Rounds: the threads run in the schedule's order ([`Schedule`]), each
-//!    until it waits at a `gpu.barrier` or returns. When all have stopped,
+//!    until it waits at a `gpu.barrier`, waits at an `apipe.mbarrier_wait`
+//!    whose phase other threads must complete first (it runs again in the
+//!    next round; a round in which nothing moves is a deadlock at that
+//!    wait, [`super::mbarrier`]), or returns. When all have stopped,
 //!    every thread must wait at the same barrier op (then a new epoch
 //!    starts and the next round runs) or all must have returned; anything
 //!    else is a deadlock on a GPU and a located error (never a hang).
@@ -294,6 +297,8 @@ fn block_ids(launch: &Launch, linear: usize) -> GpuIds {
 enum State {
     Ready,
     At(i64),
+    /// At an `apipe.mbarrier_wait` whose phase is incomplete.
+    Blocked(i64),
     Done,
 }
 
@@ -455,13 +460,18 @@ fn schedule_block(
                 }
             }
         }
+        let progress = super::mbarrier::progress();
+        let mut ran = false;
         for &t in order.iter() {
-            if states[t] != State::Ready {
-                continue;
+            match states[t] {
+                State::Ready => ran = true,
+                State::Blocked(_) => {}
+                _ => continue,
             }
             set_current(&mut worker.lanes[t].thread);
             states[t] = match fibers[t].resume(()) {
                 CoroutineResult::Yield(Event::Barrier(op)) => State::At(op),
+                CoroutineResult::Yield(Event::Blocked(op)) => State::Blocked(op),
                 CoroutineResult::Yield(Event::Abort) => return Err(Stop),
                 CoroutineResult::Return(()) => State::Done,
             };
@@ -471,6 +481,25 @@ fn schedule_block(
         }
         if run.config.schedule == Schedule::Reverse {
             order.reverse();
+        }
+        // Threads at an `apipe.mbarrier_wait` try again while the block
+        // makes progress (a thread ran, or an mbarrier moved); when nothing
+        // can move, the first of them is a deadlock.
+        let blocked = states.iter().enumerate().find_map(|(t, s)| match s {
+            State::Blocked(op) => Some((t, *op)),
+            _ => None,
+        });
+        if let Some((t, op)) = blocked {
+            if ran || super::mbarrier::progress() != progress {
+                round += 1;
+                continue;
+            }
+            let message = super::mbarrier::deadlock_message(
+                &worker.lanes[t].thread,
+                ids.thread_of(t),
+                ids.block,
+            );
+            return Err(run.error(op, &message, &[]));
         }
         let waiting: Vec<(usize, i64)> = states
             .iter()

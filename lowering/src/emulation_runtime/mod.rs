@@ -50,6 +50,7 @@
 pub mod context;
 pub mod descriptor;
 pub mod launch;
+pub mod mbarrier;
 pub mod queues;
 pub mod racecheck;
 
@@ -777,6 +778,9 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
     ]
+    .into_iter()
+    .chain(mbarrier::symbols())
+    .collect()
 }
 
 /// The address of [`apipe_emu_copy`].

@@ -151,6 +151,10 @@ pub struct Queue {
     pub groups: VecDeque<u64>,
     /// Commits on this queue so far.
     pub commit_count: u64,
+    /// Copies taken off the front of `pending` so far (so the copies issued
+    /// so far are `retired + pending.len()`: the marks of an mbarrier
+    /// arrival, [`super::mbarrier`]).
+    pub retired: u64,
 }
 
 impl Queue {
@@ -162,6 +166,7 @@ impl Queue {
             first_uncommitted: None,
             groups: VecDeque::new(),
             commit_count: 0,
+            retired: 0,
         }
     }
 
@@ -173,6 +178,7 @@ impl Queue {
         };
         while self.pending.front().is_some_and(|p| p.group <= group) {
             let pending = self.pending.pop_front().unwrap();
+            self.retired += 1;
             if !pending.landed {
                 pending.copy.land();
             }

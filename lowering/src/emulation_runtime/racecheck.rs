@@ -251,6 +251,29 @@ impl Shadow {
     }
 }
 
+impl Shadow {
+    /// A copy by op `op` completed through an mbarrier phase, which
+    /// synchronizes it with every thread that waits on the phase: its
+    /// bytes `[start, end)` recorded in flight are forgotten (no later
+    /// access conflicts with them).
+    pub fn forget_in_flight(&mut self, kind: Kind, start: usize, end: usize, op: u32) {
+        let end = end.min(self.write.len());
+        let start = start.min(end);
+        let arrays: [&mut Vec<u64>; 2] = match kind {
+            Kind::Write => [&mut self.write, &mut Vec::new()],
+            Kind::Read => [&mut self.read, &mut self.read2],
+        };
+        for words in arrays {
+            for word in words.iter_mut().take(end).skip(start) {
+                let access = Access::unpack(*word);
+                if access.epoch == IN_FLIGHT && access.op == op.min((1 << OP_BITS) - 1) {
+                    *word = 0;
+                }
+            }
+        }
+    }
+}
+
 /// Prints one race (once per kind, op and other op) and counts it.
 #[allow(clippy::too_many_arguments)]
 pub fn report(

@@ -1,0 +1,355 @@
+//! `apipe-mbarrier-to-nvvm{sm=80}`: the mbarrier form (docs/mbarrier.md) to
+//! NVVM ops and PTX, for the GPU lowering.
+//!
+//! Each slot of a ring `memref<K x i64, 3>` is one 64-bit mbarrier object in
+//! shared memory; its address is the ring's aligned pointer plus 8 × slot
+//! (the verifier guarantees the identity layout and a static K).
+//!
+//! Algorithm:
+//! 1. check every op before touching the IR, each refusal a located error:
+//!    `apipe.mbarrier_expect_tx` and `apipe.bulk_copy` (Hopper bulk copies)
+//!    are not lowered yet; `sm` is 80, 86, 89 or 90;
+//! 2. `apipe.mbarrier_init %ring, %n` becomes one `nvvm.mbarrier.init`
+//!    (`mbarrier.init.shared.b64`, PTX ISA 9.7.13.15.9) per slot with the
+//!    arrival count `%n` as `i32`. No `fence.mbarrier_init` follows: the
+//!    PTX ISA requires it only to make the initialisation visible to the
+//!    async proxy (bulk copies, TMA) or to other CTAs of a cluster; the
+//!    `gpu.barrier` that `apipe-tokens-to-mbarrier` places after the
+//!    initialisation orders it for the `cp.async` arrivals and waits of
+//!    the CTA's threads;
+//! 3. `apipe.mbarrier_arrive_copies %ring[%s]` becomes
+//!    `nvvm.cp.async.mbarrier.arrive {noinc = true}`
+//!    (`cp.async.mbarrier.arrive.noinc.shared.b64`, PTX ISA 9.7.9.25.3.5):
+//!    the arrival is one of the expected count, triggered when the thread's
+//!    earlier `cp.async` copies land;
+//! 4. `apipe.mbarrier_wait %ring[%s], %p` becomes a loop until the phase
+//!    of parity `%p` has completed:
+//!    - sm_90: `nvvm.mbarrier.try_wait.parity` (upstream's loop around
+//!      `mbarrier.try_wait.parity.shared.b64`, PTX ISA 9.7.13.15.16, with
+//!      a suspend-time hint of [`SUSPEND_TIME_HINT_NS`]);
+//!    - sm_80 to sm_89: `mbarrier.test_wait.parity.shared.b64` in a loop,
+//!      as `llvm.inline_asm` with a memory clobber: ptxas refuses
+//!      `try_wait` before sm_90, and LLVM 22's NVVM intrinsic for
+//!      `test_wait.parity` carries `.scope.cta`, which needs sm_90 too
+//!      (ISel aborts on it). `test_wait.parity` needs PTX ISA 7.1, which
+//!      `apipe-translate` selects for the mbarrier form on sm_80.
+//!
+//! Both waits have acquire semantics at CTA scope (the default of both
+//! instructions): once a wait returns, every copy that the completed
+//! phase's arrivals tracked, in every thread of the CTA, is visible.
+//!
+//! Postcondition: no mbarrier op is left. Copies are lowered by
+//! `apipe-to-nvgpu` (before or after this pass).
+
+use apipe_dialect::{diagnostic, ops, Reported};
+use apipe_passes::{
+    options::{OptionInfo, OptionKind, PassOptions},
+    PassId, PassInfo, RunFn,
+};
+use melior::{
+    dialect::{arith, DialectHandle},
+    ir::{
+        attribute::{Attribute, IntegerAttribute, StringAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{IntegerType, MemRefType},
+        BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-mbarrier-to-nvvm`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-mbarrier-to-nvvm",
+    name: "ApipeMbarrierToNvvm",
+    summary: "Lower the mbarrier form to NVVM mbarrier ops (sm_90: try_wait.parity; sm_80: a test_wait.parity loop)",
+    options: &[OptionInfo {
+        name: "sm",
+        kind: OptionKind::Int,
+        description: "the target architecture: 80, 86, 89 or 90 (default 80)",
+    }],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: || {
+        vec![
+            DialectHandle::arith(),
+            DialectHandle::memref(),
+            DialectHandle::llvm(),
+            // SAFETY: the C API returns a static handle.
+            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) },
+        ]
+    },
+};
+
+/// The suspend-time hint of `mbarrier.try_wait.parity` on sm_90, in
+/// nanoseconds (CUTLASS's `ClusterBarrier::wait` uses the same 10 ms).
+pub const SUSPEND_TIME_HINT_NS: i64 = 10_000_000;
+
+/// The sm_80 wait: `mbarrier.test_wait.parity` until it reports the phase
+/// complete (`$0`: the slot's shared address, `$1`: the parity as `i32`).
+pub const TEST_WAIT_LOOP: &str = "{\n\t.reg .pred P1;\n\tLAB_WAIT:\n\t\
+mbarrier.test_wait.parity.shared.b64 P1, [$0], $1;\n\t@!P1 bra.uni LAB_WAIT;\n\t}";
+
+/// Creates the `apipe-mbarrier-to-nvvm` pass for sm_80.
+pub fn create_mbarrier_to_nvvm_pass() -> melior::pass::Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    let sm = options.int("sm", 80);
+    if ![80, 86, 89, 90].contains(&sm) {
+        diagnostic::error(
+            op.location(),
+            &format!("apipe-mbarrier-to-nvvm: sm={sm}: expected 80, 86, 89 or 90"),
+        );
+        return Err(Reported);
+    }
+    mbarrier_to_nvvm(&op, sm as u32)
+}
+
+/// Step 1: the ops this pass cannot lower, each reported at its op.
+fn check(nested: &[OperationRef]) -> bool {
+    let mut ok = true;
+    for op in nested {
+        if ops::is(op, ops::MBARRIER_EXPECT_TX) || ops::is(op, ops::BULK_COPY) {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{}' op: bulk copies (cp.async.bulk with complete_tx) are not lowered to \
+                     PTX yet; use apipe.copy (cp.async) with apipe.mbarrier_arrive_copies",
+                    ops::name(op)
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Lowers every mbarrier op nested in `root` for `sm` (80 to 90). On
+/// failure the IR is unchanged and located errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn mbarrier_to_nvvm<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    sm: u32,
+) -> Result<(), Reported> {
+    let nested = ops::nested_ops(root);
+    if !check(&nested) {
+        return Err(Reported);
+    }
+    let context_ref = root.context();
+    // SAFETY: bound first (a temporary context ref would dangle).
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let lower = Lower::new(context);
+    for op in nested {
+        if ops::is(&op, ops::MBARRIER_INIT) {
+            lower.init(op);
+        } else if ops::is(&op, ops::MBARRIER_ARRIVE_COPIES) {
+            lower.arrive(op);
+        } else if ops::is(&op, ops::MBARRIER_WAIT) {
+            lower.wait(op, sm);
+        } else {
+            continue;
+        }
+        // SAFETY: the op has no results; no handle to it is used again.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    Ok(())
+}
+
+/// Builders of steps 2-4.
+struct Lower<'c> {
+    context: &'c Context,
+    index: Type<'c>,
+    i32: Type<'c>,
+    i64: Type<'c>,
+    shared_pointer: Type<'c>,
+}
+
+impl<'c> Lower<'c> {
+    fn new(context: &'c Context) -> Self {
+        Lower {
+            context,
+            index: Type::index(context),
+            i32: IntegerType::new(context, 32).into(),
+            i64: IntegerType::new(context, 64).into(),
+            shared_pointer: Type::parse(context, "!llvm.ptr<3>").expect("llvm is registered"),
+        }
+    }
+
+    /// Inserts `op` before `anchor` and returns its first result, if any.
+    fn before<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        op: melior::ir::Operation<'c>,
+    ) -> Option<Value<'c, 'a>> {
+        let new = anchor.block().unwrap().insert_operation_before(anchor, op);
+        new.result(0).ok().map(Into::into)
+    }
+
+    fn simple(
+        &self,
+        name: &str,
+        location: Location<'c>,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+    ) -> melior::ir::Operation<'c> {
+        OperationBuilder::new(name, location)
+            .add_operands(operands)
+            .add_results(&[result])
+            .build()
+            .unwrap_or_else(|_| panic!("valid {name}"))
+    }
+
+    fn constant<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        ty: Type<'c>,
+        value: i64,
+    ) -> Value<'c, 'a> {
+        let op = arith::constant(
+            self.context,
+            IntegerAttribute::new(ty, value).into(),
+            anchor.location(),
+        );
+        self.before(anchor, op).unwrap()
+    }
+
+    /// The shared-memory address of slot `slot` (an `index`, or the
+    /// constant `fixed` when `slot` is `None`) of `ring`, as `!llvm.ptr<3>`.
+    fn slot_pointer<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        ring: Value<'c, 'a>,
+        slot: Option<Value<'c, 'a>>,
+        fixed: i64,
+    ) -> Value<'c, 'a> {
+        let location = anchor.location();
+        let base = self
+            .before(
+                anchor,
+                self.simple(
+                    "memref.extract_aligned_pointer_as_index",
+                    location,
+                    &[ring],
+                    self.index,
+                ),
+            )
+            .unwrap();
+        let offset = match slot {
+            Some(slot) => {
+                let eight = self.constant(anchor, self.index, 8);
+                self.before(anchor, arith::muli(slot, eight, location))
+                    .unwrap()
+            }
+            None => self.constant(anchor, self.index, 8 * fixed),
+        };
+        let address = self
+            .before(anchor, arith::addi(base, offset, location))
+            .unwrap();
+        let wide = self
+            .before(
+                anchor,
+                self.simple("arith.index_cast", location, &[address], self.i64),
+            )
+            .unwrap();
+        self.before(
+            anchor,
+            self.simple("llvm.inttoptr", location, &[wide], self.shared_pointer),
+        )
+        .unwrap()
+    }
+
+    /// Step 2.
+    fn init(&self, op: OperationRef<'c, '_>) {
+        let location = op.location();
+        let ring = op.operand(0).unwrap();
+        let slots = MemRefType::try_from(ring.r#type())
+            .ok()
+            .and_then(|t| {
+                use melior::ir::r#type::ShapedTypeLike;
+                match t.dim_size(0).ok()? {
+                    melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
+                    _ => None,
+                }
+            })
+            .expect("verified ring: a static K");
+        let count = self
+            .before(
+                op,
+                self.simple(
+                    "arith.index_cast",
+                    location,
+                    &[op.operand(1).unwrap()],
+                    self.i32,
+                ),
+            )
+            .unwrap();
+        for slot in 0..slots {
+            let pointer = self.slot_pointer(op, ring, None, slot);
+            let init = OperationBuilder::new("nvvm.mbarrier.init", location)
+                .add_operands(&[pointer, count])
+                .build()
+                .expect("valid nvvm.mbarrier.init");
+            self.before(op, init);
+        }
+    }
+
+    /// Step 3.
+    fn arrive(&self, op: OperationRef<'c, '_>) {
+        let pointer =
+            self.slot_pointer(op, op.operand(0).unwrap(), Some(op.operand(1).unwrap()), 0);
+        let arrive = OperationBuilder::new("nvvm.cp.async.mbarrier.arrive", op.location())
+            .add_operands(&[pointer])
+            .add_attributes(&[(
+                Identifier::new(self.context, "noinc"),
+                IntegerAttribute::new(IntegerType::new(self.context, 1).into(), 1).into(),
+            )])
+            .build()
+            .expect("valid nvvm.cp.async.mbarrier.arrive");
+        self.before(op, arrive);
+    }
+
+    /// Step 4.
+    fn wait(&self, op: OperationRef<'c, '_>, sm: u32) {
+        let location = op.location();
+        let pointer =
+            self.slot_pointer(op, op.operand(0).unwrap(), Some(op.operand(1).unwrap()), 0);
+        let parity = self
+            .before(
+                op,
+                self.simple("arith.extui", location, &[op.operand(2).unwrap()], self.i32),
+            )
+            .unwrap();
+        let wait = if sm >= 90 {
+            let hint = self.constant(op, self.i32, SUSPEND_TIME_HINT_NS);
+            OperationBuilder::new("nvvm.mbarrier.try_wait.parity", location)
+                .add_operands(&[pointer, parity, hint])
+                .build()
+                .expect("valid nvvm.mbarrier.try_wait.parity")
+        } else {
+            OperationBuilder::new("llvm.inline_asm", location)
+                .add_operands(&[pointer, parity])
+                .add_attributes(&[
+                    (
+                        Identifier::new(self.context, "asm_string"),
+                        StringAttribute::new(self.context, TEST_WAIT_LOOP).into(),
+                    ),
+                    (
+                        Identifier::new(self.context, "constraints"),
+                        StringAttribute::new(self.context, "r,r,~{memory}").into(),
+                    ),
+                    (
+                        Identifier::new(self.context, "has_side_effects"),
+                        Attribute::unit(self.context),
+                    ),
+                ])
+                .build()
+                .expect("valid llvm.inline_asm")
+        };
+        self.before(op, wait);
+    }
+}

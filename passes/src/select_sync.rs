@@ -1,0 +1,203 @@
+//! `apipe-select-sync`: the `sync=auto` choice of the GPU lowering
+//! (docs/mbarrier.md, "Choosing the form"), per function: counting form
+//! where every count is exact, the mbarrier form where a count would not be.
+//!
+//! A count is exact when, on every path, it forces exactly the waited group
+//! (and the older ones of its queue) complete, and no younger group. Counting
+//! form costs nothing beyond the copies (no barrier objects, no shared
+//! memory), so it is kept wherever it is exact; the mbarrier form names each
+//! group by slot and phase, so it is exact on every path.
+//!
+//! Algorithm, per function that waits on tokens (a counting-form function
+//! is exact by definition: its counts are the program; it is left as it is):
+//! 1. the shared group-distance analysis of the function, and for each
+//!    `apipe.wait` the counts of [`tokens_to_counting::wait_counts`]: the
+//!    function is *inexact* if some count is not exact on every path, or if
+//!    it commits on more than one queue (the hardware has one `cp.async`
+//!    queue per thread: once `apipe-merge-queues` interleaves them, a wait
+//!    for one queue's group also waits for the younger groups of the
+//!    others);
+//! 2. an inexact function is planned for `apipe-tokens-to-mbarrier`
+//!    ([`tokens_to_mbarrier::plan::plan_function`]). Where the plan refuses
+//!    (a commit under thread-dependent control flow, a device function that
+//!    commits, ...), the function keeps counting form, which is safe (a
+//!    minimum count), and a remark at the function says why;
+//! 3. after every function is planned (nothing changed so far), each planned
+//!    function is rewritten to the mbarrier form. Functions left in token
+//!    form are converted by `apipe-tokens-to-counting` after this pass.
+//!
+//! Postcondition: every function is in counting or token form, with every
+//! count exact, or in the mbarrier form.
+
+use crate::{
+    group_distance::{self, GroupDistance, Options as DistanceOptions},
+    options::{OptionInfo, OptionKind, PassOptions},
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+    token_values,
+    tokens_to_counting::wait_counts,
+    tokens_to_mbarrier::{self, plan, rewrite},
+};
+use apipe_dialect::{diagnostic, ops, Reported};
+use melior::{
+    dialect::DialectHandle,
+    ir::{operation::OperationLike, OperationRef},
+    pass::Pass,
+};
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-select-sync`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-select-sync",
+    name: "ApipeSelectSync",
+    summary: "sync=auto: convert each token-form function whose counts would not be exact to the mbarrier form",
+    options: &[OptionInfo {
+        name: "remarks",
+        kind: OptionKind::Bool,
+        description: "emit a remark at each function with the form chosen (default false)",
+    }],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: || {
+        vec![
+            DialectHandle::arith(),
+            DialectHandle::memref(),
+            DialectHandle::scf(),
+            DialectHandle::gpu(),
+        ]
+    },
+};
+
+/// Creates the `apipe-select-sync` pass.
+pub fn create_select_sync_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    select_sync(op, options.bool("remarks", false)).map(|_| ())
+}
+
+/// Why a function is inexact in counting form (step 1), or `None` when
+/// every count is exact.
+///
+/// # Errors
+/// [`Reported`] when the analysis refused the function (errors emitted).
+pub fn inexact_reason<'c: 'a, 'a>(
+    function: OperationRef<'c, 'a>,
+    options: &DistanceOptions<'c, 'a>,
+) -> Result<Option<String>, Reported> {
+    let queues = group_distance::commit_queues(&function);
+    if queues.len() > 1 {
+        return Ok(Some(format!(
+            "it commits on {} queues, which cp.async merges into one",
+            queues.len()
+        )));
+    }
+    let analysis = GroupDistance::compute_with(&function, options)?;
+    for wait in ops::nested_ops(&function) {
+        if !ops::is(&wait, ops::WAIT) || group_distance::enclosing_function(wait) != Some(function)
+        {
+            continue;
+        }
+        let Ok(counts) = wait_counts(&analysis, wait) else {
+            // tokens-to-counting reports the token it cannot follow.
+            continue;
+        };
+        if let Some(count) = counts.iter().find(|c| !c.exact) {
+            return Ok(Some(format!(
+                "the paths commit {} groups after the group of a wait on queue {}",
+                count.range, count.queue
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// Steps 1-3 on every function in `root`; returns the number of functions
+/// converted to the mbarrier form. On failure the IR is unchanged and
+/// located errors have been emitted.
+///
+/// # Errors
+/// [`Reported`] after located errors.
+pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported> {
+    let function_only = group_distance::is_function(&root);
+    let committing_functions =
+        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
+    let mut plans = Vec::new();
+    let mut ok = true;
+    for function in group_distance::functions(&root) {
+        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        });
+        if !waits_on_tokens {
+            continue;
+        }
+        let distance_options = DistanceOptions {
+            function_only,
+            committing_functions: committing_functions.clone(),
+            ..DistanceOptions::default()
+        };
+        // 1.
+        let reason = match inexact_reason(function, &distance_options) {
+            Ok(Some(reason)) => reason,
+            Ok(None) => {
+                if remarks {
+                    diagnostic::remark(
+                        function.location(),
+                        "sync=auto: counting form (every count is exact)",
+                    );
+                }
+                continue;
+            }
+            Err(Reported) => {
+                ok = false;
+                continue;
+            }
+        };
+        // 2.
+        match plan::plan_function(
+            function,
+            &distance_options,
+            tokens_to_mbarrier::Options::default(),
+        ) {
+            Ok(Some(plan)) => {
+                if remarks {
+                    diagnostic::remark(
+                        function.location(),
+                        &format!("sync=auto: mbarrier form ({reason})"),
+                    );
+                }
+                plans.push(plan);
+            }
+            Ok(None) => {}
+            Err(refusals) => {
+                let why = refusals
+                    .first()
+                    .map(|r| r.message.as_str())
+                    .unwrap_or("refused");
+                diagnostic::remark(
+                    function.location(),
+                    &format!(
+                        "sync=auto: counting form kept with inexact counts ({reason}); the \
+                         mbarrier form is refused here: {why}"
+                    ),
+                );
+            }
+        }
+    }
+    if !ok {
+        return Err(Reported);
+    }
+    if plans.is_empty() {
+        return Ok(0);
+    }
+    if !token_values::check_removable(&root) {
+        return Err(Reported);
+    }
+    // 3.
+    for plan in &plans {
+        rewrite::rewrite(plan);
+    }
+    Ok(plans.len())
+}

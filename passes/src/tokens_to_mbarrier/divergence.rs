@@ -1,0 +1,235 @@
+//! Which values of a kernel may differ between the threads of a block
+//! (divergence), for `apipe-tokens-to-mbarrier`: every thread of the block
+//! arrives on each group's mbarrier slot (the arrival count is the block
+//! size), so every commit must run in every thread.
+//!
+//! Algorithm (a forward fixed point over the function's SSA values):
+//! 1. sources: the results of `gpu.thread_id`, `gpu.lane_id`,
+//!    `gpu.global_id` and `nvvm.read.ptx.sreg.tid.*` / `laneid`;
+//! 2. an op with a divergent operand has divergent results; an `scf.for`
+//!    whose bounds or step diverge has a divergent induction variable and
+//!    divergent results, and so has an `scf.if` / `scf.index_switch` whose
+//!    condition diverges; an iter_arg (and the loop result at its
+//!    position) diverges when its init or its yielded value does; a result
+//!    of `scf.if` / `scf.index_switch` / `scf.execute_region` when a yield
+//!    feeds it a divergent value; an `scf.while` argument or result when
+//!    an init, a `scf.condition` or an `scf.yield` operand at its position
+//!    does, and every result when the condition does;
+//! 3. repeat until nothing changes (values only ever become divergent).
+//!
+//! Loads are treated like any op: a load from a uniform address is
+//! uniform. This is the usual assumption of GPU divergence analyses (LLVM's
+//! `UniformityAnalysis`): a thread-dependent value stored to memory and
+//! loaded back at a uniform address is a race the race checker reports.
+
+use apipe_dialect::ops;
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use std::collections::HashSet;
+
+/// Op names whose results differ per thread.
+const SOURCES: &[&str] = &[
+    "gpu.thread_id",
+    "gpu.lane_id",
+    "gpu.global_id",
+    "nvvm.read.ptx.sreg.tid.x",
+    "nvvm.read.ptx.sreg.tid.y",
+    "nvvm.read.ptx.sreg.tid.z",
+    "nvvm.read.ptx.sreg.laneid",
+];
+
+/// The divergent values of one function.
+pub struct Divergence {
+    values: HashSet<usize>,
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+impl Divergence {
+    /// Computes the divergent values of `function` (steps 1-3).
+    pub fn compute<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> Self {
+        let mut this = Self {
+            values: HashSet::new(),
+        };
+        let nested = ops::nested_ops(function);
+        loop {
+            let before = this.values.len();
+            for op in &nested {
+                this.visit(op);
+            }
+            if this.values.len() == before {
+                return this;
+            }
+        }
+    }
+
+    /// True if `value` may differ between the threads of a block.
+    pub fn is_divergent(&self, value: Value) -> bool {
+        self.values.contains(&key(value))
+    }
+
+    fn mark(&mut self, value: Value) {
+        self.values.insert(key(value));
+    }
+
+    fn any<'c, 'a>(&self, values: impl IntoIterator<Item = Value<'c, 'a>>) -> bool {
+        values.into_iter().any(|v| self.is_divergent(v))
+    }
+
+    fn visit(&mut self, op: &OperationRef) {
+        let name = ops::name(op);
+        if SOURCES.contains(&name.as_str()) {
+            for result in op.results() {
+                self.mark(result.into());
+            }
+            return;
+        }
+        match name.as_str() {
+            "scf.for" => self.for_loop(op),
+            "scf.while" => self.while_loop(op),
+            "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                let condition_diverges = op.operand_count() > 0 && self.any(op.operands());
+                for region in op.regions() {
+                    let Some(block) = region.first_block() else {
+                        continue;
+                    };
+                    let Some(terminator) = block.terminator() else {
+                        continue;
+                    };
+                    for (index, value) in terminator.operands().enumerate() {
+                        if condition_diverges || self.is_divergent(value) {
+                            if let Ok(result) = op.result(index) {
+                                self.mark(result.into());
+                            }
+                        }
+                    }
+                }
+                if condition_diverges {
+                    for result in op.results() {
+                        self.mark(result.into());
+                    }
+                }
+            }
+            _ if op.region_count() == 0 => {
+                if self.any(op.operands()) {
+                    for result in op.results() {
+                        self.mark(result.into());
+                    }
+                }
+            }
+            // Other region ops (functions, launches): their results, if any,
+            // diverge with their operands.
+            _ => {
+                if self.any(op.operands()) {
+                    for result in op.results() {
+                        self.mark(result.into());
+                    }
+                }
+            }
+        }
+    }
+
+    fn for_loop(&mut self, op: &OperationRef) {
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+            return;
+        };
+        let bounds_diverge = (0..3).any(|i| op.operand(i).is_ok_and(|v| self.is_divergent(v)));
+        if bounds_diverge {
+            if let Ok(iv) = body.argument(0) {
+                self.mark(iv.into());
+            }
+        }
+        let yields: Vec<Value> = body
+            .terminator()
+            .map(|t| t.operands().collect())
+            .unwrap_or_default();
+        for index in 0..op.result_count() {
+            let init = op.operand(3 + index).ok();
+            let yielded = yields.get(index).copied();
+            let diverges = bounds_diverge
+                || init.is_some_and(|v| self.is_divergent(v))
+                || yielded.is_some_and(|v| self.is_divergent(v));
+            if diverges {
+                if let Ok(argument) = body.argument(1 + index) {
+                    self.mark(argument.into());
+                }
+                self.mark(op.result(index).unwrap().into());
+            }
+        }
+    }
+
+    fn while_loop(&mut self, op: &OperationRef) {
+        let (Some(before), Some(after)) = (
+            op.region(0).ok().and_then(|r| r.first_block()),
+            op.region(1).ok().and_then(|r| r.first_block()),
+        ) else {
+            return;
+        };
+        let condition: Vec<Value> = before
+            .terminator()
+            .map(|t| t.operands().collect())
+            .unwrap_or_default();
+        let yields: Vec<Value> = after
+            .terminator()
+            .map(|t| t.operands().collect())
+            .unwrap_or_default();
+        let condition_diverges = condition.first().is_some_and(|c| self.is_divergent(*c));
+        for index in 0..before.argument_count() {
+            let diverges = op.operand(index).is_ok_and(|v| self.is_divergent(v))
+                || yields.get(index).is_some_and(|v| self.is_divergent(*v));
+            if diverges {
+                self.mark(before.argument(index).unwrap().into());
+            }
+        }
+        for index in 0..after.argument_count() {
+            let diverges = condition_diverges
+                || condition
+                    .get(1 + index)
+                    .is_some_and(|v| self.is_divergent(*v));
+            if diverges {
+                self.mark(after.argument(index).unwrap().into());
+                if let Ok(result) = op.result(index) {
+                    self.mark(result.into());
+                }
+            }
+        }
+    }
+}
+
+/// The innermost op around `op` (up to `function`) whose control flow
+/// depends on a divergent value: an `scf.if` / `scf.index_switch` with a
+/// divergent condition, an `scf.for` with divergent bounds or step, an
+/// `scf.while` with a divergent condition. `None` if every enclosing branch
+/// and loop is uniform.
+pub fn divergent_parent<'c, 'a>(
+    divergence: &Divergence,
+    op: &OperationRef<'c, 'a>,
+    function: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    for parent in ops::ancestors(op) {
+        if parent == *function {
+            return None;
+        }
+        let diverges = match ops::name(&parent).as_str() {
+            "scf.if" | "scf.index_switch" => {
+                parent.operand(0).is_ok_and(|c| divergence.is_divergent(c))
+            }
+            "scf.for" => {
+                (0..3).any(|i| parent.operand(i).is_ok_and(|v| divergence.is_divergent(v)))
+            }
+            "scf.while" => parent
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.terminator())
+                .and_then(|t| t.operand(0).ok())
+                .is_some_and(|c| divergence.is_divergent(c)),
+            _ => false,
+        };
+        if diverges {
+            return Some(parent);
+        }
+    }
+    None
+}
