@@ -579,3 +579,28 @@ gpu.module @neighbour_tiles {
     gpu.return
   }
 }
+
+// -----
+
+// The same copy under `(2 mod 3) != 1`, which holds: the read before the
+// wait is reported.
+func.func @copy_in_live_branch(%A: memref<64xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %m = arith.remui %c2, %c3 : index
+  %q = arith.cmpi ne, %m, %c1 : index
+  scf.if %q {
+    // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+    // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  }
+  apipe.commit_group
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  memref.store %x, %out[%c0] : memref<4xf32>
+  apipe.wait_group 0
+  return
+}

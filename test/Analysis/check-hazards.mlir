@@ -543,3 +543,26 @@ gpu.module @own_tiles {
     gpu.return
   }
 }
+
+// -----
+
+// A copy under a condition that folds to false (`(1 mod 3) != 1`, as in an
+// unrolled iteration of the pipeliner's prologue) never runs: the read
+// before the wait is no hazard.
+// CHECK-LABEL: func.func @copy_in_dead_branch
+func.func @copy_in_dead_branch(%A: memref<64xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %m = arith.remui %c1, %c3 : index
+  %q = arith.cmpi ne, %m, %c1 : index
+  scf.if %q {
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  }
+  apipe.commit_group
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  memref.store %x, %out[%c0] : memref<4xf32>
+  apipe.wait_group 0
+  return
+}
