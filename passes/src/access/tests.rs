@@ -41,6 +41,31 @@ fn gcd_test_separates_versions() {
 }
 
 #[test]
+fn elimination_separates_unbounded_unknowns() {
+    // Two threads t, t' (no upper bound): t' >= t + 1, and element 2t of
+    // thread t within [2t', 2t' + 2): 0 <= 2t - 2t' <= 1. Propagation
+    // cannot bound t or t'; elimination finds 0 <= t - t' <= -1.
+    let (t, u) = (sym(0), sym(1));
+    let d = t.scaled(2).unwrap().plus(&u, -2).unwrap();
+    let mut system = System::new();
+    system.push(ge(t.clone()));
+    system.push(ge(u.clone()));
+    system.push(Constraint::le(&t.offset(1).unwrap(), &u).unwrap());
+    system.push(ge(d.clone()));
+    system.push(ge(d.scaled(-1).unwrap().offset(1).unwrap()));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // With t' <= t - 1 and 0 <= 2t - 2t' <= 2, t' = t - 1 is a solution:
+    // not called infeasible.
+    let mut system = System::new();
+    system.push(ge(t.clone()));
+    system.push(ge(u.clone()));
+    system.push(Constraint::le(&u.offset(1).unwrap(), &t).unwrap());
+    system.push(ge(d.clone()));
+    system.push(ge(d.scaled(-1).unwrap().offset(2).unwrap()));
+    assert!(system.feasible().may());
+}
+
+#[test]
 fn remainder_of_a_possibly_negative_value_is_only_bounded() {
     // t unconstrained: (t + 2) remui 3 vs t remui 3 may meet (t = -2 gives
     // (2^64 - 2) mod 3 vs 0 ...): not provably disjoint.
