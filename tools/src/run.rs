@@ -35,7 +35,6 @@ use melior::{
         BlockLike, Module, RegionLike,
     },
     pass::PassManager,
-    utility::register_all_passes,
     StringRef,
 };
 use mlir_sys::{
@@ -99,7 +98,7 @@ pub struct Cli {
 
 /// Runs `apipe-run` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
-    apipe_lowering::register_passes();
+    crate::register_passes();
     let cli: Cli = match crate::parse_cli(args) {
         Ok(cli) => cli,
         Err(code) => return code,
@@ -141,7 +140,6 @@ fn run(cli: &Cli) -> Result<bool, String> {
         }
     }
     libraries.retain(|l| std::path::Path::new(l).exists());
-    register_all_passes();
     let start = Instant::now();
     let input = Input::read(&cli.input)?;
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;

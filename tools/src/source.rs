@@ -22,6 +22,7 @@ use mlir_sys::{
     mlirLocationNameGet, mlirLocationNameGetChildLoc, mlirLocationNameGetName,
     mlirModuleCreateParse, mlirOperationSetLocation, MlirContext, MlirLocation,
 };
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The marker `mlir-opt --split-input-file` splits at.
 pub const SPLIT_MARKER: &str = "// -----";
@@ -85,10 +86,31 @@ impl Input {
     }
 }
 
+/// The outcome of the last [`parse`] in this process: 0 none yet, 1
+/// failed, 2 succeeded.
+static LAST_PARSE: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the last [`parse`] in this process succeeded (`None` if none
+/// ran). The fuzzer (`apipe_tools::fuzz`) reads it to report the share of
+/// its inputs that parse.
+pub fn last_parse_succeeded() -> Option<bool> {
+    match LAST_PARSE.load(Ordering::Relaxed) {
+        0 => None,
+        1 => Some(false),
+        _ => Some(true),
+    }
+}
+
 /// Parses `text` as a module (top-level ops are wrapped in an implicit
 /// `builtin.module`, as `mlir-opt` does) and names its locations `file`.
 /// Parse errors go to the context's diagnostic handlers.
 pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
+    let module = parse_module(context, text, file);
+    LAST_PARSE.store(if module.is_some() { 2 } else { 1 }, Ordering::Relaxed);
+    module
+}
+
+fn parse_module<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
     // MLIR's lexer finds the end of input at a NUL byte after the buffer
     // (it does not stop at the length alone), so the text passed must be
     // followed by one.
