@@ -12,11 +12,9 @@
 # entry function's execution (including the program's own initialization
 # and checking loops, the same in both programs).
 #
-# Then an estimate of the runtime cost per iteration with an optimized
-# build: benches/emulation_runtime_micro.rs drives the runtime's extern "C"
-# functions as the 3-stage loop does, built with rustc -O and -C opt-level=0
-# (for reference: the dev profile builds apipe-lowering, which holds the
-# runtime, at opt-level 2; see Cargo.toml).
+# The runtime cost per iteration is the difference of the run times at 1M
+# iterations divided by 1M (the dev profile builds apipe-lowering, which
+# holds the runtime, at opt-level 2; see Cargo.toml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${APIPE_BIN_DIR:-$root/target/debug}
@@ -54,10 +52,3 @@ for n in 16 1000000; do
   done
 done
 
-echo
-echo "runtime cost per iteration (copy + commit_group + wait_group), 1M iterations:"
-for opt in "-O" "-C opt-level=0"; do
-  rustc --edition 2021 $opt -o "$work/micro" "$root/benches/emulation_runtime_micro.rs" 2>/dev/null
-  printf '  rustc %-16s ' "$opt"
-  "$work/micro"
-done

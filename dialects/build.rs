@@ -1,25 +1,34 @@
-//! Generates the IRDL definition of the apipe dialect from its ODS file.
+//! Builds the apipe dialect from its ODS file, `apipe/ApipeOps.td`:
 //!
-//! Upstream `tblgen-to-irdl` (LLVM 22) emits IRDL that does not load (type
-//! names `"!token"`, typed integer attributes, camelCase operand names; see
-//! shared/TOOLCHAIN.md), so this script reads the ODS records with the
-//! `tblgen` crate and writes the IRDL itself:
+//! 1. `mlir-tblgen` generates the C++ dialect, type and op declarations and
+//!    definitions (`-gen-dialect-*`, `-gen-typedef-*`, `-gen-op-*`) and the
+//!    dialect reference (`-gen-dialect-doc`) into `$OUT_DIR`;
+//! 2. the `cc` crate compiles them, with the hand-written C++ (`cpp/`: the
+//!    custom assembly of `apipe.copy`, registration; `capi/`: C API entry
+//!    points the MLIR C API lacks: diagnostics with notes, a parse that
+//!    survives upstream's error cleanup), against the installed MLIR headers, as
+//!    `-std=c++17 -fno-rtti` like Debian's LLVM;
+//! 3. the IRDL module for `mlir-opt --irdl-file=...` users is generated from
+//!    the same ODS records, read with the `tblgen` crate. Upstream
+//!    `tblgen-to-irdl` (LLVM 22) emits IRDL that does not load (type names
+//!    `"!token"`, typed integer attributes, camelCase operand names), so:
+//!    - emit `irdl.type` for every `TypeDef` of the dialect;
+//!    - for every `Op` of the dialect, emit one constraint value per operand,
+//!      result and required attribute (IRDL ties operands that share a value
+//!      to the same type), then `irdl.operands`, `irdl.results` and
+//!      `irdl.attributes`. Optional attributes are not declared: IRDL has no
+//!      optional attributes and allows undeclared ones.
 //!
-//! 1. parse `apipe/ApipeOps.td` with the MLIR include directory;
-//! 2. emit `irdl.type` for every `TypeDef` of the dialect;
-//! 3. for every `Op` of the dialect, emit one constraint value per operand,
-//!    result and required attribute (IRDL ties operands that share a value to
-//!    the same type), then `irdl.operands`, `irdl.results` and
-//!    `irdl.attributes`. Optional attributes are not declared: IRDL has no
-//!    optional attributes and allows undeclared ones; the Rust verifier
-//!    checks them.
-//!
-//! The output goes to `$OUT_DIR/apipe.irdl.mlir`; the library embeds it, and
-//! a test compares it with the checked-in `apipe/apipe.irdl.mlir`.
-//!
-//! It also compiles `capi/`, the few C++ entry points the MLIR C API lacks.
+//! The IRDL module and the reference go to `$OUT_DIR`; unit tests compare
+//! them with the checked-in `apipe/apipe.irdl.mlir` and `docs/dialect.md`.
 
-use std::{env, fmt::Write as _, fs, path::PathBuf};
+use std::{
+    env,
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
 use tblgen::{record::Record, TableGenParser};
 
 const TD_FILE: &str = "apipe/ApipeOps.td";
@@ -29,6 +38,7 @@ fn main() {
     let prefix = env::var("TABLEGEN_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
     println!("cargo:rerun-if-changed={TD_FILE}");
     println!("cargo:rerun-if-env-changed=TABLEGEN_220_PREFIX");
+    println!("cargo:rerun-if-env-changed=CXX");
 
     let keeper = TableGenParser::new()
         .add_include_directory(&format!("{prefix}/include"))
@@ -92,6 +102,12 @@ fn main() {
                 .as_def()
                 .unwrap_or_else(|_| panic!("{name}: argument {arg_name} is not a def"))
                 .into();
+            // `Arg<Constraint, "description", [MemRead]>` wraps the constraint.
+            let def = if def.subclass_of("Arg") {
+                def.def_value("constraint").unwrap()
+            } else {
+                def
+            };
             if def.subclass_of("Attr") {
                 if def.bit_value("isOptional").unwrap_or(false) || def.subclass_of("OptionalAttr") {
                     continue;
@@ -129,23 +145,89 @@ fn main() {
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     fs::write(out_dir.join("apipe.irdl.mlir"), out).unwrap();
 
-    compile_capi(&prefix);
+    generate_cpp(&prefix, &manifest, &out_dir);
+    compile_cpp(&prefix, &manifest, &out_dir);
 }
 
-/// Compiles the C++ additions to the MLIR C API (`capi/`). They link against
-/// the same static MLIR libraries that `mlir-sys` links.
-fn compile_capi(prefix: &str) {
-    println!("cargo:rerun-if-changed=capi/ApipeDiagnostics.cpp");
-    cc::Build::new()
+/// The `mlir-tblgen` generators and the files they write into `$OUT_DIR`.
+const TBLGEN_OUTPUTS: &[(&str, &str)] = &[
+    ("-gen-dialect-decls", "ApipeOpsDialect.h.inc"),
+    ("-gen-dialect-defs", "ApipeOpsDialect.cpp.inc"),
+    ("-gen-typedef-decls", "ApipeOpsTypes.h.inc"),
+    ("-gen-typedef-defs", "ApipeOpsTypes.cpp.inc"),
+    ("-gen-op-decls", "ApipeOps.h.inc"),
+    ("-gen-op-defs", "ApipeOps.cpp.inc"),
+    ("-gen-dialect-doc", "ApipeDialect.md"),
+];
+
+/// Step 1: runs `mlir-tblgen` for every output in [`TBLGEN_OUTPUTS`].
+fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
+    let tblgen = Path::new(prefix).join("bin/mlir-tblgen");
+    for (generator, output) in TBLGEN_OUTPUTS {
+        let status = Command::new(&tblgen)
+            .arg(generator)
+            .arg("--dialect=apipe")
+            .arg("-I")
+            .arg(format!("{prefix}/include"))
+            .arg("-I")
+            .arg(manifest)
+            .arg(manifest.join(TD_FILE))
+            .arg("-o")
+            .arg(out_dir.join(output))
+            .status()
+            .unwrap_or_else(|error| panic!("cannot run {}: {error}", tblgen.display()));
+        assert!(
+            status.success(),
+            "mlir-tblgen {generator} failed on {TD_FILE}"
+        );
+    }
+}
+
+/// Step 2: compiles the generated and the hand-written C++. It links against
+/// the same MLIR libraries that `mlir-sys` links (static by default, or
+/// `libMLIR.so` under `MLIR_SYS_LINK_SHARED=1`).
+fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
+    const SOURCES: &[&str] = &["cpp/ApipeDialect.cpp", "capi/ApipeDiagnostics.cpp"];
+    for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    let include = manifest.join("../include");
+    println!(
+        "cargo:rerun-if-changed={}",
+        include.join("apipe-c").display()
+    );
+    let mut build = cc::Build::new();
+    // Prefer the clang of the same LLVM when it is installed.
+    let clang = Path::new(prefix).join("bin/clang++");
+    if clang.exists() && env::var_os("CXX").is_none() {
+        build.compiler(clang);
+    }
+    build
         .cpp(true)
-        .file("capi/ApipeDiagnostics.cpp")
+        .files(SOURCES)
         .include(format!("{prefix}/include"))
+        .include(out_dir)
+        .include(manifest.join("cpp"))
+        .include(include)
         .flag("-std=c++17")
         .flag("-fno-exceptions")
         .flag("-fno-rtti")
         .flag_if_supported("-Wno-unused-parameter")
         .define("_GNU_SOURCE", None)
         .compile("apipe_capi");
+    // The parser entry point throws out of MLIR's parser at its first error
+    // (see the file's comment), so it alone is built with exceptions.
+    println!("cargo:rerun-if-changed=capi/ApipeParser.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("capi/ApipeParser.cpp")
+        .include(format!("{prefix}/include"))
+        .flag("-std=c++17")
+        .flag("-fexceptions")
+        .flag("-fno-rtti")
+        .flag_if_supported("-Wno-unused-parameter")
+        .define("_GNU_SOURCE", None)
+        .compile("apipe_capi_parser");
 }
 
 /// Writes `%N = <constraint>` and returns N.

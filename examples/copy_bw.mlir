@@ -28,7 +28,7 @@ gpu.module @kernels {
     scf.for %t = %c0 to %c32 step %c1 {
       %tile = arith.muli %t, %c512 {apipe.stage = 0 : i64} : index
       %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%src, %buf, %off, %lane) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<16777216xf32>, memref<512xf32, 3>, index, index) -> ()
+      apipe.copy %src[%off], %buf[%lane], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<16777216xf32> to memref<512xf32, 3>
       scf.for %k = %c0 to %c4 step %c1 {
         %i = arith.addi %lane, %k : index
         %x = memref.load %buf[%i] : memref<512xf32, 3>

@@ -18,8 +18,8 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
     // Prologue: tile 0 into version 0.
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 {bypass_l1} : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       // Issue tile j + 1 (an empty group past the end keeps counts uniform).
       %next = arith.addi %j, %c1 : index
@@ -28,11 +28,11 @@ gpu.module @kernels {
         %base = arith.muli %next, %c128 : index
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
-        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64, bypass_l1} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%src], %buf[%v, %lane], 4 {bypass_l1} : memref<4096xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
       // Tile j has landed once at most one newer group is pending.
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.wait_group 1
       gpu.barrier
       %cur = arith.remui %j, %c2 : index
       %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>

@@ -53,9 +53,9 @@ gpu.module @kernels {
     scf.for %kt = %c0 to %c128 step %c1 {
       %k0 = arith.muli %kt, %c16 {apipe.stage = 0 : i64} : index
       %a_gcol = arith.addi %k0, %a_col {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %As, %a_grow, %a_gcol, %a_row, %a_col) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<2048x2048xf32>, memref<64x16xf32, 3>, index, index, index, index) -> ()
+      apipe.copy %A[%a_grow, %a_gcol], %As[%a_row, %a_col], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<2048x2048xf32> to memref<64x16xf32, 3>
       %b_grow = arith.addi %k0, %b_row {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%B, %Bs, %b_grow, %b_gcol, %b_row, %b_col) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<2048x2048xf32>, memref<16x64xf32, 3>, index, index, index, index) -> ()
+      apipe.copy %B[%b_grow, %b_gcol], %Bs[%b_row, %b_col], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<2048x2048xf32> to memref<16x64xf32, 3>
       gpu.barrier {apipe.stage = 2 : i64}
       scf.for %k = %c0 to %c16 step %c1 {
         scf.for %i = %c0 to %c4 step %c1 {

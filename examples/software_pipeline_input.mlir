@@ -19,7 +19,7 @@ func.func @stream_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
   %tile = memref.alloc() : memref<4xf32>
   scf.for %j = %c0 to %c16 step %c1 {
     %off = arith.muli %j, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %tile, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
       %x = memref.load %tile[%k] : memref<4xf32>
       %acc2 = arith.addf %acc, %x : f32

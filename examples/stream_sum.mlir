@@ -36,7 +36,7 @@ gpu.module @kernels {
     %sum = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
       %tile = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
       %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %buf, %off, %lane) {elements = 4 : i64, bypass_l1, apipe.stage = 0 : i64} : (memref<1048576xf32>, memref<128xf32, 3>, index, index) -> ()
+      apipe.copy %A[%off], %buf[%lane], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<1048576xf32> to memref<128xf32, 3>
       gpu.barrier {apipe.stage = 1 : i64}
       %tile_sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%p = %acc) -> (f32) {
         %i = arith.addi %neighbour_lane, %k : index

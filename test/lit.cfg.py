@@ -37,7 +37,7 @@ config.substitutions.append(
 # Upstream mlir-opt by full path, so a test says which tool it means.
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
 
-# NVIDIA ptxas (issue 5): every PTX the suite produces is assembled for sm_80
+# NVIDIA ptxas: every PTX the suite produces is assembled for sm_80
 # and sm_90. Found as apipe-translate finds it: $APIPE_PTXAS, PATH, then the
 # project venv that `bash scripts/setup.sh` creates.
 import glob

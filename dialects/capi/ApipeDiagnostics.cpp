@@ -2,7 +2,7 @@
 //
 // The MLIR C API (LLVM 22) can emit errors (`mlirEmitError`) but not
 // warnings, remarks, or diagnostics with attached notes. apipe passes need
-// all of them (DESIGN.md section 5: "a remark that names the counts", "a
+// all of them (docs/passes.md: "a remark that names the counts", "a
 // located error with a note at the copy"). This file adds one entry point
 // over `mlir::emitError` / `emitWarning` / `emitRemark` so they flow through the context's diagnostic
 // engine like any upstream diagnostic.

@@ -1,7 +1,7 @@
 //! Names of the attributes apipe reads and writes, and typed readers for them.
 //!
-//! Op attributes (DESIGN.md section 4) are plain names on apipe ops; the
-//! pipelining annotations (DESIGN.md section 4, "Pipelining annotations") are
+//! Op attributes (docs/dialect.md) are plain names on apipe ops; the
+//! pipelining annotations (docs/annotations.md) are
 //! dialect-prefixed discardable attributes on ops of an `scf.for` body.
 
 use melior::ir::{

@@ -1,9 +1,9 @@
 /// Errors of the dialect crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The generated IRDL module did not parse, verify or load.
-    #[error("cannot load the apipe IRDL dialect: {0}")]
-    Irdl(&'static str),
+    /// The C++ dialect did not register its ops in the context.
+    #[error("cannot register the apipe dialect: {0}")]
+    Registration(&'static str),
 }
 
 /// A failure that has already been reported as located MLIR diagnostics

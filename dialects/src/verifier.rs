@@ -1,8 +1,13 @@
-//! The semantic verifier of apipe IR: what IRDL cannot check.
+//! The semantic verifier of apipe IR: what the ODS-generated C++ verifier
+//! does not check.
 //!
-//! IRDL (loaded from `ApipeOps.td`) already checks operand and result kinds
-//! and that required attributes are integers. This verifier adds, per op
-//! (DESIGN.md section 4):
+//! The C++ dialect (from `ApipeOps.td`) already checks operand and result
+//! kinds, that required attributes are present and i64, that `bypass_l1` is
+//! a unit attribute, and that a copy's memrefs are ranked with an index
+//! count that fits their ranks (so that its custom form can print). This
+//! verifier checks every rule of the dialect reference (docs/dialect.md),
+//! those included (so that it stands alone on IR built without the C++
+//! verifier running), per op:
 //!
 //! 1. `apipe.copy`: `elements` is an i64 > 0; src and dst are ranked memrefs
 //!    of rank >= 1 with the same element type; the index count is
@@ -13,7 +18,12 @@
 //!    `elements`);
 //! 2. `queue` (every op but `wait`) and `pending` (`wait_group`) are i64 >= 0;
 //! 3. `apipe.wait` has at least one operand;
-//! 4. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
+//! 4. every apipe op sits in the body of a function (an op named `*.func`,
+//!    or a `gpu.launch` body): groups and waits are per thread of a running
+//!    function, and the lowerings build their code inside one (an op at
+//!    `gpu.module` or `builtin.module` scope would become an intrinsic call
+//!    with no function around it);
+//! 5. the pipelining annotations: `apipe.stage` is an i64 >= 0 on an op
 //!    directly inside an `scf.for` body, not on its terminator;
 //!    `apipe.order` is an i64;
 //!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
@@ -64,6 +74,13 @@ fn verify_op(op: &OperationRef) -> bool {
             checker.error("expected at least one !apipe.token operand".into());
         }
         _ => {}
+    }
+    if ops::is_apipe(op) && !ops::ancestors(op).any(|p| ops::is_function(&p)) {
+        checker.error(
+            "must be inside a function body (func.func, gpu.func, llvm.func or a gpu.launch body): \
+             groups and waits belong to a running thread"
+                .into(),
+        );
     }
     checker.annotations();
     checker.ok
@@ -178,7 +195,7 @@ impl Checker<'_, '_, '_> {
         let mut read = Some(elements);
         if index_count == expected + 1 {
             let src_elements = self.op.operand(self.op.operand_count() - 1).unwrap();
-            read = constant_index(src_elements);
+            read = ops::constant_int(src_elements);
             if let Some(value) = read {
                 if value < 0 || value > elements {
                     self.error(format!(
@@ -276,18 +293,4 @@ impl Checker<'_, '_, '_> {
 
 fn ranked(ty: Type) -> Option<MemRefType> {
     MemRefType::try_from(ty).ok()
-}
-
-/// The value of an `arith.constant` of index type defining `value`.
-fn constant_index(value: melior::ir::Value) -> Option<i64> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
-    let owner = result.owner();
-    if owner.name().as_string_ref().as_str() != Ok("arith.constant") {
-        return None;
-    }
-    let attribute = owner.attribute("value").ok()?;
-    let _ = attribute.r#type();
-    IntegerAttribute::try_from(attribute)
-        .ok()
-        .map(|i| i.value())
 }

@@ -24,11 +24,11 @@ gpu.module @kernels {
     %block_base = arith.muli %bid, %c16384 : index
     %thread_base = arith.addi %block_base, %lane : index
     // Prologue: tiles 0 and 1 into versions 0 and 1.
-    "apipe.copy"(%src, %buf, %thread_base, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<16777216xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %src[%thread_base], %buf[%c0, %lane], 4 {bypass_l1} : memref<16777216xf32> to memref<3x512xf32, 3>
+    apipe.commit_group
     %off1 = arith.addi %thread_base, %c512 : index
-    "apipe.copy"(%src, %buf, %off1, %c1, %lane) {elements = 4 : i64, bypass_l1} : (memref<16777216xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %src[%off1], %buf[%c1, %lane], 4 {bypass_l1} : memref<16777216xf32> to memref<3x512xf32, 3>
+    apipe.commit_group
     scf.for %t = %c0 to %c32 step %c1 {
       %next = arith.addi %t, %c2 : index
       %in_range = arith.cmpi ult, %next, %c32 : index
@@ -36,11 +36,11 @@ gpu.module @kernels {
         %tile = arith.muli %next, %c512 : index
         %off = arith.addi %thread_base, %tile : index
         %v = arith.remui %next, %c3 : index
-        "apipe.copy"(%src, %buf, %off, %v, %lane) {elements = 4 : i64, bypass_l1} : (memref<16777216xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
+        apipe.copy %src[%off], %buf[%v, %lane], 4 {bypass_l1} : memref<16777216xf32> to memref<3x512xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
       // Tile t has landed once at most the two newer groups are pending.
-      "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+      apipe.wait_group 2
       %cur = arith.remui %t, %c3 : index
       %tile = arith.muli %t, %c512 : index
       %out = arith.addi %thread_base, %tile : index

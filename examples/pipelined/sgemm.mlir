@@ -50,18 +50,18 @@ gpu.module @kernels {
     // Prologue: K tiles 0 and 1 into versions 0 and 1.
     %k0_t0 = arith.muli %c0, %c16 : index
     %a_gcol_t0 = arith.addi %k0_t0, %a_col : index
-    "apipe.copy"(%A, %As, %a_grow, %a_gcol_t0, %c0, %a_row, %a_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x64x16xf32, 3>, index, index, index, index, index) -> ()
+    apipe.copy %A[%a_grow, %a_gcol_t0], %As[%c0, %a_row, %a_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x64x16xf32, 3>
     %b_grow_t0 = arith.addi %k0_t0, %b_row : index
-    "apipe.copy"(%B, %Bs, %b_grow_t0, %b_gcol, %c0, %b_row, %b_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x16x64xf32, 3>, index, index, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %B[%b_grow_t0, %b_gcol], %Bs[%c0, %b_row, %b_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x16x64xf32, 3>
+    apipe.commit_group
     %k0_t1 = arith.muli %c1, %c16 : index
     %a_gcol_t1 = arith.addi %k0_t1, %a_col : index
-    "apipe.copy"(%A, %As, %a_grow, %a_gcol_t1, %c1, %a_row, %a_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x64x16xf32, 3>, index, index, index, index, index) -> ()
+    apipe.copy %A[%a_grow, %a_gcol_t1], %As[%c1, %a_row, %a_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x64x16xf32, 3>
     %b_grow_t1 = arith.addi %k0_t1, %b_row : index
-    "apipe.copy"(%B, %Bs, %b_grow_t1, %b_gcol, %c1, %b_row, %b_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x16x64xf32, 3>, index, index, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %B[%b_grow_t1, %b_gcol], %Bs[%c1, %b_row, %b_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x16x64xf32, 3>
+    apipe.commit_group
     scf.for %kt = %c0 to %c128 step %c1 {
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.wait_group 1
       gpu.barrier
       %next = arith.addi %kt, %c2 : index
       %in_range = arith.cmpi ult, %next, %c128 : index
@@ -69,11 +69,11 @@ gpu.module @kernels {
         %v = arith.remui %next, %c3 : index
         %k0_n = arith.muli %next, %c16 : index
         %a_gcol_n = arith.addi %k0_n, %a_col : index
-        "apipe.copy"(%A, %As, %a_grow, %a_gcol_n, %v, %a_row, %a_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x64x16xf32, 3>, index, index, index, index, index) -> ()
+        apipe.copy %A[%a_grow, %a_gcol_n], %As[%v, %a_row, %a_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x64x16xf32, 3>
         %b_grow_n = arith.addi %k0_n, %b_row : index
-        "apipe.copy"(%B, %Bs, %b_grow_n, %b_gcol, %v, %b_row, %b_col) {elements = 4 : i64, bypass_l1} : (memref<2048x2048xf32>, memref<3x16x64xf32, 3>, index, index, index, index, index) -> ()
+        apipe.copy %B[%b_grow_n, %b_gcol], %Bs[%v, %b_row, %b_col], 4 {bypass_l1} : memref<2048x2048xf32> to memref<3x16x64xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
+      apipe.commit_group
       %cur = arith.remui %kt, %c3 : index
       scf.for %k = %c0 to %c16 step %c1 {
         scf.for %i = %c0 to %c4 step %c1 {

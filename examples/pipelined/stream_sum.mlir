@@ -30,8 +30,8 @@ gpu.module @kernels {
     %neighbour = arith.remui %tid1, %c32 : index
     %neighbour_lane = arith.muli %neighbour, %c4 : index
     // Prologue: tile 0 into version 0.
-    "apipe.copy"(%A, %buf, %thread_base, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1048576xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%thread_base], %buf[%c0, %lane], 4 {bypass_l1} : memref<1048576xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     %sum = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %t, %c1 : index
       %in_range = arith.cmpi ult, %next, %c32 : index
@@ -39,10 +39,10 @@ gpu.module @kernels {
         %tile = arith.muli %next, %c128 : index
         %off = arith.addi %thread_base, %tile : index
         %v = arith.remui %next, %c2 : index
-        "apipe.copy"(%A, %buf, %off, %v, %lane) {elements = 4 : i64, bypass_l1} : (memref<1048576xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%off], %buf[%v, %lane], 4 {bypass_l1} : memref<1048576xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.commit_group
+      apipe.wait_group 1
       gpu.barrier
       %cur = arith.remui %t, %c2 : index
       %part = scf.for %k = %c0 to %c4 step %c1 iter_args(%p = %acc) -> (f32) {

@@ -130,13 +130,13 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.copy"(%src, %buf, %lane, %c1, %lane) {elements = 2 : i64} : (memref<1024xf32>, memref<2x512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%c0, %lane], 4 {bypass_l1} : memref<1024xf32> to memref<2x512xf32, 3>
+    apipe.commit_group
+    apipe.copy %src[%lane], %buf[%c1, %lane], 2 : memref<1024xf32> to memref<2x512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
     gpu.barrier
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
     gpu.return
   }
 }

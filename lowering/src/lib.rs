@@ -1,7 +1,7 @@
 //! Lowering of apipe IR: to nvgpu / NVVM / LLVM IR / PTX (the GPU path) and to
 //! calls into the CPU emulation runtime (`apipe-run`).
 //!
-//! The GPU path (DESIGN.md sections 1 and 6):
+//! The GPU path:
 //! - [`import_nvgpu`] / [`to_nvgpu`]: interop with upstream `nvgpu` async
 //!   copies (passes `apipe-import-nvgpu` / `apipe-to-nvgpu`);
 //! - [`gpu_pipeline`]: apipe passes, then upstream MLIR lowering to the LLVM
@@ -9,17 +9,20 @@
 //! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
 //!
-//! The CPU path (DESIGN.md section 6, `apipe-run`):
+//! The CPU path (`apipe-run`):
 //! - [`to_emulation`]: apipe ops → calls into the runtime (pass
-//!   `apipe-to-emulation`);
-//! - [`emulation_runtime`]: the runtime that keeps the queue semantics of
-//!   DESIGN.md section 3 with lazy / eager / random completion.
+//!   `apipe-to-emulation`), with [`emulation`]: GPU kernels → host
+//!   functions run per GPU thread, run-time checks, race checker hooks;
+//! - [`emulation_runtime`]: the runtime that keeps apipe's per-thread queue
+//!   semantics with lazy / eager / random completion, runs kernel launches
+//!   on fibers with schedules, and checks races.
 //!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call
 //! `registerAllPasses`).
 #![deny(missing_docs)]
 
+pub mod emulation;
 pub mod emulation_runtime;
 mod error;
 pub mod gpu_pipeline;

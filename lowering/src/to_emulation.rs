@@ -1,78 +1,83 @@
 //! `apipe-to-emulation`: apipe ops become calls into the CPU emulation
-//! runtime ([`crate::emulation_runtime`]), so that the upstream LLVM lowering
-//! and the MLIR ExecutionEngine can run the program (`apipe-run`, DESIGN.md
-//! section 6).
+//! runtime ([`crate::emulation_runtime`]), GPU kernels become host
+//! functions the runtime runs per GPU thread, and run-time checks become
+//! located errors, so that the upstream LLVM lowering and the MLIR
+//! ExecutionEngine can run the program (`apipe-run`).
 //!
 //! Runs on a `builtin.module` (it declares the runtime functions in it).
 //!
 //! Algorithm:
 //! 1. check every precondition before touching the IR: the root is a
-//!    `builtin.module`; no apipe op sits in a nested symbol table (a
-//!    `gpu.module`: kernels are not emulated); every copy has memrefs of rank
-//!    1 to [`MAX_RANK`] whose element type has a whole number of bytes; no
-//!    symbol of the root uses a runtime function's name;
-//! 2. give each apipe op and each `memref.dealloc` an id, in pre-order; `locations[id]` is its
-//!    `file:line:col`, which the runtime prints in its messages;
-//! 3. tokens become group ids: every `!apipe.token` value (op results and
+//!    `builtin.module`; no apipe op sits in a nested `builtin.module`; every
+//!    copy has memrefs of rank 1 to [`MAX_RANK`] whose element type has a
+//!    whole number of bytes; no symbol of the root uses a runtime function's
+//!    name; every op of a `gpu.module` and every launch can be emulated
+//!    ([`kernels::check`]);
+//! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
+//!    `locations[id]` is its `file:line:col`, which the runtime prints in
+//!    its messages (later steps add ids for the ops they lower);
+//! 3. with the race checker, hooks before each workgroup access and global
+//!    store in kernels ([`hooks`]); record the workgroup allocations
+//!    ([`kernels::classify`]);
+//! 4. tokens become group ids: every `!apipe.token` value (op results and
 //!    block arguments, e.g. `scf.for` iter_args) is retyped to `i64` in
 //!    place; every memory space becomes host memory: each memref type loses
 //!    its memory space (the LLVM lowering of `memref.dealloc` and calls
-//!    cannot mix address spaces on the host); `func.func` signatures and
-//!    `memref.global` types follow;
-//! 4. declare the runtime functions (`func.func private`); a copy passes its
-//!    memrefs as unranked memrefs (`memref.cast`, as the MLIR runner
-//!    utilities take them), one declaration per pair of memref types, all
-//!    bound to one runtime function; each cast is placed right after the
-//!    memref's definition, so a copy inside a loop does not re-materialize
-//!    its descriptor (stack space) at each iteration;
-//! 5. replace each op by a `func.call`: `copy(id, queue, element_bytes,
-//!    elements, src_elements or -1, src, dst, src indices, dst indices)`
-//!    with indices padded to [`MAX_RANK`] by zeros; `commit_group(id, queue)
-//!    -> token`; `wait_group(id, queue, pending)`; one `wait(id, token)` per
-//!    token of `apipe.wait`; `ready(id, queue) -> token`; before each
-//!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, memref)`,
-//!    which checks that no pending copy uses the freed buffer.
-//!
-//! 6. erase `gpu.barrier` in host functions: one thread is emulated, so a
+//!    cannot mix address spaces on the host); `func.func` and `gpu.func`
+//!    signatures and `memref.global` types follow;
+//! 5. kernels become host functions and launches runtime calls
+//!    ([`kernels::lower`]);
+//! 6. replace each apipe op by a `func.call`: `copy(id, queue,
+//!    element_bytes, elements, src_elements or -1, src rank, src, dst rank,
+//!    dst, src indices, dst indices)` with indices padded to [`MAX_RANK`] by
+//!    zeros, the memrefs passed through MLIR's C interface (a pointer to
+//!    the descriptor, built in the frame of a wrapper function: no stack
+//!    grows per loop iteration); `commit_group(id, queue) -> token`;
+//!    `wait_group(id, queue, pending)`; one `wait(id, token)` per token of
+//!    `apipe.wait`; `ready(id, queue) -> token`; before each
+//!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
+//!    memref)`, which checks that no pending copy uses the freed buffer;
+//! 7. erase `gpu.barrier` in host functions: one host thread runs, so a
 //!    barrier has nothing to wait for (programs written for the GPU, such
-//!    as pipeliner output with `barriers=true`, then run as they are).
+//!    as pipeliner output with `barriers=true`, then run as they are);
+//! 8. run-time checks ([`checks`]): `cf.assert`, `scf.for` steps, and
+//!    vector access bounds.
 //!
-//! Postcondition: no apipe op or token value is left; the pipelining
-//! annotations stay (they are discardable and lower away).
+//! Postcondition: no apipe op, token value or `gpu.module` is left; the
+//! pipelining annotations stay (they are discardable and lower away).
 //!
-//! Semantics kept: DESIGN.md section 3 (per-queue FIFO of groups, PTX ISA
+//! Semantics kept: per thread, per-queue FIFOs of groups (PTX ISA
 //! 9.7.9.25.3 `cp.async` / `cp.async.commit_group` / `cp.async.wait_group`);
 //! the runtime chooses when each copy lands.
 
+use crate::emulation::{checks, element_bytes, hooks, kernels, Emitter};
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
-use apipe_dialect::{attributes, diagnostic, location::file_line_col, ops, Reported};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     options::PassOptions,
     pass::{PassId, RunFn},
     registry::PassInfo,
 };
 use melior::{
-    dialect::{arith, func, DialectHandle},
+    dialect::DialectHandle,
     ir::{attribute::AttributeLike, operation::OperationMutLike},
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
-        operation::{OperationBuilder, OperationLike},
+        attribute::{StringAttribute, TypeAttribute},
+        operation::OperationLike,
         r#type::{FunctionType, IntegerType, MemRefType, ShapedTypeLike},
-        Attribute, BlockLike, Identifier, Location, OperationRef, Region, Type, TypeLike, Value,
-        ValueLike,
+        BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
     },
     pass::Pass,
     Context,
 };
 use mlir_sys::{
-    mlirFloatTypeGetWidth, mlirIntegerTypeGetWidth, mlirMemRefTypeGet, mlirOperationDestroy,
-    mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType, mlirTypeIsAFloat,
-    mlirTypeIsAUnrankedMemRef, mlirUnrankedMemRefTypeGet, mlirUnrankedMemrefGetMemorySpace,
-    mlirValueReplaceAllUsesOfWith, MlirAttribute,
+    mlirMemRefTypeGet, mlirOperationDestroy, mlirShapedTypeGetDimSize,
+    mlirShapedTypeGetElementType, mlirTypeIsAUnrankedMemRef, mlirUnrankedMemRefTypeGet,
+    mlirUnrankedMemrefGetMemorySpace, mlirValueReplaceAllUsesOfWith, MlirAttribute,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 static ID: PassId = PassId::new();
 
@@ -100,25 +105,43 @@ pub fn create_to_emulation_pass() -> Pass {
 }
 
 fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
-    to_emulation(&op).map(|_| ())
+    to_emulation(&op, &EmulationOptions::default()).map(|_| ())
+}
+
+/// What the lowering adds besides the apipe ops.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EmulationOptions {
+    /// Race checker hooks in kernels ([`hooks`]).
+    pub racecheck: bool,
+    /// Bounds checks of vector accesses ([`checks`]; `cf.assert`s and
+    /// `scf.for` steps are always checked).
+    pub bounds: bool,
 }
 
 /// What the driver needs to run a lowered module.
 #[derive(Clone, Debug, Default)]
 pub struct Emulation {
-    /// `locations[id]`: the `file:line:col` of the apipe op with that id.
+    /// `locations[id]`: the `file:line:col` of the op with that id.
     pub locations: Vec<String>,
-    /// The declared copy functions, to bind to
-    /// [`copy_symbol`](crate::emulation_runtime::copy_symbol).
+    /// `checks[id]`: the message of the run-time check with that id.
+    pub checks: Vec<String>,
+    /// The declared copy functions, to bind (with MLIR's C interface
+    /// prefix) to [`copy_symbol`](crate::emulation_runtime::copy_symbol).
     pub copy_functions: Vec<String>,
-    /// The declared dealloc checks, to bind to
-    /// [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
+    /// The declared dealloc checks, to bind (with MLIR's C interface
+    /// prefix) to [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
     pub dealloc_functions: Vec<String>,
+    /// The kernels by number; the driver sets each `entry` to the packed
+    /// entry of [`kernels::function_name`] of its name.
+    pub kernels: Vec<crate::emulation_runtime::KernelInfo>,
 }
 
 /// Applies the pass to `root` (a `builtin.module`). On failure the IR is
 /// unchanged and located errors have been emitted.
-pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emulation, Reported> {
+pub fn to_emulation<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    options: &EmulationOptions,
+) -> Result<Emulation, Reported> {
     // 1. Preconditions.
     let body = match (
         ops::is(root, "builtin.module"),
@@ -142,7 +165,7 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
         .copied()
         .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc"))
         .collect();
-    let mut ok = true;
+    let mut ok = kernels::check(root);
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
         ok &= check_op(root, op);
     }
@@ -168,42 +191,42 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
     let barriers: Vec<OperationRef> = nested
         .iter()
         .copied()
-        .filter(|op| ops::is(op, "gpu.barrier") && nested_module(root, op).is_none())
-        .collect();
-
-    // 2. Ids and locations.
-    let locations = apipe_ops
-        .iter()
-        .map(|op| {
-            file_line_col(op.location())
-                .map_or_else(|| "<unknown>:0:0".to_owned(), |p| p.to_string())
+        .filter(|op| {
+            ops::is(op, "gpu.barrier") && !ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
         })
         .collect();
 
     let context_ref = root.context();
-    // SAFETY: bound first (TOOLCHAIN.md: never `to_ref` a temporary).
+    // SAFETY: bound first (never `to_ref` a temporary).
     let context: &Context = unsafe { context_ref.to_ref() };
-    let i64_type: Type = IntegerType::new(context, 64).into();
+    let mut emitter = Emitter::new(context, body);
 
-    // 3. Tokens become i64; memory spaces become host memory.
+    // 2. Ids and locations.
+    let ids: Vec<i64> = apipe_ops
+        .iter()
+        .map(|op| emitter.id(op.location(), ""))
+        .collect();
+
+    // 3. Race checker hooks; workgroup memory.
+    if options.racecheck {
+        hooks::insert(root, &mut emitter);
+    }
+    let workgroup = kernels::classify(root);
+
+    // 4. Tokens become i64; memory spaces become host memory.
+    let i64_type: Type = IntegerType::new(context, 64).into();
     retype_values(root, context, i64_type);
 
-    // 4.-5.
+    // 5. Kernels and launches.
+    let kernel_infos = kernels::lower(root, &mut emitter, &workgroup);
+
+    // 6. apipe ops.
     let mut lowering = Lowering {
-        context,
-        i64_type,
-        body,
-        declared: HashSet::new(),
+        emitter: &mut emitter,
         typed: HashMap::new(),
-        casts: HashMap::new(),
     };
-    for (id, op) in apipe_ops.into_iter().enumerate() {
-        lowering.lower(id as i64, op);
-    }
-    // 6. One thread is emulated: a barrier has nobody to wait for.
-    for op in barriers {
-        // SAFETY: `gpu.barrier` has no results; no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+    for (id, op) in ids.into_iter().zip(apipe_ops) {
+        lowering.lower(id, op);
     }
     let typed = |prefix: &str| {
         let mut names: Vec<String> = lowering
@@ -215,10 +238,21 @@ pub fn to_emulation<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<Emu
         names.sort();
         names
     };
+    let copy_functions = typed(COPY_FN_PREFIX);
+    let dealloc_functions = typed(DEALLOC_FN_PREFIX);
+    // 7. One host thread: a barrier has nobody to wait for.
+    for op in barriers {
+        // SAFETY: `gpu.barrier` has no results; no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
+    // 8. Run-time checks.
+    checks::insert(root, &mut emitter, options.bounds);
     Ok(Emulation {
-        locations,
-        copy_functions: typed(COPY_FN_PREFIX),
-        dealloc_functions: typed(DEALLOC_FN_PREFIX),
+        locations: emitter.locations,
+        checks: emitter.checks,
+        copy_functions,
+        dealloc_functions,
+        kernels: kernel_infos,
     })
 }
 
@@ -228,7 +262,7 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
         diagnostic::error(
             op.location(),
             &format!(
-                "'{}' inside a nested '{}': apipe-run emulates host functions (func.func), not gpu kernels",
+                "'{}' inside a nested '{}': apipe-run emulates the root module and its gpu.modules",
                 op.name().as_string_ref().as_str().unwrap_or("?"),
                 p.name().as_string_ref().as_str().unwrap_or("?")
             ),
@@ -272,35 +306,17 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
     ok
 }
 
-/// The `gpu.module` or `builtin.module` between `root` and `op`, if any.
+/// The `builtin.module` between `root` and `op`, if any.
 fn nested_module<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     op: &OperationRef<'c, 'a>,
 ) -> Option<OperationRef<'c, 'a>> {
     ops::ancestors(op)
         .take_while(|p| p.to_raw().ptr != root.to_raw().ptr)
-        .find(|p| ops::is(p, "gpu.module") || ops::is(p, "builtin.module"))
+        .find(|p| ops::is(p, "builtin.module"))
 }
 
-/// The size of an element of type `ty` in memory, if it is a whole number
-/// of bytes (the LLVM lowering's layout: `index` is 64 bits).
-fn element_bytes(ty: Type) -> Option<i64> {
-    // SAFETY: each accessor is called on the type kind it is defined for.
-    let bits = unsafe {
-        if ty.is_index() {
-            64
-        } else if ty.is_integer() {
-            mlirIntegerTypeGetWidth(ty.to_raw())
-        } else if mlirTypeIsAFloat(ty.to_raw()) {
-            mlirFloatTypeGetWidth(ty.to_raw())
-        } else {
-            return None;
-        }
-    };
-    (bits > 0 && bits % 8 == 0).then_some(bits as i64 / 8)
-}
-
-/// Step 3: every token value becomes an `i64`, and every memref type loses
+/// Step 4: every token value becomes an `i64`, and every memref type loses
 /// its memory space (host memory), in place.
 fn retype_values<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
@@ -322,7 +338,7 @@ fn retype_values<'c: 'a, 'a>(
                 }
             }
         }
-        if ops::is(&op, "func.func") {
+        if ops::is(&op, "func.func") || ops::is(&op, "gpu.func") {
             retype_signature(op, context, i64_type);
         }
         if ops::is(&op, "memref.global") {
@@ -413,54 +429,18 @@ fn retype_signature<'c>(op: OperationRef<'c, '_>, context: &'c Context, i64_type
     }
 }
 
-/// Steps 4-5.
-struct Lowering<'c, 'a> {
-    context: &'c Context,
-    i64_type: Type<'c>,
-    body: melior::ir::BlockRef<'c, 'a>,
-    /// Declared runtime functions by name.
-    declared: HashSet<String>,
+/// Step 6.
+struct Lowering<'e, 'c, 'a> {
+    emitter: &'e mut Emitter<'c, 'a>,
     /// The name of the function declared for (prefix, argument types).
     typed: HashMap<(&'static str, String), String>,
-    /// The unranked cast of each memref value (by raw pointer).
-    casts: HashMap<*const std::ffi::c_void, Value<'c, 'a>>,
 }
 
-impl<'c, 'a> Lowering<'c, 'a> {
+impl<'c, 'a> Lowering<'_, 'c, 'a> {
     fn lower(&mut self, id: i64, op: OperationRef<'c, 'a>) {
-        let location = op.location();
-        let block = op.block().unwrap();
         let queue = attributes::queue(&op);
-        let i64_type = self.i64_type;
-        let constant = |value: i64| -> Value<'c, 'a> {
-            let index_like = i64_type;
-            block
-                .insert_operation_before(
-                    op,
-                    arith::constant(
-                        self.context,
-                        IntegerAttribute::new(index_like, value).into(),
-                        location,
-                    ),
-                )
-                .result(0)
-                .unwrap()
-                .into()
-        };
-        let call =
-            |this: &mut Self, name: &str, arguments: Vec<Value<'c, 'a>>, results: &[Type<'c>]| {
-                this.declare(name, &arguments, results, location);
-                block.insert_operation_before(
-                    op,
-                    func::call(
-                        this.context,
-                        FlatSymbolRefAttribute::new(this.context, name),
-                        &arguments,
-                        results,
-                        location,
-                    ),
-                )
-            };
+        let em = &mut *self.emitter;
+        let i64_type = em.i64_type();
         if ops::is(&op, ops::COPY) {
             let src = op.operand(0).unwrap();
             let dst = op.operand(1).unwrap();
@@ -468,19 +448,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let dst_type = MemRefType::try_from(dst.r#type()).unwrap();
             let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
             let indices: Vec<Value> = op.operands().skip(2).collect();
-            let index = Type::index(self.context);
-            let zero_index: Value = block
-                .insert_operation_before(
-                    op,
-                    arith::constant(
-                        self.context,
-                        IntegerAttribute::new(index, 0).into(),
-                        location,
-                    ),
-                )
-                .result(0)
-                .unwrap()
-                .into();
+            let zero_index = em.constant(op, em.index_type(), 0);
             let pad = |values: &[Value<'c, 'a>]| {
                 let mut v = values.to_vec();
                 v.resize(MAX_RANK, zero_index);
@@ -489,37 +457,40 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let src_indices = pad(&indices[..src_rank]);
             let dst_indices = pad(&indices[src_rank..src_rank + dst_rank]);
             let src_elements = match indices.get(src_rank + dst_rank) {
-                Some(&count) => block
-                    .insert_operation_before(op, arith::index_cast(count, i64_type, location))
-                    .result(0)
-                    .unwrap()
-                    .into(),
-                None => constant(-1),
+                Some(&count) => em.to_i64(op, count),
+                None => em.constant(op, i64_type, -1),
             };
-            let src_cast = self.unranked(src);
-            let dst_cast = self.unranked(dst);
             let mut arguments = vec![
-                constant(id),
-                constant(queue),
-                constant(element_bytes(src_type.element()).unwrap()),
-                constant(attributes::integer(&op, attributes::ELEMENTS).unwrap_or(1)),
+                em.constant(op, i64_type, id),
+                em.constant(op, i64_type, queue),
+                em.constant(op, i64_type, element_bytes(src_type.element()).unwrap()),
+                em.constant(
+                    op,
+                    i64_type,
+                    attributes::integer(&op, attributes::ELEMENTS).unwrap_or(1),
+                ),
                 src_elements,
-                src_cast,
-                dst_cast,
+                em.constant(op, i64_type, src_rank as i64),
+                src,
+                em.constant(op, i64_type, dst_rank as i64),
+                dst,
             ];
             arguments.extend(src_indices);
             arguments.extend(dst_indices);
-            let key = format!("{}|{}", src_cast.r#type(), dst_cast.r#type());
+            let key = format!("{}|{}", src.r#type(), dst.r#type());
             let name = self.typed_name(COPY_FN_PREFIX, key);
-            call(self, &name, arguments, &[]);
+            self.call_c_interface(op, &name, &arguments);
         } else if ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY) {
             let name = if ops::is(&op, ops::READY) {
                 READY_FN
             } else {
                 COMMIT_GROUP_FN
             };
-            let arguments = vec![constant(id), constant(queue)];
-            let new = call(self, name, arguments, &[i64_type]);
+            let arguments = [
+                em.constant(op, i64_type, id),
+                em.constant(op, i64_type, queue),
+            ];
+            let new = em.call(op, name, &arguments, &[i64_type]);
             if let Ok(token) = op.result(0) {
                 // SAFETY: both values are live and have the type i64.
                 unsafe {
@@ -528,8 +499,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
         } else if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
-            let arguments = vec![constant(id), constant(queue), constant(pending)];
-            call(self, WAIT_GROUP_FN, arguments, &[]);
+            let arguments = [
+                em.constant(op, i64_type, id),
+                em.constant(op, i64_type, queue),
+                em.constant(op, i64_type, pending),
+            ];
+            em.call(op, WAIT_GROUP_FN, &arguments, &[]);
         } else if ops::is(&op, "memref.dealloc") {
             let memref = op.operand(0).unwrap();
             let Ok(ty) = MemRefType::try_from(memref.r#type()) else {
@@ -538,19 +513,41 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let Some(bytes) = element_bytes(ty.element()) else {
                 return;
             };
-            let cast = self.unranked(memref);
-            let name = self.typed_name(DEALLOC_FN_PREFIX, cast.r#type().to_string());
-            let arguments = vec![constant(id), constant(bytes), cast];
-            call(self, &name, arguments, &[]);
+            if ty.rank() > MAX_RANK {
+                return;
+            }
+            let arguments = [
+                em.constant(op, i64_type, id),
+                em.constant(op, i64_type, bytes),
+                em.constant(op, i64_type, ty.rank() as i64),
+                memref,
+            ];
+            let name = self.typed_name(DEALLOC_FN_PREFIX, memref.r#type().to_string());
+            self.call_c_interface(op, &name, &arguments);
             return; // the dealloc stays
         } else if ops::is(&op, ops::WAIT) {
             for token in op.operands() {
-                let arguments = vec![constant(id), token];
-                call(self, WAIT_FN, arguments, &[]);
+                let arguments = [em.constant(op, i64_type, id), token];
+                em.call(op, WAIT_FN, &arguments, &[]);
             }
         }
         // SAFETY: `op`'s results have no uses left; no handle to it is used again.
         unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
+
+    /// A call before `op` to `name`, declared with MLIR's C interface.
+    fn call_c_interface(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        name: &str,
+        arguments: &[Value<'c, 'a>],
+    ) {
+        let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
+        self.emitter.declare(name, &inputs, &[], true);
+        let call = self
+            .emitter
+            .call_operation(name, arguments, &[], op.location());
+        self.emitter.before(op, call);
     }
 
     /// The name of the runtime function `prefix<k>` for arguments of the
@@ -561,77 +558,5 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .entry((prefix, key))
             .or_insert_with(|| format!("{prefix}{count}"))
             .clone()
-    }
-
-    /// Declares `name` (once) as a private function taking the types of
-    /// `arguments` and returning `results`.
-    fn declare(
-        &mut self,
-        name: &str,
-        arguments: &[Value<'c, 'a>],
-        results: &[Type<'c>],
-        location: Location<'c>,
-    ) {
-        if !self.declared.insert(name.to_owned()) {
-            return;
-        }
-        let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
-        let function_type = FunctionType::new(self.context, &inputs, results);
-        let declaration = func::func(
-            self.context,
-            StringAttribute::new(self.context, name),
-            TypeAttribute::new(function_type.into()),
-            Region::new(),
-            &[(
-                Identifier::new(self.context, "sym_visibility"),
-                StringAttribute::new(self.context, "private").into(),
-            )],
-            location,
-        );
-        self.body.insert_operation(0, declaration);
-    }
-
-    /// `value` cast to an unranked memref, placed right after its definition
-    /// (once per value).
-    fn unranked(&mut self, value: Value<'c, 'a>) -> Value<'c, 'a> {
-        if let Some(&cast) = self.casts.get(&value.to_raw().ptr) {
-            return cast;
-        }
-        let ty = MemRefType::try_from(value.r#type()).unwrap();
-        let memory_space = ty.memory_space().map_or(
-            MlirAttribute {
-                ptr: std::ptr::null(),
-            },
-            |a: Attribute| a.to_raw(),
-        );
-        // SAFETY: the element type and memory space are live in the context.
-        let unranked = unsafe {
-            Type::from_raw(mlirUnrankedMemRefTypeGet(
-                ty.element().to_raw(),
-                memory_space,
-            ))
-        };
-        let location = value.location();
-        let operation = OperationBuilder::new("memref.cast", location)
-            .add_operands(&[value])
-            .add_results(&[unranked])
-            .build()
-            .expect("valid memref.cast");
-        let cast = if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
-            let owner = result.owner();
-            owner
-                .block()
-                .unwrap()
-                .insert_operation_after(owner, operation)
-        } else {
-            let argument = melior::ir::block::BlockArgument::try_from(value).unwrap();
-            // SAFETY: the owner block lives as long as the IR ('a).
-            let owner: melior::ir::BlockRef<'c, 'a> =
-                unsafe { melior::ir::BlockRef::from_raw(argument.owner().to_raw()) };
-            owner.insert_operation(0, operation)
-        };
-        let cast: Value<'c, 'a> = cast.result(0).unwrap().into();
-        self.casts.insert(value.to_raw().ptr, cast);
-        cast
     }
 }

@@ -1,5 +1,6 @@
 //! `apipe-to-nvgpu`: counting-form apipe IR to upstream `nvgpu` async copies
-//! (DESIGN.md sections 5 and 1; issue 4 "export", issue 5 "cp.async mapping").
+//! (the export half of the nvgpu interop, and the `cp.async` mapping of the
+//! GPU lowering).
 //!
 //! Upstream `convert-nvgpu-to-nvvm` then lowers the result to
 //! `nvvm.cp.async.shared.global` / `nvvm.cp.async.commit.group` /
@@ -15,14 +16,19 @@
 //!      `apipe-tokens-to-counting` first);
 //!    - queue 0 only: the hardware has one `cp.async` queue per thread
 //!      (the GPU pipeline runs `apipe-merge-queues` first);
-//!    - each `apipe.copy` moves 4, 8 or 16 bytes (`cp-size`, PTX ISA
-//!      9.7.9.25.3.1), reads global memory (no memory space, `1` or
-//!      `#gpu.address_space<global>`), writes shared memory (`3` or
-//!      `#gpu.address_space<workgroup>`), both memrefs have a unit
-//!      innermost stride, and neither address is misaligned for the copy
-//!      size where its byte offset is known at compile time (constant
-//!      indices, static strides and layout offset; PTX ISA 9.7.9.25.3.1);
-//! 2. every workgroup buffer a copy writes (a `gpu.func` workgroup
+//!    - each `apipe.copy` follows the `cp.async` rules
+//!      (`apipe_passes::cp_async`, PTX ISA 9.7.9.25.3.1): it moves 4, 8 or
+//!      16 bytes (`cp-size`; 32 × `i4` is 16), reads global memory (no
+//!      memory space, `1` or `#gpu.address_space<global>`), writes shared
+//!      memory (`3` or `#gpu.address_space<workgroup>`), both memrefs have a
+//!      unit innermost stride, and neither address is misaligned for the
+//!      copy size where its offset is known at compile time;
+//!    - every workgroup `memref.alloc` / `alloca` sits in the entry block of
+//!      a `gpu.func` kernel with a static shape
+//!      (`apipe_passes::workgroup_memory`);
+//! 2. every workgroup alloc becomes a workgroup attribution of its kernel
+//!    (upstream would lower it to a per-thread `malloc`, not shared
+//!    memory); every workgroup buffer a copy writes (a `gpu.func` workgroup
 //!    attribution or a `memref.global`, also through view-like ops) gets an
 //!    alignment of at least the copy size ([`align_destinations`]); then
 //!    each `apipe.copy` becomes `nvgpu.device_async_copy` with
@@ -58,16 +64,16 @@
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
-    group_distance::constant_int,
+    cp_async::{self, copy_bytes},
     options::{OptionInfo, OptionKind, PassOptions},
-    PassId, PassInfo, RunFn,
+    workgroup_memory, PassId, PassInfo, RunFn,
 };
 use melior::{
     dialect::DialectHandle,
     ir::{
         attribute::{Attribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike, OperationMutLike},
-        r#type::{IntegerType, MemRefType, TypeLike},
+        r#type::{IntegerType, MemRefType},
         BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
     },
     Context,
@@ -119,108 +125,8 @@ pub mod nvgpu {
     pub const TOKEN_TYPE: &str = "!nvgpu.device.async.token";
 }
 
-/// The memory a memref lives in, as far as `cp.async` cares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemorySpace {
-    /// No memory space, `1`, or `#gpu.address_space<global>`.
-    Global,
-    /// `3` or `#gpu.address_space<workgroup>`.
-    Shared,
-    /// Anything else.
-    Other,
-}
-
-/// The memory space of a memref type.
-pub fn memory_space(ty: MemRefType) -> MemorySpace {
-    match ty.memory_space().map(|a| a.to_string()) {
-        None => MemorySpace::Global,
-        Some(text) => match text.as_str() {
-            "1" | "1 : i64" | "1 : i32" | "#gpu.address_space<global>" => MemorySpace::Global,
-            "3" | "3 : i64" | "3 : i32" | "#gpu.address_space<workgroup>" => MemorySpace::Shared,
-            _ => MemorySpace::Other,
-        },
-    }
-}
-
-/// The width in bits of an integer or float element type.
-pub fn bit_width(ty: Type) -> Option<u32> {
-    // SAFETY: `ty` is live.
-    unsafe {
-        if mlir_sys::mlirTypeIsAInteger(ty.to_raw()) {
-            Some(mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
-        } else if mlir_sys::mlirTypeIsAFloat(ty.to_raw()) {
-            Some(mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()))
-        } else {
-            None
-        }
-    }
-}
-
-/// The innermost stride of a memref type, if static.
-fn innermost_stride(ty: MemRefType) -> Option<i64> {
-    use melior::ir::r#type::ShapedTypeLike;
-    let rank = ty.rank();
-    let mut strides = vec![0i64; rank.max(1)];
-    let mut offset = 0i64;
-    // SAFETY: `ty` is live; `strides` has room for `rank` entries.
-    let result = unsafe {
-        mlir_sys::mlirMemRefTypeGetStridesAndOffset(ty.to_raw(), strides.as_mut_ptr(), &mut offset)
-    };
-    if result.value == 0 || rank == 0 {
-        return None;
-    }
-    Some(strides[rank - 1]).filter(|s| *s != i64::MIN)
-}
-
-/// The byte offset of the element at `indices` from the start (aligned
-/// pointer) of a memref of type `ty`, if it is known at compile time: the
-/// layout offset is static, every index is an `arith.constant`, and every
-/// nonzero index has a static stride. `None` otherwise.
-fn static_byte_offset(ty: MemRefType, indices: &[Value]) -> Option<i128> {
-    use melior::ir::r#type::ShapedTypeLike;
-    let rank = ty.rank();
-    let element_bytes = i128::from(bit_width(ty.element())? / 8);
-    let mut strides = vec![0i64; rank.max(1)];
-    let mut offset = 0i64;
-    // SAFETY: `ty` is live; `strides` has room for `rank` entries.
-    let result = unsafe {
-        mlir_sys::mlirMemRefTypeGetStridesAndOffset(ty.to_raw(), strides.as_mut_ptr(), &mut offset)
-    };
-    if result.value == 0 || offset == i64::MIN || indices.len() != rank {
-        return None;
-    }
-    let mut linear = i128::from(offset);
-    for (index, stride) in indices.iter().zip(&strides) {
-        let index = constant_int(*index)?;
-        if index != 0 {
-            if *stride == i64::MIN {
-                return None;
-            }
-            linear = linear.checked_add(i128::from(index).checked_mul(i128::from(*stride))?)?;
-        }
-    }
-    linear.checked_mul(element_bytes)
-}
-
 fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {
     MemRefType::try_from(value.r#type()).expect("verified apipe.copy operand")
-}
-
-/// The bytes one `apipe.copy` moves (`elements` × element width), or why it
-/// has none. The product is taken in `i128`, where an `i64` count times a
-/// `u32` width cannot overflow: a huge `elements` (dynamic memrefs escape
-/// the static size checks) is reported with its exact byte count instead of
-/// wrapping to a valid-looking 0, 4, 8 or 16.
-pub fn copy_bytes(op: &OperationRef) -> Result<i128, String> {
-    use melior::ir::r#type::ShapedTypeLike;
-    let element = memref_type(op.operand(0).unwrap()).element();
-    let elements = attributes::integer(op, attributes::ELEMENTS).unwrap_or(0);
-    match bit_width(element) {
-        Some(bits) if bits % 8 == 0 => Ok(i128::from(elements) * i128::from(bits / 8)),
-        _ => Err(format!(
-            "cp.async copies whole bytes of integers or floats, not elements of type {element}"
-        )),
-    }
 }
 
 /// Step 1: every precondition, each violation reported at its op.
@@ -249,56 +155,28 @@ fn check(nested: &[OperationRef]) -> bool {
             ));
             continue;
         }
-        if !ops::is(op, ops::COPY) {
-            continue;
-        }
-        let src = memref_type(op.operand(0).unwrap());
-        let dst = memref_type(op.operand(1).unwrap());
-        match copy_bytes(op) {
-            Ok(4 | 8 | 16) => {}
-            Ok(bytes) => fail(format!(
-                "'apipe.copy' op moves {bytes} bytes; cp.async copies 4, 8 or 16 bytes"
-            )),
-            Err(message) => fail(format!("'apipe.copy' op: {message}")),
-        }
-        if let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) {
-            use melior::ir::r#type::ShapedTypeLike;
-            let indices: Vec<Value> = op.operands().skip(2).collect();
-            let (src_rank, dst_rank) = (src.rank(), dst.rank());
-            if indices.len() >= src_rank + dst_rank {
-                for (what, ty, at) in [
-                    ("source", src, &indices[..src_rank]),
-                    ("destination", dst, &indices[src_rank..src_rank + dst_rank]),
-                ] {
-                    if let Some(offset) = static_byte_offset(ty, at) {
-                        if offset.rem_euclid(bytes) != 0 {
-                            fail(format!(
-                                "'apipe.copy' op {what} byte offset {offset} is not a multiple of the {bytes}-byte copy; cp.async needs addresses aligned to the copy size"
-                            ));
-                        }
-                    }
-                }
+        if ops::is(op, ops::COPY) {
+            for message in cp_async::check_copy(op, cp_async::Rules::All) {
+                fail(message);
             }
         }
-        if memory_space(src) != MemorySpace::Global {
-            fail(format!(
-                "'apipe.copy' op reads {src}; cp.async reads global memory"
-            ));
-        }
-        if memory_space(dst) != MemorySpace::Shared {
-            fail(format!(
-                "'apipe.copy' op writes {dst}; cp.async writes shared (workgroup) memory"
-            ));
-        }
-        for (what, ty) in [("source", src), ("destination", dst)] {
-            if innermost_stride(ty) != Some(1) {
-                fail(format!(
-                    "'apipe.copy' op {what} {ty} has no unit innermost stride; cp.async copies contiguous bytes"
-                ));
+        if workgroup_memory::is_workgroup_alloc(op) {
+            if let Err(message) = workgroup_memory::check_hoistable(op) {
+                fail(message);
             }
         }
     }
     ok
+}
+
+/// Step 2, first: every workgroup `memref.alloc` / `alloca` (checked in step
+/// 1) becomes a workgroup attribution of its kernel (`workgroup_memory`).
+fn hoist_workgroup_allocs(nested: &[OperationRef]) {
+    for op in nested {
+        if workgroup_memory::is_workgroup_alloc(op) {
+            workgroup_memory::hoist(*op);
+        }
+    }
 }
 
 /// Applies the pass to the ops nested in `root`. On failure the IR is
@@ -309,7 +187,9 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     if !check(&nested) {
         return Err(Reported);
     }
-    // 2. (alignment)
+    // 2. (shared memory, alignment)
+    hoist_workgroup_allocs(&nested);
+    let nested = ops::nested_ops(root);
     align_destinations(root, &nested);
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).
@@ -375,6 +255,7 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     if !check(&ops::nested_ops(&root)) || !counting_to_tokens::check_all(&root) {
         return Err(Reported);
     }
+    hoist_workgroup_allocs(&ops::nested_ops(&root));
     align_destinations(&root, &ops::nested_ops(&root));
     let context_ref = root.context();
     // SAFETY: bound first (TOOLCHAIN.md).

@@ -1531,12 +1531,18 @@ fn symbol_lower_bound(symbol: Key, op: &OperationRef) -> Option<i64> {
             ptr: symbol as *const std::ffi::c_void,
         })
     };
+    let is_zero = |v: Value| group_distance::constant_int(v) == Some(0);
     let nonnegative = defining_op(value).is_some_and(|d| {
-        (ops::is(&d, "arith.maxsi") || ops::is(&d, "arith.maxui"))
-            && (0..2).any(|i| {
-                d.operand(i)
-                    .is_ok_and(|v| group_distance::constant_int(v) == Some(0))
-            })
+        ((ops::is(&d, "arith.maxsi") || ops::is(&d, "arith.maxui"))
+            && (0..2).any(|i| d.operand(i).is_ok_and(is_zero)))
+            // The pipeliner's trip count `lb < ub ? ceildivui(ub - lb, step)
+            // : 0` (see `trip_count`).
+            || (ops::is(&d, "arith.select")
+                && d.operand(2).is_ok_and(is_zero)
+                && d.operand(1)
+                    .ok()
+                    .and_then(defining_op)
+                    .is_some_and(|q| ops::is(&q, "arith.ceildivui")))
     });
     if !nonnegative {
         return None;

@@ -1,6 +1,6 @@
 //! The group-distance analysis: how many groups are committed on a queue
-//! between a named group and a program point, over all paths (DESIGN.md
-//! section 3; issue 4, "One shared analysis").
+//! between a named group and a program point, over all paths, under the
+//! FIFO semantics of groups (per thread and queue, PTX ISA 9.7.9.25.3).
 //!
 //! The one place that answers "groups committed on queue q after group G and
 //! before point P": `apipe-tokens-to-counting` (the `pending` count of a
@@ -294,13 +294,7 @@ fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
-/// True for the ops analyzed as functions (`func.func`, `gpu.func`,
-/// `llvm.func`, ..., and `gpu.launch`, whose body is a kernel): each has its
-/// own groups, none crosses its boundary.
-pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    let name = ops::name(op);
-    name.ends_with(".func") || name == "gpu.launch"
-}
+pub use apipe_dialect::ops::is_function;
 
 /// The innermost function (see [`is_function`]) around `op`.
 pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -375,39 +369,8 @@ pub fn callee<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
     Some(symbol.value().to_owned())
 }
 
-/// The constant integer value of `value` if an `arith.constant` defines it.
-pub fn constant_int(value: Value) -> Option<i64> {
-    // SAFETY: `value` is live; the owner of an op result is a live op.
-    let owner = unsafe {
-        if !mlirValueIsAOpResult(value.to_raw()) {
-            return None;
-        }
-        OperationRef::from_raw(mlirOpResultGetOwner(value.to_raw()))
-    };
-    if !ops::is(&owner, "arith.constant") {
-        return None;
-    }
-    attributes::integer(&owner, "value")
-}
-
-/// The static trip count of an `scf.for`, if its bounds and step are
-/// constants.
-pub fn static_trip_count<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<u64> {
-    if !ops::is(op, "scf.for") {
-        return None;
-    }
-    let lower = constant_int(op.operand(0).ok()?)?;
-    let upper = constant_int(op.operand(1).ok()?)?;
-    let step = constant_int(op.operand(2).ok()?)?;
-    if step <= 0 || (op.has_attribute("unsignedCmp") && (lower < 0 || upper < 0)) {
-        return None;
-    }
-    if upper <= lower {
-        return Some(0);
-    }
-    let span = (i128::from(upper) - i128::from(lower)) as u128;
-    u64::try_from(span.div_ceil(step as u128)).ok()
-}
+pub use crate::trip_count::static_trip_count;
+pub use apipe_dialect::ops::constant_int;
 
 /// The most groups that the regions of `op` (a function, or any op) can
 /// commit on `queue` along one path; `None` if unbounded (a loop with a

@@ -1,9 +1,11 @@
 //! The bridge from an apipe pass body (a Rust function over an op) to an
 //! MLIR pass (a melior external pass inside MLIR's `PassManager`).
 //!
-//! Every apipe pass runs the semantic verifier on its op after its body
-//! (STYLE.md: "the verifier runs after every pass"), so a pass that builds
-//! ill-formed apipe IR fails at the pass, with a located error.
+//! Every apipe pass runs the semantic verifier on its op before its body
+//! (a pass never builds on IR that breaks the dialect's rules, such as an
+//! apipe op outside any function) and after it (the verifier runs after
+//! every pass), so ill-formed apipe IR fails at the pass, with a located
+//! error.
 
 use crate::{options::PassOptions, registry::PassInfo};
 use melior::{
@@ -48,6 +50,10 @@ impl<'c> RunExternalPass<'c> for ApipePass {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if !apipe_dialect::verifier::verify(&operation) {
+            pass.signal_failure();
+            return;
+        }
         // A panic must not unwind into MLIR (that aborts the process): turn
         // it into a located internal error and a failed pass.
         let body =

@@ -1,6 +1,6 @@
 //! `apipe-software-pipeline`: software pipelining with asynchronous stages,
 //! the transform of TVM RFC 0077 "Asynchronous stage in software pipeline"
-//! (tvm-rfcs #80) on MLIR `scf.for` (DESIGN.md sections 3-5, issue 3).
+//! (tvm-rfcs #80) on MLIR `scf.for`.
 //!
 //! Input: an `scf.for` (positive step, static or dynamic bounds, with or
 //! without iter_args) whose body ops carry `apipe.stage = k` and optionally
@@ -19,22 +19,38 @@
 //!    the schedule (body order with waits, commits and barriers), the
 //!    values that cross stages and the buffers with their versions;
 //! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`;
-//! 3. emit before the loop, in **token form**: each cloned `apipe.copy` of
-//!    async stage `s` gets `queue = s` (the RFC convention); one
-//!    `%t = apipe.commit_group {queue = s}` per async stage per time step,
+//! 3. emit before the loop: each cloned `apipe.copy` of async stage `s`
+//!    gets `queue = s` (the RFC convention); one
+//!    `apipe.commit_group {queue = s}` per async stage per time step,
 //!    after the last op of stage `s` in body order, also when the stage is
 //!    inactive (an empty group), so prologue, kernel and epilogue use the
-//!    same grouping; `apipe.wait %t` before the first op of stage `t` that
-//!    reads data of async stage `s`, naming the group of the same
-//!    iteration; `gpu.barrier` after waits and before the async writes
-//!    (write-after-read across threads, CUTLASS order wait, barrier, issue);
-//!    - static trip count `N`: prologue steps `τ < S`, a steady-state
-//!      `scf.for` over `N − S` iterations when `N > S`, epilogue steps
+//!    same grouping; before the first op of stage `t` that reads data of
+//!    async stage `s`, a wait for the group of the same iteration:
+//!    `apipe.wait_group {queue = s, pending = P}` (`sync=counting`, the
+//!    default) with the exact FIFO distance `P = t − s − 1`, plus one when
+//!    the step's own commit of `s` comes first (every step commits one
+//!    group per queue, so `P` is the same in every part), or `apipe.wait %t`
+//!    on the commit's token (`sync=tokens`); `gpu.barrier` after waits and
+//!    before the async writes (write-after-read across threads, CUTLASS
+//!    order wait, barrier, issue). Only these emitted ops are synchronized:
+//!    the function's other apipe ops, in either form, are left as they are;
+//!    - static trip count `N` (`trip_count`, up to `2^64 − 1`): prologue
+//!      steps `τ < S`, a steady-state `scf.for` over `N − S` iterations
+//!      when `N > S` (`scf.for unsigned` above `i64::MAX`), epilogue steps
 //!      `τ ≥ max(N, S)`; inactive stages are left out;
-//!    - dynamic trip count: `N = max(0, ceildiv(ub − lb, step))` and an
-//!      `scf.index_switch` on `min(N, S)`: cases `0 … S−1` are the static
-//!      schedules of those counts, the default is prologue, kernel over
-//!      `N − S` iterations and epilogue indexed from the end;
+//!    - dynamic trip count: `N = lb < ub ? ceildivui(ub − lb, step) : 0`,
+//!      compared as the loop compares (`trip_count`: no step of it wraps),
+//!      and an `scf.index_switch` on `min(N, S)`: cases `0 … S−1` are the
+//!      static schedules of those counts, the default is prologue, kernel
+//!      over `N − S` iterations (unsigned unless `N ≤ i64::MAX` is known:
+//!      a signed loop with a constant `lb ≥ 0`) and epilogue indexed from
+//!      the end;
+//!
+//!    No emitted arithmetic depends on a wrapped value: every iteration
+//!    number `i` it computes lies in `[0, N)` and every `N − k` has
+//!    `k ≤ N`, so `lb + i · step ∈ [lb, ub)` is exact in 64-bit wrapping
+//!    arithmetic (`arith.muli` / `arith.addi` without overflow flags), and
+//!    the version `i mod V` is `arith.remui` of an exact unsigned `i`;
 //!
 //!    Values and tokens that cross stages rotate through iter_args: a value
 //!    made by stage `p` and used up to stage `p + d` takes `d` iter_args;
@@ -54,10 +70,7 @@
 //!    `N = 0` gives the inits, and in the dynamic case every region of the
 //!    `scf.index_switch` yields its last values. The other schedules, and a
 //!    yield of a value not computed by a body op, get a located error;
-//! 4. erase the original loop and the replaced allocations;
-//! 5. with `sync=counting` (default), convert the function to counting
-//!    form with the shared analysis `tokens_to_counting` (strict), so every
-//!    `pending` is the exact FIFO distance.
+//! 4. erase the original loop and the replaced allocations.
 //!
 //! Postconditions: no `apipe.stage` / `apipe.order` / `apipe.async_stages`
 //! is left; the IR verifies.
@@ -79,6 +92,7 @@
 //! LoopPipelining.cpp) for the prologue/kernel/epilogue structure.
 
 mod analysis;
+mod conditional_writes;
 mod multi_buffer;
 
 use crate::{
@@ -214,7 +228,7 @@ pub fn software_pipeline<'c: 'a, 'a>(
     let mut plans = Vec::new();
     let mut ok = true;
     for l in &innermost {
-        match analysis::analyze(*l, options.barriers) {
+        match analysis::analyze(*l, options.barriers, options.sync) {
             Ok(plan) => plans.push(plan),
             Err(()) => ok = false,
         }
@@ -223,17 +237,8 @@ pub fn software_pipeline<'c: 'a, 'a>(
         return Err(Reported);
     }
     // 3. Transform.
-    let mut functions = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for plan in &plans {
-        // SAFETY: the loop is live until `transform` erases it.
-        let l = unsafe { OperationRef::from_raw(plan.loop_op) };
-        if let Some(f) = enclosing_function(&l) {
-            if seen.insert(f.ptr as usize) {
-                functions.push(f);
-            }
-        }
-        transform(plan);
+        transform(plan, options.sync);
     }
     // The emitted ops lost their annotations when cloned; the loops left
     // alone lose theirs now.
@@ -243,40 +248,15 @@ pub fn software_pipeline<'c: 'a, 'a>(
             remove_annotations(op.to_raw());
         }
     }
-    // 4. Counting form.
-    if options.sync == SyncForm::Counting {
-        for f in functions {
-            // SAFETY: functions are not erased by the transform.
-            let f = unsafe { OperationRef::from_raw(f) };
-            to_counting(&f)?;
-        }
-    }
     Ok(())
 }
 
 /// Pipelines one annotated `scf.for` (the library entry point). On failure
 /// the IR is unchanged and located errors have been emitted.
 pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Result<(), Reported> {
-    let plan = analysis::analyze(loop_op, options.barriers).map_err(|()| Reported)?;
-    let function = enclosing_function(&loop_op);
-    transform(&plan);
-    if options.sync == SyncForm::Counting {
-        if let Some(f) = function {
-            // SAFETY: the function outlives the loop.
-            to_counting(&unsafe { OperationRef::from_raw(f) })?;
-        }
-    }
+    let plan = analysis::analyze(loop_op, options.barriers, options.sync).map_err(|()| Reported)?;
+    transform(&plan, options.sync);
     Ok(())
-}
-
-fn enclosing_function(op: &OperationRef) -> Option<MlirOperation> {
-    ops::ancestors(op)
-        .find(|p| ops::is(p, "func.func") || ops::is(p, "gpu.func"))
-        .map(|p| p.to_raw())
-}
-
-fn to_counting(function: &OperationRef) -> Result<(), Reported> {
-    crate::tokens_to_counting::tokens_to_counting(*function, true)
 }
 
 fn remove_annotations(op: MlirOperation) {
@@ -300,14 +280,14 @@ fn remove_annotations(op: MlirOperation) {
 }
 
 /// Steps 2-4 for one checked loop.
-fn transform(plan: &Plan) {
+fn transform(plan: &Plan, sync: SyncForm) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
     let context = loop_op.context();
-    // SAFETY: `context` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context` is bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context.to_ref() };
     let location = loop_op.location();
-    if plan.trip_count.is_some_and(|n| n <= 0) {
+    if plan.trip_count == Some(0) {
         // The loop never runs: nothing to pipeline, no buffer to expand; its
         // results are the initial values.
         replace_results(plan, &plan.inits);
@@ -342,6 +322,7 @@ fn transform(plan: &Plan) {
         trip: None,
         kernel_counter: None,
         part: PartCache::default(),
+        sync,
     };
     // Reuse the index constants that precede the loop in its block; new
     // constants go before constant 0, which precedes all emitted code.
@@ -375,7 +356,7 @@ fn transform(plan: &Plan) {
     let results = match plan.trip_count {
         Some(n) => {
             emitter.emit_static(n);
-            emitter.last_values(Iteration::Absolute(n - 1))
+            emitter.last_values(Iteration::Absolute(i128::from(n) - 1))
         }
         None => emitter.emit_dynamic(),
     };
@@ -405,8 +386,9 @@ fn replace_results(plan: &Plan, values: &[MlirValue]) {
 /// The iteration a stage works on in the part being emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Iteration {
-    /// Iteration `i` (0-based).
-    Absolute(i64),
+    /// Iteration `i` (0-based; `-1` names the inits of the iter_args). An
+    /// `i128`: a trip count reaches `2^64 - 1`.
+    Absolute(i128),
     /// Iteration `N − m` (dynamic epilogue).
     FromEnd(i64),
     /// Iteration `t + o`, `t` the steady-state loop counter.
@@ -454,6 +436,8 @@ struct Emitter<'c, 'p> {
     trip: Option<MlirValue>,
     kernel_counter: Option<MlirValue>,
     part: PartCache,
+    /// The synchronization form emitted.
+    sync: SyncForm,
 }
 
 fn value<'c>(raw: MlirValue) -> Value<'c, 'static> {
@@ -515,6 +499,43 @@ impl<'c> Emitter<'c, '_> {
         result
     }
 
+    /// The index constant with the low 64 bits of `v`: iteration numbers
+    /// and induction values up to `2^64 - 1` (unsigned loops) have the
+    /// same bits as the `i64` the attribute holds.
+    fn wide_constant(&mut self, v: i128) -> MlirValue {
+        self.constant(v as i64)
+    }
+
+    /// `arith.cmpi` with `predicate` (`slt`, `ult`).
+    fn compare(&mut self, predicate: &str, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
+        let op = melior::dialect::arith::cmpi(
+            self.context,
+            match predicate {
+                "ult" => melior::dialect::arith::CmpiPredicate::Ult,
+                _ => melior::dialect::arith::CmpiPredicate::Slt,
+            },
+            value(lhs),
+            value(rhs),
+            self.location,
+        );
+        let raw = self.insert(op);
+        // SAFETY: one result.
+        unsafe { mlir_sys::mlirOperationGetResult(raw, 0) }
+    }
+
+    /// `arith.select %condition, %then, %otherwise` on index values.
+    fn select(&mut self, condition: MlirValue, then: MlirValue, otherwise: MlirValue) -> MlirValue {
+        let op = melior::dialect::arith::select(
+            value(condition),
+            value(then),
+            value(otherwise),
+            self.location,
+        );
+        let raw = self.insert(op);
+        // SAFETY: one result.
+        unsafe { mlir_sys::mlirOperationGetResult(raw, 0) }
+    }
+
     fn arith(&mut self, name: &str, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
         let op = OperationBuilder::new(name, self.location)
             .add_operands(&[value(lhs), value(rhs)])
@@ -532,7 +553,7 @@ impl<'c> Emitter<'c, '_> {
             return v;
         }
         let v = match it {
-            Iteration::Absolute(i) => self.constant(i),
+            Iteration::Absolute(i) => self.wide_constant(i),
             Iteration::FromEnd(m) => {
                 let c = self.constant(m);
                 self.arith("arith.subi", self.trip.unwrap(), c)
@@ -552,16 +573,21 @@ impl<'c> Emitter<'c, '_> {
         if let Some(&v) = self.part.induction.get(&it) {
             return v;
         }
-        let v = match (it, self.plan.lower_const, self.plan.step_const) {
-            (Iteration::Absolute(i), Some(l), Some(s)) => self.constant(l + i * s),
+        let bounds = self.plan.bounds;
+        let v = match (it, bounds.lower, bounds.step) {
+            // `lb + i * step` lies in [lb, ub): its low 64 bits are exact
+            // whether the loop reads them signed or unsigned.
+            (Iteration::Absolute(i), Some(l), Some(s)) => {
+                self.wide_constant(i128::from(l).wrapping_add(i.wrapping_mul(i128::from(s))))
+            }
             _ => {
                 let i = self.iteration_index(it);
-                let scaled = if self.plan.step_const == Some(1) {
+                let scaled = if bounds.step == Some(1) {
                     i
                 } else {
                     self.arith("arith.muli", i, self.plan.step)
                 };
-                if self.plan.lower_const == Some(0) {
+                if bounds.lower == Some(0) {
                     scaled
                 } else {
                     self.arith("arith.addi", self.plan.lower, scaled)
@@ -578,7 +604,7 @@ impl<'c> Emitter<'c, '_> {
             return v;
         }
         let v = match it {
-            Iteration::Absolute(i) => self.constant(i.rem_euclid(versions)),
+            Iteration::Absolute(i) => self.wide_constant(i.rem_euclid(i128::from(versions))),
             _ => {
                 let i = self.iteration_index(it);
                 let c = self.constant(versions);
@@ -630,34 +656,53 @@ impl<'c> Emitter<'c, '_> {
                     }
                 }
                 Item::Commit(s) => {
-                    // The carried token's type, parsed once by the analysis.
-                    // SAFETY: a type of this context.
-                    let token_type = unsafe { Type::from_raw(plan.token_type) };
-                    let op = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
-                        .add_attributes(&[(
-                            Identifier::new(self.context, attributes::QUEUE),
-                            IntegerAttribute::new(IntegerType::new(self.context, 64).into(), s)
-                                .into(),
-                        )])
-                        .add_results(&[token_type])
-                        .build()
-                        .expect("valid commit");
-                    let raw = self.insert(op);
-                    if let Some(it) = active(s) {
+                    let queue = (
+                        Identifier::new(self.context, attributes::QUEUE),
+                        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), s).into(),
+                    );
+                    let mut builder = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
+                        .add_attributes(&[queue]);
+                    if self.sync == SyncForm::Tokens {
+                        // The carried token's type, parsed once by the analysis.
+                        // SAFETY: a type of this context.
+                        builder =
+                            builder.add_results(&[unsafe { Type::from_raw(plan.token_type) }]);
+                    }
+                    let raw = self.insert(builder.build().expect("valid commit"));
+                    if let (SyncForm::Tokens, Some(it)) = (self.sync, active(s)) {
                         // SAFETY: one result.
                         let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
                         self.table.insert((s as usize, it), token);
                     }
                     last_barrier = false;
                 }
-                Item::Wait { s, t } => {
+                Item::Wait { s, t, pending } => {
                     if let Some(it) = active(t) {
-                        let token = self.lookup(s as usize, it);
-                        let op = OperationBuilder::new(ops::WAIT, self.location)
-                            .add_operands(&[value(token)])
-                            .build()
-                            .expect("valid wait");
-                        self.insert(op);
+                        let op = match self.sync {
+                            SyncForm::Tokens => {
+                                let token = self.lookup(s as usize, it);
+                                OperationBuilder::new(ops::WAIT, self.location)
+                                    .add_operands(&[value(token)])
+                                    .build()
+                            }
+                            SyncForm::Counting => {
+                                let i64_type = IntegerType::new(self.context, 64).into();
+                                let mut attributes = vec![(
+                                    Identifier::new(self.context, attributes::PENDING),
+                                    IntegerAttribute::new(i64_type, pending).into(),
+                                )];
+                                if s != 0 {
+                                    attributes.push((
+                                        Identifier::new(self.context, attributes::QUEUE),
+                                        IntegerAttribute::new(i64_type, s).into(),
+                                    ));
+                                }
+                                OperationBuilder::new(ops::WAIT_GROUP, self.location)
+                                    .add_attributes(&attributes)
+                                    .build()
+                            }
+                        };
+                        self.insert(op.expect("valid wait"));
                         last_barrier = false;
                     }
                 }
@@ -743,21 +788,27 @@ impl<'c> Emitter<'c, '_> {
         }
     }
 
-    /// A static trip count `n`.
-    fn emit_static(&mut self, n: i64) {
-        let s_max = self.plan.max_stage;
+    /// A static trip count `n` (up to `2^64 - 1`: time steps are `i128`).
+    fn emit_static(&mut self, n: u64) {
+        let s_max = i128::from(self.plan.max_stage);
+        let n = i128::from(n);
         if n <= 0 {
             return;
         }
-        let range = move |tau: i64| {
-            move |s: i64| (tau - s >= 0 && tau - s < n).then_some(Iteration::Absolute(tau - s))
+        let range = move |tau: i128| {
+            move |s: i64| {
+                let i = tau - i128::from(s);
+                (i >= 0 && i < n).then_some(Iteration::Absolute(i))
+            }
         };
         for tau in 0..s_max.min(n + s_max) {
             self.emit_part(&range(tau));
         }
         if n > s_max {
-            let upper = self.constant(n - s_max);
-            self.emit_kernel(upper, &|m| Iteration::Absolute(n - m));
+            let upper = self.wide_constant(n - s_max);
+            // A kernel of more than i64::MAX iterations counts unsigned.
+            let unsigned = n - s_max > i128::from(i64::MAX);
+            self.emit_kernel(upper, unsigned, &|m| Iteration::Absolute(n - i128::from(m)));
         }
         for tau in n.max(s_max)..n + s_max {
             self.emit_part(&range(tau));
@@ -768,12 +819,29 @@ impl<'c> Emitter<'c, '_> {
     /// loop results (the switch results).
     fn emit_dynamic(&mut self) -> Vec<MlirValue> {
         let s_max = self.plan.max_stage;
+        // The trip count as `trip_count::trip_count` defines it, in 64-bit
+        // arithmetic that never wraps: `lb < ub ? ceildivui(ub - lb, step)
+        // : 0`, compared as the loop compares.
+        let bounds = self.plan.bounds;
+        let runs = self.compare(
+            if bounds.unsigned { "ult" } else { "slt" },
+            self.plan.lower,
+            self.plan.upper,
+        );
         let diff = self.arith("arith.subi", self.plan.upper, self.plan.lower);
-        let count = self.arith("arith.ceildivsi", diff, self.plan.step);
+        let step = if bounds.step.is_some() {
+            self.plan.step
+        } else {
+            // A zero step is undefined for `scf.for`; keep the division
+            // defined (no trap) for it.
+            let one = self.constant(1);
+            self.arith("arith.maxui", self.plan.step, one)
+        };
+        let count = self.arith("arith.ceildivui", diff, step);
         let zero = self.constant(0);
-        let trip = self.arith("arith.maxsi", count, zero);
+        let trip = self.select(runs, count, zero);
         let cap = self.constant(s_max);
-        let selector = self.arith("arith.minsi", trip, cap);
+        let selector = self.arith("arith.minui", trip, cap);
         let regions: Vec<Region> = (0..=s_max)
             .map(|_| {
                 let region = Region::new();
@@ -831,19 +899,21 @@ impl<'c> Emitter<'c, '_> {
             self.point = Point::Before(yield_of(c as usize + 1));
             self.table.clear();
             self.seed_inits();
-            self.emit_static(c);
-            finish(self, c as usize + 1, Iteration::Absolute(c - 1));
+            self.emit_static(c as u64);
+            finish(self, c as usize + 1, Iteration::Absolute(i128::from(c) - 1));
         }
         self.point = Point::Before(yield_of(0));
         self.table.clear();
         self.seed_inits();
         self.trip = Some(trip);
         for tau in 0..s_max {
-            self.emit_part(&move |s: i64| (tau >= s).then_some(Iteration::Absolute(tau - s)));
+            self.emit_part(&move |s: i64| {
+                (tau >= s).then_some(Iteration::Absolute(i128::from(tau - s)))
+            });
         }
         let c = self.constant(s_max);
         let upper = self.arith("arith.subi", trip, c);
-        self.emit_kernel(upper, &Iteration::FromEnd);
+        self.emit_kernel(upper, bounds.may_exceed_i64(), &Iteration::FromEnd);
         for k in 1..=s_max {
             self.emit_part(&move |s: i64| (s >= k).then_some(Iteration::FromEnd(s - k + 1)));
         }
@@ -855,8 +925,9 @@ impl<'c> Emitter<'c, '_> {
     }
 
     /// The steady-state loop `scf.for %t = 0 to upper step 1` with rotating
-    /// iter_args; `after(m)` names iteration `N − m` after the loop.
-    fn emit_kernel(&mut self, upper: MlirValue, after: &dyn Fn(i64) -> Iteration) {
+    /// iter_args (`scf.for unsigned` when `upper` may exceed `i64::MAX`);
+    /// `after(m)` names iteration `N − m` after the loop.
+    fn emit_kernel(&mut self, upper: MlirValue, unsigned: bool, after: &dyn Fn(i64) -> Iteration) {
         let plan = self.plan;
         let s_max = plan.max_stage;
         let index = self.index_type();
@@ -864,7 +935,8 @@ impl<'c> Emitter<'c, '_> {
         let mut types = vec![(index, self.location)];
         for c in &plan.carried {
             for d in 1..=c.distance {
-                inits.push(self.lookup(c.key, Iteration::Absolute(s_max - d - c.stage)));
+                inits
+                    .push(self.lookup(c.key, Iteration::Absolute(i128::from(s_max - d - c.stage))));
                 // SAFETY: a type of this context.
                 types.push((unsafe { Type::from_raw(c.ty) }, self.location));
             }
@@ -907,12 +979,17 @@ impl<'c> Emitter<'c, '_> {
         let mut operands = vec![value(zero), value(upper), value(one)];
         operands.extend(inits.iter().map(|&v| value(v)));
         let result_types: Vec<Type> = types[1..].iter().map(|(t, _)| *t).collect();
-        let op = OperationBuilder::new("scf.for", self.location)
+        let mut builder = OperationBuilder::new("scf.for", self.location)
             .add_operands(&operands)
             .add_results(&result_types)
-            .add_regions([region])
-            .build()
-            .expect("valid scf.for");
+            .add_regions([region]);
+        if unsigned {
+            builder = builder.add_attributes(&[(
+                Identifier::new(self.context, "unsignedCmp"),
+                melior::ir::attribute::Attribute::unit(self.context),
+            )]);
+        }
+        let op = builder.build().expect("valid scf.for");
         let raw = self.insert(op);
         let mut result = 0;
         for c in &plan.carried {
@@ -1011,7 +1088,7 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
                 pipelined("arith.constant 16 : index", stages, SyncForm::Counting);
             assert!(!printed.contains("!apipe.token"));
             assert!(!printed.contains("apipe.stage"));
-            assert!(printed.contains(&format!("pending = {stages} : i64")));
+            assert!(printed.contains(&format!("apipe.wait_group {stages}\n")));
         }
     }
 
@@ -1061,6 +1138,61 @@ func.func @f(%A: memref<64xf32>, %init: f32) -> f32 {
                 } else {
                     assert!(!returned.contains("%arg1"), "{returned}");
                 }
+            }
+        }
+    }
+
+    /// The function's own token code, with a wait whose count depends on
+    /// the path (strict tokens-to-counting refuses it), before the loop.
+    const USER_TOKENS: &str = r#"
+  %t = "apipe.commit_group"() {queue = 5 : i64} : () -> !apipe.token
+  scf.if %c {
+    "apipe.commit_group"() {queue = 5 : i64} : () -> ()
+  }
+  "apipe.wait"(%t) : (!apipe.token) -> ()
+"#;
+
+    /// A loop the pass refuses, or accepts, in a function that holds other
+    /// token code: a refusal leaves the function exactly as it was, a
+    /// success leaves that code as it was (only the emitted ops are in
+    /// counting form).
+    #[test]
+    fn other_synchronization_is_left_alone() {
+        for load_stage in ["0", "1"] {
+            let context = apipe_dialect::create_context().unwrap();
+            let text = TWO_STAGES
+                .replace("%n: index)", "%n: index, %c: i1)")
+                .replace("  %ub = UPPER\n", &format!("  %ub = UPPER\n{USER_TOKENS}"))
+                .replace("UPPER", "arith.addi %n, %c0 : index")
+                .replace("LOAD_STAGE", load_stage);
+            assert!(text.contains("apipe.wait"));
+            let module = Module::parse(&context, &text).unwrap();
+            let before = module.as_operation().to_string();
+            let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
+            let after = module.as_operation().to_string();
+            if load_stage == "0" {
+                assert!(result.is_err());
+                assert_eq!(after, before);
+            } else {
+                assert!(result.is_ok());
+                assert!(module.as_operation().verify());
+                // The user's wait still names the user's token commit; no
+                // other op is in token form.
+                let all = ops::nested_ops(&module.as_operation());
+                let waits: Vec<_> = all.iter().filter(|o| ops::is(*o, ops::WAIT)).collect();
+                assert_eq!(waits.len(), 1, "{after}");
+                let token = waits[0].operand(0).unwrap();
+                let owner = melior::ir::operation::OperationResult::try_from(token)
+                    .unwrap()
+                    .owner();
+                assert!(ops::is(&owner, ops::COMMIT_GROUP));
+                assert_eq!(attributes::queue(&owner), 5);
+                let token_commits = all
+                    .iter()
+                    .filter(|o| ops::is(*o, ops::COMMIT_GROUP) && o.result_count() > 0)
+                    .count();
+                assert_eq!(token_commits, 1, "{after}");
+                assert!(count(&module, ops::WAIT_GROUP) > 0, "{after}");
             }
         }
     }

@@ -78,7 +78,7 @@ fn round_trip_every_input() {
     for file in &files {
         let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
         for (index, chunk) in text.split("\n// -----\n").enumerate() {
-            if !chunk.contains("apipe.wait_group") || chunk.contains("!apipe.token") {
+            if !chunk.contains("apipe.wait_group") {
                 continue;
             }
             let Some(module) = Module::parse(&context, chunk) else {
@@ -86,6 +86,15 @@ fn round_trip_every_input() {
             };
             let root = module.as_operation();
             if !root.verify() || !verifier::verify(&root) {
+                continue;
+            }
+            // Counting form only: no token anywhere (the custom syntax does
+            // not spell `!apipe.token` on a commit, so look at the ops).
+            let token_form = ops::nested_ops(&root).iter().any(|op| {
+                (0..op.result_count()).any(|i| ops::is_token(op.result(i).unwrap()))
+                    || (0..op.operand_count()).any(|i| ops::is_token(op.operand(i).unwrap()))
+            });
+            if token_form {
                 continue;
             }
             for (tag, op) in ops::nested_ops(&root)

@@ -13,21 +13,21 @@ func.func @commit_after_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
   // expected-note @+1 {{the copy whose group is not complete (seen from iteration 0 of the loop: at least 2 group(s) committed on queue 0 after it; the waits complete only the groups committed 2 or more groups earlier)}}
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.wait_group 1
+    apipe.commit_group
     %v = arith.remui %j, %c2 : index
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing: no wait completes the copy's group on every path from the copy to this read}}
     %x = memref.load %buf[%v, %c0] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -44,23 +44,23 @@ func.func @count_one_too_large(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
+  apipe.wait_group 0
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
     // expected-note @+1 {{the copy whose group is not complete (issued 1 iteration(s) earlier: at least 2 group(s) committed on queue 0 after it; the waits complete only the groups committed 2 or more groups earlier)}}
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
+    apipe.wait_group 2
     %v = arith.remui %j, %c2 : index
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
     %x = memref.load %buf[%v, %c3] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -75,20 +75,20 @@ func.func @single_buffer_consumer_one_stage_later(%A: memref<64xf32>, %out: memr
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     // expected-note @+1 {{the copy whose group is not complete (issued earlier in this iteration: at least 1 group(s) committed on queue 0 after it; the waits complete only the groups committed 1 or more groups earlier)}}
-    "apipe.copy"(%A, %buf, %src, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 1
     // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
     %x = memref.load %buf[%c2] : memref<4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -100,10 +100,10 @@ func.func @wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+1 {{the copy whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   scf.if %cond {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
@@ -117,10 +117,10 @@ func.func @token_wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+1 {{the copy whose group is not complete}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  %t = apipe.commit_group
   scf.if %cond {
-    "apipe.wait"(%t) : (!apipe.token) -> ()
+    apipe.wait %t
   }
   // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
@@ -134,8 +134,8 @@ func.func @uncommitted_copy(%A: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-note @+1 {{the copy whose group is not complete (not committed yet; the waits complete only the groups committed 0 or more groups earlier)}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.wait_group 0
   // expected-error @+1 {{'vector.load' op reads a buffer region that an async copy may still be writing}}
   %v = vector.load %buf[%c0] : memref<4xf32, 3>, vector<2xf32>
   %x = vector.extract %v[0] : f32 from vector<2xf32>
@@ -159,8 +159,8 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
     // expected-note @+1 {{the copy, issued by every thread, whose data other threads read (seen from iteration 0 of the loop: at least 2 group(s) committed on queue 0 after it; the waits complete it for the copying thread, but no gpu.barrier follows them before this read)}}
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %j, %c1 : index
       %in_range = arith.cmpi ult, %next, %c8 : index
@@ -168,10 +168,10 @@ gpu.module @kernels {
         %base = arith.muli %next, %c128 : index
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
-        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.commit_group
+      apipe.wait_group 1
       %cur = arith.remui %j, %c2 : index
       // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read}}
       %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>
@@ -194,17 +194,17 @@ func.func @async_reader_overwritten(%A: memref<64xf32>) {
   %c4 = arith.constant 4 : index
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   // expected-note @+1 {{the copy that reads the region, whose group is not complete (at least 1 group(s) committed on queue 1 after it; on some path no wait completes any group of queue 1)}}
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
   // expected-error @+1 {{'apipe.copy' op overwrites a buffer region that an earlier async copy may still be reading (early overwrite): no wait completes the reading copy's group before this copy is issued}}
-  "apipe.copy"(%A, %shared, %c4, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.copy %A[%c4], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -216,13 +216,13 @@ func.func @async_read_of_pending_data(%A: memref<64xf32>) {
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
   // expected-note @+1 {{the copy whose group is not complete}}
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   // expected-error @+1 {{'apipe.copy' op reads a buffer region that an async copy may still be writing}}
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
+  apipe.wait_group 0
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -236,13 +236,13 @@ func.func @may_alias(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %other: memref<
   %c0 = arith.constant 0 : index
   // expected-note @+2 {{the copy whose group is not complete}}
   // expected-note @+1 {{the copy whose group is not complete}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   // expected-remark @+1 {{possible hazard (checked conservatively: the buffers may alias): 'memref.load' op reads a buffer region}}
   %x = memref.load %other[%c0] : memref<4xf32, 3>
   // expected-remark @+1 {{possible hazard (checked conservatively: a callee may read any part of the buffers it is passed)}}
   func.call @consume(%buf) : (memref<4xf32, 3>) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return %x : f32
 }
 
@@ -264,8 +264,8 @@ gpu.module @kernels {
     %zero = arith.constant 0.0 : f32
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%A, %buf, %lane, %c0, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %j, %c1 : index
       %in_range = arith.cmpi ult, %next, %c8 : index
@@ -274,10 +274,10 @@ gpu.module @kernels {
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
         // expected-error @+1 {{'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy}}
-        "apipe.copy"(%A, %buf, %src, %v, %lane) {elements = 4 : i64} : (memref<4096xf32>, memref<2x128xf32, 3>, index, index, index) -> ()
+        apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+      apipe.commit_group
+      apipe.wait_group 1
       gpu.barrier
       %cur = arith.remui %j, %c2 : index
       // expected-note @+1 {{the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)}}
@@ -300,11 +300,11 @@ func.func @store_over_source_in_flight() {
   %A = memref.alloc() : memref<4xf32>
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+1 {{the copy that reads the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source; write-after-read): no wait completes the copy's group on every path from the copy to this store}}
   memref.store %f, %A[%c0] : memref<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -318,11 +318,11 @@ func.func @store_over_destination_in_flight() {
   %A = memref.alloc() : memref<4xf32>
   %buf = memref.alloc() : memref<4xf32>
   // expected-note @+1 {{the copy that writes the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
   // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be writing (its destination; write-after-write: the copy may land later and erase this store): no wait completes the copy's group on every path from the copy to this store}}
   memref.store %f, %buf[%c0] : memref<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -338,12 +338,12 @@ func.func @vector_store_and_memref_copy_in_flight(%v: vector<4xf32>, %B: memref<
   %buf = memref.alloc() : memref<8xf32>
   // expected-note @+2 {{the copy that writes the region, whose group is not complete}}
   // expected-note @+1 {{the copy that reads the region, whose group is not complete}}
-  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c4], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   // expected-error @+1 {{'vector.store' op writes a buffer region that an async copy may still be writing}}
   vector.store %v, %buf[%c2] : memref<8xf32>, vector<4xf32>
   // expected-error @+1 {{'memref.copy' op writes a buffer region that an async copy may still be reading}}
   memref.copy %B, %A : memref<8xf32> to memref<8xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }

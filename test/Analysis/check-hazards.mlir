@@ -37,7 +37,7 @@
 // NOBAR: error: 'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy
 // NOBAR: note: the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline -o %t.mlir
-// RUN: sed 's/pending = 2 : i64/pending = 3 : i64/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
+// RUN: sed 's/apipe.wait_group 2/apipe.wait_group 3/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing
 // TOO-LARGE-NEXT: %{{.*}} = memref.load %subview_4[%arg3]
 // TOO-LARGE: note: the copy whose group is not complete (seen from iteration 0 of the loop: at least 3 group(s) committed on queue 0 after it; the waits complete only the groups committed 3 or more groups earlier)
@@ -48,16 +48,16 @@
 // over n - 3 iterations, epilogue versions (n - k) mod 4): the prologue copy
 // meets the epilogue read across the kernel loop.
 // RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-run.mlir --apipe-software-pipeline -o %t.run.mlir
-// RUN: sed 's/pending = 3 : i64/pending = 4 : i64/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: sed 's/apipe.wait_group 3/apipe.wait_group 4/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: error: 'memref.load' op reads a buffer region that an async copy may still be writing
 // DYNAMIC: note: the copy whose group is not complete (across 0 iteration(s) of the loop between: at least 4 group(s) committed on queue 0 after it; the waits complete only the groups committed 4 or more groups earlier)
 
 // The commit before the wait: `wait_group 1` leaves only tile j + 1 pending.
 // CHECK-LABEL: func.func @double_buffer_commit_then_wait
 // CHECK: scf.for
-// CHECK: "apipe.copy"
-// CHECK-NEXT: "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64}
+// CHECK: apipe.copy
+// CHECK-NEXT: apipe.commit_group
+// CHECK-NEXT: apipe.wait_group 1
 // CHECK-NEXT: arith.remui
 // CHECK-NEXT: memref.load
 func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
@@ -67,20 +67,20 @@ func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     %x = memref.load %buf[%v, %c0] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -89,7 +89,7 @@ func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32
 // Three versions read two iterations later: `pending = 2` is exact, and the
 // versions `(j + 2) mod 3` written and `j mod 3` read never meet in flight.
 // CHECK-LABEL: func.func @three_versions_exact_count
-// CHECK: "apipe.wait_group"() {pending = 2 : i64}
+// CHECK: apipe.wait_group 2
 func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -98,22 +98,22 @@ func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<3x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %buf, %c4, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+  apipe.commit_group
+  apipe.copy %A[%c4], %buf[%c1, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c2 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c3 : index
-    "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<3x4xf32>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<3x4xf32>
+    apipe.commit_group
+    apipe.wait_group 2
     %v = arith.remui %j, %c3 : index
     %x = memref.load %buf[%v, %c3] : memref<3x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -130,16 +130,16 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
     %view = memref.subview %buf[%vn, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
-    "apipe.copy"(%A, %view, %src, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, strided<[1], offset: ?>>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %A[%src], %view[%c0], 4 : memref<64xf32> to memref<4xf32, strided<[1], offset: ?>>
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     %cur = memref.subview %buf[%v, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
     %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
@@ -149,7 +149,7 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
     }
     memref.store %sum, %out[%j] : memref<8xf32>
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -161,12 +161,12 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
 func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
   scf.if %cond {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   } else {
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
@@ -175,12 +175,12 @@ func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
 func.func @token_wait_after_if(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  %t = apipe.commit_group
   scf.if %cond {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
 }
@@ -195,9 +195,9 @@ gpu.module @kernels {
       workgroup(%buf: memref<128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %tid = gpu.thread_id x
-    "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4096xf32>, memref<128xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<4096xf32> to memref<128xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%tid] : memref<128xf32, 3>
     memref.store %x, %out[%tid] : memref<128xf32>
     gpu.return
@@ -213,15 +213,15 @@ func.func @async_reader_waited(%A: memref<64xf32>) {
   %c4 = arith.constant 4 : index
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
-  "apipe.copy"(%A, %shared, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
-  "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
-  "apipe.copy"(%A, %shared, %c4, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
+  apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
+  apipe.commit_group queue 1
+  apipe.wait_group 0 queue 1
+  apipe.copy %A[%c4], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -234,12 +234,12 @@ func.func @disjoint_regions(%A: memref<64xf32>) -> f32 {
   %c4 = arith.constant 4 : index
   %buf = memref.alloc() : memref<8xf32, 3>
   %other = memref.alloc() : memref<8xf32, 3>
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
   %x = memref.load %buf[%c4] : memref<8xf32, 3>
   %y = memref.load %other[%c0] : memref<8xf32, 3>
   %z = arith.addf %x, %y : f32
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return %z : f32
 }
 
@@ -256,10 +256,10 @@ func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
   %f = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<8xf32>
   %buf = memref.alloc() : memref<8xf32>
-  "apipe.copy"(%A, %buf, %c0, %c4) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c4], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   vector.store %v, %buf[%c0] : memref<8xf32>, vector<4xf32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   memref.store %f, %A[%c0] : memref<8xf32>
   memref.store %f, %buf[%c4] : memref<8xf32>
   vector.store %v, %buf[%c4] : memref<8xf32>, vector<4xf32>

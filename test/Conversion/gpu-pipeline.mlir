@@ -26,11 +26,11 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane, %valid) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 2 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4, %valid {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.copy %src[%lane], %buf[%lane], 2 : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
     gpu.barrier
     gpu.return
   }

@@ -11,17 +11,17 @@
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: "apipe.copy"(%[[A]], %[[BUF]], %[[C0]], %[[C0]], %[[C0]]) {bypass_l1, elements = 4 : i64} : (memref<1024xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-// CHECK-NEXT: %[[G0:.*]] = "apipe.commit_group"() : () -> !apipe.token
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[C4]], %[[C1]], %[[C0]]) {bypass_l1, elements = 4 : i64}
-// CHECK-NEXT: %[[G1:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK: apipe.copy %[[A]][%[[C0]]], %[[BUF]][%[[C0]], %[[C0]]], 4 {bypass_l1} : memref<1024xf32> to memref<2x4xf32, 3>{{$}}
+// CHECK-NEXT: %[[G0:.*]] = apipe.commit_group{{$}}
+// CHECK-NEXT: apipe.copy %[[A]][%[[C4]]], %[[BUF]][%[[C1]], %[[C0]]], 4 {bypass_l1}
+// CHECK-NEXT: %[[G1:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: %[[R:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[GA:.*]] = %[[G0]], %[[GB:.*]] = %[[G1]]) -> (!apipe.token, !apipe.token) {
-// CHECK-NEXT: "apipe.wait"(%[[GA]]) : (!apipe.token) -> ()
-// CHECK: "apipe.copy"(%[[A]], %[[BUF]], %{{.*}}, %{{.*}}, %[[C0]]) {bypass_l1, elements = 4 : i64}
-// CHECK-NEXT: %[[G:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: apipe.wait %[[GA]]{{$}}
+// CHECK: apipe.copy %[[A]][%{{.*}}], %[[BUF]][%{{.*}}, %[[C0]]], 4 {bypass_l1}
+// CHECK-NEXT: %[[G:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: scf.yield %[[GB]], %[[G]] : !apipe.token, !apipe.token
-// CHECK: "apipe.wait"(%[[R]]#0) : (!apipe.token) -> ()
-// CHECK-NEXT: "apipe.wait"(%[[R]]#1) : (!apipe.token) -> ()
+// CHECK: apipe.wait %[[R]]#0{{$}}
+// CHECK-NEXT: apipe.wait %[[R]]#1{{$}}
 // CHECK-NOT: nvgpu.
 func.func @depth_two(%A: memref<1024xf32>, %buf: memref<2x4xf32, 3>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -53,12 +53,12 @@ func.func @depth_two(%A: memref<1024xf32>, %buf: memref<2x4xf32, 3>, %n: index) 
 // that no token wait uses leaves a plain commit.
 
 // CHECK-LABEL: func.func @counted_waits_and_zero_fill
-// CHECK: "apipe.copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[K:.*]]) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index, index) -> ()
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
-// CHECK-NEXT: "apipe.copy"
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK: apipe.copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 4, %[[K:.*]] : memref<64xf32> to memref<8xf32, 3>{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT: apipe.copy
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT: apipe.wait_group 1{{$}}
+// CHECK-NEXT: apipe.wait_group 0{{$}}
 // CHECK-NEXT: return
 func.func @counted_waits_and_zero_fill(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index, %k: index) {
   %t0 = nvgpu.device_async_copy %a[%i], %b[%i], 4, %k : memref<64xf32> to memref<8xf32, 3>

@@ -3,7 +3,7 @@
 func.func @rank_five_copy(%a: memref<1x1x1x1x8xf32>, %b: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'apipe.copy' source memref<1x1x1x1x8xf32> has rank 5; emulation handles ranks 1 to 4}}
-  "apipe.copy"(%a, %b, %c0, %c0, %c0, %c0, %c0, %c0) {elements = 4 : i64} : (memref<1x1x1x1x8xf32>, memref<8xf32>, index, index, index, index, index, index) -> ()
+  apipe.copy %a[%c0, %c0, %c0, %c0, %c0], %b[%c0], 4 : memref<1x1x1x1x8xf32> to memref<8xf32>
   return
 }
 
@@ -12,17 +12,56 @@ func.func @rank_five_copy(%a: memref<1x1x1x1x8xf32>, %b: memref<8xf32>) {
 func.func @sub_byte_elements(%a: memref<8xi4>, %b: memref<8xi4>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'apipe.copy' element type i4 has no whole number of bytes; emulation cannot copy it}}
-  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<8xi4>, memref<8xi4>, index, index) -> ()
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<8xi4> to memref<8xi4>
   return
 }
 
 // -----
 
-gpu.module @kernels {
-  gpu.func @kernel() kernel {
-    // expected-error @+1 {{'apipe.commit_group' inside a nested 'gpu.module': apipe-run emulates host functions (func.func), not gpu kernels}}
-    "apipe.commit_group"() : () -> ()
-    gpu.return
+// Kernels run, but ops with no CPU semantics are located errors naming them.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @matrix_ops(%m: memref<16x16xf16, 3>, %v: f32) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      // expected-error @+1 {{'nvgpu.ldmatrix' cannot be emulated by apipe-run: it has no CPU semantics here}}
+      %r = nvgpu.ldmatrix %m[%c0, %c0] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, 3> -> vector<4x2xf16>
+      // expected-error @+1 {{'gpu.shuffle' cannot be emulated by apipe-run (supported in kernels: gpu.return, gpu.thread_id, gpu.block_id, gpu.block_dim, gpu.grid_dim, gpu.global_id, gpu.barrier)}}
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : f32
+      gpu.return
+    }
+    gpu.func @dynamic_workgroup(%n: index) kernel {
+      // expected-error @+1 {{workgroup 'memref.alloc' of memref<?xf32, 3> needs a static shape to be emulated (one buffer per block)}}
+      %b = memref.alloc(%n) : memref<?xf32, 3>
+      gpu.return
+    }
+    func.func @device_workgroup() {
+      // expected-error @+1 {{workgroup 'memref.alloca' outside a kernel cannot be emulated}}
+      %b = memref.alloca() : memref<4xf32, 3>
+      return
+    }
+  }
+  func.func @launches(%m: memref<16x16xf16, 3>, %v: vector<4xf32>) {
+    %c1 = arith.constant 1 : index
+    %f = arith.constant 1.0 : f32
+    // expected-error @+1 {{an asynchronous 'gpu.launch_func' cannot be emulated: launch synchronously}}
+    %t = gpu.launch_func async @kernels::@matrix_ops blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16x16xf16, 3>, %f : f32)
+    // expected-error @+1 {{'gpu.wait' cannot be emulated by apipe-run (host code may use gpu.launch_func, gpu.host_register)}}
+    gpu.wait [%t]
+    return
+  }
+}
+
+// -----
+
+module {
+  module {
+    func.func @nested() {
+      // expected-error @+1 {{'apipe.commit_group' inside a nested 'builtin.module': apipe-run emulates the root module and its gpu.modules}}
+      apipe.commit_group
+      return
+    }
   }
 }
 

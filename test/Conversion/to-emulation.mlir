@@ -1,27 +1,29 @@
 // RUN: apipe-opt %s --split-input-file --apipe-to-emulation | FileCheck %s
 
 // Counting form: each op becomes a call with its id (pre-order) and queue;
-// the copy passes its element size, count, -1 for "no src_elements", both
-// memrefs as unranked memrefs (cast right after their definitions, in host
-// memory), and its indices padded to rank 4 with zeros.
+// the copy passes its element size, count, -1 for "no src_elements", each
+// memref after its rank (in host memory, through MLIR's C interface: a
+// pointer to the descriptor, so no descriptor is built in the caller's
+// frame), and its indices padded to rank 4 with zeros.
 // CHECK-LABEL: module
 // CHECK-DAG: func.func private @apipe_emu_wait_group(i64, i64, i64)
 // CHECK-DAG: func.func private @apipe_emu_commit_group(i64, i64) -> i64
-// CHECK-DAG: func.func private @apipe_emu_copy_0(i64, i64, i64, i64, i64, memref<*xf32>, memref<*xf32>, index, index, index, index, index, index, index, index)
+// CHECK-DAG: func.func private @apipe_emu_copy_0(i64, i64, i64, i64, i64, i64, memref<64xf32>, i64, memref<2x4xf32>, index, index, index, index, index, index, index, index) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @counting_form_calls(
 // CHECK-SAME: %[[A:[^:]*]]: memref<64xf32>, %[[I:[^:]*]]: index)
-// CHECK: %[[SRC:.*]] = memref.cast %[[A]] : memref<64xf32> to memref<*xf32>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
-// CHECK-NEXT: %[[DST:.*]] = memref.cast %[[BUF]] : memref<2x4xf32> to memref<*xf32>
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
 // CHECK-DAG: %[[ID0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[Q0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[BYTES:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[ELEMENTS:.*]] = arith.constant 4 : i64
-// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[SRC]], %[[DST]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK-DAG: %[[RANK1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[RANK2:.*]] = arith.constant 2 : i64
+// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[RANK1]], %[[A]], %[[RANK2]], %[[BUF]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK-NOT: memref.cast
 // CHECK-DAG: %[[ID1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[Q1:.*]] = arith.constant 1 : i64
 // CHECK: call @apipe_emu_commit_group(%[[ID1]], %[[Q1]]) : (i64, i64) -> i64
@@ -34,9 +36,9 @@ func.func @counting_form_calls(%A: memref<64xf32>, %i: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<2x4xf32, 3>
-  "apipe.copy"(%A, %buf, %i, %c1, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c1, %c0], 4 : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group queue 1
+  apipe.wait_group 3
   return
 }
 
@@ -59,13 +61,13 @@ func.func @token_form_calls() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %t0 = "apipe.ready"() : () -> !apipe.token
+  %t0 = apipe.ready
   %last = scf.for %j = %c0 to %c4 step %c1 iter_args(%prev = %t0) -> (!apipe.token) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
-    "apipe.wait"(%prev) : (!apipe.token) -> ()
+    %t = apipe.commit_group
+    apipe.wait %prev
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%last, %t0) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %last, %t0
   return
 }
 
@@ -77,37 +79,41 @@ func.func @token_form_calls() {
 // CHECK-SAME: %[[N:[^:]*]]: index)
 // CHECK: call @apipe_emu_copy_0(
 // CHECK: %[[COUNT:.*]] = arith.index_cast %[[N]] : index to i64
-// CHECK: call @apipe_emu_copy_1(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}}) : (i64, i64, i64, i64, i64, memref<*xi8>, memref<*xi8>
+// CHECK: call @apipe_emu_copy_1(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}}) : (i64, i64, i64, i64, i64, i64, memref<8xi8>, i64, memref<8xi8>
 // CHECK: call @apipe_emu_copy_0(
-// CHECK: call @apipe_emu_dealloc_0(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, memref<*xf32>) -> ()
+// CHECK: call @apipe_emu_dealloc_0(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, memref<8xf32>) -> ()
 // CHECK-NEXT: memref.dealloc
 func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n: index) {
   %c0 = arith.constant 0 : index
   %fa = memref.alloc() : memref<8xf32>
-  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.copy"(%b, %b, %c0, %c0, %n) {elements = 4 : i64} : (memref<8xi8>, memref<8xi8>, index, index, index) -> ()
-  "apipe.copy"(%a, %fa, %c0, %c0) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%c0], %fa[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.copy %b[%c0], %b[%c0], 4, %n : memref<8xi8> to memref<8xi8>
+  apipe.copy %a[%c0], %fa[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   memref.dealloc %fa : memref<8xf32>
   return
 }
 
 // -----
 
-// One thread is emulated: barriers in host functions go away; kernels in a
-// gpu.module (not emulated) keep theirs.
+// One host thread is emulated: barriers in host functions go away. A kernel
+// becomes a host function with hidden arguments (its workgroup memory and 12
+// ids), in which a barrier is a runtime call (its fiber waits for the block).
 // CHECK-LABEL: func.func @host_barrier_is_erased(
 // CHECK: call @apipe_emu_wait_group(
 // CHECK-NEXT: return
-// CHECK: gpu.func @kernel_barrier_stays()
-// CHECK-NEXT: gpu.barrier
+// CHECK-LABEL: func.func @apipe_emu_kernels_kernel_barrier(
+// CHECK-SAME: memref<0xi8>, %{{[^:]*}}: index, %{{[^:]*}}: index
+// CHECK: call @apipe_emu_barrier(
+// CHECK-NEXT: return
+// CHECK-NOT: gpu.
 func.func @host_barrier_is_erased() {
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   gpu.barrier
   return
 }
 gpu.module @kernels {
-  gpu.func @kernel_barrier_stays() kernel {
+  gpu.func @kernel_barrier() kernel {
     gpu.barrier
     gpu.return
   }
@@ -125,4 +131,53 @@ memref.global "private" @shared_tile : memref<4xf32, 3> = uninitialized
 func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
   %g = memref.get_global @shared_tile : memref<4xf32, 3>
   return %g : memref<4xf32, 3>
+}
+
+// -----
+
+// A kernel becomes a public host function: its arguments, then its
+// workgroup memory (memref<16xi8>: one 4xf32 attribution) and 12 ids
+// (thread, block, block size, grid size; x y z each); the attribution is a
+// view of that memory, the private attribution an alloca, gpu.thread_id y
+// the second id. A launch passes each argument in 8-byte slots (a memref as
+// pointer, pointer, offset, size, stride; an f32 by its bits), then the
+// launch id, the kernel number and the grid and block sizes.
+// CHECK-LABEL: func.func @apipe_emu_m_k(
+// CHECK-SAME: %{{[^:]*}}: memref<8xf32>, %{{[^:]*}}: f32, %[[SHARED:[^:]*]]: memref<16xi8>, %{{[^:]*}}: index, %[[TY:[^:]*]]: index, %{{[^:]*}}: index, {{.*}}: index)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<16xi8> to memref<4xf32>
+// CHECK: %[[PRIVATE:.*]] = memref.alloca() : memref<2xf32>
+// CHECK: %[[X:.*]] = memref.load %[[VIEW]][%[[TY]]] : memref<4xf32>
+// CHECK: memref.store %[[X]], %[[PRIVATE]][%[[TY]]] : memref<2xf32>
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @launch(
+// CHECK-SAME: %[[A:[^:]*]]: memref<8xf32>, %[[S:[^:]*]]: f32, %[[N:[^:]*]]: index)
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %{{.*}}, %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[P64:.*]] = arith.index_cast %[[P]] : index to i64
+// CHECK: call @apipe_emu_launch_argument(%[[P64]])
+// CHECK-NEXT: call @apipe_emu_launch_argument(%[[P64]])
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK-NEXT: call @apipe_emu_launch_argument(
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[S]] : f32 to i32
+// CHECK: %[[SLOT:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: call @apipe_emu_launch_argument(%[[SLOT]])
+// CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: call @apipe_emu_launch(%{{.*}}, %{{.*}}, %[[N64]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK-NOT: gpu.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<8xf32>, %s: f32) workgroup(%w: memref<4xf32, 3>) private(%p: memref<2xf32, 5>) kernel {
+      %t = gpu.thread_id y
+      %x = memref.load %w[%t] : memref<4xf32, 3>
+      memref.store %x, %p[%t] : memref<2xf32, 5>
+      gpu.return
+    }
+  }
+  func.func @launch(%a: memref<8xf32>, %s: f32, %n: index) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m::@k blocks in (%n, %c1, %c1) threads in (%c1, %n, %c1) args(%a : memref<8xf32>, %s : f32)
+    return
+  }
 }

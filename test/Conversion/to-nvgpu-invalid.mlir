@@ -4,13 +4,13 @@
 // Token form: apipe-to-nvgpu needs counting form (the GPU pipeline runs
 // apipe-tokens-to-counting first).
 func.func @token_form(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
   // expected-error @+1 {{'apipe.commit_group' op is in token form; apipe-to-nvgpu needs the counting form (run apipe-tokens-to-counting first)}}
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  %t = apipe.commit_group
   // expected-error @+1 {{'apipe.wait' op is in token form}}
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   // expected-error @+1 {{'apipe.ready' op is in token form}}
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   return
 }
 
@@ -19,11 +19,11 @@ func.func @token_form(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
 // Queues other than 0 need apipe-merge-queues first.
 func.func @queue_one(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op is on queue 1; cp.async has one queue per thread (run apipe-merge-queues first)}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 queue 1 : memref<64xf32> to memref<8xf32, 3>
   // expected-error @+1 {{'apipe.commit_group' op is on queue 1}}
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+  apipe.commit_group queue 1
   // expected-error @+1 {{'apipe.wait_group' op is on queue 1}}
-  "apipe.wait_group"() {queue = 1 : i64, pending = 0 : i64} : () -> ()
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -31,8 +31,8 @@ func.func @queue_one(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
 
 func.func @twelve_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 12 bytes; cp.async copies 4, 8 or 16 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 3 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%i], %b[%i], 3 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
   return
 }
 
@@ -43,10 +43,10 @@ func.func @twelve_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
 // and 2^62+1 f32 to 4 bytes).
 func.func @bytes_overflow_i64(%a: memref<?xf32>, %b: memref<?xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 18446744073709551616 bytes; cp.async copies 4, 8 or 16 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387904 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4611686018427387904 : memref<?xf32> to memref<?xf32, 3>
   // expected-error @+1 {{'apipe.copy' op moves 18446744073709551620 bytes; cp.async copies 4, 8 or 16 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4611686018427387905 : i64} : (memref<?xf32>, memref<?xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%i], %b[%i], 4611686018427387905 : memref<?xf32> to memref<?xf32, 3>
+  apipe.commit_group
   return
 }
 
@@ -54,7 +54,7 @@ func.func @bytes_overflow_i64(%a: memref<?xf32>, %b: memref<?xf32, 3>, %i: index
 
 func.func @thirty_two_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 32 bytes; cp.async copies 4, 8 or 16 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 8 : i64, bypass_l1} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 8 {bypass_l1} : memref<64xf32> to memref<8xf32, 3>
   return
 }
 
@@ -62,7 +62,7 @@ func.func @thirty_two_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index)
 
 func.func @two_bytes(%a: memref<64xi8>, %b: memref<8xi8, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op moves 2 bytes; cp.async copies 4, 8 or 16 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 2 : i64} : (memref<64xi8>, memref<8xi8, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 2 : memref<64xi8> to memref<8xi8, 3>
   return
 }
 
@@ -70,7 +70,7 @@ func.func @two_bytes(%a: memref<64xi8>, %b: memref<8xi8, 3>, %i: index) {
 
 func.func @source_in_shared_memory(%a: memref<64xf32, 3>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op reads memref<64xf32, 3>; cp.async reads global memory}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32, 3>, memref<8xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 : memref<64xf32, 3> to memref<8xf32, 3>
   return
 }
 
@@ -78,7 +78,7 @@ func.func @source_in_shared_memory(%a: memref<64xf32, 3>, %b: memref<8xf32, 3>, 
 
 func.func @destination_in_global_memory(%a: memref<64xf32>, %b: memref<8xf32>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op writes memref<8xf32>; cp.async writes shared (workgroup) memory}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32>
   return
 }
 
@@ -86,7 +86,7 @@ func.func @destination_in_global_memory(%a: memref<64xf32>, %b: memref<8xf32>, %
 
 func.func @destination_in_private_memory(%a: memref<64xf32, #gpu.address_space<global>>, %b: memref<8xf32, #gpu.address_space<private>>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op writes memref<8xf32, #gpu.address_space<private>>; cp.async writes shared (workgroup) memory}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32, #gpu.address_space<global>>, memref<8xf32, #gpu.address_space<private>>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 : memref<64xf32, #gpu.address_space<global>> to memref<8xf32, #gpu.address_space<private>>
   return
 }
 
@@ -94,7 +94,7 @@ func.func @destination_in_private_memory(%a: memref<64xf32, #gpu.address_space<g
 
 func.func @strided_source(%a: memref<8x8xf32, strided<[1, 8]>>, %b: memref<8xf32, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op source memref<8x8xf32, strided<[1, 8]>> has no unit innermost stride; cp.async copies contiguous bytes}}
-  "apipe.copy"(%a, %b, %i, %i, %i) {elements = 4 : i64} : (memref<8x8xf32, strided<[1, 8]>>, memref<8xf32, 3>, index, index, index) -> ()
+  apipe.copy %a[%i, %i], %b[%i], 4 : memref<8x8xf32, strided<[1, 8]>> to memref<8xf32, 3>
   return
 }
 
@@ -102,7 +102,7 @@ func.func @strided_source(%a: memref<8x8xf32, strided<[1, 8]>>, %b: memref<8xf32
 
 func.func @index_elements(%a: memref<64xindex>, %b: memref<8xindex, 3>, %i: index) {
   // expected-error @+1 {{'apipe.copy' op: cp.async copies whole bytes of integers or floats, not elements of type index}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 2 : i64} : (memref<64xindex>, memref<8xindex, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 2 : memref<64xindex> to memref<8xindex, 3>
   return
 }
 
@@ -110,10 +110,10 @@ func.func @index_elements(%a: memref<64xindex>, %b: memref<8xindex, 3>, %i: inde
 
 // Only the invalid copy is reported; the valid one before it is not.
 func.func @first_valid_then_invalid(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
-  "apipe.copy"(%a, %b, %i, %i) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+  apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
   // expected-error @+1 {{'apipe.copy' op moves 20 bytes}}
-  "apipe.copy"(%a, %b, %i, %i) {elements = 5 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%i], %b[%i], 5 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
   return
 }
 
@@ -131,20 +131,60 @@ func.func @statically_misaligned(%a: memref<1024xf32>, %b: memref<512xf32, 3>, %
   %c4 = arith.constant 4 : index
   // expected-error @+2 {{'apipe.copy' op source byte offset 8 is not a multiple of the 16-byte copy; cp.async needs addresses aligned to the copy size}}
   // expected-error @+1 {{'apipe.copy' op destination byte offset 4 is not a multiple of the 16-byte copy; cp.async needs addresses aligned to the copy size}}
-  "apipe.copy"(%a, %b, %c2, %c1) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  apipe.copy %a[%c2], %b[%c1], 4 {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
   // Row 1 of a 4x6 f32 buffer starts at byte 24.
   // expected-error @+1 {{'apipe.copy' op destination byte offset 24 is not a multiple of the 16-byte copy}}
-  "apipe.copy"(%a, %m, %c4, %c1, %c0) {elements = 4 : i64} : (memref<1024xf32>, memref<4x6xf32, 3>, index, index, index) -> ()
+  apipe.copy %a[%c4], %m[%c1, %c0], 4 : memref<1024xf32> to memref<4x6xf32, 3>
   // The layout offset counts: element 1 of %o is byte 8 of its buffer.
   // expected-error @+1 {{'apipe.copy' op destination byte offset 8 is not a multiple of the 16-byte copy}}
-  "apipe.copy"(%a, %o, %c4, %c1) {elements = 4 : i64} : (memref<1024xf32>, memref<8xf32, strided<[1], offset: 1>, 3>, index, index) -> ()
+  apipe.copy %a[%c4], %o[%c1], 4 : memref<1024xf32> to memref<8xf32, strided<[1], offset: 1>, 3>
   // Aligned: byte 8 for an 8-byte copy; byte 16 for a 16-byte copy.
-  "apipe.copy"(%a, %b, %c2, %c2) {elements = 2 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-  "apipe.copy"(%a, %o, %c4, %c1) {elements = 2 : i64} : (memref<1024xf32>, memref<8xf32, strided<[1], offset: 1>, 3>, index, index) -> ()
-  "apipe.copy"(%a, %b, %c4, %c4) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+  apipe.copy %a[%c2], %b[%c2], 2 : memref<1024xf32> to memref<512xf32, 3>
+  apipe.copy %a[%c4], %o[%c1], 2 : memref<1024xf32> to memref<8xf32, strided<[1], offset: 1>, 3>
+  apipe.copy %a[%c4], %b[%c4], 4 : memref<1024xf32> to memref<512xf32, 3>
   // Not static (an index, or a dynamic stride under a nonzero index): no error.
-  "apipe.copy"(%a, %b, %c4, %i) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-  "apipe.copy"(%a, %d, %c4, %c1, %c0) {elements = 4 : i64} : (memref<1024xf32>, memref<?x?xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%c4], %b[%i], 4 : memref<1024xf32> to memref<512xf32, 3>
+  apipe.copy %a[%c4], %d[%c1, %c0], 4 : memref<1024xf32> to memref<?x?xf32, 3>
+  apipe.commit_group
   return
+}
+
+// -----
+
+// Workgroup memory from memref.alloc must become shared memory: only a
+// static alloc in a kernel's entry block can be a workgroup attribution.
+gpu.module @m {
+  gpu.func @workgroup_alloc_under_condition(%a: memref<64xf32>, %c: i1, %i: index) kernel {
+    scf.if %c {
+      // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside the entry block of a gpu.func kernel}}
+      %b = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+      apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, #gpu.address_space<workgroup>>
+      apipe.commit_group
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @workgroup_alloca_dynamic(%a: memref<64xf32>, %n: index, %i: index) kernel {
+    // expected-error @+1 {{'memref.alloca' op allocates workgroup memory of a dynamic size}}
+    %b = memref.alloca(%n) : memref<?xf32, 3>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<?xf32, 3>
+    apipe.commit_group
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @not_a_kernel(%a: memref<64xf32>, %i: index) {
+    // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside the entry block of a gpu.func kernel}}
+    %b = memref.alloc() : memref<8xf32, 3>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
+    apipe.commit_group
+    gpu.return
+  }
 }

@@ -21,24 +21,24 @@
 
 // BACK-NOT: warning
 // BACK-LABEL: func.func @double_buffer_loop
-// BACK: "apipe.commit_group"() : () -> ()
+// BACK: {{^ *}}apipe.commit_group{{$}}
 // BACK-NEXT: scf.for
-// BACK-NEXT: "apipe.copy"
-// BACK-NEXT: "apipe.commit_group"() : () -> ()
-// BACK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// BACK-NEXT: apipe.copy
+// BACK-NEXT: {{^ *}}apipe.commit_group{{$}}
+// BACK-NEXT: apipe.wait_group 1{{$}}
 // BACK-NEXT: }
-// BACK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// BACK-NEXT: apipe.wait_group 0{{$}}
 func.func @double_buffer_loop(%a: memref<64xf32>, %b: memref<2x4xf32, 3>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  "apipe.copy"(%a, %b, %c0, %c0, %c0) {elements = 4 : i64, bypass_l1} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%c0], %b[%c0, %c0], 4 {bypass_l1} : memref<64xf32> to memref<2x4xf32, 3>
+  apipe.commit_group
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.copy"(%a, %b, %i, %c1, %c0) {elements = 4 : i64, bypass_l1} : (memref<64xf32>, memref<2x4xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.copy %a[%i], %b[%c1, %c0], 4 {bypass_l1} : memref<64xf32> to memref<2x4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 1
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -52,12 +52,12 @@ func.func @double_buffer_loop(%a: memref<64xf32>, %b: memref<2x4xf32, 3>, %n: in
 // CHECK: nvgpu.device_async_create_group
 // CHECK-NEXT: nvgpu.device_async_wait %[[READY]] {numGroups = 1 : i32}
 // BACK-LABEL: func.func @wait_before_enough_groups
-// BACK: "apipe.commit_group"() : () -> ()
-// BACK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// BACK: {{^ *}}apipe.commit_group{{$}}
+// BACK-NEXT: apipe.wait_group 1{{$}}
 func.func @wait_before_enough_groups(%a: memref<64xf32>, %b: memref<8xf32, 3>) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 1
   return
 }

@@ -19,11 +19,11 @@
 func.func @two_groups_wait_one(%src: memref<64xf32>, %dst: memref<2x8xf32, 3>, %i: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  "apipe.copy"(%src, %dst, %i, %c0, %c0) {elements = 4 : i64, bypass_l1} : (memref<64xf32>, memref<2x8xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%src, %dst, %i, %c1, %c0, %n) {elements = 2 : i64} : (memref<64xf32>, memref<2x8xf32, 3>, index, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.copy %src[%i], %dst[%c0, %c0], 4 {bypass_l1} : memref<64xf32> to memref<2x8xf32, 3>
+  apipe.commit_group
+  apipe.copy %src[%i], %dst[%c1, %c0], 2, %n : memref<64xf32> to memref<2x8xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 1
   return
 }
 
@@ -35,10 +35,10 @@ func.func @two_groups_wait_one(%src: memref<64xf32>, %dst: memref<2x8xf32, 3>, %
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 2 : memref<64xf32> to memref<8xf32, 3>
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 8 {bypassL1} : memref<64xf16> to memref<8xf16, 3>
 func.func @bypass_dropped_below_sixteen_bytes(%a: memref<64xf32>, %b: memref<8xf32, 3>, %h: memref<64xf16>, %hb: memref<8xf16, 3>, %i: index) {
-  "apipe.copy"(%a, %b, %i, %i) {elements = 2 : i64, bypass_l1} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.copy"(%h, %hb, %i, %i) {elements = 8 : i64, bypass_l1} : (memref<64xf16>, memref<8xf16, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %a[%i], %b[%i], 2 {bypass_l1} : memref<64xf32> to memref<8xf32, 3>
+  apipe.copy %h[%i], %hb[%i], 8 {bypass_l1} : memref<64xf16> to memref<8xf16, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -63,10 +63,10 @@ func.func @loop_wait_placeholder(%a: memref<64xf32>, %b: memref<8xf32, 3>, %n: i
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
     scf.if %p {
-      "apipe.copy"(%a, %b, %i, %c0) {elements = 1 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
+      apipe.copy %a[%i], %b[%c0], 1 : memref<64xf32> to memref<8xf32, 3>
     }
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.commit_group
+    apipe.wait_group 1
   }
   return
 }
@@ -83,12 +83,43 @@ func.func @loop_wait_placeholder(%a: memref<64xf32>, %b: memref<8xf32, 3>, %n: i
 // CHECK-NEXT: nvgpu.device_async_wait %[[G0]] {numGroups = 1 : i32}
 func.func @wait_inside_if_names_outer_group(%a: memref<64xf32>, %b: memref<8xf32, 3>, %p: i1) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%a, %b, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<8xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<64xf32> to memref<8xf32, 3>
+  apipe.commit_group
   scf.if %p {
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.wait_group 1
   }
   return
+}
+
+// -----
+
+// A workgroup memref.alloc in a kernel becomes a workgroup attribution (one
+// buffer per block, as the alloc means; upstream would lower the alloc to a
+// per-thread malloc): its alignment (raised to the 16-byte copy) becomes
+// llvm.align, every use moves to it, the alloc and its dealloc are gone;
+// a second one keeps its order. An alloc in another memory space stays.
+// CHECK-LABEL: gpu.func @workgroup_allocs
+// CHECK-SAME: workgroup(%[[B:.*]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 64 : i64}, %[[C:.*]] : memref<4xi32, 3> {llvm.align = 16 : i64})
+// CHECK-NEXT: %[[P:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[B]][%{{.*}}], 4
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[C]][%{{.*}}], 4
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.alloc(
+// CHECK-NOT: memref.dealloc
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @workgroup_allocs(%a: memref<64xf32>, %ai: memref<64xi32>, %i: index) kernel {
+    %b = memref.alloc() {alignment = 64 : i64} : memref<8xf32, #gpu.address_space<workgroup>>
+    %c = memref.alloca() : memref<4xi32, 3>
+    %p = memref.alloca() : memref<4xf32>
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, #gpu.address_space<workgroup>>
+    apipe.copy %ai[%i], %c[%i], 4 : memref<64xi32> to memref<4xi32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
+    %x = memref.load %p[%i] : memref<4xf32>
+    memref.dealloc %b : memref<8xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
 }

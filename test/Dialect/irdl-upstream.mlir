@@ -1,4 +1,5 @@
-// The checked-in IRDL lets upstream mlir-opt read apipe IR in both forms.
+// The checked-in IRDL lets upstream mlir-opt read apipe IR in generic form
+// (IRDL has no custom assembly; the plugin gives upstream tools that).
 // RUN: %mlir_opt --irdl-file=%apipe_irdl %s | FileCheck %s
 // RUN: %mlir_opt --irdl-file=%apipe_irdl %s | %mlir_opt --irdl-file=%apipe_irdl | FileCheck %s
 // RUN: not %mlir_opt --irdl-file=%apipe_irdl --split-input-file %S/Inputs/irdl-invalid.mlir 2>&1 | FileCheck %s --check-prefix=INVALID

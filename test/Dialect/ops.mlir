@@ -1,87 +1,66 @@
-// Every apipe op and the pipelining annotations round-trip through apipe-opt,
-// in the pretty form, twice, and in the generic form.
+// Every apipe op and the pipelining annotations, written in custom syntax,
+// round-trip through apipe-opt: printed in custom syntax, twice, and through
+// the generic form (--mlir-print-op-generic) and back.
+// (generic-form.mlir is the same program written in generic form.)
 // RUN: apipe-opt %s | FileCheck %s
 // RUN: apipe-opt %s | apipe-opt | FileCheck %s
-// RUN: apipe-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: apipe-opt %s --mlir-print-op-generic | apipe-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @copy_one_dimensional_counting_form
 // CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[BUF:.*]]: memref<4xf32, 3>, %[[I:.*]]: index)
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[I]], %[[C0]]) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// CHECK-NEXT: apipe.copy %[[A]][%[[I]]], %[[BUF]][%[[C0]]], 4 : memref<64xf32> to memref<4xf32, 3>{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT: apipe.wait_group 1{{$}}
 // CHECK-NEXT: return
-// GENERIC-LABEL: sym_name = "copy_one_dimensional_counting_form"
-// GENERIC: ^bb0(%[[A:.*]]: memref<64xf32>, %[[BUF:.*]]: memref<4xf32, 3>, %[[I:.*]]: index):
-// GENERIC-NEXT: %[[C0:.*]] = "arith.constant"() <{value = 0 : index}> : () -> index
-// GENERIC-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[I]], %[[C0]]) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-// GENERIC-NEXT: "apipe.commit_group"() : () -> ()
-// GENERIC-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// GENERIC-NEXT: "func.return"() : () -> ()
 func.func @copy_one_dimensional_counting_form(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 1
   return
 }
 
 // CHECK-LABEL: func.func @copy_zero_fill_on_queue_two_bypassing_l1
 // CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[BUF:.*]]: memref<4xf32, 3>, %[[I:.*]]: index, %[[N:.*]]: index)
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[I]], %[[C0]], %[[N]]) {bypass_l1, elements = 4 : i64, queue = 2 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
-// CHECK-NEXT: "apipe.commit_group"() {queue = 2 : i64} : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 2 : i64} : () -> ()
+// CHECK-NEXT: apipe.copy %[[A]][%[[I]]], %[[BUF]][%[[C0]]], 4, %[[N]] queue 2 {bypass_l1} : memref<64xf32> to memref<4xf32, 3>{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group queue 2{{$}}
+// CHECK-NEXT: apipe.wait_group 0 queue 2{{$}}
 // CHECK-NEXT: return
-// GENERIC-LABEL: sym_name = "copy_zero_fill_on_queue_two_bypassing_l1"
-// GENERIC: ^bb0(%[[A:.*]]: memref<64xf32>, %[[BUF:.*]]: memref<4xf32, 3>, %[[I:.*]]: index, %[[N:.*]]: index):
-// GENERIC-NEXT: %[[C0:.*]] = "arith.constant"() <{value = 0 : index}> : () -> index
-// GENERIC-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[I]], %[[C0]], %[[N]]) {bypass_l1, elements = 4 : i64, queue = 2 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
-// GENERIC-NEXT: "apipe.commit_group"() {queue = 2 : i64} : () -> ()
-// GENERIC-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 2 : i64} : () -> ()
 func.func @copy_zero_fill_on_queue_two_bypassing_l1(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index, %n: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %i, %c0, %n) {elements = 4 : i64, queue = 2 : i64, bypass_l1} : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() {queue = 2 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 2 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4, %n queue 2 {bypass_l1} : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group queue 2
+  apipe.wait_group 0 queue 2
   return
 }
 
 // CHECK-LABEL: func.func @copy_two_dimensional_into_three_dimensional
 // CHECK-SAME: (%[[A:.*]]: memref<32x64xf16>, %[[BUF:.*]]: memref<2x16x8xf16, 3>, %[[R:.*]]: index, %[[C:.*]]: index, %[[S:.*]]: index)
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[R]], %[[C]], %[[S]], %[[C0]], %[[C0]]) {elements = 8 : i64} : (memref<32x64xf16>, memref<2x16x8xf16, 3>, index, index, index, index, index) -> ()
-// GENERIC-LABEL: sym_name = "copy_two_dimensional_into_three_dimensional"
-// GENERIC: "apipe.copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {elements = 8 : i64} : (memref<32x64xf16>, memref<2x16x8xf16, 3>, index, index, index, index, index) -> ()
+// CHECK-NEXT: apipe.copy %[[A]][%[[R]], %[[C]]], %[[BUF]][%[[S]], %[[C0]], %[[C0]]], 8 : memref<32x64xf16> to memref<2x16x8xf16, 3>{{$}}
 func.func @copy_two_dimensional_into_three_dimensional(%A: memref<32x64xf16>, %buf: memref<2x16x8xf16, 3>, %r: index, %c: index, %s: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %r, %c, %s, %c0, %c0) {elements = 8 : i64} : (memref<32x64xf16>, memref<2x16x8xf16, 3>, index, index, index, index, index) -> ()
+  apipe.copy %A[%r, %c], %buf[%s, %c0, %c0], 8 : memref<32x64xf16> to memref<2x16x8xf16, 3>
   return
 }
 
 // CHECK-LABEL: func.func @token_form_wait_one_and_several
-// CHECK-NEXT: %[[T:.*]] = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-// CHECK-NEXT: %[[U:.*]] = "apipe.commit_group"() : () -> !apipe.token
-// CHECK-NEXT: %[[R:.*]] = "apipe.ready"() : () -> !apipe.token
-// CHECK-NEXT: %[[RQ:.*]] = "apipe.ready"() {queue = 3 : i64} : () -> !apipe.token
-// CHECK-NEXT: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
-// CHECK-NEXT: "apipe.wait"(%[[U]], %[[R]], %[[RQ]]) : (!apipe.token, !apipe.token, !apipe.token) -> ()
+// CHECK-NEXT: %[[T:.*]] = apipe.commit_group queue 1{{$}}
+// CHECK-NEXT: %[[U:.*]] = apipe.commit_group{{$}}
+// CHECK-NEXT: %[[R:.*]] = apipe.ready{{$}}
+// CHECK-NEXT: %[[RQ:.*]] = apipe.ready queue 3{{$}}
+// CHECK-NEXT: apipe.wait %[[T]]{{$}}
+// CHECK-NEXT: apipe.wait %[[U]], %[[R]], %[[RQ]]{{$}}
 // CHECK-NEXT: return
-// GENERIC-LABEL: sym_name = "token_form_wait_one_and_several"
-// GENERIC: %[[T:.*]] = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-// GENERIC-NEXT: %[[U:.*]] = "apipe.commit_group"() : () -> !apipe.token
-// GENERIC-NEXT: %[[R:.*]] = "apipe.ready"() : () -> !apipe.token
-// GENERIC-NEXT: %[[RQ:.*]] = "apipe.ready"() {queue = 3 : i64} : () -> !apipe.token
-// GENERIC-NEXT: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
-// GENERIC-NEXT: "apipe.wait"(%[[U]], %[[R]], %[[RQ]]) : (!apipe.token, !apipe.token, !apipe.token) -> ()
 func.func @token_form_wait_one_and_several() {
-  %t = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-  %u = "apipe.commit_group"() : () -> !apipe.token
-  %r = "apipe.ready"() : () -> !apipe.token
-  %rq = "apipe.ready"() {queue = 3 : i64} : () -> !apipe.token
-  "apipe.wait"(%t) : (!apipe.token) -> ()
-  "apipe.wait"(%u, %r, %rq) : (!apipe.token, !apipe.token, !apipe.token) -> ()
+  %t = apipe.commit_group queue 1
+  %u = apipe.commit_group
+  %r = apipe.ready
+  %rq = apipe.ready queue 3
+  apipe.wait %t
+  apipe.wait %u, %r, %rq
   return
 }
 
@@ -89,60 +68,49 @@ func.func @token_form_wait_one_and_several() {
 // CHECK-SAME: (%[[N:.*]]: index) -> index
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: %[[R:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK: %[[R:.*]] = apipe.ready{{$}}
 // CHECK-NEXT: %[[FOR:.*]]:2 = scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[C0]], %[[TOK:.*]] = %[[R]]) -> (index, !apipe.token) {
-// CHECK-NEXT: "apipe.wait"(%[[TOK]]) : (!apipe.token) -> ()
-// CHECK-NEXT: %[[NEXT:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: apipe.wait %[[TOK]]{{$}}
+// CHECK-NEXT: %[[NEXT:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[ACC]], %[[IV]] : index
 // CHECK-NEXT: scf.yield %[[SUM]], %[[NEXT]] : index, !apipe.token
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.wait"(%[[FOR]]#1) : (!apipe.token) -> ()
+// CHECK-NEXT: apipe.wait %[[FOR]]#1{{$}}
 // CHECK-NEXT: return %[[FOR]]#0 : index
-// GENERIC-LABEL: sym_name = "token_through_for_iter_args"
-// GENERIC: %[[R:.*]] = "apipe.ready"() : () -> !apipe.token
-// GENERIC-NEXT: %[[FOR:.*]]:2 = "scf.for"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[R]]) ({
-// GENERIC-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %[[TOK:.*]]: !apipe.token):
-// GENERIC-NEXT: "apipe.wait"(%[[TOK]]) : (!apipe.token) -> ()
-// GENERIC: }) : (index, index, index, index, !apipe.token) -> (index, !apipe.token)
-// GENERIC-NEXT: "apipe.wait"(%[[FOR]]#1) : (!apipe.token) -> ()
 func.func @token_through_for_iter_args(%n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   %res:2 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %c0, %t = %r) -> (index, !apipe.token) {
-    "apipe.wait"(%t) : (!apipe.token) -> ()
-    %next = "apipe.commit_group"() : () -> !apipe.token
+    apipe.wait %t
+    %next = apipe.commit_group
     %sum = arith.addi %acc, %iv : index
     scf.yield %sum, %next : index, !apipe.token
   }
-  "apipe.wait"(%res#1) : (!apipe.token) -> ()
+  apipe.wait %res#1
   return %res#0 : index
 }
 
 // CHECK-LABEL: func.func @token_through_if_results
 // CHECK-SAME: (%[[B:.*]]: i1, %[[V:.*]]: index) -> index
 // CHECK-NEXT: %[[IF:.*]]:2 = scf.if %[[B]] -> (!apipe.token, index) {
-// CHECK-NEXT: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
+// CHECK-NEXT: %[[T:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: scf.yield %[[T]], %[[V]] : !apipe.token, index
 // CHECK-NEXT: } else {
-// CHECK-NEXT: %[[R:.*]] = "apipe.ready"() : () -> !apipe.token
+// CHECK-NEXT: %[[R:.*]] = apipe.ready{{$}}
 // CHECK-NEXT: scf.yield %[[R]], %[[V]] : !apipe.token, index
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.wait"(%[[IF]]#0) : (!apipe.token) -> ()
+// CHECK-NEXT: apipe.wait %[[IF]]#0{{$}}
 // CHECK-NEXT: return %[[IF]]#1 : index
-// GENERIC-LABEL: sym_name = "token_through_if_results"
-// GENERIC: %[[IF:.*]]:2 = "scf.if"(%{{.*}}) ({
-// GENERIC: }) : (i1) -> (!apipe.token, index)
-// GENERIC-NEXT: "apipe.wait"(%[[IF]]#0) : (!apipe.token) -> ()
 func.func @token_through_if_results(%b: i1, %v: index) -> index {
   %r:2 = scf.if %b -> (!apipe.token, index) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     scf.yield %t, %v : !apipe.token, index
   } else {
-    %t = "apipe.ready"() : () -> !apipe.token
+    %t = apipe.ready
     scf.yield %t, %v : !apipe.token, index
   }
-  "apipe.wait"(%r#0) : (!apipe.token) -> ()
+  apipe.wait %r#0
   return %r#1 : index
 }
 
@@ -152,27 +120,20 @@ func.func @token_through_if_results(%b: i1, %v: index) -> index {
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[BUF:.*]] = memref.alloc() : memref<4xf32, 3>
 // CHECK-NEXT: scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[BUF]], %[[IV]], %[[C0]]) {apipe.order = 0 : i64, apipe.stage = 0 : i64, elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-// CHECK-NEXT: "apipe.commit_group"() {apipe.order = 1 : i64, apipe.stage = 0 : i64} : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {apipe.stage = 1 : i64, pending = 0 : i64} : () -> ()
+// CHECK-NEXT: apipe.copy %[[A]][%[[IV]]], %[[BUF]][%[[C0]]], 4 {apipe.order = 0 : i64, apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group {apipe.order = 1 : i64, apipe.stage = 0 : i64}{{$}}
+// CHECK-NEXT: apipe.wait_group 0 {apipe.stage = 1 : i64}{{$}}
 // CHECK-NEXT: %{{.*}} = memref.load %[[BUF]][%[[C0]]] {apipe.order = -1 : i64, apipe.stage = 1 : i64} : memref<4xf32, 3>
 // CHECK-NEXT: } {apipe.async_stages = array<i64: 0>}
 // CHECK-NEXT: return
-// GENERIC-LABEL: sym_name = "pipelining_annotations_two_stages"
-// GENERIC: "apipe.copy"(%{{.*}}) {apipe.order = 0 : i64, apipe.stage = 0 : i64, elements = 4 : i64}
-// GENERIC-NEXT: "apipe.commit_group"() {apipe.order = 1 : i64, apipe.stage = 0 : i64} : () -> ()
-// GENERIC-NEXT: "apipe.wait_group"() {apipe.stage = 1 : i64, pending = 0 : i64} : () -> ()
-// GENERIC-NEXT: "memref.load"(%{{.*}}) {apipe.order = -1 : i64, apipe.stage = 1 : i64} : (memref<4xf32, 3>, index) -> f32
-// GENERIC-NEXT: "scf.yield"() : () -> ()
-// GENERIC-NEXT: }) {apipe.async_stages = array<i64: 0>} : (index, index, index) -> ()
 func.func @pipelining_annotations_two_stages(%A: memref<64xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %iv = %c0 to %n step %c1 {
-    "apipe.copy"(%A, %buf, %iv, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() {apipe.stage = 0 : i64, apipe.order = 1 : i64} : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64, apipe.stage = 1 : i64} : () -> ()
+    apipe.copy %A[%iv], %buf[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group {apipe.stage = 0 : i64, apipe.order = 1 : i64}
+    apipe.wait_group 0 {apipe.stage = 1 : i64}
     %x = memref.load %buf[%c0] {apipe.stage = 1 : i64, apipe.order = -1 : i64} : memref<4xf32, 3>
   } {apipe.async_stages = array<i64: 0>}
   return

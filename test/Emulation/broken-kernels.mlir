@@ -17,7 +17,7 @@
 // count, lands the first row under lazy).
 // RUN: apipe-run %s --entry=count_too_large --completion=lazy | FileCheck %s --check-prefix=COUNT-LAZY
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - --entry=count_too_large | FileCheck %s --check-prefix=COUNT-REF
-// RUN: sed 's/pending = 2 : i64/pending = 1 : i64/' %s | apipe-run - --entry=count_too_large --completion=lazy | FileCheck %s --check-prefix=COUNT-FIXED
+// RUN: sed 's/apipe.wait_group 2/apipe.wait_group 1/' %s | apipe-run - --entry=count_too_large --completion=lazy | FileCheck %s --check-prefix=COUNT-FIXED
 // COUNT-LAZY: sizes = [2, 2] strides = [2, 1] data =
 // COUNT-LAZY-NEXT: {{\[\[}}0,   0],
 // COUNT-LAZY-NEXT:  [0,   0]]
@@ -63,13 +63,13 @@ func.func @missing_wait() {
   %b = memref.alloca() : memref<4xi32, 3>
   func.call @init(%A) : (memref<8xi32>) -> ()
   linalg.fill ins(%zero : i32) outs(%b : memref<4xi32, 3>)
-  "apipe.copy"(%A, %b, %c0, %c0) {elements = 4 : i64} : (memref<8xi32>, memref<4xi32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %b[%c0], 4 : memref<8xi32> to memref<4xi32, 3>
+  apipe.commit_group
   %u = memref.cast %b : memref<4xi32, 3> to memref<*xi32, 3>
   %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
   func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
   // Too late: the read above already happened.
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -82,15 +82,15 @@ func.func @count_too_large() {
   %b = memref.alloca() : memref<2x2xi32, 3>
   func.call @init(%A) : (memref<8xi32>) -> ()
   linalg.fill ins(%zero : i32) outs(%b : memref<2x2xi32, 3>)
-  "apipe.copy"(%A, %b, %c0, %c0, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %b, %c2, %c1, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+  apipe.copy %A[%c0], %b[%c0, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
+  apipe.commit_group
+  apipe.copy %A[%c2], %b[%c1, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
+  apipe.commit_group
+  apipe.wait_group 2
   %u = memref.cast %b : memref<2x2xi32, 3> to memref<*xi32, 3>
   %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
   func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -103,22 +103,22 @@ func.func @early_overwrite() {
   %buf = memref.alloca() : memref<2xi32, 3>
   %out = memref.alloca() : memref<3xi32>
   func.call @init(%A) : (memref<8xi32>) -> ()
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2xi32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 2 : memref<8xi32> to memref<2xi32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   scf.for %j = %c0 to %c3 step %c1 {
     %next = arith.addi %j, %c1 : index
     %in_range = arith.cmpi ult, %next, %c3 : index
     scf.if %in_range {
       %src = arith.muli %next, %c2 : index
-      "apipe.copy"(%A, %buf, %src, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2xi32, 3>, index, index) -> ()
+      apipe.copy %A[%src], %buf[%c0], 2 : memref<8xi32> to memref<2xi32, 3>
     }
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
     %x = memref.load %buf[%c0] : memref<2xi32, 3>
     %y = memref.load %buf[%c1] : memref<2xi32, 3>
     %s = arith.addi %x, %y : i32
     memref.store %s, %out[%j] : memref<3xi32>
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
   }
   %u = memref.cast %out : memref<3xi32> to memref<*xi32>
   func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()

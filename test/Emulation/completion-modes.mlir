@@ -78,8 +78,8 @@ func.func @main() {
   %buf = memref.alloca() : memref<2x2xi32, 3>
   %out = memref.alloca() : memref<4xi32>
   func.call @init(%A, %buf) : (memref<8xi32>, memref<2x2xi32, 3>) -> ()
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %buf[%c0, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
+  apipe.commit_group
   func.call @print(%buf) : (memref<2x2xi32, 3>) -> ()
   scf.for %j = %c0 to %c4 step %c1 {
     %next = arith.addi %j, %c1 : index
@@ -87,10 +87,10 @@ func.func @main() {
     scf.if %in_range {
       %src = arith.muli %next, %c2 : index
       %vn = arith.remui %next, %c2 : index
-      "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
+      apipe.copy %A[%src], %buf[%vn, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
     }
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.commit_group
+    apipe.wait_group 1
     %v = arith.remui %j, %c2 : index
     func.call @consume(%buf, %v, %out, %j) : (memref<2x2xi32, 3>, index, memref<4xi32>, index) -> ()
   }
@@ -110,8 +110,8 @@ func.func @tokens() {
   %buf = memref.alloca() : memref<2x2xi32, 3>
   %out = memref.alloca() : memref<4xi32>
   func.call @init(%A, %buf) : (memref<8xi32>, memref<2x2xi32, 3>) -> ()
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
-  %t0 = "apipe.commit_group"() : () -> !apipe.token
+  apipe.copy %A[%c0], %buf[%c0, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
+  %t0 = apipe.commit_group
   func.call @print(%buf) : (memref<2x2xi32, 3>) -> ()
   %last = scf.for %j = %c0 to %c4 step %c1 iter_args(%prev = %t0) -> (!apipe.token) {
     %next = arith.addi %j, %c1 : index
@@ -119,15 +119,15 @@ func.func @tokens() {
     scf.if %in_range {
       %src = arith.muli %next, %c2 : index
       %vn = arith.remui %next, %c2 : index
-      "apipe.copy"(%A, %buf, %src, %vn, %c0) {elements = 2 : i64} : (memref<8xi32>, memref<2x2xi32, 3>, index, index, index) -> ()
+      apipe.copy %A[%src], %buf[%vn, %c0], 2 : memref<8xi32> to memref<2x2xi32, 3>
     }
-    %t = "apipe.commit_group"() : () -> !apipe.token
-    "apipe.wait"(%prev) : (!apipe.token) -> ()
+    %t = apipe.commit_group
+    apipe.wait %prev
     %v = arith.remui %j, %c2 : index
     func.call @consume(%buf, %v, %out, %j) : (memref<2x2xi32, 3>, index, memref<4xi32>, index) -> ()
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%last) : (!apipe.token) -> ()
+  apipe.wait %last
   %u = memref.cast %out : memref<4xi32> to memref<*xi32>
   func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
   return

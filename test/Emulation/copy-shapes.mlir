@@ -31,7 +31,7 @@
 // CHECK: sizes = [3] strides = [1] data =
 // CHECK-NEXT: [19,  20,  21]
 // Overlap: b[2..6] = b[0..4]. The runtime reads all of src, then writes
-// dst, as one action (DESIGN.md section 3): [0, 1, 0, 1, 2, 3].
+// dst, as one action (the copy semantics of apipe): [0, 1, 0, 1, 2, 3].
 // apipe-make-sync's element-by-element loop reads elements it has already
 // written: [0, 1, 0, 1, 0, 1]. (On the GPU, cp.async goes from global to
 // shared memory, so the two never overlap.)
@@ -88,19 +88,19 @@ func.func @main() {
   // Zero-fill.
   %z = memref.alloc() : memref<6xi32, 3>
   linalg.fill ins(%nine : i32) outs(%z : memref<6xi32, 3>)
-  "apipe.copy"(%A, %z, %c0, %c0, %c2) {elements = 4 : i64} : (memref<16xi32>, memref<6xi32, 3>, index, index, index) -> ()
+  apipe.copy %A[%c0], %z[%c0], 4, %c2 : memref<16xi32> to memref<6xi32, 3>
 
   // Strided destination.
   %s = memref.alloc() : memref<8xi32>
   linalg.fill ins(%nine : i32) outs(%s : memref<8xi32>)
   %view = memref.subview %s[0] [3] [2] : memref<8xi32> to memref<3xi32, strided<[2]>>
-  "apipe.copy"(%A, %view, %c2, %c0) {elements = 3 : i64} : (memref<16xi32>, memref<3xi32, strided<[2]>>, index, index) -> ()
+  apipe.copy %A[%c2], %view[%c0], 3 : memref<16xi32> to memref<3xi32, strided<[2]>>
 
   // A source subview at a run-time offset.
   %five = func.call @five() : () -> index
   %tail = memref.subview %A[%five] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1], offset: ?>>
   %pair = memref.alloc() : memref<2xi32>
-  "apipe.copy"(%tail, %pair, %c1, %c0) {elements = 2 : i64} : (memref<8xi32, strided<[1], offset: ?>>, memref<2xi32>, index, index) -> ()
+  apipe.copy %tail[%c1], %pair[%c0], 2 : memref<8xi32, strided<[1], offset: ?>> to memref<2xi32>
 
   // Rank 3 source.
   %r3 = memref.alloc() : memref<2x2x3xi32>
@@ -108,13 +108,13 @@ func.func @main() {
   %flatd = memref.cast %flat : memref<12xi32> to memref<?xi32>
   func.call @iota(%flatd, %c10) : (memref<?xi32>, i32) -> ()
   %row = memref.alloc() : memref<3xi32>
-  "apipe.copy"(%r3, %row, %c1, %c1, %c0, %c0) {elements = 3 : i64} : (memref<2x2x3xi32>, memref<3xi32>, index, index, index, index) -> ()
+  apipe.copy %r3[%c1, %c1, %c0], %row[%c0], 3 : memref<2x2x3xi32> to memref<3xi32>
 
   // Overlap within one buffer.
   %o = memref.alloc() : memref<6xi32>
   %od = memref.cast %o : memref<6xi32> to memref<?xi32>
   func.call @iota(%od, %zero) : (memref<?xi32>, i32) -> ()
-  "apipe.copy"(%o, %o, %c0, %c2) {elements = 4 : i64} : (memref<6xi32>, memref<6xi32>, index, index) -> ()
+  apipe.copy %o[%c0], %o[%c2], 4 : memref<6xi32> to memref<6xi32>
 
   // Element sizes 1, 2, 8.
   %b8 = memref.alloc() : memref<2xi8>
@@ -123,24 +123,24 @@ func.func @main() {
   memref.store %m5, %b8[%c0] : memref<2xi8>
   memref.store %p7, %b8[%c1] : memref<2xi8>
   %d8 = memref.alloc() : memref<2xi8>
-  "apipe.copy"(%b8, %d8, %c0, %c0) {elements = 2 : i64} : (memref<2xi8>, memref<2xi8>, index, index) -> ()
+  apipe.copy %b8[%c0], %d8[%c0], 2 : memref<2xi8> to memref<2xi8>
   %b16 = memref.alloc() : memref<2xf16>
   %h1 = arith.constant 1.5 : f16
   %h2 = arith.constant -2.25 : f16
   memref.store %h1, %b16[%c0] : memref<2xf16>
   memref.store %h2, %b16[%c1] : memref<2xf16>
   %d16 = memref.alloc() : memref<2xf16>
-  "apipe.copy"(%b16, %d16, %c0, %c0) {elements = 2 : i64} : (memref<2xf16>, memref<2xf16>, index, index) -> ()
+  apipe.copy %b16[%c0], %d16[%c0], 2 : memref<2xf16> to memref<2xf16>
   %b64 = memref.alloc() : memref<2xindex>
   %big = arith.constant 123456789012 : index
   %m3 = arith.constant -3 : index
   memref.store %big, %b64[%c0] : memref<2xindex>
   memref.store %m3, %b64[%c1] : memref<2xindex>
   %d64 = memref.alloc() : memref<2xindex>
-  "apipe.copy"(%b64, %d64, %c0, %c0) {elements = 2 : i64} : (memref<2xindex>, memref<2xindex>, index, index) -> ()
+  apipe.copy %b64[%c0], %d64[%c0], 2 : memref<2xindex> to memref<2xindex>
 
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.commit_group
+  apipe.wait_group 0
 
   %zh = memref.memory_space_cast %z : memref<6xi32, 3> to memref<6xi32>
   %zd = memref.cast %zh : memref<6xi32> to memref<?xi32>
@@ -186,10 +186,10 @@ func.func @global_destination() {
   %t = memref.get_global @tile : memref<4xi32, 3>
   %u = memref.cast %t : memref<4xi32, 3> to memref<*xi32, 3>
   %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
-  "apipe.copy"(%A, %t, %c0, %c0) {elements = 4 : i64} : (memref<4xi32>, memref<4xi32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %t[%c0], 4 : memref<4xi32> to memref<4xi32, 3>
+  apipe.commit_group
   func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
   return
 }

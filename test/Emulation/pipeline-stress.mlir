@@ -35,7 +35,7 @@
 // and the last epilogue wait is pending = 1) reads tiles that have not
 // landed: lazy mode shows wrong tiles where the reference has none, and the
 // last tile is still in flight when its buffers are freed.
-// RUN: sed -e 's/pending = 2 : i64/pending = 3 : i64/' -e 's/pending = 0 : i64/pending = 1 : i64/' %s > %t.weak.mlir
+// RUN: sed -e 's/apipe.wait_group 2/apipe.wait_group 3/' -e 's/apipe.wait_group 0/apipe.wait_group 1/' %s > %t.weak.mlir
 // RUN: not apipe-run %t.weak.mlir --completion=lazy 2>&1 | FileCheck %s --check-prefix=WEAK
 // RUN: apipe-opt %t.weak.mlir --apipe-make-sync | apipe-run - | FileCheck %s
 
@@ -82,18 +82,18 @@ func.func @main() {
     }
   }
   // Prologue: tiles 0 and 1, one group each.
-  "apipe.copy"(%A, %buf, %c0, %c0, %c0, %c0) {elements = 4 : i64} : (memref<?x4xi32>, memref<3x4xi32, 3>, index, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.copy"(%A, %buf, %c1, %c0, %c1, %c0) {elements = 4 : i64} : (memref<?x4xi32>, memref<3x4xi32, 3>, index, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0, %c0], %buf[%c0, %c0], 4 : memref<?x4xi32> to memref<3x4xi32, 3>
+  apipe.commit_group
+  apipe.copy %A[%c1, %c0], %buf[%c1, %c0], 4 : memref<?x4xi32> to memref<3x4xi32, 3>
+  apipe.commit_group
   // Steady state: issue tile i + 2, wait for tile i, consume it.
   %n2 = arith.subi %n, %c2 : index
   scf.for %i = %c0 to %n2 step %c1 {
     %next = arith.addi %i, %c2 : index
     %vn = arith.remui %next, %c3 : index
-    "apipe.copy"(%A, %buf, %next, %c0, %vn, %c0) {elements = 4 : i64} : (memref<?x4xi32>, memref<3x4xi32, 3>, index, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.copy %A[%next, %c0], %buf[%vn, %c0], 4 : memref<?x4xi32> to memref<3x4xi32, 3>
+    apipe.commit_group
+    apipe.wait_group 2
     %v = arith.remui %i, %c3 : index
     func.call @consume(%buf, %v, %out, %i) : (memref<3x4xi32, 3>, index, memref<?xi32>, index) -> ()
   }
@@ -101,9 +101,9 @@ func.func @main() {
   %n1 = arith.subi %n, %c1 : index
   %v2 = arith.remui %n2, %c3 : index
   %v1 = arith.remui %n1, %c3 : index
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+  apipe.wait_group 1
   func.call @consume(%buf, %v2, %out, %n2) : (memref<3x4xi32, 3>, index, memref<?xi32>, index) -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   func.call @consume(%buf, %v1, %out, %n1) : (memref<3x4xi32, 3>, index, memref<?xi32>, index) -> ()
   func.call @report(%out) : (memref<?xi32>) -> ()
   memref.dealloc %A : memref<?x4xi32>

@@ -16,13 +16,29 @@
 // POLICY: error: invalid completion 'late': expected lazy, eager, random or random:SEED
 // RUN: not apipe-run %s --completion=random:x 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: error: invalid seed 'x' in '--completion=random:x': expected an unsigned integer
+// RUN: not apipe-run %s --schedule=sideways 2>&1 | FileCheck %s --check-prefix=SCHEDULE
+// SCHEDULE: error: invalid schedule 'sideways': expected forward, reverse, random or random:SEED
+// RUN: not apipe-run %s --jobs=0 2>&1 | FileCheck %s --check-prefix=JOBS
+// JOBS: error: invalid --jobs=0: expected at least 1
+// RUN: not apipe-run %s --racecheck=maybe 2>&1 | FileCheck %s --check-prefix=RACECHECK
+// RACECHECK: invalid value 'maybe' for '--racecheck [<BOOL>]'
+// Several modes in one JIT: one announced run each.
+// RUN: apipe-run %s --entry=line --completion=lazy,random:2 --schedule=forward,reverse --racecheck --no-runtime-verification | FileCheck %s --check-prefix=MANY
+// MANY: // apipe-run: completion=lazy schedule=forward
+// MANY-NEXT: 42
+// MANY-NEXT: // apipe-run: completion=lazy schedule=reverse
+// MANY-NEXT: 42
+// MANY-NEXT: // apipe-run: completion=random:2 schedule=forward
+// MANY-NEXT: 42
+// MANY-NEXT: // apipe-run: completion=random:2 schedule=reverse
+// MANY-NEXT: 42
 // RUN: not apipe-run %s --shared-libs=%t.missing.so 2>&1 | FileCheck %s --check-prefix=LIB
 // LIB: error: could not open shared library '{{.*}}missing.so': no such file
 // RUN: not apipe-run %t.nothing.mlir 2>&1 | FileCheck %s --check-prefix=INPUT
 // INPUT: error: could not open input file '{{.*}}nothing.mlir'
 //
 // Parse and verifier errors are located in the input file.
-// RUN: echo 'func.func @main() { "apipe.wait_group"() {pending = -1 : i64} : () -> () return }' > %t.bad.mlir
+// RUN: echo 'func.func @main() { apipe.wait_group -1 return }' > %t.bad.mlir
 // RUN: not apipe-run %t.bad.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: bad.mlir:1:21: error: 'apipe.wait_group' op
 // RUN: echo 'func.func @main() {' > %t.parse.mlir
@@ -34,6 +50,15 @@ func.func private @printI64(i64)
 func.func @main() {
   %x = arith.constant 42 : i64
   func.call @printI64(%x) : (i64) -> ()
+  return
+}
+
+func.func private @printNewline()
+
+func.func @line() {
+  %x = arith.constant 42 : i64
+  func.call @printI64(%x) : (i64) -> ()
+  func.call @printNewline() : () -> ()
   return
 }
 

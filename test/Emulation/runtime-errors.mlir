@@ -6,8 +6,8 @@
 // RUN: not apipe-run %s --entry=copy_reads_out_of_bounds 2>&1 | FileCheck %s --check-prefix=OOB-SRC
 // OOB-SRC: 1
 // OOB-SRC-NEXT: runtime-errors.mlir:[[# @LINE + 77]]:3: error: 'apipe.copy' reads outside its source: indices [6] + 4 elements, sizes [8]
-// The run stops performing apipe actions, but the program finishes.
-// OOB-SRC-NEXT: 2
+// The program stops at its first run-time error: nothing after it runs
+// (the '2' it would print next).
 // OOB-SRC-NOT: {{.}}
 //
 // RUN: not apipe-run %s --entry=copy_writes_out_of_bounds --completion=eager 2>&1 | FileCheck %s --check-prefix=OOB-DST
@@ -58,12 +58,12 @@ func.func @dealloc_with_copy_in_flight() {
   %b = memref.alloc() : memref<4xi32>
   linalg.fill ins(%one : i32) outs(%A : memref<4xi32>)
   linalg.fill ins(%zero : i32) outs(%b : memref<4xi32>)
-  "apipe.copy"(%A, %b, %c0, %c0) {elements = 4 : i64} : (memref<4xi32>, memref<4xi32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %b[%c0], 4 : memref<4xi32> to memref<4xi32>
+  apipe.commit_group
   %u = memref.cast %b : memref<4xi32> to memref<*xi32>
   func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
   memref.dealloc %b : memref<4xi32>
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   memref.dealloc %A : memref<4xi32>
   return
 }
@@ -82,9 +82,9 @@ func.func @copy_reads_out_of_bounds() {
   %A = memref.alloca() : memref<8xi32>
   %b = memref.alloca() : memref<4xi32>
   func.call @print(%one) : (i64) -> ()
-  "apipe.copy"(%A, %b, %c6, %c0) {elements = 4 : i64} : (memref<8xi32>, memref<4xi32>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c6], %b[%c0], 4 : memref<8xi32> to memref<4xi32>
+  apipe.commit_group
+  apipe.wait_group 0
   func.call @print(%two) : (i64) -> ()
   return
 }
@@ -94,8 +94,8 @@ func.func @copy_writes_out_of_bounds() {
   %c2 = arith.constant 2 : index
   %A = memref.alloca() : memref<8xf32>
   %b = memref.alloca() : memref<2x2xf32, 3>
-  "apipe.copy"(%A, %b, %c0, %c2, %c0) {elements = 2 : i64} : (memref<8xf32>, memref<2x2xf32, 3>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %b[%c2, %c0], 2 : memref<8xf32> to memref<2x2xf32, 3>
+  apipe.commit_group
   return
 }
 
@@ -110,15 +110,15 @@ func.func @zero_fill_count_too_large() {
   %c5 = func.call @five() : () -> index
   %A = memref.alloca() : memref<8xf32>
   %b = memref.alloca() : memref<8xf32>
-  "apipe.copy"(%A, %b, %c0, %c0, %c5) {elements = 4 : i64} : (memref<8xf32>, memref<8xf32>, index, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.copy %A[%c0], %b[%c0], 4, %c5 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
   return
 }
 
 func.func @wait_on_uncommitted_token() {
   %c42 = arith.constant 42 : i64
   %t = builtin.unrealized_conversion_cast %c42 : i64 to !apipe.token
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.wait %t
   return
 }
 
@@ -130,7 +130,7 @@ func.func @wait_group_without_commits() {
   %two = arith.constant 2 : i64
   func.call @print(%one) : (i64) -> ()
   scf.for %i = %c0 to %c3 step %c1 {
-    "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+    apipe.wait_group 0 queue 1
     func.call @print(%two) : (i64) -> ()
   }
   return
@@ -142,8 +142,8 @@ func.func @uncommitted_at_exit() {
   %seven = arith.constant 7 : i64
   %A = memref.alloca() : memref<8xf32>
   %b = memref.alloca() : memref<8xf32>
-  "apipe.copy"(%A, %b, %c0, %c0) {elements = 4 : i64, queue = 2 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
-  "apipe.copy"(%A, %b, %c4, %c4) {elements = 4 : i64, queue = 2 : i64} : (memref<8xf32>, memref<8xf32>, index, index) -> ()
+  apipe.copy %A[%c0], %b[%c0], 4 queue 2 : memref<8xf32> to memref<8xf32>
+  apipe.copy %A[%c4], %b[%c4], 4 queue 2 : memref<8xf32> to memref<8xf32>
   func.call @print(%seven) : (i64) -> ()
   return
 }

@@ -24,9 +24,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4 {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf32, 3>
     memref.store %x, %out[%lane] : memref<1024xf32>
     gpu.return
@@ -40,9 +40,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4 : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf32, 3>
     memref.store %x, %out[%lane] : memref<1024xf32>
     gpu.return
@@ -56,9 +56,9 @@ gpu.module @kernels {
     %c2 = arith.constant 2 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c2 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 2 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 2 {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf32, 3>
     memref.store %x, %out[%lane] : memref<1024xf32>
     gpu.return
@@ -72,9 +72,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 4 : i64} : (memref<1024xi8>, memref<512xi8, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4 : memref<1024xi8> to memref<512xi8, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xi8, 3>
     memref.store %x, %out[%lane] : memref<1024xi8>
     gpu.return
@@ -92,9 +92,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane, %valid) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4, %valid {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf32, 3>
     memref.store %x, %out[%lane] : memref<1024xf32>
     gpu.return
@@ -109,9 +109,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane, %c3) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4, %c3 : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf32, 3>
     memref.store %x, %out[%lane] : memref<1024xf32>
     gpu.return
@@ -144,20 +144,20 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %s1 = arith.addi %tid, %c32 : index
     %s2 = arith.addi %tid, %c64 : index
-    "apipe.copy"(%src, %buf, %tid, %c0, %tid) {elements = 1 : i64} : (memref<1024xf32>, memref<3x32xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.copy"(%src, %buf, %s1, %c1, %tid) {elements = 1 : i64} : (memref<1024xf32>, memref<3x32xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.copy"(%src, %buf, %s2, %c2, %tid) {elements = 1 : i64} : (memref<1024xf32>, memref<3x32xf32, 3>, index, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %src[%tid], %buf[%c0, %tid], 1 : memref<1024xf32> to memref<3x32xf32, 3>
+    apipe.commit_group
+    apipe.copy %src[%s1], %buf[%c1, %tid], 1 : memref<1024xf32> to memref<3x32xf32, 3>
+    apipe.commit_group
+    apipe.copy %src[%s2], %buf[%c2, %tid], 1 : memref<1024xf32> to memref<3x32xf32, 3>
+    apipe.commit_group
     %other = arith.subi %c31, %tid : index
-    "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+    apipe.wait_group 2
     gpu.barrier
     %x0 = memref.load %buf[%c0, %other] : memref<3x32xf32, 3>
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+    apipe.wait_group 1
     gpu.barrier
     %x1 = memref.load %buf[%c1, %other] : memref<3x32xf32, 3>
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.wait_group 0
     gpu.barrier
     %x2 = memref.load %buf[%c2, %other] : memref<3x32xf32, 3>
     %y = arith.addf %x0, %x1 : f32

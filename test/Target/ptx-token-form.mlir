@@ -31,15 +31,15 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %c0, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
-    %t0 = "apipe.commit_group"() : () -> !apipe.token
-    "apipe.copy"(%src, %buf, %lane, %c1, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
-    %t1 = "apipe.commit_group"() : () -> !apipe.token
-    "apipe.wait"(%t0) : (!apipe.token) -> ()
-    "apipe.copy"(%src, %buf, %lane, %c2, %lane) {elements = 4 : i64, bypass_l1, queue = 1 : i64} : (memref<1024xf32>, memref<3x512xf32, 3>, index, index, index) -> ()
-    %u = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-    "apipe.wait"(%t1) : (!apipe.token) -> ()
-    "apipe.wait"(%u) : (!apipe.token) -> ()
+    apipe.copy %src[%lane], %buf[%c0, %lane], 4 {bypass_l1} : memref<1024xf32> to memref<3x512xf32, 3>
+    %t0 = apipe.commit_group
+    apipe.copy %src[%lane], %buf[%c1, %lane], 4 {bypass_l1} : memref<1024xf32> to memref<3x512xf32, 3>
+    %t1 = apipe.commit_group
+    apipe.wait %t0
+    apipe.copy %src[%lane], %buf[%c2, %lane], 4 queue 1 {bypass_l1} : memref<1024xf32> to memref<3x512xf32, 3>
+    %u = apipe.commit_group queue 1
+    apipe.wait %t1
+    apipe.wait %u
     gpu.return
   }
 }

@@ -34,12 +34,12 @@ gpu.module @k {
     %v = memref.load %src[%tid] : memref<1024xf16>
     memref.store %v, %small[%tid] : memref<3xf16, 3>
     gpu.barrier
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 8 : i64, bypass_l1} : (memref<1024xf16>, memref<512xf16, 3>, index, index) -> ()
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 2 : i64} : (memref<1024xf16>, memref<512xf16, 3>, index, index) -> ()
-    "apipe.copy"(%src, %eight, %lane, %lane) {elements = 4 : i64} : (memref<1024xf16>, memref<32xf16, 3>, index, index) -> ()
-    "apipe.copy"(%src, %big, %lane, %lane) {elements = 8 : i64} : (memref<1024xf16>, memref<32xf16, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 8 {bypass_l1} : memref<1024xf16> to memref<512xf16, 3>
+    apipe.copy %src[%lane], %buf[%lane], 2 : memref<1024xf16> to memref<512xf16, 3>
+    apipe.copy %src[%lane], %eight[%lane], 4 : memref<1024xf16> to memref<32xf16, 3>
+    apipe.copy %src[%lane], %big[%lane], 8 : memref<1024xf16> to memref<32xf16, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %buf[%lane] : memref<512xf16, 3>
     %y = memref.load %small[%c0] : memref<3xf16, 3>
     %e = memref.load %eight[%c0] : memref<32xf16, 3>
@@ -57,10 +57,10 @@ gpu.module @k {
     %g = memref.get_global @sbuf : memref<512xf16, 3>
     %h = memref.get_global @sbuf_big : memref<512xf16, 3>
     %s = memref.subview %g[8] [256] [1] : memref<512xf16, 3> to memref<256xf16, strided<[1], offset: 8>, 3>
-    "apipe.copy"(%src, %s, %lane, %lane) {elements = 8 : i64, bypass_l1} : (memref<1024xf16>, memref<256xf16, strided<[1], offset: 8>, 3>, index, index) -> ()
-    "apipe.copy"(%src, %h, %lane, %lane) {elements = 8 : i64, bypass_l1} : (memref<1024xf16>, memref<512xf16, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %s[%lane], 8 {bypass_l1} : memref<1024xf16> to memref<256xf16, strided<[1], offset: 8>, 3>
+    apipe.copy %src[%lane], %h[%lane], 8 {bypass_l1} : memref<1024xf16> to memref<512xf16, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     %x = memref.load %s[%lane] : memref<256xf16, strided<[1], offset: 8>, 3>
     %y = memref.load %h[%lane] : memref<512xf16, 3>
     %z = arith.addf %x, %y : f16

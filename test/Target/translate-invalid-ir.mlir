@@ -10,10 +10,10 @@ gpu.module @kernels {
   gpu.func @bad_copies(%src: memref<1024xf32>, %g: memref<512xf32>) workgroup(%buf: memref<512xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     // CHECK: translate-invalid-ir.mlir:[[@LINE+1]]:5: error: 'apipe.copy' op moves 12 bytes; cp.async copies 4, 8 or 16 bytes
-    "apipe.copy"(%src, %buf, %c0, %c0) {elements = 3 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
+    apipe.copy %src[%c0], %buf[%c0], 3 : memref<1024xf32> to memref<512xf32, 3>
     // CHECK: translate-invalid-ir.mlir:[[@LINE+1]]:5: error: 'apipe.copy' op writes memref<512xf32>; cp.async writes shared (workgroup) memory
-    "apipe.copy"(%src, %g, %c0, %c0) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.copy %src[%c0], %g[%c0], 4 : memref<1024xf32> to memref<512xf32>
+    apipe.commit_group
     // CHECK-NOT: error
     // CHECK-NOT: .entry
     gpu.return

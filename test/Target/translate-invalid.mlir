@@ -15,7 +15,7 @@
 // PTX89: error: unsupported --ptx '89'; for sm_80 expected one of 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90 (the PTX ISA versions LLVM 22 knows)
 // PTX100: error: unsupported --ptx '100'; for sm_90 expected one of 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90 (the PTX ISA versions LLVM 22 knows)
 // SM75: translate-invalid.mlir:[[@LINE+13]]:5: error: cp.async needs sm_80 or newer; --sm is sm_75
-// SM75-NEXT: "apipe.copy"
+// SM75-NEXT: apipe.copy
 // SM70: translate-invalid.mlir:[[@LINE+11]]:5: error: cp.async needs sm_80 or newer; --sm is sm_70
 // SM100: error: unsupported --sm '100'; expected one of 80, 86, 89, 90, 90a
 // OLDPTX: error: --ptx=70 is too old for sm_90: it needs PTX ISA 7.8 or newer
@@ -27,9 +27,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4 {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     gpu.return
   }
 }

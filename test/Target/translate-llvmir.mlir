@@ -18,9 +18,9 @@ gpu.module @kernels {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    "apipe.copy"(%src, %buf, %lane, %lane) {elements = 4 : i64, bypass_l1} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.copy %src[%lane], %buf[%lane], 4 {bypass_l1} : memref<1024xf32> to memref<512xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
     gpu.barrier
     gpu.return
   }

@@ -7,8 +7,8 @@
 // CHECK: translate-no-gpu-module.mlir:[[@LINE+2]]:1: error: the input has no 'gpu.module' to translate
 // CHECK-NEXT: func.func @k(
 func.func @k(%src: memref<1024xf32>, %buf: memref<512xf32, 3>, %i: index) {
-  "apipe.copy"(%src, %buf, %i, %i) {elements = 4 : i64} : (memref<1024xf32>, memref<512xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %src[%i], %buf[%i], 4 : memref<1024xf32> to memref<512xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }

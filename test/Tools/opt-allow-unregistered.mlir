@@ -12,7 +12,7 @@
 
 // CHECK-LABEL: func.func @unregistered(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>, %arg2: index) -> i32 {
 // CHECK:         %0 = "foo.bar"(%arg2) {attr = 1 : i32} : (index) -> i32
-// CHECK:         "apipe.copy"(%arg0, %arg1, %arg2, %c0) {elements = 4 : i64}
+// CHECK:         apipe.copy %arg0[%arg2], %arg1[%c0], 4
 // CHECK:         "foo.side_effect"() : () -> ()
 // CHECK:         return %0 : i32
 
@@ -23,9 +23,9 @@ func.func @unregistered(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) -
   // ERR-NEXT: {{^}}                ^
   // ERR-NOT:  error
   %x = "foo.bar"(%i) {attr = 1 : i32} : (index) -> i32
-  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   "foo.side_effect"() : () -> ()
   return %x : i32
 }

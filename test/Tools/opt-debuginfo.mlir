@@ -20,10 +20,10 @@
 // CHECK-DAG: loc("{{.*}}opt-debuginfo.mlir":[[@LINE+1]]:14)
 func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   %c1 = arith.constant 1 : index loc("other.mlir":7:9)
-  "apipe.commit_group"() : () -> () loc(unknown)
-  "apipe.wait_group"() {pending = 0 : i64} : () -> () loc("wait"("kernel.cu":12:5))
+  apipe.commit_group loc(unknown)
+  apipe.wait_group 0 loc("wait"("kernel.cu":12:5))
   return
 }
 
@@ -34,7 +34,7 @@ func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
 // -----
 
 func.func @second() {
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   return
 }
 

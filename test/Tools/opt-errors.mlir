@@ -78,6 +78,6 @@
 // PASS-ERROR: {{^}}{{.*}}opt-errors.mlir:[[@LINE+4]]:3: error: 'func.return' op uses an !apipe.token value: tokens cannot cross function boundaries
 
 func.func @returns_token() -> !apipe.token {
-  %t = "apipe.ready"() : () -> !apipe.token
+  %t = apipe.ready
   return %t : !apipe.token
 }

@@ -16,6 +16,6 @@ func.func @fine() {
 // -----
 
 func.func @broken() {
-  "apipe.wait_group"() {pending = -1 : i64} : () -> ()
+  apipe.wait_group -1
   return
 }

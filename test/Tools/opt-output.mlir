@@ -15,9 +15,9 @@
 // CHECK:      module {
 // CHECK-NEXT:   func.func @counting(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>, %arg2: index) {
 // CHECK-NEXT:     %c0 = arith.constant 0 : index
-// CHECK-NEXT:     "apipe.copy"(%arg0, %arg1, %arg2, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-// CHECK-NEXT:     "apipe.commit_group"() : () -> ()
-// CHECK-NEXT:     "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT:     apipe.copy %arg0[%arg2], %arg1[%c0], 4 : memref<64xf32> to memref<4xf32, 3>{{$}}
+// CHECK-NEXT:     {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT:     apipe.wait_group 0{{$}}
 // CHECK-NEXT:     return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -33,8 +33,8 @@
 
 func.func @counting(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }

@@ -61,15 +61,15 @@
 // CSE-NEXT:  }
 
 // NONE-LABEL: func.func @counting
-// NONE:         "apipe.copy"(%arg0, %arg1, %arg2, %c0) {elements = 4 : i64}
-// NONE-NEXT:    "apipe.commit_group"() : () -> ()
-// NONE-NEXT:    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// NONE:         apipe.copy %arg0[%arg2], %arg1[%c0], 4
+// NONE-NEXT:    {{^ *}}apipe.commit_group{{$}}
+// NONE-NEXT:    apipe.wait_group 0{{$}}
 // NONE-NEXT:    return
 
 func.func @counting(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }

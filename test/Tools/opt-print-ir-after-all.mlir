@@ -56,13 +56,13 @@
 
 // BEFORE:      // -----// IR Dump Before ApipeMakeSync (apipe-make-sync) //----- //
 // BEFORE-NEXT: module {
-// BEFORE:        "apipe.copy"(%arg0, %arg1, %arg2, %c0) {elements = 4 : i64}
+// BEFORE:        apipe.copy %arg0[%arg2], %arg1[%c0], 4
 // BEFORE-NOT:  IR Dump
 
 func.func @counting(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }

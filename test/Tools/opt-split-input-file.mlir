@@ -21,9 +21,9 @@
 // OUT:      module {
 // OUT-NEXT:   func.func @f(%arg0: memref<64xf32>, %arg1: memref<4xf32, 3>) {
 // OUT-NEXT:     %c0 = arith.constant 0 : index
-// OUT-NEXT:     "apipe.copy"(%arg0, %arg1, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-// OUT-NEXT:     "apipe.commit_group"() : () -> ()
-// OUT-NEXT:     "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// OUT-NEXT:     apipe.copy %arg0[%c0], %arg1[%c0], 4 : memref<64xf32> to memref<4xf32, 3>{{$}}
+// OUT-NEXT:     {{^ *}}apipe.commit_group{{$}}
+// OUT-NEXT:     apipe.wait_group 0{{$}}
 // OUT-NEXT:     return
 // OUT-NEXT:   }
 // OUT-NEXT: }
@@ -54,9 +54,9 @@
 
 func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -66,7 +66,7 @@ func.func @f(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
 func.func @g(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
   %c0 = arith.constant 0 : index
   // ERR: {{.*}}opt-split-input-file.mlir:[[@LINE+1]]:3: error: 'apipe.copy' op attribute 'elements' must be positive, got 0
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 0 : memref<64xf32> to memref<4xf32, 3>
   return
 }
 
@@ -84,11 +84,11 @@ func.func @h() {
 
 // Another verifier error, on a line far from the chunk start.
 func.func @k() {
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
+  apipe.commit_group
+  apipe.commit_group
   // ERR: {{.*}}opt-split-input-file.mlir:[[@LINE+1]]:3: error: 'apipe.wait_group' op attribute 'pending' must be non-negative, got -1
-  "apipe.wait_group"() {pending = -1 : i64} : () -> ()
+  apipe.wait_group -1
   return
 }
 

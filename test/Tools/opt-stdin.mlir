@@ -11,9 +11,9 @@
 // CHECK:      module {
 // CHECK-NEXT:   func.func @from_stdin(%arg0: memref<8xf32>, %arg1: memref<8xf32, 3>) {
 // CHECK-NEXT:     %c0 = arith.constant 0 : index
-// CHECK-NEXT:     "apipe.copy"(%arg0, %arg1, %c0, %c0) {elements = 8 : i64} : (memref<8xf32>, memref<8xf32, 3>, index, index) -> ()
-// CHECK-NEXT:     %0 = "apipe.commit_group"() : () -> !apipe.token
-// CHECK-NEXT:     "apipe.wait"(%0) : (!apipe.token) -> ()
+// CHECK-NEXT:     apipe.copy %arg0[%c0], %arg1[%c0], 8 : memref<8xf32> to memref<8xf32, 3>{{$}}
+// CHECK-NEXT:     %0 = apipe.commit_group{{$}}
+// CHECK-NEXT:     apipe.wait %0{{$}}
 // CHECK-NEXT:     return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -32,8 +32,8 @@
 func.func @from_stdin(%A: memref<8xf32>, %buf: memref<8xf32, 3>) {
   %c0 = arith.constant 0 : index
   // LOC-DAG: #loc{{[0-9]+}} = loc("<stdin>":[[@LINE+1]]:3)
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 8 : i64} : (memref<8xf32>, memref<8xf32, 3>, index, index) -> ()
-  %t = "apipe.commit_group"() : () -> !apipe.token
-  "apipe.wait"(%t) : (!apipe.token) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 8 : memref<8xf32> to memref<8xf32, 3>
+  %t = apipe.commit_group
+  apipe.wait %t
   return
 }

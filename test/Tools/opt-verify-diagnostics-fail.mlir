@@ -7,7 +7,7 @@
 
 func.func @unexpected() {
   // CHECK: opt-verify-diagnostics-fail.mlir:[[@LINE+1]]:3: error: unexpected error: 'apipe.wait_group' op attribute 'pending' must be non-negative, got -1
-  "apipe.wait_group"() {pending = -1 : i64} : () -> ()
+  apipe.wait_group -1
   return
 }
 
@@ -38,7 +38,7 @@ func.func @wrong_line(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
   // CHECK-DAG: opt-verify-diagnostics-fail.mlir:[[@LINE+3]]:3: error: unexpected error: 'apipe.copy' op attribute 'elements' must be positive, got 0
   // expected-error @+1 {{elements' must be positive}}
   %c0 = arith.constant 0 : index
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 0 : memref<64xf32> to memref<4xf32, 3>
   return
 }
 
@@ -47,7 +47,7 @@ func.func @wrong_line(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
 // The right line and text, the wrong severity.
 func.func @wrong_kind() {
   // CHECK-DAG: opt-verify-diagnostics-fail.mlir:[[@LINE+2]]:3: error: unexpected error: 'apipe.commit_group' op attribute 'queue' must be non-negative, got -1
-  // CHECK-DAG: opt-verify-diagnostics-fail.mlir:[[@LINE+1]]:59: error: expected warning "must be non-negative" was not produced
-  "apipe.commit_group"() {queue = -1 : i64} : () -> () // expected-warning {{must be non-negative}}
+  // CHECK-DAG: opt-verify-diagnostics-fail.mlir:[[@LINE+1]]:34: error: expected warning "must be non-negative" was not produced
+  apipe.commit_group queue -1 // expected-warning {{must be non-negative}}
   return
 }

@@ -8,13 +8,13 @@
 
 func.func @regex() {
   // expected-error-re @+1 {{attribute 'pending' must be {{[a-z-]+}}, got -1}}
-  "apipe.wait_group"() {pending = -1 : i64} : () -> ()
+  apipe.wait_group -1
   return
 }
 
 // -----
 
 func.func @regex_same_line() {
-  "apipe.commit_group"() {queue = -7 : i64} : () -> () // expected-error-re {{'apipe.commit_group' op attribute 'queue' must be non-negative, got {{-[0-9]+}}}}
+  apipe.commit_group queue -7 // expected-error-re {{'apipe.commit_group' op attribute 'queue' must be non-negative, got {{-[0-9]+}}}}
   return
 }

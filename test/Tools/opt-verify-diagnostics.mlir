@@ -28,21 +28,21 @@
 func.func @next_line(%A: memref<64xf32>, %buf: memref<4xf32, 3>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'apipe.copy' op attribute 'elements' must be positive, got 0}}
-  "apipe.copy"(%A, %buf, %c0, %c0) {elements = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+  apipe.copy %A[%c0], %buf[%c0], 0 : memref<64xf32> to memref<4xf32, 3>
   return
 }
 
 // -----
 
 func.func @same_line() {
-  "apipe.wait_group"() {pending = -1 : i64} : () -> () // expected-error {{must be non-negative}}
+  apipe.wait_group -1 // expected-error {{must be non-negative}}
   return
 }
 
 // -----
 
 func.func @above_and_offsets() {
-  "apipe.commit_group"() {queue = -2 : i64} : () -> ()
+  apipe.commit_group queue -2
   // expected-error @above {{attribute 'queue' must be non-negative, got -2}}
   return
 }

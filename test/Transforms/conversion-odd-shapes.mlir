@@ -19,16 +19,16 @@ func.func @empty() {
 
 // Commits and no wait: commits get tokens, no window, no ready.
 // TOKENS-LABEL: func.func @commits_without_waits
-// TOKENS-NEXT: %{{.*}} = "apipe.commit_group"() : () -> !apipe.token
-// TOKENS-NEXT: %{{.*}} = "apipe.commit_group"() : () -> !apipe.token
+// TOKENS-NEXT: %{{.*}} = apipe.commit_group{{$}}
+// TOKENS-NEXT: %{{.*}} = apipe.commit_group{{$}}
 // TOKENS-NEXT: return
 // COUNTING-LABEL: func.func @commits_without_waits
-// COUNTING-NEXT: "apipe.commit_group"() : () -> ()
-// COUNTING-NEXT: "apipe.commit_group"() : () -> ()
+// COUNTING-NEXT: {{^ *}}apipe.commit_group{{$}}
+// COUNTING-NEXT: {{^ *}}apipe.commit_group{{$}}
 // COUNTING-NEXT: return
 func.func @commits_without_waits() {
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
+  apipe.commit_group
   return
 }
 
@@ -37,13 +37,13 @@ func.func @commits_without_waits() {
 // A wait and no commit: no group can exist, the wait is on ready, and the
 // counting form drops it.
 // TOKENS-LABEL: func.func @wait_without_commits
-// TOKENS-NEXT: %[[R:.*]] = "apipe.ready"() {queue = 3 : i64} : () -> !apipe.token
-// TOKENS-NEXT: "apipe.wait"(%[[R]]) : (!apipe.token) -> ()
+// TOKENS-NEXT: %[[R:.*]] = apipe.ready queue 3{{$}}
+// TOKENS-NEXT: apipe.wait %[[R]]{{$}}
 // TOKENS-NEXT: return
 // COUNTING-LABEL: func.func @wait_without_commits
 // COUNTING-NEXT: return
 func.func @wait_without_commits() {
-  "apipe.wait_group"() {pending = 2 : i64, queue = 3 : i64} : () -> ()
+  apipe.wait_group 2 queue 3
   return
 }
 
@@ -52,17 +52,17 @@ func.func @wait_without_commits() {
 // Kernels in a gpu.module are functions of their own. A ready that no wait
 // needs is not left behind.
 // TOKENS-LABEL: gpu.func @kernel
-// TOKENS-NEXT: %[[T:.*]] = "apipe.commit_group"() : () -> !apipe.token
-// TOKENS-NEXT: "apipe.wait"(%[[T]]) : (!apipe.token) -> ()
+// TOKENS-NEXT: %[[T:.*]] = apipe.commit_group{{$}}
+// TOKENS-NEXT: apipe.wait %[[T]]{{$}}
 // TOKENS-NEXT: gpu.return
 // COUNTING-LABEL: gpu.func @kernel
-// COUNTING-NEXT: "apipe.commit_group"() : () -> ()
-// COUNTING-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// COUNTING-NEXT: {{^ *}}apipe.commit_group{{$}}
+// COUNTING-NEXT: apipe.wait_group 0{{$}}
 // COUNTING-NEXT: gpu.return
 gpu.module @kernels {
   gpu.func @kernel() kernel {
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+    apipe.commit_group
+    apipe.wait_group 0
     gpu.return
   }
 }

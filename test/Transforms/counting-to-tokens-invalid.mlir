@@ -4,15 +4,15 @@
 // RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens --verify-diagnostics
 
 func.func @waits() {
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
 func.func @call_to_waiting_function() {
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   // expected-error @+1 {{'func.call' op calls @waits, which commits or waits: its groups would shift the window of tokens of this function}}
   func.call @waits() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -23,10 +23,10 @@ func.func @commit_inside_scf_parallel(%n: index) {
   %c1 = arith.constant 1 : index
   // expected-error @+1 {{'scf.parallel' op commits groups inside its regions: counting-to-tokens carries tokens only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
     scf.reduce
   }
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -36,10 +36,10 @@ func.func @commit_inside_scf_parallel(%n: index) {
 func.func @unstructured_control_flow(%c: i1) {
   cf.cond_br %c, ^bb1, ^bb2
 ^bb1:
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   cf.br ^bb2
 ^bb2:
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 0
   return
 }
 
@@ -51,9 +51,9 @@ func.func @pending_too_large_after_dynamic_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
   // expected-error @+1 {{'apipe.wait_group' op has pending = 5000: counting-to-tokens carries pending + 1 tokens and supports pending < 1024}}
-  "apipe.wait_group"() {pending = 5000 : i64} : () -> ()
+  apipe.wait_group 5000
   return
 }

@@ -8,35 +8,35 @@
 // count), a steady-state loop, and an epilogue that drains.
 // CHECK-LABEL: func.func @guarded_prologue_loop_epilogue
 // CHECK: scf.if
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
 // CHECK: scf.if
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
 // CHECK: scf.for
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: apipe.wait_group 1{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: apipe.wait_group 1{{$}}
+// CHECK-NEXT: apipe.wait_group 0{{$}}
 // CHECK-NEXT: return
 func.func @guarded_prologue_loop_epilogue(%n: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.if %c {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   } else {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
   scf.if %c {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   } else {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-    "apipe.commit_group"() : () -> ()
+    apipe.wait_group 1
+    apipe.commit_group
   }
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 1
+  apipe.wait_group 0
   return
 }
 
@@ -47,18 +47,18 @@ func.func @guarded_prologue_loop_epilogue(%n: index, %c: i1) {
 // that carried the window goes away again).
 // CHECK-LABEL: func.func @commit_in_one_branch
 // CHECK: scf.if
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: apipe.wait_group 1{{$}}
+// CHECK-NEXT: apipe.wait_group 0{{$}}
 func.func @commit_in_one_branch(%c: i1) {
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
+  apipe.commit_group
   scf.if %c {
-    "apipe.commit_group"() : () -> ()
+    apipe.commit_group
   }
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.wait_group 1
+  apipe.wait_group 0
   return
 }
 
@@ -67,33 +67,33 @@ func.func @commit_in_one_branch(%c: i1) {
 // Two queues, a while loop and waits in both branches of an scf.if.
 // CHECK-LABEL: func.func @two_queues_while_and_branches
 // CHECK: scf.while
-// CHECK-NEXT: "apipe.commit_group"() : () -> ()
-// CHECK-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// CHECK-NEXT: {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT: {{^ *}}apipe.commit_group queue 1{{$}}
 // CHECK-NEXT: scf.condition
 // CHECK-NEXT: } do {
 // CHECK-NEXT: scf.if
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: apipe.wait_group 0{{$}}
 // CHECK-NEXT: } else {
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+// CHECK-NEXT: apipe.wait_group 0 queue 1{{$}}
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+// CHECK-NEXT: apipe.wait_group 0 queue 1{{$}}
 func.func @two_queues_while_and_branches(%c: i1) {
-  "apipe.commit_group"() : () -> ()
+  apipe.commit_group
   scf.while : () -> () {
-    "apipe.commit_group"() : () -> ()
-    "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+    apipe.commit_group
+    apipe.commit_group queue 1
     scf.condition(%c)
   } do {
     scf.if %c {
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
     } else {
-      "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+      apipe.wait_group 0 queue 1
     }
     scf.yield
   }
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -104,14 +104,14 @@ func.func @two_queues_while_and_branches(%c: i1) {
 // whole window to settle before widening).
 // CHECK-LABEL: func.func @deep_window
 // CHECK:         scf.for
-// CHECK-NEXT:      "apipe.commit_group"() : () -> ()
-// CHECK-NEXT:      "apipe.wait_group"() {pending = 40 : i64} : () -> ()
+// CHECK-NEXT:      {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT:      apipe.wait_group 40{{$}}
 func.func @deep_window(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %k = %c0 to %n step %c1 {
-    "apipe.commit_group"() : () -> ()
-    "apipe.wait_group"() {pending = 40 : i64} : () -> ()
+    apipe.commit_group
+    apipe.wait_group 40
   }
   return
 }

@@ -18,9 +18,9 @@
 // CHECK-NEXT: return
 // CHECK-NOT: apipe
 func.func @copy_one_dimensional(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index, %j: index) {
-  "apipe.copy"(%A, %buf, %i, %j) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-  "apipe.commit_group"() : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+  apipe.copy %A[%i], %buf[%j], 4 : memref<64xf32> to memref<4xf32, 3>
+  apipe.commit_group
+  apipe.wait_group 0
   return
 }
 
@@ -48,7 +48,7 @@ func.func @copy_one_dimensional(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: 
 // CHECK-NEXT: return
 // CHECK-NOT: apipe
 func.func @copy_zero_fill_f32(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index, %j: index, %n: index) {
-  "apipe.copy"(%A, %buf, %i, %j, %n) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
+  apipe.copy %A[%i], %buf[%j], 4, %n : memref<64xf32> to memref<4xf32, 3>
   return
 }
 
@@ -78,7 +78,7 @@ func.func @copy_zero_fill_f32(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: in
 // CHECK-NOT: apipe
 func.func @copy_zero_fill_i32_constant_src_elements(%A: memref<64xi32>, %buf: memref<8xi32, 3>, %i: index, %j: index) {
   %c3 = arith.constant 3 : index
-  "apipe.copy"(%A, %buf, %i, %j, %c3) {elements = 8 : i64} : (memref<64xi32>, memref<8xi32, 3>, index, index, index) -> ()
+  apipe.copy %A[%i], %buf[%j], 8, %c3 : memref<64xi32> to memref<8xi32, 3>
   return
 }
 
@@ -101,9 +101,9 @@ func.func @copy_zero_fill_i32_constant_src_elements(%A: memref<64xi32>, %buf: me
 // CHECK-NEXT: return
 // CHECK-NOT: apipe
 func.func @copy_two_dimensional_into_three_dimensional(%A: memref<32x64xf16>, %buf: memref<2x16x8xf16, 3>, %r: index, %c: index, %s: index, %t: index) {
-  "apipe.copy"(%A, %buf, %r, %c, %s, %t, %r) {elements = 8 : i64, queue = 1 : i64, bypass_l1} : (memref<32x64xf16>, memref<2x16x8xf16, 3>, index, index, index, index, index) -> ()
-  "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 1 : i64} : () -> ()
+  apipe.copy %A[%r, %c], %buf[%s, %t, %r], 8 queue 1 {bypass_l1} : memref<32x64xf16> to memref<2x16x8xf16, 3>
+  apipe.commit_group queue 1
+  apipe.wait_group 0 queue 1
   return
 }
 
@@ -115,16 +115,16 @@ func.func @copy_two_dimensional_into_three_dimensional(%A: memref<32x64xf16>, %b
 // CHECK-NEXT: return %[[Y]] : index
 // CHECK-NOT: apipe
 func.func @synchronization_ops_removed(%x: index) -> index {
-  "apipe.commit_group"() : () -> ()
-  "apipe.commit_group"() {queue = 2 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-  "apipe.wait_group"() {pending = 0 : i64, queue = 2 : i64} : () -> ()
-  %t = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-  %unused = "apipe.commit_group"() : () -> !apipe.token
-  %r = "apipe.ready"() : () -> !apipe.token
+  apipe.commit_group
+  apipe.commit_group queue 2
+  apipe.wait_group 1
+  apipe.wait_group 0 queue 2
+  %t = apipe.commit_group queue 1
+  %unused = apipe.commit_group
+  %r = apipe.ready
   %y = arith.addi %x, %x : index
-  "apipe.wait"(%t) : (!apipe.token) -> ()
-  "apipe.wait"(%t, %r) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %t
+  apipe.wait %t, %r
   return %y : index
 }
 
@@ -152,16 +152,16 @@ func.func @tokens_in_for_iter_args_removed(%A: memref<64xf32>, %buf: memref<4xf3
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %f = arith.constant 1.0 : f32
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   %res:4 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %c0, %t0 = %r, %x = %f, %t1 = %r) -> (index, !apipe.token, f32, !apipe.token) {
-    "apipe.copy"(%A, %buf, %iv, %c0) {elements = 4 : i64, queue = 1 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    %t = "apipe.commit_group"() {queue = 1 : i64} : () -> !apipe.token
-    "apipe.wait"(%t0) : (!apipe.token) -> ()
+    apipe.copy %A[%iv], %buf[%c0], 4 queue 1 : memref<64xf32> to memref<4xf32, 3>
+    %t = apipe.commit_group queue 1
+    apipe.wait %t0
     %sum = arith.addi %acc, %iv : index
     %twice = arith.addf %x, %x : f32
     scf.yield %sum, %t1, %twice, %t : index, !apipe.token, f32, !apipe.token
   }
-  "apipe.wait"(%res#1, %res#3) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %res#1, %res#3
   return %res#0, %res#2 : index, f32
 }
 
@@ -180,16 +180,16 @@ func.func @tokens_in_for_iter_args_removed(%A: memref<64xf32>, %buf: memref<4xf3
 func.func @loop_carrying_only_tokens(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   %o = scf.for %i = %c0 to %n step %c1 iter_args(%t = %r) -> (!apipe.token) {
-    "apipe.wait"(%t) : (!apipe.token) -> ()
-    %nt = "apipe.commit_group"() : () -> !apipe.token
+    apipe.wait %t
+    %nt = apipe.commit_group
     scf.yield %nt : !apipe.token
   }
   %o2 = scf.for %i = %c0 to %n step %c1 iter_args(%t = %o) -> (!apipe.token) {
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%o2) : (!apipe.token) -> ()
+  apipe.wait %o2
   return
 }
 
@@ -206,9 +206,9 @@ func.func @loop_carrying_only_tokens(%n: index) {
 func.func @token_captured_by_loop_body(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %t = "apipe.commit_group"() : () -> !apipe.token
+  %t = apipe.commit_group
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.wait"(%t) : (!apipe.token) -> ()
+    apipe.wait %t
   }
   return
 }
@@ -226,13 +226,13 @@ func.func @token_captured_by_loop_body(%n: index) {
 // CHECK-NOT: apipe
 func.func @tokens_in_if_results_removed(%b: i1, %v: index, %w: index) -> index {
   %r:3 = scf.if %b -> (!apipe.token, index, !apipe.token) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     scf.yield %t, %v, %t : !apipe.token, index, !apipe.token
   } else {
-    %t = "apipe.ready"() : () -> !apipe.token
+    %t = apipe.ready
     scf.yield %t, %w, %t : !apipe.token, index, !apipe.token
   }
-  "apipe.wait"(%r#0, %r#2) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %r#0, %r#2
   return %r#1 : index
 }
 
@@ -247,13 +247,13 @@ func.func @tokens_in_if_results_removed(%b: i1, %v: index, %w: index) -> index {
 // CHECK-NOT: apipe
 func.func @if_with_only_token_result(%b: i1) {
   %r = scf.if %b -> (!apipe.token) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     scf.yield %t : !apipe.token
   } else {
-    %t = "apipe.ready"() : () -> !apipe.token
+    %t = apipe.ready
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%r) : (!apipe.token) -> ()
+  apipe.wait %r
   return
 }
 
@@ -278,20 +278,20 @@ func.func @if_with_only_token_result(%b: i1) {
 func.func @tokens_in_index_switch_and_execute_region_removed(%x: index) -> i32 {
   %r:2 = scf.index_switch %x -> !apipe.token, i32
   case 1 {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     %c = arith.constant 1 : i32
     scf.yield %t, %c : !apipe.token, i32
   }
   default {
-    %t = "apipe.ready"() : () -> !apipe.token
+    %t = apipe.ready
     %c = arith.constant 2 : i32
     scf.yield %t, %c : !apipe.token, i32
   }
   %e = scf.execute_region -> !apipe.token {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     scf.yield %t : !apipe.token
   }
-  "apipe.wait"(%r#0, %e) : (!apipe.token, !apipe.token) -> ()
+  apipe.wait %r#0, %e
   return %r#1 : i32
 }
 
@@ -314,18 +314,18 @@ func.func @tokens_in_index_switch_and_execute_region_removed(%x: index) -> i32 {
 func.func @while_carrying_token(%n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   %w:2 = scf.while (%i = %c0, %t = %r) : (index, !apipe.token) -> (index, !apipe.token) {
     %cond = arith.cmpi slt, %i, %n : index
     scf.condition(%cond) %i, %t : index, !apipe.token
   } do {
   ^bb0(%j: index, %u: !apipe.token):
-    "apipe.wait"(%u) : (!apipe.token) -> ()
-    %nt = "apipe.commit_group"() : () -> !apipe.token
+    apipe.wait %u
+    %nt = apipe.commit_group
     %j1 = arith.addi %j, %c1 : index
     scf.yield %j1, %nt : index, !apipe.token
   }
-  "apipe.wait"(%w#1) : (!apipe.token) -> ()
+  apipe.wait %w#1
   return %w#0 : index
 }
 
@@ -347,15 +347,15 @@ func.func @while_carrying_token(%n: index) -> index {
 func.func @while_token_only_after_region(%n: index) {
   %c0 = arith.constant 0 : index
   %w:2 = scf.while (%i = %c0) : (index) -> (index, !apipe.token) {
-    %t = "apipe.commit_group"() : () -> !apipe.token
+    %t = apipe.commit_group
     %cond = arith.cmpi slt, %i, %n : index
     scf.condition(%cond) %i, %t : index, !apipe.token
   } do {
   ^bb0(%j: index, %u: !apipe.token):
-    "apipe.wait"(%u) : (!apipe.token) -> ()
+    apipe.wait %u
     scf.yield %j : index
   }
-  "apipe.wait"(%w#1) : (!apipe.token) -> ()
+  apipe.wait %w#1
   return
 }
 
@@ -377,17 +377,17 @@ func.func @while_token_only_after_region(%n: index) {
 func.func @nested_loops_carrying_tokens(%n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = "apipe.ready"() : () -> !apipe.token
+  %r = apipe.ready
   %o:2 = scf.for %i = %c0 to %n step %c1 iter_args(%t = %r, %s = %c0) -> (!apipe.token, index) {
     %in:2 = scf.for %j = %c0 to %n step %c1 iter_args(%u = %t, %s2 = %s) -> (!apipe.token, index) {
-      "apipe.wait"(%u) : (!apipe.token) -> ()
-      %nt = "apipe.commit_group"() : () -> !apipe.token
+      apipe.wait %u
+      %nt = apipe.commit_group
       %s3 = arith.addi %s2, %j : index
       scf.yield %nt, %s3 : !apipe.token, index
     }
     scf.yield %in#0, %in#1 : !apipe.token, index
   }
-  "apipe.wait"(%o#0) : (!apipe.token) -> ()
+  apipe.wait %o#0
   return %o#1 : index
 }
 
@@ -416,9 +416,9 @@ func.func @annotated_loop(%A: memref<64xf32>, %n: index) {
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %n step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.commit_group"() {apipe.stage = 0 : i64} : () -> ()
-    "apipe.wait_group"() {pending = 0 : i64, apipe.stage = 1 : i64, apipe.order = 2 : i64} : () -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group {apipe.stage = 0 : i64}
+    apipe.wait_group 0 {apipe.stage = 1 : i64, apipe.order = 2 : i64}
     %x = memref.load %buf[%c0] {apipe.stage = 1 : i64} : memref<4xf32, 3>
   } {apipe.async_stages = array<i64: 0>}
   return

@@ -9,12 +9,12 @@
 // COUNT-LABEL: gpu.func @stream_in_gpu_func
 // COUNT: scf.for
 // COUNT-NEXT: gpu.barrier
-// COUNT: "apipe.copy"
-// COUNT-NEXT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: apipe.copy
+// COUNT-NEXT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
 // COUNT-NEXT: gpu.barrier
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
 // COUNT-NEXT: gpu.barrier
 // COUNT-NOT: apipe.token
 
@@ -24,13 +24,13 @@
 // CHECK-NEXT: arith.muli
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: memref.subview %[[BUF]]
-// CHECK-NEXT: "apipe.copy"
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"
+// CHECK-NEXT: apipe.copy
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group
 // CHECK-NEXT: %[[K:.*]]:2 = scf.for {{.*}} iter_args(%[[BASE:.*]] = %{{.*}}, %[[D1:.*]] = %[[T0]]) -> (index, !apipe.token) {
 // CHECK-NEXT:   gpu.barrier
-// CHECK:        "apipe.copy"
-// CHECK-NEXT:   %[[T:.*]] = "apipe.commit_group"
-// CHECK-NEXT:   "apipe.wait"(%[[D1]])
+// CHECK:        apipe.copy
+// CHECK-NEXT:   %[[T:.*]] = apipe.commit_group
+// CHECK-NEXT:   apipe.wait %[[D1]]
 // CHECK-NEXT:   gpu.barrier
 // CHECK-NEXT:   arith.remui
 // CHECK-NEXT:   memref.subview %[[BUF]]
@@ -38,8 +38,8 @@
 // CHECK-NEXT:   arith.addi %[[BASE]]
 // CHECK-NEXT:   memref.store
 // CHECK-NEXT:   scf.yield %{{.*}}, %[[T]] : index, !apipe.token
-// CHECK:      "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait"(%[[K]]#1)
+// CHECK:      apipe.commit_group
+// CHECK-NEXT: apipe.wait %[[K]]#1
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.subview %[[BUF]]
 // CHECK-NEXT: memref.load
@@ -63,7 +63,7 @@ gpu.module @kernels {
     scf.for %j = %c0 to %c8 step %c1 {
       %base = arith.muli %j, %c128 {apipe.stage = 0 : i64} : index
       %src = arith.addi %base, %lane {apipe.stage = 0 : i64} : index
-      "apipe.copy"(%A, %buf, %src, %lane) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4096xf32>, memref<128xf32, 3>, index, index) -> ()
+      apipe.copy %A[%src], %buf[%lane], 4 {apipe.stage = 0 : i64} : memref<4096xf32> to memref<128xf32, 3>
       %x = memref.load %buf[%tid] {apipe.stage = 1 : i64} : memref<128xf32, 3>
       %o = arith.addi %base, %tid {apipe.stage = 1 : i64} : index
       memref.store %x, %out[%o] {apipe.stage = 1 : i64} : memref<4096xf32>

@@ -8,7 +8,7 @@ func.func @op_without_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'memref.load' op in a pipelined loop has no 'apipe.stage'}}
     %x = memref.load %buf[%c1] : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
@@ -26,7 +26,7 @@ func.func @negative_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   // expected-error @+1 {{'apipe.async_stages' names stage 0, but no op of the loop body has 'apipe.stage = 0'}}
   scf.for %i = %c0 to %c16 step %c1 {
     // expected-error @+1 {{'apipe.copy' op 'apipe.stage' must be non-negative, got -1}}
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = -1 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = -1 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -44,7 +44,7 @@ func.func @value_used_before_produced(%A: memref<64xf32>, %out: memref<16xf32>) 
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 1 : i64} : index
     // expected-error @+1 {{'apipe.copy' op in stage 0 uses a value that stage 1 produces}}
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -60,7 +60,7 @@ func.func @side_effect_in_async_stage(%A: memref<64xf32>, %out: memref<16xf32>) 
   %f = arith.constant 1.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'memref.store' op has side effects and is in async stage 0; only 'apipe.copy' and side-effect-free ops may be}}
     memref.store %f, %out[%i] {apipe.stage = 0 : i64} : memref<16xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
@@ -79,7 +79,7 @@ func.func @call_cannot_move(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'func.call' op cannot be moved by the pipeliner: a call may have side effects}}
     func.call @effect(%i) {apipe.stage = 1 : i64} : (index) -> ()
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
@@ -97,7 +97,7 @@ func.func @async_stage_without_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   // expected-error @+1 {{'apipe.async_stages' names stage 1, which has no 'apipe.copy'}}
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %j = arith.addi %i, %c1 {apipe.stage = 1 : i64} : index
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
@@ -113,7 +113,7 @@ func.func @buffer_is_function_argument(%A: memref<64xf32>, %buf: memref<4xf32, 3
   %c16 = arith.constant 16 : index
   scf.for %i = %c0 to %c16 step %c1 {
     // expected-error @+1 {{buffer written by an async copy is a function argument and cannot be re-allocated for multi-buffering (2 versions needed)}}
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -129,9 +129,9 @@ func.func @read_in_the_copy_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'apipe.copy' op in stage 0 reads a buffer that async stage 0 writes; it must be in a later stage than the copy}}
-    "apipe.copy"(%buf, %local, %c0, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
+    apipe.copy %buf[%c0], %local[%c0], 4 {apipe.stage = 0 : i64} : memref<4xf32, 3> to memref<4xf32, 5>
     %x = memref.load %local[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 5>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -147,7 +147,7 @@ func.func @iter_arg_read_two_stages_before_its_yield(%A: memref<64xf32>) -> f32 
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
   %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'arith.mulf' op in stage 0 reads an iter_arg that stage 2 yields}}
     %a = arith.mulf %acc, %acc {apipe.stage = 0 : i64} : f32
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
@@ -166,7 +166,7 @@ func.func @iter_arg_read_before_its_yield_in_the_same_time_step(%A: memref<64xf3
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
   %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     // expected-error @+1 {{'arith.addf' op in stage 1 reads an iter_arg that the next stage yields in the same time step; it must be ordered (apipe.order) after the op that yields it}}
     %a = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
@@ -185,7 +185,7 @@ func.func @iter_arg_yields_a_value_from_outside(%A: memref<64xf32>) -> f32 {
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
   %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %buf[%c0] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     // expected-error @+1 {{'scf.yield' op operand #0 is not a result of an op of the loop body; the pipeliner carries only values that a stage computes}}
@@ -207,7 +207,7 @@ func.func @nested_annotated_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
   // expected-remark @+1 {{loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined}}
   scf.for %o = %c0 to %c2 step %c1 {
     scf.for %i = %c0 to %c16 step %c1 {
-      "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+      apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
       %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
       memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
     } {apipe.async_stages = array<i64: 0>, apipe.stage = 0 : i64}
@@ -226,7 +226,7 @@ func.func @ordered_before_its_operand(%A: memref<64xf32>, %out: memref<16xf32>) 
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64, apipe.order = 1 : i64} : index
     // expected-error @+1 {{'apipe.copy' op is ordered (apipe.order) before the op of the same stage that produces its operand}}
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64, apipe.order = 2 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64, apipe.order = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -241,7 +241,7 @@ func.func @missing_order(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'memref.load' op has no 'apipe.order' but other ops of the loop do}}
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64, apipe.order = 1 : i64} : memref<16xf32>
@@ -257,7 +257,7 @@ func.func @buffer_used_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) 
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -274,7 +274,7 @@ func.func @stage_too_large(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'memref.load' op has 'apipe.stage' = 9223372036854775807; the pipeliner supports stages up to 64}}
     %x = memref.load %buf[%c1] {apipe.stage = 9223372036854775807 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
@@ -291,7 +291,7 @@ func.func @copy_in_unlisted_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     // expected-error @+1 {{'apipe.copy' op is in stage 0, which 'apipe.async_stages' does not list: it would stay asynchronous with no commit or wait; list stage 0 in 'apipe.async_stages'}}
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   }
@@ -308,7 +308,7 @@ func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>
   %buf = memref.alloc() : memref<4xf32, 3>
   %tile = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     // expected-error @+1 {{'memref.store' op in stage 1 writes a buffer that stage 2 reads (at}}
     memref.store %f, %tile[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
     %x = memref.load %tile[%c0] {apipe.stage = 2 : i64} : memref<4xf32>
@@ -331,7 +331,7 @@ func.func @i32_induction_variable(%A: memref<64xf32>, %out: memref<16xf32>) {
   // expected-error @+1 {{the pipeliner needs an 'index' induction variable, got i32}}
   scf.for %i = %z to %n step %one : i32 {
     %j = arith.index_cast %i {apipe.stage = 0 : i64} : i32 to index
-    "apipe.copy"(%A, %buf, %j, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%j], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%j] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -353,7 +353,7 @@ func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf3
     %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %even {
       // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 2 versions}}
-      "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+      apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>

@@ -23,7 +23,7 @@ func.func @sum_two_stages(%A: memref<64xf32>, %n: index, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
     scf.yield %s : f32
@@ -44,7 +44,7 @@ func.func @sum_three_stages(%A: memref<64xf32>, %n: index, %init: f32) -> f32 {
   %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init, %count = %zero) -> (f32, i32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
     %next = arith.addi %count, %one {apipe.stage = 0 : i64} : i32
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s, %next : f32, i32
@@ -63,7 +63,7 @@ func.func @sum_yield_one_stage_later(%A: memref<64xf32>, %n: index, %init: f32) 
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64, apipe.order = 2 : i64} : memref<4xf32>
     %a = arith.addf %acc, %x {apipe.stage = 1 : i64, apipe.order = 2 : i64} : f32
     %s = arith.mulf %a, %a {apipe.stage = 2 : i64, apipe.order = 1 : i64} : f32
@@ -82,7 +82,7 @@ func.func @sum_static_zero(%A: memref<64xf32>, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32
@@ -97,7 +97,7 @@ func.func @sum_static_one(%A: memref<64xf32>, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32
@@ -112,7 +112,7 @@ func.func @sum_static_two(%A: memref<64xf32>, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32
@@ -127,7 +127,7 @@ func.func @sum_static_three(%A: memref<64xf32>, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32
@@ -142,7 +142,7 @@ func.func @sum_static_sixteen(%A: memref<64xf32>, %init: f32) -> f32 {
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 2 : i64} : f32
     scf.yield %s : f32

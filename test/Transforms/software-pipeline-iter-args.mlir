@@ -9,17 +9,17 @@
 // (iteration -1), and the epilogue's add gives the result.
 // CHECK-LABEL: func.func @sum_two_stages_eight_iterations
 // CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[INIT:.*]]: f32) -> f32
-// CHECK: "apipe.copy"
-// CHECK: %[[T0:.*]] = "apipe.commit_group"
+// CHECK: apipe.copy
+// CHECK: %[[T0:.*]] = apipe.commit_group
 // CHECK: %[[K:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]], %[[T:.*]] = %[[T0]]) -> (f32, !apipe.token) {
-// CHECK:   "apipe.copy"
-// CHECK:   %[[T1:.*]] = "apipe.commit_group"
-// CHECK:   "apipe.wait"(%[[T]])
+// CHECK:   apipe.copy
+// CHECK:   %[[T1:.*]] = apipe.commit_group
+// CHECK:   apipe.wait %[[T]]
 // CHECK:   %[[X:.*]] = memref.load
 // CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : f32
 // CHECK:   scf.yield %[[S]], %[[T1]] : f32, !apipe.token
 // CHECK: }
-// CHECK: "apipe.wait"(%[[K]]#1)
+// CHECK: apipe.wait %[[K]]#1
 // CHECK: %[[XL:.*]] = memref.load
 // CHECK: %[[R:.*]] = arith.addf %[[K]]#0, %[[XL]] : f32
 // CHECK: return %[[R]] : f32
@@ -31,7 +31,7 @@ func.func @sum_two_stages_eight_iterations(%A: memref<64xf32>, %init: f32) -> f3
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (f32) {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
     scf.yield %s : f32
@@ -64,7 +64,7 @@ func.func @counter_in_stage_zero(%A: memref<64xf32>, %out: memref<8xi32>) -> i32
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%count = %zero) -> (i32) {
     %next = arith.addi %count, %one {apipe.stage = 0 : i64} : i32
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
     %y = arith.fptosi %x {apipe.stage = 2 : i64} : f32 to i32
     memref.store %y, %out[%i] {apipe.stage = 2 : i64} : memref<8xi32>
@@ -86,7 +86,7 @@ func.func @zero_iterations_give_the_init(%A: memref<64xf32>, %init: f32) -> f32 
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %c0 step %c1 iter_args(%acc = %init) -> (f32) {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
     scf.yield %s : f32
@@ -114,7 +114,7 @@ func.func @dynamic_sum(%A: memref<64xf32>, %n: index, %init: f32) -> f32 {
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
-    "apipe.copy"(%A, %buf, %i, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     %s = arith.addf %acc, %x {apipe.stage = 1 : i64} : f32
     scf.yield %s : f32

@@ -26,7 +26,7 @@ func.func @two_stages(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -45,8 +45,8 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
   %local = memref.alloca() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %shared, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, apipe.stage = 1 : i64} : (memref<4xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %shared[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
+    apipe.copy %shared[%c0], %local[%c0], 4 {apipe.stage = 1 : i64} : memref<4xf32> to memref<4xf32>
     %x = memref.load %local[%c2] {apipe.stage = 2 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0, 1>}
@@ -65,8 +65,8 @@ func.func @interleaved_two_buffers(%A: memref<64xf32>, %out: memref<16xf32>) {
   %b = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : index
-    "apipe.copy"(%A, %a, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
-    "apipe.copy"(%A, %b, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 2 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %a[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32>
+    apipe.copy %A[%off], %b[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 2 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %a[%c0] {apipe.stage = 1 : i64, apipe.order = 1 : i64} : memref<4xf32>
     %y = memref.load %b[%c3] {apipe.stage = 3 : i64, apipe.order = 1 : i64} : memref<4xf32>
     %s = arith.addf %x, %y {apipe.stage = 3 : i64, apipe.order = 1 : i64} : f32
@@ -83,7 +83,7 @@ func.func @dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: in
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %lb to %ub step %step {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -99,7 +99,7 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c2 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -115,7 +115,7 @@ func.func @gemm_like_nest(%A: memref<64xf32>, %acc: memref<16xf32>) {
   %tile = memref.alloc() : memref<4xf32>
   scf.for %k = %c0 to %c16 step %c1 {
     %off = arith.muli %k, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %tile, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+    apipe.copy %A[%off], %tile[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
     scf.for %m = %c0 to %c4 step %c1 {
       %x = memref.load %tile[%m] : memref<4xf32>
       %y = memref.load %acc[%m] : memref<16xf32>
@@ -141,7 +141,7 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
     %r = arith.remui %i, %c2 {apipe.stage = 0 : i64} : index
     %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %even {
-      "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32>, index, index) -> ()
+      apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     scf.if %even {
       %x = memref.load %buf[%c1] : memref<4xf32>

@@ -10,13 +10,13 @@
 // Two stages, 16 iterations: 2 versions, 1 prologue commit, the kernel waits
 // on the group committed one step earlier (distance 1), then the drain.
 // COUNT-LABEL: func.func @two_stage_sixteen_iterations
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
 // COUNT-NEXT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
 // COUNT: {{^ *}}}
-// COUNT-NEXT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT-NEXT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
 // COUNT-NOT: apipe.token
 // CHECK-LABEL: func.func @two_stage_sixteen_iterations
 // CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<16xf32>)
@@ -28,24 +28,24 @@
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32, 3>
 // CHECK-NEXT: %[[OFF0:.*]] = arith.muli %[[C0]], %[[C4]] : index
 // CHECK-NEXT: %[[V0:.*]] = memref.subview %[[BUF]][%[[C0]], 0] [1, 4] [1, 1] : memref<2x4xf32, 3> to memref<4xf32, strided<[1], offset: ?>, 3>
-// CHECK-NEXT: "apipe.copy"(%[[A]], %[[V0]], %[[OFF0]], %[[C0]]) {elements = 4 : i64, queue = 0 : i64}
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() {queue = 0 : i64} : () -> !apipe.token
+// CHECK-NEXT: apipe.copy %[[A]][%[[OFF0]]], %[[V0]][%[[C0]]], 4 queue 0
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group queue 0{{$}}
 // CHECK-NEXT: %[[LAST:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[C15]] step %[[C1]] iter_args(%[[PREV:.*]] = %[[T0]]) -> (!apipe.token) {
 // CHECK-NEXT:   %[[NEXT:.*]] = arith.addi %[[J]], %[[C1]] : index
 // CHECK-NEXT:   %[[OFF:.*]] = arith.muli %[[NEXT]], %[[C4]] : index
 // CHECK-NEXT:   %[[WV:.*]] = arith.remui %[[NEXT]], %[[C2]] : index
 // CHECK-NEXT:   %[[W:.*]] = memref.subview %[[BUF]][%[[WV]], 0] [1, 4] [1, 1]
-// CHECK-NEXT:   "apipe.copy"(%[[A]], %[[W]], %[[OFF]], %[[C0]]) {elements = 4 : i64, queue = 0 : i64}
-// CHECK-NEXT:   %[[T:.*]] = "apipe.commit_group"() {queue = 0 : i64} : () -> !apipe.token
-// CHECK-NEXT:   "apipe.wait"(%[[PREV]]) : (!apipe.token) -> ()
+// CHECK-NEXT:   apipe.copy %[[A]][%[[OFF]]], %[[W]][%[[C0]]], 4 queue 0
+// CHECK-NEXT:   %[[T:.*]] = apipe.commit_group queue 0{{$}}
+// CHECK-NEXT:   apipe.wait %[[PREV]]{{$}}
 // CHECK-NEXT:   %[[RV:.*]] = arith.remui %[[J]], %[[C2]] : index
 // CHECK-NEXT:   %[[R:.*]] = memref.subview %[[BUF]][%[[RV]], 0] [1, 4] [1, 1]
 // CHECK-NEXT:   %[[X:.*]] = memref.load %[[R]][%[[C1]]]
 // CHECK-NEXT:   memref.store %[[X]], %[[OUT]][%[[J]]] : memref<16xf32>
 // CHECK-NEXT:   scf.yield %[[T]] : !apipe.token
 // CHECK-NEXT: }
-// CHECK-NEXT: "apipe.commit_group"() {queue = 0 : i64} : () -> !apipe.token
-// CHECK-NEXT: "apipe.wait"(%[[LAST]]) : (!apipe.token) -> ()
+// CHECK-NEXT: apipe.commit_group queue 0{{$}}
+// CHECK-NEXT: apipe.wait %[[LAST]]{{$}}
 // CHECK-NEXT: %[[R15:.*]] = memref.subview %[[BUF]][%[[C1]], 0] [1, 4] [1, 1]
 // CHECK-NEXT: %[[X15:.*]] = memref.load %[[R15]][%[[C1]]]
 // CHECK-NEXT: memref.store %[[X15]], %[[OUT]][%[[C15]]] : memref<16xf32>
@@ -60,7 +60,7 @@ func.func @two_stage_sixteen_iterations(%A: memref<64xf32>, %out: memref<16xf32>
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -73,31 +73,31 @@ func.func @two_stage_sixteen_iterations(%A: memref<64xf32>, %out: memref<16xf32>
 // Stages [0, 3]: 4 versions, 3 prologue commits, three tokens rotate and the
 // kernel waits on the oldest (distance 3); the epilogue drains 13, 14, 15.
 // COUNT-LABEL: func.func @stages_zero_three
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
 // COUNT-NEXT: arith.muli
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
 // COUNT-NEXT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
-// COUNT-COUNT-3: "apipe.wait_group"() {pending = 3 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 3{{$}}
+// COUNT-COUNT-3: apipe.wait_group 3{{$}}
 // COUNT-NOT: wait_group
 // CHECK-LABEL: func.func @stages_zero_three
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4x4xf32, 3>
-// CHECK: %[[T0:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK: %[[T1:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK: %[[T2:.*]] = "apipe.commit_group"() {queue = 0 : i64}
+// CHECK: %[[T0:.*]] = apipe.commit_group queue 0
+// CHECK: %[[T1:.*]] = apipe.commit_group queue 0
+// CHECK: %[[T2:.*]] = apipe.commit_group queue 0
 // CHECK-NEXT: %[[K:.*]]:3 = scf.for %[[J:.*]] = %{{.*}} to %[[C13:.*]] step %{{.*}} iter_args(%[[D1:.*]] = %[[T2]], %[[D2:.*]] = %[[T1]], %[[D3:.*]] = %[[T0]]) -> (!apipe.token, !apipe.token, !apipe.token) {
-// CHECK:        %[[T:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT:   "apipe.wait"(%[[D3]])
+// CHECK:        %[[T:.*]] = apipe.commit_group queue 0
+// CHECK-NEXT:   apipe.wait %[[D3]]
 // CHECK:        scf.yield %[[T]], %[[D1]], %[[D2]] : !apipe.token, !apipe.token, !apipe.token
-// CHECK: "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[K]]#2)
+// CHECK: apipe.commit_group queue 0
+// CHECK-NEXT: apipe.wait %[[K]]#2
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[C13]]]
-// CHECK: "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[K]]#1)
-// CHECK: "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[K]]#0)
+// CHECK: apipe.commit_group queue 0
+// CHECK-NEXT: apipe.wait %[[K]]#1
+// CHECK: apipe.commit_group queue 0
+// CHECK-NEXT: apipe.wait %[[K]]#0
 // CHECK-NOT: apipe.wait
 // CHECK: return
 func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
@@ -108,7 +108,7 @@ func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %buf[%c1] {apipe.stage = 3 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 3 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
@@ -122,54 +122,54 @@ func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
 // copy reads it until its own group is waited in stage 2 (write-after-read
 // on an async reader). The local buffer needs 2.
 // COUNT-LABEL: func.func @rfc_example_b
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: {{^ *}}apipe.commit_group queue 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 1{{$}}
 // COUNT-NEXT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.commit_group"() {queue = 1 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64, queue = 1 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 1{{$}}
+// COUNT-NEXT: apipe.wait_group 1 queue 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 1{{$}}
+// COUNT-NEXT: apipe.wait_group 1 queue 1{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: {{^ *}}apipe.commit_group queue 1{{$}}
+// COUNT-NEXT: apipe.wait_group 1 queue 1{{$}}
 // CHECK-LABEL: func.func @rfc_example_b
 // CHECK: %[[SHARED:.*]] = memref.alloc() : memref<3x4xf32, 3>
 // CHECK: %[[LOCAL:.*]] = memref.alloca() : memref<2x4xf32, 5>
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[A0:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: %[[B0:.*]] = "apipe.commit_group"() {queue = 1 : i64}
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[A1:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[A0]])
-// CHECK: "apipe.copy"
-// CHECK-NEXT: %[[B1:.*]] = "apipe.commit_group"() {queue = 1 : i64}
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[A0:.*]] = apipe.commit_group queue 0
+// CHECK-NEXT: %[[B0:.*]] = apipe.commit_group queue 1
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[A1:.*]] = apipe.commit_group queue 0
+// CHECK-NEXT: apipe.wait %[[A0]]
+// CHECK: apipe.copy
+// CHECK-NEXT: %[[B1:.*]] = apipe.commit_group queue 1
 // CHECK-NEXT: %[[K:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[QA:.*]] = %[[A1]], %[[QB:.*]] = %[[B1]]) -> (!apipe.token, !apipe.token) {
 // CHECK:        %[[V3:.*]] = arith.remui %{{.*}}, %[[C3:.*]] : index
 // CHECK-NEXT:   memref.subview %[[SHARED]][%[[V3]], 0] [1, 4] [1, 1] : memref<3x4xf32, 3>
-// CHECK-NEXT:   "apipe.copy"
-// CHECK-NEXT:   %[[TA:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT:   "apipe.wait"(%[[QA]])
+// CHECK-NEXT:   apipe.copy
+// CHECK-NEXT:   %[[TA:.*]] = apipe.commit_group queue 0
+// CHECK-NEXT:   apipe.wait %[[QA]]
 // CHECK:        memref.subview %[[SHARED]]
 // CHECK:        memref.subview %[[LOCAL]]
-// CHECK-NEXT:   "apipe.copy"({{.*}}) {elements = 4 : i64, queue = 1 : i64}
-// CHECK-NEXT:   %[[TB:.*]] = "apipe.commit_group"() {queue = 1 : i64}
-// CHECK-NEXT:   "apipe.wait"(%[[QB]])
+// CHECK-NEXT:   apipe.copy {{.*}}], 4 queue 1
+// CHECK-NEXT:   %[[TB:.*]] = apipe.commit_group queue 1
+// CHECK-NEXT:   apipe.wait %[[QB]]
 // CHECK:        memref.load
 // CHECK:        scf.yield %[[TA]], %[[TB]] : !apipe.token, !apipe.token
-// CHECK: "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[K]]#0)
-// CHECK: %[[BE:.*]] = "apipe.commit_group"() {queue = 1 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[K]]#1)
-// CHECK: "apipe.commit_group"() {queue = 0 : i64}
-// CHECK-NEXT: "apipe.commit_group"() {queue = 1 : i64}
-// CHECK-NEXT: "apipe.wait"(%[[BE]])
+// CHECK: apipe.commit_group queue 0
+// CHECK-NEXT: apipe.wait %[[K]]#0
+// CHECK: %[[BE:.*]] = apipe.commit_group queue 1
+// CHECK-NEXT: apipe.wait %[[K]]#1
+// CHECK: apipe.commit_group queue 0
+// CHECK-NEXT: apipe.commit_group queue 1
+// CHECK-NEXT: apipe.wait %[[BE]]
 func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -179,8 +179,8 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
   %local = memref.alloca() : memref<4xf32, 5>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %shared, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.copy"(%shared, %local, %c0, %c0) {elements = 4 : i64, apipe.stage = 1 : i64} : (memref<4xf32, 3>, memref<4xf32, 5>, index, index) -> ()
+    apipe.copy %A[%off], %shared[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    apipe.copy %shared[%c0], %local[%c0], 4 {apipe.stage = 1 : i64} : memref<4xf32, 3> to memref<4xf32, 5>
     %x = memref.load %local[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 5>
     memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0, 1>}
@@ -194,34 +194,34 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
 // the kernel and the epilogue alike (TVM merges prologue groups only).
 // COUNT-LABEL: func.func @interleaved_producers
 // COUNT: scf.for
-// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
+// COUNT: apipe.wait_group 2{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
 // COUNT-NEXT: {{^ *}}}
-// COUNT-COUNT-3: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT-COUNT-3: apipe.wait_group 2{{$}}
 // CHECK-LABEL: func.func @interleaved_producers
-// CHECK: "apipe.copy"(%arg0
+// CHECK: apipe.copy %arg0[
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: "apipe.copy"(%arg1
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK: "apipe.copy"(%arg0
+// CHECK-NEXT: apipe.copy %arg1[
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group queue 0
+// CHECK: apipe.copy %arg0[
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: "apipe.copy"(%arg1
-// CHECK-NEXT: %[[T1:.*]] = "apipe.commit_group"() {queue = 0 : i64}
-// CHECK: "apipe.copy"(%arg0
+// CHECK-NEXT: apipe.copy %arg1[
+// CHECK-NEXT: %[[T1:.*]] = apipe.commit_group queue 0
+// CHECK: apipe.copy %arg0[
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: "apipe.copy"(%arg1
-// CHECK-NEXT: %[[T2:.*]] = "apipe.commit_group"() {queue = 0 : i64}
+// CHECK-NEXT: apipe.copy %arg1[
+// CHECK-NEXT: %[[T2:.*]] = apipe.commit_group queue 0
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[D1:.*]] = %[[T2]], %[[D2:.*]] = %[[T1]], %[[D3:.*]] = %[[T0]])
-// CHECK:        "apipe.copy"(%arg0
-// CHECK-NEXT:   "apipe.wait"(%[[D3]])
+// CHECK:        apipe.copy %arg0[
+// CHECK-NEXT:   apipe.wait %[[D3]]
 // CHECK:        arith.addf
 // CHECK-NEXT:   memref.store
 // CHECK-NEXT:   memref.subview
-// CHECK-NEXT:   "apipe.copy"(%arg1
-// CHECK-NEXT:   %[[T:.*]] = "apipe.commit_group"() {queue = 0 : i64}
+// CHECK-NEXT:   apipe.copy %arg1[
+// CHECK-NEXT:   %[[T:.*]] = apipe.commit_group queue 0
 // CHECK-NEXT:   scf.yield %[[T]], %[[D1]], %[[D2]]
-// CHECK-COUNT-3: "apipe.commit_group"
-// CHECK-NOT: "apipe.commit_group"
+// CHECK-COUNT-3: apipe.commit_group
+// CHECK-NOT: apipe.commit_group
 // CHECK: return
 func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -232,8 +232,8 @@ func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: m
   %b = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : index
-    "apipe.copy"(%A, %a, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.copy"(%B, %b, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64, apipe.order = 2 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %a[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    apipe.copy %B[%off], %b[%c0], 4 {apipe.stage = 0 : i64, apipe.order = 2 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %a[%c1] {apipe.stage = 3 : i64, apipe.order = 1 : i64} : memref<4xf32, 3>
     %y = memref.load %b[%c1] {apipe.stage = 3 : i64, apipe.order = 1 : i64} : memref<4xf32, 3>
     %s = arith.addf %x, %y {apipe.stage = 3 : i64, apipe.order = 1 : i64} : f32
@@ -248,32 +248,32 @@ func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: m
 // in stage 1 and added in stage 2 rotates through an iter_arg like a token.
 // COUNT-LABEL: func.func @two_buffers_different_versions
 // COUNT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
-// COUNT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
+// COUNT: apipe.wait_group 2{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
+// COUNT: apipe.wait_group 2{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 2{{$}}
 // CHECK-LABEL: func.func @two_buffers_different_versions
 // CHECK: %[[NEAR:.*]] = memref.alloc() : memref<2x4xf32, 3>
 // CHECK: %[[FAR:.*]] = memref.alloc() : memref<3x4xf32, 3>
-// CHECK: %[[T0:.*]] = "apipe.commit_group"
-// CHECK: %[[T1:.*]] = "apipe.commit_group"
-// CHECK-NEXT: "apipe.wait"(%[[T0]])
+// CHECK: %[[T0:.*]] = apipe.commit_group
+// CHECK: %[[T1:.*]] = apipe.commit_group
+// CHECK-NEXT: apipe.wait %[[T0]]
 // CHECK: %[[X0:.*]] = memref.load
 // CHECK-NEXT: %[[K:.*]]:3 = scf.for {{.*}} iter_args(%[[X:.*]] = %[[X0]], %[[D1:.*]] = %[[T1]], %[[D2:.*]] = %[[T0]]) -> (f32, !apipe.token, !apipe.token)
-// CHECK:        "apipe.wait"(%[[D1]])
+// CHECK:        apipe.wait %[[D1]]
 // CHECK:        memref.subview %[[NEAR]]
 // CHECK-NEXT:   %[[XN:.*]] = memref.load
-// CHECK-NEXT:   "apipe.wait"(%[[D2]])
+// CHECK-NEXT:   apipe.wait %[[D2]]
 // CHECK:        memref.subview %[[FAR]]
 // CHECK-NEXT:   %[[Y:.*]] = memref.load
 // CHECK-NEXT:   arith.addf %[[X]], %[[Y]] : f32
 // CHECK:        scf.yield %[[XN]], %{{.*}}, %[[D1]] : f32, !apipe.token, !apipe.token
-// CHECK: "apipe.wait"(%[[K]]#1)
-// CHECK: "apipe.wait"(%[[K]]#2)
+// CHECK: apipe.wait %[[K]]#1
+// CHECK: apipe.wait %[[K]]#2
 // CHECK: arith.addf %[[K]]#0
 func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -284,8 +284,8 @@ func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf3
   %far = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %near, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
-    "apipe.copy"(%A, %far, %off, %c0) {elements = 4 : i64, apipe.stage = 0 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %near[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    apipe.copy %A[%off], %far[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
     %x = memref.load %near[%c0] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     %y = memref.load %far[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
     %s = arith.addf %x, %y {apipe.stage = 2 : i64} : f32
@@ -300,20 +300,20 @@ func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf3
 // outside it, so a predicated-off copy still commits an (empty) group.
 // COUNT-LABEL: func.func @conditional_copy
 // COUNT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 1 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 1{{$}}
 // CHECK-LABEL: func.func @conditional_copy
 // CHECK-SAME: %[[FLAG:[^:]*]]: i1
 // CHECK: scf.if %[[FLAG]] {
-// CHECK-NEXT: "apipe.copy"
+// CHECK-NEXT: apipe.copy
 // CHECK-NEXT: {{^ *}}}
-// CHECK-NEXT: %[[T0:.*]] = "apipe.commit_group"
+// CHECK-NEXT: %[[T0:.*]] = apipe.commit_group
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[D1:.*]] = %[[T0]])
 // CHECK:        scf.if %[[FLAG]] {
-// CHECK-NEXT:     "apipe.copy"
+// CHECK-NEXT:     apipe.copy
 // CHECK-NEXT:   {{^ *}}}
-// CHECK-NEXT:   "apipe.commit_group"
-// CHECK-NEXT:   "apipe.wait"(%[[D1]])
+// CHECK-NEXT:   apipe.commit_group
+// CHECK-NEXT:   apipe.wait %[[D1]]
 func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -323,7 +323,7 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1)
   scf.for %i = %c0 to %c16 step %c1 {
     %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
     scf.if %flag {
-      "apipe.copy"(%A, %buf, %off, %c0) {elements = 4 : i64} : (memref<64xf32>, memref<4xf32, 3>, index, index) -> ()
+      apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
@@ -337,16 +337,16 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1)
 // in stage 2 as one op, reading version k mod 3.
 // COUNT-LABEL: func.func @gemm_like_nest
 // COUNT: scf.for
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
-// COUNT: "apipe.commit_group"() {queue = 0 : i64} : () -> ()
-// COUNT-NEXT: "apipe.wait_group"() {pending = 2 : i64} : () -> ()
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 2{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 2{{$}}
+// COUNT: {{^ *}}apipe.commit_group queue 0{{$}}
+// COUNT-NEXT: apipe.wait_group 2{{$}}
 // CHECK-LABEL: func.func @gemm_like_nest
 // CHECK: %[[TILE:.*]] = memref.alloc() : memref<3x16xf32, 3>
 // CHECK: scf.for %[[K:.*]] = {{.*}} iter_args
-// CHECK:   "apipe.wait"
+// CHECK:   apipe.wait %
 // CHECK-NEXT: %[[V:.*]] = arith.remui %[[K]], %{{.*}} : index
 // CHECK-NEXT: %[[VIEW:.*]] = memref.subview %[[TILE]][%[[V]], 0] [1, 16] [1, 1]
 // CHECK-NEXT: scf.for %[[M:.*]] = 
@@ -361,7 +361,7 @@ func.func @gemm_like_nest(%A: memref<256xf32>, %acc: memref<4xf32>) {
   %tile = memref.alloc() : memref<16xf32, 3>
   scf.for %k = %c0 to %c16 step %c1 {
     %off = arith.muli %k, %c16 {apipe.stage = 0 : i64} : index
-    "apipe.copy"(%A, %tile, %off, %c0) {elements = 16 : i64, apipe.stage = 0 : i64} : (memref<256xf32>, memref<16xf32, 3>, index, index) -> ()
+    apipe.copy %A[%off], %tile[%c0], 16 {apipe.stage = 0 : i64} : memref<256xf32> to memref<16xf32, 3>
     scf.for %m = %c0 to %c4 step %c1 {
       %e = arith.addi %m, %c4 : index
       %x = memref.load %tile[%e] : memref<16xf32, 3>

@@ -281,7 +281,6 @@ fn process_chunk(
     if printed.is_none() && !records.iter().any(|r| r.kind == Kind::Error) {
         records.push(silent_failure(&input.name, chunk));
     }
-    source::rename_diagnostics(&mut records, &input.name);
     let ok = if cli.verify_diagnostics {
         let mut expectations = match verify_diagnostics::parse_expectations(&input.name, chunk) {
             Ok(expectations) => expectations,
@@ -306,53 +305,21 @@ fn process_chunk(
     Ok(ok)
 }
 
-/// The error for a chunk that failed while MLIR emitted no diagnostic. The
-/// MLIR parser does that for an IRDL-defined op written in custom syntax
-/// (IRDL ops have only the generic form), so point at the first such op;
-/// otherwise at the first line of code. Never fail silently.
+/// The error for a chunk that failed while MLIR emitted no diagnostic, at
+/// its first line of code: never fail silently.
 fn silent_failure(file: &str, chunk: &str) -> Record {
-    let custom_op = chunk.lines().enumerate().find_map(|(index, line)| {
-        let code = line.split("//").next().unwrap_or("");
-        let statement = match code.split_once('=') {
-            Some((results, rest)) if results.trim_start().starts_with('%') => rest,
-            _ => code,
-        };
-        let name = statement.trim_start();
-        name.starts_with("apipe.").then(|| {
-            let column = line.len() - name.len() + 1;
-            let op: String = name
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
-                .collect();
-            (index as u32 + 1, column as u32, op)
-        })
-    });
-    let (line, column, message) = match custom_op {
-        Some((line, column, op)) => (
-            line,
-            column,
-            format!(
-                "custom assembly of '{op}' is not supported: apipe ops are defined in IRDL and have only the \
-                 generic form \"{op}\"(...) {{...}} : (...) -> (...)"
-            ),
-        ),
-        None => (
-            chunk
-                .lines()
-                .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
-                .map_or(1, |i| i as u32 + 1),
-            1,
-            "failed to parse or process this input, and MLIR gave no diagnostic".to_owned(),
-        ),
-    };
+    let line = chunk
+        .lines()
+        .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+        .map_or(1, |i| i as u32 + 1);
     Record {
         kind: Kind::Error,
         location: Some(apipe_dialect::location::FileLineCol {
             file: file.to_owned(),
             line,
-            column,
+            column: 1,
         }),
-        message,
+        message: "failed to parse or process this input, and MLIR gave no diagnostic".to_owned(),
         notes: vec![],
     }
 }

@@ -1,29 +1,36 @@
-//! `apipe-run`: runs a program with apipe ops on the CPU, with a chosen
-//! completion policy for the asynchronous copies (DESIGN.md section 6), as
-//! `mlir-runner` runs upstream programs.
+//! `apipe-run`: runs a program with apipe ops and GPU kernels on the CPU,
+//! with a chosen completion policy for the asynchronous copies and a chosen
+//! order of the threads of a block, as `mlir-runner` runs upstream programs.
 //!
 //! 1. parse flags; read the input (a file or `-`) with real file names in
 //!    locations; parse and verify it (MLIR and apipe verifiers);
 //! 2. check the entry: a `func.func` with no arguments and no results; mark it
 //!    `llvm.emit_c_interface` so the JIT can call it packed;
-//! 3. `apipe-to-emulation` ([`apipe_lowering::to_emulation`]): apipe ops
-//!    become runtime calls; then the upstream lowering to the LLVM dialect
-//!    ([`LLVM_PIPELINE`]);
-//! 4. JIT the module with the MLIR ExecutionEngine, the MLIR runner
+//! 3. upstream `gpu-kernel-outlining` when the program uses `gpu.launch`;
+//!    upstream `generate-runtime-verification` (bounds of memref accesses)
+//!    unless `--no-runtime-verification`;
+//! 4. `apipe-to-emulation` ([`apipe_lowering::to_emulation`]): apipe ops,
+//!    kernels, launches and run-time checks become runtime calls (with the
+//!    race checker's hooks under `--racecheck`); then the upstream lowering
+//!    to the LLVM dialect ([`LLVM_PIPELINE`]);
+//! 5. JIT the module with the MLIR ExecutionEngine, the MLIR runner
 //!    utilities (`--shared-libs`, by default llvm-22's
 //!    `libmlir_c_runner_utils` and `libmlir_runner_utils`) and the runtime's
-//!    symbols;
-//! 5. run the entry under the runtime ([`emulation_runtime`]), finish the
-//!    run (lands what is left, warns about uncommitted copies), flush;
-//! 6. exit 0 on success, 1 on any error (never a panic).
+//!    symbols; look up the packed entries of the entry and of each kernel;
+//! 6. run the entry under the runtime ([`emulation_runtime`]) once per
+//!    (completion, schedule) pair asked for (several runs share the one JIT
+//!    compilation; when there are several, each run is announced on stdout by a
+//!    line `// apipe-run: completion=C schedule=S`), flush;
+//! 7. exit 0 on success, 1 on any error (never a panic).
 
 use crate::{
     diagnostics::{self, Capture},
     source::{self, Input},
 };
 use apipe_lowering::{
-    emulation_runtime::{self, Completion},
-    to_emulation::to_emulation,
+    emulation::kernels,
+    emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
+    to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::pipeline::{self, Element};
 use clap::Parser;
@@ -38,13 +45,13 @@ use melior::{
     StringRef,
 };
 use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInvokePacked,
-    mlirExecutionEngineLookupPacked, mlirExecutionEngineRegisterSymbol, MlirExecutionEngine,
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineLookupPacked,
+    mlirExecutionEngineRegisterSymbol, MlirExecutionEngine,
 };
 use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
-/// (TOOLCHAIN.md "CPU execution", plus linalg, affine, vector, math and ub
+/// (scf, arith, index, memref, func, cf to LLVM, plus linalg, affine, vector, math and ub
 /// for the ops programs use). `expand-strided-metadata` runs before
 /// `lower-affine`: it turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =
@@ -80,9 +87,38 @@ pub struct Cli {
     )]
     pub entry: String,
     /// When copies land: lazy (when a wait forces them), eager (at issue), or
-    /// random[:SEED] (anywhere allowed, reproducibly).
+    /// random[:SEED] (anywhere allowed, reproducibly). A comma-separated
+    /// list runs the entry once per policy (and schedule) in one JIT.
     #[arg(long = "completion", default_value = "lazy", value_name = "POLICY")]
     pub completion: String,
+    /// The order of the threads of a block between barriers: forward,
+    /// reverse, or random[:SEED]. A comma-separated list runs once each.
+    #[arg(long = "schedule", default_value = "forward", value_name = "ORDER")]
+    pub schedule: String,
+    /// Check kernels for races on shared memory (and writes of two blocks to
+    /// the same global bytes): on by default; `--racecheck=false` or
+    /// `--no-racecheck` turns it off.
+    #[arg(
+        long = "racecheck",
+        value_name = "BOOL",
+        default_value_t = true,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
+    pub racecheck: bool,
+    /// Same as `--racecheck=false`.
+    #[arg(long = "no-racecheck")]
+    pub no_racecheck: bool,
+    /// Do not check the bounds of memref and vector accesses at run time
+    /// (MLIR's generate-runtime-verification; faster, but an out-of-bounds
+    /// access is then undefined behaviour).
+    #[arg(long = "no-runtime-verification")]
+    pub no_runtime_verification: bool,
+    /// OS threads that run the blocks of a launch (results do not depend
+    /// on it for race-free kernels).
+    #[arg(long = "jobs", short = 'j', default_value_t = 1, value_name = "N")]
+    pub jobs: usize,
     /// Shared libraries for the JIT, comma-separated (default: the MLIR
     /// runner utilities of llvm-22). Given libraries are added to the default ones.
     #[arg(long = "shared-libs", value_delimiter = ',', value_name = "LIBS")]
@@ -118,16 +154,29 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
 }
 
-/// Steps 1-5. `Ok(false)`: a located error was printed.
+/// Steps 1-6. `Ok(false)`: a located error was printed.
 fn run(cli: &Cli) -> Result<bool, String> {
     // 1.
-    let completion: Completion = cli.completion.parse()?;
+    let completions: Vec<Completion> = cli
+        .completion
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
+    let schedules: Vec<Schedule> = cli
+        .schedule
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
     if cli.opt_level > 3 {
         return Err(format!(
             "invalid optimization level -O{}: expected 0 to 3",
             cli.opt_level
         ));
     }
+    if cli.jobs == 0 {
+        return Err("invalid --jobs=0: expected at least 1".into());
+    }
+    let racecheck = cli.racecheck && !cli.no_racecheck;
     let mut libraries: Vec<String> = DEFAULT_SHARED_LIBS.iter().map(|s| s.to_string()).collect();
     for library in &cli.shared_libs {
         if !std::path::Path::new(library).exists() {
@@ -145,8 +194,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
-        let mut records = capture.take();
-        source::rename_diagnostics(&mut records, &input.name);
+        let records = capture.take();
         let stderr = std::io::stderr();
         let mut lock = stderr.lock();
         for record in &records {
@@ -167,24 +215,39 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Err(message);
     }
     // 3.
-    let Ok(emulation) = to_emulation(&module.as_operation()) else {
+    let mut upstream = Vec::new();
+    if has_op(&module, "gpu.launch") {
+        upstream.push("gpu-kernel-outlining");
+    }
+    if !cli.no_runtime_verification {
+        upstream.push("generate-runtime-verification");
+    }
+    if !upstream.is_empty() {
+        run_pipeline(
+            &context,
+            &mut module,
+            &format!("builtin.module({})", upstream.join(",")),
+        )?;
+        if capture.has_error() {
+            report(&capture);
+            return Ok(false);
+        }
+    }
+    // 4.
+    let options = EmulationOptions {
+        racecheck,
+        bounds: !cli.no_runtime_verification,
+    };
+    let Ok(emulation) = to_emulation(&module.as_operation(), &options) else {
         report(&capture);
         return Ok(false);
     };
-    let manager = PassManager::new(&context);
-    let Element::Nested { elements, .. } =
-        pipeline::parse(LLVM_PIPELINE).map_err(|e| e.to_string())?
-    else {
-        unreachable!("an anchored pipeline")
-    };
-    pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
-        .map_err(|e| e.to_string())?;
-    if manager.run(&mut module).is_err() || capture.has_error() {
+    if run_pipeline(&context, &mut module, LLVM_PIPELINE).is_err() || capture.has_error() {
         report(&capture);
         return Err("lowering to the LLVM dialect failed".into());
     }
     report(&capture);
-    // 4.
+    // 5.
     let engine = Engine::new(&module, cli.opt_level, &libraries);
     report(&capture);
     let engine = engine?;
@@ -192,29 +255,96 @@ fn run(cli: &Cli) -> Result<bool, String> {
         engine.register(name, address);
     }
     for name in &emulation.copy_functions {
-        engine.register(name, emulation_runtime::copy_symbol());
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::copy_symbol(),
+        );
     }
     for name in &emulation.dealloc_functions {
-        engine.register(name, emulation_runtime::dealloc_symbol());
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::dealloc_symbol(),
+        );
     }
     // Materialize the entry (LLVM code generation happens at the first
     // lookup), so that the run time below is the execution alone.
-    engine.lookup_packed(&cli.entry)?;
+    let entry = engine.lookup_packed(&cli.entry)?;
+    let mut kernels = emulation.kernels.clone();
+    for kernel in &mut kernels {
+        kernel.entry = Some(engine.lookup_packed(&kernels::function_name(&kernel.name))?);
+    }
     let compiled = start.elapsed();
-    // 5.
-    emulation_runtime::start(completion, emulation.locations);
-    let invoked = engine.invoke(&cli.entry);
-    let ok = emulation_runtime::finish();
-    invoked?;
-    if cli.time {
-        eprintln!(
-            "apipe-run: compile {:.3} ms, run {:.3} ms",
-            compiled.as_secs_f64() * 1e3,
-            (start.elapsed() - compiled).as_secs_f64() * 1e3
-        );
+    // 6.
+    let mut ok = true;
+    let runs = completions.len() * schedules.len();
+    for &completion in &completions {
+        for &schedule in &schedules {
+            if runs > 1 {
+                emulation_runtime::flush_all();
+                println!(
+                    "// apipe-run: completion={} schedule={}",
+                    describe(completion),
+                    describe_schedule(schedule)
+                );
+            }
+            let begin = Instant::now();
+            let config = RunConfig {
+                completion,
+                schedule,
+                racecheck,
+                jobs: cli.jobs,
+                locations: emulation.locations.clone(),
+                checks: emulation.checks.clone(),
+                kernels: kernels.clone(),
+            };
+            ok &= emulation_runtime::run_entry(config, entry);
+            if cli.time {
+                eprintln!(
+                    "apipe-run: compile {:.3} ms, run {:.3} ms",
+                    compiled.as_secs_f64() * 1e3,
+                    begin.elapsed().as_secs_f64() * 1e3
+                );
+            }
+        }
     }
     drop(engine);
     Ok(ok)
+}
+
+fn describe(completion: Completion) -> String {
+    match completion {
+        Completion::Lazy => "lazy".into(),
+        Completion::Eager => "eager".into(),
+        Completion::Random(seed) => format!("random:{seed}"),
+    }
+}
+
+fn describe_schedule(schedule: Schedule) -> String {
+    match schedule {
+        Schedule::Forward => "forward".into(),
+        Schedule::Reverse => "reverse".into(),
+        Schedule::Random(seed) => format!("random:{seed}"),
+    }
+}
+
+/// Whether an op named `name` is nested in `module`.
+fn has_op(module: &Module, name: &str) -> bool {
+    apipe_dialect::ops::nested_ops(&module.as_operation())
+        .iter()
+        .any(|op| apipe_dialect::ops::is(op, name))
+}
+
+/// Runs the textual pass pipeline `text` (upstream passes) on `module`.
+fn run_pipeline(context: &melior::Context, module: &mut Module, text: &str) -> Result<(), String> {
+    let manager = PassManager::new(context);
+    let Element::Nested { elements, .. } = pipeline::parse(text).map_err(|e| e.to_string())? else {
+        unreachable!("an anchored pipeline")
+    };
+    pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
+        .map_err(|e| e.to_string())?;
+    manager
+        .run(module)
+        .map_err(|_| format!("the pass pipeline '{text}' failed"))
 }
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
@@ -300,7 +430,8 @@ impl Engine {
         }
     }
 
-    fn lookup_packed(&self, name: &str) -> Result<(), String> {
+    /// The packed entry `_mlir_<name>(void **arguments)` of function `name`.
+    fn lookup_packed(&self, name: &str) -> Result<PackedFn, String> {
         // SAFETY: the engine is live; a missing symbol gives null.
         let address =
             unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
@@ -309,30 +440,15 @@ impl Engine {
                 "could not find the entry point '{name}' in the JIT"
             ))
         } else {
-            Ok(())
-        }
-    }
-
-    fn invoke(&self, name: &str) -> Result<(), String> {
-        let mut arguments: [*mut (); 0] = [];
-        // SAFETY: the entry takes no arguments and returns nothing (checked by
-        // `prepare_entry`), so the packed argument array is empty.
-        let result = unsafe {
-            mlirExecutionEngineInvokePacked(
-                self.0,
-                StringRef::new(name).to_raw(),
-                arguments.as_mut_ptr() as _,
-            )
-        };
-        if result.value != 0 {
-            Ok(())
-        } else {
-            Err(format!(
-                "could not find or call the entry point '{name}' in the JIT"
-            ))
+            // SAFETY: the ExecutionEngine's packed wrappers have this
+            // signature.
+            Ok(unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(address) })
         }
     }
 }
+
+/// A packed entry of the JIT.
+type PackedFn = unsafe extern "C" fn(*mut *mut std::ffi::c_void);
 
 impl Drop for Engine {
     fn drop(&mut self) {

@@ -2,34 +2,15 @@
 //! (`--split-input-file`), and parsing each chunk with locations that name
 //! the real file and its real line numbers.
 //!
-//! The C API parser (`mlirModuleCreateParse`) takes no file name, so each
-//! chunk is padded with newlines to keep its line numbers, parsed, and its
-//! locations are then renamed to the real file ([`relocate`]); diagnostics
-//! emitted while parsing are renamed by [`rename_diagnostics`].
+//! Each chunk is padded with newlines to keep its line numbers and parsed
+//! with the real file name ([`apipe_dialect::parse::parse_module`]), so
+//! locations and parse diagnostics say `file:line:col`.
 
-use crate::diagnostics::Record;
-use melior::{
-    ir::{operation::OperationLike, BlockLike, Module, ValueLike},
-    Context, StringRef,
-};
-use mlir_sys::{
-    mlirBlockArgumentSetLocation, mlirIdentifierStr, mlirLocationCallSiteGet,
-    mlirLocationCallSiteGetCallee, mlirLocationCallSiteGetCaller, mlirLocationFileLineColGet,
-    mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
-    mlirLocationFileLineColRangeGetStartLine, mlirLocationFusedGet, mlirLocationFusedGetLocations,
-    mlirLocationFusedGetMetadata, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
-    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
-    mlirLocationNameGet, mlirLocationNameGetChildLoc, mlirLocationNameGetName,
-    mlirModuleCreateParse, mlirOperationSetLocation, MlirContext, MlirLocation,
-};
+use melior::{ir::Module, Context};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The marker `mlir-opt --split-input-file` splits at.
 pub const SPLIT_MARKER: &str = "// -----";
-
-/// The name the C API parser (`mlirModuleCreateParse`) gives its buffer;
-/// renamed to the real name.
-const PARSER_BUFFER_NAME: &str = "-";
 
 /// One input file.
 pub struct Input {
@@ -86,149 +67,35 @@ impl Input {
     }
 }
 
-/// The outcome of the last [`parse`] in this process: 0 none yet, 1
-/// failed, 2 succeeded.
+/// Parses `text` as a module (top-level ops are wrapped in an implicit
+/// `builtin.module`, as `mlir-opt` does) with locations in `file`, and
+/// verifies it. Parse errors go to the context's diagnostic handlers; after
+/// an invalid input the process only reports and exits (see
+/// [`apipe_dialect::parse`]: the parser is stopped at its first error).
+pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
+    let result = apipe_dialect::parse::parse_module(context, text, file);
+    let outcome = match result {
+        Ok(_) => 2,
+        Err(apipe_dialect::parse::ParseFailure::Invalid) => 3,
+        Err(apipe_dialect::parse::ParseFailure::Stopped) => 1,
+    };
+    LAST_PARSE.store(outcome, Ordering::Relaxed);
+    result.ok()
+}
+
+/// The outcome of the last [`parse`] in this process: 0 none yet, 1 the
+/// parser stopped at an error, 2 parsed and verified, 3 parsed but invalid.
 static LAST_PARSE: AtomicU8 = AtomicU8::new(0);
 
-/// Whether the last [`parse`] in this process succeeded (`None` if none
-/// ran). The fuzzer (`apipe_tools::fuzz`) reads it to report the share of
-/// its inputs that parse.
+/// Whether the last [`parse`] in this process got past the parser (`None`
+/// if none ran); the input may still fail to verify. The fuzzer
+/// (`apipe_tools::fuzz`) reads it to report the share of its inputs that
+/// parse.
 pub fn last_parse_succeeded() -> Option<bool> {
     match LAST_PARSE.load(Ordering::Relaxed) {
         0 => None,
         1 => Some(false),
         _ => Some(true),
-    }
-}
-
-/// Parses `text` as a module (top-level ops are wrapped in an implicit
-/// `builtin.module`, as `mlir-opt` does) and names its locations `file`.
-/// Parse errors go to the context's diagnostic handlers.
-pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
-    let module = parse_module(context, text, file);
-    LAST_PARSE.store(if module.is_some() { 2 } else { 1 }, Ordering::Relaxed);
-    module
-}
-
-fn parse_module<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
-    // MLIR's lexer finds the end of input at a NUL byte after the buffer
-    // (it does not stop at the length alone), so the text passed must be
-    // followed by one.
-    let mut terminated = String::with_capacity(text.len() + 1);
-    terminated.push_str(text);
-    terminated.push('\0');
-    // SAFETY: the context is live; `terminated` outlives the call and holds
-    // the NUL right after the `text.len()` bytes passed.
-    let raw = unsafe {
-        mlirModuleCreateParse(
-            context.to_raw(),
-            StringRef::new(&terminated[..text.len()]).to_raw(),
-        )
-    };
-    // SAFETY: a null module is handled by `from_option_raw`.
-    let module = unsafe { Module::from_option_raw(raw) }?;
-    relocate(&module, file);
-    Some(module)
-}
-
-/// Renames the parser's buffer name to `file` in every location of
-/// `module` (ops and block arguments).
-pub fn relocate(module: &Module, file: &str) {
-    let context = module.context();
-    // SAFETY: bound first; the context outlives this call.
-    let context = unsafe { context.to_ref() }.to_raw();
-    let op = module.as_operation();
-    relocate_op(context, &op, file);
-}
-
-fn relocate_op<'c: 'a, 'a>(context: MlirContext, root: &impl OperationLike<'c, 'a>, file: &str) {
-    for op in apipe_dialect::ops::self_and_nested_ops(root) {
-        // SAFETY: the op and its blocks are live; locations are uniqued in
-        // the context.
-        unsafe {
-            mlirOperationSetLocation(op.to_raw(), rename(context, op.location().to_raw(), file))
-        };
-        for block in apipe_dialect::ops::blocks_of(&op) {
-            for i in 0..block.argument_count() {
-                let value: melior::ir::Value = block.argument(i).unwrap().into();
-                let location = value_location(value);
-                // SAFETY: as above.
-                unsafe {
-                    mlirBlockArgumentSetLocation(value.to_raw(), rename(context, location, file))
-                };
-            }
-        }
-    }
-}
-
-fn value_location(value: melior::ir::Value) -> MlirLocation {
-    value.location().to_raw()
-}
-
-/// `location` with every `FileLineCol` in the parser's buffer renamed.
-fn rename(context: MlirContext, location: MlirLocation, file: &str) -> MlirLocation {
-    // SAFETY: accessors are called on the location kinds they belong to.
-    unsafe {
-        if mlirLocationIsAFileLineColRange(location) {
-            let name = StringRef::from_raw(mlirIdentifierStr(
-                mlirLocationFileLineColRangeGetFilename(location),
-            ));
-            if name.as_str() != Ok(PARSER_BUFFER_NAME) {
-                return location;
-            }
-            return mlirLocationFileLineColGet(
-                context,
-                StringRef::new(file).to_raw(),
-                mlirLocationFileLineColRangeGetStartLine(location) as u32,
-                mlirLocationFileLineColRangeGetStartColumn(location) as u32,
-            );
-        }
-        if mlirLocationIsAName(location) {
-            let child = rename(context, mlirLocationNameGetChildLoc(location), file);
-            return mlirLocationNameGet(
-                context,
-                mlirIdentifierStr(mlirLocationNameGetName(location)),
-                child,
-            );
-        }
-        if mlirLocationIsACallSite(location) {
-            let callee = rename(context, mlirLocationCallSiteGetCallee(location), file);
-            let caller = rename(context, mlirLocationCallSiteGetCaller(location), file);
-            return mlirLocationCallSiteGet(callee, caller);
-        }
-        if mlirLocationIsAFused(location) {
-            let count = mlirLocationFusedGetNumLocations(location);
-            let mut members = vec![
-                MlirLocation {
-                    ptr: std::ptr::null()
-                };
-                count as usize
-            ];
-            mlirLocationFusedGetLocations(location, members.as_mut_ptr());
-            let members: Vec<MlirLocation> = members
-                .into_iter()
-                .map(|m| rename(context, m, file))
-                .collect();
-            return mlirLocationFusedGet(
-                context,
-                count as isize,
-                members.as_ptr(),
-                mlirLocationFusedGetMetadata(location),
-            );
-        }
-    }
-    location
-}
-
-/// Renames the parser's buffer name to `file` in captured diagnostics.
-pub fn rename_diagnostics(records: &mut [Record], file: &str) {
-    for record in records {
-        if let Some(position) = &mut record.location {
-            if position.file == PARSER_BUFFER_NAME {
-                position.file = file.to_owned();
-            }
-        }
-        rename_diagnostics(&mut record.notes, file);
     }
 }
 

@@ -1,5 +1,5 @@
 //! `apipe-translate`: apipe IR in a `gpu.module` to LLVM IR, PTX or a cubin
-//! (DESIGN.md section 6; issue 5).
+//! through LLVM's NVPTX backend and `ptxas`.
 //!
 //! 1. parse the flags; read and parse the input (a file or `-`), run the
 //!    MLIR and apipe verifiers;
@@ -84,7 +84,6 @@ pub fn main(args: Vec<String>) -> ExitCode {
 }
 
 fn report(records: &mut [Record], input: &Input) {
-    source::rename_diagnostics(records, &input.name);
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
     for record in records.iter() {

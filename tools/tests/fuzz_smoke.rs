@@ -18,17 +18,7 @@ const TIME_LIMIT_S: &str = "150";
 /// other branches: a crash the fuzzer labels `like <class>` for one of
 /// these is reported but does not fail the smoke. Remove each entry when
 /// its fix is on main; once empty, any crash fails.
-const KNOWN_UNFIXED: &[&str] = &[
-    "crash_01",
-    "crash_02",
-    "crash_03",
-    "crash_04-06",
-    "crash_07",
-    "crash_08",
-    "crash_08/09",
-    "crash_09",
-    "check-hazards unranked memref",
-];
+const KNOWN_UNFIXED: &[&str] = &["check-hazards unranked memref"];
 
 #[test]
 fn fuzz_smoke_has_no_crash() {

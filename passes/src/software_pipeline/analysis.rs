@@ -16,12 +16,16 @@
 //! - the **buffers** to multi-buffer, each with its own version count
 //!   ([`super::multi_buffer`]).
 
-use super::multi_buffer::{self, Buffer};
+use super::{
+    conditional_writes,
+    multi_buffer::{self, Buffer},
+    SyncForm,
+};
+use crate::{cp_async, trip_count::LoopBounds};
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
-    attribute::{DenseI64ArrayAttribute, IntegerAttribute},
-    operation::OperationLike,
-    BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
+    RegionLike, TypeLike, Value, ValueLike,
 };
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
 use std::collections::{HashMap, HashSet};
@@ -33,9 +37,15 @@ pub(crate) enum Item {
     Op(usize),
     /// `apipe.commit_group {queue = s}` of async stage `s`.
     Commit(i64),
-    /// `apipe.wait` on the group of async stage `s` of the iteration that
-    /// stage `t` works on.
-    Wait { s: i64, t: i64 },
+    /// A wait for the group of async stage `s` of the iteration that stage
+    /// `t` works on: `apipe.wait` on its token, or `apipe.wait_group` with
+    /// `pending` groups of queue `s` left in flight. Every time step
+    /// commits one group per async stage (an empty one when the stage is
+    /// inactive), so that group was committed `t - s` steps earlier and
+    /// `pending = t - s - 1`, plus one when this step's `Commit(s)` comes
+    /// before the wait: the same in the prologue, the kernel and the
+    /// epilogue (RFC 0077 "Inter-stage synchronization").
+    Wait { s: i64, t: i64, pending: i64 },
     /// `gpu.barrier`, emitted when stage `stage` is active.
     Barrier { stage: i64 },
 }
@@ -80,10 +90,10 @@ pub(crate) struct Plan {
     pub inits: Vec<MlirValue>,
     /// `!apipe.token`.
     pub token_type: MlirType,
-    pub lower_const: Option<i64>,
-    pub step_const: Option<i64>,
+    /// The constant bounds and the signedness of the loop.
+    pub bounds: LoopBounds,
     /// The trip count when bounds and step are constants.
-    pub trip_count: Option<i64>,
+    pub trip_count: Option<u64>,
 }
 
 pub(crate) fn key(value: MlirValue) -> usize {
@@ -120,27 +130,18 @@ pub(crate) fn body_ops<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRe
     out
 }
 
-fn constant_of(value: Value) -> Option<i64> {
-    let op = melior::ir::operation::OperationResult::try_from(value)
-        .ok()?
-        .owner();
-    if !ops::is(&op, "arith.constant") {
-        return None;
-    }
-    IntegerAttribute::try_from(op.attribute("value").ok()?)
-        .ok()
-        .map(|a| a.value())
-}
-
 fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
 
-/// Ops allowed in an async stage besides `apipe.copy`: no side effects.
+/// Ops allowed in an async stage besides `apipe.copy`: no side effects of
+/// their own (the ops nested in a region op are checked one by one).
 fn is_pure(name: &str) -> bool {
     const PURE_DIALECTS: &[&str] = &["arith.", "index.", "math.", "affine.apply", "ub."];
     const PURE_OPS: &[&str] = &[
         "scf.if",
+        "scf.index_switch",
+        "scf.execute_region",
         "scf.yield",
         "scf.for",
         "memref.subview",
@@ -170,7 +171,11 @@ fn at(location: melior::ir::Location) -> String {
 /// stage count) grow with it.
 const MAX_STAGE: i64 = 64;
 
-pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<Plan, ()> {
+pub(crate) fn analyze(
+    loop_op: OperationRef,
+    barriers: Option<bool>,
+    sync: SyncForm,
+) -> Result<Plan, ()> {
     let mut ok = true;
     let loop_location = loop_op.location();
     let error = |ok: &mut bool, location, message: &str| {
@@ -312,6 +317,20 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
                         stage[k]
                     ),
                 );
+            }
+        }
+    }
+    // In a `gpu.func` the async copies become PTX `cp.async`: its size and
+    // alignment rules are checked here, where the kernel can still change.
+    if in_gpu_func(&loop_op) {
+        for (k, _) in body.iter().enumerate() {
+            if !async_stages.contains(&stage[k]) {
+                continue;
+            }
+            for inner in nested[k].iter().filter(|o| ops::is(*o, ops::COPY)) {
+                for message in cp_async::check_copy(inner, cp_async::Rules::SizeAndAlignment) {
+                    error(&mut ok, inner.location(), &message);
+                }
             }
         }
     }
@@ -597,33 +616,30 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             });
         }
         let versions = last - writer + 1;
-        // A copy nested in a region op (an `scf.if`) whose condition may
-        // change from one iteration to the next (a loop-invariant condition
-        // writes in every iteration or in none).
-        let varies = |op: &OperationRef| {
-            op.operands().any(|v| {
-                let v = key(v.to_raw());
-                produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v)
-            })
+        // Every path through an iteration must write what it reads of the
+        // buffer (`conditional_writes`); a value defined outside the loop is
+        // the same in every iteration.
+        let varies = |v: usize| {
+            produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v)
         };
-        // ... unless every reader of the buffer sits under the same
-        // condition value (it reads only in the iterations that copied).
-        let same_guard = |k: usize, op: &OperationRef| {
-            let condition = op.operand(0).ok().map(|v| key(v.to_raw()));
-            (0..body.len()).filter(|&j| j != k && reads(j, b)).all(|j| {
-                body[j].region_count() > 0
-                    && body[j].operand(0).ok().map(|v| key(v.to_raw())) == condition
-            })
-        };
-        let conditional = body.iter().enumerate().find_map(|(k, op)| {
-            nested[k]
-                .iter()
-                .skip(1)
-                .find(|o| ops::is(*o, ops::COPY) && key(o.operand(1).unwrap().to_raw()) == b)
-                .filter(|_| op.region_count() > 0 && varies(op) && !same_guard(k, op))
-                .map(|o| o.location())
-        });
-        if let (true, Some(at)) = (versions > 1, conditional) {
+        let shape: Vec<i64> = melior::ir::r#type::MemRefType::try_from(
+            // SAFETY: `value` is a live operand of a body op.
+            unsafe { Value::from_raw(value) }.r#type(),
+        )
+        .map(|t| {
+            use melior::ir::r#type::ShapedTypeLike;
+            (0..t.rank())
+                .map(|i| match t.dim_size(i) {
+                    Ok(melior::ir::r#type::DimSize::Static(n)) => n as i64,
+                    _ => -1,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+        let skipped = (versions > 1)
+            .then(|| conditional_writes::skipped_write(&body, b, &shape, &varies))
+            .flatten();
+        if let Some(at) = skipped {
             diagnostic::warning(
                 at,
                 &format!(
@@ -634,7 +650,17 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         if versions > 1 {
             // SAFETY: `value` is a live operand of a body op.
             let value = unsafe { Value::from_raw(value) };
-            match multi_buffer::check(value, &loop_op, versions, location) {
+            // Each version starts aligned to the largest copy into it.
+            let align = body
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| async_stages.contains(&stage[*k]))
+                .flat_map(|(k, _)| nested[k].iter())
+                .filter(|o| ops::is(*o, ops::COPY) && key(o.operand(1).unwrap().to_raw()) == b)
+                .map(cp_async::required_alignment)
+                .max()
+                .unwrap_or(1);
+            match multi_buffer::check(value, &loop_op, versions, align, location) {
                 Ok(buffer) => buffers.push(buffer),
                 Err(()) => ok = false,
             }
@@ -664,7 +690,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
             .collect();
         pairs.sort();
         for (s, t) in pairs {
-            schedule.push(Item::Wait { s, t });
+            schedule.push(Item::Wait { s, t, pending: 0 });
             waited = true;
         }
         if barriers && waited {
@@ -676,7 +702,22 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         }
     }
 
-    // Carried values: body results, then tokens.
+    // The count of each wait (see `Item::Wait`).
+    let commit_position: HashMap<i64, usize> = schedule
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| match item {
+            Item::Commit(s) => Some((*s, i)),
+            _ => None,
+        })
+        .collect();
+    for (i, item) in schedule.iter_mut().enumerate() {
+        if let Item::Wait { s, t, pending } = item {
+            *pending = *t - *s - 1 + i64::from(commit_position[s] < i);
+        }
+    }
+
+    // Carried values: body results, then tokens (token form only).
     let mut carried = Vec::new();
     for (k, op) in body.iter().enumerate() {
         for r in op.results() {
@@ -693,7 +734,10 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
     let token_type = multi_buffer::parse_type(&loop_op, ops::TOKEN_TYPE);
     let mut token_stages: Vec<i64> = async_stages.clone();
     token_stages.sort();
-    for s in token_stages {
+    for s in token_stages
+        .into_iter()
+        .filter(|_| sync == SyncForm::Tokens)
+    {
         let d = first_reader
             .keys()
             .filter(|(x, _)| *x == s)
@@ -715,21 +759,17 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
     let lower: Value = loop_op.operand(0).unwrap();
     let upper: Value = loop_op.operand(1).unwrap();
     let step: Value = loop_op.operand(2).unwrap();
-    let (lower_const, upper_const, step_const) =
-        (constant_of(lower), constant_of(upper), constant_of(step));
-    if let Some(s) = step_const {
-        if s <= 0 {
-            diagnostic::error(
-                loop_location,
-                &format!("'scf.for' op has a non-positive step ({s}); the pipeliner needs a positive step"),
-            );
-            return Err(());
-        }
+    let bounds = LoopBounds::of(&loop_op).expect("an scf.for");
+    if let Some(s) = bounds.step.filter(|&s| s <= 0) {
+        diagnostic::error(
+            loop_location,
+            &format!(
+                "'scf.for' op has a non-positive step ({s}); the pipeliner needs a positive step"
+            ),
+        );
+        return Err(());
     }
-    let trip_count = match (lower_const, upper_const, step_const) {
-        (Some(l), Some(u), Some(s)) => Some(if u <= l { 0 } else { (u - l + s - 1) / s }),
-        _ => None,
-    };
+    let trip_count = bounds.trip_count();
     Ok(Plan {
         loop_op: loop_op.to_raw(),
         body: body.iter().map(|o| o.to_raw()).collect(),
@@ -748,8 +788,7 @@ pub(crate) fn analyze(loop_op: OperationRef, barriers: Option<bool>) -> Result<P
         yielded: results_of_yield,
         inits: loop_op.operands().skip(3).map(|v| v.to_raw()).collect(),
         token_type,
-        lower_const,
-        step_const,
+        bounds,
         trip_count,
     })
 }

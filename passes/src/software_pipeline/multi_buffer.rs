@@ -1,6 +1,6 @@
-//! Multi-buffering for `apipe-software-pipeline` (DESIGN.md section 5,
-//! issue 3 "Multi-buffering"), in the style of upstream
-//! `memref::multiBuffer` (mlir/lib/Dialect/MemRef/Transforms/MultiBuffer.cpp).
+//! Multi-buffering for `apipe-software-pipeline` (RFC 0077 "Multi-buffering"),
+//! in the style of upstream `memref::multiBuffer`
+//! (mlir/lib/Dialect/MemRef/Transforms/MultiBuffer.cpp).
 //!
 //! A buffer that async stage `s` writes and stage `t` reads is expanded to
 //! `V` versions:
@@ -10,7 +10,14 @@
 //!    layout; outside the loop it is only deallocated. A function argument
 //!    cannot be re-allocated and gets a located error.
 //! 2. [`expand`]: a new `alloc`/`alloca` of `memref<V x shape>` (or the
-//!    attribution retyped in place), and `memref.dealloc` users redirected;
+//!    attribution retyped in place), and `memref.dealloc` users redirected.
+//!    Every version starts at an address aligned to the largest copy into
+//!    the buffer (`A` bytes, `cp_async::required_alignment`: `cp.async`
+//!    needs addresses aligned to its 4, 8 or 16 bytes): when a version
+//!    (`shape`) is not a multiple of `A` bytes, the outermost dimension of
+//!    each version is padded to the next size that is, e.g. `memref<6xf32>`
+//!    under 16-byte copies becomes `memref<V x 8 x f32>` (the views keep
+//!    `shape`);
 //! 3. the emitter replaces each use in the pipelined code by
 //!    [`subview`] of version `iteration mod V`: a rank-reducing
 //!    `memref.subview` `[v, 0, ...] [1, shape...] [1, ...]` whose type is
@@ -20,6 +27,7 @@
 //! reads the data minus the writer stage, plus one (an async copy that reads
 //! the buffer reads until the wait on its own group, RFC 0077 example b).
 
+use crate::workgroup_memory;
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute},
@@ -35,9 +43,12 @@ pub(crate) struct Buffer {
     pub value: MlirValue,
     /// Its `memref.alloc`/`alloca`, or null for a workgroup attribution.
     pub alloc: MlirOperation,
+    /// The alloc is of workgroup memory in a kernel: the expanded buffer is
+    /// a workgroup attribution (`workgroup_memory`), not an alloc.
+    pub to_attribution: bool,
     /// The number of versions.
     pub versions: i64,
-    /// The original shape.
+    /// The original shape (of each version's view).
     pub shape: Vec<i64>,
     /// The type of one version (what the subview returns).
     pub view_type: MlirType,
@@ -76,6 +87,7 @@ pub(crate) fn check(
     value: Value,
     loop_op: &OperationRef,
     versions: i64,
+    align_bytes: i64,
     first_use: melior::ir::Location,
 ) -> Result<Buffer, ()> {
     let fail = |message: &str| {
@@ -93,6 +105,12 @@ pub(crate) fn check(
         }
         if inside(&owner, loop_op) {
             return fail("buffer written by an async copy is allocated inside the pipelined loop; allocate it before the loop");
+        }
+        if workgroup_memory::is_workgroup_alloc(&owner) && super::analysis::in_gpu_func(loop_op) {
+            if let Err(message) = workgroup_memory::check_hoistable(&owner) {
+                diagnostic::error(owner.location(), &message);
+                return Err(());
+            }
         }
         owner.to_raw()
     } else {
@@ -156,15 +174,54 @@ pub(crate) fn check(
         .collect::<Vec<_>>()
         .join(", ");
     let view = format!("memref<{dims}{element}, strided<[{strides_text}], offset: ?>{space}>");
-    let expanded = format!("memref<{versions}x{dims}{element}{space}>");
+    let padded: String = padded_shape(
+        &shape,
+        crate::cp_async::bit_width(ty.element()),
+        align_bytes,
+    )
+    .iter()
+    .map(|d| format!("{d}x"))
+    .collect();
+    let expanded = format!("memref<{versions}x{padded}{element}{space}>");
+    // SAFETY: a live op, or null (an attribution).
+    let to_attribution = !alloc.ptr.is_null()
+        && workgroup_memory::is_workgroup_alloc(&unsafe { OperationRef::from_raw(alloc) })
+        && super::analysis::in_gpu_func(loop_op);
     Ok(Buffer {
         value: value.to_raw(),
         alloc,
+        to_attribution,
         versions,
         shape,
         view_type: parse_type(loop_op, &view),
         expanded_type: parse_type(loop_op, &expanded),
     })
+}
+
+/// The shape of one version in the expanded buffer: `shape` with its
+/// outermost dimension padded so that a version (of `element_bits` wide
+/// elements) is a multiple of `align_bytes` bytes; `shape` itself when it
+/// already is, or when the width is unknown.
+fn padded_shape(shape: &[i64], element_bits: Option<u32>, align_bytes: i64) -> Vec<i64> {
+    let (Some(bits), Some(&outer)) = (element_bits, shape.first()) else {
+        return shape.to_vec();
+    };
+    let align_bits = align_bytes.max(1) * 8;
+    let row_bits: i64 = shape[1..].iter().product::<i64>() * i64::from(bits);
+    if row_bits == 0 || (outer * row_bits) % align_bits == 0 {
+        return shape.to_vec();
+    }
+    // The outer dimension must be a multiple of `align_bits / gcd`.
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let quantum = align_bits / gcd(row_bits, align_bits);
+    let mut padded = shape.to_vec();
+    padded[0] = (outer + quantum - 1) / quantum * quantum;
+    padded
 }
 
 /// Step 2: creates the expanded buffer and redirects `memref.dealloc`;
@@ -183,6 +240,24 @@ pub(crate) fn expand(buffer: &Buffer, context: &melior::Context) -> MlirValue {
     }
     // SAFETY: the alloc op is live.
     let alloc = unsafe { OperationRef::from_raw(buffer.alloc) };
+    if buffer.to_attribution {
+        // Workgroup memory of a kernel: an attribution, never an alloc
+        // (which would lower to a per-thread malloc).
+        let kernel = alloc
+            .parent_operation()
+            .expect("checked: a kernel's entry block");
+        let align = apipe_dialect::attributes::integer(&alloc, "alignment");
+        let attribution =
+            workgroup_memory::add_workgroup_attribution(&kernel, expanded, align, alloc.location());
+        for user in users(value) {
+            if ops::is(&user, "memref.dealloc") {
+                // SAFETY: a dealloc has no results; no handle to it is used
+                // again.
+                unsafe { mlir_sys::mlirOperationDestroy(user.to_raw()) };
+            }
+        }
+        return attribution.to_raw();
+    }
     let mut builder = OperationBuilder::new(
         alloc.name().as_string_ref().as_str().unwrap(),
         alloc.location(),
@@ -255,4 +330,39 @@ pub(crate) fn subview<'c>(
         ])
         .build()
         .expect("valid subview")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::padded_shape;
+
+    #[test]
+    fn versions_are_padded_to_the_copy_alignment() {
+        // 24 bytes under 16-byte copies: 8 floats per version.
+        assert_eq!(padded_shape(&[6], Some(32), 16), vec![8]);
+        assert_eq!(padded_shape(&[6], Some(32), 8), vec![6]);
+        assert_eq!(padded_shape(&[6], Some(32), 4), vec![6]);
+        // Rows of 12 bytes: 4 rows are the first multiple of 16 bytes.
+        assert_eq!(padded_shape(&[1, 3], Some(32), 16), vec![4, 3]);
+        assert_eq!(padded_shape(&[2, 6], Some(32), 16), vec![2, 6]);
+        // f16: 5 elements = 10 bytes -> 8 elements.
+        assert_eq!(padded_shape(&[5], Some(16), 16), vec![8]);
+        // i4: 20 elements = 10 bytes -> 32 elements (16 bytes).
+        assert_eq!(padded_shape(&[20], Some(4), 16), vec![32]);
+        assert_eq!(padded_shape(&[6], None, 16), vec![6]);
+        // Against brute force: the smallest outer size >= the original
+        // whose version is a multiple of the alignment.
+        for bits in [4u32, 8, 16, 32, 64] {
+            for align in [1i64, 4, 8, 16] {
+                for outer in 1..20i64 {
+                    for inner in 1..6i64 {
+                        let row = inner * i64::from(bits);
+                        let smallest = (outer..).find(|d| d * row % (align * 8) == 0).unwrap();
+                        let p = padded_shape(&[outer, inner], Some(bits), align);
+                        assert_eq!(p, vec![smallest, inner], "{bits} {align} {outer} {inner}");
+                    }
+                }
+            }
+        }
+    }
 }

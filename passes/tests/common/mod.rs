@@ -312,11 +312,12 @@ pub fn generate(rng: &mut Rng, shape: Shape) -> Program {
     }
 }
 
-fn queue_attribute(queue: u8) -> String {
+/// ` queue q` in the custom syntax of the apipe ops; nothing for queue 0.
+fn queue_clause(queue: u8) -> String {
     if queue == 0 {
         String::new()
     } else {
-        format!(" {{queue = {queue} : i64}}")
+        format!(" queue {queue}")
     }
 }
 
@@ -345,44 +346,28 @@ impl Printer {
                 Stmt::Commit { queue, var } => match var {
                     Some(var) => self.line(
                         indent,
-                        &format!(
-                            "{var} = \"apipe.commit_group\"(){} : () -> !apipe.token",
-                            queue_attribute(*queue)
-                        ),
+                        &format!("{var} = apipe.commit_group{}", queue_clause(*queue)),
                     ),
                     None => self.line(
                         indent,
-                        &format!(
-                            "\"apipe.commit_group\"(){} : () -> ()",
-                            queue_attribute(*queue)
-                        ),
+                        &format!("apipe.commit_group{}", queue_clause(*queue)),
                     ),
                 },
                 Stmt::Wait { tag, tokens } => self.line(
                     indent,
-                    &format!(
-                        "\"apipe.wait\"({}) {{tag = {tag} : i64}} : ({}) -> ()",
-                        tokens.join(", "),
-                        Self::tokens(tokens.len())
-                    ),
+                    &format!("apipe.wait {} {{tag = {tag} : i64}}", tokens.join(", ")),
                 ),
                 Stmt::WaitGroup {
                     tag,
                     queue,
                     pending,
-                } => {
-                    let queue = if *queue == 0 {
-                        String::new()
-                    } else {
-                        format!(", queue = {queue} : i64")
-                    };
-                    self.line(
-                        indent,
-                        &format!(
-                            "\"apipe.wait_group\"() {{pending = {pending} : i64{queue}, tag = {tag} : i64}} : () -> ()"
-                        ),
-                    )
-                }
+                } => self.line(
+                    indent,
+                    &format!(
+                        "apipe.wait_group {pending}{} {{tag = {tag} : i64}}",
+                        queue_clause(*queue)
+                    ),
+                ),
                 Stmt::For {
                     trip,
                     carried,
@@ -509,10 +494,7 @@ pub fn to_mlir(program: &Program) -> String {
     }
     if program.token_form {
         for q in 0..program.queues {
-            head.push_str(&format!(
-                "  %ready{q} = \"apipe.ready\"(){} : () -> !apipe.token\n",
-                queue_attribute(q)
-            ));
+            head.push_str(&format!("  %ready{q} = apipe.ready{}\n", queue_clause(q)));
         }
     }
     format!("{head}{}  return\n}}\n", printer.out)

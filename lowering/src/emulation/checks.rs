@@ -1,0 +1,265 @@
+//! Run-time checks of `apipe-run`: each failing check stops the program
+//! with a located error (the runtime's `apipe_emu_check_failed` /
+//! `apipe_emu_bad_step`) instead of an abort, a hang or memory corruption.
+//!
+//! 1. `cf.assert %ok, "msg"` (from MLIR's `generate-runtime-verification`,
+//!    which `apipe-run` runs by default, or the program's own) becomes
+//!    `scf.if !%ok { call @apipe_emu_check_failed(id) }`; the message of a
+//!    generated check ("... ^ out-of-bounds access ...") is shortened to
+//!    "'memref.load' out-of-bounds access".
+//! 2. `scf.for` whose step is not a positive constant: before the loop,
+//!    a step `<= 0` (`== 0` for `unsigned` loops) calls
+//!    `apipe_emu_bad_step(id, step)`: such a loop is undefined behaviour
+//!    in `scf.for` and would not terminate.
+//! 3. (with bounds checks) `vector.load` / `vector.store`, which
+//!    `generate-runtime-verification` does not check in MLIR 22: each
+//!    index of the memref must satisfy `0 <= i` and `i + n <= size`, `n`
+//!    the vector's extent along that dimension (1 for the leading ones).
+
+use super::Emitter;
+use crate::emulation_runtime::{BAD_STEP_FN, CHECK_FAILED_FN};
+use apipe_dialect::ops;
+use melior::{
+    dialect::arith::{self, CmpiPredicate},
+    ir::{
+        attribute::{IntegerAttribute, StringAttribute},
+        operation::OperationLike,
+        r#type::{MemRefType, ShapedTypeLike},
+        OperationRef, Type, TypeLike, Value, ValueLike,
+    },
+};
+use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
+
+/// Steps 1-3 on every op nested in `root`.
+pub fn insert<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+    bounds: bool,
+) {
+    for op in ops::nested_ops(root) {
+        if ops::is(&op, "cf.assert") {
+            lower_assert(op, emitter);
+        } else if ops::is(&op, "scf.for") {
+            check_step(op, emitter);
+        } else if bounds && (ops::is(&op, "vector.load") || ops::is(&op, "vector.store")) {
+            check_vector_access(op, emitter);
+        }
+    }
+}
+
+/// The message of a failed `cf.assert` with text `text`.
+pub fn assert_message(text: &str) -> String {
+    const GENERATED: &str = "ERROR: Runtime op verification failed";
+    let Some(rest) = text.strip_prefix(GENERATED) else {
+        return format!("'cf.assert' failed: {text}");
+    };
+    let mut lines = rest.lines().filter(|l| !l.is_empty());
+    let op_text = lines.next().unwrap_or("");
+    let reason = lines
+        .find_map(|l| l.trim_start().strip_prefix("^ "))
+        .unwrap_or("check failed");
+    // "%0 = memref.load ..." or "memref.store ...": the op's name.
+    let name = op_text
+        .split_once(" = ")
+        .map_or(op_text, |(_, r)| r)
+        .split_whitespace()
+        .next()
+        .unwrap_or("?")
+        .trim_matches('"');
+    format!("'{name}' {reason}")
+}
+
+/// Step 1.
+fn lower_assert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let text = op
+        .attribute("msg")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_default();
+    let id = emitter.id(op.location(), &assert_message(&text));
+    let condition = op.operand(0).unwrap();
+    let location = op.location();
+    let i1 = condition.r#type();
+    let one = emitter
+        .before(
+            op,
+            arith::constant(
+                emitter.context,
+                IntegerAttribute::new(i1, 1).into(),
+                location,
+            ),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let failed: Value = emitter
+        .before(op, arith::xori(condition, one, location))
+        .result(0)
+        .unwrap()
+        .into();
+    let id = emitter.constant(op, emitter.i64_type(), id);
+    emitter.call_if(op, failed, CHECK_FAILED_FN, &[id]);
+    // SAFETY: `cf.assert` has no results; no handle to it is used again.
+    unsafe { mlirOperationDestroy(op.to_raw()) }
+}
+
+/// The value of `value` if an `arith.constant` defines it.
+pub fn constant_value(value: Value) -> Option<i64> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    if !ops::is(&owner, "arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(owner.attribute("value").ok()?)
+        .ok()
+        .map(|a| a.value())
+}
+
+/// Step 2.
+fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let Ok(step) = op.operand(2) else {
+        return;
+    };
+    let unsigned = op.attribute("unsignedCmp").is_ok();
+    if constant_value(step).is_some_and(|s| s > 0 || unsigned && s != 0) {
+        return;
+    }
+    let id = emitter.id(op.location(), "");
+    let location = op.location();
+    let zero = emitter.constant(op, step.r#type(), 0);
+    let predicate = if unsigned {
+        CmpiPredicate::Eq
+    } else {
+        CmpiPredicate::Sle
+    };
+    let bad: Value = emitter
+        .before(
+            op,
+            arith::cmpi(emitter.context, predicate, step, zero, location),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let id = emitter.constant(op, emitter.i64_type(), id);
+    let step = emitter.to_i64(op, step);
+    emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
+}
+
+/// Step 3.
+fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let (memref_index, vector_type) = if ops::is(&op, "vector.load") {
+        (0, op.result(0).map(|r| r.r#type()))
+    } else {
+        (1, op.operand(0).map(|v| v.r#type()))
+    };
+    let (Ok(memref), Ok(vector_type)) = (op.operand(memref_index), vector_type) else {
+        return;
+    };
+    let Ok(memref_type) = MemRefType::try_from(memref.r#type()) else {
+        return;
+    };
+    // SAFETY: accessors on the type kinds they are defined for.
+    let shape: Vec<i64> = unsafe {
+        if !mlirTypeIsAVector(vector_type.to_raw()) {
+            return;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(vector_type.to_raw()) as usize;
+        (0..rank)
+            .map(|d| mlirShapedTypeGetDimSize(vector_type.to_raw(), d as isize))
+            .collect()
+    };
+    let rank = memref_type.rank();
+    if shape.len() > rank {
+        return;
+    }
+    let name = ops::name(&op);
+    let id = emitter.id(op.location(), &format!("'{name}' out-of-bounds access"));
+    let location = op.location();
+    let index: Type = emitter.index_type();
+    let context = emitter.context;
+    let mut bad: Option<Value> = None;
+    for d in 0..rank {
+        let Ok(i) = op.operand(memref_index + 1 + d) else {
+            return;
+        };
+        let extent = if d + shape.len() >= rank {
+            shape[d + shape.len() - rank]
+        } else {
+            1
+        };
+        let d_const = emitter.constant(op, index, d as i64);
+        let size: Value = emitter
+            .before(
+                op,
+                melior::ir::operation::OperationBuilder::new("memref.dim", location)
+                    .add_operands(&[memref, d_const])
+                    .add_results(&[index])
+                    .build()
+                    .expect("valid memref.dim"),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let n = emitter.constant(op, index, extent);
+        let zero = emitter.constant(op, index, 0);
+        // Out of bounds: i < 0, or i > size - n (as signed numbers).
+        let limit: Value = emitter
+            .before(op, arith::subi(size, n, location))
+            .result(0)
+            .unwrap()
+            .into();
+        let below: Value = emitter
+            .before(
+                op,
+                arith::cmpi(context, CmpiPredicate::Slt, i, zero, location),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let above: Value = emitter
+            .before(
+                op,
+                arith::cmpi(context, CmpiPredicate::Sgt, i, limit, location),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        for term in [below, above] {
+            bad = Some(match bad {
+                None => term,
+                Some(b) => emitter
+                    .before(op, arith::ori(b, term, location))
+                    .result(0)
+                    .unwrap()
+                    .into(),
+            });
+        }
+    }
+    if let Some(bad) = bad {
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        emitter.call_if(op, bad, CHECK_FAILED_FN, &[id]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assert_message;
+
+    #[test]
+    fn generated_messages_name_the_op_and_the_reason() {
+        assert_eq!(
+            assert_message(
+                "ERROR: Runtime op verification failed\n%0 = memref.load %arg0[%arg1] : memref<4xf32>\n^ out-of-bounds access\nLocation: loc(\"a.mlir\":2:8)"
+            ),
+            "'memref.load' out-of-bounds access"
+        );
+        assert_eq!(
+            assert_message(
+                "ERROR: Runtime op verification failed\nmemref.store %0, %arg0[%arg1] : memref<4xf32>\n^ out-of-bounds access\nLocation: x"
+            ),
+            "'memref.store' out-of-bounds access"
+        );
+        assert_eq!(assert_message("mine"), "'cf.assert' failed: mine");
+    }
+}

@@ -1,0 +1,323 @@
+//! The parts of `apipe-to-emulation` ([`crate::to_emulation`]) beyond the
+//! apipe ops themselves:
+//! - [`kernels`]: `gpu.module` kernels become host functions that the
+//!   runtime runs once per GPU thread, and `gpu.launch_func` a runtime call;
+//! - [`checks`]: run-time checks (`cf.assert`, e.g. from MLIR's
+//!   `generate-runtime-verification`; `scf.for` steps; vector access
+//!   bounds) become calls that stop the program with a located error;
+//! - [`hooks`]: the race checker's hooks before workgroup-memory accesses
+//!   and global stores in kernels.
+//!
+//! [`Emitter`] holds what they share: the op-id table (locations and check
+//! messages, read by the runtime) and the runtime function declarations.
+
+pub mod checks;
+pub mod hooks;
+pub mod kernels;
+
+use melior::ir::r#type::ShapedTypeLike as _;
+use melior::{
+    dialect::{arith, func, scf},
+    ir::{
+        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{FunctionType, IntegerType, MemRefType},
+        Attribute, Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region,
+        RegionLike, Type, TypeLike, Value, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashSet;
+
+/// What the lowering steps share: the id table and the declarations.
+pub struct Emitter<'c, 'a> {
+    /// The context.
+    pub context: &'c Context,
+    /// The body of the root module (declarations go at its start).
+    pub body: BlockRef<'c, 'a>,
+    declared: HashSet<String>,
+    /// `locations[id]`: the `file:line:col` of the op with that id.
+    pub locations: Vec<String>,
+    /// `checks[id]`: the message of a run-time check with that id (empty
+    /// for other ops).
+    pub checks: Vec<String>,
+}
+
+impl<'c, 'a> Emitter<'c, 'a> {
+    /// An emitter for the module whose body is `body`.
+    pub fn new(context: &'c Context, body: BlockRef<'c, 'a>) -> Self {
+        Self {
+            context,
+            body,
+            declared: HashSet::new(),
+            locations: Vec::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    /// A new op id at `location`, with a check message (or "").
+    pub fn id(&mut self, location: Location<'c>, message: &str) -> i64 {
+        self.locations.push(
+            apipe_dialect::location::file_line_col(location)
+                .map_or_else(|| "<unknown>:0:0".to_owned(), |p| p.to_string()),
+        );
+        self.checks.push(message.to_owned());
+        self.locations.len() as i64 - 1
+    }
+
+    /// `i64`.
+    pub fn i64_type(&self) -> Type<'c> {
+        IntegerType::new(self.context, 64).into()
+    }
+
+    /// `index`.
+    pub fn index_type(&self) -> Type<'c> {
+        Type::index(self.context)
+    }
+
+    /// Inserts `operation` before `op` and returns it.
+    pub fn before(
+        &self,
+        op: OperationRef<'c, 'a>,
+        operation: melior::ir::Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
+        op.block()
+            .expect("an op in a block")
+            .insert_operation_before(op, operation)
+    }
+
+    /// An integer constant of type `ty` inserted before `op`.
+    pub fn constant(&self, op: OperationRef<'c, 'a>, ty: Type<'c>, value: i64) -> Value<'c, 'a> {
+        let location = op.location();
+        self.before(
+            op,
+            arith::constant(
+                self.context,
+                IntegerAttribute::new(ty, value).into(),
+                location,
+            ),
+        )
+        .result(0)
+        .unwrap()
+        .into()
+    }
+
+    /// `value` (index or an integer of at most 64 bits) as an `i64`,
+    /// inserted before `op`.
+    pub fn to_i64(&self, op: OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        let ty = value.r#type();
+        let location = op.location();
+        let i64_type = self.i64_type();
+        if ty == i64_type {
+            return value;
+        }
+        let operation = if ty.is_index() {
+            arith::index_cast(value, i64_type, location)
+        } else {
+            arith::extui(value, i64_type, location)
+        };
+        self.before(op, operation).result(0).unwrap().into()
+    }
+
+    /// Declares `name` (once) as a private function of `inputs` to
+    /// `results`; with `c_interface`, memref arguments pass through MLIR's C
+    /// interface (a pointer to the descriptor, `_mlir_ciface_<name>`).
+    pub fn declare(
+        &mut self,
+        name: &str,
+        inputs: &[Type<'c>],
+        results: &[Type<'c>],
+        c_interface: bool,
+    ) {
+        if !self.declared.insert(name.to_owned()) {
+            return;
+        }
+        let location = Location::unknown(self.context);
+        let function_type = FunctionType::new(self.context, inputs, results);
+        let mut attributes = vec![(
+            Identifier::new(self.context, "sym_visibility"),
+            StringAttribute::new(self.context, "private").into(),
+        )];
+        if c_interface {
+            attributes.push((
+                Identifier::new(self.context, "llvm.emit_c_interface"),
+                Attribute::unit(self.context),
+            ));
+        }
+        let declaration = func::func(
+            self.context,
+            StringAttribute::new(self.context, name),
+            TypeAttribute::new(function_type.into()),
+            Region::new(),
+            &attributes,
+            location,
+        );
+        self.body.insert_operation(0, declaration);
+    }
+
+    /// A `func.call @name(arguments) -> results` before `op`, declaring
+    /// `name` from the argument types.
+    pub fn call(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        name: &str,
+        arguments: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+    ) -> OperationRef<'c, 'a> {
+        let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
+        self.declare(name, &inputs, results, false);
+        let call = self.call_operation(name, arguments, results, op.location());
+        self.before(op, call)
+    }
+
+    /// A detached `func.call` (the callee must be declared).
+    pub fn call_operation(
+        &self,
+        name: &str,
+        arguments: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+        location: Location<'c>,
+    ) -> melior::ir::Operation<'c> {
+        func::call(
+            self.context,
+            FlatSymbolRefAttribute::new(self.context, name),
+            arguments,
+            results,
+            location,
+        )
+    }
+
+    /// `scf.if %condition { func.call @name(arguments) }` before `op`: a
+    /// call to a runtime function that stops the program when `condition`
+    /// holds.
+    pub fn call_if(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        condition: Value<'c, 'a>,
+        name: &str,
+        arguments: &[Value<'c, 'a>],
+    ) {
+        let location = op.location();
+        let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
+        self.declare(name, &inputs, &[], false);
+        let then_block = Block::new(&[]);
+        then_block.append_operation(self.call_operation(name, arguments, &[], location));
+        then_block.append_operation(scf::r#yield(&[], location));
+        let then_region = Region::new();
+        then_region.append_block(then_block);
+        self.before(
+            op,
+            scf::r#if(condition, &[], then_region, Region::new(), location),
+        );
+    }
+
+    /// `memref.extract_aligned_pointer_as_index` and
+    /// `memref.extract_strided_metadata` of `memref` before `op`: (aligned
+    /// pointer, offset, sizes, strides), all `index`.
+    #[allow(clippy::type_complexity)]
+    pub fn metadata(
+        &self,
+        op: OperationRef<'c, 'a>,
+        memref: Value<'c, 'a>,
+    ) -> (
+        Value<'c, 'a>,
+        Value<'c, 'a>,
+        Vec<Value<'c, 'a>>,
+        Vec<Value<'c, 'a>>,
+    ) {
+        let ty = MemRefType::try_from(memref.r#type()).expect("a ranked memref");
+        let rank = melior::ir::r#type::ShapedTypeLike::rank(&ty);
+        let index = self.index_type();
+        let location = op.location();
+        let pointer = self
+            .before(
+                op,
+                OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
+                    .add_operands(&[memref])
+                    .add_results(&[index])
+                    .build()
+                    .expect("valid memref.extract_aligned_pointer_as_index"),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let base = MemRefType::new(ty.element(), &[], None, ty.memory_space());
+        let mut results = vec![base.into(), index];
+        results.extend(std::iter::repeat_n(index, 2 * rank));
+        let metadata = self.before(
+            op,
+            OperationBuilder::new("memref.extract_strided_metadata", location)
+                .add_operands(&[memref])
+                .add_results(&results)
+                .build()
+                .expect("valid memref.extract_strided_metadata"),
+        );
+        let value = |i: usize| -> Value<'c, 'a> { metadata.result(i).unwrap().into() };
+        (
+            pointer,
+            value(1),
+            (0..rank).map(|d| value(2 + d)).collect(),
+            (0..rank).map(|d| value(2 + rank + d)).collect(),
+        )
+    }
+}
+
+/// The size of an element of type `ty` in memory, if it is a whole number
+/// of bytes (the LLVM lowering's layout: `index` is 64 bits); a vector
+/// counts all its elements.
+pub fn element_bytes(ty: Type) -> Option<i64> {
+    use mlir_sys::{
+        mlirFloatTypeGetWidth, mlirIntegerTypeGetWidth, mlirShapedTypeGetDimSize,
+        mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirTypeIsAFloat, mlirTypeIsAVector,
+    };
+    // SAFETY: each accessor is called on the type kind it is defined for.
+    unsafe {
+        if mlirTypeIsAVector(ty.to_raw()) {
+            let element = Type::from_raw(mlirShapedTypeGetElementType(ty.to_raw()));
+            let count: i64 = (0..mlirShapedTypeGetRank(ty.to_raw()))
+                .map(|d| mlirShapedTypeGetDimSize(ty.to_raw(), d as isize))
+                .product();
+            return element_bytes(element).map(|b| b * count);
+        }
+    }
+    // SAFETY: as above.
+    let bits = unsafe {
+        if ty.is_index() {
+            64
+        } else if ty.is_integer() {
+            mlirIntegerTypeGetWidth(ty.to_raw())
+        } else if mlirTypeIsAFloat(ty.to_raw()) {
+            mlirFloatTypeGetWidth(ty.to_raw())
+        } else {
+            return None;
+        }
+    };
+    (bits > 0 && bits % 8 == 0).then_some(bits as i64 / 8)
+}
+
+/// The GPU memory space of a memref type: its address space number (0
+/// for none; `#gpu.address_space<global|workgroup|private>` are 1, 3, 5).
+pub fn address_space(ty: Type) -> Option<u32> {
+    let memref = MemRefType::try_from(ty).ok()?;
+    let Some(space) = memref.memory_space() else {
+        return Some(0);
+    };
+    if let Ok(integer) = IntegerAttribute::try_from(space) {
+        return Some(integer.value() as u32);
+    }
+    let text = space.to_string();
+    [("global", 1), ("workgroup", 3), ("private", 5)]
+        .iter()
+        .find(|(name, _)| text == format!("#gpu.address_space<{name}>"))
+        .map(|(_, n)| *n)
+}
+
+/// The workgroup (shared) memory space.
+pub const WORKGROUP: u32 = 3;
+/// The private memory space.
+pub const PRIVATE: u32 = 5;
+
+/// The first operation of `region`'s entry block.
+pub fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    op.region(0).ok()?.first_block()
+}

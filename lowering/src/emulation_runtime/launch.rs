@@ -1,0 +1,513 @@
+//! Kernel launches (`gpu.launch_func`) and the block scheduler.
+//!
+//! 1. [`launch`] checks the grid and block sizes against the CUDA limits
+//!    (every size at least 1; a block of at most 1024 threads, x and y at
+//!    most 1024, z at most 64; a grid of at most 2^31 - 1 blocks in x and
+//!    65535 in y and z; at most [`MAX_SHARED_BYTES`] of workgroup memory),
+//!    then runs the blocks in order, on the calling OS thread or on
+//!    `jobs` OS threads that take blocks from a shared counter.
+//! 2. A block ([`run_block`]): one fiber per GPU thread on a reused stack;
+//!    fresh workgroup memory (filled with `0xff` bytes: never-written
+//!    shared memory reads as NaN or -1); each thread's argument slots are
+//!    the host's arguments followed by the hidden ones the lowering added
+//!    to the kernel (the workgroup memory as `memref<Nxi8>`, then thread,
+//!    block, block-size and grid-size ids, x y z each).
+//! 3. Rounds: the threads run in the schedule's order ([`Schedule`]), each
+//!    until it waits at a `gpu.barrier` or returns. When all have stopped,
+//!    every thread must wait at the same barrier op (then a new epoch
+//!    starts and the next round runs) or all must have returned; anything
+//!    else is a deadlock on a GPU and a located error (never a hang).
+//! 4. At the end of a block, copies still pending land (the last moment
+//!    allowed) and copies never committed get a warning; with the race
+//!    checker, the block's global writes join the launch's log, checked
+//!    across blocks at the end of the launch.
+
+use super::{
+    context::{set_current, triple, Event, GpuIds, KernelInfo, Run, Stop, Thread},
+    racecheck::{self, GlobalLog, Shadow},
+    Schedule,
+};
+use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult};
+use std::{
+    ffi::c_void,
+    sync::{
+        atomic::{AtomicUsize, Ordering},
+        Mutex,
+    },
+};
+
+/// Bytes of stack of each GPU thread's fiber (reserved, committed on use).
+pub const THREAD_STACK_BYTES: usize = 1 << 20;
+/// The most workgroup memory a block may use (sm_90: 227 KiB).
+pub const MAX_SHARED_BYTES: usize = 227 * 1024;
+/// Hidden argument slots after the host's: the workgroup memory descriptor
+/// (5) and 12 ids.
+pub const HIDDEN_SLOTS: usize = 5 + 12;
+
+/// The block a GPU thread belongs to.
+pub struct Block {
+    /// Start of its workgroup memory.
+    pub shared: *mut u8,
+    /// Bytes of workgroup memory.
+    pub shared_bytes: usize,
+    /// Race checker shadow of the workgroup memory.
+    pub shadow: Shadow,
+    /// Race checker log of global writes.
+    pub global: GlobalLog,
+    /// The kernel's workgroup buffers (offset, bytes, location).
+    pub buffers: *const [(usize, usize, String)],
+}
+
+/// One GPU thread's state and argument slots.
+struct Lane {
+    thread: Thread,
+    slots: Vec<i64>,
+    pointers: Vec<*mut c_void>,
+}
+
+type Fiber = Coroutine<(), Event, (), DefaultStack>;
+
+/// What runs blocks on one OS thread: stacks, lanes and workgroup memory,
+/// reused from block to block.
+pub struct Worker {
+    stacks: Vec<DefaultStack>,
+    /// Boxed: a suspended fiber points at its lane, which must not move.
+    #[allow(clippy::vec_box)]
+    lanes: Vec<Box<Lane>>,
+    shared: Vec<u128>,
+    block: Box<Block>,
+}
+
+// SAFETY: a worker moves between OS threads only while no block runs on it:
+// then its raw pointers are stale values that the next block overwrites,
+// and its stacks hold no live frames.
+unsafe impl Send for Worker {}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Self {
+            stacks: Vec::new(),
+            lanes: Vec::new(),
+            shared: Vec::new(),
+            block: Box::new(Block {
+                shared: std::ptr::null_mut(),
+                shared_bytes: 0,
+                shadow: Shadow::default(),
+                global: GlobalLog::default(),
+                buffers: &[],
+            }),
+        }
+    }
+}
+
+/// One launch.
+struct Launch<'r> {
+    run: &'r Run,
+    op: i64,
+    kernel: &'r KernelInfo,
+    entry: unsafe extern "C" fn(*mut *mut c_void),
+    grid: [i64; 3],
+    block: [i64; 3],
+    arguments: Vec<i64>,
+}
+
+/// Checks the sizes of a launch; `Err` says what is wrong.
+pub fn check_sizes(grid: [i64; 3], block: [i64; 3], shared: usize) -> Result<(), String> {
+    for (what, sizes) in [("grid", grid), ("block", block)] {
+        if let Some(d) = sizes.iter().position(|&s| s < 1) {
+            return Err(format!(
+                "launch with {what} size {} in {}: every grid and block size must be at least 1",
+                sizes[d],
+                ["x", "y", "z"][d]
+            ));
+        }
+    }
+    let limits = [(1024, "x"), (1024, "y"), (64, "z")];
+    for (d, (limit, name)) in limits.iter().enumerate() {
+        if block[d] > *limit {
+            return Err(format!(
+                "launch with block size {} in {name}: at most {limit}",
+                block[d]
+            ));
+        }
+    }
+    let threads = block[0] * block[1] * block[2];
+    if threads > 1024 {
+        return Err(format!(
+            "launch of {threads} threads per block ({} x {} x {}): at most 1024",
+            block[0], block[1], block[2]
+        ));
+    }
+    let limits = [((1i64 << 31) - 1, "x"), (65535, "y"), (65535, "z")];
+    for (d, (limit, name)) in limits.iter().enumerate() {
+        if grid[d] > *limit {
+            return Err(format!(
+                "launch with grid size {} in {name}: at most {limit}",
+                grid[d]
+            ));
+        }
+    }
+    if shared > MAX_SHARED_BYTES {
+        return Err(format!(
+            "the kernel needs {shared} bytes of workgroup memory per block: at most {MAX_SHARED_BYTES}"
+        ));
+    }
+    Ok(())
+}
+
+/// `gpu.launch_func` of kernel `kernel` by op `op` from the host thread
+/// `host` (whose `launch_arguments` hold the kernel's arguments).
+pub fn launch(
+    host: &mut Thread,
+    op: i64,
+    kernel: i64,
+    grid: [i64; 3],
+    block: [i64; 3],
+) -> Result<(), Stop> {
+    let run = host.run();
+    let arguments = std::mem::take(&mut host.launch_arguments);
+    let Some(info) = usize::try_from(kernel)
+        .ok()
+        .and_then(|k| run.config.kernels.get(k))
+    else {
+        return Err(host.error(op, &format!("launch of unknown kernel {kernel}")));
+    };
+    let Some(entry) = info.entry else {
+        return Err(host.error(op, &format!("the kernel {} was not compiled", info.name)));
+    };
+    if arguments.len() != info.argument_slots {
+        return Err(host.error(
+            op,
+            &format!(
+                "internal error: {} argument slots for {}, which takes {}",
+                arguments.len(),
+                info.name,
+                info.argument_slots
+            ),
+        ));
+    }
+    if let Err(message) = check_sizes(grid, block, info.shared_bytes) {
+        return Err(host.error(op, &message));
+    }
+    let launch = Launch {
+        run,
+        op,
+        kernel: info,
+        entry,
+        grid,
+        block,
+        arguments,
+    };
+    let blocks = (grid[0] * grid[1] * grid[2]) as usize;
+    let jobs = run.config.jobs.clamp(1, blocks);
+    let logs: Mutex<Vec<(usize, GlobalLog)>> = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let host_ptr: *mut Thread = host;
+    let work = |worker: &mut Worker| loop {
+        let b = next.fetch_add(1, Ordering::Relaxed);
+        if b >= blocks || run.failed.load(Ordering::Relaxed) {
+            break;
+        }
+        if run_block(&launch, b, worker).is_err() {
+            break;
+        }
+        if run.config.racecheck {
+            let log = std::mem::take(&mut worker.block.global);
+            if let Ok(mut logs) = logs.lock() {
+                logs.push((b, log));
+            }
+        }
+    };
+    if jobs == 1 {
+        WORKER.with(|w| {
+            let mut worker = w.take().unwrap_or_default();
+            work(&mut worker);
+            w.set(Some(worker));
+        });
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| {
+                    let mut worker = Worker::default();
+                    work(&mut worker);
+                });
+            }
+        });
+    }
+    set_current(host_ptr);
+    if run.failed.load(Ordering::Relaxed) {
+        return Err(Stop);
+    }
+    if run.config.racecheck {
+        let mut logs = logs.into_inner().unwrap_or_default();
+        if let Some((b0, w0, b1, w1, address)) = racecheck::cross_block_overlap(&mut logs) {
+            let ids = |b: usize, w: &racecheck::GlobalWrite| {
+                let g = block_ids(&launch, b);
+                (triple(g.block), triple(g.thread_of(w.thread as usize)))
+            };
+            let ((block0, thread0), (block1, thread1)) = (ids(b0, &w0), ids(b1, &w1));
+            run.races.fetch_add(1, Ordering::SeqCst);
+            run.message(
+                w1.op as i64,
+                "error",
+                &format!(
+                    "race (WAW) on global memory at address {address:#x}: thread {thread1} of block \
+                     {block1} and thread {thread0} of block {block0} write the same bytes, neither \
+                     atomically (the order of blocks is unspecified)"
+                ),
+                &[(w0.op as i64, format!("the other write, by thread {thread0} of block {block0}"))],
+                false,
+            );
+        }
+        if run.races.load(Ordering::SeqCst) > 0 {
+            return Err(run.error(
+                op,
+                "the kernel has races (see above); run with --racecheck=false to run it anyway",
+                &[],
+            ));
+        }
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// The worker of the calling OS thread, kept between launches.
+    static WORKER: std::cell::Cell<Option<Worker>> = const { std::cell::Cell::new(None) };
+}
+
+/// The ids of thread 0 of block `linear` of `launch`.
+fn block_ids(launch: &Launch, linear: usize) -> GpuIds {
+    let [gx, gy, _] = launch.grid;
+    let l = linear as i64;
+    GpuIds {
+        thread: [0; 3],
+        block: [l % gx, (l / gx) % gy, l / (gx * gy)],
+        block_dim: launch.block,
+        grid_dim: launch.grid,
+    }
+}
+
+/// Where a fiber stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Ready,
+    At(i64),
+    Done,
+}
+
+/// Runs block `linear` of `launch` on `worker` (step 2-4 of the module doc).
+fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), Stop> {
+    let run = launch.run;
+    let ids = block_ids(launch, linear);
+    let n = (launch.block[0] * launch.block[1] * launch.block[2]) as usize;
+    // Workgroup memory, 16-byte aligned, and its shadow.
+    let bytes = launch.kernel.shared_bytes;
+    worker.shared.clear();
+    worker.shared.resize(bytes.div_ceil(16), u128::MAX);
+    let block = &mut *worker.block;
+    block.shared = worker.shared.as_mut_ptr() as *mut u8;
+    block.shared_bytes = bytes;
+    block.buffers = launch.kernel.buffers.as_slice();
+    if run.config.racecheck {
+        block.shadow.reset(bytes);
+    }
+    let block_ptr: *mut Block = block;
+    // Lanes.
+    while worker.lanes.len() < n {
+        worker.lanes.push(Box::new(Lane {
+            thread: Thread::new(run, 0),
+            slots: Vec::new(),
+            pointers: Vec::new(),
+        }));
+    }
+    let seed = match run.config.completion {
+        super::Completion::Random(seed) => seed,
+        _ => 0,
+    };
+    let mut fibers: Vec<Fiber> = Vec::with_capacity(n);
+    for t in 0..n {
+        let lane = &mut *worker.lanes[t];
+        let mut gpu = ids;
+        gpu.thread = ids.thread_of(t);
+        lane.thread = Thread::new(
+            run,
+            seed ^ ((linear as u64) << 20 | t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d),
+        );
+        lane.thread.gpu = Some(gpu);
+        lane.thread.linear = t;
+        lane.thread.block = block_ptr;
+        lane.slots.clear();
+        lane.slots.extend_from_slice(&launch.arguments);
+        let shared = worker.shared.as_mut_ptr() as i64;
+        lane.slots
+            .extend_from_slice(&[shared, shared, 0, bytes as i64, 1]);
+        for v in [gpu.thread, gpu.block, gpu.block_dim, gpu.grid_dim] {
+            lane.slots.extend_from_slice(&v);
+        }
+        let base = lane.slots.as_mut_ptr();
+        lane.pointers.clear();
+        lane.pointers
+            .extend((0..lane.slots.len()).map(|i| unsafe { base.add(i) } as *mut c_void));
+        let stack = match worker.stacks.pop() {
+            Some(stack) => stack,
+            None => DefaultStack::new(THREAD_STACK_BYTES).map_err(|e| {
+                run.error(
+                    launch.op,
+                    &format!("cannot allocate a thread stack: {e}"),
+                    &[],
+                )
+            })?,
+        };
+        {
+            use corosensei::stack::Stack;
+            lane.thread.stack = (stack.limit().get(), stack.base().get());
+        }
+        let lane_ptr: *mut Lane = lane;
+        let entry = launch.entry;
+        fibers.push(Coroutine::with_stack(stack, move |yielder, ()| {
+            // SAFETY: the lane outlives the fiber (both live in this block's
+            // `run_block`); the slots hold the kernel's arguments in the
+            // layout of its packed entry.
+            unsafe {
+                (*lane_ptr).thread.yielder = yielder;
+                entry((*lane_ptr).pointers.as_mut_ptr());
+            }
+        }));
+    }
+    let result = schedule_block(launch, &ids, worker, &mut fibers, linear, n);
+    // Reclaim the stacks; a fiber stopped mid-way is reset, never unwound
+    // (its frames include JIT code).
+    for mut fiber in fibers {
+        if !fiber.done() {
+            // SAFETY: nothing on a stopped fiber's stack needs dropping: the
+            // runtime suspends only from frames without destructors.
+            unsafe { fiber.force_reset() };
+        }
+        worker.stacks.push(fiber.into_stack());
+    }
+    result?;
+    // 4. Copies still pending land at the end of the block.
+    for t in 0..n {
+        let thread = &mut worker.lanes[t].thread;
+        let where_ = thread.where_();
+        for queue in &mut thread.queues.slots {
+            while !queue.groups.is_empty() {
+                queue.complete_oldest(&mut |_| {});
+            }
+            for pending in queue.pending.drain(..) {
+                if !pending.landed {
+                    pending.copy.land();
+                }
+            }
+            if let Some(op) = queue.first_uncommitted {
+                run.message(
+                    op,
+                    "warning",
+                    &format!(
+                        "copies on queue {} were never committed: no 'apipe.commit_group' \
+                         follows this copy{where_}",
+                        queue.number
+                    ),
+                    &[],
+                    true,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Step 3 of the module doc: rounds of the block's fibers between barriers.
+fn schedule_block(
+    launch: &Launch,
+    ids: &GpuIds,
+    worker: &mut Worker,
+    fibers: &mut [Fiber],
+    linear: usize,
+    n: usize,
+) -> Result<(), Stop> {
+    let run = launch.run;
+    let mut states = vec![State::Ready; n];
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut round: u64 = 0;
+    loop {
+        match run.config.schedule {
+            Schedule::Forward => {}
+            Schedule::Reverse => order.reverse(),
+            Schedule::Random(seed) => {
+                let mut rng = seed
+                    ^ (linear as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    ^ round.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                order.sort_unstable();
+                for i in (1..n).rev() {
+                    rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = rng;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^= z >> 31;
+                    order.swap(i, (z % (i as u64 + 1)) as usize);
+                }
+            }
+        }
+        for &t in order.iter() {
+            if states[t] != State::Ready {
+                continue;
+            }
+            set_current(&mut worker.lanes[t].thread);
+            states[t] = match fibers[t].resume(()) {
+                CoroutineResult::Yield(Event::Barrier(op)) => State::At(op),
+                CoroutineResult::Yield(Event::Abort) => return Err(Stop),
+                CoroutineResult::Return(()) => State::Done,
+            };
+            if run.failed.load(Ordering::Relaxed) {
+                return Err(Stop);
+            }
+        }
+        if run.config.schedule == Schedule::Reverse {
+            order.reverse();
+        }
+        let waiting: Vec<(usize, i64)> = states
+            .iter()
+            .enumerate()
+            .filter_map(|(t, s)| match s {
+                State::At(op) => Some((t, *op)),
+                _ => None,
+            })
+            .collect();
+        let Some(&(first, barrier)) = waiting.first() else {
+            return Ok(()); // every thread returned
+        };
+        let thread = |t: usize| triple(ids.thread_of(t));
+        let block = triple(ids.block);
+        if let Some(done) = states.iter().position(|s| *s == State::Done) {
+            return Err(run.error(
+                barrier,
+                &format!(
+                    "deadlock: thread {} of block {block} waits at this 'gpu.barrier', but thread {} \
+                     of the block has returned and never reaches it (a barrier in divergent \
+                     control flow)",
+                    thread(first),
+                    thread(done)
+                ),
+                &[],
+            ));
+        }
+        if let Some(&(other, at)) = waiting.iter().find(|(_, op)| *op != barrier) {
+            return Err(run.error(
+                barrier,
+                &format!(
+                    "deadlock: threads of block {block} wait at different barriers: thread {} here, \
+                     thread {} at another 'gpu.barrier' (a barrier in divergent control flow)",
+                    thread(first),
+                    thread(other)
+                ),
+                &[(at, format!("the barrier where thread {} waits", thread(other)))],
+            ));
+        }
+        for s in states.iter_mut() {
+            *s = State::Ready;
+        }
+        worker.block.shadow.epoch += 1;
+        round += 1;
+    }
+}

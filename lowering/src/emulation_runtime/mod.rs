@@ -1,0 +1,794 @@
+//! The CPU emulation runtime of `apipe-run`: the `extern "C"` functions that
+//! `apipe-to-emulation` calls in place of apipe ops, GPU ids, barriers and
+//! kernel launches, and the state behind them.
+//!
+//! Threads: the host entry runs on one emulated thread; each
+//! `gpu.launch_func` runs every GPU thread of every block as an emulated
+//! thread of its own ([`launch`]). Each thread runs on a fiber, so a
+//! barrier switches threads and a run-time error stops the program without
+//! unwinding JIT frames ([`context`]).
+//!
+//! Per thread and per queue `q` ([`queues`]): `U_q` (copies issued, not
+//! committed) and `G_q` (a FIFO of committed groups), as in PTX where
+//! `cp.async` groups are per thread. Events:
+//! 1. `copy` (PTX `cp.async`, PTX ISA 9.7.9.25.3.1): checks the queue
+//!    (at least 0) and the indices against the sizes of both memrefs (an
+//!    error names the op's location), then records the copy in `U_q` as
+//!    addresses, not data: its read of `src` and write of `dst` happen
+//!    later, as one action (a memmove);
+//! 2. `commit_group` (`cp.async.commit_group`): moves `U_q` into a new
+//!    group at the tail of `G_q` and returns its token;
+//! 3. `wait_group N` (`cp.async.wait_group N`): forces every group of `G_q`
+//!    but the newest `N`, oldest first; on a queue with no commits at all
+//!    it emits a note (once per op);
+//! 4. `wait %t`: forces the group of `t` and every older group of its
+//!    queue (groups complete in FIFO order); a token that no commit
+//!    produced is an error;
+//! 5. `memref.dealloc`: a buffer freed while a copy that reads or writes it
+//!    is still pending is an error;
+//! 6. the end of the entry forces everything left, which nothing can
+//!    observe any more, and warns about copies never committed.
+//!
+//! The completion policy ([`Completion`]) chooses the moment a copy lands,
+//! between its issue and the forcing of its group: `lazy` at the forcing (a
+//! missing wait shows as stale data), `eager` at issue (an early overwrite
+//! shows), `random:SEED` at issue, at any later runtime event of the same
+//! thread, or at the forcing (each pending copy lands with probability 1/4
+//! at each event). The schedule ([`Schedule`]) orders the threads of a
+//! block between barriers, so a missing barrier shows as wrong data too.
+//!
+//! Errors: the first run-time error is printed with the op's location (and
+//! the GPU thread), and the program stops there ([`context::entry`]); the
+//! driver exits 1. Races ([`racecheck`]) are all reported (once per pair
+//! of ops) and stop the program at the end of their launch.
+//!
+//! Output order: JIT code prints through C stdio (`printF32`, and
+//! `printMemref*`, whose `std::cout` is synchronized with stdio). Before the
+//! runtime writes a message, it flushes C stdio, so the streams interleave
+//! in program order.
+
+pub mod context;
+pub mod descriptor;
+pub mod launch;
+pub mod queues;
+pub mod racecheck;
+
+pub use context::{flush_all, KernelInfo, RunConfig};
+
+use context::{current, entry, Event, Run, Stop, Thread};
+use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult};
+use descriptor::{locate, Descriptor};
+use queues::{token, untoken, Copy, Pending};
+use racecheck::{GlobalWrite, Kind, IN_FLIGHT};
+use std::ffi::c_void;
+
+/// Name of the runtime function for `apipe.commit_group`:
+/// `(id: i64, queue: i64) -> i64` (the token).
+pub const COMMIT_GROUP_FN: &str = "apipe_emu_commit_group";
+/// Name of the runtime function for `apipe.wait_group`:
+/// `(id: i64, queue: i64, pending: i64)`.
+pub const WAIT_GROUP_FN: &str = "apipe_emu_wait_group";
+/// Name of the runtime function for one token of `apipe.wait`:
+/// `(id: i64, token: i64)`.
+pub const WAIT_FN: &str = "apipe_emu_wait";
+/// Name of the runtime function for `apipe.ready`: `(id: i64, queue: i64) -> i64`.
+pub const READY_FN: &str = "apipe_emu_ready";
+/// Name of the runtime function called when a run-time check fails
+/// (`cf.assert`, bounds of vector accesses): `(id: i64)`; never returns.
+pub const CHECK_FAILED_FN: &str = "apipe_emu_check_failed";
+/// Name of the runtime function called when an `scf.for` starts with a step
+/// that is not positive: `(id: i64, step: i64)`; never returns.
+pub const BAD_STEP_FN: &str = "apipe_emu_bad_step";
+/// Name of the runtime function for `gpu.barrier`: `(id: i64)`.
+pub const BARRIER_FN: &str = "apipe_emu_barrier";
+/// Name of the runtime function for a GPU id outside a kernel's own body
+/// (device functions): `(id: i64, which: i64) -> i64`, `which` = 3 * kind
+/// + dimension with kinds thread, block, block size, grid size.
+pub const GPU_ID_FN: &str = "apipe_emu_gpu_id";
+/// Name of the runtime function that appends one 8-byte argument slot for
+/// the next launch: `(value: i64)`.
+pub const LAUNCH_ARGUMENT_FN: &str = "apipe_emu_launch_argument";
+/// Name of the runtime function for `gpu.launch_func`:
+/// `(id, kernel, grid x, y, z, block x, y, z: i64)`.
+pub const LAUNCH_FN: &str = "apipe_emu_launch";
+/// Name of the race checker's hook before a workgroup-memory access:
+/// `(id, address, bytes, kind: i64)`, kind 0 a read, 1 a write.
+pub const SHARED_ACCESS_FN: &str = "apipe_emu_shared_access";
+/// Name of the race checker's hook before a non-atomic global store in a
+/// kernel: `(id, address, bytes: i64)`.
+pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
+/// Prefix of the runtime functions called before `memref.dealloc`, one
+/// declaration per memref type, bound through the C interface
+/// (`_mlir_ciface_<name>`) to [`apipe_emu_dealloc`]:
+/// `(id: i64, element_bytes: i64, rank: i64, memref)`.
+pub const DEALLOC_FN_PREFIX: &str = "apipe_emu_dealloc_";
+/// Prefix of the runtime functions for `apipe.copy`, one declaration per
+/// pair of memref types (`apipe_emu_copy_0`, ...), bound through the C
+/// interface (`_mlir_ciface_<name>`) to [`apipe_emu_copy`].
+pub const COPY_FN_PREFIX: &str = "apipe_emu_copy_";
+/// The prefix MLIR's C interface gives the functions it wraps.
+pub const CIFACE_PREFIX: &str = "_mlir_ciface_";
+/// The largest memref rank a copy can have in emulation (the copy function
+/// takes this many indices per side).
+pub const MAX_RANK: usize = 4;
+/// Bytes of stack of the host entry's fiber (reserved, committed on use).
+pub const HOST_STACK_BYTES: usize = 1 << 30;
+
+/// When a copy lands (its read of `src` and write of `dst`, as one action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// At the latest moment allowed: when a wait forces its group, or at the
+    /// end of the entry function (of the block, for a GPU thread).
+    Lazy,
+    /// At issue.
+    Eager,
+    /// A reproducible pseudo-random moment between issue and forcing.
+    Random(u64),
+}
+
+impl std::str::FromStr for Completion {
+    type Err = String;
+
+    /// Parses `lazy`, `eager`, `random` (seed 0) or `random:SEED`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "lazy" => Ok(Self::Lazy),
+            "eager" => Ok(Self::Eager),
+            "random" => Ok(Self::Random(0)),
+            _ => match text.strip_prefix("random:") {
+                Some(seed) => seed.parse().map(Self::Random).map_err(|_| {
+                    format!("invalid seed '{seed}' in '--completion={text}': expected an unsigned integer")
+                }),
+                None => Err(format!(
+                    "invalid completion '{text}': expected lazy, eager, random or random:SEED"
+                )),
+            },
+        }
+    }
+}
+
+/// The order in which the threads of a block run between two barriers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Thread 0 first (linear thread id, x fastest).
+    Forward,
+    /// The last thread first.
+    Reverse,
+    /// A reproducible pseudo-random permutation per block and barrier
+    /// interval.
+    Random(u64),
+}
+
+impl std::str::FromStr for Schedule {
+    type Err = String;
+
+    /// Parses `forward`, `reverse`, `random` (seed 0) or `random:SEED`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "forward" => Ok(Self::Forward),
+            "reverse" => Ok(Self::Reverse),
+            "random" => Ok(Self::Random(0)),
+            _ => match text.strip_prefix("random:") {
+                Some(seed) => seed.parse().map(Self::Random).map_err(|_| {
+                    format!("invalid seed '{seed}' in '--schedule={text}': expected an unsigned integer")
+                }),
+                None => Err(format!(
+                    "invalid schedule '{text}': expected forward, reverse, random or random:SEED"
+                )),
+            },
+        }
+    }
+}
+
+/// Runs `body` as the host entry of a run configured by `config`, on a
+/// fiber; returns `false` if a run-time error was reported (the program
+/// stopped at it). At the end, copies never committed get a warning.
+pub fn run_host(config: RunConfig, body: impl FnOnce()) -> bool {
+    let run = Run::new(config);
+    let seed = match run.config.completion {
+        Completion::Random(seed) => seed,
+        _ => 0,
+    };
+    let mut host = Thread::new(&run, seed);
+    let host_ptr: *mut Thread = &mut host;
+    let stack = match DefaultStack::new(HOST_STACK_BYTES) {
+        Ok(stack) => stack,
+        Err(e) => {
+            run.error(-1, &format!("cannot allocate the entry's stack: {e}"), &[]);
+            return false;
+        }
+    };
+    // SAFETY: the fiber runs to completion or is reset below, before `run`,
+    // `host` and `body`'s borrows end.
+    let mut fiber: Coroutine<(), Event, (), DefaultStack> = unsafe {
+        Coroutine::with_stack_unchecked(stack, move |yielder, ()| {
+            (*host_ptr).yielder = yielder;
+            body();
+        })
+    };
+    let previous = context::set_current(host_ptr);
+    let result = fiber.resume(());
+    context::set_current(previous);
+    let ok = match result {
+        CoroutineResult::Return(()) => {
+            host.yielder = std::ptr::null();
+            finish(&mut host)
+        }
+        CoroutineResult::Yield(_) => {
+            // SAFETY: the fiber stopped at a run-time error from frames
+            // without destructors; it is never resumed.
+            unsafe { fiber.force_reset() };
+            false
+        }
+    };
+    drop(fiber);
+    flush_all();
+    ok && !run.failed.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Runs the JIT-compiled packed entry `entry` (no arguments, no results)
+/// under the runtime; see [`run_host`].
+pub fn run_entry(config: RunConfig, entry: unsafe extern "C" fn(*mut *mut c_void)) -> bool {
+    run_host(config, || {
+        let mut arguments: [*mut c_void; 0] = [];
+        // SAFETY: the entry takes no arguments and returns nothing.
+        unsafe { entry(arguments.as_mut_ptr()) }
+    })
+}
+
+/// Step 6: the end of the entry is the last moment a copy may land, and
+/// none can be observed after it (its buffers may be freed), so pending
+/// copies are dropped; warns about copies never committed.
+fn finish(host: &mut Thread) -> bool {
+    let run = host.run();
+    for queue in &mut host.queues.slots {
+        queue.groups.clear();
+        queue.pending.clear();
+        if let Some(op) = queue.first_uncommitted {
+            let count = queue.uncommitted_count;
+            run.message(
+                op,
+                "warning",
+                &format!(
+                    "{count} {} on queue {} {} never committed: no 'apipe.commit_group' \
+                     follows (this copy is the first)",
+                    if count == 1 { "copy" } else { "copies" },
+                    queue.number,
+                    if count == 1 { "was" } else { "were" }
+                ),
+                &[],
+                false,
+            );
+        }
+    }
+    true
+}
+
+/// The slot of queue `queue` of `t`, or an error at `op`.
+fn queue_slot(t: &mut Thread, op: i64, queue: i64) -> Result<usize, Stop> {
+    if queue < 0 {
+        return Err(t.error(
+            op,
+            &format!("queue {queue} is negative: queues are numbered from 0"),
+        ));
+    }
+    t.queues.slot(queue).ok_or_else(|| {
+        t.error(
+            op,
+            &format!(
+                "queue {queue} is one more distinct queue than the {} a thread may use",
+                queues::MAX_QUEUES
+            ),
+        )
+    })
+}
+
+/// The byte range `[start, end)` of workgroup memory of `t`'s block that
+/// `(address, bytes)` covers, if any.
+fn shared_range(t: &Thread, address: usize, bytes: usize) -> Option<(usize, usize)> {
+    // SAFETY: null or the live block of a running GPU thread.
+    let block = unsafe { t.block.as_ref() }?;
+    let base = block.shared as usize;
+    let offset = address.checked_sub(base)?;
+    (offset < block.shared_bytes).then_some((offset, offset + bytes))
+}
+
+/// Race checker: records an access of `t` by op `op` and reports a race.
+#[inline]
+fn check_shared(t: &mut Thread, op: i64, kind: Kind, start: usize, end: usize, epoch: Option<u32>) {
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    let epoch = epoch.unwrap_or(block.shadow.epoch);
+    if let Some(race) = block
+        .shadow
+        .access(kind, start, end, t.linear as u32, op as u32, epoch)
+    {
+        // SAFETY: the block's buffer table lives as long as the launch.
+        let buffers = unsafe { &*block.buffers };
+        if let Some(ids) = &t.gpu {
+            racecheck::report(t.run(), &race, op as u32, kind, ids, buffers);
+        }
+    }
+}
+
+/// `apipe.copy`. `src`/`dst` are ranked descriptors of rank `src_rank` /
+/// `dst_rank` (MLIR's C interface passes a pointer to each); `indices`
+/// holds the source indices then the destination indices, each padded to
+/// [`MAX_RANK`]; `src_elements < 0` means "all `elements`".
+///
+/// # Safety
+/// Called by JIT code with descriptors of live memrefs.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn apipe_emu_copy(
+    op: i64,
+    queue: i64,
+    element_bytes: i64,
+    elements: i64,
+    src_elements: i64,
+    src_rank: i64,
+    src: *const i64,
+    dst_rank: i64,
+    dst: *const i64,
+    s0: i64,
+    s1: i64,
+    s2: i64,
+    s3: i64,
+    d0: i64,
+    d1: i64,
+    d2: i64,
+    d3: i64,
+) {
+    entry((), |t| {
+        let slot = queue_slot(t, op, queue)?;
+        let src_count = if src_elements < 0 {
+            elements
+        } else {
+            src_elements
+        };
+        if src_count > elements {
+            return Err(t.error(
+                op,
+                &format!("'apipe.copy' src_elements = {src_count} exceeds elements = {elements}"),
+            ));
+        }
+        let size = element_bytes as isize;
+        let (src_indices, dst_indices) = ([s0, s1, s2, s3], [d0, d1, d2, d3]);
+        // SAFETY (both): see the function's contract.
+        let Some((src_at, src_step)) =
+            (unsafe { locate(src_rank, src, &src_indices, src_count, size) })
+        else {
+            let src = unsafe { Descriptor::read(src_rank, src) };
+            let e = src.check(&src_indices, src_count).err().unwrap_or_default();
+            return Err(t.error(op, &format!("'apipe.copy' reads outside its source: {e}")));
+        };
+        let Some((dst_at, dst_step)) =
+            (unsafe { locate(dst_rank, dst, &dst_indices, elements, size) })
+        else {
+            let dst = unsafe { Descriptor::read(dst_rank, dst) };
+            let e = dst.check(&dst_indices, elements).err().unwrap_or_default();
+            return Err(t.error(
+                op,
+                &format!("'apipe.copy' writes outside its destination: {e}"),
+            ));
+        };
+        let copy = Copy {
+            op,
+            src: src_at,
+            src_step,
+            dst: dst_at as *mut u8,
+            dst_step,
+            element_bytes: size as usize,
+            elements: elements as usize,
+            src_elements: src_count as usize,
+        };
+        if t.run().config.racecheck && t.gpu.is_some() {
+            t.copy_events += 1;
+            for (start, end) in copy.src_ranges() {
+                if let Some((s, e)) = shared_range(t, start, end - start) {
+                    check_shared(t, op, Kind::Read, s, e, Some(IN_FLIGHT));
+                }
+            }
+            for (start, end) in copy.dst_ranges() {
+                if let Some((s, e)) = shared_range(t, start, end - start) {
+                    check_shared(t, op, Kind::Write, s, e, Some(IN_FLIGHT));
+                }
+            }
+        }
+        let eager = t.run().config.completion == Completion::Eager;
+        let q = &mut t.queues.slots[slot];
+        q.uncommitted_count += 1;
+        q.first_uncommitted.get_or_insert(copy.op);
+        let group = q.commit_count;
+        if eager {
+            copy.land();
+        }
+        q.pending.push_back(Pending {
+            group,
+            landed: eager,
+            copy,
+        });
+        t.tick();
+        Ok(())
+    })
+}
+
+/// The race checker's record of `copy`'s completion by `t`.
+fn completed(thread: u32, block: *mut launch::Block, copy: &Copy) {
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { block.as_mut() }) else {
+        return;
+    };
+    let base = block.shared as usize;
+    for kind in [Kind::Read, Kind::Write] {
+        let ranges: Box<dyn Iterator<Item = (usize, usize)>> = match kind {
+            Kind::Read => Box::new(copy.src_ranges()),
+            Kind::Write => Box::new(copy.dst_ranges()),
+        };
+        for (start, end) in ranges {
+            if let Some(offset) = start.checked_sub(base) {
+                if offset < block.shared_bytes {
+                    block.shadow.complete(
+                        kind,
+                        offset,
+                        offset + (end - start),
+                        thread,
+                        copy.op as u32,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Completes the groups of slot `slot` of `t` while `more(sequence of the
+/// oldest group, groups left)` holds.
+fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool) {
+    let racecheck = t.run().config.racecheck && t.gpu.is_some();
+    let (thread, block) = (t.linear as u32, t.block);
+    if racecheck {
+        t.copy_events += 1;
+    }
+    let q = &mut t.queues.slots[slot];
+    while let Some(&oldest) = q.groups.front() {
+        if !more(oldest, q.groups.len()) {
+            break;
+        }
+        if racecheck {
+            q.complete_oldest(&mut |copy| completed(thread, block, copy));
+        } else {
+            q.complete_oldest(&mut |_| {});
+        }
+    }
+}
+
+/// `apipe.commit_group`: returns the new group's token.
+pub extern "C" fn apipe_emu_commit_group(op: i64, queue: i64) -> i64 {
+    entry(0, |t| {
+        let slot = queue_slot(t, op, queue)?;
+        let q = &mut t.queues.slots[slot];
+        q.uncommitted_count = 0;
+        q.first_uncommitted = None;
+        let group = q.commit_count;
+        q.groups.push_back(group);
+        q.commit_count += 1;
+        t.tick();
+        Ok(token(slot, group))
+    })
+}
+
+/// `apipe.wait_group {pending}`.
+pub extern "C" fn apipe_emu_wait_group(op: i64, queue: i64, pending: i64) {
+    entry((), |t| {
+        if queue < 0 {
+            queue_slot(t, op, queue)?;
+        }
+        let Some(slot) = t.queues.find(queue) else {
+            t.run().message(
+                op,
+                "note",
+                &format!("'apipe.wait_group' on queue {queue}, which has no commits yet: it waits for nothing"),
+                &[],
+                true,
+            );
+            t.tick();
+            return Ok(());
+        };
+        if t.queues.slots[slot].commit_count == 0 {
+            t.run().message(
+                op,
+                "note",
+                &format!("'apipe.wait_group' on queue {queue}, which has no commits yet: it waits for nothing"),
+                &[],
+                true,
+            );
+        }
+        let keep = pending.max(0) as usize;
+        complete_while(t, slot, |_, left| left > keep);
+        t.tick();
+        Ok(())
+    })
+}
+
+/// `apipe.wait` on one token.
+pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
+    entry((), |t| {
+        if token == 0 {
+            t.tick();
+            return Ok(());
+        }
+        let named = untoken(token).filter(|&(slot, sequence)| {
+            t.queues
+                .slots
+                .get(slot)
+                .is_some_and(|q| sequence < q.commit_count)
+        });
+        let Some((slot, sequence)) = named else {
+            return Err(t.error(
+                op,
+                &format!("'apipe.wait' on token {token}, which no 'apipe.commit_group' produced"),
+            ));
+        };
+        complete_while(t, slot, |oldest, _| oldest <= sequence);
+        t.tick();
+        Ok(())
+    })
+}
+
+/// Before `memref.dealloc` of the memref `(rank, descriptor)`: fails the
+/// run if a pending copy reads or writes the freed buffer.
+///
+/// # Safety
+/// Called by JIT code with the descriptor of a live memref.
+pub unsafe extern "C" fn apipe_emu_dealloc(
+    op: i64,
+    element_bytes: i64,
+    rank: i64,
+    memref: *const i64,
+) {
+    entry((), |t| {
+        // SAFETY: see the function's contract.
+        let memref = unsafe { Descriptor::read(rank, memref) };
+        let size = element_bytes.max(1) as usize;
+        let extent: i64 = 1 + memref
+            .sizes
+            .iter()
+            .zip(&memref.strides)
+            .map(|(&n, &s)| (n - 1).max(0) * s.abs())
+            .sum::<i64>();
+        let low = memref.address(&[], size) as usize;
+        let high = low + extent as usize * size;
+        let inside = |p: usize| (low..high).contains(&p);
+        let pending = t.queues.slots.iter().find_map(|queue| {
+            queue
+                .pending
+                .iter()
+                .filter(|p| !p.landed)
+                .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
+                .map(|p| p.copy.op)
+        });
+        if let Some(copy) = pending {
+            let copy_at = t.run().location(copy).to_owned();
+            return Err(t.error(
+                op,
+                &format!(
+                    "'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {copy_at} still \
+                     uses: no wait completes that copy before"
+                ),
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// `apipe.ready`: the token of a group that is already complete.
+pub extern "C" fn apipe_emu_ready(_op: i64, _queue: i64) -> i64 {
+    entry(0, |t| {
+        t.tick();
+        Ok(0)
+    })
+}
+
+/// A run-time check failed at op `op` (`cf.assert`, a bounds check): the
+/// message is the check's own ([`RunConfig::checks`]). Stops the program.
+pub extern "C" fn apipe_emu_check_failed(op: i64) {
+    entry((), |t| {
+        let message = usize::try_from(op)
+            .ok()
+            .and_then(|i| t.run().config.checks.get(i))
+            .filter(|m| !m.is_empty())
+            .cloned()
+            .unwrap_or_else(|| "run-time check failed".to_owned());
+        Err(t.error(op, &message))
+    })
+}
+
+/// An `scf.for` (op `op`) starts with step `step`, which is not positive:
+/// the loop would not terminate (undefined behaviour). Stops the program.
+pub extern "C" fn apipe_emu_bad_step(op: i64, step: i64) {
+    entry((), |t| {
+        Err(t.error(
+            op,
+            &format!(
+                "'scf.for' with step {step}: the step must be positive (a loop with a \
+                 non-positive step is undefined behaviour and would not terminate)"
+            ),
+        ))
+    })
+}
+
+/// `gpu.barrier` (op `op`): a GPU thread waits until every thread of its
+/// block has reached it; on the host it does nothing (one thread).
+pub extern "C" fn apipe_emu_barrier(op: i64) {
+    let thread = current();
+    // SAFETY: null or the live current thread; nothing of it is borrowed.
+    let Some(t) = (unsafe { thread.as_ref() }) else {
+        return;
+    };
+    if t.gpu.is_none() {
+        return;
+    }
+    // SAFETY: a GPU thread always runs on its fiber.
+    if let Some(yielder) = unsafe { t.yielder.as_ref() } {
+        yielder.suspend(Event::Barrier(op));
+    }
+    entry((), |_| Ok(()));
+}
+
+/// A GPU id (`which` = 3 * kind + dimension; kinds: thread, block, block
+/// size, grid size) for code outside a kernel's own body.
+pub extern "C" fn apipe_emu_gpu_id(op: i64, which: i64) -> i64 {
+    entry(0, |t| {
+        let Some(ids) = t.gpu else {
+            return Err(t.error(op, "a GPU id read outside a kernel launch"));
+        };
+        let all = [ids.thread, ids.block, ids.block_dim, ids.grid_dim];
+        Ok(all[(which / 3).clamp(0, 3) as usize][(which % 3).clamp(0, 2) as usize])
+    })
+}
+
+/// Appends one 8-byte argument slot for the next launch.
+pub extern "C" fn apipe_emu_launch_argument(value: i64) {
+    entry((), |t| {
+        t.launch_arguments.push(value);
+        Ok(())
+    })
+}
+
+/// `gpu.launch_func` (op `op`) of kernel number `kernel` with the argument
+/// slots appended since the last launch.
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn apipe_emu_launch(
+    op: i64,
+    kernel: i64,
+    gx: i64,
+    gy: i64,
+    gz: i64,
+    bx: i64,
+    by: i64,
+    bz: i64,
+) {
+    entry((), |t| {
+        if t.gpu.is_some() {
+            return Err(t.error(op, "a kernel launch from a GPU thread"));
+        }
+        launch::launch(t, op, kernel, [gx, gy, gz], [bx, by, bz])
+    })
+}
+
+/// Race checker: op `op` of the current GPU thread reads (`kind` 0) or
+/// writes (1) `bytes` bytes of workgroup memory at `address`.
+///
+/// The hot path of a race-checked kernel (one call per shared access): it
+/// skips [`entry`]'s bookkeeping; nothing in it can panic but the report,
+/// which runs under `catch_unwind`.
+///
+/// A thread runs without interruption from one barrier to the next (its
+/// fiber switches only there), so no other thread can access memory
+/// between two reads of the same bytes by one thread in one epoch: the
+/// second adds nothing to the shadow, unless the thread issued or completed
+/// a copy in between. Such repeated reads hit a small per-thread cache.
+pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kind: i64) {
+    // SAFETY: null or the live current thread; nothing else borrows it
+    // during the call.
+    let Some(t) = (unsafe { current().as_mut() }) else {
+        return;
+    };
+    // SAFETY: null or the live block of a running GPU thread.
+    let Some(block) = (unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    let offset = (address as usize).wrapping_sub(block.shared as usize);
+    if offset >= block.shared_bytes {
+        return;
+    }
+    let kind = if kind == 0 { Kind::Read } else { Kind::Write };
+    let epoch = block.shadow.epoch;
+    let end = offset + bytes.max(0) as usize;
+    let cached = ((bytes as u64) << 32) | (offset as u64 + 1);
+    let slot = (offset >> 2) % context::READ_CACHE_SLOTS;
+    if kind == Kind::Read {
+        if t.read_cache_epoch != (epoch, t.copy_events) {
+            t.read_cache = [0; context::READ_CACHE_SLOTS];
+            t.read_cache_epoch = (epoch, t.copy_events);
+        } else if t.read_cache[slot] == cached {
+            return;
+        }
+    }
+    if let Some(race) = block
+        .shadow
+        .access(kind, offset, end, t.linear as u32, op as u32, epoch)
+    {
+        let reported = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: the block's buffer table lives as long as the launch.
+            let buffers = unsafe { &*block.buffers };
+            if let Some(ids) = &t.gpu {
+                racecheck::report(t.run(), &race, op as u32, kind, ids, buffers);
+            }
+        }));
+        if reported.is_err() {
+            t.run()
+                .failed
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            context::abort_current();
+        }
+    } else if kind == Kind::Read {
+        t.read_cache[slot] = cached;
+    }
+}
+
+/// Race checker: op `op` of the current GPU thread writes `bytes` bytes of
+/// global memory at `address`, not atomically.
+pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64) {
+    entry((), |t| {
+        let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
+            return Ok(());
+        };
+        let private = (t.stack.0..t.stack.1).contains(&(address as usize));
+        if private || shared_range(t, address as usize, 1).is_some() {
+            return Ok(());
+        }
+        block.global.record(GlobalWrite {
+            start: address as usize,
+            end: address as usize + bytes.max(0) as usize,
+            op: op as u32,
+            thread: ids.linear_thread() as u32,
+        });
+        Ok(())
+    })
+}
+
+/// The runtime's symbols for the JIT: `(name, address)` of the functions
+/// with one fixed signature; each copy declaration `COPY_FN_PREFIX<k>`
+/// binds `CIFACE_PREFIX` + its name to [`copy_symbol`], each dealloc check
+/// to [`dealloc_symbol`].
+pub fn symbols() -> Vec<(&'static str, *mut ())> {
+    vec![
+        (COMMIT_GROUP_FN, apipe_emu_commit_group as *mut ()),
+        (WAIT_GROUP_FN, apipe_emu_wait_group as *mut ()),
+        (WAIT_FN, apipe_emu_wait as *mut ()),
+        (READY_FN, apipe_emu_ready as *mut ()),
+        (CHECK_FAILED_FN, apipe_emu_check_failed as *mut ()),
+        (BAD_STEP_FN, apipe_emu_bad_step as *mut ()),
+        (BARRIER_FN, apipe_emu_barrier as *mut ()),
+        (GPU_ID_FN, apipe_emu_gpu_id as *mut ()),
+        (LAUNCH_ARGUMENT_FN, apipe_emu_launch_argument as *mut ()),
+        (LAUNCH_FN, apipe_emu_launch as *mut ()),
+        (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
+        (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
+    ]
+}
+
+/// The address of [`apipe_emu_copy`].
+pub fn copy_symbol() -> *mut () {
+    apipe_emu_copy as *mut ()
+}
+
+/// The address of [`apipe_emu_dealloc`].
+pub fn dealloc_symbol() -> *mut () {
+    apipe_emu_dealloc as *mut ()
+}
+
+#[cfg(test)]
+mod tests;

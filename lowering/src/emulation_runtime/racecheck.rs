@@ -1,0 +1,471 @@
+//! The race checker of kernels (`apipe-run --racecheck`), as strict as
+//! `compute-sanitizer --tool racecheck` for shared memory:
+//!
+//! 1. Epochs: the threads of a block run between barriers; each completed
+//!    `gpu.barrier` starts a new epoch of the block. Two accesses of
+//!    different threads to the same shared-memory byte in the same epoch,
+//!    at least one a write, are a race: RAW, WAR or WAW (CUDA programming
+//!    guide, "memory fence and synchronization"; a barrier orders every
+//!    access before it with every access after it).
+//! 2. Shadow memory ([`Shadow`]): per byte of the block's workgroup memory,
+//!    its last write and up to two reads of the current epoch (two
+//!    different threads, so a later write by either still finds the other),
+//!    each as (epoch, thread, op) packed in one word.
+//! 3. Asynchronous copies (`apipe.copy`, PTX `cp.async`) write their
+//!    destination and read their source from issue until their group
+//!    completes: at issue their bytes are recorded with the epoch
+//!    [`IN_FLIGHT`], which conflicts with every access of another thread;
+//!    when a wait completes the group, they are recorded again at the
+//!    epoch of the wait. So a copy read by another thread before
+//!    wait + barrier is a race, and an access of the issuing thread itself
+//!    to the bytes of its own copy in flight is reported too (a missing
+//!    wait).
+//! 4. Global memory: each block logs the byte ranges its non-atomic stores
+//!    write; at the end of a launch two blocks that wrote the same bytes
+//!    are reported (the order of blocks is unspecified).
+//!
+//! Each race is reported once per (kind, op, other op), with both threads,
+//! the byte offset and the buffer, and fails the run at the end of the
+//! launch.
+
+use super::context::{triple, GpuIds, Run, MAX_RACE_REPORTS};
+use std::sync::atomic::Ordering;
+
+/// The epoch of an access that lasts until its copy completes.
+pub const IN_FLIGHT: u32 = u32::MAX;
+
+/// One access to a byte: epoch 0 means none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// The epoch of the access ([`IN_FLIGHT`] for a copy in flight).
+    pub epoch: u32,
+    /// The linear id of the thread in its block.
+    pub thread: u32,
+    /// The op id.
+    pub op: u32,
+}
+
+/// Bits of a packed access that hold the op id (ids past it saturate).
+const OP_BITS: u32 = 21;
+/// Bits of a packed access that hold the thread (at most 1024 per block).
+const THREAD_BITS: u32 = 11;
+
+impl Access {
+    /// The access as one word: epoch, thread, op (0: none).
+    pub fn pack(self) -> u64 {
+        let op = self.op.min((1 << OP_BITS) - 1) as u64;
+        ((self.epoch as u64) << 32) | ((self.thread as u64) << OP_BITS) | op
+    }
+
+    /// The access of a packed word.
+    pub fn unpack(word: u64) -> Self {
+        Self {
+            epoch: (word >> 32) as u32,
+            thread: ((word >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32,
+            op: (word & ((1 << OP_BITS) - 1)) as u32,
+        }
+    }
+}
+
+/// The kind of an access, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A load.
+    Read,
+    /// A store.
+    Write,
+}
+
+/// The shared-memory shadow of one block: per byte of workgroup memory,
+/// its last write and up to two reads of the current epoch (by two
+/// different threads), each a packed [`Access`] (struct of arrays: the
+/// read path touches two words per byte).
+#[derive(Default)]
+pub struct Shadow {
+    /// The last write of each byte.
+    pub write: Vec<u64>,
+    /// A read of each byte in the current epoch (or in flight).
+    pub read: Vec<u64>,
+    /// A read in the current epoch by another thread than `read`'s.
+    pub read2: Vec<u64>,
+    /// The current epoch (starts at 1 for each block).
+    pub epoch: u32,
+}
+
+/// A race found: the access that found it and the earlier one.
+pub struct Race {
+    /// "RAW", "WAR" or "WAW".
+    pub name: &'static str,
+    /// The byte offset in workgroup memory.
+    pub offset: usize,
+    /// The earlier access.
+    pub other: Access,
+    /// Whether `other` is a copy still in flight of the same thread.
+    pub own_in_flight: bool,
+}
+
+/// Whether the packed access `other` conflicts with an access of `thread`
+/// at epoch `now`: `Some(own)` if so, `own` when it is the thread's own
+/// copy in flight.
+#[inline(always)]
+fn conflicts(other: u64, now: u32, thread: u32) -> Option<bool> {
+    if other == 0 {
+        return None;
+    }
+    let epoch = (other >> 32) as u32;
+    if epoch != now && epoch != IN_FLIGHT {
+        return None;
+    }
+    let by = ((other >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+    if by != thread {
+        Some(false)
+    } else {
+        (epoch == IN_FLIGHT).then_some(true)
+    }
+}
+
+impl Shadow {
+    /// Resets the shadow for a block of `bytes` of workgroup memory.
+    pub fn reset(&mut self, bytes: usize) {
+        for words in [&mut self.write, &mut self.read, &mut self.read2] {
+            words.clear();
+            words.resize(bytes, 0);
+        }
+        self.epoch = 1;
+    }
+
+    /// Records an access of `thread` by op `op` to bytes `[start, end)` of
+    /// workgroup memory at `epoch` (the current epoch, or [`IN_FLIGHT`] for
+    /// a copy at issue); returns the first race it finds.
+    pub fn access(
+        &mut self,
+        kind: Kind,
+        start: usize,
+        end: usize,
+        thread: u32,
+        op: u32,
+        epoch: u32,
+    ) -> Option<Race> {
+        let now = self.epoch;
+        let end = end.min(self.write.len());
+        let start = start.min(end);
+        let me = Access { epoch, thread, op }.pack();
+        let mut race = None;
+        match kind {
+            Kind::Read => {
+                // Fast path: a read of bytes whose records are all alike
+                // (one write, one reader: the common case) is decided once.
+                let n = end - start;
+                if n > 1
+                    && self.write[start..end]
+                        .iter()
+                        .all(|&w| w == self.write[start])
+                    && self.read[start..end].iter().all(|&r| r == self.read[start])
+                    && conflicts(self.write[start], now, thread).is_none()
+                {
+                    let r = self.read[start];
+                    let r_epoch = (r >> 32) as u32;
+                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    let target = if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
+                        &mut self.read[start..end]
+                    } else {
+                        &mut self.read2[start..end]
+                    };
+                    target.fill(me);
+                    return None;
+                }
+                for offset in start..end {
+                    let w = self.write[offset];
+                    if let Some(own) = conflicts(w, now, thread) {
+                        race.get_or_insert(Race {
+                            name: "RAW",
+                            offset,
+                            other: Access::unpack(w),
+                            own_in_flight: own,
+                        });
+                    }
+                    let r = self.read[offset];
+                    let r_epoch = (r >> 32) as u32;
+                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
+                        self.read[offset] = me;
+                    } else {
+                        self.read2[offset] = me;
+                    }
+                }
+            }
+            Kind::Write => {
+                for offset in start..end {
+                    let found = [
+                        ("WAW", self.write[offset]),
+                        ("WAR", self.read[offset]),
+                        ("WAR", self.read2[offset]),
+                    ]
+                    .into_iter()
+                    .find_map(|(name, other)| {
+                        conflicts(other, now, thread).map(|own| (name, other, own))
+                    });
+                    if let Some((name, other, own)) = found {
+                        race.get_or_insert(Race {
+                            name,
+                            offset,
+                            other: Access::unpack(other),
+                            own_in_flight: own,
+                        });
+                    }
+                    self.write[offset] = me;
+                }
+            }
+        }
+        race
+    }
+
+    /// A copy of `thread` completed at the current epoch: its bytes
+    /// `[start, end)` recorded in flight by op `op` get the current epoch.
+    pub fn complete(&mut self, kind: Kind, start: usize, end: usize, thread: u32, op: u32) {
+        let end = end.min(self.write.len());
+        let start = start.min(end);
+        let in_flight = Access {
+            epoch: IN_FLIGHT,
+            thread,
+            op,
+        }
+        .pack();
+        let now = Access {
+            epoch: self.epoch,
+            thread,
+            op,
+        }
+        .pack();
+        let arrays: [&mut Vec<u64>; 2] = match kind {
+            Kind::Write => [&mut self.write, &mut Vec::new()],
+            Kind::Read => [&mut self.read, &mut self.read2],
+        };
+        for words in arrays {
+            for word in words.iter_mut().take(end).skip(start) {
+                if *word == in_flight {
+                    *word = now;
+                }
+            }
+        }
+    }
+}
+
+/// Prints one race (once per kind, op and other op) and counts it.
+#[allow(clippy::too_many_arguments)]
+pub fn report(
+    run: &Run,
+    race: &Race,
+    op: u32,
+    kind: Kind,
+    ids: &GpuIds,
+    buffers: &[(usize, usize, String)],
+) {
+    let key = (race.name, op, race.other.op);
+    let Ok(mut keys) = run.race_keys.lock() else {
+        return;
+    };
+    if !keys.insert(key) {
+        return;
+    }
+    drop(keys);
+    let count = run.races.fetch_add(1, Ordering::SeqCst);
+    if count >= MAX_RACE_REPORTS {
+        return;
+    }
+    let buffer = buffers
+        .iter()
+        .rev()
+        .find(|(offset, _, _)| *offset <= race.offset)
+        .map_or(String::new(), |(offset, _, at)| {
+            format!(
+                " (byte {} of the workgroup buffer at {at})",
+                race.offset - offset
+            )
+        });
+    let me = triple(ids.thread);
+    let block = triple(ids.block);
+    let other = triple(ids.thread_of(race.other.thread as usize));
+    let verb = match kind {
+        Kind::Read => "reads",
+        Kind::Write => "writes",
+    };
+    let (message, note) = if race.own_in_flight {
+        (
+            format!(
+                "thread {me} of block {block} {verb} shared memory byte {}{buffer} that its own \
+                 asynchronous copy still in flight writes: no wait completes the copy first",
+                race.offset
+            ),
+            "the copy in flight".to_owned(),
+        )
+    } else {
+        let other_verb = if race.name == "WAR" {
+            "reads"
+        } else {
+            "writes"
+        };
+        let in_flight = if race.other.epoch == IN_FLIGHT {
+            " (an asynchronous copy still in flight)"
+        } else {
+            ""
+        };
+        (
+            format!(
+                "race ({}) on shared memory byte {}{buffer}: thread {me} of block {block} {verb} \
+                 it, and thread {other} {other_verb} it with no gpu.barrier between",
+                race.name, race.offset
+            ),
+            format!("the other access, by thread {other}{in_flight}"),
+        )
+    };
+    run.message(
+        op as i64,
+        "error",
+        &message,
+        &[(race.other.op as i64, note)],
+        false,
+    );
+}
+
+/// One logged global write of a block: bytes `[start, end)`.
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalWrite {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The store op.
+    pub op: u32,
+    /// Linear thread id in the block.
+    pub thread: u32,
+}
+
+/// Logs a block's global writes, merging adjacent repeats as it goes.
+#[derive(Default)]
+pub struct GlobalLog {
+    /// The writes, unsorted.
+    pub writes: Vec<GlobalWrite>,
+}
+
+impl GlobalLog {
+    /// Records a write of `[start, end)`.
+    pub fn record(&mut self, write: GlobalWrite) {
+        if let Some(last) = self.writes.last_mut() {
+            if write.start >= last.start && write.end <= last.end {
+                return;
+            }
+            if write.start == last.end && write.op == last.op {
+                last.end = write.end;
+                return;
+            }
+        }
+        self.writes.push(write);
+        if self.writes.len() >= 1 << 20 {
+            self.compact();
+        }
+    }
+
+    /// Sorts and merges overlapping ranges (writes of one block never race).
+    pub fn compact(&mut self) {
+        self.writes.sort_unstable_by_key(|w| (w.start, w.end));
+        let mut merged: Vec<GlobalWrite> = Vec::with_capacity(self.writes.len());
+        for w in self.writes.drain(..) {
+            match merged.last_mut() {
+                Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                _ => merged.push(w),
+            }
+        }
+        self.writes = merged;
+    }
+}
+
+/// The first pair of blocks that wrote the same bytes: (block of the
+/// earlier range, its write, block of the later, its write, first byte).
+pub fn cross_block_overlap(
+    logs: &mut [(usize, GlobalLog)],
+) -> Option<(usize, GlobalWrite, usize, GlobalWrite, usize)> {
+    let mut all: Vec<(GlobalWrite, usize)> = Vec::new();
+    for (block, log) in logs.iter_mut() {
+        log.compact();
+        all.extend(log.writes.iter().map(|w| (*w, *block)));
+    }
+    all.sort_unstable_by_key(|(w, b)| (w.start, *b));
+    let mut reach: Option<(GlobalWrite, usize)> = None;
+    for (w, b) in all {
+        if let Some((r, rb)) = reach {
+            if w.start < r.end && rb != b {
+                return Some((rb, r, b, w, w.start));
+            }
+            if w.end <= r.end {
+                continue;
+            }
+        }
+        reach = Some((w, b));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_epoch_different_threads_race_and_a_barrier_separates() {
+        let mut s = Shadow::default();
+        s.reset(8);
+        assert!(s.access(Kind::Write, 0, 4, 0, 1, 1).is_none());
+        assert!(s.access(Kind::Read, 0, 4, 0, 2, 1).is_none(), "own write");
+        let race = s.access(Kind::Read, 2, 4, 1, 3, 1).expect("RAW");
+        assert_eq!((race.name, race.offset, race.other.op), ("RAW", 2, 1));
+        s.epoch = 2;
+        assert!(
+            s.access(Kind::Read, 0, 4, 1, 3, 2).is_none(),
+            "after a barrier"
+        );
+        assert!(s.access(Kind::Read, 0, 4, 2, 3, 2).is_none(), "two readers");
+        let war = s
+            .access(Kind::Write, 0, 1, 1, 4, 2)
+            .expect("WAR with the other reader");
+        assert_eq!((war.name, war.other.thread), ("WAR", 2));
+    }
+
+    #[test]
+    fn a_copy_in_flight_conflicts_until_it_completes() {
+        let mut s = Shadow::default();
+        s.reset(4);
+        assert!(s.access(Kind::Write, 0, 4, 0, 1, IN_FLIGHT).is_none());
+        s.epoch = 5;
+        let race = s.access(Kind::Read, 0, 4, 3, 2, 5).expect("in flight");
+        assert!(!race.own_in_flight);
+        assert!(s.access(Kind::Read, 0, 4, 0, 2, 5).unwrap().own_in_flight);
+        s.complete(Kind::Write, 0, 4, 0, 1);
+        assert!(s.access(Kind::Read, 0, 4, 0, 2, 5).is_none());
+        s.epoch = 6;
+        assert!(
+            s.access(Kind::Read, 0, 4, 3, 2, 6).is_none(),
+            "wait + barrier"
+        );
+    }
+
+    #[test]
+    fn global_writes_of_two_blocks_overlap() {
+        let w = |start, end| GlobalWrite {
+            start,
+            end,
+            op: 0,
+            thread: 0,
+        };
+        let mut a = GlobalLog::default();
+        a.record(w(0, 4));
+        a.record(w(4, 8));
+        a.record(w(0, 4));
+        let mut b = GlobalLog::default();
+        b.record(w(8, 12));
+        let mut logs = vec![(0, a), (1, b)];
+        assert!(cross_block_overlap(&mut logs).is_none());
+        logs[1].1.record(w(6, 7));
+        let (b0, _, b1, _, at) = cross_block_overlap(&mut logs).unwrap();
+        assert_eq!((b0, b1, at), (0, 1, 6));
+    }
+}

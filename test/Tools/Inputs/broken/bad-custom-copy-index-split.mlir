@@ -1,0 +1,5 @@
+func.func @f(%A: memref<64x64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %A[%i], %buf[%c0, %i], 4 : memref<64x64xf32> to memref<4xf32, 3>
+  return
+}

@@ -1,0 +1,4 @@
+func.func @f() {
+  apipe.wait_group 1 queue
+  return
+}
