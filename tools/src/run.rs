@@ -210,9 +210,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Ok(false);
     }
     // 2.
-    if let Err(message) = prepare_entry(&module, &cli.entry) {
+    if let Err((message, location)) = prepare_entry(&module, &cli.entry) {
+        // An input without ops: its first line.
+        let location =
+            location.unwrap_or_else(|| melior::ir::Location::new(&context, &input.name, 1, 1));
+        apipe_dialect::diagnostic::error(location, &message);
         report(&capture);
-        return Err(message);
+        return Ok(false);
     }
     // 3.
     let mut upstream = Vec::new();
@@ -349,7 +353,14 @@ fn run_pipeline(context: &melior::Context, module: &mut Module, text: &str) -> R
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
 /// `module`'s body and marks it `llvm.emit_c_interface`.
-fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
+///
+/// # Errors
+/// The message and where it points: the op named `entry` when it is not
+/// such a function, else the input's first op (`None` when it has none).
+fn prepare_entry<'c>(
+    module: &Module<'c>,
+    entry: &str,
+) -> Result<(), (String, Option<melior::ir::Location<'c>>)> {
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -364,8 +375,9 @@ fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
         if op.name().as_string_ref().as_str() != Ok("func.func")
             || op.region(0).is_ok_and(|r| r.first_block().is_none())
         {
-            return Err(format!(
-                "entry point '{entry}' is not a func.func with a body"
+            return Err((
+                format!("entry point '{entry}' is not a func.func with a body"),
+                Some(op.location()),
             ));
         }
         let ty = op
@@ -374,9 +386,12 @@ fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
             .and_then(|a| TypeAttribute::try_from(a).ok())
             .and_then(|a| FunctionType::try_from(a.value()).ok());
         if ty.is_none_or(|t| t.input_count() != 0 || t.result_count() != 0) {
-            return Err(format!(
-                "entry point '{entry}' must take no arguments and return nothing (it is {})",
-                ty.map_or("?".to_owned(), |t| melior::ir::Type::from(t).to_string())
+            return Err((
+                format!(
+                    "entry point '{entry}' must take no arguments and return nothing (it is {})",
+                    ty.map_or("?".to_owned(), |t| melior::ir::Type::from(t).to_string())
+                ),
+                Some(op.location()),
             ));
         }
         // SAFETY: a handle to a live op; setting an attribute does not move it.
@@ -387,7 +402,8 @@ fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
         op.set_attribute("llvm.emit_c_interface", unit);
         return Ok(());
     }
-    Err(format!("entry point '{entry}' not found"))
+    let first = module.body().first_operation().map(|op| op.location());
+    Err((format!("entry point '{entry}' not found"), first))
 }
 
 /// The MLIR ExecutionEngine through the C API: melior's wrapper does not

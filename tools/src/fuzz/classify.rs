@@ -130,7 +130,12 @@ pub fn classify(target: &Target, execution: &Execution) -> Verdict {
             }
             crash("timeout", marker.unwrap_or_else(|| "no output".to_owned()))
         }
-        Ending::Signaled(_) => crash("signal", marker.unwrap_or_else(|| last_line(stderr))),
+        Ending::Signaled(_) => crash(
+            "signal",
+            marker
+                .or_else(|| faulting_frame(stderr).map(|f| format!("at {f}")))
+                .unwrap_or_else(|| last_line(stderr)),
+        ),
         Ending::Exited(code) if code != 0 && code != 1 => crash(
             "exit",
             marker.unwrap_or_else(|| format!("exit code {code}: {}", last_line(stderr))),
@@ -164,6 +169,82 @@ pub fn has_located_error(stderr: &str) -> bool {
             && !row.is_empty()
             && row.chars().all(|c| c.is_ascii_digit())
     })
+}
+
+/// The frames of the backtrace a child printed at a fatal signal
+/// ([`super::exec::BACKTRACE_HEADER`]) from the faulting one on (after the
+/// handler and the signal trampoline), as `module(+0xOFFSET)`.
+pub fn fault_frames(stderr: &str) -> Vec<String> {
+    let Some(at) = stderr.find(super::exec::BACKTRACE_HEADER) else {
+        return vec![];
+    };
+    let frames: Vec<&str> = stderr[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.contains("[0x"))
+        .collect();
+    // Frame 0 is the handler; the trampoline (`__restore_rt`, in libc) is
+    // the frame that called it.
+    let start = frames
+        .iter()
+        .position(|f| f.contains("libc.so"))
+        .map_or(1, |p| p + 1);
+    frames[start.min(frames.len())..]
+        .iter()
+        .map(|f| {
+            let frame = f.split('[').next().unwrap_or(f).trim();
+            if frame.is_empty() {
+                // No module: JIT-compiled code (apipe-run).
+                "jit-compiled code".to_owned()
+            } else {
+                frame.rsplit('/').next().unwrap_or(frame).to_owned()
+            }
+        })
+        .collect()
+}
+
+/// The faulting frame (`apipe-fuzz(+0x1a2b3c)`), if the child printed its
+/// backtrace.
+fn faulting_frame(stderr: &str) -> Option<String> {
+    fault_frames(stderr).into_iter().next()
+}
+
+/// The source lines of the frames of `stderr`'s backtrace that lie in the
+/// running executable (`addr2line`; empty when it is not installed).
+pub fn symbolize(stderr: &str, most: usize) -> Vec<String> {
+    let Ok(exe) = std::env::current_exe() else {
+        return vec![];
+    };
+    let name = exe
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let offsets: Vec<String> = fault_frames(stderr)
+        .iter()
+        .filter(|f| f.starts_with(&format!("{name}(")))
+        .filter_map(|f| {
+            f.split("(+")
+                .nth(1)
+                .map(|o| o.trim_end_matches(')').to_owned())
+        })
+        .take(most)
+        .collect();
+    if offsets.is_empty() {
+        return vec![];
+    }
+    let output = std::process::Command::new("addr2line")
+        .arg("-e")
+        .arg(&exe)
+        .args(["-f", "-C", "-p"])
+        .args(&offsets)
+        .output();
+    match output {
+        Ok(output) => String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect(),
+        Err(_) => vec![],
+    }
 }
 
 /// `file:L:C: message` of the first Rust panic in `stderr`.
@@ -401,6 +482,26 @@ mod tests {
             ),
             Verdict::Crash(_)
         ));
+    }
+
+    #[test]
+    fn backtraces_give_the_faulting_frame() {
+        let stderr = "noise\napipe-fuzz: fatal signal; backtrace:\n/x/apipe-fuzz(+0x10)[0x5510]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3c050)[0x7f00]\n/x/apipe-fuzz(+0xabc)[0x5abc]\n/x/apipe-fuzz(+0xdef)[0x5def]\n[0x7f3b44e61013]\n";
+        assert_eq!(
+            fault_frames(stderr),
+            vec![
+                "apipe-fuzz(+0xabc)",
+                "apipe-fuzz(+0xdef)",
+                "jit-compiled code"
+            ]
+        );
+        let opt = target("opt");
+        let Verdict::Crash(crash) =
+            classify(&opt, &run(Ending::Signaled(libc::SIGSEGV), stderr, 0))
+        else {
+            panic!("a signal is a crash")
+        };
+        assert_eq!(crash.detail, "at apipe-fuzz(+0xabc)");
     }
 
     #[test]

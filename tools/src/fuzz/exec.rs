@@ -417,6 +417,7 @@ fn child(
         // A backstop in case the driver dies: the child never outlives the
         // timeout by much.
         libc::alarm(limits.timeout.as_secs() as u32 + 5);
+        install_backtrace_on_fatal_signals();
     }
     let page = page as usize;
     let body = AssertSend(body);
@@ -453,3 +454,73 @@ struct AssertSend<T>(T);
 // SAFETY: see the type's comment; the value is used by one thread at a
 // time.
 unsafe impl<T> Send for AssertSend<T> {}
+
+unsafe extern "C" {
+    /// glibc `backtrace(3)`.
+    fn backtrace(buffer: *mut *mut libc::c_void, size: libc::c_int) -> libc::c_int;
+    /// glibc `backtrace_symbols_fd(3)`: one `module(+offset) [address]` line
+    /// per frame, without allocating (safe in a signal handler).
+    fn backtrace_symbols_fd(buffer: *const *mut libc::c_void, size: libc::c_int, fd: libc::c_int);
+}
+
+/// The line a child prints before the frames of a fatal signal.
+pub const BACKTRACE_HEADER: &str = "apipe-fuzz: fatal signal; backtrace:";
+
+/// The signals whose backtrace a child prints.
+const FATAL_SIGNALS: [libc::c_int; 5] = [
+    libc::SIGSEGV,
+    libc::SIGBUS,
+    libc::SIGILL,
+    libc::SIGFPE,
+    libc::SIGABRT,
+];
+
+/// The actions that were installed before ours, per signal number.
+static mut PREVIOUS: [libc::sigaction; 32] = unsafe { std::mem::zeroed() };
+
+/// In the child: on a fatal signal, print the raw backtrace to stderr
+/// ([`BACKTRACE_HEADER`], then `backtrace_symbols_fd` lines), then give
+/// the signal to the action installed before (Rust's stack-overflow
+/// report, or the default), so the child ends as the tool would.
+///
+/// # Safety
+/// Call once, in the single-threaded child, before the tool runs.
+unsafe fn install_backtrace_on_fatal_signals() {
+    // `backtrace` loads libgcc's unwinder on first use: do it now, not in
+    // the handler.
+    let mut warm = [std::ptr::null_mut(); 4];
+    // SAFETY: a live buffer of 4 frames.
+    unsafe { backtrace(warm.as_mut_ptr(), 4) };
+    for signal in FATAL_SIGNALS {
+        // SAFETY: plain sigaction calls on a zeroed struct; the handler is
+        // async-signal-safe (write, backtrace after warm-up,
+        // backtrace_symbols_fd, sigaction).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = report_fatal_signal as *const () as usize;
+            action.sa_flags = libc::SA_ONSTACK;
+            libc::sigemptyset(&mut action.sa_mask);
+            let previous = &raw mut PREVIOUS[signal as usize];
+            libc::sigaction(signal, &action, previous);
+        }
+    }
+}
+
+extern "C" fn report_fatal_signal(signal: libc::c_int) {
+    const LINE: &[u8] = b"\napipe-fuzz: fatal signal; backtrace:\n";
+    // SAFETY: async-signal-safe calls only; `PREVIOUS` was written before
+    // any handler could run.
+    unsafe {
+        libc::write(2, LINE.as_ptr().cast(), LINE.len());
+        let mut frames = [std::ptr::null_mut(); 48];
+        let count = backtrace(frames.as_mut_ptr(), 48);
+        backtrace_symbols_fd(frames.as_ptr(), count, 2);
+        // Hand over: the fault repeats (or abort re-raises) under the
+        // previous action.
+        libc::sigaction(
+            signal,
+            &raw const PREVIOUS[signal as usize],
+            std::ptr::null_mut(),
+        );
+    }
+}

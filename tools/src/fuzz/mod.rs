@@ -124,6 +124,8 @@ pub struct CrashClass {
     /// The first input: target index, variant, input number, text,
     /// mutations.
     pub example: (usize, u64, u64, String, Vec<&'static str>),
+    /// The stderr of the first crash.
+    pub stderr: String,
     /// Who fixes it and the known class it looks like
     /// ([`classify::route`]), once step 5 has looked at it.
     pub route: Option<(&'static str, Option<&'static str>)>,
@@ -612,6 +614,7 @@ fn record(
                     count: 0,
                     targets: BTreeSet::new(),
                     example,
+                    stderr: execution.stderr.clone(),
                     route: None,
                 });
             class.count += 1;
@@ -692,6 +695,18 @@ fn write_crashes(
                 target.name,
                 applied.join(", "),
             )
+        };
+        let frames = classify::symbolize(&class.stderr, 12);
+        let frames: String = frames.iter().map(|f| format!("//   {f}\n")).collect();
+        let header = |file: &str| {
+            if frames.is_empty() {
+                header(file)
+            } else {
+                format!(
+                    "{}// backtrace (fork server, innermost first):\n{frames}",
+                    header(file)
+                )
+            }
         };
         std::fs::write(
             class_dir.join("reproducer.mlir"),
