@@ -187,7 +187,11 @@ fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
 /// the same MLIR libraries that `mlir-sys` links (static by default, or
 /// `libMLIR.so` under `MLIR_SYS_LINK_SHARED=1`).
 fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
-    const SOURCES: &[&str] = &["cpp/ApipeDialect.cpp", "capi/ApipeDiagnostics.cpp"];
+    const SOURCES: &[&str] = &[
+        "cpp/ApipeDialect.cpp",
+        "capi/ApipeDiagnostics.cpp",
+        "capi/ApipeEffects.cpp",
+    ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");
     }

@@ -9,6 +9,9 @@
 //! - melior's `dialect!` macro generates typed builders ([`ops`]);
 //! - `build.rs` generates IRDL ([`IRDL`]) for `mlir-opt --irdl-file` users.
 //!
+//! [`effects`] exposes MLIR's memory-effect and view interfaces, which the C
+//! API lacks.
+//!
 //! [`verifier`] adds the semantic checks (docs/dialect.md, "Verification"),
 //! each reported as a located MLIR diagnostic.
 //!
@@ -19,6 +22,7 @@
 
 pub mod attributes;
 pub mod diagnostic;
+pub mod effects;
 mod error;
 pub mod location;
 pub mod ops;

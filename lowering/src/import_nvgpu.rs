@@ -1,5 +1,5 @@
-//! `apipe-import-nvgpu`: upstream `nvgpu` async copies to apipe IR (issue 4
-//! "interop"; DESIGN.md section 5).
+//! `apipe-import-nvgpu`: upstream `nvgpu` async copies to apipe IR (the
+//! import half of the nvgpu interop).
 //!
 //! Upstream `nvgpu.device_async_wait` takes the token of a group and an
 //! optional `numGroups`. Without `numGroups` upstream lowers it to
@@ -14,6 +14,16 @@
 //!    by waits and `scf` ops (`scf.yield`, `scf.for` iter_args, ...); a
 //!    function argument or result of token type is an error (tokens cannot
 //!    cross function boundaries);
+//!    a `device_async_create_group` whose token list is not the set of
+//!    copies it commits gets a located **warning** (step 1b): PTX
+//!    `cp.async.commit_group` (what upstream lowers it to) commits every
+//!    copy of the thread issued since the previous group, whatever the list
+//!    says, so a token already committed by an earlier group and listed
+//!    again (upstream's optimize-shared-memory.mlir does this) names
+//!    nothing new, and an unlisted copy issued since the previous group is
+//!    in this group anyway. The import keeps that meaning, the one the
+//!    hardware runs, and `apipe-to-nvgpu` exports it with the list of the
+//!    copies the group really holds;
 //! 2. rewrite: `device_async_copy` → `apipe.copy` (`elements = dstElements`,
 //!    `srcElements` as the `src_elements` operand, `bypassL1` →
 //!    `bypass_l1`, queue 0); `device_async_create_group` →
@@ -170,6 +180,74 @@ fn check(all: &[OperationRef]) -> bool {
     ok
 }
 
+/// Step 1b: a located warning at each `device_async_create_group` whose
+/// token list differs from the copies it commits, as far as one block shows
+/// it: the copies issued in its block since the previous group of that
+/// block (with no region in between that could commit). A listed copy of
+/// the same block issued before that previous group was already committed;
+/// a copy issued since then and not listed is committed here anyway.
+fn warn_mislisted_groups(all: &[OperationRef]) {
+    for op in all {
+        for block in ops::blocks_of(op) {
+            // Copies issued since the previous group of this block; `None`
+            // once a region op may have committed them.
+            let mut pending: Option<Vec<OperationRef>> = Some(Vec::new());
+            let mut committed: Vec<OperationRef> = Vec::new();
+            let mut next = block.first_operation();
+            while let Some(current) = next {
+                next = current.next_in_block();
+                if ops::is(&current, nvgpu::COPY) {
+                    if let Some(p) = pending.as_mut() {
+                        p.push(current);
+                    }
+                } else if ops::is(&current, nvgpu::CREATE_GROUP) {
+                    let listed: Vec<OperationRef> = current
+                        .operands()
+                        .filter(|v| v.is_operation_result())
+                        // SAFETY: an op result's owner is live.
+                        .map(|v| unsafe {
+                            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw()))
+                        })
+                        .collect();
+                    let mut notes: Vec<(melior::ir::Location, &str)> = Vec::new();
+                    for copy in &listed {
+                        if committed.contains(copy) {
+                            notes.push((
+                                copy.location(),
+                                "listed here, already committed by an earlier group",
+                            ));
+                        }
+                    }
+                    if let Some(p) = &pending {
+                        for copy in p.iter().filter(|c| !listed.contains(c)) {
+                            notes.push((copy.location(), "not listed, committed by this group"));
+                        }
+                    }
+                    if !notes.is_empty() {
+                        diagnostic::emit(
+                            current.location(),
+                            diagnostic::Severity::Warning,
+                            "'nvgpu.device_async_create_group' op lists other copies than the ones it commits: \
+                             cp.async.commit_group commits every copy the thread issued since the previous \
+                             group, so this group holds those (the import keeps that meaning)",
+                            &notes,
+                        );
+                    }
+                    committed.extend(pending.take().unwrap_or_default());
+                    pending = Some(Vec::new());
+                } else if current.region_count() > 0 {
+                    let commits_inside = ops::nested_ops(&current)
+                        .iter()
+                        .any(|o| ops::is(o, nvgpu::CREATE_GROUP));
+                    if commits_inside {
+                        pending = None;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Step 5: the group-distance analysis of the function around each counted
 /// wait, computed once per function. Its own diagnostics (a region it cannot
 /// follow) are swallowed: then the wait is not judged.
@@ -239,8 +317,9 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     if !check(&all) {
         return Err(Reported);
     }
+    warn_mislisted_groups(&all);
     let context_ref = root.context();
-    // SAFETY: bound first (TOOLCHAIN.md).
+    // SAFETY: bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, ops::TOKEN_TYPE).expect("apipe is registered");
     let i64_type: Type = IntegerType::new(context, 64).into();

@@ -132,7 +132,7 @@ pub struct Emulation {
     /// prefix) to [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
     pub dealloc_functions: Vec<String>,
     /// The kernels by number; the driver sets each `entry` to the packed
-    /// entry of [`kernels::function_name`] of its name.
+    /// entry of its `function`.
     pub kernels: Vec<crate::emulation_runtime::KernelInfo>,
 }
 
@@ -163,7 +163,15 @@ pub fn to_emulation<'c: 'a, 'a>(
     let apipe_ops: Vec<OperationRef> = nested
         .iter()
         .copied()
-        .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc"))
+        .filter(|op| {
+            // A workgroup buffer's dealloc goes away with the buffer (step 5).
+            let workgroup_dealloc = ops::is(op, "memref.dealloc")
+                && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
+                && op.operand(0).is_ok_and(|m| {
+                    crate::emulation::address_space(m.r#type()) == Some(crate::emulation::WORKGROUP)
+                });
+            ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc
+        })
         .collect();
     let mut ok = kernels::check(root);
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {

@@ -192,7 +192,7 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     let nested = ops::nested_ops(root);
     align_destinations(root, &nested);
     let context_ref = root.context();
-    // SAFETY: bound first (TOOLCHAIN.md).
+    // SAFETY: bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
     // Collected now: steps 2-3 erase ops of `nested`.
@@ -243,6 +243,9 @@ const NUM_GROUPS: &str = "apipe.num_groups";
 ///    `device_async_create_group` with the same token uses; each wait
 ///    `device_async_wait %t {numGroups = N}`; each `apipe.ready` a
 ///    placeholder (upstream has no completed-group token);
+///    a `wait_group` that counting-to-tokens kept (it may wait for a group
+///    committed before the function was entered) becomes
+///    `device_async_wait` on a placeholder with `numGroups = pending`;
 /// 4. every remaining `!apipe.token` value (iter_args, results) becomes
 ///    `!nvgpu.device.async.token`.
 ///
@@ -258,7 +261,7 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
     hoist_workgroup_allocs(&ops::nested_ops(&root));
     align_destinations(&root, &ops::nested_ops(&root));
     let context_ref = root.context();
-    // SAFETY: bound first (TOOLCHAIN.md).
+    // SAFETY: bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, nvgpu::TOKEN_TYPE).expect("nvgpu is registered");
     let i64_type: Type = IntegerType::new(context, 64).into();
@@ -305,6 +308,15 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
         } else if ops::is(op, ops::WAIT) {
             let count = attributes::integer(op, NUM_GROUPS).unwrap_or(0);
             let wait = nvgpu_wait(context, op.location(), op.operand(0).unwrap(), count);
+            op.block().unwrap().insert_operation_before(*op, wait);
+            erase_list.push(*op);
+        } else if ops::is(op, ops::WAIT_GROUP) {
+            // Left in counting form by counting-to-tokens: it may wait for
+            // a group the caller committed, which no token of this function
+            // names.
+            let count = attributes::integer(op, attributes::PENDING).unwrap_or(0);
+            let token = placeholder(context, op, token_type);
+            let wait = nvgpu_wait(context, op.location(), token, count);
             op.block().unwrap().insert_operation_before(*op, wait);
             erase_list.push(*op);
         }
@@ -707,7 +719,7 @@ fn align_global(get_global: &OperationRef, align: i64, inside: &dyn Fn(&Operatio
                         melior::ir::operation::OperationRefMut::from_raw(global.to_raw())
                     };
                     let context = global.context();
-                    // SAFETY: bound first (TOOLCHAIN.md).
+                    // SAFETY: bound first (a temporary context ref would dangle).
                     let context: &Context = unsafe { context.to_ref() };
                     global.set_attribute(
                         "alignment",

@@ -1,5 +1,4 @@
-//! `apipe-counting-to-tokens`: counting form to token form (DESIGN.md
-//! sections 3 and 5; issue 4, pass 1).
+//! `apipe-counting-to-tokens`: counting form to token form.
 //!
 //! `wait_group {queue = q, pending = N}` completes every group of q but the
 //! newest N (PTX ISA 9.7.9.25.3.3), that is, by FIFO completion, exactly the
@@ -20,11 +19,17 @@
 //!    `scf.execute_region`; every `pending` < [`MAX_PENDING`], unless the
 //!    wait is a no-op: its `pending` reaches the most groups its queue can
 //!    have on any path ([`group_distance::max_groups`]);
-//! 2. K_q = 1 + the largest `pending` on q among the waits that are not
-//!    no-ops; at the function entry, one `apipe.ready {queue = q}` per
-//!    queue that has a wait fills its window (no group committed yet:
-//!    groups of callers are not visible in a function); a no-op wait waits
-//!    on it;
+//! 2. K_q = 1 + the largest `pending` on q among the waits whose count
+//!    may find a group of the function; at the function entry, one
+//!    `apipe.ready {queue = q}` per queue that has a wait fills its window
+//!    (no group of the function yet). What it stands for depends on the
+//!    function: a `gpu.func` kernel (or a `gpu.launch` body) starts with an
+//!    empty FIFO, so there it is a complete group, and a wait whose count
+//!    reaches past every group the function can commit is a no-op that
+//!    waits on it; any other function may be entered with its caller's
+//!    groups in flight, so there such a wait stays a `wait_group` (it waits
+//!    for the caller's groups, PTX `cp.async.wait_group` counts per
+//!    thread, not per function);
 //! 3. walk the body in order: a commit on q gets a token result (kept if it
 //!    has one) and pushes it at the front of window q (dropping the oldest);
 //!    a `wait_group` on q with `pending = N` becomes `apipe.wait` on
@@ -38,12 +43,19 @@
 //!    before-region arguments, the `scf.condition` operands, the after-region
 //!    arguments and its yield. Regions that commit nothing see the outer
 //!    window as is;
-//! 5. erase the `apipe.ready` ops that no window position reached.
+//! 5. in a function that may be entered with groups in flight, a wait whose
+//!    token may be the entry `ready` on some path (the function committed
+//!    fewer than `pending + 1` groups there: it waits for a group of the
+//!    caller) becomes its `wait_group` again: an explicit window of "groups
+//!    pending at entry" is the count itself, and forms can be mixed;
+//! 6. erase the `apipe.ready` ops that no window position reached.
 //!
 //! Invariant: at every point, `window_q[i]` names the (i+1)-th newest group
-//! of q on every path, or is `ready` on the paths with fewer groups; so
-//! `apipe-tokens-to-counting` gives back every count (the round trip), and
-//! only waits that are no-ops on every path (`ready`) disappear.
+//! of q on every path, or is `ready` on the paths with fewer groups of the
+//! function; so `apipe-tokens-to-counting` gives back every count (the
+//! round trip), only waits that are no-ops on every path of a kernel
+//! (`ready`) disappear, and every wait that may complete a group committed
+//! before the function was entered is kept as it was.
 //! Citations: RFC 0077 section "Inter-stage synchronization"; MLIR
 //! `scf.for` iter_args, `scf.if` / `scf.while` results (SCFOps.td).
 
@@ -221,6 +233,9 @@ fn is_no_op(op: &OperationRef, function: &OperationRef) -> bool {
     group_distance::max_groups(function, attributes::queue(op)).is_some_and(|most| pending >= most)
 }
 
+/// The attributes of an op.
+type NamedAttributes<'c> = Vec<(Identifier<'c>, melior::ir::Attribute<'c>)>;
+
 /// Windows of tokens, newest first, per windowed queue.
 type Windows<'c, 'a> = BTreeMap<i64, Vec<Value<'c, 'a>>>;
 
@@ -231,8 +246,16 @@ struct Converter<'c> {
     sizes: BTreeMap<i64, usize>,
     /// The `apipe.ready` of each queue that has a `wait_group`.
     readies: BTreeMap<i64, mlir_sys::MlirValue>,
-    /// The `wait_group`s that can never find their group.
+    /// The `wait_group`s that can never find their group (in a function
+    /// whose FIFO starts empty).
     no_ops: BTreeSet<usize>,
+    /// The `wait_group`s left in counting form: in a function that may be
+    /// entered with groups in flight, those whose count always reaches past
+    /// the function's own commits (they wait for the caller's groups).
+    kept: BTreeSet<usize>,
+    /// Each converted wait and the attributes of its `wait_group` (to put
+    /// it back when its group may be one committed before entry).
+    converted: std::cell::RefCell<Vec<(mlir_sys::MlirOperation, NamedAttributes<'c>)>>,
 }
 
 /// Steps 2-4 for one function.
@@ -240,14 +263,21 @@ fn convert_function(function: OperationRef) {
     let mut sizes: BTreeMap<i64, usize> = BTreeMap::new();
     let mut queues = BTreeSet::new();
     let mut no_ops = BTreeSet::new();
+    let mut kept = BTreeSet::new();
+    let starts_empty = starts_empty(&function);
     for op in ops::nested_ops(&function) {
         if ops::is(&op, ops::WAIT_GROUP) && group_distance::enclosing_function(op) == Some(function)
         {
-            queues.insert(attributes::queue(&op));
             if is_no_op(&op, &function) {
-                no_ops.insert(op.to_raw().ptr as usize);
+                if starts_empty {
+                    queues.insert(attributes::queue(&op));
+                    no_ops.insert(op.to_raw().ptr as usize);
+                } else {
+                    kept.insert(op.to_raw().ptr as usize);
+                }
                 continue;
             }
+            queues.insert(attributes::queue(&op));
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
             let size = sizes.entry(attributes::queue(&op)).or_default();
             *size = (*size).max(pending + 1);
@@ -257,7 +287,7 @@ fn convert_function(function: OperationRef) {
         return;
     };
     let context_ref = function.context();
-    // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context_ref` is bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut converter = Converter {
         context,
@@ -265,6 +295,8 @@ fn convert_function(function: OperationRef) {
         sizes,
         readies: BTreeMap::new(),
         no_ops,
+        kept,
+        converted: Default::default(),
     };
     // 2.
     let mut windows = Windows::new();
@@ -284,6 +316,10 @@ fn convert_function(function: OperationRef) {
     // 3.-4.
     converter.block(entry, &mut windows);
     // 5.
+    if !starts_empty {
+        converter.keep_waits_on_entry_groups();
+    }
+    // 6.
     for ready in converter.readies.values() {
         // SAFETY: the `ready` op is live; it is erased only if unused.
         let value: Value = unsafe { Value::from_raw(*ready) };
@@ -296,6 +332,71 @@ fn convert_function(function: OperationRef) {
     }
 }
 
+/// True for a function whose FIFO is empty when it starts: a `gpu.func`
+/// kernel and a `gpu.launch` body (each thread starts a kernel with no
+/// group). Any other function may be entered with the caller's groups in
+/// flight.
+pub fn starts_empty(function: &OperationRef) -> bool {
+    (ops::is(function, "gpu.func") && function.has_attribute("gpu.kernel"))
+        || ops::is(function, "gpu.launch")
+}
+
+/// The token values that may carry one of `seeds` (through `scf.for` /
+/// `scf.while` iter_args and results, `scf.if` / `scf.index_switch` /
+/// `scf.execute_region` results), keyed by address.
+fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> HashSet<usize> {
+    let mut reached: HashSet<usize> = seeds.iter().map(|v| v.ptr as usize).collect();
+    let mut work = seeds;
+    while let Some(raw) = work.pop() {
+        // SAFETY: every value in the work list is live.
+        let value: Value = unsafe { Value::from_raw(raw) };
+        let mut next: Vec<mlir_sys::MlirValue> = Vec::new();
+        let argument = |op: &OperationRef, region: usize, index: usize| {
+            let block = op.region(region).unwrap().first_block().unwrap();
+            block.argument(index).unwrap().to_raw()
+        };
+        let result = |op: &OperationRef, index: usize| op.result(index).unwrap().to_raw();
+        for user in crate::token_values::users(value) {
+            let name = ops::name(&user);
+            for (index, operand) in user.operands().enumerate() {
+                if operand != value {
+                    continue;
+                }
+                match name.as_str() {
+                    "scf.for" if index >= 3 => {
+                        next.push(argument(&user, 0, index - 2));
+                        next.push(result(&user, index - 3));
+                    }
+                    "scf.while" => next.push(argument(&user, 0, index)),
+                    "scf.condition" if index >= 1 => {
+                        let owner = user.parent_operation().unwrap();
+                        next.push(argument(&owner, 1, index - 1));
+                        next.push(result(&owner, index - 1));
+                    }
+                    "scf.yield" => {
+                        let owner = user.parent_operation().unwrap();
+                        match ops::name(&owner).as_str() {
+                            "scf.for" => {
+                                next.push(argument(&owner, 0, index + 1));
+                                next.push(result(&owner, index));
+                            }
+                            "scf.while" => next.push(argument(&owner, 0, index)),
+                            _ => next.push(result(&owner, index)),
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for value in next {
+            if reached.insert(value.ptr as usize) {
+                work.push(value);
+            }
+        }
+    }
+    reached
+}
+
 fn erase(op: OperationRef) {
     // SAFETY: the op is live, its results have no uses left, and no handle
     // to it is used again.
@@ -303,6 +404,31 @@ fn erase(op: OperationRef) {
 }
 
 impl<'c> Converter<'c> {
+    /// Step 5 (a function that may be entered with groups in flight): a
+    /// converted wait whose token may be the window's initial `ready` (on
+    /// some path fewer than `pending + 1` groups were committed in the
+    /// function, so it waits for a group of the caller) becomes its
+    /// `wait_group` again.
+    fn keep_waits_on_entry_groups(&self) {
+        let reached = reached_by(self.readies.values().copied().collect());
+        for (wait, attributes) in self.converted.borrow().iter() {
+            // SAFETY: the converted waits are live until erased here.
+            let wait = unsafe { OperationRef::from_raw(*wait) };
+            let token = wait.operand(0).unwrap();
+            if !reached.contains(&(token.to_raw().ptr as usize)) {
+                continue;
+            }
+            let wait_group = OperationBuilder::new(ops::WAIT_GROUP, wait.location())
+                .add_attributes(attributes)
+                .build()
+                .expect("apipe.wait_group");
+            wait.block()
+                .unwrap()
+                .insert_operation_before(wait, wait_group);
+            erase(wait);
+        }
+    }
+
     fn queue_attribute(&self, queue: i64) -> (Identifier<'c>, melior::ir::Attribute<'c>) {
         (
             Identifier::new(self.context, attributes::QUEUE),
@@ -374,6 +500,7 @@ impl<'c> Converter<'c> {
                     window.pop();
                 }
             }
+            ops::WAIT_GROUP if self.kept.contains(&(op.to_raw().ptr as usize)) => {}
             ops::WAIT_GROUP => {
                 let queue = attributes::queue(&op);
                 let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0) as usize;
@@ -396,7 +523,10 @@ impl<'c> Converter<'c> {
                     .add_attributes(&attributes)
                     .build()
                     .expect("apipe.wait");
-                op.block().unwrap().insert_operation_before(op, wait);
+                let wait = op.block().unwrap().insert_operation_before(op, wait);
+                self.converted
+                    .borrow_mut()
+                    .push((wait.to_raw(), op.attributes().collect()));
                 erase(op);
             }
             _ if op.region_count() == 0 || group_distance::is_function(&op) => {}

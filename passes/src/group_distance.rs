@@ -23,12 +23,6 @@
 //!   execution"), then [`GroupDistance::token_fact_at`]`(point, token)` and
 //!   [`GroupDistance::commit_fact_at`]`(point, commit)` answer
 //!   point-to-point queries.
-//! - [`GroupDistance::compute_for_hazards`] (the hazard checker's mode)
-//!   also follows each copy ([`GroupDistance::copy_fact_at`]), the
-//!   completion frontier that waits establish per queue
-//!   ([`GroupDistance::complete_fact_at`]; step 8) and its copy at the last
-//!   `gpu.barrier` ([`GroupDistance::synced_fact_at`]), and records the
-//!   groups per loop iteration ([`GroupDistance::groups_per_iteration`]).
 //!
 //! A [`GroupFact`] says the queue, the [`Distance`] over the paths on which
 //! the token names a group, and whether on some path it names none (an
@@ -74,18 +68,6 @@
 //!    that (transitively) holds its last use, so the state stays as small
 //!    as the set of live tokens and the analysis is linear in the size of
 //!    the function for a bounded nesting depth.
-//! 8. Hazard mode only: a frontier per queue is followed like a token of
-//!    the newest group known complete: `wait_group {pending = N}` lowers it
-//!    to distance N, `wait %t` to the distance of `%t`'s group (FIFO: older
-//!    groups complete too), commits move it like any group, `gpu.barrier`
-//!    copies it into the synced frontier; joins and widening as for tokens
-//!    (a path without a frontier knows nothing complete). After an
-//!    `scf.for`'s fixed point, its body runs once more from the back-edge
-//!    state alone and once from the entry state alone, recording the
-//!    points' state in the later and in the first iteration
-//!    ([`GroupDistance::frontier_in_iterations`]). Each read point is
-//!    also followed until the next `gpu.barrier`
-//!    ([`GroupDistance::read_since_barrier_at`]).
 //!
 //! Recording: the facts at a wait (or a point) are the join over every
 //! visit: the iterations of an unrolled loop, and the rounds of a fixed
@@ -116,7 +98,6 @@ use melior::ir::{
     operation::OperationLike,
     BlockLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
 };
-use mlir_sys::{mlirOpResultGetOwner, mlirValueIsAOpResult};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Groups committed on a queue after a group, over all paths: at least
@@ -254,25 +235,6 @@ enum Entity {
     Commit(usize),
     /// Groups since the top of the current iteration of a loop, per queue.
     Ghost(usize, i64),
-    /// Hazard mode: the completion frontier of a queue. Its distance `d`
-    /// says that every group at distance `d` or more (committed `d` or more
-    /// groups ago) is complete; absent on a path: none is known complete.
-    Complete(i64),
-    /// Hazard mode: [`Entity::Complete`] as it was at the last `gpu.barrier`
-    /// (every thread's groups at that distance are complete).
-    Synced(i64),
-    /// Hazard mode: the most recent execution of a copy op.
-    Copy(usize),
-    /// Hazard mode: present (on every path) when the copy's most recent
-    /// execution was committed by the most recent execution of the commit.
-    ClosedBy(usize, usize),
-    /// Hazard mode: present (on every path) when a wait on the token of the
-    /// commit that closed the copy's most recent execution has run.
-    Covered(usize),
-    /// Hazard mode: present (on some path) when the most recent execution
-    /// of a point that is not an apipe op (a read) has no `gpu.barrier`
-    /// after it.
-    ReadSinceBarrier(usize),
 }
 
 type State = BTreeMap<Entity, GroupFact>;
@@ -282,8 +244,6 @@ type State = BTreeMap<Entity, GroupFact>;
 pub struct GroupDistance {
     operand_facts: HashMap<(usize, usize), GroupFact>,
     snapshots: HashMap<usize, State>,
-    per_iteration: HashMap<(usize, i64), Distance>,
-    later_snapshots: HashMap<(usize, usize, bool), State>,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -425,6 +385,64 @@ fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u6
     }
 }
 
+/// The fewest groups that the regions of `op` commit on `queue` along one
+/// path (a lower bound: 0 where a path may skip them, such as a loop with a
+/// dynamic trip count, an `scf.while` after its first `before` region, or an
+/// op the analysis does not follow).
+pub fn min_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> u64 {
+    let block_min = |block: BlockRef<'c, 'a>| -> u64 {
+        let mut total: u64 = 0;
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            total = total.saturating_add(op_min_groups(&inner, queue));
+            next = inner.next_in_block();
+        }
+        total
+    };
+    let mut least: Option<u64> = None;
+    for region in op.regions() {
+        let value = match region.first_block() {
+            Some(block) if block.next_in_region().is_none() => block_min(block),
+            _ => 0,
+        };
+        least = Some(least.map_or(value, |l| l.min(value)));
+    }
+    least.unwrap_or(0)
+}
+
+/// [`min_groups`] of one op (a commit counts itself; loops multiply).
+fn op_min_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> u64 {
+    match ops::name(op).as_str() {
+        ops::COMMIT_GROUP => u64::from(attributes::queue(op) == queue),
+        "scf.for" => static_trip_count(op).map_or(0, |n| min_groups(op, queue).saturating_mul(n)),
+        // The `before` region runs at least once.
+        "scf.while" => op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .map_or(0, |b| {
+                let mut total: u64 = 0;
+                let mut next = b.first_operation();
+                while let Some(inner) = next {
+                    total = total.saturating_add(op_min_groups(&inner, queue));
+                    next = inner.next_in_block();
+                }
+                total
+            }),
+        "scf.if" => {
+            // An `scf.if` without `else` may commit nothing.
+            let has_else = op.region(1).is_ok_and(|r| r.first_block().is_some());
+            if has_else {
+                min_groups(op, queue)
+            } else {
+                0
+            }
+        }
+        "scf.index_switch" | "scf.execute_region" => min_groups(op, queue),
+        _ => 0,
+    }
+}
+
 impl GroupDistance {
     /// Analyzes `function` (a `*.func` op), recording the facts of every
     /// `apipe.wait` operand.
@@ -446,47 +464,15 @@ impl GroupDistance {
         function: &impl OperationLike<'c, 'a>,
         options: &Options<'c, 'a>,
     ) -> Result<Self, Reported> {
-        Self::compute_inner(function, options, false)
-    }
-
-    /// The hazard checker's mode (`apipe-check-hazards`): [`Self::compute_with`]
-    /// with `track_commits`, keeping the state before each of `points`, and
-    /// also following
-    /// - each `apipe.copy` as "its most recent execution" (groups committed
-    ///   on its queue since it was issued: [`Self::copy_fact_at`]);
-    /// - per queue, the completion frontier that the waits establish
-    ///   (`wait_group {pending = N}`: every group at distance N or more is
-    ///   complete; `wait %t`: the named group and older ones), moved by
-    ///   commits like a token ([`Self::complete_fact_at`]), and its copy at
-    ///   the last `gpu.barrier` ([`Self::synced_fact_at`]);
-    /// - the groups each `scf.for` iteration commits per queue
-    ///   ([`Self::groups_per_iteration`]).
-    ///
-    /// # Errors
-    /// As [`Self::compute`].
-    pub fn compute_for_hazards<'c: 'a, 'a>(
-        function: &impl OperationLike<'c, 'a>,
-        points: Vec<OperationRef<'c, 'a>>,
-    ) -> Result<Self, Reported> {
-        // The struct update keeps this valid when `Options` gains fields.
-        #[allow(clippy::needless_update)]
-        let options = Options {
-            track_commits: true,
-            points,
-            ..Options::default()
-        };
-        Self::compute_inner(function, &options, true)
+        Self::compute_inner(function, options)
     }
 
     fn compute_inner<'c: 'a, 'a>(
         function: &impl OperationLike<'c, 'a>,
         options: &Options<'c, 'a>,
-        hazards: bool,
     ) -> Result<Self, Reported> {
         let mut interpreter = Interpreter {
             track_commits: options.track_commits,
-            hazards,
-            later: None,
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
             commit_queues: HashMap::new(),
@@ -562,129 +548,6 @@ impl GroupDistance {
             .copied()
     }
 
-    /// Hazard mode: the fact of the most recent execution of the
-    /// `apipe.copy` op `copy` just before `point` (one of the points given to
-    /// [`Self::compute_for_hazards`]): groups committed on its queue since it
-    /// was issued (0: not committed yet). `None` if it cannot have run.
-    pub fn copy_fact_at<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        copy: &impl OperationLike<'c, 'a>,
-    ) -> Option<GroupFact> {
-        self.snapshots
-            .get(&op_key(point))?
-            .get(&Entity::Copy(op_key(copy)))
-            .copied()
-    }
-
-    /// Hazard mode: true if, on every path to `point`, a wait named the
-    /// token of the commit that closed the most recent execution of `copy`
-    /// (so that execution, and every older one, is complete).
-    pub fn copy_covered_at<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        copy: &impl OperationLike<'c, 'a>,
-    ) -> bool {
-        self.snapshots
-            .get(&op_key(point))
-            .and_then(|state| state.get(&Entity::Covered(op_key(copy))))
-            .is_some_and(|fact| !fact.may_name_no_group)
-    }
-
-    /// Hazard mode: the completion frontier of `queue` just before `point`:
-    /// on every path where the fact names a group, each group at its
-    /// distance or more is complete (use `groups.max`); `None`, no group,
-    /// or `may_name_no_group`: on some path no group is known complete.
-    pub fn complete_fact_at<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        queue: i64,
-    ) -> Option<GroupFact> {
-        self.snapshots
-            .get(&op_key(point))?
-            .get(&Entity::Complete(queue))
-            .copied()
-    }
-
-    /// Hazard mode: [`Self::complete_fact_at`] as established by the last
-    /// `gpu.barrier` before `point` (groups complete in every thread).
-    pub fn synced_fact_at<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        queue: i64,
-    ) -> Option<GroupFact> {
-        self.snapshots
-            .get(&op_key(point))?
-            .get(&Entity::Synced(queue))
-            .copied()
-    }
-
-    /// Hazard mode: [`Self::complete_fact_at`] (`synced = false`) or
-    /// [`Self::synced_fact_at`] (`synced = true`) at `point` in the first
-    /// iteration (`first = true`: the body run from the entry state only)
-    /// or in the later iterations (`first = false`: from the back edge
-    /// only) of the enclosing `scf.for` `loop`. `None` if not recorded.
-    pub fn frontier_in_iterations<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        r#loop: &impl OperationLike<'c, 'a>,
-        queue: i64,
-        synced: bool,
-        first: bool,
-    ) -> Option<Option<GroupFact>> {
-        let state = self
-            .later_snapshots
-            .get(&(op_key(point), op_key(r#loop), first))?;
-        let entity = if synced {
-            Entity::Synced(queue)
-        } else {
-            Entity::Complete(queue)
-        };
-        Some(state.get(&entity).copied())
-    }
-
-    /// Hazard mode: [`Self::copy_fact_at`] in the first or later iterations
-    /// of `loop`, as [`Self::frontier_in_iterations`].
-    pub fn copy_fact_in_iterations<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        r#loop: &impl OperationLike<'c, 'a>,
-        copy: &impl OperationLike<'c, 'a>,
-        first: bool,
-    ) -> Option<Option<GroupFact>> {
-        let state = self
-            .later_snapshots
-            .get(&(op_key(point), op_key(r#loop), first))?;
-        Some(state.get(&Entity::Copy(op_key(copy))).copied())
-    }
-
-    /// Hazard mode: true if, on some path to `point`, the most recent
-    /// execution of `read` (one of the points, not an apipe op) is followed
-    /// by no `gpu.barrier`.
-    pub fn read_since_barrier_at<'c: 'a, 'a>(
-        &self,
-        point: &impl OperationLike<'c, 'a>,
-        read: &impl OperationLike<'c, 'a>,
-    ) -> bool {
-        self.snapshots
-            .get(&op_key(point))
-            .is_some_and(|state| state.contains_key(&Entity::ReadSinceBarrier(op_key(read))))
-    }
-
-    /// Hazard mode: the groups one iteration of the `scf.for` `loop` commits
-    /// on `queue`, over all paths ([`Distance::ZERO`] if the body commits
-    /// nothing on `queue` or the loop never runs).
-    pub fn groups_per_iteration<'c: 'a, 'a>(
-        &self,
-        r#loop: &impl OperationLike<'c, 'a>,
-        queue: i64,
-    ) -> Distance {
-        self.per_iteration
-            .get(&(op_key(r#loop), queue))
-            .copied()
-            .unwrap_or(Distance::ZERO)
-    }
-
     /// The fact of the most recent execution of the commit op `commit` just
     /// before `point` (needs [`Options::track_commits`] and `point` in
     /// [`Options::points`]). `None` if the commit cannot have run before.
@@ -698,86 +561,6 @@ impl GroupDistance {
             .get(&Entity::Commit(op_key(commit)))
             .copied()
     }
-}
-
-/// Hazard mode: a wait on the token of a commit op (its direct result)
-/// covers every copy that the commit's most recent execution closed: the
-/// relation survives branches that commit between them, which the distance
-/// intervals alone lose.
-fn cover_closed_by(state: &mut State, token: Value) {
-    // SAFETY: `token` is live; the owner of an op result is a live op.
-    let commit = unsafe {
-        if !mlirValueIsAOpResult(token.to_raw()) {
-            return;
-        }
-        mlirOpResultGetOwner(token.to_raw()).ptr as usize
-    };
-    let covered: Vec<(usize, GroupFact)> = state
-        .iter()
-        .filter_map(|(entity, fact)| match entity {
-            Entity::ClosedBy(copy, closer) if *closer == commit && !fact.may_name_no_group => {
-                Some((*copy, *fact))
-            }
-            _ => None,
-        })
-        .collect();
-    for (copy, fact) in covered {
-        state.insert(Entity::Covered(copy), fact);
-    }
-}
-
-/// Hazard mode: a wait that completes the group of `waited` (and, by FIFO
-/// order, every older group of its queue) lowers the queue's completion
-/// frontier to it, path by path: the new frontier is the smaller distance.
-fn complete_through(state: &mut State, waited: GroupFact) {
-    let Some(groups) = waited.groups else {
-        return;
-    };
-    let entity = Entity::Complete(waited.queue);
-    let old = state.get(&entity).copied();
-    let lowered = match old.and_then(|o| o.groups.map(|g| (o, g))) {
-        Some((old, old_groups)) => {
-            // Paths without a frontier take the waited group's distance.
-            let max = if old.may_name_no_group {
-                groups.max
-            } else {
-                match (old_groups.max, groups.max) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            };
-            Distance {
-                min: old_groups.min.min(groups.min),
-                max,
-            }
-        }
-        None => groups,
-    };
-    let mut new = GroupFact {
-        queue: waited.queue,
-        groups: Some(lowered),
-        may_name_no_group: false,
-    };
-    if waited.may_name_no_group {
-        // On the paths where the token names no group, nothing changes.
-        new = match old {
-            Some(old) => new.join(old),
-            None => new.join(GroupFact::no_group(waited.queue)),
-        };
-    }
-    state.insert(entity, new);
-}
-
-/// Hazard mode: two visits of one point in one pass, both recorded (an
-/// entity seen on one visit only keeps its fact).
-fn join_recorded(a: &State, b: &State) -> State {
-    let mut out = a.clone();
-    for (entity, fact) in b {
-        out.entry(*entity)
-            .and_modify(|mine| *mine = mine.join(*fact))
-            .or_insert(*fact);
-    }
-    out
 }
 
 /// For each op, the token values that die after it: the op of the value's
@@ -846,13 +629,6 @@ const GIVE_UP_AFTER: usize = 16;
 
 struct Interpreter<'c> {
     track_commits: bool,
-    /// [`GroupDistance::compute_for_hazards`]: follow copies, waits and
-    /// barriers, record per-iteration counts.
-    hazards: bool,
-    /// Hazard mode: the `scf.for` whose body is being run from its entry
-    /// only (`true`: the first iteration) or its back edge only (`false`:
-    /// the later iterations); points record into `later_snapshots`.
-    later: Option<(usize, bool)>,
     points: HashSet<usize>,
     dies_after: HashMap<usize, Vec<Entity>>,
     commit_queues: HashMap<usize, BTreeSet<i64>>,
@@ -1045,41 +821,9 @@ impl<'c> Interpreter<'c> {
         }
         let name = ops::name(&op);
 
-        if let Some((l, first)) = self.later.filter(|_| self.points.contains(&key)) {
-            // Every visit in one pass is recorded joined.
-            let snapshot = self
-                .result
-                .later_snapshots
-                .entry((key, l, first))
-                .or_insert_with(|| state.clone());
-            *snapshot = join_recorded(snapshot, state);
-        }
-        if self.hazards && self.points.contains(&key) && !ops::is_apipe(&op) {
-            // Queue -1: no commit moves it.
-            state.insert(Entity::ReadSinceBarrier(key), GroupFact::fresh(-1));
-        }
         match name.as_str() {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
-                if self.hazards {
-                    // Copies uncommitted on every path join this group.
-                    let closed: Vec<usize> = state
-                        .iter()
-                        .filter_map(|(entity, fact)| match entity {
-                            Entity::Copy(copy)
-                                if fact.queue == queue
-                                    && fact.groups == Some(Distance::ZERO)
-                                    && !fact.may_name_no_group =>
-                            {
-                                Some(*copy)
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    for copy in closed {
-                        state.insert(Entity::ClosedBy(copy, key), GroupFact::fresh(queue));
-                    }
-                }
                 for fact in state.values_mut() {
                     if fact.queue == queue {
                         if let Some(groups) = fact.groups.as_mut() {
@@ -1102,58 +846,6 @@ impl<'c> Interpreter<'c> {
                 }
                 if self.track_commits {
                     state.insert(Entity::Commit(key), GroupFact::fresh(queue));
-                }
-            }
-            ops::WAIT if self.hazards => {
-                // Recorded as below, then the completion frontier moves.
-                for operand in op.operands() {
-                    if let Some(fact) = Self::fact(state, operand) {
-                        self.result
-                            .operand_facts
-                            .insert((key, value_key(operand)), fact);
-                        complete_through(state, fact);
-                        cover_closed_by(state, operand);
-                    }
-                }
-            }
-            ops::COPY if self.hazards => {
-                let queue = attributes::queue(&op);
-                state.retain(|entity, _| match entity {
-                    Entity::ClosedBy(copy, _) | Entity::Covered(copy) => *copy != key,
-                    _ => true,
-                });
-                state.insert(Entity::Copy(key), GroupFact::fresh(queue));
-            }
-            ops::WAIT_GROUP if self.hazards => {
-                let pending = attributes::integer(&op, attributes::PENDING)
-                    .unwrap_or(0)
-                    .max(0);
-                let pending = pending as u64;
-                complete_through(
-                    state,
-                    GroupFact {
-                        queue: attributes::queue(&op),
-                        groups: Some(Distance {
-                            min: pending,
-                            max: Some(pending),
-                        }),
-                        may_name_no_group: false,
-                    },
-                );
-            }
-            "gpu.barrier" if self.hazards => {
-                let frontiers: Vec<(i64, GroupFact)> = state
-                    .iter()
-                    .filter_map(|(entity, fact)| match entity {
-                        Entity::Complete(queue) => Some((*queue, *fact)),
-                        _ => None,
-                    })
-                    .collect();
-                state.retain(|entity, _| {
-                    !matches!(entity, Entity::Synced(_) | Entity::ReadSinceBarrier(_))
-                });
-                for (queue, fact) in frontiers {
-                    state.insert(Entity::Synced(queue), fact);
                 }
             }
             ops::READY => {
@@ -1280,11 +972,7 @@ impl<'c> Interpreter<'c> {
             n.saturating_mul(ops::nested_ops(&op).len() as u64 + 1)
         });
         if let Some(trip_count) =
-            // The hazard mode keeps per-iteration records of the loop (its
-            // own handling below), so it never unrolls.
-            trip_count.filter(|&n| {
-                !self.hazards && n <= UNROLL_LIMIT && unroll_cost <= self.unroll_budget
-            })
+            trip_count.filter(|&n| n <= UNROLL_LIMIT && unroll_cost <= self.unroll_budget)
         {
             self.unroll_budget -= unroll_cost;
             // A small static trip count: iteration by iteration, exact.
@@ -1305,7 +993,6 @@ impl<'c> Interpreter<'c> {
         let queues = self.commit_queues_of(&op);
         let mut header = entry.clone();
         let mut round: usize = 0;
-        let mut back_edge = State::new();
         let (yields, per_iteration) = loop {
             let mut current = header.clone();
             for &queue in &queues {
@@ -1325,40 +1012,16 @@ impl<'c> Interpreter<'c> {
                 yields.len(),
             );
             self.bind(&mut current, &arguments, &yields);
-            if self.hazards {
-                back_edge = current.clone();
-            }
             let mut next = join_states(&entry, &current);
             // A window of k rotating iter_args needs k rounds before its
             // deepest slot settles: the thresholds start after them.
             widen(&header, &mut next, round.saturating_sub(arguments.len()));
             if next == header {
-                if self.hazards && self.later.is_none() {
-                    for (queue, per) in &per_iteration {
-                        let per = per.unwrap_or(Distance { min: 0, max: None });
-                        self.result.per_iteration.insert((key, *queue), per);
-                    }
-                }
                 break (yields, per_iteration);
             }
             header = next;
             round += 1;
         };
-        if self.hazards && self.later.is_none() {
-            // The points of the body once more, from the back edge only:
-            // their state in iterations 1, 2, ... (not in outer loops' own
-            // later passes, so each key means "later iterations of `op`").
-            // The passes record only into `later_snapshots`.
-            let snapshots = self.result.snapshots.clone();
-            let operand_facts = self.result.operand_facts.clone();
-            self.later = Some((key, false));
-            let _ = self.block(body, &mut back_edge);
-            self.later = Some((key, true));
-            let _ = self.block(body, &mut entry.clone());
-            self.later = None;
-            self.result.snapshots = snapshots;
-            self.result.operand_facts = operand_facts;
-        }
         let mut exit = match trip_count {
             Some(n) => {
                 // The back edge after the last iteration: no zero-trip path.
@@ -1522,7 +1185,7 @@ mod tests {
         );
     }
 
-    /// The hazard checker's query: commit ops followed to a point, in
+    /// Commit ops followed to a point, in
     /// counting form.
     #[test]
     fn commit_facts_at_a_point_in_counting_form() {

@@ -17,6 +17,7 @@
 //!   [`trip_count`], [`workgroup_memory`]).
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod check_hazards;
 pub mod counting_to_tokens;
 pub mod cp_async;

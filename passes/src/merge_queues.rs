@@ -1,6 +1,5 @@
 //! `apipe-merge-queues`: every queue onto queue 0, with every count
-//! recomputed over the merged FIFO order (DESIGN.md section 5; issue 4,
-//! pass 3).
+//! recomputed over the merged FIFO order.
 //!
 //! Hardware `cp.async` has one queue per thread (PTX ISA 9.7.9.25.3.2-3:
 //! `commit_group` and `wait_group` name no queue), while the pipeliner puts
@@ -23,7 +22,11 @@
 //! 3. move every `apipe.copy`, `apipe.commit_group` and `apipe.ready` to
 //!    queue 0 (drop the `queue` attribute). A copy that was committed later
 //!    on its own queue may now join an earlier group of queue 0: it completes
-//!    no later than before, so every wait still covers it;
+//!    no later than before, so every wait still covers it. A `wait_group`
+//!    that step 2 kept (in a function that may be entered with groups in
+//!    flight, it may wait for a group of the caller) moves to queue 0 with
+//!    its count: at least as many groups follow its group on the merged
+//!    queue, so it still completes it (perhaps waiting longer than needed);
 //! 4. [`tokens_to_counting`] (not strict): each wait becomes `wait_group`
 //!    on queue 0 with the groups of every queue counted; a count the paths do
 //!    not agree on (queues committed at different rates under a branch) takes

@@ -1,5 +1,5 @@
 //! `apipe-tokens-to-counting{strict=false}`: token form to counting form
-//! (DESIGN.md sections 3 and 5; issue 4, pass 2).
+//! (the reverse of `apipe-counting-to-tokens`).
 //!
 //! Each `apipe.wait %t…` becomes `apipe.wait_group {queue = q, pending = N}`,
 //! N being the fewest groups committed on q after the named group over all
@@ -35,7 +35,7 @@
 //!
 //! Postcondition: no `!apipe.token` value and no `apipe.wait` is left.
 //! Citations: RFC 0077 section "Inter-stage synchronization" (the counting
-//! form); the RFC review's token proposal (DESIGN.md section 3).
+//! form); the RFC review's token proposal (tvm-rfcs #80 discussion).
 
 use crate::{
     group_distance::{self, Distance, GroupDistance, GroupFact, Options},
@@ -156,7 +156,7 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     // 3.
     for plan in plans {
         let context = plan.wait.context();
-        // SAFETY: `context` is bound first (TOOLCHAIN.md).
+        // SAFETY: `context` is bound first (a temporary context ref would dangle).
         let context = unsafe { context.to_ref() };
         let i64_type = IntegerType::new(context, 64).into();
         let kept: Vec<_> = plan.wait.attributes().collect();

@@ -28,9 +28,12 @@ use melior::ir::{
     RegionLike, Type, TypeLike, Value, ValueLike,
 };
 
-/// True if `op` is a `memref.alloc` / `memref.alloca` of workgroup memory.
+/// True if `op` is a `memref.alloc` / `memref.alloca` of workgroup memory
+/// in GPU code (inside a `gpu.module` or a `gpu.launch` body; on the host a
+/// memory space means nothing to the hardware).
 pub fn is_workgroup_alloc(op: &OperationRef) -> bool {
     (ops::is(op, "memref.alloc") || ops::is(op, "memref.alloca"))
+        && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module") || ops::is(&p, "gpu.launch"))
         && op.result_count() == 1
         && MemRefType::try_from(op.result(0).unwrap().r#type())
             .is_ok_and(|ty| memory_space(ty) == MemorySpace::Shared)

@@ -1,6 +1,11 @@
-// apipe-check-hazards on the classic synchronization bugs (issue 6): each
-// read that an async copy's group does not cover is a located error with a
-// note at the copy; each correct twin is in check-hazards.mlir.
+// apipe-check-hazards on synchronization bugs, one case per hazard class and
+// variant: read-after-write (a read the waits do not cover), write-after-read
+// (a write into a copy's source in flight), write-after-write (two copies in
+// flight into the same elements, a store a copy may erase), and the missing
+// barriers of a gpu.func. Each is a located error; the notes say at the copy
+// how many newer groups are committed, at the wait which `pending` would
+// complete it, and at the loop or branch which path decides. Each correct twin
+// is in check-hazards.mlir.
 // RUN: apipe-opt %s --split-input-file --apipe-check-hazards --verify-diagnostics
 
 // The commit placed after the wait (off by one): `wait_group 1` runs before
@@ -12,18 +17,22 @@ func.func @commit_after_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<2x4xf32>
-  // expected-note @+1 {{the copy whose group is not complete (seen from iteration 0 of the loop: at least 2 group(s) committed on queue 0 after it; the waits complete only the groups committed 2 or more groups earlier)}}
+  // expected-note @+2 {{the async copy still in flight; 1 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{the async copy still in flight; 1 newer group(s) committed on queue 0 since its group}}
   apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
   apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
+    // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
     apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    // expected-note @+2 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
+    // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
     apipe.wait_group 1
     apipe.commit_group
     %v = arith.remui %j, %c2 : index
-    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing: no wait completes the copy's group on every path from the copy to this read}}
+    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%v, %c0] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
@@ -47,16 +56,22 @@ func.func @count_one_too_large(%A: memref<64xf32>, %out: memref<8xf32>) {
   apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
   apipe.commit_group
   apipe.wait_group 0
+  // expected-note @+2 {{the copy is carried in flight across the back edge of this loop}}
+  // expected-note @+1 {{the copy is carried in flight across 2 back edges of this loop}}
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
     %vn = arith.remui %next, %c2 : index
-    // expected-note @+1 {{the copy whose group is not complete (issued 1 iteration(s) earlier: at least 2 group(s) committed on queue 0 after it; the waits complete only the groups committed 2 or more groups earlier)}}
+    // expected-note @+3 {{the async copy still in flight, issued in the previous iteration; 1 newer group(s) committed on queue 0 since its group}}
+    // expected-error @+2 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
+    // expected-note @+1 {{the async copy still in flight, issued 2 iterations earlier; 1 newer group(s) committed on queue 0 since its group}}
     apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
     apipe.commit_group
+    // expected-note @+2 {{`pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 0 when it waits; `pending <= 1` completes it}}
+    // expected-note @+1 {{`pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 0 when it waits; `pending <= 1` completes it}}
     apipe.wait_group 2
     %v = arith.remui %j, %c2 : index
-    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
+    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%v, %c3] : memref<2x4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
@@ -75,16 +90,20 @@ func.func @single_buffer_consumer_one_stage_later(%A: memref<64xf32>, %out: memr
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
   apipe.commit_group
   scf.for %j = %c0 to %c8 step %c1 {
     %next = arith.addi %j, %c1 : index
     %src = arith.muli %next, %c4 : index
-    // expected-note @+1 {{the copy whose group is not complete (issued earlier in this iteration: at least 1 group(s) committed on queue 0 after it; the waits complete only the groups committed 1 or more groups earlier)}}
+    // expected-error @+2 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
+    // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
     apipe.copy %A[%src], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     apipe.commit_group
+    // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
     apipe.wait_group 1
-    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
+    // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
     %x = memref.load %buf[%c2] : memref<4xf32>
     memref.store %x, %out[%j] : memref<8xf32>
   }
@@ -99,13 +118,15 @@ func.func @single_buffer_consumer_one_stage_later(%A: memref<64xf32>, %out: memr
 func.func @wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  // expected-note @+1 {{the copy whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
+  // expected-note @+1 {{the copy stays in flight when this scf.if takes its else branch}}
   scf.if %cond {
     apipe.wait_group 0
   }
-  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
 }
@@ -116,13 +137,15 @@ func.func @wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
 func.func @token_wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  // expected-note @+1 {{the copy whose group is not complete}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   %t = apipe.commit_group
+  // expected-note @+1 {{the copy stays in flight when this scf.if takes its else branch}}
   scf.if %cond {
     apipe.wait %t
   }
-  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing}}
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   return %x : f32
 }
@@ -133,10 +156,11 @@ func.func @token_wait_on_one_path(%A: memref<64xf32>, %cond: i1) -> f32 {
 func.func @uncommitted_copy(%A: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
-  // expected-note @+1 {{the copy whose group is not complete (not committed yet; the waits complete only the groups committed 0 or more groups earlier)}}
+  // expected-note @+1 {{the async copy still in flight; its group is not committed yet}}
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+  // expected-note @+1 {{`pending = 0` cannot complete this copy's group: the group is committed after this wait (commit it before waiting)}}
   apipe.wait_group 0
-  // expected-error @+1 {{'vector.load' op reads a buffer region that an async copy may still be writing}}
+  // expected-error @+1 {{'vector.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %v = vector.load %buf[%c0] : memref<4xf32, 3>, vector<2xf32>
   %x = vector.extract %v[0] : f32 from vector<2xf32>
   return %x : f32
@@ -158,7 +182,7 @@ gpu.module @kernels {
     %zero = arith.constant 0.0 : f32
     %tid = gpu.thread_id x
     %lane = arith.muli %tid, %c4 : index
-    // expected-note @+1 {{the copy, issued by every thread, whose data other threads read (seen from iteration 0 of the loop: at least 2 group(s) committed on queue 0 after it; the waits complete it for the copying thread, but no gpu.barrier follows them before this read)}}
+    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
     apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
     apipe.commit_group
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
@@ -171,9 +195,10 @@ gpu.module @kernels {
         apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
       apipe.commit_group
+      // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
       apipe.wait_group 1
       %cur = arith.remui %j, %c2 : index
-      // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read}}
+      // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)}}
       %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>
       %acc2 = arith.addf %acc, %x : f32
       gpu.barrier
@@ -197,10 +222,11 @@ func.func @async_reader_overwritten(%A: memref<64xf32>) {
   apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
   apipe.wait_group 0
-  // expected-note @+1 {{the copy that reads the region, whose group is not complete (at least 1 group(s) committed on queue 1 after it; on some path no wait completes any group of queue 1)}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 1 since its group}}
+  // expected-note @+1 {{no wait on queue 1 follows this copy before the access on this path}}
   apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
   apipe.commit_group queue 1
-  // expected-error @+1 {{'apipe.copy' op overwrites a buffer region that an earlier async copy may still be reading (early overwrite): no wait completes the reading copy's group before this copy is issued}}
+  // expected-error @+1 {{'apipe.copy' op overwrites a buffer region that an earlier async copy may still be reading (its source) (write-after-read)}}
   apipe.copy %A[%c4], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
   apipe.wait_group 0
@@ -215,10 +241,11 @@ func.func @async_read_of_pending_data(%A: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %shared = memref.alloc() : memref<4xf32, 3>
   %local = memref.alloca() : memref<4xf32, 5>
-  // expected-note @+1 {{the copy whose group is not complete}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %shared[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
-  // expected-error @+1 {{'apipe.copy' op reads a buffer region that an async copy may still be writing}}
+  // expected-error @+1 {{'apipe.copy' op reads (as its source) a buffer region that an async copy may still be writing (read-after-write)}}
   apipe.copy %shared[%c0], %local[%c0], 4 queue 1 : memref<4xf32, 3> to memref<4xf32, 5>
   apipe.commit_group queue 1
   apipe.wait_group 0
@@ -234,13 +261,15 @@ func.func private @consume(memref<4xf32, 3>)
 
 func.func @may_alias(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %other: memref<4xf32, 3>) -> f32 {
   %c0 = arith.constant 0 : index
-  // expected-note @+2 {{the copy whose group is not complete}}
-  // expected-note @+1 {{the copy whose group is not complete}}
+  // expected-note @+4 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
-  // expected-remark @+1 {{possible hazard (checked conservatively: the buffers may alias): 'memref.load' op reads a buffer region}}
+  // expected-remark @+1 {{possible hazard (the buffers may alias): 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
   %x = memref.load %other[%c0] : memref<4xf32, 3>
-  // expected-remark @+1 {{possible hazard (checked conservatively: a callee may read any part of the buffers it is passed)}}
+  // expected-error @+1 {{'func.call' op reads a buffer region that an async copy may still be writing (read-after-write): it has no memory-effect information, so it may read and write any part of the buffers it receives}}
   func.call @consume(%buf) : (memref<4xf32, 3>) -> ()
   apipe.wait_group 0
   return %x : f32
@@ -266,6 +295,7 @@ gpu.module @kernels {
     %lane = arith.muli %tid, %c4 : index
     apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
     apipe.commit_group
+    // expected-note @+1 {{the read is carried into the next iteration of this loop with no gpu.barrier after it}}
     %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
       %next = arith.addi %j, %c1 : index
       %in_range = arith.cmpi ult, %next, %c8 : index
@@ -273,14 +303,14 @@ gpu.module @kernels {
         %base = arith.muli %next, %c128 : index
         %src = arith.addi %base, %lane : index
         %v = arith.remui %next, %c2 : index
-        // expected-error @+1 {{'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy}}
+        // expected-error @+1 {{'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy (missing barrier)}}
         apipe.copy %A[%src], %buf[%v, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
       }
       apipe.commit_group
       apipe.wait_group 1
       gpu.barrier
       %cur = arith.remui %j, %c2 : index
-      // expected-note @+1 {{the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)}}
+      // expected-note @+1 {{the read of other threads' data in the previous iteration: no gpu.barrier follows it before the copy on some path}}
       %x = memref.load %buf[%cur, %tid] : memref<2x128xf32, 3>
       %acc2 = arith.addf %acc, %x : f32
       scf.yield %acc2 : f32
@@ -299,10 +329,11 @@ func.func @store_over_source_in_flight() {
   %f = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<4xf32>
   %buf = memref.alloc() : memref<4xf32>
-  // expected-note @+1 {{the copy that reads the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
   apipe.commit_group
-  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source; write-after-read): no wait completes the copy's group on every path from the copy to this store}}
+  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
   memref.store %f, %A[%c0] : memref<4xf32>
   apipe.wait_group 0
   return
@@ -317,10 +348,11 @@ func.func @store_over_destination_in_flight() {
   %f = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<4xf32>
   %buf = memref.alloc() : memref<4xf32>
-  // expected-note @+1 {{the copy that writes the region, whose group is not complete (at least 1 group(s) committed on queue 0 after it; on some path no wait completes any group of queue 0)}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c0], 1 : memref<4xf32> to memref<4xf32>
   apipe.commit_group
-  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be writing (its destination; write-after-write: the copy may land later and erase this store): no wait completes the copy's group on every path from the copy to this store}}
+  // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
   memref.store %f, %buf[%c0] : memref<4xf32>
   apipe.wait_group 0
   return
@@ -336,14 +368,190 @@ func.func @vector_store_and_memref_copy_in_flight(%v: vector<4xf32>, %B: memref<
   %c4 = arith.constant 4 : index
   %A = memref.alloc() : memref<8xf32>
   %buf = memref.alloc() : memref<8xf32>
-  // expected-note @+2 {{the copy that writes the region, whose group is not complete}}
-  // expected-note @+1 {{the copy that reads the region, whose group is not complete}}
+  // expected-note @+4 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
   apipe.copy %A[%c0], %buf[%c4], 4 : memref<8xf32> to memref<8xf32>
   apipe.commit_group
-  // expected-error @+1 {{'vector.store' op writes a buffer region that an async copy may still be writing}}
+  // expected-error @+1 {{'vector.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
   vector.store %v, %buf[%c2] : memref<8xf32>, vector<4xf32>
-  // expected-error @+1 {{'memref.copy' op writes a buffer region that an async copy may still be reading}}
+  // expected-error @+1 {{'memref.copy' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
   memref.copy %B, %A : memref<8xf32> to memref<8xf32>
   apipe.wait_group 0
   return
+}
+
+// -----
+
+// Two copies in flight into the same elements (write-after-write): the
+// final content depends on which lands last.
+func.func @two_copies_in_flight_into_one_buffer(%A: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<8xf32> to memref<4xf32>
+  apipe.commit_group
+  // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
+  apipe.copy %A[%c4], %buf[%c0], 4 : memref<8xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// The same with a partial overlap, and the second copy issued after a wait
+// that is one too weak: elements 2..3 of %buf are written by both.
+func.func @partial_overlap_after_weak_wait(%A: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<6xf32>
+  // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<8xf32> to memref<6xf32>
+  apipe.commit_group
+  // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
+  apipe.wait_group 1
+  // expected-error @+1 {{'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)}}
+  apipe.copy %A[%c4], %buf[%c2], 4 : memref<8xf32> to memref<6xf32>
+  apipe.commit_group
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A wait one too weak: the note gives the count that completes the group.
+func.func @wait_one_too_weak(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
+  apipe.wait_group 1
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  memref.store %x, %out[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+// Two groups committed after the copy, the wait leaves three in flight.
+func.func @wait_two_too_weak(%A: memref<64xf32>, %B: memref<64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %other = memref.alloc() : memref<4xf32>
+  // expected-note @+1 {{the async copy still in flight; 2 newer group(s) committed on queue 0 since its group}}
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.copy %B[%c0], %other[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  apipe.commit_group
+  // expected-note @+1 {{`pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it}}
+  apipe.wait_group 3
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  return %x : f32
+}
+
+// -----
+
+// Reads that MLIR's memory effects reveal: a linalg op, an atomic update,
+// a call passed an unranked cast of the buffer (it may read and write all of
+// it), and a free of the buffer, all while the copy is in flight.
+func.func private @consume_any(memref<*xf32>)
+
+func.func @effects_of_other_ops(%A: memref<64xf32>, %out: memref<4xf32>, %v: f32, %i: index) {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-note @+8 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+7 {{no wait on queue 0 follows this copy before the access on this path}}
+  // expected-note @+6 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+5 {{no wait on queue 0 follows this copy before the access on this path}}
+  // expected-note @+4 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+3 {{no wait on queue 0 follows this copy before the access on this path}}
+  // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+  // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  // expected-error @+1 {{'linalg.copy' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  linalg.copy ins(%buf : memref<4xf32>) outs(%out : memref<4xf32>)
+  // expected-error @+1 {{'memref.atomic_rmw' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  %old = memref.atomic_rmw addf %v, %buf[%i] : (f32, memref<4xf32>) -> f32
+  %u = memref.cast %buf : memref<4xf32> to memref<*xf32>
+  // expected-error @+1 {{'func.call' op reads a buffer region that an async copy may still be writing (read-after-write): it has no memory-effect information, so it may read and write any part of the buffers it receives}}
+  func.call @consume_any(%u) : (memref<*xf32>) -> ()
+  // expected-error @+1 {{'memref.dealloc' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)}}
+  memref.dealloc %buf : memref<4xf32>
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A store into the source of a copy that is still in flight, in a
+// pipelined loop: the copy of tile j + 1 reads %A[4(j+1) .. 4(j+1)+3] until
+// the next iteration's wait; the store of iteration j writes %A[4(j+1)].
+func.func @store_into_source_of_next_tile() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<64xf32>
+  %buf = memref.alloc() : memref<2x4xf32>
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  apipe.commit_group
+  scf.for %j = %c0 to %c8 step %c1 {
+    %next = arith.addi %j, %c1 : index
+    %src = arith.muli %next, %c4 : index
+    %vn = arith.remui %next, %c2 : index
+    // expected-note @+1 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+    apipe.copy %A[%src], %buf[%vn, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    apipe.commit_group
+    // expected-note @+1 {{`pending = 1` leaves this copy's group in flight: 0 newer group(s) are committed on queue 0 when it waits; `pending <= 0` completes it}}
+    apipe.wait_group 1
+    // expected-error @+1 {{'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)}}
+    memref.store %f, %A[%src] : memref<64xf32>
+  }
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// Other threads' copies, complete for them after their wait, written again
+// before a barrier: thread t copies into elements 4t .. 4t+3 of the next
+// version; the neighbour's copy into the same version two tiles later may
+// land before this thread has passed its wait.
+gpu.module @kernels {
+  gpu.func @copy_over_unsynced_copy(%A: memref<4096xf32>)
+      workgroup(%buf: memref<2x128xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c128 = arith.constant 128 : index
+    %tid = gpu.thread_id x
+    %lane = arith.muli %tid, %c4 : index
+    %next = arith.addi %tid, %c1 : index
+    %nlane = arith.muli %next, %c4 : index
+    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
+    apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
+    // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
+    apipe.wait_group 0
+    // expected-error @+1 {{'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)}}
+    apipe.copy %A[%nlane], %buf[%c0, %nlane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
+    gpu.return
+  }
 }

@@ -28,29 +28,33 @@
 // RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-counting --apipe-counting-to-tokens --apipe-check-hazards --verify-diagnostics -o /dev/null
 //
 // The checker is not vacuous on those outputs: without the barriers the GPU
-// pipeline reads other threads' data unsynchronized and overwrites data
-// other threads may still read, and a count one too
-// large (pending = 3 where 2 is exact) leaves the tile in flight.
+// pipeline reads other threads' data unsynchronized and copies over data
+// other threads' copies may still write, and a count one too large
+// (pending = 3 where 2 is exact) leaves the tile in flight; the notes give
+// the count that completes it.
 // RUN: not apipe-opt %apipe_root/test/Transforms/software-pipeline-gpu.mlir --apipe-software-pipeline="barriers=false" --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBAR
-// NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read
-// NOBAR: note: the copy, issued by every thread, whose data other threads read
-// NOBAR: error: 'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy
-// NOBAR: note: the read of other threads' data (1 iteration(s) earlier: no gpu.barrier follows it on some path to the copy)
+// NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// NOBAR: note: the async copy, issued by every thread: other threads' copies may not have landed
+// NOBAR: note: this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access
+// NOBAR: error: 'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)
+// NOBAR: note: the async copy in the previous iteration, issued by every thread: other threads' copies may not have landed
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline -o %t.mlir
 // RUN: sed 's/apipe.wait_group 2/apipe.wait_group 3/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
-// TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing
+// TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // TOO-LARGE-NEXT: %{{.*}} = memref.load %subview_4[%arg3]
-// TOO-LARGE: note: the copy whose group is not complete (seen from iteration 0 of the loop: at least 3 group(s) committed on queue 0 after it; the waits complete only the groups committed 3 or more groups earlier)
-// TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing
-// TOO-LARGE: note: the copy whose group is not complete (in the last iteration of its loop: at least 3 group(s) committed on queue 0 after it; the waits complete only the groups committed 3 or more groups earlier)
+// TOO-LARGE: note: the async copy still in flight; 2 newer group(s) committed on queue 0 since its group
+// TOO-LARGE: note: `pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it
+// TOO-LARGE: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// TOO-LARGE: note: `pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it
 
 // The same mutation on dynamic trip counts (switch on min(n, 3), kernel
-// over n - 3 iterations, epilogue versions (n - k) mod 4): the prologue copy
-// meets the epilogue read across the kernel loop.
+// over n - 3 iterations, epilogue versions (n - k) mod 4).
 // RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-run.mlir --apipe-software-pipeline -o %t.run.mlir
 // RUN: sed 's/apipe.wait_group 3/apipe.wait_group 4/' %t.run.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: error: 'memref.load' op reads a buffer region that an async copy may still be writing
-// DYNAMIC: note: the copy whose group is not complete (across 0 iteration(s) of the loop between: at least 4 group(s) committed on queue 0 after it; the waits complete only the groups committed 4 or more groups earlier)
+// DYNAMIC: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// DYNAMIC: note: the async copy still in flight; 3 newer group(s) committed on queue 0 since its group
+// DYNAMIC: note: `pending = 4` leaves this copy's group in flight: 3 newer group(s) are committed on queue 0 when it waits; `pending <= 3` completes it
 
 // The commit before the wait: `wait_group 1` leaves only tile j + 1 pending.
 // CHECK-LABEL: func.func @double_buffer_commit_then_wait
@@ -265,4 +269,208 @@ func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
   vector.store %v, %buf[%c4] : memref<8xf32>, vector<4xf32>
   memref.copy %B, %A : memref<8xf32> to memref<8xf32>
   return
+}
+
+// -----
+
+// Copies issued in an inner loop and committed after it: the last copy's
+// group has exactly one newer group at the wait, so `pending = 1` completes
+// every copy before the read.
+// CHECK-LABEL: func.func @copies_in_inner_loop
+func.func @copies_in_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %r = %c0 to %c2 step %c1 {
+      apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    }
+    apipe.commit_group
+  }
+  apipe.commit_group
+  apipe.wait_group 1
+  %x = memref.load %buf[%c1] : memref<4xf32>
+  memref.store %x, %out[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+// Row-by-row tile copies in an inner loop of a dynamic trip count, into
+// rows of a double buffer picked by the outer iteration, then one commit:
+// the wait `pending = 1` leaves only the next tile's group in flight.
+// CHECK-LABEL: func.func @row_copies_double_buffer
+func.func @row_copies_double_buffer(%A: memref<64x8xf32>, %out: memref<16xf32>, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %buf = memref.alloc() : memref<2x8x8xf32>
+  scf.for %r = %c0 to %rows step %c1 {
+    apipe.copy %A[%r, %c0], %buf[%c0, %r, %c0], 8 : memref<64x8xf32> to memref<2x8x8xf32>
+  }
+  apipe.commit_group
+  scf.for %j = %c0 to %c8 step %c1 {
+    %next = arith.addi %j, %c1 : index
+    %vn = arith.remui %next, %c2 : index
+    scf.for %r = %c0 to %rows step %c1 {
+      apipe.copy %A[%r, %c0], %buf[%vn, %r, %c0], 8 : memref<64x8xf32> to memref<2x8x8xf32>
+    }
+    apipe.commit_group
+    apipe.wait_group 1
+    %v = arith.remui %j, %c2 : index
+    %x = memref.load %buf[%v, %c0, %c1] : memref<2x8x8xf32>
+    memref.store %x, %out[%j] : memref<16xf32>
+  }
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A wait inside an inner loop of a static trip count (>= 1) completes the
+// copy before the read after that loop: the loop cannot run zero times.
+// CHECK-LABEL: func.func @wait_in_static_inner_loop
+func.func @wait_in_static_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %j = %c0 to %c16 step %c1 {
+    %s0 = arith.muli %j, %c4 : index
+    apipe.copy %A[%s0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    scf.for %k = %c0 to %c4 step %c1 {
+      apipe.wait_group 0
+      %x = memref.load %buf[%k] : memref<4xf32>
+    }
+    %x3 = memref.load %buf[%c3] : memref<4xf32>
+    memref.store %x3, %out[%j] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// The same with a trip count of one, and with a dynamic trip count known to
+// be positive where the read is (the read sits under `scf.if %n > 0`).
+// CHECK-LABEL: func.func @wait_in_inner_loop_that_runs
+func.func @wait_in_inner_loop_that_runs(%A: memref<64xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  scf.for %k = %c0 to %c1 step %c1 {
+    apipe.wait_group 0
+  }
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  apipe.commit_group
+  %runs = arith.cmpi sgt, %n, %c0 : index
+  %y = scf.if %runs -> (f32) {
+    scf.for %k = %c0 to %n step %c1 {
+      apipe.wait_group 0
+    }
+    %v = memref.load %buf[%c1] : memref<4xf32>
+    scf.yield %v : f32
+  } else {
+    apipe.wait_group 0
+    scf.yield %zero : f32
+  }
+  %s = arith.addf %x, %y : f32
+  return %s : f32
+}
+
+// -----
+
+// The standard double buffer with one barrier per iteration: wait, barrier,
+// read version j mod 2, copy the next tile into version (j + 1) mod 2. The
+// copy of iteration j overwrites what iteration j - 1 read, and every
+// thread's read of iteration j - 1 precedes its arrival at the barrier of
+// iteration j, which precedes the copy.
+// CHECK-LABEL: gpu.func @one_barrier_double_buffer
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @one_barrier_double_buffer(%A: memref<8192xf32>, %out: memref<32xf32>) workgroup(%buf: memref<2x128xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c31 = arith.constant 31 : index
+    %c128 = arith.constant 128 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %my = arith.muli %tid, %c4 : index
+    %n0 = arith.addi %tid, %c1 : index
+    %n1 = arith.andi %n0, %c31 : index
+    %nb = arith.muli %n1, %c4 : index
+    apipe.copy %A[%my], %buf[%c0, %my], 4 : memref<8192xf32> to memref<2x128xf32, #gpu.address_space<workgroup>>
+    apipe.commit_group
+    %s = scf.for %j = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+      apipe.wait_group 0
+      gpu.barrier
+      %v = arith.remui %j, %c2 : index
+      %x = memref.load %buf[%v, %nb] : memref<2x128xf32, #gpu.address_space<workgroup>>
+      %acc2 = arith.addf %acc, %x : f32
+      %j1 = arith.addi %j, %c1 : index
+      %w = arith.remui %j1, %c2 : index
+      %g0 = arith.muli %j1, %c128 : index
+      %g = arith.addi %g0, %my : index
+      apipe.copy %A[%g], %buf[%w, %my], 4 : memref<8192xf32> to memref<2x128xf32, #gpu.address_space<workgroup>>
+      apipe.commit_group
+      scf.yield %acc2 : f32
+    }
+    memref.store %s, %out[%tid] : memref<32xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+// The same with three versions and the copy two tiles ahead: `pending = 1`
+// and one barrier; the copy into version (j + 2) mod 3 overwrites what
+// iteration j - 1 read, behind the barrier of iteration j.
+// CHECK-LABEL: gpu.func @one_barrier_triple_buffer
+gpu.module @m {
+  gpu.func @one_barrier_triple_buffer(%A: memref<8192xf32>, %out: memref<32xf32>) workgroup(%buf: memref<3x128xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c128 = arith.constant 128 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %my = arith.muli %tid, %c4 : index
+    %g1 = arith.addi %my, %c128 : index
+    apipe.copy %A[%my], %buf[%c0, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+    apipe.commit_group
+    apipe.copy %A[%g1], %buf[%c1, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+    apipe.commit_group
+    %s = scf.for %j = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+      apipe.wait_group 1
+      gpu.barrier
+      %v = arith.remui %j, %c3 : index
+      %x = memref.load %buf[%v, %tid] : memref<3x128xf32, 3>
+      %acc2 = arith.addf %acc, %x : f32
+      %j2 = arith.addi %j, %c2 : index
+      %w = arith.remui %j2, %c3 : index
+      %g0 = arith.muli %j2, %c128 : index
+      %g = arith.addi %g0, %my : index
+      apipe.copy %A[%g], %buf[%w, %my], 4 : memref<8192xf32> to memref<3x128xf32, 3>
+      apipe.commit_group
+      scf.yield %acc2 : f32
+    }
+    memref.store %s, %out[%tid] : memref<32xf32>
+    gpu.return
+  }
 }

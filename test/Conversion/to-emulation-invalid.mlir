@@ -36,6 +36,11 @@ module attributes {gpu.container_module} {
       %b = memref.alloc(%n) : memref<?xf32, 3>
       gpu.return
     }
+    // expected-error @+1 {{'gpu.func' needs 1048576 bytes of private memory per thread (allocas and private attributions): at most 524288 (CUDA's local memory per thread)}}
+    gpu.func @huge_private() private(%p: memref<131072xf32, 5>) kernel {
+      %a = memref.alloca() : memref<131072xf32>
+      gpu.return
+    }
     func.func @device_workgroup() {
       // expected-error @+1 {{workgroup 'memref.alloca' outside a kernel cannot be emulated}}
       %b = memref.alloca() : memref<4xf32, 3>

@@ -102,8 +102,8 @@ func.func @copy_declarations_and_dealloc(%a: memref<8xf32>, %b: memref<8xi8>, %n
 // CHECK-LABEL: func.func @host_barrier_is_erased(
 // CHECK: call @apipe_emu_wait_group(
 // CHECK-NEXT: return
-// CHECK-LABEL: func.func @apipe_emu_kernels_kernel_barrier(
-// CHECK-SAME: memref<0xi8>, %{{[^:]*}}: index, %{{[^:]*}}: index
+// CHECK-LABEL: func.func @apipe_emu_k0_kernels_kernel_barrier(
+// CHECK-SAME: memref<0xi8>, %{{[^:]*}}: index, %{{[^:]*}}: index{{.*}}memref<65xi64>
 // CHECK: call @apipe_emu_barrier(
 // CHECK-NEXT: return
 // CHECK-NOT: gpu.
@@ -136,14 +136,15 @@ func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
 // -----
 
 // A kernel becomes a public host function: its arguments, then its
-// workgroup memory (memref<16xi8>: one 4xf32 attribution) and 12 ids
-// (thread, block, block size, grid size; x y z each); the attribution is a
+// workgroup memory (memref<16xi8>: one 4xf32 attribution), 12 ids
+// (thread, block, block size, grid size; x y z each) and the race
+// checker's read cache (memref<65xi64>); the attribution is a
 // view of that memory, the private attribution an alloca, gpu.thread_id y
 // the second id. A launch passes each argument in 8-byte slots (a memref as
 // pointer, pointer, offset, size, stride; an f32 by its bits), then the
 // launch id, the kernel number and the grid and block sizes.
-// CHECK-LABEL: func.func @apipe_emu_m_k(
-// CHECK-SAME: %{{[^:]*}}: memref<8xf32>, %{{[^:]*}}: f32, %[[SHARED:[^:]*]]: memref<16xi8>, %{{[^:]*}}: index, %[[TY:[^:]*]]: index, %{{[^:]*}}: index, {{.*}}: index)
+// CHECK-LABEL: func.func @apipe_emu_k0_m_k(
+// CHECK-SAME: %{{[^:]*}}: memref<8xf32>, %{{[^:]*}}: f32, %[[SHARED:[^:]*]]: memref<16xi8>, %{{[^:]*}}: index, %[[TY:[^:]*]]: index, %{{[^:]*}}: index, {{.*}}: index, %{{[^:]*}}: memref<65xi64>)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<16xi8> to memref<4xf32>
 // CHECK: %[[PRIVATE:.*]] = memref.alloca() : memref<2xf32>

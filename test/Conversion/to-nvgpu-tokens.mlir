@@ -44,13 +44,14 @@ func.func @double_buffer_loop(%a: memref<64xf32>, %b: memref<2x4xf32, 3>, %n: in
 
 // -----
 
-// A wait with fewer groups than pending + 1 names no group: a placeholder
-// (upstream has no completed-group token), numGroups kept.
+// A wait with fewer groups of the function than pending + 1 waits for a
+// group of the caller (which no token here names): a placeholder, numGroups
+// kept.
 
 // CHECK-LABEL: func.func @wait_before_enough_groups
-// CHECK: %[[READY:.*]] = builtin.unrealized_conversion_cast to !nvgpu.device.async.token
 // CHECK: nvgpu.device_async_create_group
-// CHECK-NEXT: nvgpu.device_async_wait %[[READY]] {numGroups = 1 : i32}
+// CHECK-NEXT: %[[P:.*]] = builtin.unrealized_conversion_cast to !nvgpu.device.async.token
+// CHECK-NEXT: nvgpu.device_async_wait %[[P]] {numGroups = 1 : i32}
 // BACK-LABEL: func.func @wait_before_enough_groups
 // BACK: {{^ *}}apipe.commit_group{{$}}
 // BACK-NEXT: apipe.wait_group 1{{$}}

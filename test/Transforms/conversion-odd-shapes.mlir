@@ -34,17 +34,36 @@ func.func @commits_without_waits() {
 
 // -----
 
-// A wait and no commit: no group can exist, the wait is on ready, and the
-// counting form drops it.
+// A wait and no commit of the function's own: it waits for groups of the
+// caller and stays in counting form (merge-queues moves it to queue 0 with
+// its count, which at least as many groups follow on the merged queue).
+// (In a kernel no group can exist: see @kernel_wait_without_commits.)
 // TOKENS-LABEL: func.func @wait_without_commits
-// TOKENS-NEXT: %[[R:.*]] = apipe.ready queue 3{{$}}
-// TOKENS-NEXT: apipe.wait %[[R]]{{$}}
+// TOKENS-NEXT: apipe.wait_group 2 queue 3{{$}}
 // TOKENS-NEXT: return
 // COUNTING-LABEL: func.func @wait_without_commits
+// COUNTING-NEXT: apipe.wait_group 2{{( queue 3)?$}}
 // COUNTING-NEXT: return
 func.func @wait_without_commits() {
   apipe.wait_group 2 queue 3
   return
+}
+
+// -----
+
+// The same in a kernel: its FIFO starts empty, no group can exist, the wait
+// is on ready and the counting form drops it.
+// TOKENS-LABEL: gpu.func @kernel_wait_without_commits
+// TOKENS-NEXT: %[[R:.*]] = apipe.ready queue 3{{$}}
+// TOKENS-NEXT: apipe.wait %[[R]]{{$}}
+// TOKENS-NEXT: gpu.return
+// COUNTING-LABEL: gpu.func @kernel_wait_without_commits
+// COUNTING-NEXT: gpu.return
+gpu.module @m {
+  gpu.func @kernel_wait_without_commits() kernel {
+    apipe.wait_group 2 queue 3
+    gpu.return
+  }
 }
 
 // -----

@@ -1,15 +1,18 @@
 // apipe-counting-to-tokens: each wait_group {pending = N} becomes apipe.wait
-// on the token of the (N+1)-th newest group of its queue (apipe.ready when
-// there is none), with a window of the K = 1 + max N newest tokens per
-// queue carried through scf.for / scf.if / scf.while.
+// on the token of the (N+1)-th newest group of its queue, with a window of
+// the K = 1 + max N newest tokens per queue carried through scf.for /
+// scf.if / scf.while. Where the function has no such group on some path,
+// the window holds apipe.ready: in a kernel (its FIFO starts empty) the wait
+// is on it; in any other function the wait_group stays (it waits for the
+// caller's groups; see counting-tokens-entry-groups.mlir).
 // RUN: apipe-opt %s --split-input-file --apipe-counting-to-tokens | FileCheck %s
 // RUN: apipe-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(apipe-counting-to-tokens))' | FileCheck %s
 
+// The first two waits reach past the function's own groups: kept.
 // CHECK-LABEL: func.func @straight_line_window_of_two
-// CHECK-NEXT: %[[READY:.*]] = apipe.ready{{$}}
-// CHECK-NEXT: apipe.wait %[[READY]]{{$}}
+// CHECK-NEXT: apipe.wait_group 0{{$}}
 // CHECK-NEXT: %[[T0:.*]] = apipe.commit_group{{$}}
-// CHECK-NEXT: apipe.wait %[[READY]]{{$}}
+// CHECK-NEXT: apipe.wait_group 1{{$}}
 // CHECK-NEXT: %[[T1:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: apipe.wait %[[T0]]{{$}}
 // CHECK-NEXT: apipe.wait %[[T1]]{{$}}
@@ -76,17 +79,18 @@ func.func @double_buffer_loop_window_in_iter_args(%n: index) {
 // A commit in one branch of an scf.if without else: the if gets token
 // results and an else that yields the window unchanged.
 // CHECK-LABEL: func.func @commit_in_if_without_else
-// CHECK: %[[READY:.*]] = apipe.ready{{$}}
+// CHECK: %[[TA:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: %[[T0:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: %[[W:.*]]:2 = scf.if %{{.*}} -> (!apipe.token, !apipe.token) {
 // CHECK-NEXT: %[[T1:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: scf.yield %[[T1]], %[[T0]] : !apipe.token, !apipe.token
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.yield %[[T0]], %[[READY]] : !apipe.token, !apipe.token
+// CHECK-NEXT: scf.yield %[[T0]], %[[TA]] : !apipe.token, !apipe.token
 // CHECK-NEXT: }
 // CHECK-NEXT: apipe.wait %[[W]]#1{{$}}
 // CHECK-NEXT: return
 func.func @commit_in_if_without_else(%c: i1) {
+  apipe.commit_group
   apipe.commit_group
   scf.if %c {
     apipe.commit_group
@@ -141,10 +145,11 @@ func.func @while_loop_window(%c: i1) {
 
 // -----
 
-// Nested loops: the window threads through both loops.
+// Nested loops: the window threads through both loops (a group before
+// them, so the wait always finds one of the function's groups).
 // CHECK-LABEL: func.func @nested_loops_window
-// CHECK: %[[READY:.*]] = apipe.ready{{$}}
-// CHECK: %[[O:.*]] = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[READY]]) -> (!apipe.token) {
+// CHECK: %[[T0:.*]] = apipe.commit_group{{$}}
+// CHECK: %[[O:.*]] = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[T0]]) -> (!apipe.token) {
 // CHECK-NEXT: %[[I:.*]] = scf.for %{{.*}} iter_args(%[[Y:.*]] = %[[X]]) -> (!apipe.token) {
 // CHECK-NEXT: %[[T:.*]] = apipe.commit_group{{$}}
 // CHECK-NEXT: scf.yield %[[T]] : !apipe.token
@@ -155,6 +160,7 @@ func.func @while_loop_window(%c: i1) {
 func.func @nested_loops_window(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  apipe.commit_group
   scf.for %i = %c0 to %n step %c1 {
     scf.for %j = %c0 to %n step %c1 {
       apipe.commit_group
@@ -180,14 +186,15 @@ func.func @mixed_form_keeps_tokens() {
 
 // -----
 
-// A count no path can reach (at most 4 groups exist here) needs no window:
-// the wait is on ready, however large the count.
+// A count no path of the function can reach (at most 4 groups exist here)
+// needs no window, however large: in a function it waits for the caller's
+// groups and stays (in a kernel it would wait on ready).
 // CHECK-LABEL: func.func @pending_beyond_every_path_is_ready
-// CHECK: %[[READY:.*]] = apipe.ready{{$}}
+// CHECK-NOT: apipe.ready
 // CHECK: scf.for
 // CHECK-NEXT: %{{.*}} = apipe.commit_group{{$}}
 // CHECK-NEXT: }
-// CHECK-NEXT: apipe.wait %[[READY]]{{$}}
+// CHECK-NEXT: apipe.wait_group 9223372036854775807{{$}}
 // CHECK-NEXT: return
 func.func @pending_beyond_every_path_is_ready() {
   %c0 = arith.constant 0 : index

@@ -28,7 +28,6 @@ use crate::{
     source::{self, Input},
 };
 use apipe_lowering::{
-    emulation::kernels,
     emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
     to_emulation::{to_emulation, EmulationOptions},
 };
@@ -275,7 +274,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let entry = engine.lookup_packed(&cli.entry)?;
     let mut kernels = emulation.kernels.clone();
     for kernel in &mut kernels {
-        kernel.entry = Some(engine.lookup_packed(&kernels::function_name(&kernel.name))?);
+        kernel.entry = Some(engine.lookup_packed(&kernel.function)?);
     }
     let compiled = start.elapsed();
     // 6.

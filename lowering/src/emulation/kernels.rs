@@ -14,11 +14,13 @@
 //!    [`classify`] records the workgroup allocations and globals (memory
 //!    spaces are erased afterwards).
 //! 2. [`lower`] (after memory spaces are erased): every symbol of a
-//!    `gpu.module` `@m` moves to the root module as `@apipe_emu_m_<name>`
+//!    `gpu.module` `@m` (the k-th) moves to the root module as
+//!    `@apipe_emu_k<k>_m_<name>`
 //!    (references inside `@m` follow). A kernel `gpu.func` becomes a public
 //!    `func.func` taking its arguments, then hidden ones: its workgroup
-//!    memory as `memref<Nxi8>` and 12 `index` ids (thread, block, block
-//!    size, grid size; x y z each). Each workgroup buffer (attribution,
+//!    memory as `memref<Nxi8>`, 12 `index` ids (thread, block, block
+//!    size, grid size; x y z each) and the race checker's per-thread read
+//!    cache (`memref<65xi64>`, checked inline before each read hook). Each workgroup buffer (attribution,
 //!    allocation, global) is a `memref.view` of that memory at an offset
 //!    aligned to 16 bytes (`cp.async` needs up to 16); private attributions
 //!    are `memref.alloca`s; `gpu.thread_id` etc. read the hidden ids;
@@ -34,7 +36,10 @@
 //!    entry of its function (`_mlir_<name>`).
 
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
-use crate::emulation_runtime::{KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN};
+use crate::emulation_runtime::{
+    context::READ_CACHE_SLOTS, KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
+    SHARED_ACCESS_FN,
+};
 use apipe_dialect::{diagnostic, ops};
 use melior::{
     dialect::{arith, func},
@@ -69,6 +74,36 @@ const GPU_OPS: &[&str] = &[
 
 /// Dialects with no CPU semantics in the emulator.
 const DEVICE_DIALECTS: &[&str] = &["nvgpu", "nvvm", "rocdl", "amdgpu", "xevm", "spirv"];
+
+/// The most private memory (static allocas and private attributions) a
+/// function of a `gpu.module` may use per thread: CUDA's local memory per
+/// thread (512 KiB); the runtime's thread stacks hold it
+/// (`emulation_runtime::launch::THREAD_STACK_BYTES`).
+pub const MAX_PRIVATE_BYTES: usize = 512 * 1024;
+
+/// Bytes of private memory `function` allocates: its static
+/// `memref.alloca`s outside workgroup memory and its private attributions.
+fn private_bytes(function: &OperationRef) -> usize {
+    let mut bytes = 0usize;
+    if let Some(entry) = entry_block(function) {
+        for i in 0..entry.argument_count() {
+            let ty = entry.argument(i).unwrap().r#type();
+            if address_space(ty) == Some(PRIVATE) {
+                bytes = bytes.saturating_add(static_bytes(ty).unwrap_or(0));
+            }
+        }
+    }
+    for op in ops::nested_ops(function) {
+        if ops::is(&op, "memref.alloca") {
+            if let Ok(result) = op.result(0) {
+                if address_space(result.r#type()) != Some(WORKGROUP) {
+                    bytes = bytes.saturating_add(static_bytes(result.r#type()).unwrap_or(0));
+                }
+            }
+        }
+    }
+    bytes
+}
 
 /// Workgroup memory found by [`classify`].
 #[derive(Default)]
@@ -182,6 +217,19 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                             error(&op, format!("the attribution {ty} needs a static shape of whole bytes to be emulated"));
                         }
                     }
+                }
+            }
+            if ops::is(&op, "gpu.func") || ops::is(&op, "func.func") {
+                let private = private_bytes(&op);
+                if private > MAX_PRIVATE_BYTES {
+                    error(
+                        &op,
+                        format!(
+                            "'{name}' needs {private} bytes of private memory per thread (allocas \
+                             and private attributions): at most {MAX_PRIVATE_BYTES} (CUDA's local \
+                             memory per thread)"
+                        ),
+                    );
                 }
             }
             let alloc = ops::is(&op, "memref.alloc") || ops::is(&op, "memref.alloca");
@@ -339,9 +387,11 @@ pub fn lower<'c: 'a, 'a>(
         .into_iter()
         .filter(|op| ops::is(op, "gpu.module"))
         .collect();
-    for module in modules {
+    for (module_number, module) in modules.into_iter().enumerate() {
         let module_name = symbol_name(&module).unwrap_or_default();
-        let rename = |n: &str| format!("apipe_emu_{module_name}_{n}");
+        // The module's number keeps names from two modules apart even when
+        // their names and symbols share underscores.
+        let rename = |n: &str| format!("apipe_emu_k{module_number}_{module_name}_{n}");
         let body: Vec<OperationRef> = ops::blocks_of(&module)
             .iter()
             .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
@@ -385,6 +435,7 @@ pub fn lower<'c: 'a, 'a>(
                     convert_function(op, &new_name, kernel, module, emitter, workgroup, &globals);
                 if let Some(mut info) = info {
                     info.name = format!("@{module_name}::@{name}");
+                    info.function = new_name.clone();
                     numbers.insert(info.name.clone(), kernels.len());
                     kernels.push(info);
                 }
@@ -414,21 +465,13 @@ pub fn lower<'c: 'a, 'a>(
     kernels
 }
 
-/// The names of the kernels' host functions, by kernel number (the driver
-/// looks up their packed entries).
-pub fn function_name(kernel: &str) -> String {
-    let (module, name) = kernel
-        .trim_start_matches('@')
-        .split_once("::@")
-        .unwrap_or(("", kernel));
-    format!("apipe_emu_{module}_{name}")
-}
-
 /// Hidden kernel arguments after the user's: workgroup memory, then ids.
 struct Hidden<'c, 'a> {
     shared: Value<'c, 'a>,
     /// thread x y z, block x y z, block size x y z, grid size x y z.
     ids: Vec<Value<'c, 'a>>,
+    /// The thread's race-checker read cache (`memref<65xi64>`).
+    cache: Value<'c, 'a>,
 }
 
 /// Step 2 for one `gpu.func`; the kernel's info for a kernel.
@@ -521,9 +564,17 @@ fn convert_function<'c: 'a, 'a>(
     )
     .into();
     let mut new_inputs = inputs.clone();
+    let cache_type: Type = MemRefType::new(
+        melior::ir::r#type::IntegerType::new(context, 64).into(),
+        &[READ_CACHE_SLOTS as i64 + 1],
+        None,
+        None,
+    )
+    .into();
     if kernel {
         new_inputs.push(shared_type);
         new_inputs.extend(std::iter::repeat_n(index, 12));
+        new_inputs.push(cache_type);
         slot_count = inputs.iter().map(|t| argument_slots(*t).unwrap_or(1)).sum();
     }
     let new_type = FunctionType::new(context, &new_inputs, &results);
@@ -552,7 +603,8 @@ fn convert_function<'c: 'a, 'a>(
         let ids = (0..12)
             .map(|_| entry.add_argument(index, location))
             .collect();
-        Hidden { shared, ids }
+        let cache = entry.add_argument(cache_type, location);
+        Hidden { shared, ids, cache }
     });
     let view = |offset: usize, ty: Type<'c>, shared: Value<'c, 'a>| -> Value<'c, 'a> {
         let shift = entry
@@ -605,20 +657,17 @@ fn convert_function<'c: 'a, 'a>(
             .into();
         replace(argument, alloca);
     }
+    let mut dead: Vec<OperationRef> = Vec::new();
     if let Some(hidden) = &hidden {
         for (o, offset) in &allocations {
             let result: Value = o.result(0).unwrap().into();
             let buffer = view(*offset, result.r#type(), hidden.shared);
             // Deallocations of a per-block buffer go away with it.
-            for user in nested.iter().filter(|u| {
+            dead.extend(nested.iter().filter(|u| {
                 ops::is(*u, "memref.dealloc") && u.operand(0).is_ok_and(|v| v == result)
-            }) {
-                // SAFETY: `memref.dealloc` has no results.
-                unsafe { mlirOperationDestroy(user.to_raw()) }
-            }
+            }));
             replace(result, buffer);
-            // SAFETY: no uses left.
-            unsafe { mlirOperationDestroy(o.to_raw()) }
+            dead.push(*o);
         }
         for (o, name) in &get_globals {
             let result: Value = o.result(0).unwrap().into();
@@ -626,9 +675,13 @@ fn convert_function<'c: 'a, 'a>(
                 result,
                 view(global_offsets[name], result.r#type(), hidden.shared),
             );
-            // SAFETY: no uses left.
-            unsafe { mlirOperationDestroy(o.to_raw()) }
+            dead.push(*o);
         }
+    }
+    // Destroyed only now: `first`, where the views go, may be one of them.
+    for o in dead {
+        // SAFETY: no uses left; no handle to it is used again.
+        unsafe { mlirOperationDestroy(o.to_raw()) }
     }
     for i in (inputs.len()..argument_count).rev() {
         // SAFETY: the attribution arguments have no uses left.
@@ -637,13 +690,116 @@ fn convert_function<'c: 'a, 'a>(
     // SAFETY: the old op's region is empty; nothing refers to it.
     unsafe { mlirOperationDestroy(op.to_raw()) }
     lower_gpu_ops(&new, hidden.as_ref(), emitter);
+    if let Some(hidden) = &hidden {
+        // The old first op may be gone (an id op): take the current one.
+        if let Some(first) = entry_block(&new).and_then(|b| b.first_operation()) {
+            inline_read_cache(&new, first, hidden, emitter);
+        }
+    }
     kernel.then(|| KernelInfo {
         name: String::new(),
+        function: String::new(),
         entry: None,
         shared_bytes,
         argument_slots: slot_count,
         buffers,
     })
+}
+
+/// Race checker, in a kernel: each read hook
+/// (`apipe_emu_shared_access(id, address, bytes, 0)`) runs only when the
+/// thread's read cache misses, checked inline: the key
+/// `generation << 40 | bytes << 32 | (offset + 1)` against slot
+/// `(offset / 4) mod 64` (the runtime keeps the cache and its generation,
+/// see `emulation_runtime::context::Thread::read_cache`).
+fn inline_read_cache<'c: 'a, 'a>(
+    function: &impl OperationLike<'c, 'a>,
+    first: OperationRef<'c, 'a>,
+    hidden: &Hidden<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
+    let hooks: Vec<OperationRef> = ops::nested_ops(function)
+        .into_iter()
+        .filter(|op| {
+            ops::is(op, "func.call")
+                && op
+                    .attribute("callee")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                    .is_some_and(|c| c.value() == SHARED_ACCESS_FN)
+                && op
+                    .operand(3)
+                    .is_ok_and(|k| super::checks::constant_value(k) == Some(0))
+        })
+        .collect();
+    if hooks.is_empty() {
+        return;
+    }
+    let context = emitter.context;
+    let index = emitter.index_type();
+    let i64_type = emitter.i64_type();
+    let location = first.location();
+    // The workgroup memory's address, once at entry.
+    let base: Value = emitter
+        .before(
+            first,
+            OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
+                .add_operands(&[hidden.shared])
+                .add_results(&[index])
+                .build()
+                .expect("valid memref.extract_aligned_pointer_as_index"),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let base = emitter.to_i64(first, base);
+    for hook in hooks {
+        let location = hook.location();
+        let address = hook.operand(1).unwrap();
+        let bytes = hook.operand(2).unwrap();
+        let value = |op: melior::ir::Operation<'c>| -> Value<'c, 'a> {
+            emitter.before(hook, op).result(0).unwrap().into()
+        };
+        let offset = value(arith::subi(address, base, location));
+        let c = |v: i64| emitter.constant(hook, i64_type, v);
+        let (c1, c2, c32, c40, c63) = (c(1), c(2), c(32), c(40), c(63));
+        let generation_at = emitter.constant(hook, index, READ_CACHE_SLOTS as i64);
+        let load = |at: Value<'c, 'a>| {
+            OperationBuilder::new("memref.load", location)
+                .add_operands(&[hidden.cache, at])
+                .add_results(&[i64_type])
+                .build()
+                .expect("valid memref.load")
+        };
+        let generation = value(load(generation_at));
+        let high = value(arith::shli(generation, c40, location));
+        let middle = value(arith::shli(bytes, c32, location));
+        let low = value(arith::addi(offset, c1, location));
+        let key = value(arith::ori(high, middle, location));
+        let key = value(arith::ori(key, low, location));
+        let word = value(arith::shrui(offset, c2, location));
+        let slot = value(arith::andi(word, c63, location));
+        let slot = value(arith::index_cast(slot, index, location));
+        let cached = value(load(slot));
+        let miss = value(arith::cmpi(
+            context,
+            melior::dialect::arith::CmpiPredicate::Ne,
+            cached,
+            key,
+            location,
+        ));
+        let then_block = melior::ir::Block::new(&[]);
+        let terminator = then_block.append_operation(melior::dialect::scf::r#yield(&[], location));
+        let then_region = Region::new();
+        then_region.append_block(then_block);
+        emitter.before(
+            hook,
+            melior::dialect::scf::r#if(miss, &[], then_region, Region::new(), location),
+        );
+        // SAFETY: a live op moved into a block of the same function.
+        let mut hook = unsafe { OperationRefMut::from_raw(hook.to_raw()) };
+        hook.move_before(terminator);
+    }
 }
 
 /// The dimension (0, 1, 2) of a `gpu.*_id` / `*_dim` op.

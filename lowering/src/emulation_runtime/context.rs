@@ -41,6 +41,9 @@ pub type FiberYielder = Yielder<(), Event>;
 pub struct KernelInfo {
     /// The kernel's name as the user wrote it (`@module::@kernel`).
     pub name: String,
+    /// The name of the host function it became (whose packed entry the
+    /// driver looks up).
+    pub function: String,
     /// The packed entry of the lowered kernel (`_mlir_<name>(void **args)`),
     /// set by the driver after JIT compilation.
     pub entry: Option<unsafe extern "C" fn(*mut *mut std::ffi::c_void)>,
@@ -206,14 +209,26 @@ pub struct Thread {
     /// The addresses `[low, high)` of its fiber's stack (its private
     /// memory), for a GPU thread.
     pub stack: (usize, usize),
-    /// Race checker: workgroup reads this thread already recorded since
-    /// `read_cache_epoch` began and it last issued or completed a copy
-    /// (see [`super::apipe_emu_shared_access`]).
-    pub read_cache: [u64; READ_CACHE_SLOTS],
-    /// The epoch and copy events the read cache is valid for.
-    pub read_cache_epoch: (u32, u64),
-    /// Copies issued or completed by this thread so far.
-    pub copy_events: u64,
+    /// Race checker: the workgroup reads this thread already recorded in
+    /// the current generation ([`read_key`]), by slot `(offset / 4) mod
+    /// READ_CACHE_SLOTS`; the last word is the generation, which changes at
+    /// each barrier and each copy the thread issues or completes. JIT code
+    /// of kernels reads it too (a hidden `memref<65xi64>` argument) and
+    /// calls the runtime only on a miss.
+    pub read_cache: [u64; READ_CACHE_SLOTS + 1],
+}
+
+/// The read cache's key of a read of `bytes` bytes at workgroup offset
+/// `offset` in generation `generation` (never 0: generations start at 1).
+pub fn read_key(generation: u64, bytes: u64, offset: u64) -> u64 {
+    (generation << 40) | (bytes << 32) | (offset + 1)
+}
+
+impl Thread {
+    /// Starts a new generation of the read cache.
+    pub fn next_generation(&mut self) {
+        self.read_cache[READ_CACHE_SLOTS] += 1;
+    }
 }
 
 /// Slots of a thread's read cache.
@@ -232,9 +247,11 @@ impl Thread {
             block: std::ptr::null_mut(),
             launch_arguments: Vec::new(),
             stack: (0, 0),
-            read_cache: [0; READ_CACHE_SLOTS],
-            read_cache_epoch: (0, 0),
-            copy_events: 0,
+            read_cache: {
+                let mut cache = [0; READ_CACHE_SLOTS + 1];
+                cache[READ_CACHE_SLOTS] = 1;
+                cache
+            },
         }
     }
 

@@ -36,13 +36,15 @@ use std::{
     },
 };
 
-/// Bytes of stack of each GPU thread's fiber (reserved, committed on use).
-pub const THREAD_STACK_BYTES: usize = 1 << 20;
+/// Bytes of stack of each GPU thread's fiber (reserved, committed on use):
+/// the most private memory a kernel may use (512 KiB, checked by the
+/// lowering) and room for the frames of the kernel and the runtime.
+pub const THREAD_STACK_BYTES: usize = 2 << 20;
 /// The most workgroup memory a block may use (sm_90: 227 KiB).
 pub const MAX_SHARED_BYTES: usize = 227 * 1024;
 /// Hidden argument slots after the host's: the workgroup memory descriptor
-/// (5) and 12 ids.
-pub const HIDDEN_SLOTS: usize = 5 + 12;
+/// (5), 12 ids, and the thread's race-checker read cache descriptor (5).
+pub const HIDDEN_SLOTS: usize = 5 + 12 + 5;
 
 /// The block a GPU thread belongs to.
 pub struct Block {
@@ -344,6 +346,10 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
         for v in [gpu.thread, gpu.block, gpu.block_dim, gpu.grid_dim] {
             lane.slots.extend_from_slice(&v);
         }
+        let cache = lane.thread.read_cache.as_mut_ptr() as i64;
+        let cache_words = lane.thread.read_cache.len() as i64;
+        lane.slots
+            .extend_from_slice(&[cache, cache, 0, cache_words, 1]);
         let base = lane.slots.as_mut_ptr();
         lane.pointers.clear();
         lane.pointers
@@ -509,5 +515,26 @@ fn schedule_block(
         }
         worker.block.shadow.epoch += 1;
         round += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_sizes;
+
+    #[test]
+    fn launch_sizes_follow_the_cuda_limits() {
+        assert!(check_sizes([1, 1, 1], [1024, 1, 1], 0).is_ok());
+        assert!(check_sizes([(1 << 31) - 1, 65535, 65535], [32, 32, 1], 48 * 1024).is_ok());
+        let error = |g, b, s| check_sizes(g, b, s).unwrap_err();
+        assert_eq!(
+            error([0, 1, 1], [1, 1, 1], 0),
+            "launch with grid size 0 in x: every grid and block size must be at least 1"
+        );
+        assert!(error([1, 1, 1], [1, -3, 1], 0).contains("block size -3 in y"));
+        assert!(error([1, 1, 1], [1, 1, 65], 0).contains("block size 65 in z: at most 64"));
+        assert!(error([1, 1, 1], [64, 32, 1], 0).contains("2048 threads per block"));
+        assert!(error([1, 65536, 1], [1, 1, 1], 0).contains("grid size 65536 in y"));
+        assert!(error([1, 1, 1], [1, 1, 1], 300 * 1024).contains("bytes of workgroup memory"));
     }
 }

@@ -384,7 +384,7 @@ pub unsafe extern "C" fn apipe_emu_copy(
             src_elements: src_count as usize,
         };
         if t.run().config.racecheck && t.gpu.is_some() {
-            t.copy_events += 1;
+            t.next_generation();
             for (start, end) in copy.src_ranges() {
                 if let Some((s, e)) = shared_range(t, start, end - start) {
                     check_shared(t, op, Kind::Read, s, e, Some(IN_FLIGHT));
@@ -448,7 +448,7 @@ fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool
     let racecheck = t.run().config.racecheck && t.gpu.is_some();
     let (thread, block) = (t.linear as u32, t.block);
     if racecheck {
-        t.copy_events += 1;
+        t.next_generation();
     }
     let q = &mut t.queues.slots[slot];
     while let Some(&oldest) = q.groups.front() {
@@ -633,7 +633,10 @@ pub extern "C" fn apipe_emu_barrier(op: i64) {
     if let Some(yielder) = unsafe { t.yielder.as_ref() } {
         yielder.suspend(Event::Barrier(op));
     }
-    entry((), |_| Ok(()));
+    entry((), |t| {
+        t.next_generation(); // a new epoch
+        Ok(())
+    });
 }
 
 /// A GPU id (`which` = 3 * kind + dimension; kinds: thread, block, block
@@ -706,15 +709,11 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
     let kind = if kind == 0 { Kind::Read } else { Kind::Write };
     let epoch = block.shadow.epoch;
     let end = offset + bytes.max(0) as usize;
-    let cached = ((bytes as u64) << 32) | (offset as u64 + 1);
+    let generation = t.read_cache[context::READ_CACHE_SLOTS];
+    let cached = context::read_key(generation, bytes as u64, offset as u64);
     let slot = (offset >> 2) % context::READ_CACHE_SLOTS;
-    if kind == Kind::Read {
-        if t.read_cache_epoch != (epoch, t.copy_events) {
-            t.read_cache = [0; context::READ_CACHE_SLOTS];
-            t.read_cache_epoch = (epoch, t.copy_events);
-        } else if t.read_cache[slot] == cached {
-            return;
-        }
+    if kind == Kind::Read && t.read_cache[slot] == cached {
+        return;
     }
     if let Some(race) = block
         .shadow

@@ -193,3 +193,16 @@ fn parses_schedule() {
     assert_eq!("random:7".parse(), Ok(Schedule::Random(7)));
     assert!("sideways".parse::<Schedule>().is_err());
 }
+
+#[test]
+fn read_cache_keys_never_collide_with_empty_slots() {
+    use super::context::read_key;
+    assert_ne!(read_key(1, 4, 0), 0);
+    assert_ne!(
+        read_key(1, 4, 0),
+        read_key(2, 4, 0),
+        "a new generation misses"
+    );
+    assert_ne!(read_key(1, 4, 8), read_key(1, 2, 8), "sizes differ");
+    assert_ne!(read_key(1, 4, 8), read_key(1, 4, 12));
+}

@@ -1,0 +1,371 @@
+//! Affine forms over symbols, with remainders and quotients by constants:
+//! the index algebra of [`super`].
+//!
+//! A [`Lin`] is `constant + sum(coefficient * atom)`. An [`Atom`] is a
+//! [`Symbol`] (an SSA value, a loop's iteration number, ...) or
+//! `x mod V` / `x floordiv V` of another form `x` and a constant `V > 0`, so
+//! `(i mod 2) * 64 + j` is one form. Forms are values: equal forms compare
+//! equal (atoms are kept sorted, zero coefficients dropped), and arithmetic
+//! returns `None` on i64 overflow instead of a wrong form.
+
+use std::{collections::BTreeMap, fmt, rc::Rc};
+
+/// A symbol of a form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Symbol {
+    /// An SSA value (its `MlirValue` pointer), as it is where the form is
+    /// used: a function argument, a load, a thread id, a loop bound.
+    Value(usize),
+    /// An SSA value as it was at an earlier execution of its defining op (an
+    /// access carried across a loop's back edge): no relation to the value's
+    /// current one is known.
+    Stale(usize),
+    /// The same SSA value in another thread (cross-thread comparisons).
+    OtherThread(usize),
+    /// `τ_L`: the number of iterations of the `scf.for` `L` (its op pointer)
+    /// that ran before the current one, so that `iv = lb + step * τ_L`.
+    Iteration(usize),
+    /// `T_L`: the trip count of the `scf.for` `L`.
+    Trips(usize),
+    /// A fresh unknown (a quotient, a summary of many iterations), numbered
+    /// by its owner.
+    Fresh(u32),
+}
+
+/// How a remainder treats a negative dividend (`arith.remui` / `remsi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Signedness {
+    /// `arith.remui`, `arith.andi` with `2^k - 1`: the dividend as unsigned.
+    Unsigned,
+    /// `arith.remsi`: the sign of the dividend.
+    Signed,
+    /// Euclidean (the result is in `[0, V)` for every dividend: `andi` with a
+    /// mask, `floordivsi`).
+    Euclidean,
+}
+
+/// An atom of a form.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// A symbol.
+    Sym(Symbol),
+    /// `x mod V`, `V > 0`. For a nonnegative `x` every [`Signedness`] gives
+    /// the same value in `[0, V)`.
+    Mod(Rc<Lin>, i64, Signedness),
+    /// `x div V`, `V > 0`: `floor(x / V)` for [`Signedness::Euclidean`]
+    /// (`arith.floordivsi`, `shrsi`), truncation towards zero for `Signed`
+    /// (`arith.divsi`), unsigned division for `Unsigned` (`divui`, `shrui`);
+    /// all three agree on a nonnegative `x`.
+    Div(Rc<Lin>, i64, Signedness),
+}
+
+/// `constant + sum(coefficient * atom)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Lin {
+    terms: BTreeMap<Atom, i64>,
+    constant: i64,
+}
+
+impl Lin {
+    /// The constant `c`.
+    pub fn constant(c: i64) -> Self {
+        Lin {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+
+    /// The symbol `s`.
+    pub fn symbol(s: Symbol) -> Self {
+        Self::atom(Atom::Sym(s))
+    }
+
+    /// The atom `a`, normalized (a remainder or quotient of a constant is
+    /// that constant).
+    pub fn atom(a: Atom) -> Self {
+        match &a {
+            Atom::Mod(x, v, sign) => {
+                if let Some(c) = x.as_constant() {
+                    return match sign {
+                        Signedness::Signed => Lin::constant(c % v),
+                        Signedness::Euclidean => Lin::constant(c.rem_euclid(*v)),
+                        Signedness::Unsigned => Lin::constant(((c as u64) % (*v as u64)) as i64),
+                    };
+                }
+                if *v == 1 {
+                    return Lin::constant(0);
+                }
+            }
+            Atom::Div(x, v, sign) => {
+                if *v == 1 {
+                    return (**x).clone();
+                }
+                if let Some(c) = x.as_constant() {
+                    return match sign {
+                        Signedness::Signed => Lin::constant(c / v),
+                        Signedness::Euclidean => Lin::constant(c.div_euclid(*v)),
+                        Signedness::Unsigned => Lin::constant(((c as u64) / (*v as u64)) as i64),
+                    };
+                }
+            }
+            Atom::Sym(_) => {}
+        }
+        Lin {
+            terms: BTreeMap::from([(a, 1)]),
+            constant: 0,
+        }
+    }
+
+    /// `x mod v` (normalized).
+    pub fn modulo(x: Lin, v: i64, sign: Signedness) -> Self {
+        Self::atom(Atom::Mod(Rc::new(x), v, sign))
+    }
+
+    /// `x div v` (normalized).
+    pub fn div(x: Lin, v: i64, sign: Signedness) -> Self {
+        Self::atom(Atom::Div(Rc::new(x), v, sign))
+    }
+
+    /// The constant term.
+    pub fn constant_term(&self) -> i64 {
+        self.constant
+    }
+
+    /// The atoms with their (nonzero) coefficients, in order.
+    pub fn terms(&self) -> impl Iterator<Item = (&Atom, i64)> {
+        self.terms.iter().map(|(a, c)| (a, *c))
+    }
+
+    /// The coefficient of `atom` (0 if absent).
+    pub fn coefficient(&self, atom: &Atom) -> i64 {
+        self.terms.get(atom).copied().unwrap_or(0)
+    }
+
+    /// `Some(c)` if the form is the constant `c`.
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// `Some(s)` if the form is exactly the symbol `s`.
+    pub fn as_symbol(&self) -> Option<Symbol> {
+        match self.terms.iter().next() {
+            Some((Atom::Sym(s), 1)) if self.terms.len() == 1 && self.constant == 0 => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// `self + factor * other`; `None` on overflow.
+    pub fn plus(&self, other: &Lin, factor: i64) -> Option<Lin> {
+        let mut out = self.clone();
+        out.constant = out
+            .constant
+            .checked_add(other.constant.checked_mul(factor)?)?;
+        for (atom, coefficient) in &other.terms {
+            let add = coefficient.checked_mul(factor)?;
+            let entry = out.terms.entry(atom.clone()).or_insert(0);
+            *entry = entry.checked_add(add)?;
+            if *entry == 0 {
+                out.terms.remove(atom);
+            }
+        }
+        Some(out)
+    }
+
+    /// `self + c`; `None` on overflow.
+    pub fn offset(&self, c: i64) -> Option<Lin> {
+        let mut out = self.clone();
+        out.constant = out.constant.checked_add(c)?;
+        Some(out)
+    }
+
+    /// `factor * self`; `None` on overflow.
+    pub fn scaled(&self, factor: i64) -> Option<Lin> {
+        Lin::default().plus(self, factor)
+    }
+
+    /// True if the symbol `s` occurs (also inside remainders and quotients).
+    pub fn mentions(&self, s: Symbol) -> bool {
+        self.terms.keys().any(|atom| match atom {
+            Atom::Sym(t) => *t == s,
+            Atom::Mod(x, _, _) | Atom::Div(x, _, _) => x.mentions(s),
+        })
+    }
+
+    /// Every symbol that occurs, also inside remainders and quotients.
+    pub fn symbols(&self, out: &mut Vec<Symbol>) {
+        for atom in self.terms.keys() {
+            match atom {
+                Atom::Sym(s) => {
+                    if !out.contains(s) {
+                        out.push(*s)
+                    }
+                }
+                Atom::Mod(x, _, _) | Atom::Div(x, _, _) => x.symbols(out),
+            }
+        }
+    }
+
+    /// The form with every symbol `s` for which `map(s)` is `Some` replaced
+    /// by that form (inside remainders and quotients too); `None` on
+    /// overflow.
+    pub fn substitute(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Lin> {
+        let mut out = Lin::constant(self.constant);
+        for (atom, coefficient) in &self.terms {
+            let replaced = match atom {
+                Atom::Sym(s) => match map(*s) {
+                    Some(by) => by,
+                    None => Lin::symbol(*s),
+                },
+                Atom::Mod(x, v, sign) => Lin::modulo(x.substitute(map)?, *v, *sign),
+                Atom::Div(x, v, sign) => Lin::div(x.substitute(map)?, *v, *sign),
+            };
+            out = out.plus(&replaced, *coefficient)?;
+        }
+        Some(out)
+    }
+
+    /// The form with the symbol `s` replaced by `by`; `None` on overflow.
+    pub fn replace(&self, s: Symbol, by: &Lin) -> Option<Lin> {
+        if !self.mentions(s) {
+            return Some(self.clone());
+        }
+        self.substitute(&|t| (t == s).then(|| by.clone()))
+    }
+
+    /// The value of the form when `value(s)` gives every symbol; `None` on
+    /// overflow, an unknown symbol, or a division the form cannot evaluate.
+    pub fn evaluate(&self, value: &dyn Fn(Symbol) -> Option<i64>) -> Option<i64> {
+        let mut total = self.constant;
+        for (atom, coefficient) in &self.terms {
+            let x = match atom {
+                Atom::Sym(s) => value(*s)?,
+                Atom::Mod(x, v, sign) => {
+                    let x = x.evaluate(value)?;
+                    match sign {
+                        Signedness::Signed => x % v,
+                        Signedness::Euclidean => x.rem_euclid(*v),
+                        Signedness::Unsigned => ((x as u64) % (*v as u64)) as i64,
+                    }
+                }
+                Atom::Div(x, v, sign) => {
+                    let x = x.evaluate(value)?;
+                    match sign {
+                        Signedness::Signed => x / v,
+                        Signedness::Euclidean => x.div_euclid(*v),
+                        Signedness::Unsigned => ((x as u64) / (*v as u64)) as i64,
+                    }
+                }
+            };
+            total = total.checked_add(x.checked_mul(*coefficient)?)?;
+        }
+        Some(total)
+    }
+}
+
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Symbol::Value(v) => write!(f, "v{:x}", v & 0xffff),
+            Symbol::Stale(v) => write!(f, "old_v{:x}", v & 0xffff),
+            Symbol::OtherThread(v) => write!(f, "v{:x}'", v & 0xffff),
+            Symbol::Iteration(l) => write!(f, "it{:x}", l & 0xffff),
+            Symbol::Trips(l) => write!(f, "trips{:x}", l & 0xffff),
+            Symbol::Fresh(n) => write!(f, "f{n}"),
+        }
+    }
+}
+
+impl fmt::Display for Lin {
+    /// A debugging form: `2*it1 + (v3 + 1) mod 3 + 4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (atom, coefficient) in &self.terms {
+            if !first {
+                write!(f, " + ")?;
+            }
+            first = false;
+            if *coefficient != 1 {
+                write!(f, "{coefficient}*")?;
+            }
+            match atom {
+                Atom::Sym(s) => write!(f, "{s}")?,
+                Atom::Mod(x, v, _) => write!(f, "({x}) mod {v}")?,
+                Atom::Div(x, v, _) => write!(f, "({x}) div {v}")?,
+            }
+        }
+        if first {
+            write!(f, "{}", self.constant)
+        } else if self.constant != 0 {
+            write!(f, " + {}", self.constant)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(n: usize) -> Lin {
+        Lin::symbol(Symbol::Value(n))
+    }
+
+    #[test]
+    fn forms_are_canonical() {
+        let a = s(1).plus(&s(2), 3).unwrap().offset(4).unwrap();
+        let b = s(2)
+            .scaled(3)
+            .unwrap()
+            .plus(&s(1), 1)
+            .unwrap()
+            .offset(4)
+            .unwrap();
+        assert_eq!(a, b);
+        // x - x = 0.
+        assert_eq!(a.plus(&b, -1).unwrap().as_constant(), Some(0));
+        assert_eq!(s(7).as_symbol(), Some(Symbol::Value(7)));
+        assert_eq!(s(7).offset(1).unwrap().as_symbol(), None);
+    }
+
+    #[test]
+    fn remainders_and_quotients_of_constants_fold() {
+        assert_eq!(
+            Lin::modulo(Lin::constant(-1), 3, Signedness::Euclidean),
+            Lin::constant(2)
+        );
+        assert_eq!(
+            Lin::modulo(Lin::constant(-1), 3, Signedness::Signed),
+            Lin::constant(-1)
+        );
+        assert_eq!(
+            Lin::div(Lin::constant(-7), 2, Signedness::Euclidean),
+            Lin::constant(-4)
+        );
+        assert_eq!(Lin::div(s(1), 1, Signedness::Signed), s(1));
+        assert_eq!(Lin::modulo(s(1), 1, Signedness::Unsigned), Lin::constant(0));
+    }
+
+    #[test]
+    fn substitution_reaches_inside_remainders() {
+        let iv = Symbol::Iteration(9);
+        // (it + 2) mod 3 at it = it - 2 is it mod 3; at it = 4 it is 0.
+        let version = Lin::modulo(Lin::symbol(iv).offset(2).unwrap(), 3, Signedness::Unsigned);
+        let back = version
+            .replace(iv, &Lin::symbol(iv).offset(-2).unwrap())
+            .unwrap();
+        assert_eq!(back, Lin::modulo(Lin::symbol(iv), 3, Signedness::Unsigned));
+        assert_eq!(
+            version.replace(iv, &Lin::constant(4)).unwrap(),
+            Lin::constant(0)
+        );
+        assert!(version.mentions(iv) && !version.mentions(Symbol::Value(1)));
+        assert_eq!(version.evaluate(&|_| Some(5)), Some(1));
+    }
+
+    #[test]
+    fn overflow_is_none() {
+        assert!(Lin::constant(i64::MAX).offset(1).is_none());
+        assert!(s(1).scaled(i64::MAX).unwrap().scaled(2).is_none());
+    }
+}

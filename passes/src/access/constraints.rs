@@ -1,0 +1,783 @@
+//! Systems of constraints over forms, and a feasibility test that is sound
+//! (it never calls a satisfiable system infeasible) and exact on the systems
+//! the index algebra produces in practice.
+//!
+//! A [`System`] is a conjunction of [`Constraint`]s: `x >= 0`, `x = 0` for
+//! forms `x`, an `i1` value that holds or not, and `s = min(a, b)` /
+//! `s = max(a, b)` facts. [`System::feasible`] decides whether integer
+//! values of the symbols satisfy all of them:
+//! 1. contradicting `i1` facts (a value both true and false): infeasible;
+//! 2. every remainder and quotient atom becomes an unknown with its
+//!    definition `x = V*q + r, 0 <= r < V`, added where it is exact: always
+//!    for Euclidean atoms, for the others where `x >= 0` follows from the
+//!    bounds found without them (a step-1 bound propagation); otherwise the
+//!    unknown only gets the range its sign allows;
+//! 3. equalities are solved for a variable with coefficient ±1 and
+//!    substituted away; an equality whose coefficients have a gcd that does
+//!    not divide its constant is infeasible (the GCD test);
+//! 4. bound propagation (interval constraint propagation with integer
+//!    rounding) over the inequalities and the remaining equalities, to a
+//!    fixed point or a round limit; an empty interval or a constraint whose
+//!    best value violates it is infeasible;
+//! 5. when every variable left has a finite range and the ranges are small,
+//!    enumeration decides exactly (with a witness).
+//!
+//! Soundness: each step keeps every integer solution (3 substitutes an
+//! equality, 2 adds definitions that hold for the real operations, 4 only
+//! removes values no solution takes), so "infeasible" is a proof. The
+//! answer [`Feasibility::Feasible`] carries `exact = true` only with a
+//! witness of the whole system (every atom defined exactly).
+
+use super::affine::{Atom, Lin, Signedness, Symbol};
+use std::collections::{BTreeMap, HashMap};
+
+/// One constraint.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Constraint {
+    /// `x >= 0`.
+    NonNeg(Lin),
+    /// `x = 0`.
+    Zero(Lin),
+    /// The `i1` SSA value (a [`Symbol::Value`] or [`Symbol::Stale`]) is true
+    /// (`true`) or false.
+    Holds(Symbol, bool),
+    /// `result = min(a, b)` (signed).
+    Min(Lin, Lin, Lin),
+    /// `result = max(a, b)` (signed).
+    Max(Lin, Lin, Lin),
+}
+
+impl Constraint {
+    /// `a <= b`; `None` on overflow.
+    pub fn le(a: &Lin, b: &Lin) -> Option<Self> {
+        Some(Constraint::NonNeg(b.plus(a, -1)?))
+    }
+
+    /// `a = b`; `None` on overflow.
+    pub fn eq(a: &Lin, b: &Lin) -> Option<Self> {
+        Some(Constraint::Zero(a.plus(b, -1)?))
+    }
+
+    /// The constraint with `map` applied to every form (see
+    /// [`Lin::substitute`]); `None` on overflow. A [`Constraint::Holds`]
+    /// whose symbol `map` replaces is dropped (`Some(None)`).
+    pub fn substitute(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Option<Constraint>> {
+        Some(Some(match self {
+            Constraint::NonNeg(x) => Constraint::NonNeg(x.substitute(map)?),
+            Constraint::Zero(x) => Constraint::Zero(x.substitute(map)?),
+            Constraint::Holds(s, b) => match map(*s) {
+                None => Constraint::Holds(*s, *b),
+                Some(by) => match by.as_symbol() {
+                    Some(t) => Constraint::Holds(t, *b),
+                    None => return Some(None),
+                },
+            },
+            Constraint::Min(r, a, b) => {
+                Constraint::Min(r.substitute(map)?, a.substitute(map)?, b.substitute(map)?)
+            }
+            Constraint::Max(r, a, b) => {
+                Constraint::Max(r.substitute(map)?, a.substitute(map)?, b.substitute(map)?)
+            }
+        }))
+    }
+
+    /// True if the symbol `s` occurs.
+    pub fn mentions(&self, s: Symbol) -> bool {
+        match self {
+            Constraint::NonNeg(x) | Constraint::Zero(x) => x.mentions(s),
+            Constraint::Holds(t, _) => *t == s,
+            Constraint::Min(r, a, b) | Constraint::Max(r, a, b) => {
+                r.mentions(s) || a.mentions(s) || b.mentions(s)
+            }
+        }
+    }
+
+    /// Every symbol that occurs.
+    pub fn symbols(&self, out: &mut Vec<Symbol>) {
+        match self {
+            Constraint::NonNeg(x) | Constraint::Zero(x) => x.symbols(out),
+            Constraint::Holds(t, _) => {
+                if !out.contains(t) {
+                    out.push(*t)
+                }
+            }
+            Constraint::Min(r, a, b) | Constraint::Max(r, a, b) => {
+                r.symbols(out);
+                a.symbols(out);
+                b.symbols(out);
+            }
+        }
+    }
+}
+
+/// The answer of [`System::feasible`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feasibility {
+    /// No integer values satisfy the system (a proof).
+    Infeasible,
+    /// Values may satisfy it; `exact`: a witness was found.
+    Feasible {
+        /// True if a satisfying assignment was found.
+        exact: bool,
+    },
+}
+
+impl Feasibility {
+    /// True unless proven infeasible.
+    pub fn may(self) -> bool {
+        !matches!(self, Feasibility::Infeasible)
+    }
+}
+
+/// A conjunction of constraints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct System {
+    constraints: Vec<Constraint>,
+}
+
+/// Largest product of variable ranges that [`System::feasible`] enumerates.
+const ENUMERATION_LIMIT: u128 = 1 << 14;
+/// Rounds of bound propagation.
+const PROPAGATION_ROUNDS: usize = 64;
+/// Bounds beyond this magnitude are dropped (treated as unbounded), so that
+/// propagation on a cycle cannot overflow.
+const BOUND_LIMIT: i128 = 1 << 62;
+
+impl System {
+    /// The empty system (true).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `c`.
+    pub fn push(&mut self, c: Constraint) {
+        if !self.constraints.contains(&c) {
+            self.constraints.push(c);
+        }
+    }
+
+    /// Adds every constraint of `cs`.
+    pub fn extend(&mut self, cs: impl IntoIterator<Item = Constraint>) {
+        for c in cs {
+            self.push(c);
+        }
+    }
+
+    /// The constraints.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Decides whether integer values satisfy every constraint (module doc,
+    /// steps 1-5).
+    pub fn feasible(&self) -> Feasibility {
+        let Some(solver) = self.prepared() else {
+            return Feasibility::Infeasible;
+        };
+        solver.solve()
+    }
+
+    /// Bounds of `x` where the system holds, by bound propagation (step 4
+    /// of the module doc): `(lo, hi)`, `None` where unbounded; `None` if the
+    /// system is infeasible. Sound, not always tight.
+    pub fn range_of(&self, x: &Lin) -> Option<(Option<i64>, Option<i64>)> {
+        let mut system = self.clone();
+        let z = Lin::symbol(Symbol::Fresh(u32::MAX));
+        system.push(Constraint::Zero(x.plus(&z, -1)?));
+        let mut solver = system.prepared()?;
+        let z = solver.atom_var(&Atom::Sym(Symbol::Fresh(u32::MAX)));
+        let bounds = solver.propagated_bounds()?;
+        let narrow = |b: Option<i128>| b.and_then(|b| i64::try_from(b).ok());
+        let (lo, hi) = bounds[z];
+        Some((narrow(lo), narrow(hi)))
+    }
+
+    /// Steps 1-2: the solver with every constraint and the exact
+    /// definitions of the atoms whose dividend is provably nonnegative;
+    /// `None` if already infeasible.
+    fn prepared(&self) -> Option<Solver> {
+        let mut holds: HashMap<Symbol, bool> = HashMap::new();
+        for c in &self.constraints {
+            if let Constraint::Holds(s, b) = c {
+                if holds.insert(*s, *b).is_some_and(|old| old != *b) {
+                    return None;
+                }
+            }
+        }
+        let mut solver = Solver::default();
+        for c in &self.constraints {
+            solver.add(c);
+        }
+        if solver.clone().solve() == Feasibility::Infeasible {
+            return None;
+        }
+        if let Some(bounds) = solver.clone().propagated_bounds() {
+            solver.define_provable_atoms(&bounds);
+        }
+        Some(solver)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Row {
+    coefficients: BTreeMap<usize, i128>,
+    constant: i128,
+}
+
+impl Row {
+    fn constant(c: i128) -> Self {
+        Row {
+            coefficients: BTreeMap::new(),
+            constant: c,
+        }
+    }
+
+    fn var(v: usize) -> Self {
+        Row {
+            coefficients: BTreeMap::from([(v, 1)]),
+            constant: 0,
+        }
+    }
+
+    fn add(&mut self, other: &Row, factor: i128) -> Option<()> {
+        self.constant = self
+            .constant
+            .checked_add(other.constant.checked_mul(factor)?)?;
+        for (v, c) in &other.coefficients {
+            let entry = self.coefficients.entry(*v).or_insert(0);
+            *entry = entry.checked_add(c.checked_mul(factor)?)?;
+            if *entry == 0 {
+                self.coefficients.remove(v);
+            }
+        }
+        Some(())
+    }
+
+    /// The row with `v` replaced by `by`.
+    fn substitute(&mut self, v: usize, by: &Row) -> Option<()> {
+        if let Some(c) = self.coefficients.remove(&v) {
+            self.add(by, c)?;
+        }
+        Some(())
+    }
+
+    /// The range of the row over `bounds`.
+    fn range(&self, bounds: &[(Option<i128>, Option<i128>)]) -> (Option<i128>, Option<i128>) {
+        let mut lo = Some(self.constant);
+        let mut hi = Some(self.constant);
+        for (v, c) in &self.coefficients {
+            let (l, h) = bounds[*v];
+            let (a, b) = if *c > 0 { (l, h) } else { (h, l) };
+            lo = lo
+                .zip(a)
+                .and_then(|(x, a)| x.checked_add(a.checked_mul(*c)?));
+            hi = hi
+                .zip(b)
+                .and_then(|(x, b)| x.checked_add(b.checked_mul(*c)?));
+        }
+        (lo, hi)
+    }
+}
+
+/// An atom's unknown and how exactly it is defined.
+#[derive(Clone, Debug)]
+struct AtomVar {
+    /// The variable of the atom's value.
+    var: usize,
+    /// The dividend as a row.
+    dividend: Row,
+    divisor: i128,
+    is_mod: bool,
+    /// True once the exact definition is in the system.
+    exact: bool,
+}
+
+#[derive(Clone, Debug)]
+enum MinMax {
+    Min,
+    Max,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Solver {
+    symbols: HashMap<Symbol, usize>,
+    atoms: HashMap<Atom, usize>,
+    atom_vars: Vec<AtomVar>,
+    var_count: usize,
+    equalities: Vec<Row>,
+    inequalities: Vec<Row>,
+    min_max: Vec<(MinMax, Row, Row, Row)>,
+    /// Initial bounds of variables (atom ranges).
+    initial: BTreeMap<usize, (Option<i128>, Option<i128>)>,
+    overflow: bool,
+}
+
+impl Solver {
+    fn new_var(&mut self) -> usize {
+        self.var_count += 1;
+        self.var_count - 1
+    }
+
+    fn row(&mut self, lin: &Lin) -> Row {
+        let mut row = Row::constant(lin.constant_term() as i128);
+        for (atom, coefficient) in lin.terms() {
+            let var = self.atom_var(atom);
+            if row.add(&Row::var(var), coefficient as i128).is_none() {
+                self.overflow = true;
+            }
+        }
+        row
+    }
+
+    fn atom_var(&mut self, atom: &Atom) -> usize {
+        match atom {
+            Atom::Sym(s) => {
+                if let Some(v) = self.symbols.get(s) {
+                    return *v;
+                }
+                let v = self.new_var();
+                self.symbols.insert(*s, v);
+                v
+            }
+            Atom::Mod(x, divisor, sign) | Atom::Div(x, divisor, sign) => {
+                if let Some(v) = self.atoms.get(atom) {
+                    return *v;
+                }
+                let dividend = self.row(x);
+                let var = self.new_var();
+                self.atoms.insert(atom.clone(), var);
+                let is_mod = matches!(atom, Atom::Mod(..));
+                let d = *divisor as i128;
+                let range = match (is_mod, sign) {
+                    (true, Signedness::Signed) => (Some(-(d - 1)), Some(d - 1)),
+                    (true, _) => (Some(0), Some(d - 1)),
+                    (false, _) => (None, None),
+                };
+                self.initial.insert(var, range);
+                self.atom_vars.push(AtomVar {
+                    var,
+                    dividend,
+                    divisor: d,
+                    is_mod,
+                    exact: false,
+                });
+                if *sign == Signedness::Euclidean {
+                    let index = self.atom_vars.len() - 1;
+                    self.define(index);
+                }
+                var
+            }
+        }
+    }
+
+    /// Adds `dividend = divisor * q + r, 0 <= r < divisor` for the atom.
+    fn define(&mut self, index: usize) {
+        let AtomVar {
+            var,
+            dividend,
+            divisor,
+            is_mod,
+            ..
+        } = self.atom_vars[index].clone();
+        self.atom_vars[index].exact = true;
+        let (q, r) = if is_mod {
+            (self.new_var(), var)
+        } else {
+            (var, self.new_var())
+        };
+        // dividend - divisor*q - r = 0
+        let mut row = dividend;
+        let ok = row.add(&Row::var(q), -divisor).is_some() && row.add(&Row::var(r), -1).is_some();
+        if !ok {
+            self.overflow = true;
+            return;
+        }
+        self.equalities.push(row);
+        self.inequalities.push(Row::var(r));
+        let mut upper = Row::constant(divisor - 1);
+        upper.add(&Row::var(r), -1).unwrap();
+        self.inequalities.push(upper);
+    }
+
+    fn add(&mut self, c: &Constraint) {
+        match c {
+            Constraint::NonNeg(x) => {
+                let row = self.row(x);
+                self.inequalities.push(row);
+            }
+            Constraint::Zero(x) => {
+                let row = self.row(x);
+                self.equalities.push(row);
+            }
+            Constraint::Holds(..) => {}
+            Constraint::Min(r, a, b) | Constraint::Max(r, a, b) => {
+                let (r, a, b) = (self.row(r), self.row(a), self.row(b));
+                // min: r <= a, r <= b; max: r >= a, r >= b.
+                let sign = if matches!(c, Constraint::Min(..)) {
+                    1
+                } else {
+                    -1
+                };
+                for other in [&a, &b] {
+                    // sign * (other - r) >= 0
+                    let mut row = Row::constant(0);
+                    if row.add(other, sign).is_none() || row.add(&r, -sign).is_none() {
+                        self.overflow = true;
+                        continue;
+                    }
+                    self.inequalities.push(row);
+                }
+                let kind = if sign == 1 { MinMax::Min } else { MinMax::Max };
+                self.min_max.push((kind, r, a, b));
+            }
+        }
+    }
+
+    /// Step 2: exact definitions for atoms whose dividend is provably
+    /// nonnegative under `bounds`.
+    fn define_provable_atoms(&mut self, bounds: &[(Option<i128>, Option<i128>)]) {
+        for index in 0..self.atom_vars.len() {
+            if self.atom_vars[index].exact {
+                continue;
+            }
+            let (lo, _) = self.atom_vars[index].dividend.range(bounds);
+            if lo.is_some_and(|lo| lo >= 0) {
+                self.define(index);
+            }
+        }
+    }
+
+    /// The bounds after steps 3 and 4, per variable (`None` if infeasible).
+    fn propagated_bounds(mut self) -> Option<Vec<(Option<i128>, Option<i128>)>> {
+        let mut substitutions = Vec::new();
+        if !self.eliminate(&mut substitutions) {
+            return None;
+        }
+        let mut bounds = self.initial_bounds();
+        if !self.propagate(&mut bounds) {
+            return None;
+        }
+        // Substituted variables get the range of their definition.
+        for (v, by) in substitutions.iter().rev() {
+            let (lo, hi) = by.range(&bounds);
+            bounds[*v] = (lo, hi);
+        }
+        Some(bounds)
+    }
+
+    fn initial_bounds(&self) -> Vec<(Option<i128>, Option<i128>)> {
+        let mut bounds = vec![(None, None); self.var_count];
+        for (v, b) in &self.initial {
+            bounds[*v] = *b;
+        }
+        bounds
+    }
+
+    /// Step 3. Returns false if infeasible.
+    fn eliminate(&mut self, substitutions: &mut Vec<(usize, Row)>) -> bool {
+        loop {
+            let mut progress = false;
+            let mut index = 0;
+            while index < self.equalities.len() {
+                let row = &mut self.equalities[index];
+                if row.coefficients.is_empty() {
+                    if row.constant != 0 {
+                        return false;
+                    }
+                    self.equalities.remove(index);
+                    continue;
+                }
+                let g = row
+                    .coefficients
+                    .values()
+                    .fold(0i128, |g, c| gcd(g, c.abs()));
+                if row.constant % g != 0 {
+                    return false;
+                }
+                if g > 1 {
+                    for c in row.coefficients.values_mut() {
+                        *c /= g;
+                    }
+                    row.constant /= g;
+                }
+                let unit = row
+                    .coefficients
+                    .iter()
+                    .find(|(_, c)| c.abs() == 1)
+                    .map(|(v, c)| (*v, *c));
+                let Some((v, c)) = unit else {
+                    index += 1;
+                    continue;
+                };
+                // c*v + rest = 0  =>  v = -c * rest (c = ±1).
+                let mut by = self.equalities.remove(index);
+                by.coefficients.remove(&v);
+                let mut definition = Row::constant(0);
+                definition.add(&by, -c);
+                if !self.substitute_everywhere(v, &definition) {
+                    self.overflow = true;
+                    return true;
+                }
+                for (_, earlier) in substitutions.iter_mut() {
+                    earlier.substitute(v, &definition);
+                }
+                substitutions.push((v, definition));
+                progress = true;
+            }
+            if !progress {
+                return true;
+            }
+        }
+    }
+
+    fn substitute_everywhere(&mut self, v: usize, by: &Row) -> bool {
+        let mut ok = true;
+        for row in self
+            .equalities
+            .iter_mut()
+            .chain(self.inequalities.iter_mut())
+        {
+            ok &= row.substitute(v, by).is_some();
+        }
+        for (_, r, a, b) in self.min_max.iter_mut() {
+            ok &= r.substitute(v, by).is_some();
+            ok &= a.substitute(v, by).is_some();
+            ok &= b.substitute(v, by).is_some();
+        }
+        if let Some(range) = self.initial.remove(&v) {
+            // v's own range becomes a constraint on its definition.
+            if let Some(lo) = range.0 {
+                let mut row = by.clone();
+                ok &= row.add(&Row::constant(-lo), 1).is_some();
+                self.inequalities.push(row);
+            }
+            if let Some(hi) = range.1 {
+                let mut row = Row::constant(hi);
+                ok &= row.add(by, -1).is_some();
+                self.inequalities.push(row);
+            }
+        }
+        ok
+    }
+
+    /// Step 4 on `bounds`. Returns false if infeasible.
+    fn propagate(&self, bounds: &mut [(Option<i128>, Option<i128>)]) -> bool {
+        let mut rows: Vec<Row> = self.inequalities.clone();
+        for e in &self.equalities {
+            rows.push(e.clone());
+            let mut negated = Row::constant(0);
+            negated.add(e, -1);
+            rows.push(negated);
+        }
+        for _ in 0..PROPAGATION_ROUNDS {
+            let mut changed = false;
+            for row in &rows {
+                match tighten(row, bounds) {
+                    None => return false,
+                    Some(c) => changed |= c,
+                }
+            }
+            for (kind, r, a, b) in &self.min_max {
+                // min(a, b) >= min(lo a, lo b); max(a, b) <= max(hi a, hi b).
+                let (ra, rb) = (a.range(bounds), b.range(bounds));
+                let row = match kind {
+                    MinMax::Min => ra.0.zip(rb.0).and_then(|(x, y)| {
+                        let mut row = r.clone();
+                        row.add(&Row::constant(-x.min(y)), 1)?;
+                        Some(row)
+                    }),
+                    MinMax::Max => ra.1.zip(rb.1).and_then(|(x, y)| {
+                        let mut row = Row::constant(x.max(y));
+                        row.add(r, -1)?;
+                        Some(row)
+                    }),
+                };
+                if let Some(row) = row {
+                    match tighten(&row, bounds) {
+                        None => return false,
+                        Some(c) => changed |= c,
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        true
+    }
+
+    /// Steps 3-5.
+    fn solve(mut self) -> Feasibility {
+        if self.overflow {
+            return Feasibility::Feasible { exact: false };
+        }
+        let mut substitutions = Vec::new();
+        if !self.eliminate(&mut substitutions) {
+            return Feasibility::Infeasible;
+        }
+        if self.overflow {
+            return Feasibility::Feasible { exact: false };
+        }
+        let mut bounds = self.initial_bounds();
+        if !self.propagate(&mut bounds) {
+            return Feasibility::Infeasible;
+        }
+        // 5. Enumerate the variables still in a constraint.
+        let mut live: Vec<usize> = Vec::new();
+        for row in self.equalities.iter().chain(&self.inequalities) {
+            for v in row.coefficients.keys() {
+                if !live.contains(v) {
+                    live.push(*v);
+                }
+            }
+        }
+        for (_, r, a, b) in &self.min_max {
+            for row in [r, a, b] {
+                for v in row.coefficients.keys() {
+                    if !live.contains(v) {
+                        live.push(*v);
+                    }
+                }
+            }
+        }
+        let all_exact = self.atom_vars.iter().all(|a| a.exact);
+        let mut size: u128 = 1;
+        for v in &live {
+            match bounds[*v] {
+                (Some(lo), Some(hi)) => {
+                    size = size.saturating_mul((hi - lo + 1) as u128);
+                }
+                _ => return Feasibility::Feasible { exact: false },
+            }
+        }
+        if size > ENUMERATION_LIMIT {
+            return Feasibility::Feasible { exact: false };
+        }
+        let mut assignment = vec![0i128; self.var_count];
+        if self.enumerate(&live, 0, &bounds, &mut assignment) {
+            Feasibility::Feasible { exact: all_exact }
+        } else {
+            Feasibility::Infeasible
+        }
+    }
+
+    fn satisfied(&self, assignment: &[i128], assigned: &[usize]) -> bool {
+        let value = |row: &Row| -> Option<i128> {
+            let mut total = row.constant;
+            for (v, c) in &row.coefficients {
+                if !assigned.contains(v) {
+                    return None;
+                }
+                total += c * assignment[*v];
+            }
+            Some(total)
+        };
+        for row in &self.equalities {
+            if value(row).is_some_and(|x| x != 0) {
+                return false;
+            }
+        }
+        for row in &self.inequalities {
+            if value(row).is_some_and(|x| x < 0) {
+                return false;
+            }
+        }
+        for (kind, r, a, b) in &self.min_max {
+            if let (Some(r), Some(a), Some(b)) = (value(r), value(a), value(b)) {
+                let expected = match kind {
+                    MinMax::Min => a.min(b),
+                    MinMax::Max => a.max(b),
+                };
+                if r != expected {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn enumerate(
+        &self,
+        live: &[usize],
+        depth: usize,
+        bounds: &[(Option<i128>, Option<i128>)],
+        assignment: &mut Vec<i128>,
+    ) -> bool {
+        if depth == live.len() {
+            return self.satisfied(assignment, live);
+        }
+        let v = live[depth];
+        let (Some(lo), Some(hi)) = bounds[v] else {
+            return true;
+        };
+        for x in lo..=hi {
+            assignment[v] = x;
+            if self.satisfied(assignment, &live[..=depth])
+                && self.enumerate(live, depth + 1, bounds, assignment)
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Tightens `bounds` with `row >= 0`: `Some(changed)`, or `None` if
+/// infeasible.
+fn tighten(row: &Row, bounds: &mut [(Option<i128>, Option<i128>)]) -> Option<bool> {
+    let (_, hi) = row.range(bounds);
+    if hi.is_some_and(|hi| hi < 0) {
+        return None;
+    }
+    let mut changed = false;
+    for (v, c) in &row.coefficients {
+        // c*v >= -(the rest), at the rest's largest value.
+        let mut rest = row.clone();
+        rest.coefficients.remove(v);
+        let Some(rest_hi) = rest.range(bounds).1 else {
+            continue;
+        };
+        let need = -rest_hi;
+        let (lo, hi) = bounds[*v];
+        if *c > 0 {
+            let new = div_ceil(need, *c);
+            if new.abs() < BOUND_LIMIT && lo.is_none_or(|lo| new > lo) {
+                bounds[*v].0 = Some(new);
+                changed = true;
+            }
+        } else {
+            let new = div_floor(need, *c);
+            if new.abs() < BOUND_LIMIT && hi.is_none_or(|hi| new < hi) {
+                bounds[*v].1 = Some(new);
+                changed = true;
+            }
+        }
+        if let (Some(lo), Some(hi)) = bounds[*v] {
+            if lo > hi {
+                return None;
+            }
+        }
+    }
+    Some(changed)
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn div_floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn div_ceil(a: i128, b: i128) -> i128 {
+    -div_floor(-a, b)
+}

@@ -1,0 +1,334 @@
+//! The accesses of an op: what it reads and writes, from MLIR's
+//! `MemoryEffectOpInterface` ([`apipe_dialect::effects`]), each resolved to
+//! a [`Region`] of a root buffer.
+//!
+//! 1. An op that implements the interface accesses exactly what it
+//!    declares: a read or write (a free counts as a write) of a memref value
+//!    is an access of that value's whole region, followed through views; an
+//!    effect on no value is an access of all memory.
+//! 2. Where the op's indices say which elements (`memref.load` / `store`,
+//!    `vector.load` / `store` / `maskedload` / `maskedstore` /
+//!    `transfer_read` / `transfer_write` with a minor identity map,
+//!    `memref.atomic_rmw`, `memref.generic_atomic_rmw`), the declared access
+//!    of that value narrows to them. Warp-collective reads and writes
+//!    (`nvgpu.ldmatrix`, `gpu.subgroup_mma_load_matrix` /
+//!    `store_matrix`) narrow to the leading indices only (their tile spans
+//!    the other threads' rows and columns) and are marked
+//!    [`Access::collective`]; an effect such an op declares on no particular
+//!    value (`nvgpu.ldmatrix` has a plain `MemRead`) is its access of those
+//!    operands.
+//! 3. An op without the interface that is not recursive (a call, an
+//!    unregistered op) reads and writes every memref it receives
+//!    ([`Access::assumed`]).
+//! 4. Ops with `HasRecursiveMemoryEffects` (`scf.for`, `scf.if`, ...)
+//!    access nothing themselves: their regions' ops are visited on their
+//!    own.
+//! 5. `apipe.copy` reads `src` and writes `dst` ([`copy_regions`]),
+//!    asynchronously; the other apipe ops access no memory.
+
+use super::{
+    region::{indexed, is_memref, rank, whole, Region},
+    values::Forms,
+};
+use apipe_dialect::{
+    attributes,
+    effects::{memory_effects, EffectKind},
+    ops,
+};
+use melior::ir::{
+    attribute::AttributeLike as _, operation::OperationLike, OperationRef, Type, TypeLike, Value,
+    ValueLike,
+};
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessKind {
+    /// The op reads the region.
+    Read,
+    /// The op writes the region (a store, a copy's destination, a free).
+    Write,
+}
+
+/// One access of an op.
+#[derive(Clone, Debug)]
+pub struct Access<'c, 'a> {
+    /// Read or write.
+    pub kind: AccessKind,
+    /// The elements.
+    pub region: Region,
+    /// The memref operand accessed (`None` for all memory).
+    pub value: Option<Value<'c, 'a>>,
+    /// True for a warp-collective op: the elements of the other threads of
+    /// its subgroup are accessed too.
+    pub collective: bool,
+    /// True if assumed (an op without memory-effect information may access
+    /// any of the memrefs it receives).
+    pub assumed: bool,
+    /// True for an `apipe.copy` (its access happens at one moment until its
+    /// group completes).
+    pub asynchronous: bool,
+}
+
+/// Every access of one op.
+#[derive(Clone, Debug, Default)]
+pub struct OpAccesses<'c, 'a> {
+    /// The accesses of particular buffers.
+    pub accesses: Vec<Access<'c, 'a>>,
+    /// The op may read any memory (an effect on no particular value).
+    pub reads_all: bool,
+    /// The op may write any memory.
+    pub writes_all: bool,
+}
+
+impl OpAccesses<'_, '_> {
+    /// True if the op accesses no memory.
+    pub fn is_empty(&self) -> bool {
+        self.accesses.is_empty() && !self.reads_all && !self.writes_all
+    }
+}
+
+/// The extents of a vector type, outermost first.
+fn vector_shape(ty: Type) -> Vec<i64> {
+    // SAFETY: `ty` is live; checked to be a shaped type with a rank first.
+    unsafe {
+        let raw = ty.to_raw();
+        if !mlir_sys::mlirTypeIsAVector(raw) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirShapedTypeGetRank(raw) as isize)
+            .map(|i| mlir_sys::mlirShapedTypeGetDimSize(raw, i))
+            .collect()
+    }
+}
+
+/// True if the op's `permutation_map` (absent: identity) is a minor
+/// identity.
+fn minor_identity(op: &OperationRef) -> bool {
+    let Ok(attribute) = op.attribute("permutation_map") else {
+        return true;
+    };
+    // SAFETY: a live attribute, checked to be an affine map.
+    unsafe {
+        mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw())
+            && mlir_sys::mlirAffineMapIsMinorIdentity(mlir_sys::mlirAffineMapAttrGetValue(
+                attribute.to_raw(),
+            ))
+    }
+}
+
+/// `src` and `dst` regions of an `apipe.copy`: `elements` along the
+/// innermost dimension of each, at its indices.
+pub fn copy_regions(forms: &mut Forms, copy: &OperationRef) -> (Region, Region) {
+    let src = copy.operand(0).expect("verified apipe.copy");
+    let dst = copy.operand(1).expect("verified apipe.copy");
+    let indices: Vec<Value> = copy.operands().skip(2).collect();
+    let elements = attributes::integer(copy, attributes::ELEMENTS).unwrap_or(1);
+    let (src_rank, dst_rank) = (rank(src), rank(dst));
+    let split = |start: usize, count: Option<usize>| -> Option<&[Value]> {
+        indices.get(start..start.checked_add(count?)?)
+    };
+    let src_indices = split(0, src_rank);
+    let dst_indices = src_rank.and_then(|s| split(s, dst_rank));
+    let region = |forms: &mut Forms, memref, ix: Option<&[Value]>| match ix {
+        Some(ix) => indexed(forms, memref, ix, &[elements]),
+        None => whole(forms, memref),
+    };
+    (
+        region(forms, src, src_indices),
+        region(forms, dst, dst_indices),
+    )
+}
+
+/// A narrowed access of `memref` (operand `at`) with indices starting at
+/// operand `first` (one per dimension), and the extents of the innermost
+/// dimensions.
+fn narrowed(
+    forms: &mut Forms,
+    op: &OperationRef,
+    at: usize,
+    first: usize,
+    extents: &[i64],
+) -> Option<(usize, Region)> {
+    let memref = op.operand(at).ok()?;
+    let r = rank(memref)?;
+    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
+    (indices.len() == r).then(|| (at, indexed(forms, memref, &indices, extents)))
+}
+
+/// A collective access of operand `at` (indices from `first`): the leading
+/// indices, every position of the last two dimensions.
+fn collective(
+    forms: &mut Forms,
+    op: &OperationRef,
+    at: usize,
+    first: usize,
+) -> Option<(usize, Region)> {
+    let memref = op.operand(at).ok()?;
+    let r = rank(memref)?;
+    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
+    if indices.len() != r {
+        return None;
+    }
+    let mut dims: Vec<super::region::Dim> = indices
+        .iter()
+        .map(|i| super::region::Dim::Range {
+            start: forms.of(*i),
+            extent: 1,
+        })
+        .collect();
+    for d in dims.iter_mut().rev().take(2) {
+        *d = super::region::Dim::Any;
+    }
+    Some((at, super::region::region_of(forms, memref, Some(dims))))
+}
+
+/// Step 2: the narrowed regions of the ops whose indices are known, as
+/// (operand position, region); and whether the op is collective.
+fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, bool) {
+    let name = ops::name(op);
+    let result_shape = || {
+        (op.result_count() > 0)
+            .then(|| op.result(0).ok())
+            .flatten()
+            .map(|r| vector_shape(r.r#type()))
+            .unwrap_or_default()
+    };
+    let operand_shape = |i: usize| {
+        op.operand(i)
+            .ok()
+            .map(|v| vector_shape(v.r#type()))
+            .unwrap_or_default()
+    };
+    let found = match name.as_str() {
+        "memref.load" | "memref.generic_atomic_rmw" => narrowed(forms, op, 0, 1, &[]),
+        "memref.store" | "memref.atomic_rmw" => narrowed(forms, op, 1, 2, &[]),
+        "vector.load" | "vector.maskedload" => narrowed(forms, op, 0, 1, &result_shape()),
+        "vector.store" => narrowed(forms, op, 1, 2, &operand_shape(0)),
+        "vector.maskedstore" => {
+            let last = op.operand_count().saturating_sub(1);
+            narrowed(forms, op, 0, 1, &operand_shape(last))
+        }
+        "vector.transfer_read" if minor_identity(op) => narrowed(forms, op, 0, 1, &result_shape()),
+        "vector.transfer_write" if minor_identity(op) => {
+            narrowed(forms, op, 1, 2, &operand_shape(0))
+        }
+        "nvgpu.ldmatrix" | "gpu.subgroup_mma_load_matrix" => {
+            return (collective(forms, op, 0, 1).into_iter().collect(), true)
+        }
+        "gpu.subgroup_mma_store_matrix" => {
+            return (collective(forms, op, 1, 2).into_iter().collect(), true)
+        }
+        _ => None,
+    };
+    (found.into_iter().collect(), false)
+}
+
+/// The accesses of `op` (module doc, steps 1-5).
+pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpAccesses<'c, 'a> {
+    let mut out = OpAccesses::default();
+    // 5.
+    if ops::is_apipe(op) {
+        if ops::is(op, ops::COPY) {
+            let (src, dst) = copy_regions(forms, op);
+            for (kind, region, at) in [(AccessKind::Read, src, 0), (AccessKind::Write, dst, 1)] {
+                out.accesses.push(Access {
+                    kind,
+                    region,
+                    value: op.operand(at).ok(),
+                    collective: false,
+                    assumed: false,
+                    asynchronous: true,
+                });
+            }
+        }
+        return out;
+    }
+    let declared = memory_effects(op);
+    let Some(effects) = declared.declared else {
+        // 4. / 3.
+        if declared.recursive {
+            return out;
+        }
+        for value in op.operands().filter(|v| is_memref(*v)) {
+            for kind in [AccessKind::Read, AccessKind::Write] {
+                out.accesses.push(Access {
+                    kind,
+                    region: whole(forms, value),
+                    value: Some(value),
+                    collective: false,
+                    assumed: true,
+                    asynchronous: false,
+                });
+            }
+        }
+        return out;
+    };
+    // 1.-2.
+    let (narrow, collective) = narrowing(forms, op);
+    for effect in effects {
+        if !effect.default_resource {
+            continue;
+        }
+        let kind = match effect.kind {
+            EffectKind::Read => AccessKind::Read,
+            EffectKind::Write | EffectKind::Free | EffectKind::Other => AccessKind::Write,
+            EffectKind::Allocate => continue,
+        };
+        let Some(value) = effect.value else {
+            // An effect on any memory by an op whose indexed operands are
+            // known (`nvgpu.ldmatrix` declares a plain `MemRead`): those.
+            if !narrow.is_empty() {
+                for (at, region) in &narrow {
+                    let value = op.operand(*at).ok();
+                    if out
+                        .accesses
+                        .iter()
+                        .any(|a| a.kind == kind && a.value == value)
+                    {
+                        continue;
+                    }
+                    out.accesses.push(Access {
+                        kind,
+                        region: region.clone(),
+                        value,
+                        collective,
+                        assumed: false,
+                        asynchronous: false,
+                    });
+                }
+                continue;
+            }
+            match kind {
+                AccessKind::Read => out.reads_all = true,
+                AccessKind::Write => out.writes_all = true,
+            }
+            continue;
+        };
+        if !is_memref(value) {
+            continue;
+        }
+        let position = op.operands().position(|v| v == value);
+        let region = narrow
+            .iter()
+            .find(|(at, _)| Some(*at) == position)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_else(|| whole(forms, value));
+        let access = Access {
+            kind,
+            region,
+            value: Some(value),
+            collective,
+            assumed: false,
+            asynchronous: false,
+        };
+        // One access per (kind, value).
+        if !out
+            .accesses
+            .iter()
+            .any(|a| a.kind == kind && a.value == Some(value))
+        {
+            out.accesses.push(access);
+        }
+    }
+    out
+}

@@ -1,0 +1,673 @@
+//! Regions of buffers: the elements an access touches, per dimension of the
+//! root buffer (followed through view ops), and the overlap test.
+//!
+//! A [`Region`] is a root buffer ([`Root`]) and, per dimension of the root,
+//! a range `[start, start + extent)` whose start is a [`Lin`] form, or any
+//! position ([`Dim::Any`]); `dims = None` is the whole buffer. Regions are
+//! compared in elements of the root, so two accesses touch a common byte iff
+//! their regions share an element (views that change the element type, such
+//! as `memref.view`, give the whole buffer).
+
+use super::{
+    affine::{Lin, Signedness, Symbol},
+    constraints::{Constraint, Feasibility, System},
+    values::{block_argument, defining_op, dense_i64, value_key, Forms},
+};
+use apipe_dialect::{effects, ops};
+use melior::ir::{
+    attribute::AttributeLike as _,
+    attribute::FlatSymbolRefAttribute,
+    operation::OperationLike,
+    r#type::{MemRefType, ShapedTypeLike},
+    Attribute, BlockLike as _, Type, TypeLike, Value, ValueLike,
+};
+
+/// What a root buffer may alias.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RootKind {
+    /// A fresh allocation (`memref.alloc`, `memref.alloca`, a `gpu.func`
+    /// workgroup or private attribution): aliases no other root.
+    Fresh,
+    /// A function argument: may alias other arguments, globals and unknown
+    /// roots, not fresh buffers.
+    Argument,
+    /// `memref.get_global @name`: the same global as every other access of
+    /// `@name`, and may alias arguments and unknown roots.
+    Global(String),
+    /// Anything else (a call result, a loaded memref, a loop-carried
+    /// memref, the result of an op that is not a known view): may alias
+    /// every root.
+    Other,
+}
+
+/// The buffer at the bottom of a chain of views.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Root {
+    /// The root value ([`Symbol::Value`]; [`Symbol::Stale`] once carried
+    /// past a redefinition: an allocation in an earlier iteration).
+    pub symbol: Symbol,
+    /// What it may alias.
+    pub kind: RootKind,
+    /// The memory space: its integer (`"3"`), or the attribute printed
+    /// (`"#gpu.address_space<workgroup>"`); `""` for the default space.
+    pub space: String,
+}
+
+/// One dimension of a region.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// Positions `[start, start + extent)`, `extent >= 1`.
+    Range {
+        /// The first position.
+        start: Lin,
+        /// How many positions.
+        extent: i64,
+    },
+    /// Any position (an access through a view that is not followed).
+    Any,
+}
+
+/// The elements of a root buffer that an access touches.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// The buffer.
+    pub root: Root,
+    /// Per dimension of the root; `None`: every element.
+    pub dims: Option<Vec<Dim>>,
+}
+
+/// How two regions may meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlap {
+    /// No element in common (a proof).
+    Disjoint,
+    /// An element may be common.
+    May {
+        /// True if values of the symbols were found for which both touch
+        /// a common element (the overlap is real, not an artefact of the
+        /// test).
+        exact: bool,
+        /// True if the roots are different buffers that may alias.
+        alias: bool,
+    },
+}
+
+impl Overlap {
+    /// True unless disjoint.
+    pub fn may(self) -> bool {
+        !matches!(self, Overlap::Disjoint)
+    }
+}
+
+impl Region {
+    /// The region with `map` applied to every form (see
+    /// [`Lin::substitute`]); a dimension whose form overflows becomes
+    /// [`Dim::Any`]. The root symbol is mapped too when `map` sends it to a
+    /// symbol.
+    pub fn substitute(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Region {
+        let mut out = self.clone();
+        if let Some(symbol) = map(self.root.symbol).and_then(|l| l.as_symbol()) {
+            out.root.symbol = symbol;
+        }
+        if let Some(dims) = &mut out.dims {
+            for dim in dims {
+                if let Dim::Range { start, .. } = dim {
+                    match start.substitute(map) {
+                        Some(s) => *start = s,
+                        None => *dim = Dim::Any,
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// True if the symbol `s` occurs in a dimension (or is the root).
+    pub fn mentions(&self, s: Symbol) -> bool {
+        self.root.symbol == s
+            || self.dims.iter().flatten().any(|d| match d {
+                Dim::Range { start, .. } => start.mentions(s),
+                Dim::Any => false,
+            })
+    }
+
+    /// Every symbol of the dimensions (not the root).
+    pub fn symbols(&self, out: &mut Vec<Symbol>) {
+        for dim in self.dims.iter().flatten() {
+            if let Dim::Range { start, .. } = dim {
+                start.symbols(out);
+            }
+        }
+    }
+
+    /// True if the region is every element of its root.
+    pub fn is_whole(&self) -> bool {
+        self.dims.is_none()
+    }
+}
+
+/// True if the roots may be the same memory.
+pub fn may_alias(a: &Root, b: &Root) -> bool {
+    if same_buffer(a, b) {
+        return true;
+    }
+    if a.space != b.space {
+        return false;
+    }
+    match (&a.kind, &b.kind) {
+        (RootKind::Other, _) | (_, RootKind::Other) => true,
+        (RootKind::Fresh, _) | (_, RootKind::Fresh) => false,
+        (RootKind::Global(x), RootKind::Global(y)) => x == y,
+        _ => true,
+    }
+}
+
+/// True if the roots are the same buffer (one value, or one global).
+pub fn same_buffer(a: &Root, b: &Root) -> bool {
+    a.symbol == b.symbol
+        || matches!((&a.kind, &b.kind), (RootKind::Global(x), RootKind::Global(y)) if x == y)
+}
+
+/// How `a` and `b` may meet where `system` holds (the context of the
+/// accesses; the facts of the symbols are added here).
+pub fn overlap(a: &Region, b: &Region, system: System, forms: &mut Forms) -> Overlap {
+    overlap_with(a, b, system, forms).0
+}
+
+/// [`overlap`], with the system it decided: `system`, the facts of its
+/// symbols, and the constraints for a common element (to bound other forms
+/// where the regions meet, e.g. for diagnostics).
+pub fn overlap_with(
+    a: &Region,
+    b: &Region,
+    mut system: System,
+    forms: &mut Forms,
+) -> (Overlap, System) {
+    if !same_buffer(&a.root, &b.root) {
+        if !may_alias(&a.root, &b.root) {
+            return (Overlap::Disjoint, system);
+        }
+        forms.add_facts(&mut system);
+        let verdict = match system.feasible() {
+            Feasibility::Infeasible => Overlap::Disjoint,
+            Feasibility::Feasible { .. } => Overlap::May {
+                exact: false,
+                alias: true,
+            },
+        };
+        return (verdict, system);
+    }
+    let mut precise = true;
+    if let (Some(x), Some(y)) = (&a.dims, &b.dims) {
+        if x.len() == y.len() {
+            for (x, y) in x.iter().zip(y) {
+                let (
+                    Dim::Range {
+                        start: sa,
+                        extent: ea,
+                    },
+                    Dim::Range {
+                        start: sb,
+                        extent: eb,
+                    },
+                ) = (x, y)
+                else {
+                    precise = false;
+                    continue;
+                };
+                let d = sa.plus(sb, -1);
+                match d {
+                    // Both single elements: the starts are equal.
+                    Some(d) if *ea == 1 && *eb == 1 => system.push(Constraint::Zero(d)),
+                    // [sa, sa + ea) meets [sb, sb + eb): -ea < d < eb.
+                    Some(d) => {
+                        match (
+                            d.offset(ea - 1),
+                            d.scaled(-1).and_then(|n| n.offset(eb - 1)),
+                        ) {
+                            (Some(lo), Some(hi)) => {
+                                system.push(Constraint::NonNeg(lo));
+                                system.push(Constraint::NonNeg(hi));
+                            }
+                            _ => precise = false,
+                        }
+                    }
+                    None => precise = false,
+                }
+            }
+        } else {
+            precise = false;
+        }
+    }
+    forms.add_facts(&mut system);
+    let verdict = match system.feasible() {
+        Feasibility::Infeasible => Overlap::Disjoint,
+        Feasibility::Feasible { exact } => Overlap::May {
+            exact: exact && precise,
+            alias: false,
+        },
+    };
+    (verdict, system)
+}
+
+/// The memref type of `value`, if ranked.
+pub fn memref_type<'c>(value: Value<'c, '_>) -> Option<MemRefType<'c>> {
+    MemRefType::try_from(value.r#type()).ok()
+}
+
+/// True if `value` is a memref, ranked or not.
+pub fn is_memref(value: Value) -> bool {
+    // SAFETY: `value` is live.
+    unsafe {
+        let ty = mlir_sys::mlirValueGetType(value.to_raw());
+        mlir_sys::mlirTypeIsAMemRef(ty) || mlir_sys::mlirTypeIsAUnrankedMemRef(ty)
+    }
+}
+
+fn memory_space(ty: Type) -> String {
+    // SAFETY: `ty` is a live memref type (ranked or unranked).
+    let space = unsafe {
+        if mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) {
+            mlir_sys::mlirMemRefTypeGetMemorySpace(ty.to_raw())
+        } else if mlir_sys::mlirTypeIsAUnrankedMemRef(ty.to_raw()) {
+            mlir_sys::mlirUnrankedMemrefGetMemorySpace(ty.to_raw())
+        } else {
+            return String::new();
+        }
+    };
+    if space.ptr.is_null() {
+        return String::new();
+    }
+    // SAFETY: a non-null attribute of a live type; read as an integer only
+    // if it is one.
+    let text = unsafe {
+        if mlir_sys::mlirAttributeIsAInteger(space) {
+            mlir_sys::mlirIntegerAttrGetValueInt(space).to_string()
+        } else {
+            Attribute::from_raw(space).to_string()
+        }
+    };
+    // `0` and no space are the same default space.
+    if text == "0" {
+        String::new()
+    } else {
+        text
+    }
+}
+
+/// The number of inputs of a function op's `function_type`.
+fn function_input_count(function: &melior::ir::OperationRef) -> Option<usize> {
+    let attribute = function.attribute("function_type").ok()?;
+    // SAFETY: a live attribute; checked to be a type attribute of a function
+    // type first.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAType(attribute.to_raw()) {
+            return None;
+        }
+        let ty = mlir_sys::mlirTypeAttrGetValue(attribute.to_raw());
+        if !mlir_sys::mlirTypeIsAFunction(ty) {
+            return None;
+        }
+        Some(mlir_sys::mlirFunctionTypeGetNumInputs(ty) as usize)
+    }
+}
+
+/// The root description of a value that is not a view.
+fn root_of(value: Value) -> Root {
+    let symbol = Symbol::Value(value_key(value));
+    let space = memory_space(value.r#type());
+    let kind = if let Some(op) = defining_op(value) {
+        match ops::name(&op).as_str() {
+            "memref.alloc" | "memref.alloca" => RootKind::Fresh,
+            "memref.get_global" => op
+                .attribute("name")
+                .ok()
+                .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                .map_or(RootKind::Other, |s| RootKind::Global(s.value().to_owned())),
+            _ => RootKind::Other,
+        }
+    } else if let Some((block, number)) = block_argument(value) {
+        match block.parent_operation() {
+            Some(parent) if ops::is_function(&parent) && ops::is_entry_block(&block) => {
+                // A `gpu.func`'s arguments past its inputs are its workgroup
+                // and private attributions.
+                if ops::is(&parent, "gpu.func")
+                    && function_input_count(&parent).is_some_and(|inputs| number >= inputs)
+                {
+                    RootKind::Fresh
+                } else {
+                    RootKind::Argument
+                }
+            }
+            _ => RootKind::Other,
+        }
+    } else {
+        RootKind::Other
+    };
+    Root {
+        symbol,
+        kind,
+        space,
+    }
+}
+
+/// The static size of dimension `i` of a shaped type, if static.
+fn static_size(ty: Type, i: usize) -> Option<i64> {
+    // SAFETY: `ty` is a live shaped type; `i` is below its rank (checked).
+    unsafe {
+        let raw = ty.to_raw();
+        if !mlir_sys::mlirShapedTypeHasRank(raw) || i as i64 >= mlir_sys::mlirShapedTypeGetRank(raw)
+        {
+            return None;
+        }
+        let size = mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize);
+        (size >= 0 && !mlir_sys::mlirShapedTypeIsDynamicSize(size)).then_some(size)
+    }
+}
+
+/// The rank of a memref value (`None` if unranked).
+pub fn rank(value: Value) -> Option<usize> {
+    memref_type(value).map(|t| t.rank())
+}
+
+/// The groups of a `reassociation` attribute (array of arrays of integers).
+fn reassociation(op: &melior::ir::OperationRef) -> Option<Vec<Vec<usize>>> {
+    let attribute = op.attribute("reassociation").ok()?;
+    // SAFETY: a live attribute; each element checked to be an array of
+    // integers first.
+    unsafe {
+        let raw = attribute.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for i in 0..mlir_sys::mlirArrayAttrGetNumElements(raw) {
+            let group = mlir_sys::mlirArrayAttrGetElement(raw, i);
+            if !mlir_sys::mlirAttributeIsAArray(group) {
+                return None;
+            }
+            let mut dims = Vec::new();
+            for j in 0..mlir_sys::mlirArrayAttrGetNumElements(group) {
+                let element = mlir_sys::mlirArrayAttrGetElement(group, j);
+                if !mlir_sys::mlirAttributeIsAInteger(element) {
+                    return None;
+                }
+                dims.push(mlir_sys::mlirIntegerAttrGetValueInt(element) as usize);
+            }
+            out.push(dims);
+        }
+        Some(out)
+    }
+}
+
+/// The permutation of a `memref.transpose` (result dim i is source dim
+/// `perm[i]`).
+fn permutation(op: &melior::ir::OperationRef) -> Option<Vec<usize>> {
+    let attribute = op.attribute("permutation").ok()?;
+    // SAFETY: a live attribute, checked to be a permutation map.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw()) {
+            return None;
+        }
+        let map = mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw());
+        if !mlir_sys::mlirAffineMapIsPermutation(map) {
+            return None;
+        }
+        (0..mlir_sys::mlirAffineMapGetNumResults(map))
+            .map(|i| {
+                let expr = mlir_sys::mlirAffineMapGetResult(map, i);
+                mlir_sys::mlirAffineExprIsADim(expr)
+                    .then(|| mlir_sys::mlirAffineDimExprGetPosition(expr) as usize)
+            })
+            .collect()
+    }
+}
+
+/// One step up a view: the region of `memref`'s source for `dims` of
+/// `memref`, or `None` if `memref` is not a view.
+fn through_view<'c: 'a, 'a>(
+    forms: &mut Forms,
+    memref: Value<'c, 'a>,
+    dims: Option<Vec<Dim>>,
+) -> Option<(Value<'c, 'a>, Option<Vec<Dim>>)> {
+    let op = defining_op(memref)?;
+    let source = effects::view_source(&op)
+        .or_else(|| match ops::name(&op).as_str() {
+            // View ops of their operand 0 that MLIR 22 may not mark as
+            // ViewLikeOpInterface.
+            "memref.assume_alignment"
+            | "memref.memory_space_cast"
+            | "memref.cast"
+            | "memref.transpose"
+            | "memref.reinterpret_cast"
+            | "memref.view" => op.operand(0).ok(),
+            _ => None,
+        })
+        .filter(|v| is_memref(*v))?;
+    let name = ops::name(&op);
+    let dims = match (name.as_str(), dims) {
+        (_, None) => None,
+        ("memref.cast" | "memref.memory_space_cast" | "memref.assume_alignment", dims) => {
+            // Same layout; a cast to or from an unranked memref keeps the
+            // ranked side's dimensions only when both are ranked.
+            dims.filter(|d| rank(source) == Some(d.len()))
+        }
+        ("memref.subview", Some(dims)) => subview(forms, &op, source, dims),
+        ("memref.expand_shape", Some(dims)) => expand_shape(&op, memref, dims),
+        ("memref.collapse_shape", Some(dims)) => collapse_shape(&op, source, dims),
+        ("memref.transpose", Some(dims)) => permutation(&op).and_then(|perm| {
+            let mut out = vec![Dim::Any; dims.len()];
+            for (i, p) in perm.iter().enumerate() {
+                *out.get_mut(*p)? = dims.get(i)?.clone();
+            }
+            Some(out)
+        }),
+        _ => None,
+    };
+    Some((source, dims))
+}
+
+/// `memref.subview`: source position = offset + stride * position.
+fn subview(
+    forms: &mut Forms,
+    op: &melior::ir::OperationRef,
+    source: Value,
+    dims: Vec<Dim>,
+) -> Option<Vec<Dim>> {
+    let offsets = dense_i64(op, "static_offsets")?;
+    let sizes = dense_i64(op, "static_sizes")?;
+    let strides = dense_i64(op, "static_strides")?;
+    let source_rank = rank(source)?;
+    if offsets.len() != source_rank || sizes.len() != source_rank || strides.len() != source_rank {
+        return None;
+    }
+    let mut dynamic = op.operands().skip(1);
+    let mut take = |values: &[i64]| -> Vec<Option<Lin>> {
+        values
+            .iter()
+            .map(|&v| {
+                if v == i64::MIN {
+                    dynamic.next().map(|d| forms.of(d))
+                } else {
+                    Some(Lin::constant(v))
+                }
+            })
+            .collect()
+    };
+    let offsets = take(&offsets);
+    let _sizes = take(&sizes);
+    let strides = take(&strides);
+    // Rank reduction drops unit dimensions (static size 1), first ones first;
+    // which ones does not matter: a kept unit dimension is indexed at 0.
+    let mut to_drop = source_rank.checked_sub(dims.len())?;
+    let mut inner = dims.into_iter();
+    let mut out = Vec::with_capacity(source_rank);
+    for i in 0..source_rank {
+        let dropped = to_drop > 0 && sizes[i] == 1;
+        let position = if dropped {
+            to_drop -= 1;
+            None
+        } else {
+            Some(inner.next()?)
+        };
+        let stride = strides[i].as_ref().and_then(|s| s.as_constant());
+        out.push(match (&offsets[i], position, stride) {
+            (Some(offset), None, _) => Dim::Range {
+                start: offset.clone(),
+                extent: 1,
+            },
+            (Some(offset), Some(Dim::Range { start, extent }), Some(stride)) if stride > 0 => {
+                let start = start.scaled(stride).and_then(|s| s.plus(offset, 1));
+                let extent = (extent - 1)
+                    .checked_mul(stride)
+                    .and_then(|e| e.checked_add(1));
+                match (start, extent) {
+                    (Some(start), Some(extent)) => Dim::Range { start, extent },
+                    _ => Dim::Any,
+                }
+            }
+            _ => Dim::Any,
+        });
+    }
+    Some(out)
+}
+
+/// `memref.expand_shape`: each source dimension is the linearization of its
+/// group of result dimensions.
+fn expand_shape(op: &melior::ir::OperationRef, result: Value, dims: Vec<Dim>) -> Option<Vec<Dim>> {
+    let groups = reassociation(op)?;
+    let ty = result.r#type();
+    let mut out = Vec::with_capacity(groups.len());
+    for group in groups {
+        let mut start = Lin::constant(0);
+        let mut last = 0i64;
+        let mut stride = 1i64;
+        let mut any = false;
+        for &d in group.iter().rev() {
+            match dims.get(d)? {
+                Dim::Range { start: s, extent } => {
+                    start = start.plus(s, stride)?;
+                    last = last.checked_add((extent - 1).checked_mul(stride)?)?;
+                }
+                Dim::Any => any = true,
+            }
+            match static_size(ty, d) {
+                Some(size) => stride = stride.checked_mul(size)?,
+                None if d != group[0] => any = true,
+                None => {}
+            }
+        }
+        out.push(if any {
+            Dim::Any
+        } else {
+            Dim::Range {
+                start,
+                extent: last.checked_add(1)?,
+            }
+        });
+    }
+    Some(out)
+}
+
+/// `memref.collapse_shape`: a single position of a collapsed dimension is
+/// `(x div inner) mod size` in each source dimension of its group.
+fn collapse_shape(
+    op: &melior::ir::OperationRef,
+    source: Value,
+    dims: Vec<Dim>,
+) -> Option<Vec<Dim>> {
+    let groups = reassociation(op)?;
+    let ty = source.r#type();
+    let mut out = vec![Dim::Any; rank(source)?];
+    for (r, group) in groups.iter().enumerate() {
+        let Dim::Range { start, extent: 1 } = dims.get(r)? else {
+            continue;
+        };
+        let mut inner = 1i64;
+        let mut positions = Vec::new();
+        let mut known = true;
+        for (j, &d) in group.iter().enumerate().rev() {
+            let position = Lin::div(start.clone(), inner, Signedness::Euclidean);
+            let size = static_size(ty, d);
+            let position = match size {
+                Some(size) if j > 0 => Lin::modulo(position, size, Signedness::Euclidean),
+                _ => position,
+            };
+            positions.push((d, position));
+            match size {
+                Some(size) => inner = inner.checked_mul(size)?,
+                None if j > 0 => known = false,
+                None => {}
+            }
+        }
+        if known {
+            for (d, position) in positions {
+                out[d] = Dim::Range {
+                    start: position,
+                    extent: 1,
+                };
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The region of an access to `memref` at `dims` (one per dimension of
+/// `memref`; `None`: every element), followed through views to its root.
+pub fn region_of<'c: 'a, 'a>(
+    forms: &mut Forms,
+    mut memref: Value<'c, 'a>,
+    mut dims: Option<Vec<Dim>>,
+) -> Region {
+    let mut steps = 0;
+    while let Some((source, next)) = through_view(forms, memref, dims.clone()) {
+        memref = source;
+        dims = next;
+        steps += 1;
+        if steps > 64 {
+            dims = None;
+            break;
+        }
+    }
+    if dims.as_ref().is_some_and(|d| rank(memref) != Some(d.len())) {
+        dims = None;
+    }
+    Region {
+        root: root_of(memref),
+        dims,
+    }
+}
+
+/// The region of `memref` at `indices` (one per dimension), with `extents`
+/// for the innermost dimensions (the others 1).
+pub fn indexed(forms: &mut Forms, memref: Value, indices: &[Value], extents: &[i64]) -> Region {
+    if rank(memref) != Some(indices.len()) {
+        return region_of(forms, memref, None);
+    }
+    let count = indices.len();
+    let dims = indices
+        .iter()
+        .enumerate()
+        .map(|(i, index)| {
+            let from_end = count - 1 - i;
+            let extent = if from_end < extents.len() {
+                extents[extents.len() - 1 - from_end]
+            } else {
+                1
+            };
+            if extent < 1 {
+                return Dim::Any;
+            }
+            Dim::Range {
+                start: forms.of(*index),
+                extent,
+            }
+        })
+        .collect();
+    region_of(forms, memref, Some(dims))
+}
+
+/// Every element of `memref`.
+pub fn whole(forms: &mut Forms, memref: Value) -> Region {
+    region_of(forms, memref, None)
+}

@@ -1,0 +1,580 @@
+//! Tests of the access module: the solver against brute force, regions of
+//! real IR through views, accesses from memory effects, and the dependence
+//! test against enumeration of the iterations.
+
+use super::*;
+use apipe_dialect::ops;
+use melior::ir::{operation::OperationLike, Module, OperationRef};
+use proptest::prelude::*;
+
+fn sym(n: usize) -> Lin {
+    Lin::symbol(Symbol::Fresh(n as u32))
+}
+
+fn ge(x: Lin) -> Constraint {
+    Constraint::NonNeg(x)
+}
+
+fn range(s: usize, lo: i64, hi: i64) -> [Constraint; 2] {
+    [
+        ge(sym(s).offset(-lo).unwrap()),
+        ge(sym(s).scaled(-1).unwrap().offset(hi).unwrap()),
+    ]
+}
+
+#[test]
+fn gcd_test_separates_versions() {
+    // (t + 2) mod 3 = t mod 3 for t >= 0: never.
+    let t = sym(0);
+    let a = Lin::modulo(t.offset(2).unwrap(), 3, Signedness::Unsigned);
+    let b = Lin::modulo(t.clone(), 3, Signedness::Unsigned);
+    let mut system = System::new();
+    system.push(ge(t.clone()));
+    system.push(Constraint::eq(&a, &b).unwrap());
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // (t + 3) mod 3 = t mod 3: always (witness with t bounded).
+    let c = Lin::modulo(t.offset(3).unwrap(), 3, Signedness::Unsigned);
+    let mut system = System::new();
+    system.extend(range(0, 0, 9));
+    system.push(Constraint::eq(&c, &b).unwrap());
+    assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
+}
+
+#[test]
+fn remainder_of_a_possibly_negative_value_is_only_bounded() {
+    // t unconstrained: (t + 2) remui 3 vs t remui 3 may meet (t = -2 gives
+    // (2^64 - 2) mod 3 vs 0 ...): not provably disjoint.
+    let t = sym(0);
+    let a = Lin::modulo(t.offset(2).unwrap(), 3, Signedness::Unsigned);
+    let b = Lin::modulo(t, 3, Signedness::Unsigned);
+    let mut system = System::new();
+    system.push(Constraint::eq(&a, &b).unwrap());
+    assert!(system.feasible().may());
+}
+
+#[test]
+fn bounds_propagate_through_min_and_max() {
+    // s = max(x, 0), m = min(s, 2), m >= 2 (a switch default) gives x >= 2;
+    // with x <= 1: infeasible.
+    let (x, s, m) = (sym(0), sym(1), sym(2));
+    let mut system = System::new();
+    system.push(Constraint::Max(s.clone(), x.clone(), Lin::constant(0)));
+    system.push(Constraint::Min(m.clone(), s.clone(), Lin::constant(2)));
+    system.push(ge(m.offset(-2).unwrap()));
+    assert!(system.feasible().may());
+    system.push(ge(x.scaled(-1).unwrap().offset(1).unwrap()));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+}
+
+#[test]
+fn contradicting_conditions_are_infeasible() {
+    let mut system = System::new();
+    system.push(Constraint::Holds(Symbol::Value(1), true));
+    assert!(system.feasible().may());
+    system.push(Constraint::Holds(Symbol::Value(1), false));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+}
+
+/// A random form over symbols 0..3 with small coefficients, sometimes
+/// inside a remainder or quotient.
+fn form() -> impl Strategy<Value = Lin> {
+    let leaf =
+        (proptest::collection::vec(-3i64..=3, 3), -6i64..=6).prop_map(|(coefficients, c)| {
+            let mut lin = Lin::constant(c);
+            for (i, k) in coefficients.into_iter().enumerate() {
+                lin = lin.plus(&sym(i), k).unwrap();
+            }
+            lin
+        });
+    (leaf.clone(), leaf, 0u8..4, 1i64..=4, 0u8..3).prop_map(|(a, b, shape, v, sign)| {
+        let sign = [
+            Signedness::Unsigned,
+            Signedness::Signed,
+            Signedness::Euclidean,
+        ][sign as usize];
+        match shape {
+            0 => a,
+            1 => a.plus(&Lin::modulo(b, v, sign), 2).unwrap(),
+            2 => Lin::div(a, v, sign).plus(&b, 1).unwrap(),
+            _ => Lin::modulo(a, v, sign),
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The solver never calls a satisfiable system infeasible, and its
+    /// witnesses are real: brute force over symbols in [-4, 4] (bounded by
+    /// the system itself).
+    #[test]
+    fn solver_agrees_with_brute_force(
+        forms in proptest::collection::vec((form(), any::<bool>()), 1..4),
+    ) {
+        let mut system = System::new();
+        for s in 0..3 {
+            system.extend(range(s, -4, 4));
+        }
+        for (f, equality) in &forms {
+            system.push(if *equality { Constraint::Zero(f.clone()) } else { ge(f.clone()) });
+        }
+        let mut found = false;
+        for x in -4..=4 {
+            for y in -4..=4 {
+                for z in -4..=4 {
+                    let value = |s: Symbol| match s {
+                        Symbol::Fresh(n) => Some([x, y, z][n as usize]),
+                        _ => None,
+                    };
+                    // A form that overflows i64 (an unsigned remainder of a
+                    // negative value) may take any value: count it as met.
+                    let ok = forms.iter().all(|(f, eq)| match f.evaluate(&value) {
+                        Some(v) => if *eq { v == 0 } else { v >= 0 },
+                        None => true,
+                    });
+                    found |= ok;
+                }
+            }
+        }
+        let answer = system.feasible();
+        if found {
+            prop_assert!(answer.may(), "satisfiable but called infeasible: {:?}", forms);
+        }
+        if answer == (Feasibility::Feasible { exact: true }) {
+            prop_assert!(found, "a witness claimed for an unsatisfiable system: {:?}", forms);
+        }
+    }
+}
+
+fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
+    Module::parse(context, text).unwrap_or_else(|| panic!("does not parse:\n{text}"))
+}
+
+fn all_ops<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    ops::nested_ops(&module.as_operation())
+}
+
+fn find<'c, 'a>(module: &'a Module<'c>, name: &str, nth: usize) -> OperationRef<'c, 'a> {
+    all_ops(module)
+        .into_iter()
+        .filter(|op| ops::name(op) == name)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no {name} #{nth}"))
+}
+
+/// The single access of `kind` of `op`.
+fn access<'c, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>, kind: AccessKind) -> Region {
+    let found = accesses(forms, op);
+    let mut matching = found.accesses.into_iter().filter(|a| a.kind == kind);
+    let first = matching.next().expect("an access");
+    assert!(matching.next().is_none());
+    first.region
+}
+
+#[test]
+fn multi_buffered_versions_through_subviews() {
+    let context = apipe_dialect::create_context().unwrap();
+    let module = parse(
+        &context,
+        r#"
+        func.func @f(%A: memref<64xf32>, %n: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %buf = memref.alloc() : memref<3x4xf32>
+          scf.for %i = %c0 to %n step %c1 {
+            %next = arith.addi %i, %c2 : index
+            %w = arith.remui %next, %c3 : index
+            %dst = memref.subview %buf[%w, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+            memref.store %c0f, %dst[%c1] : memref<4xf32, strided<[1], offset: ?>>
+            %r = arith.remui %i, %c3 : index
+            %src = memref.subview %buf[%r, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+            %x = memref.load %src[%c1] : memref<4xf32, strided<[1], offset: ?>>
+          }
+          return
+        }
+        "#
+        .replace("%c0f", "%f")
+        .replace("%c0 = arith.constant 0 : index", "%c0 = arith.constant 0 : index\n          %f = arith.constant 0.0 : f32")
+        .as_str(),
+    );
+    let store = find(&module, "memref.store", 0);
+    let load = find(&module, "memref.load", 0);
+    let l = find(&module, "scf.for", 0);
+    let mut forms = Forms::new();
+    let w = access(&mut forms, &store, AccessKind::Write);
+    let r = access(&mut forms, &load, AccessKind::Read);
+    assert_eq!(w.root, r.root);
+    assert_eq!(w.root.kind, RootKind::Fresh);
+    // The store of iteration i meets the load of iteration i + 2 only
+    // (versions (i + 2) mod 3 and (i + d) mod 3).
+    for d in 0..7u64 {
+        let verdict = may_depend(&mut forms, &w, &r, &l, IterationDistance::Exactly(d));
+        assert_eq!(verdict.may(), d % 3 == 2, "distance {d}: {verdict:?}");
+    }
+    assert!(may_depend(&mut forms, &w, &r, &l, IterationDistance::AtLeast(1)).may());
+    // In the same iteration: different versions.
+    let context_system = forms.context(&load, None);
+    assert_eq!(
+        overlap(&w, &r, context_system, &mut forms),
+        Overlap::Disjoint
+    );
+}
+
+#[test]
+fn views_are_followed_to_the_root() {
+    let context = apipe_dialect::create_context().unwrap();
+    let module = parse(
+        &context,
+        r#"
+        func.func @f(%i: index, %j: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %buf = memref.alloc() : memref<4x8xf32>
+          %e = memref.expand_shape %buf [[0, 1], [2]] output_shape [2, 2, 8] : memref<4x8xf32> into memref<2x2x8xf32>
+          %a = memref.load %e[%c1, %c1, %j] : memref<2x2x8xf32>
+          %c = memref.collapse_shape %buf [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+          %b = memref.load %c[%i] : memref<32xf32>
+          %t = memref.transpose %buf (d0, d1) -> (d1, d0) : memref<4x8xf32> to memref<8x4xf32, strided<[1, 8]>>
+          %x = memref.load %t[%c1, %c0] : memref<8x4xf32, strided<[1, 8]>>
+          %u = memref.cast %buf : memref<4x8xf32> to memref<*xf32>
+          func.call @g(%u) : (memref<*xf32>) -> ()
+          return
+        }
+        func.func private @g(memref<*xf32>)
+        "#,
+    );
+    let mut forms = Forms::new();
+    let expanded = access(
+        &mut forms,
+        &find(&module, "memref.load", 0),
+        AccessKind::Read,
+    );
+    let collapsed = access(
+        &mut forms,
+        &find(&module, "memref.load", 1),
+        AccessKind::Read,
+    );
+    let transposed = access(
+        &mut forms,
+        &find(&module, "memref.load", 2),
+        AccessKind::Read,
+    );
+    assert_eq!(expanded.root, collapsed.root);
+    assert_eq!(expanded.root, transposed.root);
+    let dims = expanded.dims.clone().unwrap();
+    assert_eq!(
+        dims[0],
+        Dim::Range {
+            start: Lin::constant(3),
+            extent: 1
+        }
+    );
+    // transpose: [1, 0] of the view is [0, 1] of the root.
+    assert_eq!(
+        transposed.dims.clone().unwrap(),
+        vec![
+            Dim::Range {
+                start: Lin::constant(0),
+                extent: 1
+            },
+            Dim::Range {
+                start: Lin::constant(1),
+                extent: 1
+            }
+        ]
+    );
+    // The collapsed load at i meets [3, j] iff i = 3*8 + j for some j.
+    assert!(overlap(&collapsed, &expanded, System::new(), &mut forms).may());
+    let mut at = System::new();
+    let i = forms.of(find(&module, "memref.load", 1).operand(1).unwrap());
+    at.push(Constraint::eq(&i, &Lin::constant(5)).unwrap());
+    assert_eq!(
+        overlap(&collapsed, &expanded, at, &mut forms),
+        Overlap::Disjoint
+    );
+    // A call receives an unranked cast of the buffer: it may read and write
+    // all of it (no panic on the unranked memref).
+    let call = accesses(&mut forms, &find(&module, "func.call", 0));
+    assert_eq!(call.accesses.len(), 2);
+    assert!(call
+        .accesses
+        .iter()
+        .all(|a| a.assumed && a.region.is_whole()));
+    assert_eq!(call.accesses[0].region.root, expanded.root);
+}
+
+#[test]
+fn accesses_come_from_memory_effects() {
+    let context = apipe_dialect::create_context().unwrap();
+    context.set_allow_unregistered_dialects(true);
+    let module = parse(
+        &context,
+        r#"
+        func.func @f(%g: memref<128x128xf16>, %i: index, %v: f32) {
+          %c0 = arith.constant 0 : index
+          %s = memref.alloc() : memref<2x128x32xf16, 3>
+          %m = nvgpu.ldmatrix %s[%c0, %c0, %c0] {numTiles = 4 : i32, transpose = false} : memref<2x128x32xf16, 3> -> vector<4x2xf16>
+          %t = memref.alloc() : memref<32x40xf16, 3>
+          %a = gpu.subgroup_mma_load_matrix %t[%c0, %c0] {leadDimension = 40 : index} : memref<32x40xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+          %f = memref.alloc() : memref<16xf32>
+          %old = memref.atomic_rmw addf %v, %f[%i] : (f32, memref<16xf32>) -> f32
+          %o = memref.alloc() : memref<16xf32>
+          linalg.copy ins(%f : memref<16xf32>) outs(%o : memref<16xf32>)
+          %w = vector.transfer_read %f[%i], %v : memref<16xf32>, vector<4xf32>
+          memref.dealloc %o : memref<16xf32>
+          "test.unknown"(%f) : (memref<16xf32>) -> ()
+          return
+        }
+        "#,
+    );
+    let mut forms = Forms::new();
+    // ldmatrix: a collective read of version 0, any row and column.
+    let ld = accesses(&mut forms, &find(&module, "nvgpu.ldmatrix", 0));
+    assert_eq!(ld.accesses.len(), 1);
+    let a = &ld.accesses[0];
+    assert!(a.collective && a.kind == AccessKind::Read);
+    assert_eq!(
+        a.region.dims.clone().unwrap(),
+        vec![
+            Dim::Range {
+                start: Lin::constant(0),
+                extent: 1
+            },
+            Dim::Any,
+            Dim::Any
+        ]
+    );
+    let mma = accesses(
+        &mut forms,
+        &find(&module, "gpu.subgroup_mma_load_matrix", 0),
+    );
+    assert!(mma.accesses.len() == 1 && mma.accesses[0].collective);
+    // atomic_rmw: read and write of f[i].
+    let rmw = accesses(&mut forms, &find(&module, "memref.atomic_rmw", 0));
+    let kinds: Vec<AccessKind> = rmw.accesses.iter().map(|a| a.kind).collect();
+    assert!(kinds.contains(&AccessKind::Read) && kinds.contains(&AccessKind::Write));
+    assert!(rmw.accesses.iter().all(|a| !a.region.is_whole()));
+    // linalg.copy: reads f, writes o (whole buffers).
+    let copy = accesses(&mut forms, &find(&module, "linalg.copy", 0));
+    assert!(copy
+        .accesses
+        .iter()
+        .any(|a| a.kind == AccessKind::Read && a.region.is_whole()));
+    assert!(copy.accesses.iter().any(|a| a.kind == AccessKind::Write));
+    // transfer_read: 4 elements from i.
+    let tr = access(
+        &mut forms,
+        &find(&module, "vector.transfer_read", 0),
+        AccessKind::Read,
+    );
+    assert!(matches!(&tr.dims.unwrap()[0], Dim::Range { extent: 4, .. }));
+    // dealloc: a write (free).
+    let dealloc = accesses(&mut forms, &find(&module, "memref.dealloc", 0));
+    assert!(dealloc.accesses.iter().any(|a| a.kind == AccessKind::Write));
+    // An unregistered op: assumed read and write of its memref.
+    let unknown = accesses(&mut forms, &find(&module, "test.unknown", 0));
+    assert_eq!(unknown.accesses.len(), 2);
+    assert!(unknown.accesses.iter().all(|a| a.assumed));
+}
+
+#[test]
+fn roots_alias_by_kind() {
+    let root = |n: usize, kind: RootKind| Root {
+        symbol: Symbol::Value(n),
+        kind,
+        space: String::new(),
+    };
+    assert!(!may_alias(
+        &root(1, RootKind::Fresh),
+        &root(2, RootKind::Argument)
+    ));
+    assert!(may_alias(
+        &root(1, RootKind::Argument),
+        &root(2, RootKind::Argument)
+    ));
+    assert!(may_alias(
+        &root(1, RootKind::Global("a".into())),
+        &root(2, RootKind::Global("a".into()))
+    ));
+    assert!(!may_alias(
+        &root(1, RootKind::Global("a".into())),
+        &root(2, RootKind::Global("b".into()))
+    ));
+    // Unknown roots (a call result, an op that is not a known view) may
+    // alias even fresh buffers; different memory spaces never alias.
+    assert!(may_alias(
+        &root(3, RootKind::Other),
+        &root(4, RootKind::Fresh)
+    ));
+    let mut shared = root(3, RootKind::Other);
+    shared.space = "3".into();
+    assert!(!may_alias(&shared, &root(4, RootKind::Argument)));
+}
+
+/// One random access of a generated loop: `buf[(a*i + b) op V]`.
+#[derive(Clone, Debug)]
+struct Index {
+    a: i64,
+    b: i64,
+    /// 0: none, 1: remui, 2: divui.
+    op: u8,
+    v: i64,
+}
+
+impl Index {
+    fn value(&self, i: i64) -> i64 {
+        let x = self.a * i + self.b;
+        match self.op {
+            1 => ((x as u64) % (self.v as u64)) as i64,
+            2 => ((x as u64) / (self.v as u64)) as i64,
+            _ => x,
+        }
+    }
+
+    fn mlir(&self, name: &str) -> String {
+        let x = format!(
+            "    %{name}a = arith.constant {} : index
+    %{name}b = arith.constant {} : index
+    %{name}v = arith.constant {} : index
+    %{name}m = arith.muli %i, %{name}a : index
+    %{name}x = arith.addi %{name}m, %{name}b : index
+",
+            self.a, self.b, self.v
+        );
+        let last = match self.op {
+            1 => format!("    %{name} = arith.remui %{name}x, %{name}v : index\n"),
+            2 => format!("    %{name} = arith.divui %{name}x, %{name}v : index\n"),
+            _ => format!("    %{name} = arith.addi %{name}x, %c0 : index\n"),
+        };
+        x + &last
+    }
+}
+
+fn index() -> impl Strategy<Value = Index> {
+    (-3i64..=3, 0i64..=12, 0u8..3, 1i64..=4).prop_map(|(a, b, op, v)| Index { a, b, op, v })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The dependence test against enumeration of the iterations: a store
+    /// at `x(i)` (extent 1 or 2, through a subview) and a load at `y(i)`, in
+    /// a loop of `trips` iterations from `lb`.
+    #[test]
+    fn dependence_agrees_with_enumeration(
+        x in index(), y in index(), lb in 0i64..3, trips in 0i64..7,
+        wide in any::<bool>(), d in 0u64..5,
+    ) {
+        let extent = if wide { 2 } else { 1 };
+        let text = format!(
+            "func.func @f(%buf: memref<64xf32>, %v: f32) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %lb = arith.constant {lb} : index
+  %ub = arith.constant {} : index
+  scf.for %i = %lb to %ub step %c1 {{
+{}{}    %w = memref.subview %buf[%x] [{extent}] [1] : memref<64xf32> to memref<{extent}xf32, strided<[1], offset: ?>>
+    vector.store %vec, %w[%c0] : memref<{extent}xf32, strided<[1], offset: ?>>, vector<{extent}xf32>
+    %r = memref.load %buf[%y] : memref<64xf32>
+  }}
+  return
+}}",
+            lb + trips,
+            x.mlir("x"),
+            y.mlir("y"),
+        )
+        .replace("  %c1 = arith.constant 1 : index\n", &format!("  %c1 = arith.constant 1 : index\n  %vec = vector.broadcast %v : f32 to vector<{extent}xf32>\n"));
+        let context = apipe_dialect::create_context().unwrap();
+        let module = parse(&context, &text);
+        let store = find(&module, "vector.store", 0);
+        let load = find(&module, "memref.load", 0);
+        let l = find(&module, "scf.for", 0);
+        let mut forms = Forms::new();
+        let w = access(&mut forms, &store, AccessKind::Write);
+        let r = access(&mut forms, &load, AccessKind::Read);
+        let verdict = may_depend(&mut forms, &w, &r, &l, IterationDistance::Exactly(d));
+        let mut real = false;
+        for t in 0..trips {
+            let later = t + d as i64;
+            if later >= trips {
+                continue;
+            }
+            let (i, j) = (lb + t, lb + later);
+            let start = x.value(i);
+            let at = y.value(j);
+            real |= at >= start && at < start + extent;
+        }
+        if real {
+            prop_assert!(verdict.may(), "missed a dependence: {text}");
+        }
+        if let Overlap::May { exact: true, .. } = verdict {
+            prop_assert!(real, "claimed an exact dependence that is not there: {text}");
+        }
+    }
+}
+
+#[test]
+fn loop_and_branch_contexts() {
+    let context = apipe_dialect::create_context().unwrap();
+    let module = parse(
+        &context,
+        r#"
+        func.func @f(%n: index, %c: i1) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %m = arith.maxsi %n, %c0 : index
+          %k = arith.minsi %m, %c2 : index
+          %buf = memref.alloc() : memref<8xf32>
+          scf.index_switch %k
+          case 0 {
+            scf.yield
+          }
+          case 1 {
+            scf.yield
+          }
+          default {
+            %p = arith.subi %m, %c2 : index
+            %x = memref.load %buf[%p] : memref<8xf32>
+            scf.yield
+          }
+          scf.if %c {
+            %y = memref.load %buf[%c1] : memref<8xf32>
+          }
+          return
+        }
+        "#,
+    );
+    let mut forms = Forms::new();
+    let load = find(&module, "memref.load", 0);
+    let r = access(&mut forms, &load, AccessKind::Read);
+    // In the default case m >= 2, so m - 2 >= 0: the load never reads -1.
+    let minus_one = Region {
+        root: r.root.clone(),
+        dims: Some(vec![Dim::Range {
+            start: Lin::constant(-1),
+            extent: 1,
+        }]),
+    };
+    let context_system = forms.context(&load, None);
+    assert_eq!(
+        overlap(&r, &minus_one, context_system.clone(), &mut forms),
+        Overlap::Disjoint
+    );
+    let zero = Region {
+        dims: Some(vec![Dim::Range {
+            start: Lin::constant(0),
+            extent: 1,
+        }]),
+        ..minus_one
+    };
+    assert!(overlap(&r, &zero, context_system, &mut forms).may());
+    // Under `scf.if %c`, %c holds.
+    let under_if = forms.context(&find(&module, "memref.load", 1), None);
+    assert!(under_if
+        .constraints()
+        .iter()
+        .any(|c| matches!(c, Constraint::Holds(_, true))));
+}

@@ -1,0 +1,774 @@
+//! SSA index values as [`Lin`] forms, the facts their defining ops give
+//! (`max(a, b) >= a`, thread ids are nonnegative, ...), and the constraints
+//! that hold at a program point because of the structured control flow
+//! around it (loop bounds, `scf.if` conditions, `scf.index_switch` cases).
+//!
+//! A loop induction variable with a constant step becomes
+//! `lb + step * τ_L` ([`Symbol::Iteration`]): every form that depends on the
+//! iteration is then affine in `τ_L`, and "the same access `k` iterations
+//! earlier" is the substitution `τ_L -> τ_L - k`.
+//!
+//! Folded ops: `arith.constant`, `addi`, `subi`, `muli` by a constant,
+//! `remui` / `remsi` / `divui` / `divsi` / `floordivsi` / `ceildivsi` by a
+//! positive constant, `andi` with `2^k - 1`, `shli` / `shrui` / `shrsi` by a
+//! constant, `index_cast` / `index_castui` / `extsi` / `extui` (values are
+//! assumed to fit both types), and `affine.apply`. Any other value is a
+//! symbol of its own.
+
+use super::{
+    affine::{Lin, Signedness, Symbol},
+    constraints::{Constraint, System},
+};
+use apipe_dialect::ops;
+use melior::ir::{
+    attribute::AttributeLike as _, operation::OperationLike, BlockLike, BlockRef, OperationRef,
+    RegionLike, Value, ValueLike,
+};
+use std::collections::HashMap;
+
+/// The key of a value: its pointer.
+pub fn value_key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// The key of an op: its pointer.
+pub fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The op that defines `value`, if it is an op result.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: `value` is live; the owner of an op result is a live op.
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
+            value.to_raw(),
+        )))
+    }
+}
+
+/// The block and position of `value` if it is a block argument.
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c, 'a>, usize)> {
+    // SAFETY: `value` is live; a block argument's owner is a live block.
+    unsafe {
+        if !mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
+            return None;
+        }
+        Some((
+            BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())),
+            mlir_sys::mlirBlockArgumentGetArgNumber(value.to_raw()) as usize,
+        ))
+    }
+}
+
+/// The `scf.for` whose induction variable `value` is.
+pub fn induction_loop<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let (block, 0) = block_argument(value)? else {
+        return None;
+    };
+    let parent = block.parent_operation()?;
+    (ops::is(&parent, "scf.for") && ops::is_entry_block(&block)).then_some(parent)
+}
+
+/// The value whose key ([`value_key`]) is `key`.
+///
+/// # Safety
+/// `key` must come from a value of the IR under analysis that is still
+/// live (every [`Symbol::Value`] of a [`Forms`] form is such a key while the
+/// IR is unchanged).
+pub unsafe fn value_of<'c, 'a>(key: usize) -> Value<'c, 'a> {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        Value::from_raw(mlir_sys::MlirValue {
+            ptr: key as *const std::ffi::c_void,
+        })
+    }
+}
+
+/// True if the value `key` ([`value_key`]) is defined inside `op` (by an
+/// op nested in it, or as an argument of one of its blocks).
+pub fn defined_inside(key: usize, op: &OperationRef) -> bool {
+    // SAFETY: symbol keys are made from live values of the IR under
+    // analysis.
+    let value = unsafe { value_of(key) };
+    let owner = match defining_op(value) {
+        Some(def) => Some(def),
+        None => block_argument(value).and_then(|(b, _)| b.parent_operation()),
+    };
+    let Some(mut owner) = owner else {
+        return false;
+    };
+    // The op's own block arguments (a loop's iv and iter_args) are inside.
+    if owner == *op {
+        return block_argument(value).is_some();
+    }
+    while let Some(parent) = owner.parent_operation() {
+        if parent == *op {
+            return true;
+        }
+        owner = parent;
+    }
+    false
+}
+
+/// The integer value of an `IntegerAttr`.
+fn integer_attribute(attribute: melior::ir::Attribute) -> Option<i64> {
+    // SAFETY: a live attribute, checked to be an integer first.
+    unsafe {
+        mlir_sys::mlirAttributeIsAInteger(attribute.to_raw())
+            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attribute.to_raw()))
+    }
+}
+
+/// The elements of a dense i64 array attribute named `name` on `op`.
+pub fn dense_i64<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<Vec<i64>> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: a live attribute; checked to be a dense i64 array first.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI64Array(attribute.to_raw()) {
+            return None;
+        }
+        let count = mlir_sys::mlirDenseArrayGetNumElements(attribute.to_raw());
+        Some(
+            (0..count)
+                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(attribute.to_raw(), i))
+                .collect(),
+        )
+    }
+}
+
+/// The constant integer value of `value` (an `arith.constant`).
+pub fn constant(value: Value) -> Option<i64> {
+    ops::constant_int(value)
+}
+
+/// How many iterations an `scf.for` runs, as far as it is known.
+#[derive(Clone, Debug)]
+pub struct Trips {
+    /// `T_L` on the paths where the loop runs at least once: a constant, or
+    /// `ub - lb` (step 1), or [`Symbol::Trips`].
+    pub count: Lin,
+    /// What holds on those paths (`T_L >= 1`, and its definition when it is
+    /// a symbol).
+    pub when_run: Vec<Constraint>,
+    /// What holds on the paths where it does not run (`ub <= lb`), if
+    /// expressible.
+    pub when_skipped: Option<Vec<Constraint>>,
+}
+
+/// Forms of SSA values, with a cache (one per analysis: forms hold value
+/// pointers, valid while the IR is unchanged).
+#[derive(Default)]
+pub struct Forms {
+    cache: HashMap<usize, Lin>,
+    facts: HashMap<Symbol, Vec<Constraint>>,
+    trips: HashMap<usize, Trips>,
+}
+
+/// How deep the folding of one value goes.
+const DEPTH_LIMIT: usize = 32;
+
+impl Forms {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The form of `value` (an index or integer).
+    pub fn of(&mut self, value: Value) -> Lin {
+        self.of_at(value, 0)
+    }
+
+    fn of_at(&mut self, value: Value, depth: usize) -> Lin {
+        let key = value_key(value);
+        if let Some(form) = self.cache.get(&key) {
+            return form.clone();
+        }
+        let form = self
+            .fold(value, depth)
+            .unwrap_or_else(|| Lin::symbol(Symbol::Value(key)));
+        self.cache.insert(key, form.clone());
+        form
+    }
+
+    /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
+    /// positive constant step.
+    fn induction_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
+        let l = induction_loop(value)?;
+        let step = constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
+        let lower = self.of_at(l.operand(0).ok()?, depth + 1);
+        lower.plus(&Lin::symbol(Symbol::Iteration(op_key(&l))), step)
+    }
+
+    fn fold(&mut self, value: Value, depth: usize) -> Option<Lin> {
+        if depth > DEPTH_LIMIT {
+            return None;
+        }
+        if let Some(c) = constant(value) {
+            return Some(Lin::constant(c));
+        }
+        let Some(op) = defining_op(value) else {
+            return self.induction_form(value, depth);
+        };
+        let name = ops::name(&op);
+        let operand_count = op.operand_count();
+        let operand = |this: &mut Self, i: usize| -> Option<Lin> {
+            (i < operand_count).then(|| this.of_at(op.operand(i).unwrap(), depth + 1))
+        };
+        let positive = |lin: &Lin| lin.as_constant().filter(|c| *c > 0);
+        match name.as_str() {
+            "arith.addi" => operand(self, 0)?.plus(&operand(self, 1)?, 1),
+            "arith.subi" => operand(self, 0)?.plus(&operand(self, 1)?, -1),
+            "arith.muli" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                match (a.as_constant(), b.as_constant()) {
+                    (_, Some(c)) => a.scaled(c),
+                    (Some(c), _) => b.scaled(c),
+                    _ => None,
+                }
+            }
+            "arith.remui" | "arith.remsi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let sign = if name == "arith.remui" {
+                    Signedness::Unsigned
+                } else {
+                    Signedness::Signed
+                };
+                Some(Lin::modulo(a, positive(&b)?, sign))
+            }
+            "arith.divui" | "arith.divsi" | "arith.floordivsi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let sign = match name.as_str() {
+                    "arith.divui" => Signedness::Unsigned,
+                    "arith.divsi" => Signedness::Signed,
+                    _ => Signedness::Euclidean,
+                };
+                Some(Lin::div(a, positive(&b)?, sign))
+            }
+            "arith.ceildivsi" => {
+                // ceil(a / b) = -floor(-a / b).
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                Lin::div(a.scaled(-1)?, positive(&b)?, Signedness::Euclidean).scaled(-1)
+            }
+            "arith.andi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let (x, mask) = match (a.as_constant(), b.as_constant()) {
+                    (_, Some(m)) => (a, m),
+                    (Some(m), _) => (b, m),
+                    _ => return None,
+                };
+                // x & (2^k - 1) is the Euclidean x mod 2^k (two's complement).
+                (mask >= 0 && (mask as u64 + 1).is_power_of_two())
+                    .then(|| Lin::modulo(x, mask + 1, Signedness::Euclidean))
+            }
+            "arith.shli" | "arith.shrui" | "arith.shrsi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let shift = b.as_constant().filter(|s| (0..62).contains(s))?;
+                match name.as_str() {
+                    "arith.shli" => a.scaled(1 << shift),
+                    "arith.shrui" => Some(Lin::div(a, 1 << shift, Signedness::Unsigned)),
+                    _ => Some(Lin::div(a, 1 << shift, Signedness::Euclidean)),
+                }
+            }
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" => {
+                operand(self, 0)
+            }
+            "affine.apply" => self.affine_apply(&op, depth),
+            _ => None,
+        }
+    }
+
+    /// `affine.apply`: its map's single result over the operands' forms.
+    fn affine_apply(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
+        let attribute = op.attribute("map").ok()?;
+        // SAFETY: a live attribute, checked to be an affine map.
+        let map = unsafe {
+            if !mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw()) {
+                return None;
+            }
+            mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw())
+        };
+        // SAFETY: a live affine map.
+        let (results, dims) = unsafe {
+            (
+                mlir_sys::mlirAffineMapGetNumResults(map),
+                mlir_sys::mlirAffineMapGetNumDims(map) as usize,
+            )
+        };
+        if results != 1 {
+            return None;
+        }
+        let inputs: Vec<Lin> = op.operands().map(|v| self.of_at(v, depth + 1)).collect();
+        // SAFETY: result 0 of a map with one result.
+        let expr = unsafe { mlir_sys::mlirAffineMapGetResult(map, 0) };
+        affine_expr(expr, &inputs, dims)
+    }
+
+    /// Facts about the symbols of `system` from their defining ops, added to
+    /// it (transitively: the facts' own symbols get theirs).
+    pub fn add_facts(&mut self, system: &mut System) {
+        let mut symbols = Vec::new();
+        for c in system.constraints() {
+            c.symbols(&mut symbols);
+        }
+        let mut done = 0;
+        while done < symbols.len() {
+            let s = symbols[done];
+            done += 1;
+            for fact in self.facts_of(s) {
+                fact.symbols(&mut symbols);
+                system.push(fact);
+            }
+        }
+    }
+
+    /// The facts of one symbol.
+    fn facts_of(&mut self, s: Symbol) -> Vec<Constraint> {
+        if let Some(facts) = self.facts.get(&s) {
+            return facts.clone();
+        }
+        let facts = match s {
+            Symbol::Value(key) | Symbol::Stale(key) | Symbol::OtherThread(key) => {
+                // SAFETY: symbols of values are made from live values of the
+                // IR under analysis, which is not changed meanwhile.
+                let value = unsafe { value_of(key) };
+                self.value_facts(value, s)
+            }
+            Symbol::Iteration(_) => vec![Constraint::NonNeg(Lin::symbol(s))],
+            _ => Vec::new(),
+        };
+        self.facts.insert(s, facts.clone());
+        facts
+    }
+
+    fn value_facts(&mut self, value: Value, s: Symbol) -> Vec<Constraint> {
+        let me = Lin::symbol(s);
+        let Some(op) = defining_op(value) else {
+            return Vec::new();
+        };
+        let name = ops::name(&op);
+        match name.as_str() {
+            "gpu.thread_id"
+            | "gpu.block_id"
+            | "gpu.lane_id"
+            | "gpu.subgroup_id"
+            | "gpu.global_id"
+            | "gpu.cluster_id"
+            | "gpu.cluster_block_id" => {
+                vec![Constraint::NonNeg(me)]
+            }
+            "gpu.block_dim"
+            | "gpu.grid_dim"
+            | "gpu.num_subgroups"
+            | "gpu.subgroup_size"
+            | "gpu.cluster_dim"
+            | "gpu.cluster_dim_blocks" => {
+                vec![Constraint::NonNeg(me.offset(-1).unwrap())]
+            }
+            // The trip count `a < b ? ceildivui(b - a, k) : 0` (the one the
+            // pipeliner emits, see `trip_count`): `max(0, ceil((b - a) / k))`,
+            // since `b - a > 0` where the unsigned division is taken.
+            "arith.select" if matches!(s, Symbol::Value(_)) => self.trip_count_select(&op, me),
+            // On nonnegative operands the unsigned min and max are the
+            // signed ones; the unsigned min is at most a nonnegative constant.
+            "arith.minui" | "arith.maxui" if matches!(s, Symbol::Value(_)) => {
+                let a = self.of(op.operand(0).unwrap());
+                let b = self.of(op.operand(1).unwrap());
+                let mut out = vec![Constraint::NonNeg(me.clone())];
+                if self.nonnegative(&a) && self.nonnegative(&b) {
+                    out.push(if name == "arith.maxui" {
+                        Constraint::Max(me, a, b)
+                    } else {
+                        Constraint::Min(me, a, b)
+                    });
+                } else if name == "arith.minui" {
+                    for c in [a.as_constant(), b.as_constant()].into_iter().flatten() {
+                        if c >= 0 {
+                            out.extend(Constraint::le(&me, &Lin::constant(c)));
+                        }
+                    }
+                }
+                out
+            }
+            // Relations to the operands hold only for the current values.
+            "arith.maxsi" | "arith.minsi" if matches!(s, Symbol::Value(_)) => {
+                let a = self.of(op.operand(0).unwrap());
+                let b = self.of(op.operand(1).unwrap());
+                if name == "arith.maxsi" {
+                    vec![Constraint::Max(me, a, b)]
+                } else {
+                    vec![Constraint::Min(me, a, b)]
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Facts of the trip count `a < b ? ceildivui(b - a, k) : 0` (the one
+    /// the pipeliner emits, see `trip_count`): it is `>= 0`, and for a
+    /// constant `k > 0` it is `max(0, ceil((b - a) / k))`, since `b - a > 0`
+    /// where the unsigned division is taken (`sgt b, a` likewise).
+    fn trip_count_select(&mut self, select: &OperationRef, me: Lin) -> Vec<Constraint> {
+        let pattern = || -> Option<(Value, Value, OperationRef)> {
+            let condition = defining_op(select.operand(0).ok()?)?;
+            if !ops::is(&condition, "arith.cmpi") || constant(select.operand(2).ok()?) != Some(0) {
+                return None;
+            }
+            let predicate = condition
+                .attribute("predicate")
+                .ok()
+                .and_then(integer_attribute)?;
+            let (x, y) = (condition.operand(0).ok()?, condition.operand(1).ok()?);
+            // slt 2: x < y; sgt 4: y < x.
+            let (a, b) = match predicate {
+                2 => (x, y),
+                4 => (y, x),
+                _ => return None,
+            };
+            let quotient = defining_op(select.operand(1).ok()?)?;
+            ops::is(&quotient, "arith.ceildivui").then_some((a, b, quotient))
+        };
+        let Some((a, b, quotient)) = pattern() else {
+            return Vec::new();
+        };
+        let span = self.of(quotient.operand(0).unwrap());
+        let (a, b) = (self.of(a), self.of(b));
+        if b.plus(&a, -1).as_ref() != Some(&span) {
+            return Vec::new();
+        }
+        let mut out = vec![Constraint::NonNeg(me.clone())];
+        let k = quotient
+            .operand(1)
+            .ok()
+            .and_then(constant)
+            .filter(|k| *k > 0);
+        // ceil(d / k) = -floor(-d / k).
+        let ceil = k.and_then(|k| Lin::div(span.scaled(-1)?, k, Signedness::Euclidean).scaled(-1));
+        if let Some(ceil) = ceil {
+            out.push(Constraint::Max(me, Lin::constant(0), ceil));
+        }
+        out
+    }
+
+    /// The trip count of the `scf.for` `l`.
+    pub fn trips(&mut self, l: &OperationRef) -> Trips {
+        let key = op_key(l);
+        if let Some(trips) = self.trips.get(&key) {
+            return trips.clone();
+        }
+        let trips = self.compute_trips(l);
+        self.trips.insert(key, trips.clone());
+        trips
+    }
+
+    fn compute_trips(&mut self, l: &OperationRef) -> Trips {
+        let key = op_key(l);
+        let symbol = Lin::symbol(Symbol::Trips(key));
+        let at_least_one = |count: &Lin| Constraint::NonNeg(count.offset(-1).unwrap());
+        if let Some(n) = crate::trip_count::static_trip_count(l).filter(|n| *n <= i64::MAX as u64) {
+            let count = Lin::constant(n as i64);
+            return Trips {
+                when_run: if n >= 1 {
+                    Vec::new()
+                } else {
+                    vec![Constraint::NonNeg(Lin::constant(-1))]
+                },
+                when_skipped: Some(if n == 0 {
+                    Vec::new()
+                } else {
+                    vec![Constraint::NonNeg(Lin::constant(-1))]
+                }),
+                count,
+            };
+        }
+        let (Ok(lb), Ok(ub), Ok(step)) = (l.operand(0), l.operand(1), l.operand(2)) else {
+            return Trips {
+                when_run: vec![at_least_one(&symbol)],
+                when_skipped: None,
+                count: symbol,
+            };
+        };
+        let step = constant(step).filter(|s| *s > 0);
+        let (lb, ub) = (self.of(lb), self.of(ub));
+        // An unsigned loop whose bounds are nonnegative where it runs
+        // compares as a signed one.
+        let unsigned = crate::trip_count::is_unsigned(l)
+            && !(self.nonnegative_at(&lb, l) && self.nonnegative_at(&ub, l));
+        let span = ub.plus(&lb, -1);
+        match (step, unsigned, span) {
+            (Some(1), false, Some(span)) => Trips {
+                when_run: vec![at_least_one(&span)],
+                when_skipped: Some(vec![Constraint::NonNeg(span.scaled(-1).unwrap())]),
+                count: span,
+            },
+            (Some(step), false, Some(span)) => {
+                // step*(T - 1) < span <= step*T, T >= 1.
+                let mut when_run = vec![at_least_one(&symbol)];
+                if let (Some(upper), Some(lower)) = (
+                    symbol.scaled(step).and_then(|x| x.plus(&span, -1)),
+                    span.plus(&symbol.scaled(step).unwrap_or_default(), -1)
+                        .and_then(|x| x.offset(step - 1)),
+                ) {
+                    when_run.push(Constraint::NonNeg(upper));
+                    when_run.push(Constraint::NonNeg(lower));
+                }
+                Trips {
+                    when_run,
+                    when_skipped: span.scaled(-1).map(|x| vec![Constraint::NonNeg(x)]),
+                    count: symbol,
+                }
+            }
+            _ => Trips {
+                when_run: vec![at_least_one(&symbol)],
+                when_skipped: None,
+                count: symbol,
+            },
+        }
+    }
+
+    /// True if `x >= 0` follows from the context of `op` and the facts.
+    pub fn nonnegative_at(&mut self, x: &Lin, op: &OperationRef) -> bool {
+        if x.as_constant().is_some_and(|c| c >= 0) {
+            return true;
+        }
+        let mut system = self.context(op, None);
+        if let Some(c) = Constraint::le(x, &Lin::constant(-1)) {
+            system.push(c);
+        }
+        self.add_facts(&mut system);
+        !system.feasible().may()
+    }
+
+    /// True if `x >= 0` follows from the facts of its symbols alone.
+    fn nonnegative(&mut self, x: &Lin) -> bool {
+        if x.as_constant().is_some_and(|c| c >= 0) {
+            return true;
+        }
+        let mut system = System::new();
+        if let Some(c) = Constraint::le(x, &Lin::constant(-1)) {
+            system.push(c);
+        }
+        self.add_facts(&mut system);
+        !system.feasible().may()
+    }
+
+    /// What holds inside the body of the `scf.for` `l`: `0 <= τ_L <= T_L - 1`
+    /// and the trip count's definition (or, for a non-constant step,
+    /// `lb <= iv < ub`).
+    pub fn loop_body_constraints(&mut self, l: &OperationRef) -> Vec<Constraint> {
+        let tau = Lin::symbol(Symbol::Iteration(op_key(l)));
+        let trips = self.trips(l);
+        let mut out = trips.when_run.clone();
+        out.push(Constraint::NonNeg(tau.clone()));
+        if let Some(last) = trips.count.plus(&tau, -1).and_then(|x| x.offset(-1)) {
+            out.push(Constraint::NonNeg(last));
+        }
+        let step = l.operand(2).ok().and_then(constant).filter(|s| *s > 0);
+        if step.is_none() {
+            let iv = l
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.argument(0).ok());
+            if let (Some(iv), Ok(lb), Ok(ub)) = (iv, l.operand(0), l.operand(1)) {
+                let iv = self.of(iv.into());
+                let (lb, ub) = (self.of(lb), self.of(ub));
+                if let Some(c) = Constraint::le(&lb, &iv) {
+                    out.push(c);
+                }
+                if let Some(c) = iv.offset(1).and_then(|x| Constraint::le(&x, &ub)) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// What holds where `op` runs because of the ops around it, up to (not
+    /// including) `stop` or the enclosing function: loop bounds, `scf.if`
+    /// conditions, `scf.index_switch` cases; with the facts of their
+    /// symbols.
+    pub fn context(&mut self, op: &OperationRef, stop: Option<&OperationRef>) -> System {
+        let mut system = System::new();
+        let mut child = *op;
+        while let Some(parent) = child.parent_operation() {
+            if stop == Some(&parent) || ops::is_function(&parent) {
+                break;
+            }
+            let region = region_index(&parent, &child);
+            self.add_region_constraints(&parent, region, &mut system);
+            child = parent;
+        }
+        self.add_facts(&mut system);
+        system
+    }
+
+    /// The constraints that hold in region `region` of `parent` (see
+    /// [`Self::context`]).
+    pub fn add_region_constraints(
+        &mut self,
+        parent: &OperationRef,
+        region: Option<usize>,
+        system: &mut System,
+    ) {
+        let name = ops::name(parent);
+        match (name.as_str(), region) {
+            ("scf.for", Some(0)) => system.extend(self.loop_body_constraints(parent)),
+            ("scf.if", Some(branch)) => {
+                if let Ok(condition) = parent.operand(0) {
+                    system.extend(self.condition(condition, branch == 0));
+                }
+            }
+            ("scf.index_switch", Some(region)) => {
+                let (Ok(selector), Some(cases)) = (parent.operand(0), dense_i64(parent, "cases"))
+                else {
+                    return;
+                };
+                let x = self.of(selector);
+                if region >= 1 {
+                    if let Some(case) = cases.get(region - 1) {
+                        system.extend(Constraint::eq(&x, &Lin::constant(*case)));
+                    }
+                } else if let Some(c) = self.default_case(&x, &cases) {
+                    system.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// In the `default` region of a switch on `x` whose cases are the
+    /// contiguous range `[a, b]`: `x >= b + 1` if `x >= a` is provable from
+    /// the facts, `x <= a - 1` if `x <= b` is.
+    fn default_case(&mut self, x: &Lin, cases: &[i64]) -> Option<Constraint> {
+        let (a, b) = (*cases.iter().min()?, *cases.iter().max()?);
+        if (b - a + 1) as usize != cases.len() {
+            return None;
+        }
+        let provable = |this: &mut Self, negation: Constraint| {
+            let mut system = System::new();
+            system.push(negation);
+            this.add_facts(&mut system);
+            !system.feasible().may()
+        };
+        // x >= a unless x <= a - 1 is feasible.
+        if provable(self, Constraint::le(x, &Lin::constant(a - 1))?) {
+            return Constraint::le(&Lin::constant(b + 1), x);
+        }
+        if provable(self, Constraint::le(&Lin::constant(b + 1), x)?) {
+            return Constraint::le(x, &Lin::constant(a - 1));
+        }
+        None
+    }
+
+    /// What holds when the `i1` value `condition` is `holds`: the value
+    /// itself, and for an `arith.cmpi` of forms, the comparison.
+    pub fn condition(&mut self, condition: Value, holds: bool) -> Vec<Constraint> {
+        let mut out = vec![Constraint::Holds(
+            Symbol::Value(value_key(condition)),
+            holds,
+        )];
+        if let Some(c) = constant(condition) {
+            // `arith.constant true/false`: the other branch never runs.
+            if (c != 0) != holds {
+                out.push(Constraint::NonNeg(Lin::constant(-1)));
+            }
+            return out;
+        }
+        let Some(op) = defining_op(condition) else {
+            return out;
+        };
+        if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
+            return out;
+        }
+        let Some(predicate) = op.attribute("predicate").ok().and_then(integer_attribute) else {
+            return out;
+        };
+        let a = self.of(op.operand(0).unwrap());
+        let b = self.of(op.operand(1).unwrap());
+        // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5.
+        let (predicate, a, b) = if holds {
+            (predicate, a, b)
+        } else {
+            match predicate {
+                0 => (1, a, b),
+                1 => (0, a, b),
+                2 => (5, a, b),
+                3 => (4, a, b),
+                4 => (3, a, b),
+                5 => (2, a, b),
+                _ => return out,
+            }
+        };
+        let one = Lin::constant(1);
+        let c = match predicate {
+            0 => Constraint::eq(&a, &b),
+            2 => a.plus(&one, 1).and_then(|a1| Constraint::le(&a1, &b)),
+            3 => Constraint::le(&a, &b),
+            4 => b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a)),
+            5 => Constraint::le(&b, &a),
+            _ => None,
+        };
+        out.extend(c);
+        out
+    }
+}
+
+/// Which region of `parent` holds `child` (an op nested in it).
+pub fn region_index(parent: &OperationRef, child: &OperationRef) -> Option<usize> {
+    let region = child.block()?.parent_region()?;
+    (0..parent.region_count()).find(|i| {
+        parent
+            .region(*i)
+            .is_ok_and(|r| r.to_raw().ptr == region.to_raw().ptr)
+    })
+}
+
+/// The form of an affine expression over `inputs` (dims, then symbols).
+fn affine_expr(expr: mlir_sys::MlirAffineExpr, inputs: &[Lin], dims: usize) -> Option<Lin> {
+    // SAFETY: `expr` is a live affine expression; each accessor is called on
+    // the kind it requires.
+    unsafe {
+        if mlir_sys::mlirAffineExprIsAConstant(expr) {
+            return Some(Lin::constant(mlir_sys::mlirAffineConstantExprGetValue(
+                expr,
+            )));
+        }
+        if mlir_sys::mlirAffineExprIsADim(expr) {
+            return inputs
+                .get(mlir_sys::mlirAffineDimExprGetPosition(expr) as usize)
+                .cloned();
+        }
+        if mlir_sys::mlirAffineExprIsASymbol(expr) {
+            return inputs
+                .get(dims + mlir_sys::mlirAffineSymbolExprGetPosition(expr) as usize)
+                .cloned();
+        }
+        if !mlir_sys::mlirAffineExprIsABinary(expr) {
+            return None;
+        }
+        let lhs = affine_expr(mlir_sys::mlirAffineBinaryOpExprGetLHS(expr), inputs, dims)?;
+        let rhs = affine_expr(mlir_sys::mlirAffineBinaryOpExprGetRHS(expr), inputs, dims)?;
+        let positive = rhs.as_constant().filter(|c| *c > 0);
+        if mlir_sys::mlirAffineExprIsAAdd(expr) {
+            lhs.plus(&rhs, 1)
+        } else if mlir_sys::mlirAffineExprIsAMul(expr) {
+            match (lhs.as_constant(), rhs.as_constant()) {
+                (_, Some(c)) => lhs.scaled(c),
+                (Some(c), _) => rhs.scaled(c),
+                _ => None,
+            }
+        } else if mlir_sys::mlirAffineExprIsAMod(expr) {
+            // Affine `mod` is Euclidean.
+            Some(Lin::modulo(lhs, positive?, Signedness::Euclidean))
+        } else if mlir_sys::mlirAffineExprIsAFloorDiv(expr) {
+            Some(Lin::div(lhs, positive?, Signedness::Euclidean))
+        } else if mlir_sys::mlirAffineExprIsACeilDiv(expr) {
+            Lin::div(lhs.scaled(-1)?, positive?, Signedness::Euclidean).scaled(-1)
+        } else {
+            None
+        }
+    }
+}

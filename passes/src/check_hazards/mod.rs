@@ -1,0 +1,201 @@
+//! `apipe-check-hazards`: the static hazard check, a pass/fail gate for the
+//! synchronization of asynchronous copies. It does not change the IR.
+//!
+//! Semantics (of the apipe dialect, after PTX `cp.async`): an `apipe.copy`
+//! reads its `src` and writes its `dst` at one moment between its issue and
+//! the completion of its group; groups of a queue complete in FIFO order;
+//! `wait_group {pending = N}` completes every group of its queue but the
+//! newest N, `wait %t` the named group and the older ones, for the waiting
+//! thread only; in a `gpu.func` a `gpu.barrier` after the wait makes the data
+//! visible to the other threads. What an op reads and writes comes from
+//! MLIR's memory effects ([`crate::access`]).
+//!
+//! Hazard classes ([`HazardKind`]):
+//! - read-after-write: a read (a plain read, a call passed the buffer, an
+//!   `apipe.copy` reading its source) of a region a copy in flight writes;
+//! - write-after-read: a write (a plain write, a free, an `apipe.copy` into
+//!   its destination) of a region a copy in flight reads;
+//! - write-after-write: a write of a region a copy in flight writes (two
+//!   copies in flight into the same elements, or a store the copy may erase);
+//! - missing barrier, read side: in a `gpu.func` (or a `gpu.launch` body, or
+//!   a function that uses thread ids or barriers), a read of data other
+//!   threads copied, complete for them, with no `gpu.barrier` since their
+//!   wait;
+//! - missing barrier, write side: an `apipe.copy` into data other threads
+//!   read with no `gpu.barrier` since, or a write into data other threads'
+//!   copies may still write.
+//!
+//! Each is a located error at the access with notes: at the copy (issued in
+//! which iteration, how many newer groups are committed), at the wait that
+//! leaves it in flight with the `pending` that would complete it, and at the
+//! loop or branch that decides the path. A hazard that rests only on two
+//! different buffers that may alias (two arguments) is a remark, and is not
+//! reported for plain writes.
+//!
+//! # Algorithm: abstract interpretation of the copies in flight, per function
+//! 1. The group-distance analysis of the function (its token facts, and its
+//!    refusals of commits it cannot follow).
+//! 2. The state before each op is the set of copy instances that may be in
+//!    flight: the copy, its `src` and `dst` regions, the groups committed on
+//!    its queue since its issue (a count `[base, base + slack]`, `base`
+//!    affine in loop iterations), the constraints under which it exists
+//!    (its issue context, path conditions), and in a `gpu.func` whether it is
+//!    complete for its thread but not yet behind a barrier; plus, in a
+//!    `gpu.func`, the reads of shared data not yet behind a barrier. Regions
+//!    are forms of the values in scope ([`crate::access::values`]): a loop
+//!    induction variable is `lb + step * τ_L`.
+//! 3. Transfer: an access (by its memory effects) is checked against every
+//!    instance (classes above; the regions meet under the point's context
+//!    and the instance's constraints, [`crate::access::overlap`]); a copy is
+//!    checked as a read of `src` and a write of `dst`, then added
+//!    uncommitted; a commit adds one group to its queue's instances and
+//!    closes the uncommitted ones; `wait_group {pending = N}` completes the
+//!    instances with more than N groups since them (an iteration-dependent
+//!    count splits: in flight under `count <= N`); a `wait` on a token does
+//!    the same with the token's group distance, and completes the copies its
+//!    commit op closed; `gpu.barrier` drops what was complete and the reads.
+//! 4. `scf.if` / `scf.index_switch` / `scf.execute_region`: each region from
+//!    the same state; what each leaves is constrained by its condition
+//!    (`%c` holds, `x = case`, the default's range), then joined: instances
+//!    of the same copy and regions merge, their counts as a hull, their
+//!    constraints intersected.
+//! 5. `scf.for`: instances from before the loop see `base + per * τ_L` in
+//!    iteration `τ_L` (`per`: the groups one iteration commits); the header
+//!    is the join of the entry and the back edge (`τ_L -> τ_L - 1`, values
+//!    defined in the body stale), iterated to a fixed point (waits bound the
+//!    instances in flight, so it is reached within a few rounds; otherwise
+//!    carried instances are summarized over their iteration after 6 rounds, their
+//!    regions after 16). The exit is the end of the body at `τ_L = T_L - 1`
+//!    (no zero-trip path for a static trip count), joined with the entry
+//!    under "no iteration" for a dynamic one. `scf.while`: the same without
+//!    `τ`, exiting after its `before` region.
+//!
+//! Loops that still carry pipelining annotations (`apipe.stage`,
+//! `apipe.async_stages`) are inputs of `apipe-software-pipeline`, which
+//! places their synchronization: they are not checked.
+//!
+//! # Invariants
+//! - Soundness: every copy that may be in flight at a point on some path is
+//!   covered by an instance of the state there (joins are unions, counts
+//!   are lower bounds, constraints are only dropped, never invented), so a
+//!   hazard that happens on some execution is reported.
+//! - Exactness where the counts are uniform (the same number of groups on
+//!   every path, as the pipeliner commits) and the regions are affine in the
+//!   iterations with `mod V` versions: no hazard is reported that no
+//!   execution has.
+//! - Linear in the size of the function for a bounded loop depth: each op
+//!   is visited a bounded number of times per round, and rounds are bounded.
+//!
+//! Preconditions: the IR verifies; the group-distance analysis accepts each
+//! function (its errors are reported as they are).
+//!
+//! Citations: PTX ISA 9.7.9.25.3 (`cp.async`, `cp.async.commit_group`,
+//! `cp.async.wait_group`: per-thread completion, a barrier for other
+//! threads), RFC 0077 "Asynchronous stage in software pipeline" sections
+//! "Inter-stage synchronization" and "Multi-buffering" (versions `iv mod V`),
+//! MLIR `scf.for`, `scf.if`, `gpu.barrier` (SCFOps.td, GPUOps.td),
+//! `MemoryEffectOpInterface` (SideEffectInterfaces.td).
+
+mod classes;
+mod report;
+mod state;
+mod walk;
+
+pub use report::{Hazard, HazardKind};
+
+use crate::{
+    group_distance,
+    options::PassOptions,
+    pass::{PassId, RunFn},
+    registry::PassInfo,
+};
+use apipe_dialect::{
+    diagnostic::{self, Severity},
+    Reported,
+};
+use melior::{
+    ir::{operation::OperationLike, OperationRef},
+    pass::Pass,
+};
+
+static ID: PassId = PassId::new();
+
+/// The registry entry of `apipe-check-hazards`.
+pub static INFO: PassInfo = PassInfo {
+    argument: "apipe-check-hazards",
+    name: "ApipeCheckHazards",
+    summary: "Report hazards of async copies: uncovered reads (RAW), early overwrites (WAR), overlapping copies in flight (WAW) and missing barriers",
+    options: &[],
+    run: run as RunFn,
+    id: &ID,
+    dependent_dialects: Vec::new,
+};
+
+/// Creates the `apipe-check-hazards` pass.
+pub fn create_check_hazards_pass() -> Pass {
+    INFO.create("").expect("no options")
+}
+
+fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
+    check_hazards(&op)
+}
+
+/// Runs the check on every function in `root` and emits each hazard: an
+/// error with its notes, or a remark when it rests only on buffers that may
+/// alias. The IR is not changed.
+///
+/// # Errors
+/// `Err(Reported)` if a hazard error was emitted or the group-distance
+/// analysis refused a function (its errors are emitted).
+pub fn check_hazards<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Reported> {
+    let hazards = find_hazards(root)?;
+    let mut ok = true;
+    for hazard in &hazards {
+        let severity = if hazard.conservative {
+            Severity::Remark
+        } else {
+            ok = false;
+            Severity::Error
+        };
+        let notes: Vec<(melior::ir::Location, &str)> =
+            hazard.notes.iter().map(|(l, m)| (*l, m.as_str())).collect();
+        diagnostic::emit(hazard.at.location(), severity, &hazard.message, &notes);
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(Reported)
+    }
+}
+
+/// The hazards of every function in `root`, function by function, each in
+/// the order the walk finds them.
+///
+/// # Errors
+/// The group-distance analysis refused a function (errors emitted).
+pub fn find_hazards<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+) -> Result<Vec<Hazard<'c, 'a>>, Reported> {
+    let mut out = Vec::new();
+    let mut ok = true;
+    for function in group_distance::functions(root) {
+        let has_copy = apipe_dialect::ops::nested_ops(&function)
+            .iter()
+            .any(|op| apipe_dialect::ops::is(op, apipe_dialect::ops::COPY));
+        if !has_copy {
+            continue;
+        }
+        match walk::Analysis::new(function) {
+            Ok(analysis) => out.extend(analysis.run()),
+            Err(Reported) => ok = false,
+        }
+    }
+    if ok {
+        Ok(out)
+    } else {
+        Err(Reported)
+    }
+}
+
+#[cfg(test)]
+mod tests;

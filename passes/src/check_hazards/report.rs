@@ -1,0 +1,304 @@
+//! Hazards and their diagnostics: an error (or, for an overlap that rests
+//! only on two buffers that may alias, a remark) at the access, with notes
+//! that say by how much the synchronization falls short: at the copy, at the
+//! wait that leaves it in flight (with the `pending` that would complete it),
+//! and at the loop or branch that decides the path.
+
+use super::state::{Instance, Read};
+use crate::access::AccessKind;
+use apipe_dialect::ops;
+use melior::ir::{operation::OperationLike, Location, OperationRef};
+
+/// The class of a [`Hazard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    /// A read (a plain read, or an `apipe.copy` reading its source) of a
+    /// region an async copy may still be writing: read-after-write.
+    ReadAfterWrite,
+    /// A write (a plain write, or an `apipe.copy` into its destination) of a
+    /// region an async copy may still be reading (its source):
+    /// write-after-read.
+    WriteAfterRead,
+    /// A write of a region an async copy may still be writing (its
+    /// destination): the copy may land after it (write-after-write).
+    WriteAfterWrite,
+    /// A read of data that other threads copied, complete for them, with no
+    /// `gpu.barrier` after the wait that completes it.
+    MissingBarrierBeforeRead,
+    /// An async copy or a write into data that other threads may still be
+    /// reading or copying, with no `gpu.barrier` in between.
+    MissingBarrierBeforeWrite,
+}
+
+impl HazardKind {
+    /// The short name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            HazardKind::ReadAfterWrite => "read-after-write",
+            HazardKind::WriteAfterRead => "write-after-read",
+            HazardKind::WriteAfterWrite => "write-after-write",
+            HazardKind::MissingBarrierBeforeRead | HazardKind::MissingBarrierBeforeWrite => {
+                "missing barrier"
+            }
+        }
+    }
+}
+
+/// One hazard found by [`super::find_hazards`].
+#[derive(Clone, Debug)]
+pub struct Hazard<'c, 'a> {
+    /// The class.
+    pub kind: HazardKind,
+    /// True if it rests only on two different buffers that may alias: a
+    /// remark, not an error.
+    pub conservative: bool,
+    /// The access (or the overwriting copy).
+    pub at: OperationRef<'c, 'a>,
+    /// The async copy in flight (or, for a barrier missing before a write,
+    /// the read of other threads' data).
+    pub other: OperationRef<'c, 'a>,
+    /// The error (or remark) text.
+    pub message: String,
+    /// The notes, each at a location.
+    pub notes: Vec<(Location<'c>, String)>,
+}
+
+/// What the access is, for the messages.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Role {
+    /// A plain read or write by an op.
+    Plain(AccessKind),
+    /// An access by an op with no memory-effect information (may or may not
+    /// touch the buffer).
+    Assumed(AccessKind),
+    /// An `apipe.copy` reading its source.
+    CopySource,
+    /// An `apipe.copy` writing its destination.
+    CopyDestination,
+}
+
+/// What is known of an instance where the hazard happens (lower bounds
+/// under the hazard's own constraints).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Facts {
+    /// Groups committed on its queue since its issue, at the access.
+    pub groups_now: Option<i64>,
+    /// The same at its last wait.
+    pub groups_at_wait: Option<i64>,
+    /// Iterations of its carrying loop since its issue (0: this iteration),
+    /// if the access is in that loop.
+    pub age: Option<i64>,
+}
+
+fn iterations_back(age: Option<i64>) -> String {
+    match age {
+        Some(0) => ", issued earlier in this iteration".to_owned(),
+        Some(1) => ", issued in the previous iteration".to_owned(),
+        Some(k) => format!(", issued {k} iterations earlier"),
+        None => String::new(),
+    }
+}
+
+/// The notes of an instance: at the copy, at its last wait, at the loop or
+/// branch that decides the path.
+fn instance_notes<'c, 'a>(
+    instance: &Instance<'c, 'a>,
+    facts: Facts,
+    barrier: bool,
+) -> Vec<(Location<'c>, String)> {
+    let mut notes = Vec::new();
+    let queue = instance.queue;
+    let issued = iterations_back(facts.age);
+    if barrier {
+        notes.push((
+            instance.copy.location(),
+            format!(
+                "the async copy{}, issued by every thread: other threads' copies may not have \
+                 landed",
+                issued.replacen(", issued", "", 1)
+            ),
+        ));
+        if let Some(wait) = &instance.trace.wait {
+            notes.push((
+                wait.op.location(),
+                "this wait completes the copy for the waiting thread only; no gpu.barrier \
+                 follows it on some path to the access"
+                    .to_owned(),
+            ));
+        }
+        return notes;
+    }
+    let count = match (facts.groups_now, barrier) {
+        (_, true) => String::new(),
+        (Some(0), false) => "; its group is not committed yet".to_owned(),
+        (Some(d), false) => format!(
+            "; {} newer group(s) committed on queue {queue} since its group",
+            d - 1
+        ),
+        (None, false) => String::new(),
+    };
+    notes.push((
+        instance.copy.location(),
+        format!("the async copy still in flight{issued}{count}"),
+    ));
+    match &instance.trace.wait {
+        Some(wait) => {
+            let at_wait = wait.groups.as_constant().or(facts.groups_at_wait);
+            let text = match (wait.pending, at_wait) {
+                (Some(pending), Some(0)) => format!(
+                    "`pending = {pending}` cannot complete this copy's group: the group is \
+                     committed after this wait (commit it before waiting)"
+                ),
+                (Some(pending), Some(d)) => format!(
+                    "`pending = {pending}` leaves this copy's group in flight: {} newer \
+                     group(s) are committed on queue {queue} when it waits; `pending <= {}` \
+                     completes it",
+                    d - 1,
+                    d - 1
+                ),
+                (Some(pending), None) => {
+                    format!("`pending = {pending}` leaves this copy's group in flight on some path")
+                }
+                (None, _) => "this wait names a group older than the copy's: it leaves the \
+                              copy's group in flight"
+                    .to_owned(),
+            };
+            notes.push((wait.op.location(), text));
+        }
+        None => notes.push((
+            instance.copy.location(),
+            format!("no wait on queue {queue} follows this copy before the access on this path"),
+        )),
+    }
+    if let Some((branch, region)) = instance.trace.branch {
+        let which = match (ops::name(&branch).as_str(), region) {
+            ("scf.if", 0) => "when this scf.if takes its then branch".to_owned(),
+            ("scf.if", _) => "when this scf.if takes its else branch".to_owned(),
+            (name, r) => format!("on region {r} of this {name}"),
+        };
+        notes.push((
+            branch.location(),
+            format!("the copy stays in flight {which}"),
+        ));
+    } else if let (Some(l), Some(age)) = (instance.trace.carried, facts.age) {
+        if age > 0 {
+            notes.push((
+                l.location(),
+                format!(
+                    "the copy is carried in flight across {} of this loop",
+                    if age == 1 {
+                        "the back edge".to_owned()
+                    } else {
+                        format!("{age} back edges")
+                    }
+                ),
+            ));
+        }
+    }
+    notes
+}
+
+/// A hazard between an access and an instance.
+pub(super) fn instance_hazard<'c, 'a>(
+    kind: HazardKind,
+    role: Role,
+    at: OperationRef<'c, 'a>,
+    instance: &Instance<'c, 'a>,
+    alias: bool,
+    facts: Facts,
+) -> Hazard<'c, 'a> {
+    let name = ops::name(&at);
+    let what = match (kind, role) {
+        (HazardKind::ReadAfterWrite, Role::CopySource) => {
+            "reads (as its source) a buffer region that an async copy may still be writing"
+        }
+        (HazardKind::ReadAfterWrite, _) => {
+            "reads a buffer region that an async copy may still be writing"
+        }
+        (HazardKind::WriteAfterRead, Role::CopyDestination) => {
+            "overwrites a buffer region that an earlier async copy may still be reading (its \
+             source)"
+        }
+        (HazardKind::WriteAfterRead, _) => {
+            "writes a buffer region that an async copy may still be reading (its source)"
+        }
+        (HazardKind::WriteAfterWrite, Role::CopyDestination) => {
+            "writes a buffer region that an earlier async copy may still be writing: the final \
+             content depends on which lands last"
+        }
+        (HazardKind::WriteAfterWrite, _) => {
+            "writes a buffer region that an async copy may still be writing (its destination): \
+             the copy may land after this write and erase it"
+        }
+        (HazardKind::MissingBarrierBeforeRead, _) => {
+            "reads data that other threads copied asynchronously, with no gpu.barrier between \
+             the wait that completes it and this read"
+        }
+        (HazardKind::MissingBarrierBeforeWrite, _) => {
+            "writes data that other threads' async copies may still be writing, with no \
+             gpu.barrier after the wait that completes them"
+        }
+    };
+    let mut message = format!("'{name}' op {what} ({})", kind.name());
+    if let Role::Assumed(_) = role {
+        message += ": it has no memory-effect information, so it may read and write any part \
+                    of the buffers it receives";
+    }
+    if alias {
+        message = format!("possible hazard (the buffers may alias): {message}");
+    }
+    let barrier = matches!(
+        kind,
+        HazardKind::MissingBarrierBeforeRead | HazardKind::MissingBarrierBeforeWrite
+    );
+    Hazard {
+        kind,
+        conservative: alias,
+        at,
+        other: instance.copy,
+        message,
+        notes: instance_notes(instance, facts, barrier),
+    }
+}
+
+/// A copy issued over data that other threads may still be reading (`age`:
+/// iterations of its carrying loop since the read).
+pub(super) fn read_hazard<'c, 'a>(
+    at: OperationRef<'c, 'a>,
+    read: &Read<'c, 'a>,
+    age: Option<i64>,
+) -> Hazard<'c, 'a> {
+    let name = ops::name(&at);
+    let mut notes = vec![(
+        read.op.location(),
+        format!(
+            "the read of other threads' data{}: no gpu.barrier follows it before the copy on \
+             some path",
+            match age {
+                Some(0) | None => String::new(),
+                Some(1) => " in the previous iteration".to_owned(),
+                Some(k) => format!(" {k} iterations earlier"),
+            }
+        ),
+    )];
+    if let (Some(l), Some(1..)) = (read.carried, age) {
+        notes.push((
+            l.location(),
+            "the read is carried into the next iteration of this loop with no gpu.barrier \
+             after it"
+                .to_owned(),
+        ));
+    }
+    Hazard {
+        kind: HazardKind::MissingBarrierBeforeWrite,
+        conservative: false,
+        at,
+        other: read.op,
+        message: format!(
+            "'{name}' op overwrites data that other threads may still be reading, with no \
+             gpu.barrier between their read and this copy ({})",
+            HazardKind::MissingBarrierBeforeWrite.name()
+        ),
+        notes,
+    }
+}

@@ -1,0 +1,341 @@
+//! The abstract state of the hazard check at a program point: the copies
+//! that may be in flight ([`Instance`]), and in a `gpu.func` the reads that
+//! no `gpu.barrier` has followed yet ([`Read`]).
+//!
+//! Every region, count and constraint is a form of the symbols in scope at
+//! the point, so an instance from an earlier iteration of a loop is the same
+//! copy with `τ_L -> τ_L - 1` applied (see [`State::map`]).
+
+use crate::access::{Constraint, Lin, Region, Symbol};
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Groups committed on a copy's queue since it was issued (its own group's
+/// commit included, so 0 means uncommitted): between `base` and
+/// `base + slack` on every path (`slack = None`: no upper bound). `base` may
+/// be affine in loop iteration numbers (a copy issued before a loop sees one
+/// more group per iteration).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Count {
+    pub base: Lin,
+    pub slack: Option<u64>,
+}
+
+impl Count {
+    /// Uncommitted.
+    pub fn zero() -> Self {
+        Count {
+            base: Lin::constant(0),
+            slack: Some(0),
+        }
+    }
+
+    /// True if exactly 0 on every path.
+    pub fn is_zero(&self) -> bool {
+        self.base.as_constant() == Some(0) && self.slack == Some(0)
+    }
+
+    /// The join of two counts, if their bases differ by a constant (the
+    /// hull); `None` otherwise (kept apart).
+    pub fn join(&self, other: &Count) -> Option<Count> {
+        let d = self.base.plus(&other.base, -1)?.as_constant()?;
+        let (low, high_self, high_other) = if d <= 0 {
+            (&self.base, 0i64, -d)
+        } else {
+            (&other.base, d, 0i64)
+        };
+        // Upper ends relative to the lower base.
+        let top = |offset: i64, slack: Option<u64>| slack.map(|s| offset as u64 + s);
+        let slack = match (top(high_self, self.slack), top(high_other, other.slack)) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        Some(Count {
+            base: low.clone(),
+            slack,
+        })
+    }
+}
+
+/// What the most recent wait on an instance's queue that left it in flight
+/// saw (for diagnostics).
+#[derive(Clone, Debug)]
+pub(super) struct WaitSeen<'c, 'a> {
+    /// The `wait_group` or `wait`.
+    pub op: OperationRef<'c, 'a>,
+    /// `pending` of a `wait_group`; `None` for a `wait` on tokens.
+    pub pending: Option<i64>,
+    /// The instance's count there.
+    pub groups: Lin,
+}
+
+/// How an instance reached the current point, for diagnostics (not part of
+/// its identity).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Trace<'c, 'a> {
+    /// The last wait that left it in flight.
+    pub wait: Option<WaitSeen<'c, 'a>>,
+    /// The innermost loop whose back edge it crossed.
+    pub carried: Option<OperationRef<'c, 'a>>,
+    /// A branch (the op and its region) on which it stayed in flight while
+    /// the other branches completed it.
+    pub branch: Option<(OperationRef<'c, 'a>, usize)>,
+}
+
+/// A copy that may be in flight.
+#[derive(Clone, Debug)]
+pub(super) struct Instance<'c, 'a> {
+    /// The `apipe.copy`.
+    pub copy: OperationRef<'c, 'a>,
+    /// Its queue.
+    pub queue: i64,
+    /// What it reads.
+    pub src: Region,
+    /// What it writes.
+    pub dst: Region,
+    /// Groups committed since it was issued.
+    pub groups: Count,
+    /// The constraints under which it exists and is in flight (its issue
+    /// context, path conditions, "fewer than N+1 groups since" after a wait);
+    /// kept sorted.
+    pub when: Vec<Constraint>,
+    /// Complete for the issuing thread, but no `gpu.barrier` since: other
+    /// threads may not see it complete (only in a `gpu.func`).
+    pub unsynced: bool,
+    /// The commit op that closed its group (a `wait` on that op's token
+    /// completes it).
+    pub closer: Option<usize>,
+    /// Diagnostics.
+    pub trace: Trace<'c, 'a>,
+}
+
+/// A read of possibly shared data with no `gpu.barrier` after it yet.
+#[derive(Clone, Debug)]
+pub(super) struct Read<'c, 'a> {
+    /// The reading op.
+    pub op: OperationRef<'c, 'a>,
+    /// What it read.
+    pub region: Region,
+    /// The constraints under which it happened.
+    pub when: Vec<Constraint>,
+    /// The innermost loop whose back edge it crossed.
+    pub carried: Option<OperationRef<'c, 'a>>,
+}
+
+/// The state at a program point.
+#[derive(Clone, Debug, Default)]
+pub(super) struct State<'c, 'a> {
+    pub instances: Vec<Instance<'c, 'a>>,
+    pub reads: Vec<Read<'c, 'a>>,
+}
+
+fn sorted(mut when: Vec<Constraint>) -> Vec<Constraint> {
+    when.sort();
+    when.dedup();
+    when
+}
+
+/// A sound summary of the disjunction of two constraint sets: the
+/// constraints of `a` implied by `b` too, where `x + c1 >= 0` in `a` and
+/// `x + c2 >= 0` in `b` (same `x`) give `x + max(c1, c2) >= 0` (the hull of
+/// two bounds).
+pub(super) fn hull(a: &[Constraint], b: &[Constraint]) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    for c in a {
+        if b.contains(c) {
+            out.push(c.clone());
+            continue;
+        }
+        let Constraint::NonNeg(x) = c else {
+            continue;
+        };
+        let shape = x.offset(-x.constant_term());
+        let weaker = b.iter().find_map(|d| match d {
+            Constraint::NonNeg(y) if y.offset(-y.constant_term()) == shape => {
+                Some(y.constant_term().max(x.constant_term()))
+            }
+            _ => None,
+        });
+        if let Some(c) = weaker.and_then(|k| shape.as_ref().and_then(|s| s.offset(k))) {
+            out.push(Constraint::NonNeg(c));
+        }
+    }
+    sorted(out)
+}
+
+impl<'c, 'a> Instance<'c, 'a> {
+    /// True if both are the same copy with the same regions and status (they
+    /// may be merged).
+    pub fn same_copy(&self, other: &Instance) -> bool {
+        self.copy == other.copy
+            && (!self.unsynced
+                || self.trace.wait.as_ref().map(|w| w.op)
+                    == other.trace.wait.as_ref().map(|w| w.op))
+            && self.queue == other.queue
+            && self.unsynced == other.unsynced
+            && self.closer == other.closer
+            && self.src == other.src
+            && self.dst == other.dst
+    }
+
+    /// Identity for the fixed point (the trace aside).
+    fn same(&self, other: &Instance) -> bool {
+        self.same_copy(other) && self.groups == other.groups && self.when == other.when
+    }
+
+    /// Applies `map` to every form (regions, count, constraints). A count
+    /// that overflows becomes `[0, unbounded]`; a region dimension, any
+    /// position; a constraint, dropped.
+    pub fn map(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
+        self.src = self.src.substitute(map);
+        self.dst = self.dst.substitute(map);
+        match self.groups.base.substitute(map) {
+            Some(base) => self.groups.base = base,
+            None => {
+                self.groups = Count {
+                    base: Lin::constant(0),
+                    slack: None,
+                }
+            }
+        }
+        if let Some(wait) = &mut self.trace.wait {
+            if let Some(groups) = wait.groups.substitute(map) {
+                wait.groups = groups;
+            }
+        }
+        self.when = map_constraints(&self.when, map);
+    }
+
+    /// Adds constraints (kept sorted).
+    pub fn constrain(&mut self, cs: impl IntoIterator<Item = Constraint>) {
+        let mut when = std::mem::take(&mut self.when);
+        when.extend(cs);
+        self.when = sorted(when);
+    }
+}
+
+impl<'c, 'a> Read<'c, 'a> {
+    fn same(&self, other: &Read) -> bool {
+        self.op == other.op && self.region == other.region && self.when == other.when
+    }
+
+    /// Applies `map` to the region and constraints.
+    pub fn map(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
+        self.region = self.region.substitute(map);
+        self.when = map_constraints(&self.when, map);
+    }
+}
+
+fn map_constraints(when: &[Constraint], map: &dyn Fn(Symbol) -> Option<Lin>) -> Vec<Constraint> {
+    sorted(
+        when.iter()
+            .filter_map(|c| c.substitute(map).flatten())
+            .collect(),
+    )
+}
+
+impl<'c, 'a> State<'c, 'a> {
+    /// Adds `instance`, merged with an instance of the same copy, regions
+    /// and status whose count joins with it (constraints intersected).
+    pub fn add(&mut self, mut instance: Instance<'c, 'a>) {
+        instance.when = sorted(std::mem::take(&mut instance.when));
+        for existing in &mut self.instances {
+            if !existing.same_copy(&instance) {
+                continue;
+            }
+            if let Some(groups) = existing.groups.join(&instance.groups) {
+                existing.groups = groups;
+                existing.when = hull(&existing.when, &instance.when);
+                if existing.trace.wait.is_none() {
+                    existing.trace.wait = instance.trace.wait.clone();
+                }
+                if existing.trace.carried.is_none() {
+                    existing.trace.carried = instance.trace.carried;
+                }
+                if existing.trace.branch.is_none() {
+                    existing.trace.branch = instance.trace.branch;
+                }
+                return;
+            }
+        }
+        self.instances.push(instance);
+    }
+
+    /// Adds `read`, merged with the same read (constraints intersected).
+    pub fn add_read(&mut self, mut read: Read<'c, 'a>) {
+        read.when = sorted(std::mem::take(&mut read.when));
+        for existing in &mut self.reads {
+            if existing.op == read.op && existing.region == read.region {
+                existing.when = hull(&existing.when, &read.when);
+                return;
+            }
+        }
+        self.reads.push(read);
+    }
+
+    /// The join of two paths' states.
+    pub fn join(mut self, other: State<'c, 'a>) -> State<'c, 'a> {
+        for instance in other.instances {
+            self.add(instance);
+        }
+        for read in other.reads {
+            self.add_read(read);
+        }
+        self
+    }
+
+    /// Attaches `cs` to every instance and read (they hold on this path).
+    pub fn constrain_all(&mut self, cs: &[Constraint]) {
+        for instance in &mut self.instances {
+            instance.constrain(cs.iter().cloned());
+        }
+        for read in &mut self.reads {
+            let mut when = std::mem::take(&mut read.when);
+            when.extend(cs.iter().cloned());
+            read.when = sorted(when);
+        }
+    }
+
+    /// Applies `map` to every form (see [`Instance::map`]), merging what
+    /// becomes equal.
+    pub fn map(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
+        let instances = std::mem::take(&mut self.instances);
+        for mut instance in instances {
+            instance.map(map);
+            self.add(instance);
+        }
+        let reads = std::mem::take(&mut self.reads);
+        for mut read in reads {
+            read.map(map);
+            self.add_read(read);
+        }
+    }
+
+    /// True if both hold the same instances and reads (traces aside).
+    pub fn same(&self, other: &State) -> bool {
+        self.instances.len() == other.instances.len()
+            && self.reads.len() == other.reads.len()
+            && self
+                .instances
+                .iter()
+                .all(|i| other.instances.iter().any(|j| i.same(j)))
+            && self
+                .reads
+                .iter()
+                .all(|r| other.reads.iter().any(|s| r.same(s)))
+    }
+
+    /// Records that everything crossed the back edge of `l`.
+    pub fn carried_by(&mut self, l: OperationRef<'c, 'a>) {
+        for instance in &mut self.instances {
+            instance.trace.carried = Some(l);
+        }
+        for read in &mut self.reads {
+            read.carried = Some(l);
+        }
+    }
+}
+
+/// The key of an op.
+pub(super) fn key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
+    op.to_raw().ptr as usize
+}

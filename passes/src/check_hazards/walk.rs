@@ -1,0 +1,803 @@
+//! The walk over one function: transfer functions of the apipe ops, the
+//! accesses, and the structured control flow (module doc, steps 2-5).
+
+use super::{
+    classes::fresh_id,
+    report::{Hazard, HazardKind, Role},
+    state::{key, Count, Instance, Read, State, Trace, WaitSeen},
+};
+use crate::{
+    access::{
+        accesses, copy_regions,
+        values::{block_argument, constant, defined_inside, defining_op, value_of},
+        AccessKind, Constraint, Forms, Lin, Symbol, System,
+    },
+    group_distance::{self, GroupDistance},
+};
+use apipe_dialect::{attributes, ops};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Rounds of a loop's fixed point after which carried instances forget
+/// their iteration (a summary over all earlier iterations).
+const WIDEN_AFTER: usize = 6;
+/// Rounds after which carried instances become whole-buffer summaries.
+const GIVE_UP_AFTER: usize = 16;
+
+/// The analysis of one function.
+pub(crate) struct Analysis<'c, 'a> {
+    pub function: OperationRef<'c, 'a>,
+    /// True in a `gpu.func` or `gpu.launch` body: threads run it together.
+    pub gpu: bool,
+    pub forms: Forms,
+    tokens: GroupDistance,
+    contexts: HashMap<usize, System>,
+    variant: HashMap<usize, bool>,
+    hazards: Vec<Hazard<'c, 'a>>,
+    /// (access, other op) and (access, class) pairs reported: one error
+    /// per pair and per class.
+    seen: HashSet<(usize, usize)>,
+    seen_kinds: HashSet<(usize, HazardKind)>,
+}
+
+impl<'c, 'a> Analysis<'c, 'a> {
+    /// Steps 1-2: the group-distance facts of the function's tokens (its
+    /// errors are emitted as they are).
+    pub fn new(function: OperationRef<'c, 'a>) -> Result<Self, apipe_dialect::Reported> {
+        let tokens = GroupDistance::compute(&function)?;
+        Ok(Analysis {
+            function,
+            gpu: runs_on_threads(&function),
+            forms: Forms::new(),
+            tokens,
+            contexts: HashMap::new(),
+            variant: HashMap::new(),
+            hazards: Vec::new(),
+            seen: HashSet::new(),
+            seen_kinds: HashSet::new(),
+        })
+    }
+
+    /// Steps 3-5 over the function body; the hazards, in the order found.
+    pub fn run(mut self) -> Vec<Hazard<'c, 'a>> {
+        let blocks = ops::blocks_of(&self.function);
+        // A function of several blocks has no structured control flow to
+        // follow; group_distance already refused it if it commits.
+        if let [entry] = blocks.as_slice() {
+            let mut state = State::default();
+            self.block(*entry, &mut state);
+        }
+        self.hazards
+    }
+
+    pub(super) fn record(&mut self, hazard: Hazard<'c, 'a>) {
+        let pair = (key(&hazard.at), key(&hazard.other));
+        let class = (key(&hazard.at), hazard.kind);
+        if !self.seen.contains(&pair) && !self.seen_kinds.contains(&class) {
+            self.seen.insert(pair);
+            self.seen_kinds.insert(class);
+            self.hazards.push(hazard);
+        }
+    }
+
+    /// The constraints that hold at `op` (its enclosing control flow).
+    pub(super) fn context(&mut self, op: &OperationRef<'c, 'a>) -> System {
+        let block = op.block().map_or(0, |b| b.to_raw().ptr as usize);
+        if let Some(system) = self.contexts.get(&block) {
+            return system.clone();
+        }
+        let system = self.forms.context(op, Some(&self.function));
+        self.contexts.insert(block, system.clone());
+        system
+    }
+
+    /// True if the value `k` is a thread id (distinct in every thread).
+    pub(super) fn is_thread_id(&self, k: usize) -> bool {
+        // SAFETY: keys of symbols come from live values of this function.
+        let value = unsafe { value_of(k) };
+        if let Some(op) = defining_op(value) {
+            return matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id");
+        }
+        // `gpu.launch` body arguments 3-5 are the thread ids.
+        block_argument(value).is_some_and(|(block, n)| {
+            (3..6).contains(&n)
+                && block
+                    .parent_operation()
+                    .is_some_and(|p| ops::is(&p, "gpu.launch"))
+        })
+    }
+
+    /// True if the symbol may differ between threads.
+    pub(super) fn is_variant(&mut self, s: Symbol) -> bool {
+        match s {
+            Symbol::Value(k) | Symbol::Stale(k) => self.value_variant(k, 0),
+            Symbol::Iteration(l) | Symbol::Trips(l) => {
+                // SAFETY: loop keys come from live ops of this function.
+                let l = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
+                (0..l.operand_count().min(3))
+                    .any(|i| self.value_variant(key_of_value(l.operand(i).unwrap()), 0))
+            }
+            _ => false,
+        }
+    }
+
+    fn value_variant(&mut self, k: usize, depth: usize) -> bool {
+        if let Some(v) = self.variant.get(&k) {
+            return *v;
+        }
+        if depth > 32 {
+            return true;
+        }
+        // SAFETY: keys come from live values of this function.
+        let value = unsafe { value_of(k) };
+        let variant = if constant(value).is_some() {
+            false
+        } else if let Some(op) = defining_op(value) {
+            let name = ops::name(&op);
+            match name.as_str() {
+                "gpu.thread_id" | "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
+                "gpu.block_id"
+                | "gpu.block_dim"
+                | "gpu.grid_dim"
+                | "gpu.subgroup_size"
+                | "gpu.num_subgroups"
+                | "gpu.cluster_id"
+                | "gpu.cluster_dim"
+                | "gpu.cluster_block_id"
+                | "gpu.cluster_dim_blocks" => false,
+                _ if name.starts_with("arith.")
+                    || name.starts_with("index.")
+                    || name == "affine.apply" =>
+                {
+                    let operands: Vec<usize> = op.operands().map(key_of_value).collect();
+                    operands
+                        .into_iter()
+                        .any(|o| self.value_variant(o, depth + 1))
+                }
+                _ => true,
+            }
+        } else if let Some((block, n)) = block_argument(value) {
+            match block.parent_operation() {
+                Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
+                    ops::is(&p, "gpu.launch") && (3..6).contains(&n)
+                }
+                Some(p) if ops::is(&p, "scf.for") && n == 0 => (0..3).any(|i| {
+                    p.operand(i)
+                        .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+                }),
+                _ => true,
+            }
+        } else {
+            true
+        };
+        self.variant.insert(k, variant);
+        variant
+    }
+
+    fn block(&mut self, block: BlockRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            self.op(op, state);
+            next = op.next_in_block();
+        }
+    }
+
+    fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let name = ops::name(&op);
+        match name.as_str() {
+            ops::COPY => self.copy(op, state),
+            ops::COMMIT_GROUP => commit(&op, state),
+            ops::WAIT_GROUP => {
+                let pending = attributes::integer(&op, attributes::PENDING)
+                    .unwrap_or(0)
+                    .max(0);
+                self.complete(&op, state, attributes::queue(&op), Some(pending), None);
+            }
+            ops::WAIT => self.wait_tokens(&op, state),
+            ops::READY => {}
+            "gpu.barrier" => {
+                state.instances.retain(|i| !i.unsynced);
+                state.reads.clear();
+            }
+            "scf.for" => self.for_loop(op, state),
+            "scf.while" => self.while_loop(op, state),
+            "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
+            _ if ops::is_function(&op) => {}
+            _ => {
+                self.plain(&op, state);
+                if op.region_count() > 0 {
+                    // Unknown control flow: its regions once, or not at all.
+                    let entry = state.clone();
+                    for block in ops::blocks_of(&op) {
+                        let mut inner = entry.clone();
+                        self.block(block, &mut inner);
+                        let joined = std::mem::take(state).join(inner);
+                        *state = joined;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Step 3: an `apipe.copy` reads its source and writes its destination
+    /// (checked against the state), then is in flight, uncommitted.
+    fn copy(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let (src, dst) = copy_regions(&mut self.forms, &op);
+        self.check_read(&op, &src, Role::CopySource, state);
+        self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
+        if self.gpu {
+            self.check_reads_since_barrier(&op, &dst, state);
+        }
+        let when = self.context(&op).constraints().to_vec();
+        state.add(Instance {
+            copy: op,
+            queue: attributes::queue(&op),
+            src,
+            dst,
+            groups: Count::zero(),
+            when,
+            unsynced: false,
+            closer: None,
+            trace: Trace::default(),
+        });
+    }
+
+    /// Step 3: any other op, through its memory effects.
+    fn plain(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let found = accesses(&mut self.forms, op);
+        if found.is_empty() {
+            return;
+        }
+        for access in &found.accesses {
+            let role = if access.assumed {
+                Role::Assumed(access.kind)
+            } else {
+                Role::Plain(access.kind)
+            };
+            match access.kind {
+                AccessKind::Read => self.check_read(op, &access.region, role, state),
+                AccessKind::Write => self.check_write(op, &access.region, role, None, state),
+            }
+        }
+        // Effects on no particular value: every buffer.
+        if found.reads_all || found.writes_all {
+            let instances = state.instances.clone();
+            for instance in &instances {
+                let single = State {
+                    instances: vec![instance.clone()],
+                    reads: Vec::new(),
+                };
+                if found.reads_all {
+                    let role = Role::Plain(AccessKind::Read);
+                    self.check_read(op, &instance.dst.clone(), role, &single);
+                }
+                if found.writes_all {
+                    let role = Role::Plain(AccessKind::Write);
+                    self.check_write(op, &instance.src.clone(), role, None, &single);
+                }
+            }
+        }
+        if self.gpu {
+            let when = self.context(op).constraints().to_vec();
+            for access in &found.accesses {
+                if access.kind == AccessKind::Read && self.shared(&access.region.root) {
+                    state.add_read(Read {
+                        op: *op,
+                        region: access.region.clone(),
+                        when: when.clone(),
+                        carried: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `wait_group {pending}` (`pending = Some`) or a wait on a token whose
+    /// group has at least `pending` newer groups, or (`closer`) the token of
+    /// a commit op: completes the instances of `queue` whose count is
+    /// above `pending` (step 3); an instance whose count depends on the
+    /// iteration stays in flight under `count <= pending`.
+    fn complete(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        state: &mut State<'c, 'a>,
+        queue: i64,
+        pending: Option<i64>,
+        closer: Option<usize>,
+    ) {
+        let instances = std::mem::take(&mut state.instances);
+        let context = self.context(op);
+        for mut instance in instances {
+            if instance.unsynced || instance.queue != queue {
+                state.add(instance);
+                continue;
+            }
+            if closer.is_some() && instance.closer == closer {
+                self.completed(op, instance, state);
+                continue;
+            }
+            let Some(pending) = pending else {
+                state.add(instance);
+                continue;
+            };
+            let base = instance.groups.base.clone();
+            let seen = WaitSeen {
+                op: *op,
+                pending: if closer.is_none() {
+                    Some(pending)
+                } else {
+                    None
+                },
+                groups: base.clone(),
+            };
+            if let Some(c) = base.as_constant() {
+                if c > pending {
+                    self.completed(op, instance, state);
+                } else {
+                    instance.trace.wait = Some(seen);
+                    state.add(instance);
+                }
+                continue;
+            }
+            // count <= pending: in flight; count >= pending + 1: complete.
+            let in_flight = Constraint::le(&base, &Lin::constant(pending));
+            let done = base.offset(-pending - 1).map(Constraint::NonNeg);
+            let (Some(in_flight), Some(done)) = (in_flight, done) else {
+                state.add(instance);
+                continue;
+            };
+            let feasible = |this: &mut Self, c: &Constraint, instance: &Instance| {
+                let mut system = context.clone();
+                system.extend(instance.when.iter().cloned());
+                system.push(c.clone());
+                this.forms.add_facts(&mut system);
+                system.feasible().may()
+            };
+            if self.gpu && feasible(self, &done, &instance) {
+                let mut finished = instance.clone();
+                finished.constrain([done]);
+                self.completed(op, finished, state);
+            }
+            if feasible(self, &in_flight, &instance) {
+                instance.constrain([in_flight]);
+                instance.trace.wait = Some(seen);
+                state.add(instance);
+            }
+        }
+    }
+
+    /// An instance completed by the wait `op`: gone, or (in a `gpu.func`)
+    /// unsynced until the next barrier.
+    fn completed(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        mut instance: Instance<'c, 'a>,
+        state: &mut State<'c, 'a>,
+    ) {
+        if !self.gpu {
+            return;
+        }
+        instance.unsynced = true;
+        instance.groups = Count::zero();
+        instance.closer = None;
+        instance.trace.wait = Some(WaitSeen {
+            op: *op,
+            pending: None,
+            groups: Lin::constant(0),
+        });
+        state.add(instance);
+    }
+
+    /// `apipe.wait %t...`: each token's group (group-distance facts) and
+    /// the copies its commit op closed.
+    fn wait_tokens(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let operands: Vec<Value> = op.operands().collect();
+        for token in operands {
+            let Some(fact) = self.tokens.token_fact(op, token) else {
+                continue;
+            };
+            let closer = defining_op(token)
+                .filter(|d| ops::is(d, ops::COMMIT_GROUP))
+                .map(|d| key(&d));
+            // Every group at distance `max` or more is complete on every
+            // path where the token names a group.
+            let pending = match fact.groups {
+                Some(d) if !fact.may_name_no_group => d.max.map(|m| m as i64),
+                _ => None,
+            };
+            self.complete(op, state, fact.queue, pending, closer);
+        }
+    }
+
+    /// Step 4: `scf.if`, `scf.index_switch`, `scf.execute_region`: each
+    /// region from the same state, with its condition attached to what it
+    /// leaves; the join.
+    fn branches(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let entry = std::mem::take(state);
+        let mut outs: Vec<State<'c, 'a>> = Vec::new();
+        for (index, region) in op.regions().enumerate() {
+            let mut branch = entry.clone();
+            if let Some(block) = region.first_block() {
+                self.block(block, &mut branch);
+            }
+            let mut conditions = System::new();
+            self.forms
+                .add_region_constraints(&op, Some(index), &mut conditions);
+            branch.constrain_all(conditions.constraints());
+            outs.push(branch);
+        }
+        // The branch on which an instance stays in flight while another
+        // completes it decides the path (a note in diagnostics).
+        let count = outs.len();
+        for i in 0..count {
+            for j in 0..outs[i].instances.len() {
+                let copy = outs[i].instances[j].copy;
+                let completed_elsewhere = (0..count).any(|k| {
+                    k != i
+                        && !outs[k]
+                            .instances
+                            .iter()
+                            .any(|x| x.copy == copy && !x.unsynced)
+                });
+                let was_in_flight = entry.instances.iter().any(|x| x.copy == copy);
+                if completed_elsewhere && was_in_flight && !outs[i].instances[j].unsynced {
+                    outs[i].instances[j].trace.branch = Some((op, i));
+                }
+            }
+        }
+        let mut joined = State::default();
+        for out in outs {
+            joined = joined.join(out);
+        }
+        *state = joined;
+    }
+
+    /// The symbols of `state` defined inside `op`, mapped to their stale
+    /// versions (a back edge of `op`, or leaving it).
+    fn stale_map(&self, op: &OperationRef<'c, 'a>, state: &State<'c, 'a>) -> HashMap<Symbol, Lin> {
+        let mut symbols = Vec::new();
+        for i in &state.instances {
+            i.src.symbols(&mut symbols);
+            i.dst.symbols(&mut symbols);
+            symbols.push(i.src.root.symbol);
+            symbols.push(i.dst.root.symbol);
+            i.groups.base.symbols(&mut symbols);
+            for c in &i.when {
+                c.symbols(&mut symbols);
+            }
+        }
+        for r in &state.reads {
+            r.region.symbols(&mut symbols);
+            symbols.push(r.region.root.symbol);
+            for c in &r.when {
+                c.symbols(&mut symbols);
+            }
+        }
+        let mut map = HashMap::new();
+        for s in symbols {
+            match s {
+                Symbol::Value(k) if defined_inside(k, op) => {
+                    map.insert(s, Lin::symbol(Symbol::Stale(k)));
+                }
+                Symbol::Trips(l) | Symbol::Iteration(l) if l != key(op) && loop_inside(l, op) => {
+                    map.insert(s, Lin::symbol(Symbol::Fresh(fresh_id(l, 2))));
+                }
+                _ => {}
+            }
+        }
+        map
+    }
+
+    /// The back edge of the loop `l`: the state as the next iteration sees
+    /// it (`τ -> τ - 1`, values of the body stale).
+    fn back_edge(&mut self, l: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>, iterates: bool) {
+        let mut map = self.stale_map(l, state);
+        if iterates {
+            let tau = Symbol::Iteration(key(l));
+            map.insert(tau, Lin::symbol(tau).offset(-1).unwrap());
+        }
+        state.map(&|s| map.get(&s).cloned());
+        state.carried_by(*l);
+    }
+
+    /// Widening of a loop's header `next` against the previous `header`
+    /// (module doc, step 5): constraints and counts that moved are dropped;
+    /// an instance or read issued `k` iterations back whose region is new is
+    /// summarized as issued in some earlier iteration `σ <= τ - 1` (its
+    /// forms in `σ`, so all ages become one summary); any other new one
+    /// forgets the iteration (what depends on `τ` becomes unknown); after
+    /// [`GIVE_UP_AFTER`] rounds, regions become whole buffers.
+    fn widen(
+        &mut self,
+        l: &OperationRef<'c, 'a>,
+        header: &State<'c, 'a>,
+        next: &mut State<'c, 'a>,
+        round: usize,
+    ) {
+        let give_up = round >= GIVE_UP_AFTER;
+        let tau = Symbol::Iteration(key(l));
+        let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
+        let earlier = Lin::symbol(tau)
+            .offset(-1)
+            .and_then(|t1| Constraint::le(&sigma, &t1));
+        // τ -> σ + k for an entry issued k iterations back.
+        let issued_in = |when: &[Constraint]| -> Option<Lin> {
+            let k = super::classes::age(when, l).filter(|k| *k >= 1)?;
+            sigma.offset(k)
+        };
+        let forget_dims = |region: &mut crate::access::Region| {
+            if let Some(dims) = &mut region.dims {
+                for dim in dims {
+                    if let crate::access::Dim::Range { start, .. } = dim {
+                        if start.mentions(tau) {
+                            *dim = crate::access::Dim::Any;
+                        }
+                    }
+                }
+            }
+        };
+        let instances = std::mem::take(&mut next.instances);
+        for mut instance in instances {
+            match header.instances.iter().find(|h| h.same_copy(&instance)) {
+                Some(old) => {
+                    // Keep the constraints of the header that still hold.
+                    let mut when = super::state::hull(&old.when, &instance.when);
+                    when.retain(|c| old.when.contains(c));
+                    instance.when = when;
+                    if instance.groups != old.groups && !instance.unsynced {
+                        instance.groups.slack = None;
+                    }
+                }
+                None => {
+                    match issued_in(&instance.when) {
+                        Some(at) if !instance.groups.base.mentions(tau) => {
+                            instance.map(&|s| (s == tau).then(|| at.clone()));
+                            instance.constrain(earlier.clone());
+                        }
+                        _ => {
+                            forget_dims(&mut instance.src);
+                            forget_dims(&mut instance.dst);
+                            instance.when.retain(|c| !c.mentions(tau));
+                            if !instance.unsynced && instance.groups.base.mentions(tau) {
+                                instance.groups.base = Lin::constant(0);
+                            }
+                        }
+                    }
+                    if !instance.unsynced {
+                        instance.groups.slack = None;
+                    }
+                }
+            }
+            if give_up {
+                instance.src.dims = None;
+                instance.dst.dims = None;
+                instance.when.clear();
+                if !instance.unsynced {
+                    instance.groups = Count {
+                        base: Lin::constant(0),
+                        slack: None,
+                    };
+                }
+                instance.closer = None;
+            }
+            next.add(instance);
+        }
+        let reads = std::mem::take(&mut next.reads);
+        for mut read in reads {
+            match header
+                .reads
+                .iter()
+                .find(|h| h.op == read.op && h.region == read.region)
+            {
+                Some(old) => {
+                    let mut when = super::state::hull(&old.when, &read.when);
+                    when.retain(|c| old.when.contains(c));
+                    read.when = when;
+                }
+                None => match issued_in(&read.when) {
+                    Some(at) => {
+                        read.map(&|s| (s == tau).then(|| at.clone()));
+                        let mut when = std::mem::take(&mut read.when);
+                        when.extend(earlier.clone());
+                        read.when = when;
+                    }
+                    None => {
+                        forget_dims(&mut read.region);
+                        read.when.retain(|c| !c.mentions(tau));
+                    }
+                },
+            }
+            if give_up {
+                read.region.dims = None;
+                read.when.clear();
+            }
+            next.add_read(read);
+        }
+    }
+
+    /// Step 5: `scf.for`.
+    fn for_loop(&mut self, l: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        // A loop still annotated for apipe-software-pipeline: the pipeliner
+        // places its synchronization; not checked.
+        if l.has_attribute(attributes::ASYNC_STAGES)
+            || ops::nested_ops(&l)
+                .iter()
+                .any(|o| o.has_attribute(attributes::STAGE))
+        {
+            return;
+        }
+        let Some(body) = l.region(0).ok().and_then(|r| r.first_block()) else {
+            return;
+        };
+        let static_count = crate::trip_count::static_trip_count(&l);
+        if static_count == Some(0) {
+            return;
+        }
+        let tau = Symbol::Iteration(key(&l));
+        let iterates = l.operand(2).ok().and_then(constant).is_some_and(|s| s > 0);
+        // Copies from before the loop see the groups of every iteration.
+        let mut entry = state.clone();
+        for instance in &mut entry.instances {
+            if instance.unsynced {
+                continue;
+            }
+            let least = group_distance::min_groups(&l, instance.queue);
+            let most = group_distance::max_groups(&l, instance.queue);
+            if least == 0 && most == Some(0) {
+                continue;
+            }
+            if iterates {
+                if let Some(base) = instance.groups.base.plus(&Lin::symbol(tau), least as i64) {
+                    instance.groups.base = base;
+                }
+            }
+            if !iterates || most != Some(least) {
+                instance.groups.slack = None;
+            }
+        }
+        // The entry edge reaches the first iteration only.
+        if iterates {
+            entry.constrain_all(&[Constraint::NonNeg(Lin::symbol(tau).scaled(-1).unwrap())]);
+        }
+        let mut header = entry.clone();
+        let mut round = 0;
+        let end = loop {
+            let mut current = header.clone();
+            self.block(body, &mut current);
+            let mut back = current.clone();
+            self.back_edge(&l, &mut back, iterates);
+            let mut next = entry.clone().join(back);
+            if round >= WIDEN_AFTER {
+                self.widen(&l, &header, &mut next, round);
+            }
+            if next.same(&header) || round > GIVE_UP_AFTER + 2 {
+                break current;
+            }
+            header = next;
+            round += 1;
+        };
+        // The exit: after the last iteration (τ = T - 1), or (a dynamic
+        // trip count) without any.
+        let trips = self.forms.trips(&l);
+        let mut run = end;
+        if iterates {
+            if let Some(last) = trips.count.offset(-1) {
+                run.map(&|s| (s == tau).then(|| last.clone()));
+            }
+        }
+        let exit = if static_count.is_some() {
+            run
+        } else {
+            run.constrain_all(&trips.when_run);
+            let mut skipped = std::mem::take(state);
+            if let Some(c) = &trips.when_skipped {
+                skipped.constrain_all(c);
+            }
+            run.join(skipped)
+        };
+        *state = exit;
+        self.prune(&l, state);
+    }
+
+    /// Step 5: `scf.while`: `before`, then (the condition holds) `after` and
+    /// the back edge; the exit is the state after `before`.
+    fn while_loop(&mut self, w: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let before = w.region(0).ok().and_then(|r| r.first_block());
+        let after = w.region(1).ok().and_then(|r| r.first_block());
+        let (Some(before), Some(after)) = (before, after) else {
+            return;
+        };
+        let mut entry = state.clone();
+        for instance in &mut entry.instances {
+            if !instance.unsynced && group_distance::max_groups(&w, instance.queue) != Some(0) {
+                instance.groups.slack = None;
+            }
+        }
+        let mut header = entry.clone();
+        let mut round = 0;
+        let exit = loop {
+            let mut current = header.clone();
+            self.block(before, &mut current);
+            let at_condition = current.clone();
+            self.block(after, &mut current);
+            self.back_edge(&w, &mut current, false);
+            let mut next = entry.clone().join(current);
+            if round >= WIDEN_AFTER {
+                self.widen(&w, &header, &mut next, round);
+            }
+            if next.same(&header) || round > GIVE_UP_AFTER + 2 {
+                break at_condition;
+            }
+            header = next;
+            round += 1;
+        };
+        *state = exit;
+    }
+
+    /// Drops what cannot exist after `op` (its constraints are infeasible
+    /// there).
+    fn prune(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let context = self.context(op);
+        let instances = std::mem::take(&mut state.instances);
+        for instance in instances {
+            let mut system = context.clone();
+            system.extend(instance.when.iter().cloned());
+            self.forms.add_facts(&mut system);
+            if system.feasible().may() {
+                state.instances.push(instance);
+            }
+        }
+    }
+}
+
+/// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
+/// body, or a function that uses thread ids or barriers (a kernel written as
+/// `func.func`, as IREE and upstream tests do).
+fn runs_on_threads(function: &OperationRef) -> bool {
+    ops::is(function, "gpu.func")
+        || ops::is(function, "gpu.launch")
+        || ops::nested_ops(function).iter().any(|op| {
+            matches!(
+                ops::name(op).as_str(),
+                "gpu.barrier" | "gpu.thread_id" | "gpu.lane_id" | "nvvm.barrier0"
+            )
+        })
+}
+
+/// `apipe.commit_group`: the uncommitted instances of its queue are closed
+/// by it; every instance of the queue sees one more group.
+fn commit(op: &OperationRef, state: &mut State) {
+    let queue = attributes::queue(op);
+    for instance in &mut state.instances {
+        if instance.unsynced || instance.queue != queue {
+            continue;
+        }
+        if instance.groups.is_zero() {
+            instance.closer = Some(key(op));
+        } else if instance.groups.base.as_constant() == Some(0) {
+            // Committed on some paths only: which commit closed it is
+            // unknown.
+            instance.closer = None;
+        }
+        if let Some(base) = instance.groups.base.offset(1) {
+            instance.groups.base = base;
+        }
+    }
+}
+
+fn key_of_value(value: Value) -> usize {
+    crate::access::values::value_key(value)
+}
+
+/// True if the `scf.for` with key `l` is nested inside `op`.
+fn loop_inside(l: usize, op: &OperationRef) -> bool {
+    // SAFETY: loop keys come from live ops of the function under analysis.
+    let mut current = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
+    while let Some(parent) = current.parent_operation() {
+        if parent == *op {
+            return true;
+        }
+        current = parent;
+    }
+    false
+}
