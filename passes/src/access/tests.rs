@@ -101,6 +101,32 @@ fn form() -> impl Strategy<Value = Lin> {
     })
 }
 
+/// The value of `f` as an integer (no i64 wrap-around: the solver's
+/// semantics), with remainders and quotients taken as the op would on an
+/// i64 dividend; `None` where a dividend is outside i64 or a symbol unknown.
+fn exact_value(f: &Lin, value: &dyn Fn(Symbol) -> Option<i64>) -> Option<i128> {
+    let mut total = i128::from(f.constant_term());
+    for (atom, coefficient) in f.terms() {
+        let x: i128 = match atom {
+            Atom::Sym(s) => value(*s)?.into(),
+            Atom::Mod(x, v, sign) | Atom::Div(x, v, sign) => {
+                let x = i64::try_from(exact_value(x, value)?).ok()?;
+                let modulo = matches!(atom, Atom::Mod(..));
+                match (sign, modulo) {
+                    (Signedness::Signed, true) => (x % v).into(),
+                    (Signedness::Signed, false) => (x / v).into(),
+                    (Signedness::Euclidean, true) => x.rem_euclid(*v).into(),
+                    (Signedness::Euclidean, false) => x.div_euclid(*v).into(),
+                    (Signedness::Unsigned, true) => ((x as u64) % (*v as u64)).into(),
+                    (Signedness::Unsigned, false) => ((x as u64) / (*v as u64)).into(),
+                }
+            }
+        };
+        total += x * i128::from(coefficient);
+    }
+    Some(total)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -126,9 +152,10 @@ proptest! {
                         Symbol::Fresh(n) => Some([x, y, z][n as usize]),
                         _ => None,
                     };
-                    // A form that overflows i64 (an unsigned remainder of a
-                    // negative value) may take any value: count it as met.
-                    let ok = forms.iter().all(|(f, eq)| match f.evaluate(&value) {
+                    // Forms are integers (the solver's semantics); only a
+                    // remainder or quotient of a dividend outside i64 is
+                    // unknown, and then counts as met.
+                    let ok = forms.iter().all(|(f, eq)| match exact_value(f, &value) {
                         Some(v) => if *eq { v == 0 } else { v >= 0 },
                         None => true,
                     });
@@ -502,9 +529,9 @@ proptest! {
                 continue;
             }
             let (i, j) = (lb + t, lb + later);
-            let start = x.value(i);
-            let at = y.value(j);
-            real |= at >= start && at < start + extent;
+            let start = i128::from(x.value(i));
+            let at = i128::from(y.value(j));
+            real |= at >= start && at < start + i128::from(extent);
         }
         if real {
             prop_assert!(verdict.may(), "missed a dependence: {text}");
