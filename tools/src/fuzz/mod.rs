@@ -148,6 +148,8 @@ pub struct Summary {
     pub cut_short: bool,
     /// Unlocated refusal examples: (target, first stderr line).
     pub unlocated_examples: BTreeMap<String, (String, String)>,
+    /// Inputs skipped because the mutator panicked (a bug of the fuzzer).
+    pub mutator_panics: u64,
 }
 
 /// Runs targets on texts in forked children, one at a time or many.
@@ -387,7 +389,16 @@ pub fn campaign(config: &Config) -> std::io::Result<Summary> {
             let mut rng = Rng::new(stream_seed(config.seed, &target.name, input));
             let seed_text = pools.pick(&mut rng, target.tool, &checked);
             let mut mutator = mutate::Mutator::new(rng.fork(), &donors);
-            let (text, applied) = mutator.mutate(seed_text);
+            // A bug of the mutator costs one input, not the campaign (its
+            // panic message is printed; the input is skipped).
+            let mutated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                mutator.mutate(seed_text)
+            }));
+            let Ok((text, applied)) = mutated else {
+                summary.mutator_panics += 1;
+                next += 1;
+                continue;
+            };
             let variant = rng.next_u64() % 1000;
             let tag = next as usize;
             runner.start(tag, target, variant, &text, &Stdout::Discard)?;
@@ -404,6 +415,18 @@ pub fn campaign(config: &Config) -> std::io::Result<Summary> {
             done += 1;
             let target = &config.targets[target_index];
             let verdict = classify::classify(target, &execution);
+            if let Verdict::Crash(crash) = &verdict {
+                if !summary.crashes.contains_key(&crash.key()) {
+                    write_found(
+                        config,
+                        summary.crashes.len() + 1,
+                        target,
+                        crash,
+                        &text,
+                        &execution,
+                    );
+                }
+            }
             record(
                 &mut summary,
                 target_index,
@@ -623,6 +646,40 @@ fn record(
     }
 }
 
+/// As soon as a new crash class shows up: its input, unreduced, as
+/// `OUT/found/NN-TARGET.mlir` (with the target, the class key and the end
+/// of stderr in comments), so that a long campaign can be worked on while
+/// it runs (and survives if it is stopped).
+fn write_found(
+    config: &Config,
+    number: usize,
+    target: &Target,
+    crash: &Crash,
+    text: &str,
+    execution: &Execution,
+) {
+    let dir = config.out.join("found");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let name: String = target
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let lines: Vec<&str> = execution.stderr.lines().collect();
+    let tail: String = lines[lines.len().saturating_sub(12)..]
+        .iter()
+        .map(|l| format!("// | {}\n", l.chars().take(200).collect::<String>()))
+        .collect();
+    let header = format!(
+        "// target: {}\n// class: {}\n// stderr (end):\n{tail}",
+        target.name,
+        crash.key()
+    );
+    let _ = std::fs::write(dir.join(format!("{number:02}-{name}.mlir")), header + text);
+}
+
 /// Step 5: minimise and write one reproducer per class.
 fn write_crashes(
     runner: &mut Runner,
@@ -806,6 +863,13 @@ pub fn render(config: &Config, summary: &Summary) -> String {
             .map(|(k, v)| format!("{k}: {v}"))
             .collect();
         let _ = writeln!(out, "  {name:<44} {}", histogram.join(", "));
+    }
+    if summary.mutator_panics > 0 {
+        let _ = writeln!(
+            out,
+            "\nmutator panics (inputs skipped, a bug of apipe-fuzz): {}",
+            summary.mutator_panics
+        );
     }
     let _ = writeln!(out, "\ncrash classes: {}", summary.crashes.len());
     for (number, (key, class)) in summary.crashes.iter().enumerate() {

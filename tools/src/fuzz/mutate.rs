@@ -1157,7 +1157,8 @@ impl<'a> Mutator<'a> {
             .map(|s| s.end + 1)
             .max()
             .unwrap_or(lines.len());
-        let indent = "  ".repeat(outer_depth as usize);
+        // Unbalanced braces (an earlier mutation) can make depths negative.
+        let indent = "  ".repeat(usize::try_from(outer_depth).unwrap_or(0));
         let base = piece[0].len() - piece[0].trim_start_matches(' ').len();
         for (offset, line) in piece.into_iter().enumerate() {
             let stripped = line.get(base..).filter(|_| line[..base].trim().is_empty());
@@ -1584,6 +1585,25 @@ mod tests {
                 }
             }
             assert!(changed, "mutation {name} never changed the seed");
+        }
+    }
+
+    /// Earlier mutations leave braces unbalanced (depths below 0): no
+    /// mutation may panic on such text (a splice once indented by a
+    /// negative depth).
+    #[test]
+    fn every_mutation_survives_unbalanced_braces() {
+        let donors = vec![SEED.to_owned()];
+        let unbalanced = format!("}}\n}}\n{SEED}}}\n");
+        let shifted = format!("}}\n}}\n{}", SEED.replacen('{', "", 3));
+        for text in [unbalanced, shifted] {
+            for which in 0..MUTATIONS.len() {
+                for seed in 0..20 {
+                    let mut mutator = Mutator::new(Rng::new(seed), &donors);
+                    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+                    mutator.apply(which, &mut lines);
+                }
+            }
         }
     }
 
