@@ -171,6 +171,7 @@ fn check(nested: &[OperationRef]) -> bool {
 
 /// Step 2, first: every workgroup `memref.alloc` / `alloca` (checked in step
 /// 1) becomes a workgroup attribution of its kernel (`workgroup_memory`).
+///
 /// The allocs are collected before any is hoisted: hoisting one erases its
 /// `memref.dealloc`s, which `nested` holds too.
 fn hoist_workgroup_allocs(nested: &[OperationRef]) {
