@@ -1,5 +1,5 @@
-//! Precision and cost of `apipe-tokens-to-counting` (issue 4, "Precision (a
-//! benchmark, not a test)").
+//! Precision and cost of `apipe-tokens-to-counting` and of `sync=auto`
+//! (a benchmark, not a test).
 //!
 //! 1. Precision: over random token-form programs (straight-line code,
 //!    `scf.for` with static and dynamic bounds, `scf.if` with and without

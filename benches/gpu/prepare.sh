@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepares the GPU bundle (issue 5, "GPU harness"): PTX of each example in
-# three versions, plus the runner:
+# Prepares the GPU bundle (the GPU harness): PTX of each example in
+# four versions, plus the runner:
 # - `pipelined`: apipe-software-pipeline on the annotated examples/*.mlir
 #   (only when apipe-opt has that pass);
 # - `hand`: the hand-pipelined counting form examples/pipelined/*.mlir;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GPU runner for the apipe examples (issue 5, "GPU harness").
+"""GPU runner for the apipe examples (the GPU harness, benches/gpu/).
 
 Loads the PTX that benches/gpu/prepare.sh wrote, launches each example in
 each version present (`pipelined`: apipe-software-pipeline; `hand`: the
