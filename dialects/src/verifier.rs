@@ -38,13 +38,16 @@
 //!    directly inside an `scf.for` body, not on its terminator;
 //!    `apipe.order` is an i64;
 //!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
-//!    all occur on ops of its body; `bypass_l1` is a unit attribute.
+//!    all occur on ops of its body; `apipe.num_stages` is an i64 >= 2 on an
+//!    `scf.for`; `bypass_l1` is a unit attribute.
 //!
 //! It reports every failure it finds (not just the first) as an MLIR error
 //! located at the op, and runs after parsing and after every pass.
 
 use crate::{
-    attributes::{self, ASYNC_STAGES, BYPASS_L1, BYTES, ELEMENTS, ORDER, PENDING, QUEUE, STAGE},
+    attributes::{
+        self, ASYNC_STAGES, BYPASS_L1, BYTES, ELEMENTS, NUM_STAGES, ORDER, PENDING, QUEUE, STAGE,
+    },
     diagnostic, ops,
 };
 use melior::ir::{
@@ -392,6 +395,17 @@ impl Checker<'_, '_, '_> {
         }
         if let Ok(async_stages) = self.op.attribute(ASYNC_STAGES) {
             self.async_stages(async_stages);
+        }
+        if let Ok(stages) = self.op.attribute(NUM_STAGES) {
+            self.annotation_i64(NUM_STAGES, stages, true);
+            if self.op.name().as_string_ref().as_str() != Ok("scf.for") {
+                self.error(format!("'{NUM_STAGES}' annotates an scf.for, not this op"));
+            } else if attributes::integer(self.op, NUM_STAGES).is_some_and(|n| n < 2) {
+                self.error(format!(
+                    "'{NUM_STAGES}' must be at least 2 (one stage copies, a later one reads), got {}",
+                    attributes::integer(self.op, NUM_STAGES).unwrap()
+                ));
+            }
         }
     }
 

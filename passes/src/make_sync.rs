@@ -121,6 +121,7 @@ fn remove_annotations(op: OperationRef) {
         attributes::STAGE,
         attributes::ORDER,
         attributes::ASYNC_STAGES,
+        attributes::NUM_STAGES,
     ] {
         let _ = op.remove_attribute(name);
     }

@@ -360,3 +360,27 @@ func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf3
   } {apipe.async_stages = array<i64: 0>}
   return
 }
+
+// -----
+
+// A write to the copied buffer through another view (a subview made in the
+// loop): refused, the versions would not follow it.
+func.func @view_writer(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<8xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 {apipe.stage = 0 : i64} : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<8xf32>
+    %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<8xf32>
+    %sv = memref.subview %buf[4] [4] [1] {apipe.stage = 1 : i64} : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+    // expected-error @+1 {{'memref.store' op accesses a buffer that an async copy writes (or one that may alias it) through another value}}
+    memref.store %f, %sv[%c0] {apipe.stage = 1 : i64} : memref<4xf32, strided<[1], offset: 4>>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
