@@ -29,12 +29,13 @@
 // RUN: apipe-translate %apipe_root/examples/pipelined/sgemm.mlir --sm=90 --sync=mbarrier -o %t.hand90.ptx
 // RUN: %ptxas -arch=sm_90 %t.hand90.ptx -o %t.hand90.cubin
 
-// sgemm, 3 stages: a ring of 4 slots (the token window, 2, plus one,
-// rounded up), initialised by thread 0, then bar.sync; no commit group and
-// no wait_group anywhere.
+// sgemm, 3 stages, each wait one group behind the newest: a ring of 2
+// slots (the largest distance at a wait, 1, plus one), initialised by
+// thread 0, then bar.sync; no commit group and no wait_group anywhere.
 // SGEMM-LABEL: .entry sgemm(
 // SGEMM-NOT: cp.async.commit_group
-// SGEMM-COUNT-4: mbarrier.init.shared.b64
+// SGEMM-COUNT-2: mbarrier.init.shared.b64
+// SGEMM-NOT: mbarrier.init.shared.b64
 // SGEMM: bar.sync 0;
 // SGEMM: cp.async.mbarrier.arrive.noinc.shared.b64
 // SGEMM80: mbarrier.test_wait.parity.shared.b64
