@@ -61,7 +61,7 @@ pub(crate) struct Buffer {
 
 pub(crate) fn parse_type<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, text: &str) -> MlirType {
     let context = op.context();
-    // SAFETY: `context` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context` is bound first (a temporary's `to_ref` would dangle).
     let context = unsafe { context.to_ref() };
     Type::parse(context, text)
         .unwrap_or_else(|| panic!("type {text} parses"))

@@ -30,7 +30,7 @@ pub fn rewrite(plan: &FunctionPlan) {
         return;
     };
     let context_ref = function.context();
-    // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context_ref` is bound first (a temporary's `to_ref` would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let location = function.location();
     let index = Type::index(context);
