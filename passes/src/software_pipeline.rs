@@ -402,15 +402,11 @@ struct Planned {
 }
 
 impl Planned {
-    /// Emits the plan's warnings and the scheduling remarks.
+    /// Emits the scheduling remarks.
     fn report(&self) {
         let plan = &self.plan;
         // SAFETY: the loop is live until it is transformed.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
-        for (at, message) in &plan.warnings {
-            // SAFETY: a location of this context.
-            diagnostic::warning(unsafe { Location::from_raw(*at) }, message);
-        }
         let Some(n) = self.scheduled else { return };
         let budget = self.budget;
         for &(stages, bytes) in &self.reduced {

@@ -28,7 +28,7 @@ use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
     RegionLike, TypeLike, Value, ValueLike,
 };
-use mlir_sys::{MlirLocation, MlirOperation, MlirType, MlirValue};
+use mlir_sys::{MlirOperation, MlirType, MlirValue};
 use std::collections::{HashMap, HashSet};
 
 /// One entry of the pipelined body order.
@@ -95,8 +95,6 @@ pub(crate) struct Plan {
     pub trip_count: Option<u64>,
     /// Where the emitter puts `gpu.barrier`s ([`super::barriers`]).
     pub barriers: BarrierPlan,
-    /// Warnings about the plan, emitted once the plan is the one followed.
-    pub warnings: Vec<(MlirLocation, String)>,
 }
 
 pub(crate) fn key(value: MlirValue) -> usize {
@@ -598,7 +596,6 @@ pub(crate) fn analyze(
         last
     };
     let mut buffers = Vec::new();
-    let warnings: Vec<(MlirLocation, String)> = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
     for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
@@ -808,10 +805,6 @@ pub(crate) fn analyze(
     }
 
     if !ok {
-        for (at, message) in &warnings {
-            // SAFETY: a location of this context.
-            diagnostic::warning(unsafe { melior::ir::Location::from_raw(*at) }, message);
-        }
         return Err(());
     }
     let lower: Value = loop_op.operand(0).unwrap();
@@ -854,7 +847,6 @@ pub(crate) fn analyze(
         bounds,
         trip_count,
         barriers: BarrierPlan::None,
-        warnings,
     };
     plan.barriers = barriers::place(&plan, mode);
     Ok(plan)
