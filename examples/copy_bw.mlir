@@ -2,13 +2,17 @@
 // 512 floats (2 KiB) from `src` through workgroup memory to `dst`; each
 // thread moves 16 bytes per tile with one asynchronous copy.
 //
-// This is the pipeliner's input (DESIGN.md section 4): the copy is stage 0
-// and asynchronous (`apipe.async_stages`), the write-back is stage 2, so
-// apipe-software-pipeline keeps 3 tiles in flight (3 versions of `%buf`).
-// Each thread reads back only what it copied itself: no barrier is needed.
-// The hand-pipelined counting form is examples/pipelined/copy_bw.mlir.
+// This is the loop as a user writes it, with no pipelining annotations;
+// apipe-software-pipeline picks the stages itself:
 //
-//   apipe-opt examples/copy_bw.mlir --apipe-make-sync | apipe-translate --to-ptx
+//   apipe-opt examples/copy_bw.mlir --apipe-software-pipeline="num-stages=3"
+//
+// The copy (and its offset) goes in stage 0, the write-back in stage 2, so
+// 3 tiles are in flight (3 versions of `%buf`). Each thread reads back only
+// what it copied itself, but the pipeliner does not prove that, so it
+// places one gpu.barrier per iteration (wait, barrier, write back tile t,
+// copy tile t + 2). apipe-make-sync of this file is the reference kernel;
+// the hand-pipelined counting form is examples/pipelined/copy_bw.mlir.
 //
 // Launch: grid 1024, block 128; src and dst hold 16777216 floats (64 MiB).
 gpu.module @kernels {
@@ -26,16 +30,16 @@ gpu.module @kernels {
     %block_base = arith.muli %bid, %c16384 : index
     %thread_base = arith.addi %block_base, %lane : index
     scf.for %t = %c0 to %c32 step %c1 {
-      %tile = arith.muli %t, %c512 {apipe.stage = 0 : i64} : index
-      %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
-      apipe.copy %src[%off], %buf[%lane], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<16777216xf32> to memref<512xf32, 3>
+      %tile = arith.muli %t, %c512 : index
+      %off = arith.addi %thread_base, %tile : index
+      apipe.copy %src[%off], %buf[%lane], 4 {bypass_l1} : memref<16777216xf32> to memref<512xf32, 3>
       scf.for %k = %c0 to %c4 step %c1 {
         %i = arith.addi %lane, %k : index
         %x = memref.load %buf[%i] : memref<512xf32, 3>
         %o = arith.addi %off, %k : index
         memref.store %x, %dst[%o] : memref<16777216xf32>
-      } {apipe.stage = 2 : i64}
-    } {apipe.async_stages = array<i64: 0>}
+      }
+    }
     gpu.return
   }
 }

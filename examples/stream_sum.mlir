@@ -3,13 +3,18 @@
 // sums the 4 floats its neighbour (lane + 1 mod 32) copied, so a wait is not
 // enough: a barrier must make the other threads' copies visible.
 //
-// This is the pipeliner's input (DESIGN.md section 4): the copy is stage 0
-// and asynchronous, the neighbour's read is stage 1 between two barriers
-// (the synchronous program needs them too: apipe-make-sync of this file is
-// the reference kernel); apipe-software-pipeline double-buffers `%buf`. The
-// hand-pipelined counting form is examples/pipelined/stream_sum.mlir.
+// This is the loop as a user writes it, with no pipelining annotations: the
+// neighbour's read sits between two barriers, which the synchronous program
+// needs (apipe-make-sync of this file is the reference kernel).
+// apipe-software-pipeline picks the stages itself:
 //
-//   apipe-opt examples/stream_sum.mlir --apipe-make-sync | apipe-translate --to-ptx
+//   apipe-opt examples/stream_sum.mlir --apipe-software-pipeline="num-stages=2"
+//
+// The copy goes in stage 0, the read and the sum in stage 1; `%buf` gets 2
+// versions, and the CUTLASS order (wait, barrier, read tile t, copy tile
+// t + 1 into the version tile t - 1 used) needs one gpu.barrier per
+// iteration in place of the user's two. The hand-pipelined counting form
+// is examples/pipelined/stream_sum.mlir.
 //
 // Launch: grid 256, block 32; A holds 1048576 floats, out 8192.
 gpu.module @kernels {
@@ -30,23 +35,23 @@ gpu.module @kernels {
     %tid1 = arith.addi %tid, %c1 : index
     %neighbour = arith.remui %tid1, %c32 : index
     %neighbour_lane = arith.muli %neighbour, %c4 : index
-    // The running sum is carried in iter_args (a register): the inner
-    // loop of stage 1 reads and yields it, so the pipeliner carries it at
-    // stage distance 1 (read and yielded by the same stage).
+    // The running sum is carried in iter_args (a register): the inner loop
+    // reads and yields it, so the pipeliner carries it at stage distance 1
+    // (read and yielded by the same stage).
     %sum = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
-      %tile = arith.muli %t, %c128 {apipe.stage = 0 : i64} : index
-      %off = arith.addi %thread_base, %tile {apipe.stage = 0 : i64} : index
-      apipe.copy %A[%off], %buf[%lane], 4 {bypass_l1, apipe.stage = 0 : i64} : memref<1048576xf32> to memref<128xf32, 3>
-      gpu.barrier {apipe.stage = 1 : i64}
+      %tile = arith.muli %t, %c128 : index
+      %off = arith.addi %thread_base, %tile : index
+      apipe.copy %A[%off], %buf[%lane], 4 {bypass_l1} : memref<1048576xf32> to memref<128xf32, 3>
+      gpu.barrier
       %tile_sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%p = %acc) -> (f32) {
         %i = arith.addi %neighbour_lane, %k : index
         %x = memref.load %buf[%i] : memref<128xf32, 3>
         %p2 = arith.addf %p, %x : f32
         scf.yield %p2 : f32
-      } {apipe.stage = 1 : i64}
-      gpu.barrier {apipe.stage = 1 : i64}
+      }
+      gpu.barrier
       scf.yield %tile_sum : f32
-    } {apipe.async_stages = array<i64: 0>}
+    }
     %bid32 = arith.muli %bid, %c32 : index
     %slot = arith.addi %bid32, %tid : index
     memref.store %sum, %out[%slot] : memref<8192xf32>

@@ -27,6 +27,9 @@ pub const STAGE: &str = "apipe.stage";
 pub const ORDER: &str = "apipe.order";
 /// `apipe.async_stages = array<i64: ...>` on a pipelined `scf.for`.
 pub const ASYNC_STAGES: &str = "apipe.async_stages";
+/// `apipe.num_stages = N : i64` on an `scf.for`: the pipeliner picks the
+/// stages of the ops that have no `apipe.stage`, with `N` stages.
+pub const NUM_STAGES: &str = "apipe.num_stages";
 
 /// The value of the integer attribute named `name` on `op` (of any width);
 /// `None` if absent or not an integer (the verifier reports the latter).

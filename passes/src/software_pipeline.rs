@@ -17,7 +17,12 @@
 //!    (stages, orders, async stages with copies, side effects, calls,
 //!    stage-crossing values, buffers to multi-buffer) and builds the plan:
 //!    the schedule (body order with waits, commits and barriers), the
-//!    values that cross stages and the buffers with their versions;
+//!    values that cross stages and the buffers with their versions; then
+//!    `dependences` proves that the schedule keeps every memory dependence
+//!    of the original loop (a dependence test, exact for indices affine in
+//!    the induction variable, between every pair of accesses whose order
+//!    the schedule changes), or refuses with the two ops and the iteration
+//!    distance;
 //! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`;
 //! 3. emit before the loop: each cloned `apipe.copy` of async stage `s`
 //!    gets `queue = s` (the RFC convention); one
@@ -83,8 +88,14 @@
 //! before the stage that yields them, or yielding a value from outside the
 //! body (an invariant, an iter_arg, the induction variable); a buffer
 //! written by an async copy through a view made inside the loop; a buffer
-//! read outside the loop. Buffers written by synchronous stores and read in a
-//! later stage are not multi-buffered (the RFC only versions async buffers).
+//! read outside the loop; a memory dependence the schedule would reverse
+//! (`dependences`). Buffers written by synchronous ops and read in a later
+//! stage are accepted when every iteration writes its own elements (e.g.
+//! `tmp[i]`); a local one (`memref.alloc` / `alloca` before the loop, used
+//! only in it) whose elements later iterations rewrite too early gets
+//! versions like an async buffer when each iteration reads only what it
+//! wrote (RFC 0077 versions every intermediate buffer); otherwise the
+//! schedule is refused.
 //!
 //! References: TVM RFC 0077 sections "Asynchronous stage" and "Multi-buffering";
 //! PTX ISA 9.7.9.25.3 (`cp.async.commit_group` / `cp.async.wait_group`);
@@ -92,12 +103,20 @@
 //! LoopPipelining.cpp) for the prologue/kernel/epilogue structure.
 
 mod analysis;
+mod barriers;
 mod conditional_writes;
+mod dependences;
 mod multi_buffer;
+mod schedule;
+mod shared_memory;
+
+pub use barriers::BarrierMode;
+pub use schedule::ScheduleOrder;
 
 use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use barriers::StepBarriers;
 use melior::{
     dialect::DialectHandle,
     ir::AttributeLike,
@@ -122,12 +141,32 @@ use std::collections::HashMap;
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-software-pipeline",
     name: "ApipeSoftwarePipeline",
-    summary: "Software-pipeline annotated scf.for loops with asynchronous copy stages (TVM RFC 0077)",
+    summary: "Software-pipeline scf.for loops with asynchronous copy stages (TVM RFC 0077), from stage annotations or num-stages",
     options: &[
         OptionInfo {
+            name: "num-stages",
+            kind: OptionKind::Int,
+            description: "schedule loops that have copies and no stage annotations with this many stages (2..65); `apipe.num_stages` on a loop wins",
+        },
+        OptionInfo {
+            name: "max-shared-bytes",
+            kind: OptionKind::Int,
+            description: "shared memory a kernel may use (default: the opt-in maximum of `sm`, else 49152); scheduled loops get fewer stages to fit",
+        },
+        OptionInfo {
+            name: "sm",
+            kind: OptionKind::Choice(&["80", "86", "89", "90", "90a"]),
+            description: "target GPU: its opt-in shared-memory maximum is the default budget (163 KiB on 80, 99 KiB on 86/89, 227 KiB on 90)",
+        },
+        OptionInfo {
+            name: "order",
+            kind: OptionKind::Choice(&["cutlass", "copies-first"]),
+            description: "order of a scheduled loop's time step: cutlass (wait, barrier, compute, then the new copies; default) or copies-first (wait, barrier, the new copies, then compute: one more tile in flight)",
+        },
+        OptionInfo {
             name: "barriers",
-            kind: OptionKind::Bool,
-            description: "insert gpu.barrier after waits and before async writes (default: true inside gpu.func, false elsewhere)",
+            kind: OptionKind::Choice(&["true", "false", "1", "0", "conservative"]),
+            description: "gpu.barrier placement: true (only where a hazard needs one; default inside gpu.func), conservative (after each wait and before each async stage), false (none; default elsewhere)",
         },
         OptionInfo {
             name: "sync",
@@ -158,10 +197,18 @@ pub enum SyncForm {
 /// Options of [`software_pipeline`] and [`pipeline_for_loop`].
 #[derive(Clone, Copy, Debug)]
 pub struct PipelineOptions {
-    /// Insert barriers; `None`: true inside `gpu.func`, false elsewhere.
-    pub barriers: Option<bool>,
+    /// Barrier placement; `None`: [`BarrierMode::Minimal`] inside
+    /// `gpu.func`, [`BarrierMode::Off`] elsewhere.
+    pub barriers: Option<BarrierMode>,
     /// Output synchronization form.
     pub sync: SyncForm,
+    /// Stages for loops without annotations (`apipe.num_stages` wins).
+    pub num_stages: Option<i64>,
+    /// The order of a scheduled loop's time step.
+    pub order: ScheduleOrder,
+    /// Bytes of shared memory a kernel may use (see
+    /// [`shared_memory_budget`]).
+    pub max_shared_bytes: i64,
 }
 
 impl Default for PipelineOptions {
@@ -169,8 +216,20 @@ impl Default for PipelineOptions {
         Self {
             barriers: None,
             sync: SyncForm::Counting,
+            num_stages: None,
+            order: ScheduleOrder::Cutlass,
+            max_shared_bytes: shared_memory::STATIC_LIMIT,
         }
     }
+}
+
+/// The shared-memory budget: `max_shared_bytes` when given, else the
+/// opt-in maximum per block of `sm` (`"80"`: 163 KiB, `"86"`/`"89"`:
+/// 99 KiB, `"90"`/`"90a"`: 227 KiB), else 48 KiB (the static limit).
+pub fn shared_memory_budget(max_shared_bytes: Option<i64>, sm: Option<&str>) -> i64 {
+    max_shared_bytes
+        .or_else(|| sm.and_then(shared_memory::opt_in_limit))
+        .unwrap_or(shared_memory::STATIC_LIMIT)
 }
 
 /// Creates the `apipe-software-pipeline` pass with default options.
@@ -182,56 +241,117 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     let options = PipelineOptions {
         barriers: options
             .is_set("barriers")
-            .then(|| options.bool("barriers", false)),
+            .then(|| match options.choice("barriers", "true") {
+                "conservative" => BarrierMode::Conservative,
+                "false" | "0" => BarrierMode::Off,
+                _ => BarrierMode::Minimal,
+            }),
         sync: if options.choice("sync", "counting") == "tokens" {
             SyncForm::Tokens
         } else {
             SyncForm::Counting
         },
+        num_stages: options
+            .is_set("num-stages")
+            .then(|| options.int("num-stages", 0)),
+        order: if options.choice("order", "cutlass") == "copies-first" {
+            ScheduleOrder::CopiesFirst
+        } else {
+            ScheduleOrder::Cutlass
+        },
+        max_shared_bytes: shared_memory_budget(
+            options
+                .is_set("max-shared-bytes")
+                .then(|| options.int("max-shared-bytes", 0)),
+            options.is_set("sm").then(|| options.choice("sm", "80")),
+        ),
     };
     software_pipeline(&op, options)
 }
 
-/// Pipelines every innermost annotated `scf.for` nested in `root`. All
+/// Pipelines every innermost `scf.for` nested in `root` that asks for it
+/// (annotations, `apipe.num_stages`, or copies under `num-stages`). All
 /// loops are checked before any is changed; on failure the IR is unchanged
 /// and located errors have been emitted.
 pub fn software_pipeline<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     options: PipelineOptions,
 ) -> Result<(), Reported> {
-    // 1. Find the loops; only the innermost annotated loop of a nest.
-    let annotated: Vec<OperationRef> = ops::self_and_nested_ops(root)
-        .into_iter()
-        .filter(analysis::is_annotated)
-        .collect();
-    let mut innermost = Vec::new();
-    let mut outer = Vec::new();
-    for l in &annotated {
-        if ops::nested_ops(l).iter().any(analysis::is_annotated) {
-            outer.push(l.to_raw());
-            diagnostic::remark(
-                l.location(),
-                "loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined",
+    if let Some(n) = options.num_stages {
+        if !(2..=analysis::MAX_STAGE + 1).contains(&n) {
+            // Located at each loop the option would schedule (the root of
+            // a parsed file has no location of its own).
+            let message = format!(
+                "apipe-software-pipeline: num-stages must be in [2, {}], got {n}",
+                analysis::MAX_STAGE + 1
             );
-        } else {
-            innermost.push(*l);
+            let loops: Vec<OperationRef> = ops::self_and_nested_ops(root)
+                .into_iter()
+                .filter(|l| {
+                    schedule::num_stages_attribute(l).is_none()
+                        && schedule::request(l, Some(n)) == Some(schedule::Request::Scheduled(n))
+                })
+                .collect();
+            if loops.is_empty() {
+                diagnostic::error(root.location(), &message);
+            }
+            for l in &loops {
+                diagnostic::error(l.location(), &message);
+            }
+            return Err(Reported);
         }
     }
-    // 2. Check everything first.
-    let mut plans = Vec::new();
+    // 1. Find the loops; only the innermost of a nest.
+    let requested: Vec<(OperationRef, schedule::Request)> = ops::self_and_nested_ops(root)
+        .into_iter()
+        .filter_map(|l| schedule::request(&l, options.num_stages).map(|r| (l, r)))
+        .collect();
+    let is_requested = |op: &OperationRef| requested.iter().any(|(l, _)| l == op);
+    for l in ops::self_and_nested_ops(root) {
+        if ops::is(&l, "scf.for")
+            && schedule::num_stages_attribute(&l).is_some()
+            && !is_requested(&l)
+        {
+            diagnostic::warning(
+                l.location(),
+                "loop not pipelined: 'apipe.num_stages' asks for stages, but the loop has no 'apipe.copy' of its own (outside nested loops) to make asynchronous",
+            );
+        }
+    }
+    let mut innermost = Vec::new();
+    let mut outer = Vec::new();
+    for (l, request) in &requested {
+        if ops::nested_ops(l).iter().any(is_requested) {
+            if analysis::is_annotated(l) || schedule::num_stages_attribute(l).is_some() {
+                outer.push(l.to_raw());
+                diagnostic::remark(
+                    l.location(),
+                    "loop not pipelined: a nested loop is annotated too; only the innermost annotated loop is pipelined",
+                );
+            }
+        } else {
+            innermost.push((*l, *request));
+        }
+    }
+    // 2. Check everything first, within each kernel's budget.
+    let mut planned = Vec::new();
     let mut ok = true;
-    for l in &innermost {
-        match analysis::analyze(*l, options.barriers, options.sync) {
-            Ok(plan) => plans.push(plan),
+    let mut kernels: HashMap<usize, i64> = HashMap::new();
+    for (l, request) in &innermost {
+        match plan_loop(*l, *request, &options, &mut kernels) {
+            Ok(p) => planned.push(p),
             Err(()) => ok = false,
         }
+    }
+    for p in &planned {
+        p.report();
     }
     if !ok {
         return Err(Reported);
     }
     // 3. Transform.
-    for plan in &plans {
-        transform(plan, options.sync);
+    for p in &planned {
+        transform(&p.plan, options.sync);
     }
     // The emitted ops lost their annotations when cloned; the loops left
     // alone lose theirs now.
@@ -244,12 +364,155 @@ pub fn software_pipeline<'c: 'a, 'a>(
     Ok(())
 }
 
-/// Pipelines one annotated `scf.for` (the library entry point). On failure
-/// the IR is unchanged and located errors have been emitted.
+/// Pipelines one `scf.for` (the library entry point): by its annotations,
+/// or scheduled when it has `apipe.num_stages` or `options.num_stages` is
+/// set. On failure the IR is unchanged and located errors have been
+/// emitted.
 pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Result<(), Reported> {
-    let plan = analysis::analyze(loop_op, options.barriers, options.sync).map_err(|()| Reported)?;
-    transform(&plan, options.sync);
+    let request =
+        schedule::request(&loop_op, options.num_stages).unwrap_or(match options.num_stages {
+            Some(n) => schedule::Request::Scheduled(n),
+            None => schedule::Request::Annotated,
+        });
+    let planned =
+        plan_loop(loop_op, request, &options, &mut HashMap::new()).map_err(|()| Reported)?;
+    planned.report();
+    transform(&planned.plan, options.sync);
     Ok(())
+}
+
+/// A checked loop, with what its remarks say.
+struct Planned {
+    plan: Plan,
+    /// The scheduled stage count, when the pipeliner picked the stages.
+    scheduled: Option<i64>,
+    /// `(stages, bytes)` of the schedules that did not fit.
+    reduced: Vec<(i64, i64)>,
+    /// The kernel's shared memory with this loop pipelined (`None` outside
+    /// a `gpu.func`), and the budget.
+    shared: Option<i64>,
+    budget: i64,
+}
+
+impl Planned {
+    /// Emits the scheduling remarks.
+    fn report(&self) {
+        let plan = &self.plan;
+        // SAFETY: the loop is live until it is transformed.
+        let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
+        let Some(n) = self.scheduled else { return };
+        let budget = self.budget;
+        for &(stages, bytes) in &self.reduced {
+            diagnostic::remark(
+                loop_op.location(),
+                &format!(
+                    "{stages} stages need {bytes} bytes of shared memory, over the budget of {budget} bytes (max-shared-bytes): trying {} stages",
+                    stages - 1
+                ),
+            );
+        }
+        let mut per_stage: Vec<String> = Vec::new();
+        for s in 0..=plan.max_stage {
+            let count = plan.stage.iter().filter(|&&x| x == s).count();
+            if count > 0 {
+                per_stage.push(format!("stage {s}: {count} ops"));
+            }
+        }
+        let memory = match self.shared {
+            Some(bytes) => format!("shared memory: {bytes} of {budget} bytes"),
+            None => format!(
+                "buffers: {} bytes (not in a gpu.func: no shared-memory budget)",
+                shared_memory::plan_bytes(plan)
+            ),
+        };
+        let barriers = match plan.barriers.kernel_barrier_count() {
+            Some(c) => format!("; {c} gpu.barrier per iteration"),
+            None => String::new(),
+        };
+        diagnostic::remark(
+            loop_op.location(),
+            &format!(
+                "scheduled {} stages (num_stages = {n}): {}; versions: {}; {memory}{barriers}",
+                plan.max_stage + 1,
+                per_stage.join(", "),
+                shared_memory::describe_versions(plan),
+            ),
+        );
+        if self.shared.is_some_and(|b| b > shared_memory::STATIC_LIMIT) {
+            diagnostic::warning(
+                loop_op.location(),
+                &format!(
+                    "the kernel needs {} bytes of shared memory, more than the {} bytes of static shared memory: it must use dynamic shared memory (and cudaFuncSetAttribute), which apipe-translate does not emit, so ptxas will refuse it",
+                    self.shared.unwrap(),
+                    shared_memory::STATIC_LIMIT
+                ),
+            );
+        }
+    }
+}
+
+/// Step 1 for one loop: schedule it (fewer stages while the kernel's shared
+/// memory would exceed the budget), analyze it, and check the budget.
+/// `kernels` holds the growth already planned per kernel.
+fn plan_loop(
+    loop_op: OperationRef,
+    request: schedule::Request,
+    options: &PipelineOptions,
+    kernels: &mut HashMap<usize, i64>,
+) -> Result<Planned, ()> {
+    let kernel = ops::ancestors(&loop_op).find(|p| ops::is(p, "gpu.func"));
+    let budget = options.max_shared_bytes;
+    let mut reduced = Vec::new();
+    let mut stages = match request {
+        schedule::Request::Scheduled(n) => Some(n),
+        schedule::Request::Annotated => None,
+    };
+    loop {
+        let assignment = match stages {
+            Some(n) => Some(schedule::assign(&loop_op, n, options.order)?),
+            None => None,
+        };
+        let plan = analysis::analyze(loop_op, options.barriers, options.sync, assignment.as_ref())?;
+        let shared = kernel.as_ref().map(|k| {
+            let key = k.to_raw().ptr as usize;
+            shared_memory::kernel_bytes(k)
+                + kernels.get(&key).copied().unwrap_or(0)
+                + shared_memory::growth(&plan)
+        });
+        if let Some(bytes) = shared.filter(|&b| b > budget) {
+            match stages {
+                Some(n) if n > 2 => {
+                    reduced.push((n, bytes));
+                    stages = Some(n - 1);
+                    continue;
+                }
+                Some(n) => diagnostic::error(
+                    loop_op.location(),
+                    &format!(
+                        "{n} stages (the fewest) need {bytes} bytes of shared memory, over the budget of {budget} bytes (max-shared-bytes); {}",
+                        if reduced.is_empty() { "the loop cannot be pipelined within it".to_owned() } else { format!("tried {}", reduced.iter().map(|(s, b)| format!("{s} stages: {b} bytes")).collect::<Vec<_>>().join(", ")) }
+                    ),
+                ),
+                None => diagnostic::error(
+                    loop_op.location(),
+                    &format!(
+                        "the annotated schedule needs {bytes} bytes of shared memory, over the budget of {budget} bytes (max-shared-bytes); use fewer stages"
+                    ),
+                ),
+            }
+            return Err(());
+        }
+        if let Some(k) = &kernel {
+            *kernels.entry(k.to_raw().ptr as usize).or_default() += shared_memory::growth(&plan);
+        }
+        return Ok(Planned {
+            plan,
+            scheduled: stages,
+            reduced,
+            shared,
+            budget,
+        });
+    }
 }
 
 fn remove_annotations(op: MlirOperation) {
@@ -259,6 +522,7 @@ fn remove_annotations(op: MlirOperation) {
         attributes::STAGE,
         attributes::ORDER,
         attributes::ASYNC_STAGES,
+        attributes::NUM_STAGES,
     ] {
         // Looking an attribute up compares strings; removing one uniques
         // its name first, so only remove what is there.
@@ -635,15 +899,18 @@ impl<'c> Emitter<'c, '_> {
     }
 
     /// Emits one time step (or the kernel body): `active(s)` is the
-    /// iteration stage `s` works on, `None` when the stage is inactive.
-    fn emit_part(&mut self, active: &dyn Fn(i64) -> Option<Iteration>) {
+    /// iteration stage `s` works on, `None` when the stage is inactive;
+    /// `barriers` says where the step's `gpu.barrier`s go.
+    fn emit_part(&mut self, active: &dyn Fn(i64) -> Option<Iteration>, barriers: StepBarriers) {
         self.part = PartCache::default();
         let plan = self.plan;
         let mut last_barrier = false;
-        for item in &plan.schedule {
+        for (gap, item) in plan.schedule.iter().map(Some).chain([None]).enumerate() {
+            self.emit_barriers(gap, active, &barriers, &mut last_barrier);
+            let Some(item) = item else { break };
             match *item {
                 Item::Op(k) => {
-                    if let Some(it) = active(plan.stage[k]) {
+                    if let Some(it) = active(plan.stage[k]).filter(|_| !plan.barriers.drops(k)) {
                         self.emit_op(k, it);
                         last_barrier = false;
                     }
@@ -699,16 +966,32 @@ impl<'c> Emitter<'c, '_> {
                         last_barrier = false;
                     }
                 }
-                Item::Barrier { stage } => {
-                    if active(stage).is_some() && !last_barrier {
-                        let op = OperationBuilder::new("gpu.barrier", self.location)
-                            .build()
-                            .expect("valid barrier");
-                        self.insert(op);
-                        last_barrier = true;
-                    }
-                }
             }
+        }
+    }
+
+    /// The barriers of gap `gap` (before schedule item `gap`) of a step;
+    /// never two in a row.
+    fn emit_barriers(
+        &mut self,
+        gap: usize,
+        active: &dyn Fn(i64) -> Option<Iteration>,
+        barriers: &StepBarriers,
+        last_barrier: &mut bool,
+    ) {
+        let wanted = match barriers {
+            StepBarriers::None => false,
+            StepBarriers::Gaps(gaps) => gaps.contains(&gap),
+            StepBarriers::Conservative(pairs) => pairs
+                .iter()
+                .any(|&(g, stage)| g == gap && active(stage).is_some()),
+        };
+        if wanted && !*last_barrier {
+            let op = OperationBuilder::new("gpu.barrier", self.location)
+                .build()
+                .expect("valid barrier");
+            self.insert(op);
+            *last_barrier = true;
         }
     }
 
@@ -782,9 +1065,10 @@ impl<'c> Emitter<'c, '_> {
     }
 
     /// A static trip count `n` (up to `2^64 - 1`: time steps are `i128`).
-    fn emit_static(&mut self, n: u64) {
-        let s_max = i128::from(self.plan.max_stage);
-        let n = i128::from(n);
+    fn emit_static(&mut self, count: u64) {
+        let plan = self.plan;
+        let s_max = i128::from(plan.max_stage);
+        let n = i128::from(count);
         if n <= 0 {
             return;
         }
@@ -795,7 +1079,7 @@ impl<'c> Emitter<'c, '_> {
             }
         };
         for tau in 0..s_max.min(n + s_max) {
-            self.emit_part(&range(tau));
+            self.emit_part(&range(tau), plan.barriers.fixed(count, tau));
         }
         if n > s_max {
             let upper = self.wide_constant(n - s_max);
@@ -804,7 +1088,7 @@ impl<'c> Emitter<'c, '_> {
             self.emit_kernel(upper, unsigned, &|m| Iteration::Absolute(n - i128::from(m)));
         }
         for tau in n.max(s_max)..n + s_max {
-            self.emit_part(&range(tau));
+            self.emit_part(&range(tau), plan.barriers.fixed(count, tau));
         }
     }
 
@@ -899,16 +1183,21 @@ impl<'c> Emitter<'c, '_> {
         self.table.clear();
         self.seed_inits();
         self.trip = Some(trip);
+        let plan = self.plan;
         for tau in 0..s_max {
-            self.emit_part(&move |s: i64| {
-                (tau >= s).then_some(Iteration::Absolute(i128::from(tau - s)))
-            });
+            self.emit_part(
+                &move |s: i64| (tau >= s).then_some(Iteration::Absolute(i128::from(tau - s))),
+                plan.barriers.prologue(tau),
+            );
         }
         let c = self.constant(s_max);
         let upper = self.arith("arith.subi", trip, c);
         self.emit_kernel(upper, bounds.may_exceed_i64(), &Iteration::FromEnd);
         for k in 1..=s_max {
-            self.emit_part(&move |s: i64| (s >= k).then_some(Iteration::FromEnd(s - k + 1)));
+            self.emit_part(
+                &move |s: i64| (s >= k).then_some(Iteration::FromEnd(s - k + 1)),
+                plan.barriers.epilogue(k),
+            );
         }
         finish(self, 0, Iteration::FromEnd(1));
         (0..self.plan.yielded.len())
@@ -949,7 +1238,10 @@ impl<'c> Emitter<'c, '_> {
         }
         let saved = self.point;
         self.point = Point::End(block_raw);
-        self.emit_part(&move |s: i64| Some(Iteration::Kernel(s_max - s)));
+        self.emit_part(
+            &move |s: i64| Some(Iteration::Kernel(s_max - s)),
+            plan.barriers.kernel(),
+        );
         let mut yielded = Vec::new();
         let mut argument = 1;
         for c in &plan.carried {
@@ -1037,8 +1329,8 @@ func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
             .find(|op| ops::is(op, "scf.for"))
             .unwrap();
         let options = PipelineOptions {
-            barriers: None,
             sync,
+            ..PipelineOptions::default()
         };
         pipeline_for_loop(for_op, options).unwrap();
         assert!(module.as_operation().verify());
@@ -1203,5 +1495,37 @@ func.func @f(%A: memref<64xf32>, %init: f32) -> f32 {
         let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
         assert!(result.is_err());
         assert_eq!(module.as_operation().to_string(), before);
+    }
+
+    /// A loop whose schedule would reverse a memory dependence (the store
+    /// of iteration i writes what the copy of iteration i + 1 reads) is
+    /// refused and left exactly as it was; with the store one element
+    /// further on (disjoint from every later copy) it is pipelined.
+    #[test]
+    fn reversed_dependence_leaves_the_ir_unchanged() {
+        for (offset, refused) in [("%c4", true), ("%c3", false)] {
+            let context = apipe_dialect::create_context().unwrap();
+            let text = TWO_STAGES
+                .replace("UPPER", "arith.addi %n, %c0 : index")
+                .replace("LOAD_STAGE", "1")
+                .replace(
+                    "    memref.store %x, %out[%i]",
+                    &format!(
+                        "    %w = arith.addi %off, {offset} {{apipe.stage = 1 : i64}} : index\n    memref.store %x, %A[%w] {{apipe.stage = 1 : i64}} : memref<64xf32>\n    memref.store %x, %out[%i]"
+                    ),
+                )
+                .replace("%c4 = arith.constant 4 : index", "%c4 = arith.constant 4 : index\n  %c3 = arith.constant 3 : index");
+            let module = Module::parse(&context, &text).unwrap();
+            let before = module.as_operation().to_string();
+            let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
+            if refused {
+                assert!(result.is_err());
+                assert_eq!(module.as_operation().to_string(), before);
+            } else {
+                assert!(result.is_ok(), "{text}");
+                assert!(module.as_operation().verify());
+                assert!(count(&module, ops::WAIT_GROUP) > 0);
+            }
+        }
     }
 }

@@ -555,3 +555,52 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Tiles of several elements per thread, read by the neighbour thread with
+// no barrier: thread t + 1's tile starts at 2t + 2, so thread t's read of
+// element 2t + 2 needs the barrier (the elimination that proves own tiles
+// disjoint must not hide this).
+gpu.module @neighbour_tiles {
+  gpu.func @neighbour_tile_no_barrier(%A: memref<4096xf32>, %out: memref<128xf32>) workgroup(%buf: memref<256xf32, 3>) kernel {
+    %c2 = arith.constant 2 : index
+    %tid = gpu.thread_id x
+    %my = arith.muli %tid, %c2 : index
+    %next = arith.addi %my, %c2 : index
+    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
+    apipe.copy %A[%my], %buf[%my], 2 : memref<4096xf32> to memref<256xf32, 3>
+    apipe.commit_group
+    // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
+    apipe.wait_group 0
+    // expected-error @+1 {{'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)}}
+    %x = memref.load %buf[%next] : memref<256xf32, 3>
+    memref.store %x, %out[%tid] : memref<128xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same copy under `(2 mod 3) != 1`, which holds: the read before the
+// wait is reported.
+func.func @copy_in_live_branch(%A: memref<64xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %m = arith.remui %c2, %c3 : index
+  %q = arith.cmpi ne, %m, %c1 : index
+  scf.if %q {
+    // expected-note @+2 {{the async copy still in flight; 0 newer group(s) committed on queue 0 since its group}}
+    // expected-note @+1 {{no wait on queue 0 follows this copy before the access on this path}}
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  }
+  apipe.commit_group
+  // expected-error @+1 {{'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)}}
+  %x = memref.load %buf[%c0] : memref<4xf32>
+  memref.store %x, %out[%c0] : memref<4xf32>
+  apipe.wait_group 0
+  return
+}

@@ -24,8 +24,24 @@
 // CHECK:     Passes:
 // CHECK: --apipe-counting-to-tokens {{ *}}- {{ *}}Replace wait_group counts by waits on the token
 // CHECK: --apipe-make-sync {{ *}}- {{ *}}Replace async copies by synchronous copies and drop all synchronization
-// CHECK: --apipe-software-pipeline {{ *}}- {{ *}}Software-pipeline annotated scf.for loops
-// CHECK-NEXT: --barriers {{ *}}- insert gpu.barrier after waits
+// CHECK: --apipe-software-pipeline {{ *}}- {{ *}}Software-pipeline scf.for loops with asynchronous copy stages
+// CHECK-NEXT: --barriers=<value> {{ *}}- gpu.barrier placement
+// CHECK-NEXT: =true
+// CHECK-NEXT: =false
+// CHECK-NEXT: =1
+// CHECK-NEXT: =0
+// CHECK-NEXT: =conservative
+// CHECK-NEXT: --max-shared-bytes=<long> {{ *}}- shared memory a kernel may use
+// CHECK-NEXT: --num-stages=<long> {{ *}}- schedule loops that have copies and no stage annotations
+// CHECK-NEXT: --order=<value> {{ *}}- order of a scheduled loop's time step
+// CHECK-NEXT: =cutlass
+// CHECK-NEXT: =copies-first
+// CHECK-NEXT: --sm=<value> {{ *}}- target GPU
+// CHECK-NEXT: =80
+// CHECK-NEXT: =86
+// CHECK-NEXT: =89
+// CHECK-NEXT: =90
+// CHECK-NEXT: =90a
 // CHECK-NEXT: --sync=<value> {{ *}}- synchronization form of the output
 // CHECK-NEXT: =counting
 // CHECK-NEXT: =tokens

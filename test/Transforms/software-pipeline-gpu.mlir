@@ -1,10 +1,45 @@
 // apipe-software-pipeline inside gpu.func: the workgroup attribution is
-// retyped to 2 versions, and (barriers default to true there) a gpu.barrier
-// follows each wait and precedes the async writes: wait, barrier, then issue
-// (CUTLASS order), so no thread overwrites a version another still reads.
-// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens" | FileCheck %s
+// retyped to 2 versions. Barriers default to true there: a gpu.barrier
+// wherever two threads could otherwise touch the same bytes of a version
+// (MIN). In the original order (copy, then the read of the tile before) that
+// is two per iteration: one before the copy into the version the previous
+// step read (write after read), one between the wait and the read (read
+// after the copy); none in the prologue (nothing read shared memory yet).
+// barriers=conservative keeps the earlier placement (CHECK, COUNT): a
+// barrier after each wait and before the first op of the async stage, in
+// every step.
+// RUN: apipe-opt %s --apipe-software-pipeline | FileCheck %s --check-prefix=MIN
+// RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens barriers=conservative" | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="sync=tokens barriers=false" | FileCheck %s --check-prefix=NOBAR
-// RUN: apipe-opt %s --apipe-software-pipeline | FileCheck %s --check-prefix=COUNT
+// RUN: apipe-opt %s --apipe-software-pipeline="barriers=conservative" | FileCheck %s --check-prefix=COUNT
+
+// MIN-LABEL: gpu.func @stream_in_gpu_func
+// MIN-NOT: gpu.barrier
+// MIN: apipe.copy
+// MIN-NEXT: apipe.commit_group queue 0
+// MIN-NOT: gpu.barrier
+// MIN: scf.for
+// MIN-NOT: apipe.copy
+// MIN: gpu.barrier
+// MIN-NEXT: arith.remui
+// MIN-NEXT: memref.subview
+// MIN-NEXT: apipe.copy
+// MIN-NEXT: apipe.commit_group queue 0
+// MIN-NEXT: apipe.wait_group 1
+// MIN-NEXT: gpu.barrier
+// MIN-NEXT: arith.remui
+// MIN-NEXT: memref.subview
+// MIN-NEXT: memref.load
+// MIN-NOT: gpu.barrier
+// MIN: scf.yield
+// MIN-NEXT: }
+// MIN-NEXT: apipe.commit_group queue 0
+// MIN-NEXT: apipe.wait_group 1
+// MIN-NEXT: gpu.barrier
+// MIN-NEXT: memref.subview
+// MIN-NEXT: memref.load
+// MIN-NOT: gpu.barrier
+// MIN: gpu.return
 
 // COUNT-LABEL: gpu.func @stream_in_gpu_func
 // COUNT: scf.for

@@ -24,7 +24,6 @@ use clap::{CommandFactory, Parser};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
     pass::{PassIrPrintingOptions, PassManager},
-    utility::register_all_passes,
 };
 use std::{io::Write, process::ExitCode};
 
@@ -155,8 +154,7 @@ struct PassFlag {
 
 /// Runs `apipe-opt` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
-    register_all_passes();
-    apipe_lowering::register_passes();
+    crate::register_passes();
     registry::set_program_name("apipe-opt");
     let help = args
         .iter()

@@ -20,11 +20,20 @@
 //!    fixed point or a round limit; an empty interval or a constraint whose
 //!    best value violates it is infeasible;
 //! 5. when every variable left has a finite range and the ranges are small,
-//!    enumeration decides exactly (with a witness).
+//!    enumeration decides exactly (with a witness);
+//! 6. otherwise Fourier-Motzkin elimination over the inequalities, the
+//!    equalities (as two inequalities each) and the finite bounds of step 4,
+//!    each derived row divided by the gcd of its coefficients with its
+//!    constant rounded down (exact for integers): a row `c >= 0` with
+//!    `c < 0` is infeasible. It decides relations between unbounded
+//!    unknowns that propagation cannot (`t' >= t + 1` and `2t - 2t' >= 0`,
+//!    two thread ids), within a row budget ([`ELIMINATION_ROWS`]).
 //!
 //! Soundness: each step keeps every integer solution (3 substitutes an
 //! equality, 2 adds definitions that hold for the real operations, 4 only
-//! removes values no solution takes), so "infeasible" is a proof. The
+//! removes values no solution takes, 6 derives only nonnegative
+//! combinations of rows, rounded where every integer solution still holds
+//! them, and drops the `min`/`max` facts), so "infeasible" is a proof. The
 //! answer [`Feasibility::Feasible`] carries `exact = true` only with a
 //! witness of the whole system (every atom defined exactly).
 
@@ -137,6 +146,9 @@ pub struct System {
 
 /// Largest product of variable ranges that [`System::feasible`] enumerates.
 const ENUMERATION_LIMIT: u128 = 1 << 14;
+/// Most rows Fourier-Motzkin elimination (step 6) may hold; past it the
+/// step gives up (no answer, never a wrong one).
+const ELIMINATION_ROWS: usize = 400;
 /// Rounds of bound propagation.
 const PROPAGATION_ROUNDS: usize = 64;
 /// Bounds beyond this magnitude are dropped (treated as unbounded), so that
@@ -222,6 +234,27 @@ impl System {
 struct Row {
     coefficients: BTreeMap<usize, i128>,
     constant: i128,
+}
+
+/// `row >= 0` divided by the gcd `g` of its coefficients, the constant
+/// rounded down (`sum c_i x_i >= -k` with integer `x_i` implies
+/// `sum (c_i / g) x_i >= ceil(-k / g)`); `None` for a row that always holds
+/// (no coefficients, constant >= 0).
+fn normalized(mut row: Row) -> Option<Row> {
+    if row.coefficients.is_empty() {
+        return (row.constant < 0).then_some(row);
+    }
+    let g = row
+        .coefficients
+        .values()
+        .fold(0i128, |g, c| gcd(g, c.unsigned_abs() as i128));
+    if g > 1 {
+        for c in row.coefficients.values_mut() {
+            *c /= g;
+        }
+        row.constant = row.constant.div_euclid(g);
+    }
+    Some(row)
 }
 
 impl Row {
@@ -606,7 +639,91 @@ impl Solver {
         true
     }
 
-    /// Steps 3-5.
+    /// Step 6: true if Fourier-Motzkin elimination of the variables `live`
+    /// from the rows (inequalities, equalities both ways, the finite
+    /// `bounds`) derives a negative constant; false if it does not or the
+    /// rows exceed [`ELIMINATION_ROWS`] or overflow.
+    fn eliminates_to_contradiction(
+        &self,
+        live: &[usize],
+        bounds: &[(Option<i128>, Option<i128>)],
+    ) -> bool {
+        let mut rows: Vec<Row> = self.inequalities.clone();
+        for e in &self.equalities {
+            rows.push(e.clone());
+            let mut negated = Row::constant(0);
+            if negated.add(e, -1).is_none() {
+                return false;
+            }
+            rows.push(negated);
+        }
+        for &v in live {
+            let (lo, hi) = bounds[v];
+            if let Some(lo) = lo {
+                let mut row = Row::var(v);
+                row.constant = -lo;
+                rows.push(row);
+            }
+            if let Some(hi) = hi {
+                let mut row = Row::constant(hi);
+                row.coefficients.insert(v, -1);
+                rows.push(row);
+            }
+        }
+        let mut rows: Vec<Row> = rows.into_iter().filter_map(normalized).collect();
+        let mut left: Vec<usize> = live.to_vec();
+        loop {
+            if rows
+                .iter()
+                .any(|r| r.coefficients.is_empty() && r.constant < 0)
+            {
+                return true;
+            }
+            rows.retain(|r| !r.coefficients.is_empty());
+            rows.sort_by(|a, b| (&a.coefficients, a.constant).cmp(&(&b.coefficients, b.constant)));
+            rows.dedup_by(|a, b| a.coefficients == b.coefficients && a.constant == b.constant);
+            // The variable whose elimination adds the fewest rows.
+            let cost = |v: usize| {
+                let (mut pos, mut neg) = (0usize, 0usize);
+                for r in &rows {
+                    match r.coefficients.get(&v) {
+                        Some(c) if *c > 0 => pos += 1,
+                        Some(_) => neg += 1,
+                        None => {}
+                    }
+                }
+                pos * neg
+            };
+            let Some(at) = (0..left.len()).min_by_key(|&i| cost(left[i])) else {
+                return false;
+            };
+            let v = left.swap_remove(at);
+            let (with, mut next): (Vec<Row>, Vec<Row>) = rows
+                .into_iter()
+                .partition(|r| r.coefficients.contains_key(&v));
+            let (pos, neg): (Vec<&Row>, Vec<&Row>) =
+                with.iter().partition(|r| r.coefficients[&v] > 0);
+            for p in &pos {
+                for n in &neg {
+                    // a*p + b*n with a, b > 0 cancels v.
+                    let (cp, cn) = (p.coefficients[&v], -n.coefficients[&v]);
+                    let mut row = Row::constant(0);
+                    if row.add(p, cn).is_none() || row.add(n, cp).is_none() {
+                        return false;
+                    }
+                    if let Some(row) = normalized(row) {
+                        next.push(row);
+                    }
+                    if next.len() > ELIMINATION_ROWS {
+                        return false;
+                    }
+                }
+            }
+            rows = next;
+        }
+    }
+
+    /// Steps 3-6.
     fn solve(mut self) -> Feasibility {
         if self.overflow {
             return Feasibility::Feasible { exact: false };
@@ -647,11 +764,16 @@ impl Solver {
                 (Some(lo), Some(hi)) => {
                     size = size.saturating_mul((hi - lo + 1) as u128);
                 }
-                _ => return Feasibility::Feasible { exact: false },
+                _ => size = u128::MAX,
             }
         }
         if size > ENUMERATION_LIMIT {
-            return Feasibility::Feasible { exact: false };
+            // 6.
+            return if self.eliminates_to_contradiction(&live, &bounds) {
+                Feasibility::Infeasible
+            } else {
+                Feasibility::Feasible { exact: false }
+            };
         }
         let mut assignment = vec![0i128; self.var_count];
         if self.enumerate(&live, 0, &bounds, &mut assignment) {

@@ -705,6 +705,23 @@ impl Forms {
         let one = Lin::constant(1);
         let c = match predicate {
             0 => Constraint::eq(&a, &b),
+            // `a != b` is a disjunction, no single constraint; but where
+            // `a = b` is provable (`(1 mod 3) != 1` in an unrolled
+            // iteration) the region never runs.
+            1 => {
+                let infeasible = |this: &mut Self, c: Option<Constraint>| {
+                    c.is_some_and(|c| {
+                        let mut system = System::new();
+                        system.push(c);
+                        this.add_facts(&mut system);
+                        !system.feasible().may()
+                    })
+                };
+                let below = a.plus(&one, 1).and_then(|a1| Constraint::le(&a1, &b));
+                let above = b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a));
+                (infeasible(self, below) && infeasible(self, above))
+                    .then(|| Constraint::NonNeg(Lin::constant(-1)))
+            }
             2 => a.plus(&one, 1).and_then(|a1| Constraint::le(&a1, &b)),
             3 => Constraint::le(&a, &b),
             4 => b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a)),

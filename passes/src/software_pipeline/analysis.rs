@@ -7,9 +7,8 @@
 //!   the ops in pipelined body order (`apipe.order`, ties by original order)
 //!   with the synchronization items placed among them: a `Wait{s, t}` before
 //!   the first op of stage `t` that reads a buffer written by async stage
-//!   `s`, a `Commit(s)` after the last op of async stage `s`, and (with
-//!   barriers) a `gpu.barrier` after each wait and before the first op of
-//!   each async stage that writes a buffer read by another stage;
+//!   `s`, and a `Commit(s)` after the last op of async stage `s`; the
+//!   barriers among them are placed by [`super::barriers`];
 //! - the **carried values**: every body result used by a later stage, and the
 //!   token of every async stage that is waited on, with the largest stage
 //!   distance to a user (the number of rotating iter_args it needs);
@@ -17,11 +16,13 @@
 //!   ([`super::multi_buffer`]).
 
 use super::{
-    conditional_writes,
+    barriers::{self, BarrierMode, BarrierPlan},
+    conditional_writes, dependences,
     multi_buffer::{self, Buffer},
+    schedule::Assignment,
     SyncForm,
 };
-use crate::{cp_async, trip_count::LoopBounds};
+use crate::{access, cp_async, trip_count::LoopBounds};
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -46,8 +47,6 @@ pub(crate) enum Item {
     /// before the wait: the same in the prologue, the kernel and the
     /// epilogue (RFC 0077 "Inter-stage synchronization").
     Wait { s: i64, t: i64, pending: i64 },
-    /// `gpu.barrier`, emitted when stage `stage` is active.
-    Barrier { stage: i64 },
 }
 
 /// A value that crosses stages: carried through `distance` rotating
@@ -94,6 +93,8 @@ pub(crate) struct Plan {
     pub bounds: LoopBounds,
     /// The trip count when bounds and step are constants.
     pub trip_count: Option<u64>,
+    /// Where the emitter puts `gpu.barrier`s ([`super::barriers`]).
+    pub barriers: BarrierPlan,
 }
 
 pub(crate) fn key(value: MlirValue) -> usize {
@@ -169,12 +170,16 @@ fn at(location: melior::ir::Location) -> String {
 /// The largest `apipe.stage` the pipeliner accepts: the prologue and the
 /// epilogue (and, for dynamic trip counts, one schedule per count below the
 /// stage count) grow with it.
-const MAX_STAGE: i64 = 64;
+pub(crate) const MAX_STAGE: i64 = 64;
 
+/// `assigned`: the stages and order picked by [`super::schedule`]; `None`
+/// reads the annotations. `barriers`: `None` is `Minimal` inside
+/// `gpu.func`, `Off` elsewhere.
 pub(crate) fn analyze(
     loop_op: OperationRef,
-    barriers: Option<bool>,
+    barriers: Option<BarrierMode>,
     sync: SyncForm,
+    assigned: Option<&Assignment>,
 ) -> Result<Plan, ()> {
     let mut ok = true;
     let loop_location = loop_op.location();
@@ -182,7 +187,15 @@ pub(crate) fn analyze(
         diagnostic::error(location, message);
         *ok = false;
     };
-    let body = body_ops(&loop_op);
+    let body = match assigned {
+        // SAFETY: the assignment's ops are live body ops of `loop_op`.
+        Some(a) => a
+            .ops
+            .iter()
+            .map(|&o| unsafe { OperationRef::from_raw(o) })
+            .collect(),
+        None => body_ops(&loop_op),
+    };
     let block = loop_op.region(0).unwrap().first_block().unwrap();
     let induction = block.argument(0).unwrap().to_raw();
     let terminator = block.terminator().unwrap();
@@ -201,13 +214,17 @@ pub(crate) fn analyze(
     // Stages and orders.
     let mut stage = Vec::with_capacity(body.len());
     let mut order = Vec::with_capacity(body.len());
-    for op in &body {
-        match attributes::integer(op, attributes::STAGE) {
+    for (k, op) in body.iter().enumerate() {
+        let given = match assigned {
+            Some(a) => Some(a.stage[k]),
+            None => attributes::integer(op, attributes::STAGE),
+        };
+        match given {
             None => error(
                 &mut ok,
                 op.location(),
                 &format!(
-                    "'{}' op in a pipelined loop has no 'apipe.stage'",
+                    "'{}' op in a pipelined loop has no 'apipe.stage' (annotate every op, or give the loop 'apipe.num_stages' to schedule the rest)",
                     name_of(op)
                 ),
             ),
@@ -229,12 +246,11 @@ pub(crate) fn analyze(
             ),
             Some(_) => {}
         }
-        stage.push(
-            attributes::integer(op, attributes::STAGE)
-                .unwrap_or(0)
-                .clamp(0, MAX_STAGE),
-        );
-        order.push(attributes::integer(op, attributes::ORDER));
+        stage.push(given.unwrap_or(0).clamp(0, MAX_STAGE));
+        order.push(match assigned {
+            Some(a) => a.order[k],
+            None => attributes::integer(op, attributes::ORDER),
+        });
     }
     let ordered = order.iter().filter(|o| o.is_some()).count();
     if ordered != 0 && ordered != body.len() {
@@ -255,8 +271,8 @@ pub(crate) fn analyze(
     let max_stage = stage.iter().copied().max().unwrap_or(0);
 
     // Async stages.
-    let mut async_stages: Vec<i64> = Vec::new();
-    if let Ok(attr) = loop_op.attribute(attributes::ASYNC_STAGES) {
+    let mut async_stages: Vec<i64> = assigned.map(|a| a.async_stages.clone()).unwrap_or_default();
+    if let (None, Ok(attr)) = (assigned, loop_op.attribute(attributes::ASYNC_STAGES)) {
         match DenseI64ArrayAttribute::try_from(attr) {
             Ok(array) => {
                 for i in 0..array.len() {
@@ -486,55 +502,6 @@ pub(crate) fn analyze(
             set
         })
         .collect();
-    // Buffers written by other ops than async copies and read in a later
-    // stage: only async copies' buffers are multi-buffered, so the write of
-    // a later iteration would overwrite the data before the read.
-    let is_write_target = |name: &str, index: usize| {
-        index == 1
-            && matches!(
-                name,
-                "memref.store"
-                    | "vector.store"
-                    | "memref.copy"
-                    | "vector.transfer_write"
-                    | ops::COPY
-            )
-    };
-    // Does body op `j` read the buffer `target`? Any use that is not the
-    // target of a known write counts (a subview, a call: conservatively).
-    let reads = |j: usize, target: usize| {
-        nested[j].iter().any(|o| {
-            let name = name_of(o);
-            o.operands()
-                .enumerate()
-                .any(|(i, v)| key(v.to_raw()) == target && !is_write_target(&name, i))
-        })
-    };
-    for (k, _) in body.iter().enumerate() {
-        for inner in &nested[k] {
-            let name = name_of(inner);
-            if name == ops::COPY || !is_write_target(&name, 1) {
-                continue;
-            }
-            let Ok(target) = inner.operand(1) else {
-                continue;
-            };
-            let target = key(target.to_raw());
-            if let Some(j) = (0..body.len()).find(|&j| stage[j] > stage[k] && reads(j, target)) {
-                error(
-                    &mut ok,
-                    inner.location(),
-                    &format!(
-                        "'{name}' op in stage {} writes a buffer that stage {} reads (at {}): only buffers written by async copies are multi-buffered, so a later iteration would overwrite it first; write it in stage {} or copy it asynchronously",
-                        stage[k],
-                        stage[j],
-                        at(body[j].location()),
-                        stage[j]
-                    ),
-                );
-            }
-        }
-    }
     // (buffer, writer stage, value, location of the first writer)
     let mut written_by: Vec<(usize, i64, MlirValue, melior::ir::Location)> = Vec::new();
     for (k, _) in body.iter().enumerate() {
@@ -548,6 +515,46 @@ pub(crate) fn analyze(
                 .any(|(b, s, _, _)| *b == key(dst) && *s == stage[k])
             {
                 written_by.push((key(dst), stage[k], dst, inner.location()));
+            }
+        }
+    }
+    // A buffer is tracked by the value its copies write: an access of the
+    // same buffer (or one that may alias it) through another value, such
+    // as a view made before the loop, would escape the waits and the
+    // multi-buffering. Refused (MLIR memory effects, roots through views).
+    {
+        let mut forms = access::Forms::new();
+        let tracked: HashSet<usize> = written_by.iter().map(|(b, _, _, _)| *b).collect();
+        let mut roots: Vec<(access::Root, melior::ir::Location)> = Vec::new();
+        for &(_, _, value, location) in &written_by {
+            // SAFETY: `value` is a live operand of a body op.
+            let value = unsafe { Value::from_raw(value) };
+            roots.push((access::region::whole(&mut forms, value).root, location));
+        }
+        for ops_of in &nested {
+            for inner in ops_of {
+                let found = access::accesses(&mut forms, inner);
+                for a in &found.accesses {
+                    let through = a.value.map(|v| key(v.to_raw()));
+                    if through.is_some_and(|v| tracked.contains(&v)) {
+                        continue;
+                    }
+                    if let Some((_, at)) = roots
+                        .iter()
+                        .find(|(root, _)| access::may_alias(root, &a.region.root))
+                    {
+                        diagnostic::emit(
+                            inner.location(),
+                            diagnostic::Severity::Error,
+                            &format!(
+                                "'{}' op accesses a buffer that an async copy writes (or one that may alias it) through another value; the pipeliner tracks a buffer by the value the copy writes (its waits and versions follow that value's uses): access it through that value",
+                                name_of(inner)
+                            ),
+                            &[(*at, "the copy")],
+                        );
+                        ok = false;
+                    }
+                }
             }
         }
     }
@@ -640,10 +647,13 @@ pub(crate) fn analyze(
             .then(|| conditional_writes::skipped_write(&body, b, &shape, &varies))
             .flatten();
         if let Some(at) = skipped {
-            diagnostic::warning(
+            // Refused, not warned: the pipelined loop would read another
+            // iteration's data where the input loop reads the last write.
+            error(
+                &mut ok,
                 at,
                 &format!(
-                    "'apipe.copy' op writes its buffer under a condition and the buffer gets {versions} versions: an iteration that skips the copy leaves the data of {versions} iterations earlier in its version, not the previous iteration's (multi-buffering assumes every iteration writes the buffer)"
+                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
                 ),
             );
         }
@@ -667,34 +677,30 @@ pub(crate) fn analyze(
         }
     }
 
-    // The schedule.
-    let barriers = barriers.unwrap_or_else(|| in_gpu_func(&loop_op));
-    let war_stages: HashSet<i64> = first_reader.keys().map(|(s, _)| *s).collect();
+    // The schedule (the barriers are placed once the plan is complete). The
+    // waits go before the first reader, or all first (`early_waits`).
     let mut schedule = Vec::new();
+    let early_waits = assigned.is_some_and(|a| a.early_waits);
+    if early_waits {
+        let mut pairs: Vec<(i64, i64)> = first_reader.keys().copied().collect();
+        pairs.sort();
+        schedule.extend(
+            pairs
+                .into_iter()
+                .map(|(s, t)| Item::Wait { s, t, pending: 0 }),
+        );
+    }
     let last_of_stage = |s: i64| by_order.iter().rposition(|&k| stage[k] == s);
-    let first_of_stage = |s: i64| by_order.iter().position(|&k| stage[k] == s);
     for (position, &k) in by_order.iter().enumerate() {
         let t = stage[k];
-        if barriers
-            && war_stages.contains(&t)
-            && first_of_stage(t) == Some(position)
-            && schedule.last() != Some(&Item::Barrier { stage: t })
-        {
-            schedule.push(Item::Barrier { stage: t });
-        }
-        let mut waited = false;
         let mut pairs: Vec<(i64, i64)> = first_reader
             .iter()
-            .filter(|(_, &r)| r == k)
+            .filter(|(_, &r)| r == k && !early_waits)
             .map(|(&pair, _)| pair)
             .collect();
         pairs.sort();
         for (s, t) in pairs {
             schedule.push(Item::Wait { s, t, pending: 0 });
-            waited = true;
-        }
-        if barriers && waited {
-            schedule.push(Item::Barrier { stage: t });
         }
         schedule.push(Item::Op(k));
         if async_stages.contains(&t) && last_of_stage(t) == Some(position) {
@@ -715,6 +721,51 @@ pub(crate) fn analyze(
         if let Item::Wait { s, t, pending } = item {
             *pending = *t - *s - 1 + i64::from(commit_position[s] < i);
         }
+    }
+
+    // Memory dependences: the schedule must keep every one of the
+    // original loop (`dependences`). Local buffers written synchronously
+    // get versions first where the schedule needs them.
+    if ok {
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        let describe = |b: usize, v: i64| {
+            // SAFETY: `b` is the key of a live buffer value of the body.
+            let value = unsafe { Value::from_raw(MlirValue { ptr: b as _ }) };
+            multi_buffer::describe(value, &loop_op, v, 1, loop_location)
+        };
+        let sync = dependences::sync_versions(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+            &|b, v| describe(b, v).is_ok(),
+        );
+        for (b, v) in sync {
+            if let Ok(buffer) = describe(b, v) {
+                buffers.push(buffer);
+            }
+        }
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        ok = dependences::check(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+        );
     }
 
     // Carried values: body results, then tokens (token form only).
@@ -770,7 +821,12 @@ pub(crate) fn analyze(
         return Err(());
     }
     let trip_count = bounds.trip_count();
-    Ok(Plan {
+    let mode = barriers.unwrap_or(if in_gpu_func(&loop_op) {
+        BarrierMode::Minimal
+    } else {
+        BarrierMode::Off
+    });
+    let mut plan = Plan {
         loop_op: loop_op.to_raw(),
         body: body.iter().map(|o| o.to_raw()).collect(),
         stage,
@@ -790,7 +846,10 @@ pub(crate) fn analyze(
         token_type,
         bounds,
         trip_count,
-    })
+        barriers: BarrierPlan::None,
+    };
+    plan.barriers = barriers::place(&plan, mode);
+    Ok(plan)
 }
 
 /// True if `op` is nested in a `gpu.func`.

@@ -1,0 +1,156 @@
+//! The shared-memory budget of `apipe-software-pipeline`
+//! (`max-shared-bytes=B`, `sm=…`).
+//!
+//! A kernel's shared memory is the sum over its workgroup buffers
+//! (workgroup attributions and workgroup `memref.alloc` / `alloca`, which
+//! become attributions) of each buffer's bytes, each rounded up to
+//! [`ALIGN`] bytes: the NVPTX backend gives every `.shared` array of a
+//! kernel `.align 16` and ptxas lays them out one after the other, so this
+//! is the `shared memory` figure `ptxas -v` prints. A pipelined loop
+//! replaces each buffer it multi-buffers by one of `V` versions (each
+//! version padded to the alignment of its copies, `multi_buffer`).
+//!
+//! The budget: `max-shared-bytes` when given; else the opt-in maximum per
+//! block of the `sm` target (CUDA C++ Programming Guide, "Compute
+//! Capabilities", table "Technical Specifications per Compute
+//! Capability": 163 KiB on 8.0, 99 KiB on 8.6 and 8.9, 227 KiB on 9.0);
+//! else [`STATIC_LIMIT`], the 48 KiB a kernel may use without opting in.
+//! Above 48 KiB a kernel needs dynamic shared memory (and
+//! `cudaFuncSetAttribute`): ptxas refuses a larger static `.shared` total.
+
+use super::analysis::Plan;
+use crate::cp_async::{bit_width, memory_space, MemorySpace};
+use apipe_dialect::ops;
+use melior::ir::{
+    attribute::TypeAttribute,
+    operation::OperationLike,
+    r#type::{FunctionType, MemRefType, ShapedTypeLike},
+    BlockLike, OperationRef, RegionLike, Type, ValueLike,
+};
+
+/// The shared memory a kernel may use without opting in: 48 KiB.
+pub const STATIC_LIMIT: i64 = 48 * 1024;
+
+/// The alignment of every `.shared` array in the NVPTX backend's output.
+pub const ALIGN: i64 = 16;
+
+/// The opt-in maximum of shared memory per block of `sm` (`80`, `86`,
+/// `89`, `90`, `90a`).
+pub fn opt_in_limit(sm: &str) -> Option<i64> {
+    Some(match sm {
+        "80" => 163 * 1024,
+        "86" | "89" => 99 * 1024,
+        "90" | "90a" => 227 * 1024,
+        _ => return None,
+    })
+}
+
+/// `bytes` rounded up to [`ALIGN`].
+pub fn padded(bytes: i64) -> i64 {
+    (bytes + ALIGN - 1) / ALIGN * ALIGN
+}
+
+/// The bytes of a memref type with a static shape and a known element
+/// width.
+pub(crate) fn type_bytes(ty: Type) -> Option<i64> {
+    let ty = MemRefType::try_from(ty).ok()?;
+    let bits = i64::from(bit_width(ty.element())?);
+    let mut elements = 1i64;
+    for i in 0..ty.rank() {
+        match ty.dim_size(i).ok()? {
+            melior::ir::r#type::DimSize::Static(n) => elements = elements.checked_mul(n as i64)?,
+            _ => return None,
+        }
+    }
+    Some((elements.checked_mul(bits)? + 7) / 8)
+}
+
+fn is_workgroup(ty: Type) -> bool {
+    MemRefType::try_from(ty).is_ok_and(|t| memory_space(t) == MemorySpace::Shared)
+}
+
+/// The shared memory of `kernel` (a `gpu.func`) as it is: its workgroup
+/// attributions and workgroup allocs, each padded.
+pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
+    let inputs = kernel
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .map_or(0, |t| t.input_count());
+    let mut total = 0;
+    if let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) {
+        for i in inputs..entry.argument_count() {
+            let ty = entry.argument(i).unwrap().r#type();
+            if is_workgroup(ty) {
+                total += padded(type_bytes(ty).unwrap_or(0));
+            }
+        }
+    }
+    for op in ops::nested_ops(kernel) {
+        if (ops::is(&op, "memref.alloc") || ops::is(&op, "memref.alloca"))
+            && op.result_count() == 1
+            && is_workgroup(op.result(0).unwrap().r#type())
+        {
+            total += padded(type_bytes(op.result(0).unwrap().r#type()).unwrap_or(0));
+        }
+    }
+    total
+}
+
+/// What `plan` adds to its kernel's shared memory: each multi-buffered
+/// workgroup buffer's expanded size minus its size.
+pub(crate) fn growth(plan: &Plan) -> i64 {
+    plan.buffers
+        .iter()
+        .map(|b| {
+            // SAFETY: live values and types of this context.
+            let (old, new) = unsafe {
+                (
+                    melior::ir::Value::from_raw(b.value).r#type(),
+                    Type::from_raw(b.expanded_type),
+                )
+            };
+            if !is_workgroup(old) {
+                return 0;
+            }
+            padded(type_bytes(new).unwrap_or(0)) - padded(type_bytes(old).unwrap_or(0))
+        })
+        .sum()
+}
+
+/// The bytes of the buffers `plan` multi-buffers, expanded and padded.
+pub(crate) fn plan_bytes(plan: &Plan) -> i64 {
+    plan.buffers
+        .iter()
+        // SAFETY: a type of this context.
+        .map(|b| padded(type_bytes(unsafe { Type::from_raw(b.expanded_type) }).unwrap_or(0)))
+        .sum()
+}
+
+/// `memref<64x16xf32, 3> x 3 (12288 bytes)` for each multi-buffered buffer.
+pub(crate) fn describe_versions(plan: &Plan) -> String {
+    let parts: Vec<String> = plan
+        .buffers
+        .iter()
+        .map(|b| {
+            // SAFETY: live values and types of this context.
+            let (old, new) = unsafe {
+                (
+                    melior::ir::Value::from_raw(b.value).r#type(),
+                    Type::from_raw(b.expanded_type),
+                )
+            };
+            format!(
+                "{old} x {} ({} bytes)",
+                b.versions,
+                padded(type_bytes(new).unwrap_or(0))
+            )
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,161 @@
+// Loops that num-stages scheduling refuses, with a located error and the IR
+// unchanged: a read of a copy's buffer before the copy (it would read the
+// previous iteration's tile, which the versions do not keep), a write before
+// a copy to memory the copy may read (the copy would move ahead of it), a
+// hand-pipelined loop (its own waits with groups in flight), a stage count
+// below 2 (the attribute and the option).
+// RUN: apipe-opt %s --split-input-file --apipe-software-pipeline --verify-diagnostics
+// RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=1" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=66" 2>&1 | FileCheck %s --check-prefix=OPTION66
+// OPTION: software-pipeline-schedule-invalid.mlir:[[#@LINE+9]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 1
+// OPTION66: software-pipeline-schedule-invalid.mlir:[[#@LINE+8]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 66
+
+func.func @no_attribute(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @read_before_copy(%A: memref<64xf32>, %out: memref<16xf32, 1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'memref.load' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep); move it after the copy, or annotate the loop by hand}}
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32, 1>
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @write_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'memref.store' op writes memory that a later copy of the same iteration may access, but the schedule puts it in stage 1 and the copy in stage 0: the copy would run first; move it after the copy, or annotate the loop by hand}}
+    memref.store %f, %A[%i] : memref<64xf32>
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @hand_pipelined(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    // expected-error @+1 {{'apipe.commit_group' op in a loop to pipeline: the pipeliner places all synchronization itself}}
+    apipe.commit_group
+    // expected-error @+1 {{'apipe.wait_group' op in a loop to pipeline: the pipeliner places all synchronization itself}}
+    apipe.wait_group 1
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @one_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{'scf.for' op 'apipe.num_stages' must be at least 2 (one stage copies, a later one reads), got 1}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 1 : i64}
+  return
+}
+
+// -----
+
+// Nothing to make asynchronous: a warning, and the loop is left as it is.
+func.func @no_copies(%out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  // expected-warning @+1 {{loop not pipelined: 'apipe.num_stages' asks for stages, but the loop has no 'apipe.copy' of its own (outside nested loops) to make asynchronous}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    memref.store %f, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @too_many(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{the pipeliner schedules 2 to 65 stages, got num_stages = 100}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 100 : i64}
+  return
+}
+
+// -----
+
+// The load reads the copied buffer through a view made before the loop:
+// the waits and versions would not follow it (it read stale data, with no
+// wait, before this was refused).
+func.func @view_reader(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<8xf32>
+  %sv = memref.subview %buf[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
+    // expected-error @+1 {{'memref.load' op accesses a buffer that an async copy writes (or one that may alias it) through another value; the pipeliner tracks a buffer by the value the copy writes (its waits and versions follow that value's uses): access it through that value}}
+    %x = memref.load %sv[%c1] : memref<4xf32, strided<[1]>>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}
