@@ -90,6 +90,8 @@ pub static INFO: PassInfo = PassInfo {
             DialectHandle::arith(),
             DialectHandle::func(),
             DialectHandle::memref(),
+            // The run-time checks' `scf.if` (the alloc null check).
+            DialectHandle::scf(),
         ]
     },
 };
