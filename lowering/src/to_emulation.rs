@@ -15,7 +15,9 @@
 //!    ([`kernels::check`]);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
-//!    its messages (later steps add ids for the ops they lower);
+//!    its messages (later steps add ids for the ops they lower); erase
+//!    each `memref.dealloc` of workgroup memory in a kernel (the block's
+//!    memory lives as long as the block; `free` of it would crash);
 //! 3. with the race checker, hooks before each workgroup access and global
 //!    store in kernels ([`hooks`]); record the workgroup allocations
 //!    ([`kernels::classify`]);
@@ -36,14 +38,19 @@
 //!    `wait_group(id, queue, pending)`; one `wait(id, token)` per token of
 //!    `apipe.wait`; `ready(id, queue) -> token`; before each
 //!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
-//!    memref)`, which checks that no pending copy uses the freed buffer;
+//!    memref)`, which checks that the memref is a live buffer of
+//!    `memref.alloc` and that no pending copy uses it
+//!    ([`crate::emulation_runtime::heap`]);
 //!    the ops of the mbarrier form become calls with the address of their
 //!    slot ([`crate::emulation::mbarrier`]);
 //! 7. erase `gpu.barrier` in host functions: one host thread runs, so a
 //!    barrier has nothing to wait for (programs written for the GPU, such
 //!    as pipeliner output with `barriers=true`, then run as they are);
-//! 8. run-time checks ([`checks`]): `cf.assert`, `scf.for` steps, and
-//!    vector access bounds.
+//! 8. run-time checks ([`checks`]): `cf.assert`, `scf.for` steps,
+//!    vector access bounds, and `memref.alloc` (null check; the buffer
+//!    becomes live for the dealloc check). Last, so that every alloc
+//!    that reaches the LLVM lowering is seen (earlier steps replace
+//!    workgroup allocs by views; no later pass creates allocs).
 //!
 //! Postcondition: no apipe op, token value or `gpu.module` is left; the
 //! pipelining annotations stay (they are discardable and lower away).
@@ -162,18 +169,22 @@ pub fn to_emulation<'c: 'a, 'a>(
         }
     };
     let nested = ops::nested_ops(root);
+    // A dealloc of workgroup memory in a kernel (of the buffer, a cast or a
+    // view of it, or of an attribution) does nothing: the block's memory
+    // lives as long as the block (step 2).
+    let workgroup_dealloc = |op: &OperationRef| {
+        ops::is(op, "memref.dealloc")
+            && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
+            && op.operand(0).is_ok_and(|m| {
+                crate::emulation::address_space(m.r#type()) == Some(crate::emulation::WORKGROUP)
+            })
+    };
+    let workgroup_deallocs: Vec<OperationRef> =
+        nested.iter().copied().filter(workgroup_dealloc).collect();
     let apipe_ops: Vec<OperationRef> = nested
         .iter()
         .copied()
-        .filter(|op| {
-            // A workgroup buffer's dealloc goes away with the buffer (step 5).
-            let workgroup_dealloc = ops::is(op, "memref.dealloc")
-                && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
-                && op.operand(0).is_ok_and(|m| {
-                    crate::emulation::address_space(m.r#type()) == Some(crate::emulation::WORKGROUP)
-                });
-            ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc
-        })
+        .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
@@ -211,7 +222,11 @@ pub fn to_emulation<'c: 'a, 'a>(
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut emitter = Emitter::new(context, body);
 
-    // 2. Ids and locations.
+    // 2. Ids and locations; workgroup deallocs go.
+    for op in workgroup_deallocs {
+        // SAFETY: `memref.dealloc` has no results; no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
     let ids: Vec<i64> = apipe_ops
         .iter()
         .map(|op| emitter.id(op.location(), ""))
@@ -494,19 +509,22 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
             em.call(op, WAIT_GROUP_FN, &arguments, &[]);
         } else if ops::is(&op, "memref.dealloc") {
             let memref = op.operand(0).unwrap();
-            let Ok(ty) = MemRefType::try_from(memref.r#type()) else {
-                return; // an unranked dealloc: no bounds to check
+            // Unranked: rank -1 tells the runtime to read the rank from the
+            // descriptor; an element of no whole number of bytes: 0.
+            let (rank, bytes) = match MemRefType::try_from(memref.r#type()) {
+                Ok(ty) => (ty.rank() as i64, element_bytes(ty.element()).unwrap_or(0)),
+                // SAFETY: a memref type that is not ranked is unranked.
+                Err(_) => (-1, unsafe {
+                    element_bytes(Type::from_raw(mlirShapedTypeGetElementType(
+                        memref.r#type().to_raw(),
+                    )))
+                    .unwrap_or(0)
+                }),
             };
-            let Some(bytes) = element_bytes(ty.element()) else {
-                return;
-            };
-            if ty.rank() > MAX_RANK {
-                return;
-            }
             let arguments = [
                 em.constant(op, i64_type, id),
                 em.constant(op, i64_type, bytes),
-                em.constant(op, i64_type, ty.rank() as i64),
+                em.constant(op, i64_type, rank),
                 memref,
             ];
             let name = typed_name(

@@ -100,6 +100,8 @@ pub struct Run {
     pub output: Mutex<HashSet<(i64, &'static str)>>,
     /// Race reports already printed: (kind, op, other op).
     pub race_keys: Mutex<HashSet<(&'static str, u32, u32)>>,
+    /// The live `memref.alloc` buffers and the recently freed ones.
+    pub heap: Mutex<super::heap::Heap>,
 }
 
 impl Run {
@@ -111,6 +113,7 @@ impl Run {
             races: AtomicUsize::new(0),
             output: Mutex::new(HashSet::new()),
             race_keys: Mutex::new(HashSet::new()),
+            heap: Mutex::new(super::heap::Heap::default()),
         }
     }
 
@@ -282,8 +285,14 @@ impl Thread {
 
     /// Reports a run-time error at op `op` in this thread.
     pub fn error(&self, op: i64, message: &str) -> Stop {
+        self.error_with_notes(op, message, &[])
+    }
+
+    /// Reports a run-time error at op `op` in this thread, with `notes`
+    /// (op id, text) after it.
+    pub fn error_with_notes(&self, op: i64, message: &str, notes: &[(i64, String)]) -> Stop {
         self.run()
-            .error(op, &format!("{message}{}", self.where_()), &[])
+            .error(op, &format!("{message}{}", self.where_()), notes)
     }
 
     /// The next pseudo-random number (splitmix64).

@@ -24,8 +24,10 @@
 //! 4. `wait %t`: forces the group of `t` and every older group of its
 //!    queue (groups complete in FIFO order); a token that no commit
 //!    produced is an error;
-//! 5. `memref.dealloc`: a buffer freed while a copy that reads or writes it
-//!    is still pending is an error;
+//! 5. `memref.alloc` / `memref.dealloc` ([`heap`]): freeing anything but
+//!    a live buffer of `memref.alloc` (twice, an alloca, a global, a view
+//!    at an offset) is an error, and so is a buffer freed while a copy that
+//!    reads or writes it is still pending;
 //! 6. the end of the entry forces everything left, which nothing can
 //!    observe any more, and warns about copies never committed.
 //!
@@ -49,6 +51,7 @@
 
 pub mod context;
 pub mod descriptor;
+pub mod heap;
 pub mod launch;
 pub mod mbarrier;
 pub mod overflow;
@@ -100,10 +103,14 @@ pub const SHARED_ACCESS_FN: &str = "apipe_emu_shared_access";
 /// Name of the race checker's hook before a non-atomic global store in a
 /// kernel: `(id, address, bytes: i64)`.
 pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
+/// Name of the runtime function called after `memref.alloc` (and its null
+/// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
+pub const ALLOC_FN: &str = "apipe_emu_alloc";
 /// Prefix of the runtime functions called before `memref.dealloc`, one
 /// declaration per memref type, bound through the C interface
-/// (`_mlir_ciface_<name>`) to [`apipe_emu_dealloc`]:
-/// `(id: i64, element_bytes: i64, rank: i64, memref)`.
+/// (`_mlir_ciface_<name>`) to [`heap::apipe_emu_dealloc`]:
+/// `(id: i64, element_bytes: i64, rank: i64, memref)`, rank -1 for an
+/// unranked memref, element_bytes 0 when not a whole number of bytes.
 pub const DEALLOC_FN_PREFIX: &str = "apipe_emu_dealloc_";
 /// Prefix of the runtime functions for `apipe.copy`, one declaration per
 /// pair of memref types (`apipe_emu_copy_0`, ...), bound through the C
@@ -554,52 +561,6 @@ pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
     })
 }
 
-/// Before `memref.dealloc` of the memref `(rank, descriptor)`: fails the
-/// run if a pending copy reads or writes the freed buffer.
-///
-/// # Safety
-/// Called by JIT code with the descriptor of a live memref.
-pub unsafe extern "C" fn apipe_emu_dealloc(
-    op: i64,
-    element_bytes: i64,
-    rank: i64,
-    memref: *const i64,
-) {
-    entry((), |t| {
-        // SAFETY: see the function's contract.
-        let memref = unsafe { Descriptor::read(rank, memref) };
-        let size = element_bytes.max(1) as usize;
-        let extent: i64 = 1 + memref
-            .sizes
-            .iter()
-            .zip(&memref.strides)
-            .map(|(&n, &s)| (n - 1).max(0) * s.abs())
-            .sum::<i64>();
-        let low = memref.address(&[], size) as usize;
-        let high = low + extent as usize * size;
-        let inside = |p: usize| (low..high).contains(&p);
-        let pending = t.queues.slots.iter().find_map(|queue| {
-            queue
-                .pending
-                .iter()
-                .filter(|p| !p.landed)
-                .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
-                .map(|p| p.copy.op)
-        });
-        if let Some(copy) = pending {
-            let copy_at = t.run().location(copy).to_owned();
-            return Err(t.error(
-                op,
-                &format!(
-                    "'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {copy_at} still \
-                     uses: no wait completes that copy before"
-                ),
-            ));
-        }
-        Ok(())
-    })
-}
-
 /// `apipe.ready`: the token of a group that is already complete.
 pub extern "C" fn apipe_emu_ready(_op: i64, _queue: i64) -> i64 {
     entry(0, |t| {
@@ -794,6 +755,7 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (LAUNCH_FN, apipe_emu_launch as *mut ()),
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
+        (ALLOC_FN, heap::apipe_emu_alloc as *mut ()),
     ]
     .into_iter()
     .chain(mbarrier::symbols())
@@ -805,9 +767,9 @@ pub fn copy_symbol() -> *mut () {
     apipe_emu_copy as *mut ()
 }
 
-/// The address of [`apipe_emu_dealloc`].
+/// The address of [`heap::apipe_emu_dealloc`].
 pub fn dealloc_symbol() -> *mut () {
-    apipe_emu_dealloc as *mut ()
+    heap::apipe_emu_dealloc as *mut ()
 }
 
 #[cfg(test)]
