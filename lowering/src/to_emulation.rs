@@ -50,7 +50,10 @@
 //!    vector access bounds, and `memref.alloc` (null check; the buffer
 //!    becomes live for the dealloc check). Last, so that every alloc
 //!    that reaches the LLVM lowering is seen (earlier steps replace
-//!    workgroup allocs by views; no later pass creates allocs).
+//!    workgroup allocs by views; no later pass creates allocs);
+//! 9. inline each `memref.alloca_scope` between a stack save and restore
+//!    ([`alloca_scope`]): upstream `convert-scf-to-cf` would otherwise
+//!    split its single block.
 //!
 //! Postcondition: no apipe op, token value or `gpu.module` is left; the
 //! pipelining annotations stay (they are discardable and lower away).
@@ -59,7 +62,7 @@
 //! 9.7.9.25.3 `cp.async` / `cp.async.commit_group` / `cp.async.wait_group`);
 //! the runtime chooses when each copy lands.
 
-use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, Emitter};
+use crate::emulation::{alloca_scope, checks, element_bytes, hooks, kernels, mbarrier, Emitter};
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
@@ -103,6 +106,7 @@ pub static INFO: PassInfo = PassInfo {
         vec![
             DialectHandle::arith(),
             DialectHandle::func(),
+            DialectHandle::llvm(),
             DialectHandle::memref(),
         ]
     },
@@ -272,6 +276,8 @@ pub fn to_emulation<'c: 'a, 'a>(
     }
     // 8. Run-time checks.
     checks::insert(root, &mut emitter, options.bounds);
+    // 9. Alloca scopes.
+    alloca_scope::inline(root, &emitter);
     Ok(Emulation {
         locations: emitter.locations,
         checks: emitter.checks,

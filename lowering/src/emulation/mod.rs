@@ -8,11 +8,14 @@
 //! - [`hooks`]: the race checker's hooks before workgroup-memory accesses
 //!   and global stores in kernels;
 //! - [`mbarrier`]: the ops of the mbarrier form become runtime calls with
-//!   the address of their slot.
+//!   the address of their slot;
+//! - [`alloca_scope`]: `memref.alloca_scope` becomes its body between a
+//!   stack save and restore, so that `scf` ops in it can be lowered.
 //!
 //! [`Emitter`] holds what they share: the op-id table (locations and check
 //! messages, read by the runtime) and the runtime function declarations.
 
+pub mod alloca_scope;
 pub mod checks;
 pub mod hooks;
 pub mod kernels;
