@@ -51,9 +51,11 @@
 //!    becomes live for the dealloc check). Last, so that every alloc
 //!    that reaches the LLVM lowering is seen (earlier steps replace
 //!    workgroup allocs by views; no later pass creates allocs);
-//! 9. inline each `memref.alloca_scope` between a stack save and restore
-//!    ([`alloca_scope`]): upstream `convert-scf-to-cf` would otherwise
-//!    split its single block.
+//! 9. after each call of a function with `memref.alloca`s, a check that no
+//!    pending copy uses the released frame; inline each
+//!    `memref.alloca_scope` between a stack save and restore, with the same
+//!    check at its end ([`stack`]): upstream `convert-scf-to-cf` would
+//!    otherwise split the scope's single block.
 //!
 //! Postcondition: no apipe op, token value or `gpu.module` is left; the
 //! pipelining annotations stay (they are discardable and lower away).
@@ -62,7 +64,7 @@
 //! 9.7.9.25.3 `cp.async` / `cp.async.commit_group` / `cp.async.wait_group`);
 //! the runtime chooses when each copy lands.
 
-use crate::emulation::{alloca_scope, checks, element_bytes, hooks, kernels, mbarrier, Emitter};
+use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, stack, Emitter};
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
@@ -138,12 +140,19 @@ pub struct Emulation {
     pub locations: Vec<String>,
     /// `checks[id]`: the message of the run-time check with that id.
     pub checks: Vec<String>,
+    /// `names[id]`: the op name of the id (apipe ops and the race
+    /// checker's hooks; empty for others).
+    pub names: Vec<String>,
     /// The declared copy functions, to bind (with MLIR's C interface
     /// prefix) to [`copy_symbol`](crate::emulation_runtime::copy_symbol).
     pub copy_functions: Vec<String>,
     /// The declared dealloc checks, to bind (with MLIR's C interface
     /// prefix) to [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
     pub dealloc_functions: Vec<String>,
+    /// The declared race checker's region hooks, to bind (with MLIR's C
+    /// interface prefix) to
+    /// [`region_symbol`](crate::emulation_runtime::region_symbol).
+    pub region_functions: Vec<String>,
     /// The kernels by number; the driver sets each `entry` to the packed
     /// entry of its `function`.
     pub kernels: Vec<crate::emulation_runtime::KernelInfo>,
@@ -233,13 +242,19 @@ pub fn to_emulation<'c: 'a, 'a>(
     }
     let ids: Vec<i64> = apipe_ops
         .iter()
-        .map(|op| emitter.id(op.location(), ""))
+        .map(|op| {
+            let id = emitter.id(op.location(), "");
+            emitter.name(id, &ops::name(op));
+            id
+        })
         .collect();
 
     // 3. Race checker hooks; workgroup memory.
-    if options.racecheck {
-        hooks::insert(root, &mut emitter);
-    }
+    let region_functions = if options.racecheck {
+        hooks::insert(root, &mut emitter)
+    } else {
+        Vec::new()
+    };
     let workgroup = kernels::classify(root);
 
     // 4. Tokens become i64; memory spaces become host memory.
@@ -276,13 +291,16 @@ pub fn to_emulation<'c: 'a, 'a>(
     }
     // 8. Run-time checks.
     checks::insert(root, &mut emitter, options.bounds);
-    // 9. Alloca scopes.
-    alloca_scope::inline(root, &emitter);
+    // 9. Alloca scopes; stack release checks.
+    stack::check_releases(root, &mut emitter);
+    stack::inline(root, &mut emitter);
     Ok(Emulation {
         locations: emitter.locations,
         checks: emitter.checks,
+        names: emitter.names,
         copy_functions,
         dealloc_functions,
+        region_functions,
         kernels: kernel_infos,
     })
 }

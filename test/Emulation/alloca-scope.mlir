@@ -28,6 +28,16 @@
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - --entry=kernel | FileCheck %s --check-prefix=KERNEL-SYNC
 // KERNEL-COUNT-4: [6,  22]
 // KERNEL-SYNC: [6,  22]
+//
+// A copy still pending into stack memory that is released (the end of a
+// scope, the return of a function with an alloca) is an error where the
+// memory goes, not a write into the stack the next call reuses:
+// RUN: not apipe-run %s --entry=pending_scope --completion=eager 2>&1 | FileCheck %s --check-prefix=PENDING-SCOPE
+// PENDING-SCOPE: alloca-scope.mlir:[[# @LINE + 190]]:5: error: stack memory is released here (a function with 'memref.alloca' returned, or a 'memref.alloca_scope' ended) while a pending 'apipe.copy' still writes it: no wait completes the copy before
+// PENDING-SCOPE-NEXT: alloca-scope.mlir:[[# @LINE + 191]]:7: note: the pending copy
+// RUN: not apipe-run %s --entry=pending_return --completion=random:4 2>&1 | FileCheck %s --check-prefix=PENDING-RETURN
+// PENDING-RETURN: alloca-scope.mlir:[[# @LINE + 208]]:5: error: stack memory is released here
+// PENDING-RETURN-NEXT: alloca-scope.mlir:[[# @LINE + 200]]:5: note: the pending copy
 
 module attributes {gpu.container_module} {
   func.func private @printI64(i64)
@@ -206,6 +216,37 @@ module attributes {gpu.container_module} {
     %u = memref.cast %out : memref<2xf32> to memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     memref.dealloc %out : memref<2xf32>
+    return
+  }
+
+  // The scope ends with its copy in flight (no wait in the scope).
+  func.func @pending_scope() {
+    %c0 = arith.constant 0 : index
+    %A = memref.alloc() : memref<16xf32>
+    memref.alloca_scope {
+      %tile = memref.alloca() : memref<4xf32>
+      apipe.copy %A[%c0], %tile[%c0], 4 : memref<16xf32> to memref<4xf32>
+      apipe.commit_group
+    }
+    apipe.wait_group 0
+    memref.dealloc %A : memref<16xf32>
+    return
+  }
+
+  // The callee returns with its copy into its own alloca in flight.
+  func.func @issue_into_frame(%A: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %tile = memref.alloca() : memref<4xf32>
+    apipe.copy %A[%c0], %tile[%c0], 4 : memref<16xf32> to memref<4xf32>
+    apipe.commit_group
+    return
+  }
+
+  func.func @pending_return() {
+    %A = memref.alloc() : memref<16xf32>
+    func.call @issue_into_frame(%A) : (memref<16xf32>) -> ()
+    apipe.wait_group 0
+    memref.dealloc %A : memref<16xf32>
     return
   }
 }

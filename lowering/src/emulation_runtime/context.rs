@@ -77,6 +77,9 @@ pub struct RunConfig {
     /// Run-time check messages by op id (`cf.assert` and the lowering's own
     /// checks), see [`crate::to_emulation::Emulation::checks`].
     pub checks: Vec<String>,
+    /// Op names by op id (apipe ops and the race checker's hooks; empty
+    /// for others), see [`crate::to_emulation::Emulation::names`].
+    pub names: Vec<String>,
     /// The kernels, by kernel index.
     pub kernels: Vec<KernelInfo>,
     /// The op id of the entry function (`locations[entry_op]`), where an
@@ -115,6 +118,15 @@ impl Run {
             race_keys: Mutex::new(HashSet::new()),
             heap: Mutex::new(super::heap::Heap::default()),
         }
+    }
+
+    /// The name of op `op`, if known.
+    pub fn name(&self, op: i64) -> Option<&str> {
+        usize::try_from(op)
+            .ok()
+            .and_then(|i| self.config.names.get(i))
+            .map(String::as_str)
+            .filter(|n| !n.is_empty())
     }
 
     /// The `file:line:col` of op `op`.
@@ -217,8 +229,8 @@ pub struct Thread {
     pub block: *mut super::launch::Block,
     /// Host: the argument slots of the next `gpu.launch_func`.
     pub launch_arguments: Vec<i64>,
-    /// The addresses `[low, high)` of its fiber's stack (its private
-    /// memory), for a GPU thread.
+    /// The addresses `[low, high)` of its fiber's stack (a GPU thread's
+    /// private memory; the host entry's stack).
     pub stack: (usize, usize),
     /// Race checker: the workgroup reads this thread already recorded in
     /// the current generation ([`read_key`]), by slot `(offset / 4) mod
