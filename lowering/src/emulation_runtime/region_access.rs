@@ -129,6 +129,7 @@ fn record(t: &mut super::context::Thread, op: i64, kind: Kind, address: usize, l
         return;
     }
     let private = (t.stack.0..t.stack.1).contains(&address);
+    // SAFETY: null or the live block of a running GPU thread.
     let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
         return;
     };
