@@ -269,6 +269,17 @@ pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<Operation
         .collect()
 }
 
+/// True for an op that ends a group of copies: `apipe.commit_group`, and in
+/// the mbarrier form `apipe.mbarrier_arrive_copies`, whose arrival tracks
+/// every earlier copy of the thread (`cp.async.mbarrier.arrive.noinc`, PTX
+/// ISA 9.7.9.25.3.4): one queue, 0, since the op has no `queue`. The
+/// group counts of [`commit_queues`], [`max_groups`] and [`min_groups`]
+/// read it; the token facts of [`GroupDistance`] do not (arrives make no
+/// tokens).
+pub fn is_group_end<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    ops::is(op, ops::COMMIT_GROUP) || ops::is(op, ops::MBARRIER_ARRIVE_COPIES)
+}
+
 /// The queues of the commits nested in `op`'s regions, not counting those
 /// inside nested functions (`gpu.launch`, ...): their groups are their own.
 pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i64> {
@@ -276,7 +287,7 @@ pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i6
     for block in ops::blocks_of(op) {
         let mut next = block.first_operation();
         while let Some(inner) = next {
-            if ops::is(&inner, ops::COMMIT_GROUP) {
+            if is_group_end(&inner) {
                 out.insert(attributes::queue(&inner));
             } else if inner.region_count() > 0 && !is_function(&inner) {
                 out.extend(commit_queues(&inner));
@@ -369,7 +380,9 @@ pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Op
 fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
     let name = ops::name(op);
     match name.as_str() {
-        ops::COMMIT_GROUP => Some(u64::from(attributes::queue(op) == queue)),
+        ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES => {
+            Some(u64::from(attributes::queue(op) == queue))
+        }
         "scf.for" => {
             let body = max_groups(op, queue)?;
             if body == 0 {
@@ -413,7 +426,9 @@ pub fn min_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> u6
 /// [`min_groups`] of one op (a commit counts itself; loops multiply).
 fn op_min_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> u64 {
     match ops::name(op).as_str() {
-        ops::COMMIT_GROUP => u64::from(attributes::queue(op) == queue),
+        ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES => {
+            u64::from(attributes::queue(op) == queue)
+        }
         "scf.for" => static_trip_count(op).map_or(0, |n| min_groups(op, queue).saturating_mul(n)),
         // The `before` region runs at least once.
         "scf.while" => op
