@@ -113,11 +113,7 @@ mod shared_memory;
 pub use barriers::BarrierMode;
 pub use schedule::ScheduleOrder;
 
-use crate::{
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
-};
+use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use barriers::StepBarriers;
@@ -140,8 +136,6 @@ use mlir_sys::{
     MlirValue,
 };
 use std::collections::HashMap;
-
-static ID: PassId = PassId::new();
 
 /// The registry entry of `apipe-software-pipeline`.
 pub static INFO: PassInfo = PassInfo {
@@ -181,7 +175,6 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),
