@@ -381,6 +381,7 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
     if let Ok(memref) = MemRefType::try_from(ty) {
         memref.memory_space()?;
         let shape: Vec<i64> = (0..memref.rank())
+            // SAFETY: a live memref type and `d` below its rank.
             .map(|d| unsafe { mlirShapedTypeGetDimSize(memref.to_raw(), d as isize) })
             .collect();
         // SAFETY: shape, layout and element type come from a valid memref

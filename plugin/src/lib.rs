@@ -128,9 +128,8 @@ pub unsafe extern "C" fn apipeCreatePass(
 #[no_mangle]
 pub unsafe extern "C" fn apipeCountingToTokens(op: MlirOperation) -> MlirLogicalResult {
     // SAFETY: the caller's contract.
-    result(apipe_passes::counting_to_tokens::counting_to_tokens(
-        unsafe { OperationRef::from_raw(op) },
-    ))
+    let op = unsafe { OperationRef::from_raw(op) };
+    result(apipe_passes::counting_to_tokens::counting_to_tokens(op))
 }
 
 /// `apipe-c/Transforms.h`: token form to counting form on `op`.
@@ -143,9 +142,9 @@ pub unsafe extern "C" fn apipeTokensToCounting(
     strict: bool,
 ) -> MlirLogicalResult {
     // SAFETY: the caller's contract.
+    let op = unsafe { OperationRef::from_raw(op) };
     result(apipe_passes::tokens_to_counting::tokens_to_counting(
-        unsafe { OperationRef::from_raw(op) },
-        strict,
+        op, strict,
     ))
 }
 
