@@ -26,11 +26,11 @@ BIN = os.environ.get("APIPE_BIN_DIR", os.path.join(ROOT, "target", "debug"))
 def kernel(n):
     lines = [
         "gpu.module @m {",
-        "  gpu.func @k(%A: memref<%dxf32>, %c: i1) workgroup(%buf : memref<%dxf32, 3>) kernel {" % (4 * n, 4 * n),
+        f"  gpu.func @k(%A: memref<{4 * n}xf32>, %c: i1) workgroup(%buf : memref<{4 * n}xf32, 3>) kernel {{",
     ]
     for i in range(n):
-        lines.append("    %%i%d = arith.constant %d : index" % (i, 4 * i))
-        copy = "apipe.copy %%A[%%i%d], %%buf[%%i%d], 4 : memref<%dxf32> to memref<%dxf32, 3>" % (i, i, 4 * n, 4 * n)
+        lines.append(f"    %i{i} = arith.constant {4 * i} : index")
+        copy = f"apipe.copy %A[%i{i}], %buf[%i{i}], 4 : memref<{4 * n}xf32> to memref<{4 * n}xf32, 3>"
         if i % 10 == 9:
             lines.append("    scf.if %c {")
             lines.append("      " + copy)
