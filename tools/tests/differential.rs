@@ -1,0 +1,54 @@
+//! The differential test of the pipeliner and the hazard checker against
+//! the emulator, bounded for CI: 300 generated inputs (fixed seed) with
+//! their mutants (see `harness/mod.rs`). `benches/differential.rs` runs it
+//! at scale.
+
+mod harness;
+
+use harness::{run, Config};
+
+#[test]
+fn pipeliner_and_checker_against_the_emulator() {
+    // `APIPE_DIFFERENTIAL_INPUTS` overrides the count when iterating locally.
+    let inputs = std::env::var("APIPE_DIFFERENTIAL_INPUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let report = run(&Config {
+        inputs,
+        seed: 0x5eed,
+        batch: 50,
+    });
+    println!("{}", report.summary());
+    // The pipeliner is correct on every input it accepts, and the checker
+    // is silent on its output.
+    assert!(
+        report.mismatches.is_empty(),
+        "pipelined outputs that print other than make-sync:\n{}",
+        report.mismatches.join("\n")
+    );
+    assert!(
+        report.alarms_on_outputs.is_empty(),
+        "alarms on correct outputs:\n{}",
+        report.alarms_on_outputs.join("\n")
+    );
+    // Every truly broken mutant is flagged.
+    assert!(
+        report.missed.is_empty(),
+        "truly broken mutants the checker misses:\n{}",
+        report.missed.join("\n")
+    );
+    // Fewer than 1% of the flagged mutants are never broken.
+    assert!(
+        report.false_alarms.len() * 100 < report.flagged.max(1),
+        "false alarms ({} of {} flagged):\n{}",
+        report.false_alarms.len(),
+        report.flagged,
+        report.false_alarms.join("\n")
+    );
+    // Not vacuous: most inputs pipeline, and mutants break.
+    assert!(report.inputs - report.refused >= report.inputs / 2);
+    if inputs >= 100 {
+        assert!(report.truly_broken > 0 && report.mutants >= report.inputs);
+    }
+}
