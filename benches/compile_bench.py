@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Compile-time and code-quality benchmark of the GPU path (issue 5,
-"Performance"). Not a test: it prints figures.
+"""Compile-time and code-quality benchmark of the GPU path (README, "Benchmarks"). Not a test: it prints figures.
 
 For each example (the hand-pipelined counting form in examples/pipelined/,
 until apipe-software-pipeline is merged):

@@ -1,5 +1,5 @@
-//! Precision and cost of `apipe-tokens-to-counting` (issue 4, "Precision (a
-//! benchmark, not a test)").
+//! Precision and cost of `apipe-tokens-to-counting` and of `sync=auto`
+//! (a benchmark, not a test).
 //!
 //! 1. Precision: over random token-form programs (straight-line code,
 //!    `scf.for` with static and dynamic bounds, `scf.if` with and without
@@ -15,6 +15,12 @@
 //!    1k-16k ops (tokens picked among the 8 newest, as a pipeliner's window),
 //!    in microseconds per 1,000 ops; linear growth shows as a flat column.
 //!
+//! 3. `sync=auto` (`apipe-select-sync`): programs whose counts would not
+//!    all be exact (or that commit on two queues) are converted to the
+//!    mbarrier form, whose waits name their group's slot and phase; the
+//!    others keep the counts of 1. Each converted program must verify and
+//!    keep every wait's tag on its `apipe.mbarrier_wait`s.
+//!
 //! Run (debug build, as the tests; the figures are for that build):
 //! `cargo test -p apipe-passes --bench precision`
 
@@ -23,7 +29,8 @@ mod common;
 
 use apipe_dialect::{attributes, ops};
 use apipe_passes::{
-    group_distance::GroupDistance,
+    group_distance::{GroupDistance, Options as DistanceOptions},
+    select_sync::{inexact_reason, select_sync},
     tokens_to_counting::{tokens_to_counting, wait_counts},
 };
 use common::{enumerate_paths, generate, to_mlir, Rng, Shape};
@@ -92,6 +99,10 @@ fn precision(context: &melior::Context) {
     let mut agreeing = 0;
     let mut skipped = 0;
     let mut claimed_exact_and_true = 0;
+    // sync=auto: the judged waits of programs kept in counting form (judged
+    // as `ours`) plus those of programs converted to the mbarrier form.
+    let mut auto = Tally::default();
+    let (mut to_mbarrier, mut mbarrier_waits, mut refused) = (0, 0, 0);
     for seed in 0..PROGRAMS {
         let mut rng = Rng::new(seed);
         let shape = Shape {
@@ -107,9 +118,39 @@ fn precision(context: &melior::Context) {
             skipped += 1;
             continue;
         };
-        let module = Module::parse(context, &to_mlir(&program)).expect("parses");
+        let text = to_mlir(&program);
+        let module = Module::parse(context, &text).expect("parses");
         let function = module.body().first_operation().unwrap();
         let analysis = GroupDistance::compute(&function).expect("analysis");
+        // sync=auto on a fresh copy: the mbarrier form where a count would
+        // be inexact. Each converted wait must keep its tag on the
+        // `apipe.mbarrier_wait`s that replace it (one per queue and token).
+        let converted = {
+            let copy = Module::parse(context, &text).expect("parses");
+            let root = copy.as_operation();
+            let wanted = inexact_reason(
+                copy.body().first_operation().unwrap(),
+                &DistanceOptions::default(),
+            )
+            .expect("analysis")
+            .is_some();
+            let done = wanted && select_sync(root, false).expect("select-sync") == 1;
+            if wanted && !done {
+                refused += 1;
+            }
+            if done {
+                assert!(root.verify(), "the mbarrier form verifies:\n{root}");
+                to_mbarrier += 1;
+            }
+            done.then(|| {
+                ops::nested_ops(&root)
+                    .iter()
+                    .filter(|op| ops::is(*op, ops::MBARRIER_WAIT))
+                    .filter_map(|op| attributes::integer(op, "tag"))
+                    .map(|tag| tag as usize)
+                    .collect::<std::collections::BTreeSet<usize>>()
+            })
+        };
         for wait in ops::nested_ops(&function) {
             if !ops::is(&wait, ops::WAIT) {
                 continue;
@@ -130,6 +171,18 @@ fn precision(context: &melior::Context) {
                     .get(&queue)
                     .expect("a wait that names a group keeps a count");
                 ours.add(count.pending, &observed.distances);
+                match &converted {
+                    // The wait names its group's slot and phase: exact on
+                    // every path (what docs/mbarrier.md proves; the
+                    // emulation tests check it).
+                    Some(tags) => {
+                        assert!(tags.contains(&tag), "wait {tag} kept in the mbarrier form");
+                        auto.judged += 1;
+                        auto.exact += 1;
+                        mbarrier_waits += 1;
+                    }
+                    None => auto.add(count.pending, &observed.distances),
+                }
                 agreeing += usize::from(observed.distances.len() == 1);
                 triton.add(triton_count(&wait, queue), &observed.distances);
                 if count.exact {
@@ -154,6 +207,14 @@ fn precision(context: &melior::Context) {
         ours.judged,
         percent(ours.exact, ours.judged),
         ours.unsafe_counts
+    );
+    println!(
+        "  sync=auto:                exact {:>5} / {} = {:5.1}%   unsafe {}   ({to_mbarrier} \
+         programs, {mbarrier_waits} judged waits in the mbarrier form; {refused} refused)",
+        auto.exact,
+        auto.judged,
+        percent(auto.exact, auto.judged),
+        auto.unsafe_counts
     );
     println!(
         "  Triton baseline rule:     exact {:>5} / {} = {:5.1}%   unsafe {}",

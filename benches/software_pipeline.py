@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile-time benchmark of apipe-software-pipeline (issue 3, "Performance").
+"""Compile-time benchmark of apipe-software-pipeline.
 
 Generates modules with 10, 100 and 1,000 loops of one shape (load in stage 0,
 arith in stage 1, store in stage 2, 64 iterations, no async copies), one loop

@@ -22,7 +22,6 @@ echo "main: building the tools (cargo build --bins)"
 cargo build -q --bins
 OPT=target/debug/apipe-opt
 TRANSLATE=target/debug/apipe-translate
-MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
 
 shopt -s nullglob
 examples=(examples/*.mlir)
@@ -40,7 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 # (every op is then one line starting with `"dialect.op"`) and count.
 count_ops() {
   local generic
-  if generic="$("$MLIR_OPT" --allow-unregistered-dialect --mlir-print-op-generic "$1" 2>/dev/null)"; then
+  if generic="$("$OPT" --mlir-print-op-generic "$1" 2>/dev/null)"; then
     grep -cE '^[[:space:]]*(%[^=]+= )?"[A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_.$]+"' <<<"$generic" || true
   else
     echo "?"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Prepares the GPU bundle (issue 5, "GPU harness"): PTX of each example in
-# three versions, plus the runner:
+# Prepares the GPU bundle (the GPU harness): PTX of each example in
+# four versions, plus the runner:
 # - `pipelined`: apipe-software-pipeline on the annotated examples/*.mlir
 #   (only when apipe-opt has that pass);
 # - `hand`: the hand-pipelined counting form examples/pipelined/*.mlir;
+# - `mbarrier`: apipe-software-pipeline in token form, lowered in the
+#   mbarrier form (apipe-translate --sync=mbarrier, docs/mbarrier.md);
 # - `sync`: apipe-make-sync of the annotated examples/*.mlir. Inputs are generated on the
 # GPU machine from a fixed seed, so nothing large travels.
 #
@@ -30,6 +32,8 @@ for example in sgemm copy_bw stream_sum; do
   if $have_pipeliner; then
     "$bin/apipe-opt" "$root/examples/$example.mlir" --apipe-software-pipeline \
       | "$bin/apipe-translate" - --to-ptx --sm="$sm" -o "$bundle/$example.pipelined.ptx"
+    "$bin/apipe-opt" "$root/examples/$example.mlir" --apipe-software-pipeline="sync=tokens" \
+      | "$bin/apipe-translate" - --to-ptx --sm="$sm" --sync=mbarrier -o "$bundle/$example.mbarrier.ptx"
   fi
   "$bin/apipe-translate" "$root/examples/pipelined/$example.mlir" --to-ptx --sm="$sm" \
     -o "$bundle/$example.hand.ptx"

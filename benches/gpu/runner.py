@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GPU runner for the apipe examples (issue 5, "GPU harness").
+"""GPU runner for the apipe examples (the GPU harness, benches/gpu/).
 
 Loads the PTX that benches/gpu/prepare.sh wrote, launches each example in
 each version present (`pipelined`: apipe-software-pipeline; `hand`: the
@@ -74,7 +74,7 @@ def load(bundle, example, version):
 
 def versions(bundle, example):
     """The versions of `example` in the bundle, the synchronous one last."""
-    return [v for v in ("pipelined", "hand", "sync")
+    return [v for v in ("pipelined", "mbarrier", "hand", "sync")
             if os.path.exists(os.path.join(bundle, f"{example}.{v}.ptx"))]
 
 

@@ -126,7 +126,7 @@ struct Checker<'o, 'c, 'a> {
     ok: bool,
 }
 
-impl Checker<'_, '_, '_> {
+impl<'c, 'a> Checker<'_, 'c, 'a> {
     fn error(&mut self, message: String) {
         let name = self.op.name();
         let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
@@ -173,11 +173,22 @@ impl Checker<'_, '_, '_> {
         self.i64_at_least(QUEUE, false, 0);
     }
 
-    fn copy(&mut self) {
-        let elements = self.i64_at_least(ELEMENTS, true, 1);
+    /// The first two operands of a copy (`apipe.copy`, `apipe.bulk_copy`)
+    /// with their types, if both are ranked memrefs of rank >= 1 (it copies
+    /// along the innermost dimension); else an error (`missing` when the
+    /// operands are absent) and `None`.
+    fn src_and_dst(
+        &mut self,
+        missing: &str,
+    ) -> Option<(
+        melior::ir::Value<'c, 'a>,
+        melior::ir::Value<'c, 'a>,
+        MemRefType<'c>,
+        MemRefType<'c>,
+    )> {
         let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
-            self.error("expected src and dst memref operands".into());
-            return;
+            self.error(missing.into());
+            return None;
         };
         let (Some(src_type), Some(dst_type)) = (ranked(src.r#type()), ranked(dst.r#type())) else {
             self.error(format!(
@@ -185,17 +196,27 @@ impl Checker<'_, '_, '_> {
                 src.r#type(),
                 dst.r#type()
             ));
-            return;
+            return None;
         };
-        let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
-        if src_rank == 0 || dst_rank == 0 {
+        if src_type.rank() == 0 || dst_type.rank() == 0 {
             self.error(format!(
                 "expected memrefs of rank >= 1 (it copies along the innermost dimension), got {} and {}",
                 src.r#type(),
                 dst.r#type()
             ));
-            return;
+            return None;
         }
+        Some((src, dst, src_type, dst_type))
+    }
+
+    fn copy(&mut self) {
+        let elements = self.i64_at_least(ELEMENTS, true, 1);
+        let Some((src, dst, src_type, dst_type)) =
+            self.src_and_dst("expected src and dst memref operands")
+        else {
+            return;
+        };
+        let (src_rank, dst_rank) = (src_type.rank(), dst_type.rank());
         let index_count = self.op.operand_count() - 2;
         let expected = src_rank + dst_rank;
         if index_count != expected && index_count != expected + 1 {
@@ -307,26 +328,11 @@ impl Checker<'_, '_, '_> {
     /// the slot, then the source and the destination indices.
     fn bulk_copy(&mut self) {
         let elements = self.i64_at_least(ELEMENTS, true, 1);
-        let (Ok(src), Ok(dst)) = (self.op.operand(0), self.op.operand(1)) else {
-            self.error("expected src, dst, ring and slot operands".into());
+        let Some((src, dst, src_type, dst_type)) =
+            self.src_and_dst("expected src, dst, ring and slot operands")
+        else {
             return;
         };
-        let (Some(src_type), Some(dst_type)) = (ranked(src.r#type()), ranked(dst.r#type())) else {
-            self.error(format!(
-                "expected ranked memrefs for src and dst, got {} and {}",
-                src.r#type(),
-                dst.r#type()
-            ));
-            return;
-        };
-        if src_type.rank() == 0 || dst_type.rank() == 0 {
-            self.error(format!(
-                "expected memrefs of rank >= 1 (it copies along the innermost dimension), got {} and {}",
-                src.r#type(),
-                dst.r#type()
-            ));
-            return;
-        }
         let index_count = self.op.operand_count().saturating_sub(4);
         if index_count != src_type.rank() + dst_type.rank() {
             self.error(format!(

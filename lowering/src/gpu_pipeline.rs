@@ -156,7 +156,8 @@ fn run_stage(
     stage: &'static str,
 ) -> Result<Duration, Error> {
     let context_ref = module.context();
-    // SAFETY: bound first (TOOLCHAIN.md); the module keeps it alive.
+    // SAFETY: bound first (a temporary context ref would dangle); the
+    // module keeps it alive.
     let context = unsafe { context_ref.to_ref() };
     let manager = PassManager::new(context);
     pipeline::add_elements(manager.as_operation_pass_manager(), elements)

@@ -1,5 +1,5 @@
-//! LLVM IR and PTX through inkwell (DESIGN.md sections 1 and 6; issue 5
-//! "LLVM and PTX").
+//! LLVM IR and PTX through inkwell (the GPU path of
+//! `apipe-translate`).
 //!
 //! 1. [`check_sm`]: `cp.async` needs sm_80 or newer (PTX ISA 9.7.9.25.3,
 //!    "Target ISA notes"); an older `--sm` is a located error at the first

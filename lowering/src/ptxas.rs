@@ -1,4 +1,4 @@
-//! Running NVIDIA `ptxas` (issue 5 "`--to-cubin`"): finding it, assembling
+//! Running NVIDIA `ptxas` (`apipe-translate --to-cubin`): finding it, assembling
 //! PTX into a cubin, and reading its `-v` resource usage.
 //!
 //! Lookup order: `$APIPE_PTXAS`, then `PATH`, then the project venv

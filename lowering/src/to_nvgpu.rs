@@ -185,11 +185,17 @@ fn check(nested: &[OperationRef]) -> bool {
 
 /// Step 2, first: every workgroup `memref.alloc` / `alloca` (checked in step
 /// 1) becomes a workgroup attribution of its kernel (`workgroup_memory`).
+///
+/// The allocs are collected before any is hoisted: hoisting one erases its
+/// `memref.dealloc`s, which `nested` holds too.
 fn hoist_workgroup_allocs(nested: &[OperationRef]) {
-    for op in nested {
-        if workgroup_memory::is_workgroup_alloc(op) {
-            workgroup_memory::hoist(*op);
-        }
+    let allocs: Vec<OperationRef> = nested
+        .iter()
+        .filter(|op| workgroup_memory::is_workgroup_alloc(op))
+        .copied()
+        .collect();
+    for op in allocs {
+        workgroup_memory::hoist(op);
     }
 }
 

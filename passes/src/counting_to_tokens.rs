@@ -64,6 +64,7 @@ use crate::{
     options::PassOptions,
     pass::{PassId, RunFn},
     registry::PassInfo,
+    token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
@@ -76,7 +77,7 @@ use melior::{
     pass::Pass,
     Context,
 };
-use mlir_sys::{mlirOperationDestroy, mlirValueReplaceAllUsesOfWith};
+use mlir_sys::mlirOperationDestroy;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 static ID: PassId = PassId::new();
@@ -323,7 +324,7 @@ fn convert_function(function: OperationRef) {
     for ready in converter.readies.values() {
         // SAFETY: the `ready` op is live; it is erased only if unused.
         let value: Value = unsafe { Value::from_raw(*ready) };
-        if crate::token_values::users(value).is_empty() {
+        if token_values::users(value).is_empty() {
             // SAFETY: an op result's owner is a live op with no other use.
             unsafe {
                 mlirOperationDestroy(mlir_sys::mlirOpResultGetOwner(*ready));
@@ -356,7 +357,7 @@ fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> HashSet<usize> {
             block.argument(index).unwrap().to_raw()
         };
         let result = |op: &OperationRef, index: usize| op.result(index).unwrap().to_raw();
-        for user in crate::token_values::users(value) {
+        for user in token_values::users(value) {
             let name = ops::name(&user);
             for (index, operand) in user.operands().enumerate() {
                 if operand != value {
@@ -565,9 +566,9 @@ impl<'c> Converter<'c> {
         let mut inner = windows.clone();
         self.unflatten(&mut inner, queues, &arguments);
         self.block(body, &mut inner);
-        append_operands(body.terminator().unwrap(), &Self::flatten(&inner, queues));
-        let new = self.rebuild(op, &inits, inits.len());
-        let results = tail_results(new, inits.len());
+        token_values::append_operands(body.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = token_values::rebuild_with_results(op, &inits, self.token, inits.len());
+        let results = token_values::tail_results(new, inits.len());
         self.unflatten(windows, queues, &results);
     }
 
@@ -585,14 +586,14 @@ impl<'c> Converter<'c> {
         let mut inner = windows.clone();
         self.unflatten(&mut inner, queues, &before_arguments);
         self.block(before, &mut inner);
-        append_operands(before.terminator().unwrap(), &Self::flatten(&inner, queues));
+        token_values::append_operands(before.terminator().unwrap(), &Self::flatten(&inner, queues));
         let after_arguments = self.add_arguments(after, count);
         let mut inner = windows.clone();
         self.unflatten(&mut inner, queues, &after_arguments);
         self.block(after, &mut inner);
-        append_operands(after.terminator().unwrap(), &Self::flatten(&inner, queues));
-        let new = self.rebuild(op, &inits, count);
-        let results = tail_results(new, count);
+        token_values::append_operands(after.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = token_values::rebuild_with_results(op, &inits, self.token, count);
+        let results = token_values::tail_results(new, count);
         self.unflatten(windows, queues, &results);
     }
 
@@ -608,7 +609,10 @@ impl<'c> Converter<'c> {
                 Some(block) => {
                     let mut inner = windows.clone();
                     self.block(block, &mut inner);
-                    append_operands(block.terminator().unwrap(), &Self::flatten(&inner, queues));
+                    token_values::append_operands(
+                        block.terminator().unwrap(),
+                        &Self::flatten(&inner, queues),
+                    );
                 }
                 None => {
                     // `scf.if` without `else`: yield the window unchanged.
@@ -623,50 +627,8 @@ impl<'c> Converter<'c> {
                 }
             }
         }
-        let new = self.rebuild(op, &[], outer.len());
-        let results = tail_results(new, outer.len());
+        let new = token_values::rebuild_with_results(op, &[], self.token, outer.len());
+        let results = token_values::tail_results(new, outer.len());
         self.unflatten(windows, queues, &results);
     }
-
-    /// Replaces `op` by the same op with `operands` appended and `count`
-    /// more token results; its regions move over.
-    fn rebuild<'a>(
-        &self,
-        op: OperationRef<'c, 'a>,
-        operands: &[Value<'c, 'a>],
-        count: usize,
-    ) -> OperationRef<'c, 'a> {
-        let all_operands: Vec<Value> = op.operands().chain(operands.iter().copied()).collect();
-        let mut result_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
-        result_types.extend(std::iter::repeat_n(self.token, count));
-        let new = crate::token_values::rebuild(op, &all_operands, &result_types);
-        for (index, result) in op.results().enumerate() {
-            let with = new.result(index).unwrap();
-            // SAFETY: both values are live and of the same type.
-            unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
-        }
-        erase(op);
-        new
-    }
-}
-
-fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value<'c, 'a>> {
-    let total = op.result_count();
-    (total - count..total)
-        .map(|i| op.result(i).unwrap().into())
-        .collect()
-}
-
-/// Replaces the terminator `op` by the same op with `extra` operands
-/// appended.
-fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
-    let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
-    let attributes: Vec<_> = op.attributes().collect();
-    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
-        .add_operands(&operands)
-        .add_attributes(&attributes)
-        .build()
-        .expect("terminator");
-    op.block().unwrap().insert_operation_before(op, replacement);
-    erase(op);
 }

@@ -1,4 +1,4 @@
-//! `apipe-make-sync`: the reference semantics (DESIGN.md section 5).
+//! `apipe-make-sync`: the reference semantics (README, "The `apipe` dialect").
 //!
 //! Every `apipe.copy` becomes an ordinary synchronous copy and all
 //! synchronization disappears, so the result is what the program means when
@@ -151,8 +151,7 @@ fn has_src_elements(op: &OperationRef) -> bool {
 /// The zero of `ty` as an attribute, if it has one.
 fn zero_of(ty: Type) -> Option<Attribute> {
     let context = ty.context();
-    // SAFETY: `context` is bound first (a temporary's `to_ref` is unsound,
-    // TOOLCHAIN.md).
+    // SAFETY: `context` is bound first (a temporary's `to_ref` is unsound).
     let context = unsafe { context.to_ref() };
     // SAFETY: `ty` is live.
     if unsafe { mlirTypeIsAFloat(ty.to_raw()) } {

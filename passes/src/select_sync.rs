@@ -79,7 +79,7 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
 }
 
 /// Why a function is inexact in counting form (step 1), or `None` when
-/// every count is exact.
+/// every count is exact (or nothing in it waits on a token).
 ///
 /// # Errors
 /// [`Reported`] when the analysis refused the function (errors emitted).
@@ -87,6 +87,15 @@ pub fn inexact_reason<'c: 'a, 'a>(
     function: OperationRef<'c, 'a>,
     options: &DistanceOptions<'c, 'a>,
 ) -> Result<Option<String>, Reported> {
+    let own_waits: Vec<OperationRef> = ops::nested_ops(&function)
+        .into_iter()
+        .filter(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        })
+        .collect();
+    if own_waits.is_empty() {
+        return Ok(None); // Nothing waits: no count to be inexact.
+    }
     let queues = group_distance::commit_queues(&function);
     if queues.len() > 1 {
         return Ok(Some(format!(
@@ -95,11 +104,7 @@ pub fn inexact_reason<'c: 'a, 'a>(
         )));
     }
     let analysis = GroupDistance::compute_with(&function, options)?;
-    for wait in ops::nested_ops(&function) {
-        if !ops::is(&wait, ops::WAIT) || group_distance::enclosing_function(wait) != Some(function)
-        {
-            continue;
-        }
+    for wait in own_waits {
         let Ok(counts) = wait_counts(&analysis, wait) else {
             // tokens-to-counting reports the token it cannot follow.
             continue;

@@ -17,7 +17,12 @@
 //!    (stages, orders, async stages with copies, side effects, calls,
 //!    stage-crossing values, buffers to multi-buffer) and builds the plan:
 //!    the schedule (body order with waits, commits and barriers), the
-//!    values that cross stages and the buffers with their versions;
+//!    values that cross stages and the buffers with their versions; then
+//!    `dependences` proves that the schedule keeps every memory dependence
+//!    of the original loop (a dependence test, exact for indices affine in
+//!    the induction variable, between every pair of accesses whose order
+//!    the schedule changes), or refuses with the two ops and the iteration
+//!    distance;
 //! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`;
 //! 3. emit before the loop: each cloned `apipe.copy` of async stage `s`
 //!    gets `queue = s` (the RFC convention); one
@@ -83,8 +88,14 @@
 //! before the stage that yields them, or yielding a value from outside the
 //! body (an invariant, an iter_arg, the induction variable); a buffer
 //! written by an async copy through a view made inside the loop; a buffer
-//! read outside the loop. Buffers written by synchronous stores and read in a
-//! later stage are not multi-buffered (the RFC only versions async buffers).
+//! read outside the loop; a memory dependence the schedule would reverse
+//! (`dependences`). Buffers written by synchronous ops and read in a later
+//! stage are accepted when every iteration writes its own elements (e.g.
+//! `tmp[i]`); a local one (`memref.alloc` / `alloca` before the loop, used
+//! only in it) whose elements later iterations rewrite too early gets
+//! versions like an async buffer when each iteration reads only what it
+//! wrote (RFC 0077 versions every intermediate buffer); otherwise the
+//! schedule is refused.
 //!
 //! References: TVM RFC 0077 sections "Asynchronous stage" and "Multi-buffering";
 //! PTX ISA 9.7.9.25.3 (`cp.async.commit_group` / `cp.async.wait_group`);
@@ -94,6 +105,7 @@
 mod analysis;
 mod barriers;
 mod conditional_writes;
+mod dependences;
 mod multi_buffer;
 mod schedule;
 mod shared_memory;
@@ -390,15 +402,11 @@ struct Planned {
 }
 
 impl Planned {
-    /// Emits the plan's warnings and the scheduling remarks.
+    /// Emits the scheduling remarks.
     fn report(&self) {
         let plan = &self.plan;
         // SAFETY: the loop is live until it is transformed.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
-        for (at, message) in &plan.warnings {
-            // SAFETY: a location of this context.
-            diagnostic::warning(unsafe { Location::from_raw(*at) }, message);
-        }
         let Some(n) = self.scheduled else { return };
         let budget = self.budget;
         for &(stages, bytes) in &self.reduced {
@@ -1494,5 +1502,37 @@ func.func @f(%A: memref<64xf32>, %init: f32) -> f32 {
         let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
         assert!(result.is_err());
         assert_eq!(module.as_operation().to_string(), before);
+    }
+
+    /// A loop whose schedule would reverse a memory dependence (the store
+    /// of iteration i writes what the copy of iteration i + 1 reads) is
+    /// refused and left exactly as it was; with the store one element
+    /// further on (disjoint from every later copy) it is pipelined.
+    #[test]
+    fn reversed_dependence_leaves_the_ir_unchanged() {
+        for (offset, refused) in [("%c4", true), ("%c3", false)] {
+            let context = apipe_dialect::create_context().unwrap();
+            let text = TWO_STAGES
+                .replace("UPPER", "arith.addi %n, %c0 : index")
+                .replace("LOAD_STAGE", "1")
+                .replace(
+                    "    memref.store %x, %out[%i]",
+                    &format!(
+                        "    %w = arith.addi %off, {offset} {{apipe.stage = 1 : i64}} : index\n    memref.store %x, %A[%w] {{apipe.stage = 1 : i64}} : memref<64xf32>\n    memref.store %x, %out[%i]"
+                    ),
+                )
+                .replace("%c4 = arith.constant 4 : index", "%c4 = arith.constant 4 : index\n  %c3 = arith.constant 3 : index");
+            let module = Module::parse(&context, &text).unwrap();
+            let before = module.as_operation().to_string();
+            let result = software_pipeline(&module.as_operation(), PipelineOptions::default());
+            if refused {
+                assert!(result.is_err());
+                assert_eq!(module.as_operation().to_string(), before);
+            } else {
+                assert!(result.is_ok(), "{text}");
+                assert!(module.as_operation().verify());
+                assert!(count(&module, ops::WAIT_GROUP) > 0);
+            }
+        }
     }
 }

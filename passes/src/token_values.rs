@@ -5,7 +5,10 @@
 //! operands that feed them).
 //!
 //! Shared by `apipe-make-sync` (all synchronization disappears) and
-//! `apipe-tokens-to-counting` (waits become counts, tokens disappear).
+//! `apipe-tokens-to-counting` (waits become counts, tokens disappear); its
+//! op rebuilding ([`rebuild_with_results`], [`append_operands`]) also threads
+//! extra loop-carried values through `scf` for `apipe-counting-to-tokens`
+//! and `apipe-tokens-to-mbarrier`.
 //!
 //! Algorithm:
 //! 1. [`check_removable`]: every use of a token must be an `apipe.wait`, a
@@ -206,6 +209,57 @@ pub fn rebuild<'c, 'a>(
     op.block()
         .expect("op in a block")
         .insert_operation_before(op, replacement)
+}
+
+/// Replaces `op` by the same op with `operands` appended and `count` more
+/// results of type `ty` (regions move over, uses of the old results move to
+/// the new op's first results); returns the new op. Used to thread extra
+/// loop-carried values (token windows, mbarrier counters) through `scf`.
+///
+/// # Panics
+/// As [`rebuild`].
+pub fn rebuild_with_results<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    operands: &[Value<'c, 'a>],
+    ty: Type<'c>,
+    count: usize,
+) -> OperationRef<'c, 'a> {
+    let all_operands: Vec<Value> = op.operands().chain(operands.iter().copied()).collect();
+    let mut result_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+    result_types.extend(std::iter::repeat_n(ty, count));
+    let new = rebuild(op, &all_operands, &result_types);
+    for (index, result) in op.results().enumerate() {
+        let with = new.result(index).unwrap();
+        // SAFETY: both values are live and of the same type.
+        unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
+    }
+    // SAFETY: the op is live, its results have no uses left, and no handle
+    // to it is used again.
+    unsafe { mlirOperationDestroy(op.to_raw()) };
+    new
+}
+
+/// The last `count` results of `op`.
+pub fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value<'c, 'a>> {
+    let total = op.result_count();
+    (total - count..total)
+        .map(|i| op.result(i).unwrap().into())
+        .collect()
+}
+
+/// Replaces the terminator `op` by the same op with `extra` operands
+/// appended.
+pub fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
+    let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
+    let attributes: Vec<_> = op.attributes().collect();
+    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
+        .add_operands(&operands)
+        .add_attributes(&attributes)
+        .build()
+        .expect("terminator");
+    op.block().unwrap().insert_operation_before(op, replacement);
+    // SAFETY: a terminator has no results; no handle to it is used again.
+    unsafe { mlirOperationDestroy(op.to_raw()) };
 }
 
 /// Replaces `op` by the same op without token operands, results and block

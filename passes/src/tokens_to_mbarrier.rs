@@ -34,7 +34,7 @@
 //!    becomes c and the count becomes c + 1. An `apipe.ready` token becomes
 //!    [`rewrite::READY_COUNT`]. A wait becomes one `apipe.mbarrier_wait` per
 //!    token j on slot `j mod K` with parity `(j div K) mod 2`, inside
-//!    `scf.if (count - j < K)` where planned; it keeps the wait's other
+//!    `scf.if (count - j <= K)` where planned; it keeps the wait's other
 //!    attributes. Tokens that name no group on any path need no wait;
 //! 6. an `scf` op whose regions commit on a queue carries that queue's
 //!    count: `scf.for` as an iter_arg, `scf.while` through its region

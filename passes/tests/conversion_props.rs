@@ -1,5 +1,5 @@
 //! Property tests of the counting ↔ token conversion against a brute-force
-//! path enumerator (issue 4, "Guarantees, tested"), on random structured
+//! path enumerator, on random structured
 //! programs: straight-line code, `scf.for` with static and dynamic bounds,
 //! `scf.while`, `scf.if` with and without `else`, nested loops, one or two queues, tokens
 //! in iter_args and if results.

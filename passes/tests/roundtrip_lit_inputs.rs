@@ -1,5 +1,4 @@
-//! The round-trip guarantee on every counting-form input in the repo (issue
-//! 4, DESIGN.md section 5): for each `.mlir` file under `test/` and
+//! The round-trip guarantee on every counting-form input in the repo (README, "The `apipe` dialect"): for each `.mlir` file under `test/` and
 //! `examples/`, each `// -----` chunk that parses, verifies and has a
 //! `wait_group` (and no token) goes through `counting_to_tokens` then
 //! `tokens_to_counting{strict=true}`, and every count comes back unchanged.

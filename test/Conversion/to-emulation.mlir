@@ -14,6 +14,14 @@
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
+// An allocation that returns null stops the program (a located error):
+// CHECK-NEXT: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK-NEXT: %[[NULLPTR:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[NULL:.*]] = arith.cmpi eq, %[[PTR]], %[[NULLPTR]] : index
+// CHECK-NEXT: %[[ID3:.*]] = arith.constant 3 : i64
+// CHECK-NEXT: scf.if %[[NULL]] {
+// CHECK-NEXT: func.call @apipe_emu_check_failed(%[[ID3]]) : (i64) -> ()
+// CHECK-NEXT: }
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
 // CHECK-DAG: %[[ID0:.*]] = arith.constant 0 : i64

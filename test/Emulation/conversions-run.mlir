@@ -22,6 +22,19 @@
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=random:5 | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=4})' | apipe-run - --completion=lazy | FileCheck %s
+// sync=auto's apipe passes (apipe-select-sync: @two_queues takes the
+// mbarrier form, the others counting form; then merge-queues over both):
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues)' | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues)' | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues)' | apipe-run - --completion=random:6 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues)' | FileCheck %s --check-prefix=AUTO
+// AUTO-LABEL: func.func @double_buffer
+// AUTO-NOT: mbarrier
+// AUTO-LABEL: func.func @two_queues
+// AUTO: apipe.mbarrier_init
+// AUTO-NOT: apipe.wait_group
+// AUTO-LABEL: func.func @commit_under_condition
+// AUTO-NOT: mbarrier
 // merge-queues:
 // RUN: apipe-opt %s --apipe-merge-queues | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --apipe-merge-queues | apipe-run - --completion=eager | FileCheck %s

@@ -1,4 +1,4 @@
-// The warning "writes its buffer under a condition" on a multi-buffered
+// The error "writes its buffer under a condition" on a multi-buffered
 // buffer fires exactly when some path through an iteration reads a part of
 // the buffer that some iteration writes but this path does not (the version
 // would then hold the data of V iterations earlier). One case per chunk;
@@ -48,7 +48,7 @@ func.func @then_only(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
@@ -99,7 +99,7 @@ func.func @read_under_the_opposite_condition(%X: memref<64xf32>, %Y: memref<64xf
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     scf.if %odd {
@@ -128,7 +128,7 @@ func.func @branches_write_different_halves(%X: memref<64xf32>, %Y: memref<64xf32
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
     } else {
       apipe.copy %Y[%off], %buf[%c4], 4 : memref<64xf32> to memref<8xf32>
@@ -185,7 +185,7 @@ func.func @read_in_the_part_one_branch_skips(%X: memref<64xf32>, %Y: memref<64xf
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c4], 4 : memref<64xf32> to memref<8xf32>
     } else {
       apipe.copy %Y[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
@@ -249,7 +249,7 @@ func.func @switch_default_skips(%X: memref<64xf32>, %Y: memref<64xf32>, %out: me
     %sel = arith.remui %t, %c3 {apipe.stage = 0 : i64} : index
     scf.index_switch %sel {apipe.stage = 0 : i64}
     case 0 {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       scf.yield
     }
@@ -315,7 +315,7 @@ func.func @nested_condition_skips_a_leaf(%X: memref<64xf32>, %Y: memref<64xf32>,
     %big = arith.cmpi ugt, %t, %c3 {apipe.stage = 0 : i64} : index
     scf.if %odd {
       scf.if %big {
-        // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+        // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
         apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
       }
     } else {
@@ -368,7 +368,7 @@ func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32>, %Y: memr
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %odd {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%a], 4 : memref<64xf32> to memref<8xf32>
     } else {
       apipe.copy %Y[%off], %buf[%b], 4 : memref<64xf32> to memref<8xf32>
@@ -447,7 +447,7 @@ func.func @copies_in_an_inner_loop_with_iteration_bounds(%X: memref<64xf32>, %Y:
     %r = arith.remui %t, %c2 {apipe.stage = 0 : i64} : index
     %odd = arith.cmpi ne, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.for %j = %c0 to %r step %c1 {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 3 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
       apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>

@@ -304,16 +304,17 @@ func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
-  %f = arith.constant 1.0 : f32
   %buf = memref.alloc() : memref<4xf32, 3>
-  %tile = memref.alloc() : memref<4xf32>
+  %prev = memref.alloc() : memref<1xf32>
   scf.for %i = %c0 to %c16 step %c1 {
     apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
-    // expected-error @+1 {{'memref.store' op in stage 1 writes a buffer that stage 2 reads (at}}
-    memref.store %f, %tile[%c0] {apipe.stage = 1 : i64} : memref<4xf32>
-    %x = memref.load %tile[%c0] {apipe.stage = 2 : i64} : memref<4xf32>
+    // The value of the previous iteration, through memory: no versions.
+    // expected-note @+1 {{the 'memref.load' op of iteration i + 1}}
+    %p = memref.load %prev[%c0] {apipe.stage = 1 : i64} : memref<1xf32>
     %y = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32, 3>
-    %z = arith.addf %x, %y {apipe.stage = 2 : i64} : f32
+    // expected-error @+1 {{'memref.store' op in stage 2 writes memory that 'memref.load' op in stage 1 reads 1 iteration later: the pipelined schedule does not keep this loop-carried read-after-write dependence (iteration distance 1); change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first}}
+    memref.store %y, %prev[%c0] {apipe.stage = 2 : i64} : memref<1xf32>
+    %z = arith.addf %p, %y {apipe.stage = 2 : i64} : f32
     memref.store %z, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
   return
@@ -352,7 +353,7 @@ func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf3
     %r = arith.remui %i, %c2 {apipe.stage = 0 : i64} : index
     %even = arith.cmpi eq, %r, %c0 {apipe.stage = 0 : i64} : index
     scf.if %even {
-      // expected-warning @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer gets 2 versions}}
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 2 versions}}
       apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
     } {apipe.stage = 0 : i64}
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>

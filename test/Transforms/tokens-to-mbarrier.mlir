@@ -99,13 +99,13 @@ func.func @path_dependent_distance(%p: i1) {
 // CHECK-NEXT: %[[PBIT:.*]] = arith.andi %[[PREV]], %[[C2]] : index
 // CHECK-NEXT: %[[PPARITY:.*]] = arith.cmpi ne, %[[PBIT]], %[[C0]] : index
 // CHECK-NEXT: %[[AGE:.*]] = arith.subi %[[NEXT]], %[[PREV]] : index
-// CHECK-NEXT: %[[RECENT:.*]] = arith.cmpi ult, %[[AGE]], %[[C2]] : index
+// CHECK-NEXT: %[[RECENT:.*]] = arith.cmpi ule, %[[AGE]], %[[C2]] : index
 // CHECK-NEXT: scf.if %[[RECENT]] {
 // CHECK-NEXT: apipe.mbarrier_wait %[[RING]][%[[PSLOT]]], %[[PPARITY]]
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield %[[COUNT]], %[[NEXT]] : index, index
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[R0:.*]] = arith.cmpi ult, %[[L]]#1, %[[C2]] : index
+// CHECK-NEXT: %[[R0:.*]] = arith.cmpi ule, %[[L]]#1, %[[C2]] : index
 // CHECK-NEXT: scf.if %[[R0]] {
 // CHECK-NEXT: apipe.mbarrier_wait %[[RING]][%[[C0]]], %{{.*}}
 // CHECK-NEXT: }

@@ -1,17 +1,32 @@
 //! The glue behind apipe's command-line tools (`apipe-opt`, `apipe-translate`,
 //! `apipe-run`): reading and splitting inputs,
 //! printing MLIR diagnostics as `mlir-opt` does, and checking
-//! `expected-*` comments (`--verify-diagnostics`).
+//! `expected-*` comments (`--verify-diagnostics`); and the fuzzer that
+//! runs them (`apipe-fuzz`, [`fuzz`]).
 #![deny(missing_docs)]
 
 pub mod diagnostics;
+pub mod fuzz;
 pub mod opt;
 pub mod run;
 pub mod source;
 pub mod translate;
 pub mod verify_diagnostics;
 
-use std::process::ExitCode;
+use std::{process::ExitCode, sync::Once};
+
+/// Registers every pass the tools can run, once per process: upstream
+/// MLIR's (for `--pass-pipeline` and the lowerings) and apipe's, the
+/// lowering passes included. Registering instantiates every upstream pass,
+/// so a process that runs the tools many times (the fuzzer's forked
+/// children inherit the registrations) pays for it once.
+pub fn register_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        melior::utility::register_all_passes();
+        apipe_lowering::register_passes();
+    });
+}
 
 /// MLIR's parser and verifier recurse once per nesting level; the tools run
 /// on a thread with a stack this large (bytes) so deeply nested input is not

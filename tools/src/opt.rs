@@ -20,7 +20,6 @@ use clap::{CommandFactory, Parser};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
     pass::{PassIrPrintingOptions, PassManager},
-    utility::register_all_passes,
 };
 use std::{io::Write, process::ExitCode};
 
@@ -158,7 +157,7 @@ fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
 
 /// Runs `apipe-opt` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
-    apipe_lowering::register_passes();
+    crate::register_passes();
     let (tool_args, pass_flags) = split_arguments(args);
     let cli: Cli = match crate::parse_cli(tool_args) {
         Ok(cli) => cli,
@@ -191,7 +190,6 @@ fn pipeline_elements(cli: &Cli, pass_flags: Vec<Element>) -> Result<Vec<Element>
 }
 
 fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
-    register_all_passes();
     let elements = pipeline_elements(cli, pass_flags)?;
     // Reject unknown passes and bad options once, before reading input.
     {

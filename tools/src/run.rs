@@ -41,7 +41,6 @@ use melior::{
         BlockLike, Module, RegionLike,
     },
     pass::PassManager,
-    utility::register_all_passes,
     StringRef,
 };
 use mlir_sys::{
@@ -134,7 +133,7 @@ pub struct Cli {
 
 /// Runs `apipe-run` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
-    apipe_lowering::register_passes();
+    crate::register_passes();
     let cli: Cli = match crate::parse_cli(args) {
         Ok(cli) => cli,
         Err(code) => return code,
@@ -189,7 +188,6 @@ fn run(cli: &Cli) -> Result<bool, String> {
         }
     }
     libraries.retain(|l| std::path::Path::new(l).exists());
-    register_all_passes();
     let start = Instant::now();
     let input = Input::read(&cli.input)?;
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
@@ -211,10 +209,17 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Ok(false);
     }
     // 2.
-    if let Err(message) = prepare_entry(&module, &cli.entry) {
-        report(&capture);
-        return Err(message);
-    }
+    let entry_location = match prepare_entry(&module, &cli.entry) {
+        Ok(location) => location,
+        Err((message, location)) => {
+            // An input without ops: its first line.
+            let location =
+                location.unwrap_or_else(|| melior::ir::Location::new(&context, &input.name, 1, 1));
+            apipe_dialect::diagnostic::error(location, &message);
+            report(&capture);
+            return Ok(false);
+        }
+    };
     // 3.
     let mut upstream = Vec::new();
     if has_op(&module, "gpu.launch") {
@@ -247,6 +252,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         report(&capture);
         return Err("lowering to the LLVM dialect failed".into());
     }
+    probe_stacks(&module);
     report(&capture);
     // 5.
     let engine = Engine::new(&module, cli.opt_level, &libraries);
@@ -289,12 +295,15 @@ fn run(cli: &Cli) -> Result<bool, String> {
                 );
             }
             let begin = Instant::now();
+            let mut locations = emulation.locations.clone();
+            locations.push(entry_location.clone());
             let config = RunConfig {
+                entry_op: locations.len() as i64 - 1,
                 completion,
                 schedule,
                 racecheck,
                 jobs: cli.jobs,
-                locations: emulation.locations.clone(),
+                locations,
                 checks: emulation.checks.clone(),
                 kernels: kernels.clone(),
             };
@@ -357,11 +366,16 @@ pub fn run_pipeline(
 }
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
-/// `module`'s body and marks it `llvm.emit_c_interface`.
+/// `module`'s body and marks it `llvm.emit_c_interface`; returns its
+/// `file:line:col`.
 ///
 /// # Errors
-/// `entry` is missing or not such a function.
-pub fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
+/// The message and where it points: the op named `entry` when it is not
+/// such a function, else the input's first op (`None` when it has none).
+pub fn prepare_entry<'c>(
+    module: &Module<'c>,
+    entry: &str,
+) -> Result<String, (String, Option<melior::ir::Location<'c>>)> {
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -376,8 +390,9 @@ pub fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
         if op.name().as_string_ref().as_str() != Ok("func.func")
             || op.region(0).is_ok_and(|r| r.first_block().is_none())
         {
-            return Err(format!(
-                "entry point '{entry}' is not a func.func with a body"
+            return Err((
+                format!("entry point '{entry}' is not a func.func with a body"),
+                Some(op.location()),
             ));
         }
         let ty = op
@@ -386,9 +401,12 @@ pub fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
             .and_then(|a| TypeAttribute::try_from(a).ok())
             .and_then(|a| FunctionType::try_from(a.value()).ok());
         if ty.is_none_or(|t| t.input_count() != 0 || t.result_count() != 0) {
-            return Err(format!(
-                "entry point '{entry}' must take no arguments and return nothing (it is {})",
-                ty.map_or("?".to_owned(), |t| melior::ir::Type::from(t).to_string())
+            return Err((
+                format!(
+                    "entry point '{entry}' must take no arguments and return nothing (it is {})",
+                    ty.map_or("?".to_owned(), |t| melior::ir::Type::from(t).to_string())
+                ),
+                Some(op.location()),
             ));
         }
         // SAFETY: a handle to a live op; setting an attribute does not move it.
@@ -397,9 +415,47 @@ pub fn prepare_entry(module: &Module, entry: &str) -> Result<(), String> {
         // SAFETY: bound first; the context outlives the module.
         let unit = Attribute::unit(unsafe { context.to_ref() });
         op.set_attribute("llvm.emit_c_interface", unit);
-        return Ok(());
+        return Ok(apipe_dialect::location::file_line_col(op.location())
+            .map_or_else(|| "<unknown>:0:0".to_owned(), |p| p.to_string()));
     }
-    Err(format!("entry point '{entry}' not found"))
+    let first = module.body().first_operation().map(|op| op.location());
+    Err((format!("entry point '{entry}' not found"), first))
+}
+
+/// End of step 4: every `llvm.func` with a body gets LLVM's
+/// `"probe-stack"="inline-asm"` (a `passthrough` entry), so that each frame
+/// larger than a page touches its pages in order and an overflow of a
+/// fiber's stack always hits its guard page
+/// ([`emulation_runtime::overflow`]), even from a large `memref.alloca`.
+fn probe_stacks(module: &Module) {
+    let (key, value) = emulation_runtime::overflow::PROBE_STACK_PASSTHROUGH;
+    let entry = format!("[\"{key}\", \"{value}\"]");
+    for op in apipe_dialect::ops::nested_ops(&module.as_operation()) {
+        if !apipe_dialect::ops::is(&op, "llvm.func")
+            || op.region(0).is_ok_and(|r| r.first_block().is_none())
+        {
+            continue;
+        }
+        // Keep the entries already there (`[a, b]` becomes `[a, b, entry]`).
+        let text = match op.attribute("passthrough") {
+            Ok(existing) => {
+                let existing = existing.to_string();
+                match existing.strip_suffix(']') {
+                    Some(head) if head.trim_end() != "[" => format!("{head}, {entry}]"),
+                    _ => format!("[{entry}]"),
+                }
+            }
+            Err(_) => format!("[{entry}]"),
+        };
+        let context = module.context();
+        // SAFETY: bound first; the context outlives the module.
+        let Some(attribute) = Attribute::parse(unsafe { context.to_ref() }, &text) else {
+            continue;
+        };
+        // SAFETY: a handle to a live op; setting an attribute does not move it.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        op.set_attribute("passthrough", attribute);
+    }
 }
 
 /// The MLIR ExecutionEngine through the C API: melior's wrapper does not

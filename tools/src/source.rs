@@ -7,6 +7,7 @@
 //! locations and parse diagnostics say `file:line:col`.
 
 use melior::{ir::Module, Context};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The marker `mlir-opt --split-input-file` splits at.
 pub const SPLIT_MARKER: &str = "// -----";
@@ -72,7 +73,30 @@ impl Input {
 /// an invalid input the process only reports and exits (see
 /// [`apipe_dialect::parse`]: the parser is stopped at its first error).
 pub fn parse<'c>(context: &'c Context, text: &str, file: &str) -> Option<Module<'c>> {
-    apipe_dialect::parse::parse_module(context, text, file).ok()
+    let result = apipe_dialect::parse::parse_module(context, text, file);
+    let outcome = match result {
+        Ok(_) => 2,
+        Err(apipe_dialect::parse::ParseFailure::Invalid) => 3,
+        Err(apipe_dialect::parse::ParseFailure::Stopped) => 1,
+    };
+    LAST_PARSE.store(outcome, Ordering::Relaxed);
+    result.ok()
+}
+
+/// The outcome of the last [`parse`] in this process: 0 none yet, 1 the
+/// parser stopped at an error, 2 parsed and verified, 3 parsed but invalid.
+static LAST_PARSE: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the last [`parse`] in this process got past the parser (`None`
+/// if none ran); the input may still fail to verify. The fuzzer
+/// (`apipe_tools::fuzz`) reads it to report the share of its inputs that
+/// parse.
+pub fn last_parse_succeeded() -> Option<bool> {
+    match LAST_PARSE.load(Ordering::Relaxed) {
+        0 => None,
+        1 => Some(false),
+        _ => Some(true),
+    }
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ pub struct Cli {
 
 /// Runs `apipe-translate` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
-    apipe_lowering::register_passes();
+    crate::register_passes();
     let cli: Cli = match crate::parse_cli(args) {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -1,12 +1,22 @@
 //! Feeds every file of the broken-input corpus (`test/Tools/Inputs/broken/`)
-//! to `apipe-opt`, twice (plain, and with `--apipe-make-sync
-//! --split-input-file`), and checks that each run ends cleanly: a normal
-//! exit (no signal), exit code 0 or 1 (never 101 = Rust panic, never 134 =
-//! abort), and no crash text on stderr.
+//! to the tools and checks that each run ends cleanly: a normal exit (no
+//! signal), exit code 0 or 1 (never 101 = Rust panic, never 134 = abort),
+//! and no crash text on stderr.
+//!
+//! 1. `broken_inputs_exit_cleanly`: the `apipe-opt` binary, twice (plain,
+//!    and with `--apipe-make-sync --split-input-file`);
+//! 2. `broken_inputs_through_every_pass_and_tool`: every fuzz target
+//!    (`apipe-fuzz check`: `apipe-opt` with every apipe pass alone, the
+//!    pipeliner chain and the round trip, `apipe-translate --to-ptx` for
+//!    sm_80 and sm_90, `apipe-run` lazy, eager and random), in forked
+//!    children of one process; a failure (exit 1) must carry a located
+//!    diagnostic (`file:line:col: error: `).
 //!
 //! The file name says what else is expected:
-//! - `bad-*`: exit code exactly 1 and a located diagnostic (`: error: `);
-//! - `ok-*`: valid input that merely looks odd: exit code 0;
+//! - `bad-*`: exit code exactly 1 and a located diagnostic (`: error: `),
+//!   whatever the pass or tool;
+//! - `ok-*`: valid input that merely looks odd: exit code 0 from
+//!   `apipe-opt` alone (a pass or tool may refuse it, with a located error);
 //! - `edge-*`: either outcome is acceptable, only a clean exit is required.
 //!
 //! All failures are collected and reported together.
@@ -242,6 +252,136 @@ fn broken_inputs_exit_cleanly() {
         failures.is_empty(),
         "{} of {runs} runs over {} did not end as expected:\n  {}",
         failures.len(),
+        dir.display(),
+        failures.join("\n  ")
+    );
+}
+
+/// One line of `apipe-fuzz check`: file, target, ending, verdict, first
+/// error line.
+struct CheckLine {
+    file: String,
+    target: String,
+    ending: String,
+    verdict: String,
+    first_error: String,
+}
+
+fn parse_check_line(line: &str) -> Option<CheckLine> {
+    let mut fields = line.splitn(5, '\t');
+    Some(CheckLine {
+        file: fields.next()?.to_owned(),
+        target: fields.next()?.to_owned(),
+        ending: fields.next()?.to_owned(),
+        verdict: fields.next()?.to_owned(),
+        first_error: fields.next().unwrap_or("").to_owned(),
+    })
+}
+
+/// The problems of one `check` run (empty when it is as expected).
+fn check_every_target(expect: Expect, run: &CheckLine) -> Vec<String> {
+    let mut problems = Vec::new();
+    if run.verdict.starts_with("crash") {
+        problems.push(run.verdict.clone());
+    } else if run.ending != "exit 0" && run.ending != "exit 1" && run.verdict != "long-by-design" {
+        problems.push(format!("ended with {} (expected exit 0 or 1)", run.ending));
+    }
+    if run.verdict == "refused-unlocated" {
+        problems.push("exit 1 without a located diagnostic (file:line:col: error: ...)".into());
+    }
+    match expect {
+        Expect::Bad if run.ending != "exit 1" => {
+            problems.push(format!("expected exit 1, got {}", run.ending));
+        }
+        Expect::Ok if run.target == "opt" && run.ending != "exit 0" => {
+            problems.push(format!(
+                "expected exit 0 from apipe-opt alone, got {}",
+                run.ending
+            ));
+        }
+        _ => {}
+    }
+    problems
+}
+
+#[test]
+fn broken_inputs_through_every_pass_and_tool() {
+    let fuzz = Path::new(env!("CARGO_BIN_EXE_apipe-fuzz"));
+    let dir = corpus_dir();
+    let targets = Command::new(fuzz)
+        .arg("targets")
+        .output()
+        .expect("run apipe-fuzz targets");
+    let target_names: Vec<String> = String::from_utf8_lossy(&targets.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect();
+    assert!(
+        target_names.len() >= 19,
+        "apipe-fuzz lists {} targets",
+        target_names.len()
+    );
+    let output = Command::new(fuzz)
+        .arg("check")
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run apipe-fuzz check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let runs: Vec<CheckLine> = stdout.lines().filter_map(parse_check_line).collect();
+    let mut failures = Vec::new();
+    let mut files = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for run in &runs {
+        let name = Path::new(&run.file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        files
+            .entry(name.clone())
+            .or_default()
+            .push(run.target.clone());
+        let Some(expect) = expectation(&name) else {
+            continue;
+        };
+        let problems = check_every_target(expect, run);
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{name} [{}]: {}\n      first error: {}",
+                run.target,
+                problems.join("; "),
+                run.first_error
+            ));
+        }
+    }
+    // Every file went through every target.
+    for (name, seen) in &files {
+        for target in &target_names {
+            if !seen.contains(target) {
+                failures.push(format!("{name}: no run of {target}"));
+            }
+        }
+    }
+    assert!(
+        files.len() >= MIN_FILES,
+        "apipe-fuzz check ran {} files of {} (stderr: {})",
+        files.len(),
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut stderr = std::io::stderr();
+    let _ = writeln!(
+        stderr,
+        "broken inputs through every target: {} files x {} targets = {} runs, {} failed",
+        files.len(),
+        target_names.len(),
+        runs.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs over {} did not end as expected:\n  {}",
+        failures.len(),
+        runs.len(),
         dir.display(),
         failures.join("\n  ")
     );

@@ -15,6 +15,11 @@
 //!    `generate-runtime-verification` does not check in MLIR 22: each
 //!    index of the memref must satisfy `0 <= i` and `i + n <= size`, `n`
 //!    the vector's extent along that dimension (1 for the leading ones).
+//! 4. `memref.alloc` of default (host or per-thread) memory: after it, a
+//!    null aligned pointer (`malloc` failed: the program asked for more
+//!    memory than the process may have) calls `apipe_emu_check_failed`
+//!    ("'memref.alloc' failed: out of memory"), before any use of the
+//!    buffer could fault.
 
 use super::Emitter;
 use crate::emulation_runtime::{BAD_STEP_FN, CHECK_FAILED_FN};
@@ -43,6 +48,8 @@ pub fn insert<'c: 'a, 'a>(
             check_step(op, emitter);
         } else if bounds && (ops::is(&op, "vector.load") || ops::is(&op, "vector.store")) {
             check_vector_access(op, emitter);
+        } else if ops::is(&op, "memref.alloc") {
+            check_allocation(op, emitter);
         }
     }
 }
@@ -144,6 +151,55 @@ fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let id = emitter.constant(op, emitter.i64_type(), id);
     let step = emitter.to_i64(op, step);
     emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
+}
+
+/// The message of a failed `memref.alloc`.
+pub const ALLOC_FAILED: &str = "'memref.alloc' failed: out of memory";
+
+/// Step 4.
+fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let Ok(result) = op.result(0) else {
+        return;
+    };
+    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
+        return;
+    };
+    // Workgroup and other memory spaces are the lowering's own buffers.
+    if ty.memory_space().is_some() {
+        return;
+    }
+    // An alloc is never a terminator: its next op exists.
+    let Some(next) = op.next_in_block() else {
+        return;
+    };
+    let location = op.location();
+    let id = emitter.id(location, ALLOC_FAILED);
+    let pointer: Value = emitter
+        .before(
+            next,
+            melior::ir::operation::OperationBuilder::new(
+                "memref.extract_aligned_pointer_as_index",
+                location,
+            )
+            .add_operands(&[result.into()])
+            .add_results(&[emitter.index_type()])
+            .build()
+            .expect("valid memref.extract_aligned_pointer_as_index"),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let zero = emitter.constant(next, emitter.index_type(), 0);
+    let null: Value = emitter
+        .before(
+            next,
+            arith::cmpi(emitter.context, CmpiPredicate::Eq, pointer, zero, location),
+        )
+        .result(0)
+        .unwrap()
+        .into();
+    let id = emitter.constant(next, emitter.i64_type(), id);
+    emitter.call_if(next, null, CHECK_FAILED_FN, &[id]);
 }
 
 /// Step 3.

@@ -79,6 +79,10 @@ pub struct RunConfig {
     pub checks: Vec<String>,
     /// The kernels, by kernel index.
     pub kernels: Vec<KernelInfo>,
+    /// The op id of the entry function (`locations[entry_op]`), where an
+    /// error that no op owns points (an overflow of the entry's stack); -1
+    /// when unknown.
+    pub entry_op: i64,
 }
 
 /// The most races reported in one run; later ones are counted only.

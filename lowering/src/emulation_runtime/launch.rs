@@ -25,12 +25,13 @@
 //!    checker, the block's global writes join the launch's log, checked
 //!    across blocks at the end of the launch.
 
+use super::overflow::{self, Resumed};
 use super::{
     context::{set_current, triple, Event, GpuIds, KernelInfo, Run, Stop, Thread},
     racecheck::{self, GlobalLog, Shadow},
     Schedule,
 };
-use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult};
+use corosensei::{stack::DefaultStack, Coroutine};
 use std::{
     ffi::c_void,
     sync::{
@@ -469,11 +470,22 @@ fn schedule_block(
                 _ => continue,
             }
             set_current(&mut worker.lanes[t].thread);
-            states[t] = match fibers[t].resume(()) {
-                CoroutineResult::Yield(Event::Barrier(op)) => State::At(op),
-                CoroutineResult::Yield(Event::Blocked(op)) => State::Blocked(op),
-                CoroutineResult::Yield(Event::Abort) => return Err(Stop),
-                CoroutineResult::Return(()) => State::Done,
+            states[t] = match overflow::resume(&mut fibers[t]) {
+                Resumed::Yield(Event::Barrier(op)) => State::At(op),
+                Resumed::Yield(Event::Blocked(op)) => State::Blocked(op),
+                Resumed::Yield(Event::Abort) => return Err(Stop),
+                Resumed::Return => State::Done,
+                Resumed::Overflow => {
+                    return Err(worker.lanes[t].thread.error(
+                        launch.op,
+                        &format!(
+                            "the kernel overflowed a GPU thread's stack of {}: recursion too \
+                             deep, or a 'memref.alloca' in a loop (its memory is freed only when \
+                             the function returns; wrap the loop body in 'memref.alloca_scope')",
+                            overflow::describe_bytes(THREAD_STACK_BYTES)
+                        ),
+                    ));
+                }
             };
             if run.failed.load(Ordering::Relaxed) {
                 return Err(Stop);

@@ -51,14 +51,16 @@ pub mod context;
 pub mod descriptor;
 pub mod launch;
 pub mod mbarrier;
+pub mod overflow;
 pub mod queues;
 pub mod racecheck;
 
 pub use context::{flush_all, KernelInfo, RunConfig};
 
 use context::{current, entry, Event, Run, Stop, Thread};
-use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult};
+use corosensei::{stack::DefaultStack, Coroutine};
 use descriptor::{locate, Descriptor};
+use overflow::Resumed;
 use queues::{token, untoken, Copy, Pending};
 use racecheck::{GlobalWrite, Kind, IN_FLIGHT};
 use std::ffi::c_void;
@@ -207,15 +209,30 @@ pub fn run_host(config: RunConfig, body: impl FnOnce()) -> bool {
             body();
         })
     };
+    overflow::install();
     let previous = context::set_current(host_ptr);
-    let result = fiber.resume(());
+    let result = overflow::resume(&mut fiber);
     context::set_current(previous);
     let ok = match result {
-        CoroutineResult::Return(()) => {
+        Resumed::Return => {
             host.yielder = std::ptr::null();
             finish(&mut host)
         }
-        CoroutineResult::Yield(_) => {
+        Resumed::Overflow => {
+            host.yielder = std::ptr::null();
+            run.error(
+                run.config.entry_op,
+                &format!(
+                    "the program overflowed the entry's stack of {}: recursion too deep, or a \
+                     'memref.alloca' in a loop (its memory is freed only when the function \
+                     returns; wrap the loop body in 'memref.alloca_scope')",
+                    overflow::describe_bytes(HOST_STACK_BYTES)
+                ),
+                &[],
+            );
+            false
+        }
+        Resumed::Yield(_) => {
             // SAFETY: the fiber stopped at a run-time error from frames
             // without destructors; it is never resumed.
             unsafe { fiber.force_reset() };

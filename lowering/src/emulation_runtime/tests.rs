@@ -11,6 +11,7 @@ fn config(completion: Completion, locations: Vec<String>) -> RunConfig {
         locations,
         checks: Vec::new(),
         kernels: Vec::new(),
+        entry_op: -1,
     }
 }
 

@@ -68,7 +68,7 @@ pub mod values;
 
 pub use affine::{Atom, Lin, Signedness, Symbol};
 pub use constraints::{Constraint, Feasibility, System};
-pub use dependence::{may_depend, IterationDistance};
+pub use dependence::{may_depend, may_depend_at, may_meet_in_one_iteration, IterationDistance};
 pub use effects::{accesses, copy_regions, Access, AccessKind, OpAccesses};
 pub use region::{may_alias, overlap, overlap_with, Dim, Overlap, Region, Root, RootKind};
 pub use values::Forms;

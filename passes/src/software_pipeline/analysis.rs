@@ -17,7 +17,7 @@
 
 use super::{
     barriers::{self, BarrierMode, BarrierPlan},
-    conditional_writes,
+    conditional_writes, dependences,
     multi_buffer::{self, Buffer},
     schedule::Assignment,
     SyncForm,
@@ -28,7 +28,7 @@ use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
     RegionLike, TypeLike, Value, ValueLike,
 };
-use mlir_sys::{MlirLocation, MlirOperation, MlirType, MlirValue};
+use mlir_sys::{MlirOperation, MlirType, MlirValue};
 use std::collections::{HashMap, HashSet};
 
 /// One entry of the pipelined body order.
@@ -95,8 +95,6 @@ pub(crate) struct Plan {
     pub trip_count: Option<u64>,
     /// Where the emitter puts `gpu.barrier`s ([`super::barriers`]).
     pub barriers: BarrierPlan,
-    /// Warnings about the plan, emitted once the plan is the one followed.
-    pub warnings: Vec<(MlirLocation, String)>,
 }
 
 pub(crate) fn key(value: MlirValue) -> usize {
@@ -504,55 +502,6 @@ pub(crate) fn analyze(
             set
         })
         .collect();
-    // Buffers written by other ops than async copies and read in a later
-    // stage: only async copies' buffers are multi-buffered, so the write of
-    // a later iteration would overwrite the data before the read.
-    let is_write_target = |name: &str, index: usize| {
-        index == 1
-            && matches!(
-                name,
-                "memref.store"
-                    | "vector.store"
-                    | "memref.copy"
-                    | "vector.transfer_write"
-                    | ops::COPY
-            )
-    };
-    // Does body op `j` read the buffer `target`? Any use that is not the
-    // target of a known write counts (a subview, a call: conservatively).
-    let reads = |j: usize, target: usize| {
-        nested[j].iter().any(|o| {
-            let name = name_of(o);
-            o.operands()
-                .enumerate()
-                .any(|(i, v)| key(v.to_raw()) == target && !is_write_target(&name, i))
-        })
-    };
-    for (k, _) in body.iter().enumerate() {
-        for inner in &nested[k] {
-            let name = name_of(inner);
-            if name == ops::COPY || !is_write_target(&name, 1) {
-                continue;
-            }
-            let Ok(target) = inner.operand(1) else {
-                continue;
-            };
-            let target = key(target.to_raw());
-            if let Some(j) = (0..body.len()).find(|&j| stage[j] > stage[k] && reads(j, target)) {
-                error(
-                    &mut ok,
-                    inner.location(),
-                    &format!(
-                        "'{name}' op in stage {} writes a buffer that stage {} reads (at {}): only buffers written by async copies are multi-buffered, so a later iteration would overwrite it first; write it in stage {} or copy it asynchronously",
-                        stage[k],
-                        stage[j],
-                        at(body[j].location()),
-                        stage[j]
-                    ),
-                );
-            }
-        }
-    }
     // (buffer, writer stage, value, location of the first writer)
     let mut written_by: Vec<(usize, i64, MlirValue, melior::ir::Location)> = Vec::new();
     for (k, _) in body.iter().enumerate() {
@@ -647,7 +596,6 @@ pub(crate) fn analyze(
         last
     };
     let mut buffers = Vec::new();
-    let mut warnings = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
     for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
@@ -699,12 +647,15 @@ pub(crate) fn analyze(
             .then(|| conditional_writes::skipped_write(&body, b, &shape, &varies))
             .flatten();
         if let Some(at) = skipped {
-            warnings.push((
-                at.to_raw(),
-                format!(
-                    "'apipe.copy' op writes its buffer under a condition and the buffer gets {versions} versions: an iteration that skips the copy leaves the data of {versions} iterations earlier in its version, not the previous iteration's (multi-buffering assumes every iteration writes the buffer)"
+            // Refused, not warned: the pipelined loop would read another
+            // iteration's data where the input loop reads the last write.
+            error(
+                &mut ok,
+                at,
+                &format!(
+                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
                 ),
-            ));
+            );
         }
         if versions > 1 {
             // SAFETY: `value` is a live operand of a body op.
@@ -772,6 +723,51 @@ pub(crate) fn analyze(
         }
     }
 
+    // Memory dependences: the schedule must keep every one of the
+    // original loop (`dependences`). Local buffers written synchronously
+    // get versions first where the schedule needs them.
+    if ok {
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        let describe = |b: usize, v: i64| {
+            // SAFETY: `b` is the key of a live buffer value of the body.
+            let value = unsafe { Value::from_raw(MlirValue { ptr: b as _ }) };
+            multi_buffer::describe(value, &loop_op, v, 1, loop_location)
+        };
+        let sync = dependences::sync_versions(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+            &|b, v| describe(b, v).is_ok(),
+        );
+        for (b, v) in sync {
+            if let Ok(buffer) = describe(b, v) {
+                buffers.push(buffer);
+            }
+        }
+        let versions: Vec<(usize, i64)> = buffers
+            .iter()
+            .map(|b: &Buffer| (key(b.value), b.versions))
+            .collect();
+        ok = dependences::check(
+            &loop_op,
+            &nested,
+            &dependences::Schedule {
+                stage: &stage,
+                async_stages: &async_stages,
+                schedule: &schedule,
+                versions: &versions,
+            },
+        );
+    }
+
     // Carried values: body results, then tokens (token form only).
     let mut carried = Vec::new();
     for (k, op) in body.iter().enumerate() {
@@ -809,10 +805,6 @@ pub(crate) fn analyze(
     }
 
     if !ok {
-        for (at, message) in &warnings {
-            // SAFETY: a location of this context.
-            diagnostic::warning(unsafe { melior::ir::Location::from_raw(*at) }, message);
-        }
         return Err(());
     }
     let lower: Value = loop_op.operand(0).unwrap();
@@ -855,7 +847,6 @@ pub(crate) fn analyze(
         bounds,
         trip_count,
         barriers: BarrierPlan::None,
-        warnings,
     };
     plan.barriers = barriers::place(&plan, mode);
     Ok(plan)

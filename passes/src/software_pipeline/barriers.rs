@@ -207,10 +207,16 @@ fn conservative(plan: &Plan) -> Vec<(usize, i64)> {
     let mut gaps = Vec::new();
     let mut seen_stage: HashSet<i64> = HashSet::new();
     let mut waits_from = None;
+    // The gap right after the last run of waits: every later op of the
+    // step may read what they complete, so the barrier there is wanted in
+    // every step where any of those ops is active (in an epilogue step the
+    // op right after the wait may belong to a stage that is over).
+    let mut after_waits = None;
     for (p, item) in plan.schedule.iter().enumerate() {
         match *item {
             Item::Wait { .. } => {
                 waits_from.get_or_insert(p);
+                after_waits = None;
             }
             Item::Op(k) => {
                 let t = plan.stage[k];
@@ -220,7 +226,10 @@ fn conservative(plan: &Plan) -> Vec<(usize, i64)> {
                 }
                 seen_stage.insert(t);
                 if waits_from.is_some() {
-                    gaps.push((p, t));
+                    after_waits = Some(p);
+                }
+                if let Some(g) = after_waits {
+                    gaps.push((g, t));
                 }
                 waits_from = None;
             }

@@ -2,8 +2,9 @@
 //! in the style of upstream `memref::multiBuffer`
 //! (mlir/lib/Dialect/MemRef/Transforms/MultiBuffer.cpp).
 //!
-//! A buffer that async stage `s` writes and stage `t` reads is expanded to
-//! `V` versions:
+//! A buffer that async stage `s` writes and stage `t` reads, or a local
+//! buffer that synchronous ops write and later stages read (chosen by
+//! `super::dependences::sync_versions`), is expanded to `V` versions:
 //! 1. [`check`] (before any change): the buffer is the result of
 //!    `memref.alloc` / `memref.alloca` outside the loop, or a `gpu.func`
 //!    workgroup attribution; its type has a static shape and the identity
@@ -26,6 +27,8 @@
 //! `V` is computed per buffer by the analysis: the last stage that still
 //! reads the data minus the writer stage, plus one (an async copy that reads
 //! the buffer reads until the wait on its own group, RFC 0077 example b).
+//! [`describe`] is [`check`] without diagnostics (for buffers that are
+//! versioned only where possible).
 
 use crate::workgroup_memory;
 use apipe_dialect::{diagnostic, ops};
@@ -58,7 +61,7 @@ pub(crate) struct Buffer {
 
 pub(crate) fn parse_type<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, text: &str) -> MlirType {
     let context = op.context();
-    // SAFETY: `context` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context` is bound first (a temporary's `to_ref` would dangle).
     let context = unsafe { context.to_ref() };
     Type::parse(context, text)
         .unwrap_or_else(|| panic!("type {text} parses"))
@@ -90,10 +93,21 @@ pub(crate) fn check(
     align_bytes: i64,
     first_use: melior::ir::Location,
 ) -> Result<Buffer, ()> {
-    let fail = |message: &str| {
-        diagnostic::error(first_use, message);
-        Err(())
-    };
+    describe(value, loop_op, versions, align_bytes, first_use).map_err(|(location, message)| {
+        diagnostic::error(location, &message);
+    })
+}
+
+/// [`check`] without diagnostics: the expansion, or where and why it is not
+/// possible.
+pub(crate) fn describe<'c>(
+    value: Value<'c, '_>,
+    loop_op: &OperationRef,
+    versions: i64,
+    align_bytes: i64,
+    first_use: melior::ir::Location<'c>,
+) -> Result<Buffer, (melior::ir::Location<'c>, String)> {
+    let fail = |message: &str| Err((first_use, message.to_owned()));
     let alloc = if let Ok(result) = OperationResult::try_from(value) {
         let owner = result.owner();
         if !(ops::is(&owner, "memref.alloc") || ops::is(&owner, "memref.alloca")) {
@@ -108,8 +122,7 @@ pub(crate) fn check(
         }
         if workgroup_memory::is_workgroup_alloc(&owner) && super::analysis::in_gpu_func(loop_op) {
             if let Err(message) = workgroup_memory::check_hoistable(&owner) {
-                diagnostic::error(owner.location(), &message);
-                return Err(());
+                return Err((owner.location(), message));
             }
         }
         owner.to_raw()
@@ -139,11 +152,10 @@ pub(crate) fn check(
     };
     for user in users(value) {
         if !inside(&user, loop_op) && !ops::is(&user, "memref.dealloc") {
-            diagnostic::error(
+            return Err((
                 user.location(),
-                "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)",
-            );
-            return Err(());
+                "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)".to_owned(),
+            ));
         }
     }
     let ty = MemRefType::try_from(value.r#type()).unwrap();

@@ -12,7 +12,7 @@
 //!    the largest bounded distance (groups committed after the waited
 //!    group, [`GroupFact`]) of any token of q at any wait (the token
 //!    window), clamped to [`Options::max_slots`]; or [`Options::slots`].
-//! 2. Guards: a token needs a run-time guard `count_q - j < K_q` (wait only
+//! 2. Guards: a token needs a run-time guard `count_q - j <= K_q` (wait only
 //!    when the group is among the K newest) when on some path it names no
 //!    group (`apipe.ready`) or its distance may reach K_q. On such a path
 //!    the group is complete already (step 3 waited for it before its slot
@@ -82,7 +82,7 @@ pub struct TokenWait {
     pub operand: usize,
     /// The queue of its group.
     pub queue: i64,
-    /// True if the wait on its slot runs only when `count - j < K` (step 2).
+    /// True if the wait on its slot runs only when `count - j <= K` (step 2).
     pub guarded: bool,
 }
 

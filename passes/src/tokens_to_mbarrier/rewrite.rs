@@ -30,7 +30,7 @@ pub fn rewrite(plan: &FunctionPlan) {
         return;
     };
     let context_ref = function.context();
-    // SAFETY: `context_ref` is bound first (TOOLCHAIN.md).
+    // SAFETY: `context_ref` is bound first (a temporary's `to_ref` would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let location = function.location();
     let index = Type::index(context);
@@ -450,7 +450,8 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
     }
 
     /// Step 5, a wait: per planned token `j`, a wait on slot `j mod K` for
-    /// the parity of its phase, guarded by `count - j < K` when planned.
+    /// the parity of its phase, guarded by `count - j <= K` (the group is among the K newest:
+    /// `count - 1 - j` groups were committed after it) when planned.
     fn wait(&mut self, op: OperationRef<'c, 'a>, counters: &Counters<'c, 'a>) {
         let location = op.location();
         let kept: Vec<_> = op.attributes().collect();
@@ -473,7 +474,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                     op,
                     arith::cmpi(
                         self.context,
-                        arith::CmpiPredicate::Ult,
+                        arith::CmpiPredicate::Ule,
                         distance,
                         k,
                         location,
@@ -531,9 +532,13 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         let mut inner = counters.clone();
         Self::unflatten(&mut inner, queues, &arguments);
         self.block(body, &mut inner);
-        append_operands(body.terminator().unwrap(), &Self::flatten(&inner, queues));
-        let new = self.rebuild(op, &inits, inits.len());
-        Self::unflatten(counters, queues, &tail_results(new, inits.len()));
+        token_values::append_operands(body.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = token_values::rebuild_with_results(op, &inits, self.index, inits.len());
+        Self::unflatten(
+            counters,
+            queues,
+            &token_values::tail_results(new, inits.len()),
+        );
     }
 
     /// `scf.while`: through the before-region arguments, the
@@ -552,14 +557,14 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         let mut inner = counters.clone();
         Self::unflatten(&mut inner, queues, &before_arguments);
         self.block(before, &mut inner);
-        append_operands(before.terminator().unwrap(), &Self::flatten(&inner, queues));
+        token_values::append_operands(before.terminator().unwrap(), &Self::flatten(&inner, queues));
         let after_arguments = self.add_arguments(after, count);
         let mut inner = counters.clone();
         Self::unflatten(&mut inner, queues, &after_arguments);
         self.block(after, &mut inner);
-        append_operands(after.terminator().unwrap(), &Self::flatten(&inner, queues));
-        let new = self.rebuild(op, &inits, count);
-        Self::unflatten(counters, queues, &tail_results(new, count));
+        token_values::append_operands(after.terminator().unwrap(), &Self::flatten(&inner, queues));
+        let new = token_values::rebuild_with_results(op, &inits, self.index, count);
+        Self::unflatten(counters, queues, &token_values::tail_results(new, count));
     }
 
     /// `scf.if` / `scf.index_switch` / `scf.execute_region`: as extra
@@ -577,7 +582,10 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                 Some(block) => {
                     let mut inner = counters.clone();
                     self.block(block, &mut inner);
-                    append_operands(block.terminator().unwrap(), &Self::flatten(&inner, queues));
+                    token_values::append_operands(
+                        block.terminator().unwrap(),
+                        &Self::flatten(&inner, queues),
+                    );
                 }
                 None => {
                     let block = Block::new(&[]);
@@ -586,47 +594,11 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                 }
             }
         }
-        let new = self.rebuild(op, &[], outer.len());
-        Self::unflatten(counters, queues, &tail_results(new, outer.len()));
+        let new = token_values::rebuild_with_results(op, &[], self.index, outer.len());
+        Self::unflatten(
+            counters,
+            queues,
+            &token_values::tail_results(new, outer.len()),
+        );
     }
-
-    /// Replaces `op` by the same op with `operands` appended and `count`
-    /// more index results; its regions move over.
-    fn rebuild(
-        &self,
-        op: OperationRef<'c, 'a>,
-        operands: &[Value<'c, 'a>],
-        count: usize,
-    ) -> OperationRef<'c, 'a> {
-        let all_operands: Vec<Value> = op.operands().chain(operands.iter().copied()).collect();
-        let mut result_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
-        result_types.extend(std::iter::repeat_n(self.index, count));
-        let new = token_values::rebuild(op, &all_operands, &result_types);
-        for (index, result) in op.results().enumerate() {
-            replace_uses(result.into(), new.result(index).unwrap().into());
-        }
-        erase(op);
-        new
-    }
-}
-
-fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value<'c, 'a>> {
-    let total = op.result_count();
-    (total - count..total)
-        .map(|i| op.result(i).unwrap().into())
-        .collect()
-}
-
-/// Replaces the terminator `op` by the same op with `extra` operands
-/// appended.
-fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
-    let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
-    let attributes: Vec<_> = op.attributes().collect();
-    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
-        .add_operands(&operands)
-        .add_attributes(&attributes)
-        .build()
-        .expect("terminator");
-    op.block().unwrap().insert_operation_before(op, replacement);
-    erase(op);
 }

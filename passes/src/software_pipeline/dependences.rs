@@ -1,0 +1,623 @@
+//! Step 1 of `apipe-software-pipeline`, last check: the schedule keeps every
+//! memory dependence of the original loop.
+//!
+//! The original loop runs iteration `i` whole before iteration `i + 1`, and
+//! its `apipe.copy` ops as if synchronous (what `apipe-make-sync` gives).
+//! The pipelined loop runs stage `s` of iteration `i` in time step `i + s`,
+//! at the position of its op in the pipelined body order; an async copy's
+//! accesses (it reads its `src` and writes its `dst`) last from its issue
+//! until the first wait on its group, in the first stage `t` that reads
+//! what its stage copied (`Item::Wait`), or to the end of the loop when no
+//! stage waits for it.
+//!
+//! Algorithm ([`check`]):
+//! 1. the accesses of every op of the body, nested ops included, from the
+//!    shared access module ([`crate::access`]: MLIR memory effects, regions
+//!    of root buffers with index forms affine in the induction variable);
+//!    an op with an effect on no particular buffer accesses all memory;
+//! 2. each access gets its start, a point `(step offset, schedule
+//!    position, nested position)` relative to the time step `i`, and its
+//!    end: the start, or for an async copy the point of its wait;
+//! 3. for every ordered pair `(x, y)` with a write among them and every
+//!    iteration distance `d` for which the original loop runs `x` of
+//!    iteration `i` before `y` of iteration `i + d` (`d >= 1`, or `d = 0`
+//!    when `x` comes first in the body), the order is kept iff
+//!    `end(x) < start(y) + d` (lexicographically, `d` added to the step
+//!    offset). The distances that break it form a range `[d_min, D]`
+//!    (unbounded when `x` is a copy no stage waits for); each one is put to
+//!    [`may_depend_at`] (exact for regions affine in the induction variable,
+//!    conservative elsewhere). Two async accesses of one body op (copies in
+//!    flight together) are compared at any iterations of the loops nested
+//!    in it; one copy against itself, across iterations of those loops;
+//! 4. buffers that are multi-buffered (`super::multi_buffer`) give
+//!    iteration `i` version `i mod V`: accesses of iterations `d` apart
+//!    with `d mod V != 0` touch different versions and are not compared.
+//!    Before the check, [`sync_versions`] picks the local buffers written
+//!    synchronously whose order the schedule breaks and that carry no data
+//!    across iterations (every read is covered by an earlier unconditional
+//!    write of its iteration, or meets no write of an earlier iteration):
+//!    they get versions too;
+//! 5. a dependence the schedule would reverse is a located error at the
+//!    access of the earlier iteration, naming both ops, the kind
+//!    (read-after-write, write-after-read, write-after-write) and the
+//!    iteration distance, with a note at the other op. Nothing is changed.
+//!
+//! Assumption: two different buffers that are function arguments or
+//! globals (different names) do not overlap (TVM's buffer model; CUDA
+//! kernels' `__restrict__` inputs and outputs); a buffer of unknown origin
+//! (a call result, a loaded memref) may overlap every other.
+//!
+//! Invariant: only reads the IR.
+
+use super::analysis::Item;
+use crate::access::{
+    self, may_depend_at, may_meet_in_one_iteration, AccessKind, Constraint, Dim, Forms,
+    IterationDistance, Overlap, Region, RootKind, Symbol,
+};
+use apipe_dialect::{diagnostic, ops};
+use melior::ir::{operation::OperationLike, OperationRef};
+use std::collections::HashSet;
+
+/// A point of the pipelined execution relative to time step `i` of
+/// iteration `i`: (step offset, schedule position, position of the nested
+/// op in its body op). Ordered lexicographically.
+type Point = (i64, usize, usize);
+
+/// One access of the body.
+struct Access<'c, 'a> {
+    /// The body op (index) it belongs to.
+    k: usize,
+    /// Position of the op among the ops nested in body op `k` (pre-order).
+    nested: usize,
+    op: OperationRef<'c, 'a>,
+    kind: AccessKind,
+    /// `None`: all memory.
+    region: Option<Region>,
+    /// An async copy's access.
+    asynchronous: bool,
+    /// Where it starts in the pipelined time step of its iteration.
+    start: Point,
+    /// Where it is done (`None`: not before the loop ends).
+    end: Option<Point>,
+}
+
+/// What the check needs of the plan.
+pub(super) struct Schedule<'s> {
+    pub stage: &'s [i64],
+    pub async_stages: &'s [i64],
+    pub schedule: &'s [Item],
+    /// (buffer value key, versions) of each multi-buffered buffer.
+    pub versions: &'s [(usize, i64)],
+}
+
+fn name_of(op: &OperationRef) -> String {
+    ops::name(op)
+}
+
+/// Steps 1-2.
+fn collect<'c: 'a, 'a>(
+    forms: &mut Forms,
+    nested: &[Vec<OperationRef<'c, 'a>>],
+    plan: &Schedule,
+) -> Vec<Access<'c, 'a>> {
+    let position = |k: usize| {
+        plan.schedule
+            .iter()
+            .position(|item| *item == Item::Op(k))
+            .expect("every body op is scheduled")
+    };
+    // The first wait on each async stage's group: (stage that waits,
+    // schedule position).
+    let wait_of = |s: i64| {
+        plan.schedule
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match item {
+                Item::Wait { s: x, t, .. } if *x == s => Some((*t, i, 0)),
+                _ => None,
+            })
+            .min()
+    };
+    let mut out = Vec::new();
+    for (k, inner) in nested.iter().enumerate() {
+        let start = (plan.stage[k], position(k), 0);
+        let is_async = plan.async_stages.contains(&plan.stage[k]);
+        for (n, op) in inner.iter().enumerate() {
+            let start = (start.0, start.1, n);
+            let accesses = access::accesses(forms, op);
+            for (all, kind) in [
+                (accesses.reads_all, AccessKind::Read),
+                (accesses.writes_all, AccessKind::Write),
+            ] {
+                if all {
+                    out.push(Access {
+                        k,
+                        nested: n,
+                        op: *op,
+                        kind,
+                        region: None,
+                        asynchronous: false,
+                        start,
+                        end: Some(start),
+                    });
+                }
+            }
+            for a in accesses.accesses {
+                let asynchronous = a.asynchronous && is_async;
+                out.push(Access {
+                    k,
+                    nested: n,
+                    op: *op,
+                    kind: a.kind,
+                    region: Some(a.region),
+                    asynchronous,
+                    start,
+                    end: if asynchronous {
+                        wait_of(plan.stage[k])
+                    } else {
+                        Some(start)
+                    },
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The versions of the buffer both regions are in, if it is multi-buffered.
+fn shared_versions(x: &Region, y: &Region, plan: &Schedule) -> Option<i64> {
+    let Symbol::Value(key) = x.root.symbol else {
+        return None;
+    };
+    (y.root.symbol == x.root.symbol)
+        .then(|| {
+            plan.versions
+                .iter()
+                .find(|(b, _)| *b == key)
+                .map(|(_, v)| *v)
+        })
+        .flatten()
+}
+
+/// True if `a` and `b` (ops nested in one body op) are in different
+/// regions of one `scf.if` / `scf.index_switch`: never both in one
+/// execution of it.
+fn exclusive<'c, 'a>(a: &OperationRef<'c, 'a>, b: &OperationRef<'c, 'a>) -> bool {
+    fn chain<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, Option<usize>)> {
+        let mut out = Vec::new();
+        let mut child = *op;
+        for parent in ops::ancestors(op) {
+            out.push((parent, access::values::region_index(&parent, &child)));
+            child = parent;
+        }
+        out
+    }
+    let (ca, cb) = (chain(a), chain(b));
+    for (pa, ra) in &ca {
+        if let Some((_, rb)) = cb.iter().find(|(pb, _)| pb == pa) {
+            return ra != rb && (ops::is(pa, "scf.if") || ops::is(pa, "scf.index_switch"));
+        }
+    }
+    false
+}
+
+/// The loops between `op` and the pipelined loop `l` (innermost first).
+fn inner_loops<'c, 'a>(op: &OperationRef<'c, 'a>, l: &OperationRef) -> Vec<OperationRef<'c, 'a>> {
+    ops::ancestors(op)
+        .take_while(|p| p != l)
+        .filter(|p| {
+            [
+                "scf.for",
+                "scf.while",
+                "scf.parallel",
+                "scf.forall",
+                "affine.for",
+                "affine.parallel",
+            ]
+            .contains(&name_of(p).as_str())
+        })
+        .collect()
+}
+
+/// The verdict for the accesses of one body op that are in flight together
+/// (`d = 0`, both async): overlap at any iterations of the nested loops.
+fn unordered_overlap(forms: &mut Forms, x: &Access, y: &Access, l: &OperationRef) -> Overlap {
+    let (Some(rx), Some(ry)) = (&x.region, &y.region) else {
+        return MAY;
+    };
+    if x.op != y.op || x.kind != y.kind {
+        if exclusive(&x.op, &y.op) {
+            return Overlap::Disjoint;
+        }
+        return may_meet_in_one_iteration(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l);
+    }
+    // One access against itself: other iterations of each nested loop.
+    for inner in inner_loops(&x.op, l) {
+        if !ops::is(&inner, "scf.for") {
+            return MAY;
+        }
+        let at = (rx, Some(&x.op));
+        let verdict = may_depend_at(forms, at, at, &inner, IterationDistance::AtLeast(1));
+        if verdict.may() {
+            return verdict;
+        }
+    }
+    Overlap::Disjoint
+}
+
+/// An overlap the test could not exclude, with no witness.
+const MAY: Overlap = Overlap::May {
+    exact: false,
+    alias: false,
+};
+
+/// The verdict for `x` in iteration `i` and `y` in iteration `i + d`.
+fn overlap_at(
+    forms: &mut Forms,
+    x: &Access,
+    y: &Access,
+    l: &OperationRef,
+    distance: IterationDistance,
+) -> Overlap {
+    let (Some(rx), Some(ry)) = (&x.region, &y.region) else {
+        return MAY;
+    };
+    let verdict = may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance);
+    match verdict {
+        // Two different buffers that are arguments or globals: assumed
+        // not to overlap (module doc).
+        Overlap::May { alias: true, .. }
+            if rx.root.kind != RootKind::Other && ry.root.kind != RootKind::Other =>
+        {
+            Overlap::Disjoint
+        }
+        v => v,
+    }
+}
+
+/// What an access does, for a message.
+fn verb(a: &Access, may: bool) -> String {
+    let what = match (a.kind, ops::is(&a.op, ops::COPY)) {
+        (AccessKind::Read, true) => "reads (its source)",
+        (AccessKind::Write, true) => "writes (its destination)",
+        (AccessKind::Read, false) => "reads",
+        (AccessKind::Write, false) => "writes",
+    };
+    if may {
+        format!(
+            "may {}",
+            what.replacen("reads", "read", 1)
+                .replacen("writes", "write", 1)
+        )
+    } else {
+        what.to_owned()
+    }
+}
+
+/// Step 5: the located error.
+fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, exact: bool) {
+    let kind = match (x.kind, y.kind) {
+        (AccessKind::Write, AccessKind::Read) => "read-after-write",
+        (AccessKind::Read, AccessKind::Write) => "write-after-read",
+        _ => "write-after-write",
+    };
+    let (when, at) = match distance {
+        IterationDistance::Exactly(0) => ("in the same iteration".to_owned(), "0".to_owned()),
+        IterationDistance::Exactly(1) => ("1 iteration later".to_owned(), "1".to_owned()),
+        IterationDistance::Exactly(d) => (format!("{d} iterations later"), d.to_string()),
+        IterationDistance::AtLeast(d) => (
+            format!("{d} or more iterations later"),
+            format!("{d} or more"),
+        ),
+    };
+    let carried = if distance == IterationDistance::Exactly(0) {
+        ""
+    } else {
+        "loop-carried "
+    };
+    let done = match (x.asynchronous, x.end) {
+        (true, Some((t, _, _))) => {
+            format!(" (an async copy accesses memory until the wait on its group in stage {t})")
+        }
+        (true, None) => {
+            " (an async copy that no stage waits for accesses memory until the loop ends)"
+                .to_owned()
+        }
+        _ => String::new(),
+    };
+    let message = format!(
+        "'{}' op in stage {} {} memory that '{}' op in stage {} {} {when}: the pipelined schedule does not keep this {carried}{kind} dependence (iteration distance {at}){done}; change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first",
+        name_of(&x.op),
+        stage[x.k],
+        verb(x, !exact),
+        name_of(&y.op),
+        stage[y.k],
+        verb(y, !exact),
+    );
+    let note = match distance {
+        IterationDistance::Exactly(0) => {
+            format!("the '{}' op of the same iteration", name_of(&y.op))
+        }
+        IterationDistance::Exactly(d) => {
+            format!("the '{}' op of iteration i + {d}", name_of(&y.op))
+        }
+        IterationDistance::AtLeast(d) => {
+            format!("the '{}' op of iteration i + {d} or later", name_of(&y.op))
+        }
+    };
+    diagnostic::emit(
+        x.op.location(),
+        diagnostic::Severity::Error,
+        &message,
+        &[(y.op.location(), &note)],
+    );
+}
+
+/// The distances `d` at which the original order `x` (iteration `i`)
+/// before `y` (iteration `i + d`) is reversed: `(first, last)`, `last =
+/// None` for unbounded; `None` if there is none.
+fn reversed_distances(x: &Access, y: &Access) -> Option<(u64, Option<u64>)> {
+    let first: u64 = if (x.k, x.nested) < (y.k, y.nested) {
+        0
+    } else {
+        1
+    };
+    let Some(end) = x.end else {
+        return Some((first, None));
+    };
+    // Kept iff end < (start.0 + d, start.1, start.2).
+    let bound = end.0 - y.start.0;
+    let last = if (end.1, end.2) >= (y.start.1, y.start.2) {
+        bound
+    } else {
+        bound - 1
+    };
+    (last >= first as i64).then_some((first, Some(last as u64)))
+}
+
+/// True if the region of `a` depends on iteration numbers and constants
+/// only.
+fn known(a: &Access) -> bool {
+    let Some(region) = &a.region else {
+        return false;
+    };
+    let mut symbols = Vec::new();
+    region.symbols(&mut symbols);
+    symbols.iter().all(|s| matches!(s, Symbol::Iteration(_)))
+}
+
+/// Step 3-4 for one ordered pair: the first distance at which the schedule
+/// breaks the order of `x` before `y` on a common element, and whether the
+/// overlap has a witness.
+fn first_reversal(
+    forms: &mut Forms,
+    x: &Access,
+    y: &Access,
+    l: &OperationRef,
+    plan: &Schedule,
+) -> Option<(IterationDistance, bool)> {
+    let (first, last) = reversed_distances(x, y)?;
+    let versions = match (&x.region, &y.region) {
+        (Some(rx), Some(ry)) => shared_versions(rx, ry, plan),
+        _ => None,
+    };
+    let may = |verdict: Overlap, distance| match verdict {
+        Overlap::May { exact, .. } => Some((distance, exact)),
+        Overlap::Disjoint => None,
+    };
+    let same = IterationDistance::Exactly(0);
+    if x.k == y.k && x.asynchronous && y.asynchronous {
+        // Two async accesses of one body op (or one, at other iterations of
+        // the loops nested in it) are in flight together.
+        if let Some(found) = may(unordered_overlap(forms, x, y, l), same) {
+            return Some(found);
+        }
+    } else if first == 0 && x.k != y.k {
+        if let Some(found) = may(overlap_at(forms, x, y, l, same), same) {
+            return Some(found);
+        }
+    }
+    let from = first.max(1);
+    match last {
+        Some(last) => (from..=last)
+            .filter(|d| versions.is_none_or(|v| d % v as u64 == 0))
+            .find_map(|d| {
+                let distance = IterationDistance::Exactly(d);
+                may(overlap_at(forms, x, y, l, distance), distance)
+            }),
+        None => {
+            let distance = IterationDistance::AtLeast(from);
+            overlap_at(forms, x, y, l, distance).may().then(|| {
+                // Which distance: the first one with a witness, if small.
+                (from..from + 64)
+                    .find(|&d| {
+                        matches!(
+                            overlap_at(forms, x, y, l, IterationDistance::Exactly(d)),
+                            Overlap::May { exact: true, .. }
+                        )
+                    })
+                    .map_or((distance, false), |d| (IterationDistance::Exactly(d), true))
+            })
+        }
+    }
+}
+
+/// Steps 3-5: checks every pair; emits the errors; true if none.
+pub(super) fn check<'c: 'a, 'a>(
+    l: &OperationRef<'c, 'a>,
+    nested: &[Vec<OperationRef<'c, 'a>>],
+    plan: &Schedule,
+) -> bool {
+    let mut forms = Forms::new();
+    let accesses = collect(&mut forms, nested, plan);
+    let mut reported: HashSet<(usize, usize)> = HashSet::new();
+    let key = |op: &OperationRef| op.to_raw().ptr as usize;
+    for x in &accesses {
+        for y in &accesses {
+            if x.kind == AccessKind::Read && y.kind == AccessKind::Read {
+                continue;
+            }
+            let pair = (key(&x.op).min(key(&y.op)), key(&x.op).max(key(&y.op)));
+            if reported.contains(&pair) {
+                continue;
+            }
+            if let Some((distance, exact)) = first_reversal(&mut forms, x, y, l, plan) {
+                // A witness is a certain dependence only where the regions
+                // depend on iteration numbers alone (not on unknown values).
+                let exact = exact && known(x) && known(y);
+                reported.insert(pair);
+                report(x, y, plan.stage, distance, exact);
+            }
+        }
+    }
+    reported.is_empty()
+}
+
+/// Buffers written by synchronous ops that need versions (RFC 0077
+/// "Multi-buffering" versions every intermediate buffer): `(buffer key,
+/// versions)` for each fresh buffer (`memref.alloc` / `alloca`, not in
+/// `plan.versions`) that no async copy accesses, whose order the schedule
+/// would break (a reversed pair on it may overlap), and that carries no
+/// data across iterations (no write of iteration `i` may meet a read of
+/// iteration `i + d`, `d >= 1`: each iteration reads only what it wrote,
+/// so version `i mod V` holds it). `V` is the last stage that accesses
+/// the buffer minus the first stage that writes it, plus one;
+/// `can_expand(key, V)` says whether the buffer can be re-allocated. The
+/// final [`check`] proves the versioned schedule.
+pub(super) fn sync_versions<'c: 'a, 'a>(
+    l: &OperationRef<'c, 'a>,
+    nested: &[Vec<OperationRef<'c, 'a>>],
+    plan: &Schedule,
+    can_expand: &dyn Fn(usize, i64) -> bool,
+) -> Vec<(usize, i64)> {
+    let mut forms = Forms::new();
+    let accesses = collect(&mut forms, nested, plan);
+    let root_of = |a: &Access| match &a.region {
+        Some(Region {
+            root:
+                access::Root {
+                    symbol: Symbol::Value(key),
+                    kind: RootKind::Fresh,
+                    ..
+                },
+            ..
+        }) => Some(*key),
+        _ => None,
+    };
+    let mut keys: Vec<usize> = accesses.iter().filter_map(root_of).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut out = Vec::new();
+    for key in keys {
+        if plan.versions.iter().any(|(b, _)| *b == key) {
+            continue;
+        }
+        let on: Vec<&Access> = accesses
+            .iter()
+            .filter(|a| root_of(a) == Some(key))
+            .collect();
+        if on.iter().any(|a| a.asynchronous) {
+            continue;
+        }
+        let Some(first_write) = on
+            .iter()
+            .filter(|a| a.kind == AccessKind::Write)
+            .map(|a| plan.stage[a.k])
+            .min()
+        else {
+            continue;
+        };
+        let last = on.iter().map(|a| plan.stage[a.k]).max().unwrap_or(0);
+        let versions = last - first_write + 1;
+        if versions <= 1 {
+            continue;
+        }
+        let needed = on.iter().any(|x| {
+            on.iter().any(|y| {
+                (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
+                    && first_reversal(&mut forms, x, y, l, plan).is_some()
+            })
+        });
+        if !needed {
+            continue;
+        }
+        // A read covered by an earlier write of its iteration reads that
+        // iteration's data; any other read must not meet a write of an
+        // earlier iteration.
+        let carried = on.iter().filter(|r| r.kind == AccessKind::Read).any(|r| {
+            let covered = on.iter().any(|w| {
+                w.kind == AccessKind::Write
+                    && (w.k, w.nested) < (r.k, r.nested)
+                    && w.op.parent_operation().as_ref() == Some(l)
+                    && covers(&mut forms, w, r)
+            });
+            !covered
+                && on.iter().filter(|w| w.kind == AccessKind::Write).any(|w| {
+                    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+                        return true;
+                    };
+                    may_depend_at(
+                        &mut forms,
+                        (rw, Some(&w.op)),
+                        (rr, Some(&r.op)),
+                        l,
+                        IterationDistance::AtLeast(1),
+                    )
+                    .may()
+                })
+        });
+        if !carried && can_expand(key, versions) {
+            out.push((key, versions));
+        }
+    }
+    out
+}
+
+/// True if the region of `w` holds every element of the region of `r` in
+/// every iteration (same root; per dimension `sw <= sr` and `sr + er <= sw
+/// + ew` wherever `r` runs, by its context).
+fn covers(forms: &mut Forms, w: &Access, r: &Access) -> bool {
+    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+        return false;
+    };
+    if rw.root != rr.root {
+        return false;
+    }
+    let Some(dw) = &rw.dims else {
+        return true;
+    };
+    let Some(dr) = &rr.dims else {
+        return false;
+    };
+    if dw.len() != dr.len() {
+        return false;
+    }
+    let context = forms.context(&r.op, None);
+    dw.iter().zip(dr).all(|(a, b)| {
+        let (
+            Dim::Range {
+                start: sw,
+                extent: ew,
+            },
+            Dim::Range {
+                start: sr,
+                extent: er,
+            },
+        ) = (a, b)
+        else {
+            return false;
+        };
+        // Infeasible: sr < sw (sw - sr - 1 >= 0), and sr + er > sw + ew.
+        let below = sw.plus(sr, -1).and_then(|x| x.offset(-1));
+        let above = sr.plus(sw, -1).and_then(|x| x.offset(er - ew - 1));
+        [below, above].into_iter().all(|violation| {
+            let Some(violation) = violation else {
+                return false;
+            };
+            let mut system = context.clone();
+            system.push(Constraint::NonNeg(violation));
+            forms.add_facts(&mut system);
+            !system.feasible().may()
+        })
+    })
+}
