@@ -279,12 +279,12 @@ pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
                     continue;
                 }
                 let depth = indent(lines[i]);
-                for j in i + 1..lines.len() {
-                    let d = indent(lines[j]);
-                    if d < depth || lines[j].trim().is_empty() {
+                for (j, line) in lines.iter().enumerate().skip(i + 1) {
+                    let d = indent(line);
+                    if d < depth || line.trim().is_empty() {
                         break;
                     }
-                    if d == depth && lines[j].trim_start().starts_with("apipe.wait_group ") {
+                    if d == depth && line.trim_start().starts_with("apipe.wait_group ") {
                         moves.push((i, j));
                         break;
                     }
@@ -600,6 +600,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     for (variant, _) in &variants {
         prepare_entry(&module, &format!("e_{}", variant.name)).expect("entry");
     }
+    lap(report, "prepare");
     let emulation = to_emulation(
         &module.as_operation(),
         &EmulationOptions {
@@ -608,6 +609,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         },
     )
     .expect("apipe-to-emulation");
+    lap(report, "emulation");
     run_pipeline(&context, &mut module, LLVM_PIPELINE).expect("LLVM lowering");
     let libraries: Vec<String> = apipe_tools::run::DEFAULT_SHARED_LIBS
         .iter()
@@ -644,6 +646,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
             locations: emulation.locations.clone(),
             checks: emulation.checks.clone(),
             kernels: emulation.kernels.clone(),
+            entry_op: -1,
         };
         let ok = emulation_runtime::run_entry(config, entry);
         let values = RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()));
