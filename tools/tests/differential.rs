@@ -14,10 +14,19 @@ fn pipeliner_and_checker_against_the_emulator() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
+    let batch = std::env::var("APIPE_DIFFERENTIAL_BATCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    let jobs = std::env::var("APIPE_DIFFERENTIAL_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     let report = run(&Config {
         inputs,
         seed: 0x5eed,
-        batch: 50,
+        batch,
+        jobs,
     });
     println!("{}", report.summary());
     // The pipeliner is correct on every input it accepts, and the checker
@@ -32,6 +41,14 @@ fn pipeliner_and_checker_against_the_emulator() {
         "alarms on correct outputs:\n{}",
         report.alarms_on_outputs.join("\n")
     );
+    // A mutant's reference is its eager run: make-sync agrees on every
+    // mutant checked.
+    assert!(
+        report.cross_check_failures.is_empty(),
+        "eager runs that print other than make-sync:\n{}",
+        report.cross_check_failures.join("\n")
+    );
+    assert!(report.cross_checks > 0);
     // Every truly broken mutant is flagged.
     assert!(
         report.missed.is_empty(),

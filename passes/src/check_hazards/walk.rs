@@ -43,8 +43,19 @@ pub(crate) struct Analysis<'c, 'a> {
 impl<'c, 'a> Analysis<'c, 'a> {
     /// Steps 1-2: the group-distance facts of the function's tokens (its
     /// errors are emitted as they are).
-    pub fn new(function: OperationRef<'c, 'a>) -> Result<Self, apipe_dialect::Reported> {
-        let tokens = GroupDistance::compute(&function)?;
+    /// `committing`: the module's functions that commit groups
+    /// ([`group_distance::functions_containing`]).
+    pub fn new(
+        function: OperationRef<'c, 'a>,
+        committing: &HashSet<String>,
+    ) -> Result<Self, apipe_dialect::Reported> {
+        let tokens = GroupDistance::compute_with(
+            &function,
+            &group_distance::Options {
+                committing_functions: Some(committing.clone()),
+                ..group_distance::Options::default()
+            },
+        )?;
         Ok(Analysis {
             function,
             gpu: runs_on_threads(&function),

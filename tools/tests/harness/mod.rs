@@ -13,14 +13,23 @@
 //!    *truly broken* when some mode prints other than `apipe-make-sync` of
 //!    the mutant itself prints; the checker must flag every truly broken
 //!    mutant (a *miss* otherwise), and what it flags should be broken (a
-//!    *false alarm* otherwise).
+//!    *false alarm* otherwise). `apipe-make-sync`'s semantics is the
+//!    completion of every copy at its issue, which is the emulator's eager
+//!    mode, so a mutant's reference is its own eager run; for the first
+//!    program of each batch the make-sync of every mutant is run too and
+//!    must print the same (a cross-check of that equivalence, counted in
+//!    [`Report::cross_checks`]).
 //!
 //! Batching: the programs of a batch, every variant (reference, output,
-//! mutants and their references) with its kernel renamed, go into one
-//! module and one JIT; each entry runs the kernel on every scenario
-//! (dynamic trip counts, condition values) and hands `%out` to
-//! `@harness_record` after each, which the harness binds to a Rust function
-//! that keeps the values. One JIT per batch, one run per (entry, mode).
+//! mutants) with its kernel renamed, go into one module and one JIT; each
+//! entry runs the kernel on every scenario (dynamic trip counts, condition
+//! values) and hands `%out` to `@harness_record` after each, which the
+//! harness binds to a Rust function that keeps the values. One JIT per
+//! batch, one run per (entry, mode); [`Config::jobs`] threads take batches
+//! in turn (each with its own MLIR context and JIT; the emulator's state is
+//! per thread). The JIT's `malloc` is `calloc` ([`harness_malloc`]): a
+//! mutant that reads a buffer element nobody wrote reads the same zero in
+//! every run.
 
 #[path = "../../../passes/tests/common/mod.rs"]
 pub mod common;
@@ -92,6 +101,8 @@ pub struct Config {
     pub seed: u64,
     /// Inputs per JIT.
     pub batch: usize,
+    /// Threads running batches.
+    pub jobs: usize,
 }
 
 /// The figures of a run.
@@ -121,12 +132,19 @@ pub struct Report {
     pub missed: Vec<String>,
     /// Flagged mutants no mode shows broken.
     pub false_alarms: Vec<String>,
+    /// Mutants whose eager run was compared with their `apipe-make-sync`
+    /// (the first program of each batch).
+    pub cross_checks: usize,
+    /// Those whose eager run printed other than their make-sync (must be
+    /// none: eager completion is make-sync's semantics).
+    pub cross_check_failures: Vec<String>,
     /// Runs of entries (program variant, mode).
     pub runs: usize,
     /// Wall time.
     pub elapsed: Duration,
-    /// Wall time per phase: building the variants (generation, pipeliner,
-    /// mutations, make-sync), the checker, lowering, JIT, runs.
+    /// Time per phase, summed over the threads: building the variants
+    /// (generation, pipeliner, mutations, make-sync), the checker,
+    /// lowering, JIT, runs.
     pub phases: BTreeMap<&'static str, Duration>,
 }
 
@@ -164,6 +182,12 @@ impl Report {
             "false alarms:    {} ({:.2}% of flagged)",
             self.false_alarms.len(),
             100.0 * self.false_alarms.len() as f64 / self.flagged.max(1) as f64
+        );
+        let _ = writeln!(
+            out,
+            "eager = make-sync cross-checks: {} ({} failed)",
+            self.cross_checks,
+            self.cross_check_failures.len()
         );
         let _ = writeln!(out, "runs:            {}", self.runs);
         let _ = writeln!(out, "time:            {seconds:.1} s");
@@ -207,6 +231,19 @@ unsafe extern "C" fn harness_record(rank: i64, descriptor: *const i64) {
     }
 }
 
+unsafe extern "C" {
+    fn calloc(count: usize, size: usize) -> *mut std::ffi::c_void;
+}
+
+/// `malloc` of the JIT-compiled programs (the lowering of `memref.alloc`):
+/// zeroed memory, so that a program that reads an element no one wrote
+/// (a mutant that reads a version no copy fills) reads the same in every
+/// run instead of whatever the allocator left there; `free` stays libc's.
+unsafe extern "C" fn harness_malloc(size: usize) -> *mut std::ffi::c_void {
+    // SAFETY: libc's calloc; the programs free it with libc's free.
+    unsafe { calloc(size.max(1), 1) }
+}
+
 /// One program variant in a batch.
 struct Variant {
     /// The kernel's symbol and the entry's.
@@ -220,9 +257,9 @@ struct MutantCase {
     kind: Mutation,
     /// The mutant kernel (for `APIPE_DIFFERENTIAL_DUMP`).
     text: String,
-    /// Its variant name and its reference's.
+    /// Its variant name, and its make-sync's when it is cross-checked.
     name: String,
-    reference: String,
+    reference: Option<String>,
 }
 
 /// A program of a batch.
@@ -436,16 +473,67 @@ pub fn run(config: &Config) -> Report {
     apipe_lowering::register_passes();
     melior::utility::register_all_passes();
     let start = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let batch = config.batch.max(1);
+    let worker = || {
+        let mut report = Report::default();
+        loop {
+            let first = next.fetch_add(batch, std::sync::atomic::Ordering::Relaxed);
+            if first >= config.inputs {
+                break;
+            }
+            let end = (first + batch).min(config.inputs);
+            run_batch(first..end, config.seed, &mut report);
+        }
+        report
+    };
+    let reports: Vec<Report> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..config.jobs.max(1))
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(256 << 20)
+                    .spawn_scoped(scope, worker)
+                    .expect("a harness thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a harness thread panicked"))
+            .collect()
+    });
     let mut report = Report::default();
-    let mut index = 0;
-    while index < config.inputs {
-        let end = (index + config.batch).min(config.inputs);
-        run_batch(index..end, config.seed, &mut report);
-        index = end;
+    for part in reports {
+        report.merge(part);
     }
     report.inputs = config.inputs;
     report.elapsed = start.elapsed();
     report
+}
+
+impl Report {
+    /// Adds the figures of `other` (another thread's batches).
+    fn merge(&mut self, other: Report) {
+        self.refused += other.refused;
+        for (k, v) in other.refusals {
+            *self.refusals.entry(k).or_default() += v;
+        }
+        self.mismatches.extend(other.mismatches);
+        self.alarms_on_outputs.extend(other.alarms_on_outputs);
+        self.mutants += other.mutants;
+        for (k, v) in other.mutants_by_kind {
+            *self.mutants_by_kind.entry(k).or_default() += v;
+        }
+        self.truly_broken += other.truly_broken;
+        self.flagged += other.flagged;
+        self.missed.extend(other.missed);
+        self.false_alarms.extend(other.false_alarms);
+        self.cross_checks += other.cross_checks;
+        self.cross_check_failures.extend(other.cross_check_failures);
+        self.runs += other.runs;
+        for (k, v) in other.phases {
+            *self.phases.entry(k).or_default() += v;
+        }
+    }
 }
 
 fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
@@ -518,24 +606,30 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
             let Some(valid) = transformed(&context, &text, |_| true) else {
                 continue;
             };
-            let Some(sync) =
-                transformed(&context, &valid, |m| make_sync(&m.as_operation()).is_ok())
-            else {
-                continue;
-            };
             let name = format!("{base}_m{}", kind as usize);
-            let reference = format!("{name}_ref");
+            // The first program of the batch: its mutants' make-sync too.
+            let reference = if case_index == 0 {
+                let Some(sync) =
+                    transformed(&context, &valid, |m| make_sync(&m.as_operation()).is_ok())
+                else {
+                    continue;
+                };
+                let reference = format!("{name}_ref");
+                variants.push((
+                    Variant {
+                        name: reference.clone(),
+                        kernel: renamed(&sync, &reference),
+                    },
+                    case_index,
+                ));
+                Some(reference)
+            } else {
+                None
+            };
             variants.push((
                 Variant {
                     name: name.clone(),
                     kernel: renamed(&valid, &name),
-                },
-                case_index,
-            ));
-            variants.push((
-                Variant {
-                    name: reference.clone(),
-                    kernel: renamed(&sync, &reference),
                 },
                 case_index,
             ));
@@ -563,6 +657,11 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         text.push_str(&variant.kernel);
         text.push('\n');
         text.push_str(&entry(&variant.name, &cases[*case].pipeline));
+    }
+    // With `APIPE_DIFFERENTIAL_MODULE=<file>`, the batch module is written
+    // there (to time or rerun its lowering with apipe-opt).
+    if let Some(path) = std::env::var_os("APIPE_DIFFERENTIAL_MODULE") {
+        let _ = std::fs::write(path, &text);
     }
     let mut module = Module::parse(&context, &text).expect("the batch module parses");
     lap(report, "variants");
@@ -634,6 +733,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         );
     }
     engine.register("harness_record", harness_record as *mut ());
+    engine.register("malloc", harness_malloc as *mut ());
     lap(report, "jit");
     let run = |name: &str, completion: Completion| -> Option<Vec<f32>> {
         let entry = engine.lookup_packed(&format!("e_{name}")).expect("entry");
@@ -681,11 +781,22 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         for mutant in &case.mutants {
             report.mutants += 1;
             *report.mutants_by_kind.entry(mutant.kind).or_default() += 1;
-            let reference = run(&mutant.reference, Completion::Lazy);
+            // Its reference: its own eager run (make-sync's semantics).
+            let reference = run(&mutant.name, Completion::Eager);
             report.runs += 1;
+            if let Some(sync) = &mutant.reference {
+                report.cross_checks += 1;
+                report.runs += 1;
+                if !same(&run(sync, Completion::Lazy), &reference) {
+                    report.cross_check_failures.push(format!(
+                        "{:?} of input {} ({:?})",
+                        mutant.kind, case.index, case.pipeline
+                    ));
+                }
+            }
             let mut broken = false;
-            for mode in MODES {
-                let out = run(&mutant.name, mode);
+            for mode in MODES.iter().filter(|m| **m != Completion::Eager) {
+                let out = run(&mutant.name, *mode);
                 report.runs += 1;
                 broken |= !same(&out, &reference);
             }
