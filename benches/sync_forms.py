@@ -2,7 +2,9 @@
 """Static code quality of each form of synchronization (docs/mbarrier.md),
 per main-loop iteration of each example. Not a test: it prints figures.
 
-For each example, apipe-software-pipeline in token form, then
+For each example, apipe-software-pipeline in token form (scheduled with
+the stage count of NUM_STAGES: the examples carry no stage annotations;
+sgemm's own `apipe.num_stages = 3` wins), then
 apipe-translate with --sync=counting and --sync=mbarrier, for sm_80 and
 sm_90:
 1. in the main loop (the largest range from a label to a branch back to it
@@ -24,6 +26,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "debug")
 EXAMPLES = ["sgemm", "copy_bw", "stream_sum"]
+# The stages each example is scheduled with (as its run test under
+# test/Emulation does).
+NUM_STAGES = {"sgemm": 3, "copy_bw": 3, "stream_sum": 2}
 WAITS = ("cp.async.wait_group", "mbarrier.test_wait", "mbarrier.try_wait")
 
 
@@ -74,7 +79,7 @@ def main():
             with open(tokens, "w") as f:
                 f.write(run([os.path.join(BIN, "apipe-opt"),
                              os.path.join(ROOT, "examples", f"{example}.mlir"),
-                             "--apipe-software-pipeline=sync=tokens"]).stdout)
+                             f"--apipe-software-pipeline=sync=tokens num-stages={NUM_STAGES[example]}"]).stdout)
             for form in ["counting", "mbarrier"]:
                 for sm in ["80", "90"]:
                     translate = [os.path.join(BIN, "apipe-translate"), tokens, f"--sm={sm}",

@@ -31,6 +31,9 @@ use std::{
 };
 use tblgen::{record::Record, TableGenParser};
 
+#[path = "../build-support/cpp_library.rs"]
+mod cpp_library;
+
 const TD_FILE: &str = "apipe/ApipeOps.td";
 
 fn main() {
@@ -184,8 +187,9 @@ fn generate_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
 }
 
 /// Step 2: compiles the generated and the hand-written C++. It links against
-/// the same MLIR libraries that `mlir-sys` links (static by default, or
-/// `libMLIR.so` under `MLIR_SYS_LINK_SHARED=1`).
+/// the same MLIR libraries that `mlir-sys` links: static by default, or, under
+/// `MLIR_SYS_LINK_SHARED=1`, as the shared library `libApipeDialectCpp.so`
+/// over `libMLIR.so` (`build-support/cpp_library.rs` says why).
 fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
     const SOURCES: &[&str] = &[
         "cpp/ApipeDialect.cpp",
@@ -205,7 +209,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
     // Prefer the clang of the same LLVM when it is installed.
     let clang = Path::new(prefix).join("bin/clang++");
     if clang.exists() && env::var_os("CXX").is_none() {
-        build.compiler(clang);
+        build.compiler(&clang);
     }
     build
         .cpp(true)
@@ -218,12 +222,15 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         .flag("-fno-exceptions")
         .flag("-fno-rtti")
         .flag_if_supported("-Wno-unused-parameter")
-        .define("_GNU_SOURCE", None)
-        .compile("apipe_capi");
+        .define("_GNU_SOURCE", None);
     // The parser entry point throws out of MLIR's parser at its first error
     // (see the file's comment), so it alone is built with exceptions.
     println!("cargo:rerun-if-changed=capi/ApipeParser.cpp");
-    cc::Build::new()
+    let mut parser = cc::Build::new();
+    if clang.exists() && env::var_os("CXX").is_none() {
+        parser.compiler(&clang);
+    }
+    parser
         .cpp(true)
         .file("capi/ApipeParser.cpp")
         .include(format!("{prefix}/include"))
@@ -231,8 +238,8 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         .flag("-fexceptions")
         .flag("-fno-rtti")
         .flag_if_supported("-Wno-unused-parameter")
-        .define("_GNU_SOURCE", None)
-        .compile("apipe_capi_parser");
+        .define("_GNU_SOURCE", None);
+    cpp_library::compile("ApipeDialectCpp", prefix, vec![build, parser]);
 }
 
 /// Writes `%N = <constraint>` and returns N.

@@ -7,6 +7,10 @@
 #  - A project-local venv at .venv with the PyPI wheel nvidia-cuda-nvcc-cu12,
 #    which provides ptxas (no GPU needed to run it).
 #  - A check that a Rust toolchain (cargo, >= 1.85) is available.
+#  - A check that what the mlir-opt plugin and the C API test build on is
+#    there (scripts/build-plugin.sh, run by `cargo test`): the shared
+#    libMLIR.so / libLLVM.so that mlir-opt uses, the MLIR C API archives,
+#    clang/clang++ of the same LLVM (all from the packages above).
 #
 # When everything is already in place this takes about a second: apt-get and
 # pip are only called for what is missing.
@@ -105,6 +109,10 @@ fi
 # --- 4. Final checks ----------------------------------------------------------
 for tool in lit FileCheck mlir-opt llvm-config; do
   [[ -x "$LLVM_PREFIX/bin/$tool" ]] || die "$LLVM_PREFIX/bin/$tool missing (llvm-22-tools / mlir-22-tools)"
+done
+# The plugin (scripts/build-plugin.sh) links over these.
+for file in lib/libMLIR.so lib/libLLVM.so lib/libMLIRCAPIIR.a bin/clang bin/clang++; do
+  [[ -e "$LLVM_PREFIX/$file" ]] || die "$LLVM_PREFIX/$file missing (libmlir-22-dev / llvm-22-dev / clang-22)"
 done
 
 log "ok: rustc ${rust_ver:-?}, $LLVM_PREFIX/bin/{lit,FileCheck}, ptxas ${PTXAS#"$ROOT"/}"

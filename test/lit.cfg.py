@@ -10,7 +10,7 @@ import lit.formats
 config.name = "apipe"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
-config.excludes = ["Inputs", "lit.cfg.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "plugin", "CAPI"]
 config.test_source_root = os.path.dirname(__file__)
 
 repo_root = os.path.dirname(config.test_source_root)

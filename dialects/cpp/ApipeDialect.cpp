@@ -10,7 +10,7 @@
 //  3. the `custom<TokenResult>` directive of `apipe.commit_group`: the
 //     optional token result has no type in the syntax, so the number of
 //     result names the parser saw decides it;
-//  4. the C API dialect handle (`apipe-c/Dialect.h`).
+//  4. the C API dialect handle behind `apipe-c/Dialect.h`.
 // The semantic checks (positive `elements`, zero-fill bounds, annotations)
 // live in the Rust verifier (`dialects/src/verifier.rs`), which runs after
 // parsing and after every pass.
@@ -19,7 +19,7 @@
 
 #include "ApipeDialect.h"
 
-#include "apipe-c/Dialect.h"
+#include "mlir-c/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -198,4 +198,12 @@ LogicalResult CopyOp::verify() {
 // C API
 //===----------------------------------------------------------------------===//
 
-MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Apipe, apipe, mlir::apipe::ApipeDialect)
+// Defines `mlirGetDialectHandle__apipe_cpp__`. The public name of
+// `apipe-c/Dialect.h`, `mlirGetDialectHandle__apipe__`, is a Rust function
+// that returns this handle (dialects/src/lib.rs): a Rust shared library
+// (the plugin) exports only the symbols Rust defines.
+extern "C" {
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Apipe, apipe_cpp);
+}
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Apipe, apipe_cpp,
+                                      mlir::apipe::ApipeDialect)

@@ -46,8 +46,8 @@ pub const IRDL: &str = include_str!(concat!(env!("OUT_DIR"), "/apipe.irdl.mlir")
 
 unsafe extern "C" {
     /// Defined by `MLIR_DEFINE_CAPI_DIALECT_REGISTRATION` in
-    /// `dialects/cpp/ApipeDialect.cpp` (declared in `apipe-c/Dialect.h`).
-    fn mlirGetDialectHandle__apipe__() -> mlir_sys::MlirDialectHandle;
+    /// `dialects/cpp/ApipeDialect.cpp`.
+    fn mlirGetDialectHandle__apipe_cpp__() -> mlir_sys::MlirDialectHandle;
 }
 
 /// The MLIR dialect handle of the C++ apipe dialect, for
@@ -56,7 +56,16 @@ unsafe extern "C" {
 pub fn dialect_handle() -> DialectHandle {
     // SAFETY: the function takes no argument and returns a pointer to a
     // static registration hook in the linked C++ dialect.
-    unsafe { DialectHandle::from_raw(mlirGetDialectHandle__apipe__()) }
+    unsafe { DialectHandle::from_raw(mlirGetDialectHandle__apipe_cpp__()) }
+}
+
+/// The C API entry point of `include/apipe-c/Dialect.h`, as upstream
+/// dialects name theirs (`MLIR_DECLARE_CAPI_DIALECT_REGISTRATION`). Defined
+/// in Rust so that the plugin library (a Rust `cdylib`) exports it.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub extern "C" fn mlirGetDialectHandle__apipe__() -> mlir_sys::MlirDialectHandle {
+    dialect_handle().to_raw()
 }
 
 /// Registers the apipe dialect in `context` and loads it. Idempotent.

@@ -32,11 +32,8 @@
 //! only `llvm` and `nvvm` ops.
 
 use crate::Error;
-use apipe_passes::pipeline::{self, Element};
-use melior::{
-    ir::{operation::OperationLike, Module},
-    pass::PassManager,
-};
+use apipe_passes::registry;
+use melior::ir::{operation::OperationLike, Module};
 use std::time::{Duration, Instant};
 
 /// The upstream passes of stage 2, nested under `gpu.module`.
@@ -123,6 +120,14 @@ pub fn apipe_passes(options: Options) -> Vec<(&'static str, String)> {
 /// The whole pipeline as one textual pipeline, for `apipe-opt
 /// --pass-pipeline=...`.
 pub fn pipeline_text(options: Options) -> String {
+    format!(
+        "builtin.module({},gpu.module({UPSTREAM_LOWERING}))",
+        pass_list(options)
+    )
+}
+
+/// The passes of stage 1 as a comma-separated pipeline (`name{options}`).
+fn pass_list(options: Options) -> String {
     let passes: Vec<String> = apipe_passes(options)
         .into_iter()
         .map(|(name, text)| {
@@ -133,10 +138,7 @@ pub fn pipeline_text(options: Options) -> String {
             }
         })
         .collect();
-    format!(
-        "builtin.module({},gpu.module({UPSTREAM_LOWERING}))",
-        passes.join(",")
-    )
+    passes.join(",")
 }
 
 /// Wall time of the stages.
@@ -150,18 +152,13 @@ pub struct StageTimes {
     pub codegen: Duration,
 }
 
-fn run_stage(
-    module: &mut Module,
-    elements: &[Element],
-    stage: &'static str,
-) -> Result<Duration, Error> {
+fn run_stage(module: &mut Module, pipeline: &str, stage: &'static str) -> Result<Duration, Error> {
     let context_ref = module.context();
-    // SAFETY: bound first (a temporary context ref would dangle); the
-    // module keeps it alive.
+    // SAFETY: `context_ref` is bound first (a temporary would dangle); the
+    // module keeps the context alive.
     let context = unsafe { context_ref.to_ref() };
-    let manager = PassManager::new(context);
-    pipeline::add_elements(manager.as_operation_pass_manager(), elements)
-        .map_err(|e| Error::Pipeline(e.to_string()))?;
+    let manager = registry::module_pass_manager(context);
+    registry::parse_pipeline(&manager, pipeline).map_err(|e| Error::Pipeline(e.to_string()))?;
     let start = Instant::now();
     let result = manager.run(module);
     let elapsed = start.elapsed();
@@ -202,19 +199,9 @@ pub fn lower_to_nvvm(
     }
     melior::utility::register_all_passes();
     apipe_passes_registered();
-    let stage1: Vec<Element> = apipe_passes(options)
-        .into_iter()
-        .map(|(name, options)| Element::Pass {
-            name: name.into(),
-            options,
-        })
-        .collect();
+    let stage1 = format!("builtin.module({})", pass_list(options));
     times.apipe = run_stage(module, &stage1, "apipe passes")?;
-    let stage2 = vec![Element::Nested {
-        anchor: "gpu.module".into(),
-        elements: pipeline::parse_elements(UPSTREAM_LOWERING)
-            .map_err(|e| Error::Pipeline(e.to_string()))?,
-    }];
+    let stage2 = format!("builtin.module(gpu.module({UPSTREAM_LOWERING}))");
     times.upstream = run_stage(module, &stage2, "upstream lowering")?;
     Ok(())
 }

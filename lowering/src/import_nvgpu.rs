@@ -50,9 +50,8 @@ use crate::to_nvgpu::nvgpu;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     group_distance::{self, GroupDistance},
-    options::PassOptions,
     token_values::users,
-    PassId, PassInfo, RunFn,
+    PassInfo, PassOptions, RunFn,
 };
 use melior::{
     ir::{
@@ -65,8 +64,6 @@ use melior::{
 };
 use std::collections::HashMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-import-nvgpu`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-import-nvgpu",
@@ -74,7 +71,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Import upstream nvgpu async copies as apipe ops (waits without numGroups become token waits)",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

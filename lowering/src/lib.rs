@@ -1,14 +1,15 @@
 //! Lowering of apipe IR: to nvgpu / NVVM / LLVM IR / PTX (the GPU path) and to
 //! calls into the CPU emulation runtime (`apipe-run`).
 //!
-//! The GPU path:
+//! The GPU path (docs/passes.md; `gpu_pipeline` and `ptx` need the default
+//! feature `ptx`, which the plugin build turns off):
 //! - [`import_nvgpu`] / [`to_nvgpu`]: interop with upstream `nvgpu` async
 //!   copies (passes `apipe-import-nvgpu` / `apipe-to-nvgpu`);
 //! - [`mbarrier_to_nvvm`]: the mbarrier form to NVVM mbarrier ops (pass
 //!   `apipe-mbarrier-to-nvvm`);
-//! - [`gpu_pipeline`]: apipe passes (`--sync=auto|counting|mbarrier`), then
+//! - `gpu_pipeline`: apipe passes (`--sync=auto|counting|mbarrier`), then
 //!   upstream MLIR lowering to the LLVM and NVVM dialects;
-//! - [`ptx`]: LLVM IR and PTX through inkwell's NVPTX backend;
+//! - `ptx`: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
 //!
 //! The CPU path (`apipe-run`):
@@ -16,8 +17,8 @@
 //!   `apipe-to-emulation`), with [`emulation`]: GPU kernels → host
 //!   functions run per GPU thread, run-time checks, race checker hooks;
 //! - [`emulation_runtime`]: the runtime that keeps apipe's per-thread queue
-//!   semantics with lazy / eager / random completion, runs kernel launches
-//!   on fibers with schedules, and checks races.
+//!   semantics (docs/semantics.md) with lazy / eager / random completion,
+//!   runs kernel launches on fibers with schedules, and checks races.
 //!
 //! The lowering passes join the apipe pass registry through
 //! [`register_passes`], which the tools call at start-up (as MLIR tools call
@@ -27,9 +28,11 @@
 pub mod emulation;
 pub mod emulation_runtime;
 mod error;
+#[cfg(feature = "ptx")]
 pub mod gpu_pipeline;
 pub mod import_nvgpu;
 pub mod mbarrier_to_nvvm;
+#[cfg(feature = "ptx")]
 pub mod ptx;
 pub mod ptxas;
 pub mod to_emulation;
@@ -37,8 +40,11 @@ pub mod to_nvgpu;
 
 pub use error::Error;
 
-/// Adds this crate's passes to [`apipe_passes::registry`]. Idempotent.
+/// Registers every apipe pass in MLIR's pass registry: the transforms of
+/// `apipe-passes` and this crate's lowering passes (through
+/// [`apipe_passes::registry`]). Idempotent.
 pub fn register_passes() {
+    apipe_passes::register_passes();
     apipe_passes::register(&[
         &import_nvgpu::INFO,
         &to_nvgpu::INFO,

@@ -42,10 +42,7 @@
 //! `apipe-to-nvgpu` (before or after this pass).
 
 use apipe_dialect::{diagnostic, ops, Reported};
-use apipe_passes::{
-    options::{OptionInfo, OptionKind, PassOptions},
-    PassId, PassInfo, RunFn,
-};
+use apipe_passes::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use melior::{
     dialect::{arith, DialectHandle},
     ir::{
@@ -56,8 +53,6 @@ use melior::{
     },
     Context,
 };
-
-static ID: PassId = PassId::new();
 
 /// The registry entry of `apipe-mbarrier-to-nvvm`.
 pub static INFO: PassInfo = PassInfo {
@@ -70,7 +65,6 @@ pub static INFO: PassInfo = PassInfo {
         description: "the target architecture: 80, 86, 89 or 90 (default 80)",
     }],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),

@@ -57,11 +57,7 @@ use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
-use apipe_passes::{
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
-};
+use apipe_passes::pass::{PassInfo, PassOptions, RunFn};
 use melior::{
     dialect::DialectHandle,
     ir::{attribute::AttributeLike, operation::OperationMutLike},
@@ -81,8 +77,6 @@ use mlir_sys::{
 };
 use std::collections::HashMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-to-emulation`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-to-emulation",
@@ -91,12 +85,13 @@ pub static INFO: PassInfo = PassInfo {
         "Replace apipe ops by calls into the CPU emulation runtime of apipe-run (on builtin.module)",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),
             DialectHandle::func(),
             DialectHandle::memref(),
+            // The run-time checks' `scf.if` (the alloc null check).
+            DialectHandle::scf(),
         ]
     },
 };
@@ -386,6 +381,7 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
     if let Ok(memref) = MemRefType::try_from(ty) {
         memref.memory_space()?;
         let shape: Vec<i64> = (0..memref.rank())
+            // SAFETY: a live memref type and `d` below its rank.
             .map(|d| unsafe { mlirShapedTypeGetDimSize(memref.to_raw(), d as isize) })
             .collect();
         // SAFETY: shape, layout and element type come from a valid memref

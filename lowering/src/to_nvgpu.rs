@@ -67,9 +67,7 @@ use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
     cp_async::{self, copy_bytes},
-    group_distance,
-    options::{OptionInfo, OptionKind, PassOptions},
-    workgroup_memory, PassId, PassInfo, RunFn,
+    group_distance, workgroup_memory, OptionInfo, OptionKind, PassInfo, PassOptions, RunFn,
 };
 use melior::{
     dialect::DialectHandle,
@@ -83,8 +81,6 @@ use melior::{
 };
 use std::collections::HashMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-to-nvgpu`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-to-nvgpu",
@@ -96,7 +92,6 @@ pub static INFO: PassInfo = PassInfo {
         description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
     }],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         // SAFETY: the C API returns a static handle.
         vec![unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }]

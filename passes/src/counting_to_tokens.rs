@@ -61,9 +61,7 @@
 
 use crate::{
     group_distance,
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
     token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
@@ -80,8 +78,6 @@ use melior::{
 use mlir_sys::mlirOperationDestroy;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-static ID: PassId = PassId::new();
-
 /// The largest `pending` the conversion accepts: the window holds
 /// `pending + 1` tokens, carried through every loop that commits.
 pub const MAX_PENDING: i64 = 1024;
@@ -93,7 +89,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Replace wait_group counts by waits on the token of the group they complete (windows of tokens through scf)",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

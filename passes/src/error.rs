@@ -1,41 +1,22 @@
-/// Errors of the passes crate: bad pass names, options and pipelines.
+/// Errors of the passes crate: bad pass names, options and pipelines, with
+/// MLIR's messages (MLIR parses pipelines and options).
 ///
 /// Diagnostics about IR are not errors of this type: passes emit them as
 /// located MLIR diagnostics and signal failure.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// No apipe or upstream pass has this name.
-    #[error("'{0}' does not refer to a registered pass or pass pipeline")]
+    /// No registered apipe pass has this name.
+    #[error("'{0}' does not refer to a registered apipe pass")]
     UnknownPass(String),
-    /// The pass has no option of this name.
-    #[error("no such option '{option}' for pass '{pass}'")]
-    UnknownOption {
-        /// The pass.
+    /// MLIR refused the options of a pass.
+    #[error("invalid options for pass '{pass}': {message}")]
+    Options {
+        /// The pass argument.
         pass: String,
-        /// The option as written.
-        option: String,
+        /// MLIR's message.
+        message: String,
     },
-    /// The option value does not parse as the option's type.
-    #[error("invalid value '{value}' for option '{option}' of pass '{pass}': expected {expected}")]
-    InvalidOptionValue {
-        /// The pass.
-        pass: String,
-        /// The option.
-        option: String,
-        /// The value as written.
-        value: String,
-        /// What the option accepts ("true or false", "one of: a, b").
-        expected: String,
-    },
-    /// The textual pipeline does not follow the grammar.
-    #[error("invalid pass pipeline '{pipeline}': {reason}")]
-    Pipeline {
-        /// The pipeline text.
-        pipeline: String,
-        /// What is wrong, and where.
-        reason: String,
-    },
-    /// MLIR refused an upstream pipeline segment.
+    /// MLIR refused a textual pipeline (its message, with the position).
     #[error("{0}")]
-    Upstream(String),
+    Pipeline(String),
 }

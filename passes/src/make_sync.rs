@@ -25,9 +25,7 @@
 //! Postcondition: no apipe op or annotation is left.
 
 use crate::{
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
     token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
@@ -44,8 +42,6 @@ use melior::{
 };
 use mlir_sys::{mlirOperationDestroy, mlirTypeIsAFloat};
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-make-sync",
@@ -53,7 +49,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Replace async copies by synchronous copies and drop all synchronization (reference semantics)",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || vec![DialectHandle::arith(), DialectHandle::memref(), DialectHandle::scf()],
 };
 

@@ -39,9 +39,7 @@
 
 use crate::{
     counting_to_tokens::{self, counting_to_tokens},
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
     token_values, tokens_to_counting,
 };
 use apipe_dialect::{attributes, ops, Reported};
@@ -53,8 +51,6 @@ use melior::{
     pass::Pass,
 };
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-merge-queues`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-merge-queues",
@@ -63,7 +59,6 @@ pub static INFO: PassInfo = PassInfo {
         "Map every queue onto queue 0 (hardware cp.async has one queue), recomputing every count",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

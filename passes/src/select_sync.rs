@@ -31,9 +31,7 @@
 
 use crate::{
     group_distance::{self, GroupDistance, Options as DistanceOptions},
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     token_values,
     tokens_to_counting::wait_counts,
     tokens_to_mbarrier::{self, plan, rewrite},
@@ -44,8 +42,6 @@ use melior::{
     ir::{operation::OperationLike, OperationRef},
     pass::Pass,
 };
-
-static ID: PassId = PassId::new();
 
 /// The registry entry of `apipe-select-sync`.
 pub static INFO: PassInfo = PassInfo {
@@ -58,7 +54,6 @@ pub static INFO: PassInfo = PassInfo {
         description: "emit a remark at each function with the form chosen (default false)",
     }],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),

@@ -113,11 +113,7 @@ mod shared_memory;
 pub use barriers::BarrierMode;
 pub use schedule::ScheduleOrder;
 
-use crate::{
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
-};
+use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use barriers::StepBarriers;
@@ -140,8 +136,6 @@ use mlir_sys::{
     MlirValue,
 };
 use std::collections::HashMap;
-
-static ID: PassId = PassId::new();
 
 /// The registry entry of `apipe-software-pipeline`.
 pub static INFO: PassInfo = PassInfo {
@@ -181,7 +175,6 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),
@@ -615,6 +608,8 @@ fn transform(plan: &Plan, sync: SyncForm) {
         next = op.next_in_block();
     }
     emitter.constant(0);
+    // SAFETY: `constant(0)` just made this value as the result of an op it
+    // inserted, so it is a live op result.
     emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
     emitter.seed_inits();
     let results = match plan.trip_count {
@@ -704,12 +699,16 @@ struct Emitter<'c, 'p> {
     sync: SyncForm,
 }
 
-fn value<'c>(raw: MlirValue) -> Value<'c, 'static> {
-    // SAFETY: callers pass live values.
-    unsafe { Value::from_raw(raw) }
-}
-
 impl<'c> Emitter<'c, '_> {
+    /// The value `raw` (made by this emitter or taken from the plan's
+    /// loop), borrowed no longer than the emitter: the IR it belongs to
+    /// outlives the emitter.
+    fn value(&self, raw: MlirValue) -> Value<'c, '_> {
+        // SAFETY: every raw value the emitter holds is live while it runs
+        // (the input loop is erased only after emission).
+        unsafe { Value::from_raw(raw) }
+    }
+
     fn insert(&mut self, op: melior::ir::Operation<'c>) -> MlirOperation {
         let raw = op.into_raw();
         // SAFETY: `raw` is owned and detached; the point is live.
@@ -778,8 +777,8 @@ impl<'c> Emitter<'c, '_> {
                 "ult" => melior::dialect::arith::CmpiPredicate::Ult,
                 _ => melior::dialect::arith::CmpiPredicate::Slt,
             },
-            value(lhs),
-            value(rhs),
+            self.value(lhs),
+            self.value(rhs),
             self.location,
         );
         let raw = self.insert(op);
@@ -790,9 +789,9 @@ impl<'c> Emitter<'c, '_> {
     /// `arith.select %condition, %then, %otherwise` on index values.
     fn select(&mut self, condition: MlirValue, then: MlirValue, otherwise: MlirValue) -> MlirValue {
         let op = melior::dialect::arith::select(
-            value(condition),
-            value(then),
-            value(otherwise),
+            self.value(condition),
+            self.value(then),
+            self.value(otherwise),
             self.location,
         );
         let raw = self.insert(op);
@@ -802,7 +801,7 @@ impl<'c> Emitter<'c, '_> {
 
     fn arith(&mut self, name: &str, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
         let op = OperationBuilder::new(name, self.location)
-            .add_operands(&[value(lhs), value(rhs)])
+            .add_operands(&[self.value(lhs), self.value(rhs)])
             .add_results(&[self.index_type()])
             .build()
             .expect("valid arith op");
@@ -949,7 +948,7 @@ impl<'c> Emitter<'c, '_> {
                             SyncForm::Tokens => {
                                 let token = self.lookup(s as usize, it);
                                 OperationBuilder::new(ops::WAIT, self.location)
-                                    .add_operands(&[value(token)])
+                                    .add_operands(&[self.value(token)])
                                     .build()
                             }
                             SyncForm::Counting => {
@@ -1140,11 +1139,11 @@ impl<'c> Emitter<'c, '_> {
             .plan
             .yielded
             .iter()
-            .map(|&v| value(v).r#type())
+            .map(|&v| self.value(v).r#type())
             .collect();
         let switch = melior::dialect::scf::index_switch(
             self.context,
-            value(selector),
+            self.value(selector),
             &result_types,
             DenseI64ArrayAttribute::new(self.context, &cases),
             regions,
@@ -1167,7 +1166,8 @@ impl<'c> Emitter<'c, '_> {
         // Each region yields the values of its last iteration.
         let finish = |emitter: &mut Self, r: usize, it: Iteration| {
             let old = yield_of(r);
-            let values: Vec<Value> = emitter.last_values(it).into_iter().map(value).collect();
+            let raw = emitter.last_values(it);
+            let values: Vec<Value> = raw.into_iter().map(|v| emitter.value(v)).collect();
             let new = melior::dialect::scf::r#yield(&values, emitter.location);
             // SAFETY: the old yield is live and unused; the new one is owned.
             unsafe {
@@ -1253,7 +1253,7 @@ impl<'c> Emitter<'c, '_> {
         let mut argument = 1;
         for c in &plan.carried {
             for d in 1..=c.distance {
-                yielded.push(value(if d == 1 {
+                yielded.push(self.value(if d == 1 {
                     self.lookup(c.key, Iteration::Kernel(s_max - c.stage))
                 } else {
                     block.argument(argument - 1).unwrap().to_raw()
@@ -1268,8 +1268,8 @@ impl<'c> Emitter<'c, '_> {
         self.kernel_counter = None;
         let zero = self.constant(0);
         let one = self.constant(1);
-        let mut operands = vec![value(zero), value(upper), value(one)];
-        operands.extend(inits.iter().map(|&v| value(v)));
+        let mut operands = vec![self.value(zero), self.value(upper), self.value(one)];
+        operands.extend(inits.iter().map(|&v| self.value(v)));
         let result_types: Vec<Type> = types[1..].iter().map(|(t, _)| *t).collect();
         let mut builder = OperationBuilder::new("scf.for", self.location)
             .add_operands(&operands)

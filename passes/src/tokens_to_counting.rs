@@ -39,9 +39,7 @@
 
 use crate::{
     group_distance::{self, Distance, GroupDistance, GroupFact, Options},
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
@@ -56,8 +54,6 @@ use melior::{
 };
 use std::collections::BTreeMap;
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-tokens-to-counting`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-tokens-to-counting",
@@ -69,7 +65,6 @@ pub static INFO: PassInfo = PassInfo {
         description: "fail on a count that the paths do not agree on, instead of a remark (default false)",
     }],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

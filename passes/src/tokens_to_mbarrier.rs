@@ -69,9 +69,7 @@ pub mod rewrite;
 
 use crate::{
     group_distance::{self, Options as DistanceOptions},
-    options::{OptionInfo, OptionKind, PassOptions},
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     token_values,
 };
 use apipe_dialect::{ops, Reported};
@@ -81,8 +79,6 @@ use melior::{
     pass::Pass,
 };
 pub use plan::{FunctionKind, FunctionPlan, Options, TokenWait};
-
-static ID: PassId = PassId::new();
 
 /// The registry entry of `apipe-tokens-to-mbarrier`.
 pub static INFO: PassInfo = PassInfo {
@@ -102,7 +98,6 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: || {
         vec![
             DialectHandle::arith(),

@@ -8,15 +8,15 @@
 // RUN: cat %S/Inputs/entry-groups-helper.mlir %S/Inputs/entry-groups-caller.mlir > %t.input.mlir
 // RUN: apipe-opt %t.input.mlir --apipe-make-sync | apipe-run - | FileCheck %s
 // RUN: apipe-run %t.input.mlir --completion=lazy | FileCheck %s
-// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --apipe-counting-to-tokens | sed '1d;$d' > %t.c2t.mlir
+// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --apipe-counting-to-tokens | sed -e '1d' -e '/^}$/d' > %t.c2t.mlir
 // RUN: cat %t.c2t.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=lazy | FileCheck %s
 // RUN: cat %t.c2t.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=eager | FileCheck %s
-// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | sed '1d;$d' > %t.rt.mlir
+// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | sed -e '1d' -e '/^}$/d' > %t.rt.mlir
 // RUN: cat %t.rt.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=lazy | FileCheck %s
 // RUN: cat %t.rt.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=random:1 | FileCheck %s
-// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --apipe-merge-queues | sed '1d;$d' > %t.merged.mlir
+// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --apipe-merge-queues | sed -e '1d' -e '/^}$/d' > %t.merged.mlir
 // RUN: cat %t.merged.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=lazy | FileCheck %s
-// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-to-nvgpu{tokens=true},apipe-import-nvgpu,apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | sed '1d;$d' > %t.nvgpu.mlir
+// RUN: apipe-opt %S/Inputs/entry-groups-helper.mlir --pass-pipeline='builtin.module(apipe-to-nvgpu{tokens=true},apipe-import-nvgpu,apipe-counting-to-tokens,apipe-tokens-to-counting{strict=true})' | sed -e '1d' -e '/^}$/d' > %t.nvgpu.mlir
 // RUN: cat %t.nvgpu.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=lazy | FileCheck %s
 // RUN: cat %t.nvgpu.mlir %S/Inputs/entry-groups-caller.mlir | apipe-run - --completion=eager | FileCheck %s
 // tokens-to-mbarrier refuses the wait_group that counting-to-tokens keeps:

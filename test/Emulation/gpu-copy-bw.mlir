@@ -22,7 +22,7 @@
 // The kernel as users write it (examples/copy_bw.mlir, no annotations) after
 // apipe-software-pipeline with num-stages, against its apipe-make-sync version:
 // RUN: sed -e 's/16777216/65536/g' %apipe_root/examples/copy_bw.mlir > %t.in.kernel
-// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=3" | sed -e '1d' -e '$d' > %t.pipe.kernel
+// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=3" | sed -e '1d' -e '/^}$/d' > %t.pipe.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.pipe.kernel' %s > %t.pipe.mlir
 // RUN: sed -e '/^\/\/ @kernels$/r %t.in.kernel' %s | apipe-opt --apipe-make-sync > %t.in.sync.mlir
 // RUN: apipe-run %t.in.sync.mlir --completion=lazy,eager,random:2 --schedule=forward,reverse > %t.in.sync.out

@@ -92,9 +92,9 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %tid = gpu.thread_id x
       // WAR: gpu-errors.mlir:[[# @LINE + 1]]:7: error: race (WAR) on shared memory byte 4 (byte 4 of the workgroup buffer at {{.*}}gpu-errors.mlir:{{[0-9]+}}:{{[0-9]+}}): thread (1,0,0) of block (0,0,0) writes it, and thread (0,0,0) reads it with no gpu.barrier between
-      "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4xf32>, memref<5xf32, 3>, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4xf32> to memref<5xf32, 3>
+      apipe.commit_group
+      apipe.wait_group 0
       %next = arith.addi %tid, %c1 : index
       // RAW: gpu-errors.mlir:[[# @LINE + 2]]:12: error: race (RAW) on shared memory byte 12 (byte 12 of the workgroup buffer at {{.*}}gpu-errors.mlir:{{[0-9]+}}:{{[0-9]+}}): thread (2,0,0) of block (0,0,0) reads it, and thread (3,0,0) writes it with no gpu.barrier between
       // WAR: gpu-errors.mlir:[[# @LINE + 1]]:12: note: the other access, by thread (0,0,0)
@@ -112,13 +112,13 @@ module attributes {gpu.container_module} {
       %c4 = arith.constant 4 : index
       %zero = arith.constant 0.0 : f32
       %tid = gpu.thread_id x
-      "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4xf32>, memref<5xf32, 3>, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4xf32> to memref<5xf32, 3>
+      apipe.commit_group
       %last = arith.cmpi eq, %tid, %c3 : index
       scf.if %last {
         memref.store %zero, %buf[%c4] : memref<5xf32, 3>
       }
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
       gpu.barrier
       %next = arith.addi %tid, %c1 : index
       %x = memref.load %buf[%next] : memref<5xf32, 3>
@@ -132,14 +132,14 @@ module attributes {gpu.container_module} {
         workgroup(%buf: memref<5xf32, 3>) kernel {
       %c1 = arith.constant 1 : index
       %tid = gpu.thread_id x
-      "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4xf32>, memref<5xf32, 3>, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4xf32> to memref<5xf32, 3>
+      apipe.commit_group
       gpu.barrier
       %next = arith.addi %tid, %c1 : index
       // INFLIGHT: gpu-errors.mlir:[[# @LINE + 1]]:12: error: race (RAW) on shared memory byte 4 {{.*}}: thread (0,0,0) of block (0,0,0) reads it, and thread (1,0,0) writes it with no gpu.barrier between
       %x = memref.load %buf[%next] : memref<5xf32, 3>
       // INFLIGHT: note: the other access, by thread (1,0,0) (an asynchronous copy still in flight)
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
       memref.store %x, %out[%tid] : memref<4xf32>
       gpu.return
     }
@@ -147,11 +147,11 @@ module attributes {gpu.container_module} {
     gpu.func @own_copy_read_before_wait(%A: memref<4xf32>, %out: memref<4xf32>)
         workgroup(%buf: memref<4xf32, 3>) kernel {
       %tid = gpu.thread_id x
-      "apipe.copy"(%A, %buf, %tid, %tid) {elements = 1 : i64} : (memref<4xf32>, memref<4xf32, 3>, index, index) -> ()
-      "apipe.commit_group"() : () -> ()
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4xf32> to memref<4xf32, 3>
+      apipe.commit_group
       // OWN: gpu-errors.mlir:[[# @LINE + 1]]:12: error: thread (0,0,0) of block (0,0,0) reads shared memory byte 0 {{.*}} that its own asynchronous copy still in flight writes: no wait completes the copy first
       %x = memref.load %buf[%tid] : memref<4xf32, 3>
-      "apipe.wait_group"() {pending = 0 : i64} : () -> ()
+      apipe.wait_group 0
       memref.store %x, %out[%tid] : memref<4xf32>
       gpu.return
     }

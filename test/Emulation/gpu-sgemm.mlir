@@ -24,7 +24,7 @@
 // The kernel as users write it (examples/sgemm.mlir, no annotations) after
 // apipe-software-pipeline with num-stages, against its apipe-make-sync version:
 // RUN: sed -e 's/arith.constant 128 : index/arith.constant 8 : index/' -e 's/2048/128/g' %apipe_root/examples/sgemm.mlir > %t.in.kernel
-// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=3" | sed -e '1d' -e '$d' > %t.pipe.kernel
+// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=3" | sed -e '1d' -e '/^}$/d' > %t.pipe.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.pipe.kernel' %s > %t.pipe.mlir
 // RUN: sed -e '/^\/\/ @kernels$/r %t.in.kernel' %s | apipe-opt --apipe-make-sync > %t.in.sync.mlir
 // RUN: apipe-run %t.in.sync.mlir --completion=lazy,eager,random:2 --schedule=forward,random:3 > %t.in.sync.out
@@ -36,13 +36,13 @@
 // The hand-pipelined kernel exported to upstream nvgpu form
 // (nvgpu.device_async_copy / create_group / wait) and imported back
 // (apipe-import-nvgpu):
-// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | apipe-opt --apipe-import-nvgpu | sed -e '1d' -e '$d' > %t.nvgpu.kernel
+// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | apipe-opt --apipe-import-nvgpu | sed -e '1d' -e '/^}$/d' > %t.nvgpu.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.nvgpu.kernel' %s > %t.nvgpu.mlir
 // RUN: apipe-run %t.nvgpu.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse,random:7 > %t.nvgpu.out
 // RUN: diff %t.hand.sync.out %t.nvgpu.out
 // RUN: FileCheck %s < %t.nvgpu.out
 // The nvgpu form itself is refused with a located error naming the op.
-// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | sed -e '1d' -e '$d' > %t.raw.kernel
+// RUN: apipe-opt %t.hand.kernel --apipe-to-nvgpu | sed -e '1d' -e '/^}$/d' > %t.raw.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.raw.kernel' %s > %t.raw.mlir
 // RUN: not apipe-run %t.raw.mlir 2>&1 | FileCheck %s --check-prefix=RAW-NVGPU
 // RAW-NVGPU: error: 'nvgpu.device_async_copy' cannot be emulated by apipe-run: it has no CPU semantics here (run --apipe-import-nvgpu first: its apipe form is emulated)

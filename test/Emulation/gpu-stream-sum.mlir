@@ -24,7 +24,7 @@
 // The kernel as users write it (examples/stream_sum.mlir, no annotations) after
 // apipe-software-pipeline with num-stages, against its apipe-make-sync version:
 // RUN: sed -e 's/1048576/16384/g' -e 's/8192/128/g' %apipe_root/examples/stream_sum.mlir > %t.in.kernel
-// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=2" | sed -e '1d' -e '$d' > %t.pipe.kernel
+// RUN: apipe-opt %t.in.kernel --apipe-software-pipeline="num-stages=2" | sed -e '1d' -e '/^}$/d' > %t.pipe.kernel
 // RUN: sed -e '/^\/\/ @kernels$/r %t.pipe.kernel' %s > %t.pipe.mlir
 // RUN: sed -e '/^\/\/ @kernels$/r %t.in.kernel' %s | apipe-opt --apipe-make-sync > %t.in.sync.mlir
 // RUN: apipe-run %t.in.sync.mlir --completion=lazy,eager,random:2 --schedule=forward,reverse > %t.in.sync.out

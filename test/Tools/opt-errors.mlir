@@ -9,19 +9,23 @@
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-make-sync,no-such-pass))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not apipe-opt %s --no-such-pass 2>/dev/null | count 0
-// UNKNOWN: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
+// UNKNOWN: error: MLIR Textual PassPipeline Parser:1:{{[0-9]+}}: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
 //
-// A bad option on an apipe pass, in a pipeline and as a flag.
+// MLIR parses pass options (apipe passes are registered in MLIR's registry
+// with MLIR options): a bad name, in a pipeline and as a flag.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-make-sync{bogus=1}))' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(apipe-make-sync{bogus=1})' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
 // RUN: not apipe-opt %s '--apipe-make-sync=bogus=1' 2>&1 | FileCheck %s --check-prefix=APIPE-OPTION
-// APIPE-OPTION: error: no such option 'bogus' for pass 'apipe-make-sync'
+// APIPE-OPTION: error: <Pass-Options-Parser>: no such option bogus
+// APIPE-OPTION: failed to add `apipe-make-sync` with options `bogus=1`
 //
-// A bad value names what the option accepts.
+// A bad value: LLVM's option parser names the option and the value.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(apipe-software-pipeline{sync=foo})' 2>&1 | FileCheck %s --check-prefix=APIPE-CHOICE
 // RUN: not apipe-opt %s '--apipe-tokens-to-counting=strict=maybe' 2>&1 | FileCheck %s --check-prefix=APIPE-BOOL
-// APIPE-CHOICE: error: invalid value 'foo' for option 'sync' of pass 'apipe-software-pipeline': expected one of: counting, tokens
-// APIPE-BOOL: error: invalid value 'maybe' for option 'strict' of pass 'apipe-tokens-to-counting': expected true or false
+// APIPE-CHOICE: apipe-opt: for the --sync option: Cannot find option named 'foo'!
+// APIPE-CHOICE: failed to add `apipe-software-pipeline` with options `sync=foo`
+// APIPE-BOOL: apipe-opt: for the --strict option: 'maybe' is invalid value for boolean argument! Try 0 or 1
+// APIPE-BOOL: failed to add `apipe-tokens-to-counting` with options `strict=maybe`
 //
 // A bad option name or value on an upstream pass.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
@@ -30,18 +34,19 @@
 // UPSTREAM-OPTION: failed to add `cse` with options `bogus=1`
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=abc})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
 // RUN: not apipe-opt %s --canonicalize=max-iterations=abc 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
-// UPSTREAM-VALUE: --max-iterations option: 'abc' value invalid for long argument!
-// UPSTREAM-VALUE: error: {{.*}}failed to add `canonicalize` with options `max-iterations=abc`
+// UPSTREAM-VALUE: apipe-opt: for the --max-iterations option: 'abc' value invalid for long argument!
+// UPSTREAM-VALUE: failed to add `canonicalize` with options `max-iterations=abc`
 //
-// Malformed pipelines.
-// RUN: not apipe-opt %s --pass-pipeline='builtin.module(' 2>&1 | FileCheck %s --check-prefix=UNCLOSED
-// UNCLOSED: error: invalid pass pipeline 'builtin.module(': expected ')' at offset 15
+// Malformed pipelines: MLIR's messages.
+// RUN: not apipe-opt %s --pass-pipeline='builtin.module(' 2>&1 | FileCheck %s --check-prefix=ANCHOR-FORM
+// RUN: not apipe-opt %s --pass-pipeline='' 2>&1 | FileCheck %s --check-prefix=ANCHOR-FORM
+// RUN: not apipe-opt %s --pass-pipeline='cse' 2>&1 | FileCheck %s --check-prefix=ANCHOR-FORM
+// ANCHOR-FORM: error: expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse))' 2>&1 | FileCheck %s --check-prefix=TRAILING
-// TRAILING: error: invalid pass pipeline 'builtin.module(cse))': unexpected trailing text at offset 19
-// RUN: not apipe-opt %s --pass-pipeline='' 2>&1 | FileCheck %s --check-prefix=EMPTY
-// EMPTY: error: invalid pass pipeline '': expected a pass or op name at offset 0
+// TRAILING: error: MLIR Textual PassPipeline Parser:1:4: error: encountered extra closing ')' creating unbalanced parentheses while parsing pipeline
+// A pipeline anchored on another op fails when it runs, as in mlir-opt.
 // RUN: not apipe-opt %s --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
-// ANCHOR: error: can't add pass pipeline anchored on 'func.func' to a pass manager on 'builtin.module'
+// ANCHOR: opt-errors.mlir:0:0: error: can't run 'func.func' pass manager on 'builtin.module' op
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse)' --canonicalize 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: error: '--pass-pipeline' cannot be used with individual pass flags
 //

@@ -6,12 +6,15 @@
 #![deny(missing_docs)]
 
 pub mod diagnostics;
+mod error;
 pub mod fuzz;
 pub mod opt;
 pub mod run;
 pub mod source;
 pub mod translate;
 pub mod verify_diagnostics;
+
+pub use error::Error;
 
 use std::{process::ExitCode, sync::Once};
 

@@ -1,7 +1,11 @@
 //! `apipe-opt`: `mlir-opt` with the apipe dialect and passes.
 //!
 //! 1. split argv into tool flags (clap) and pass flags (`--<pass>[=opts]`,
-//!    in order), accepting `mlir-opt`'s single-dash long flags;
+//!    in order), accepting `mlir-opt`'s single-dash long flags; the pass
+//!    flags become the textual pipeline `builtin.module(pass{opts},...)`
+//!    (what `mlir-opt` builds from them), parsed by MLIR like
+//!    `--pass-pipeline` against MLIR's registry, where every apipe pass is
+//!    registered with its options;
 //! 2. read the input, and split it at `// -----` with `--split-input-file`;
 //! 3. for each chunk, in a fresh context: parse, run the apipe verifier,
 //!    run the pass pipeline (apipe passes verify after themselves), run the
@@ -13,9 +17,9 @@
 use crate::{
     diagnostics::{self, Capture, Kind, Record},
     source::{self, Input},
-    verify_diagnostics,
+    verify_diagnostics, Error,
 };
-use apipe_passes::pipeline::{self, Element};
+use apipe_passes::registry;
 use clap::{CommandFactory, Parser};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
@@ -29,7 +33,7 @@ use std::{io::Write, process::ExitCode};
     name = "apipe-opt",
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22)"),
     about = "apipe modular optimizer driver: mlir-opt with the apipe dialect and passes",
-    after_help = pass_help(),
+    after_help = "Pass flags: --<pass>[=options] (e.g. --apipe-software-pipeline=\"sync=tokens\"), or --pass-pipeline; the registered passes and their options follow.",
 )]
 pub struct Cli {
     /// Input file, or `-` for standard input.
@@ -68,6 +72,9 @@ pub struct Cli {
     /// Run passes on one thread.
     #[arg(long = "mlir-disable-threading")]
     pub disable_threading: bool,
+    /// Print the registered passes with their options and exit.
+    #[arg(long = "list-passes")]
+    pub list_passes: bool,
     /// Run the MLIR and apipe verifiers after parsing and after the passes
     /// (`--verify-each=false` turns them off).
     #[arg(
@@ -81,26 +88,9 @@ pub struct Cli {
     pub verify_each: bool,
 }
 
-fn pass_help() -> String {
-    let mut help = String::from(
-        "Passes (as --<name>[='options'] flags or in --pass-pipeline):\n  apipe passes:\n",
-    );
-    for info in apipe_passes::passes() {
-        help.push_str(&format!("    --{:<28} {}\n", info.argument, info.summary));
-        for option in info.options {
-            help.push_str(&format!(
-                "        {:<24} {}\n",
-                option.name, option.description
-            ));
-        }
-    }
-    help.push_str("  every upstream MLIR 22 pass (canonicalize, cse, convert-scf-to-cf, ...; see mlir-opt --help)\n");
-    help
-}
-
 /// Splits raw arguments into clap's and the pass flags. `mlir-opt`'s
 /// single-dash long flags (`-split-input-file`) are accepted.
-fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
+fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<PassFlag>) {
     let command = Cli::command();
     let known: Vec<String> = command
         .get_arguments()
@@ -146,57 +136,104 @@ fn split_arguments(args: Vec<String>) -> (Vec<String>, Vec<Element>) {
                 }
             }
         } else {
-            passes.push(Element::Pass {
+            passes.push(PassFlag {
                 name: name.into(),
-                options: value.unwrap_or("").into(),
+                options: value.map(str::to_owned),
             });
         }
     }
     (tool, passes)
 }
 
+/// A pass flag as written: `--name` or `--name=options`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PassFlag {
+    name: String,
+    options: Option<String>,
+}
+
 /// Runs `apipe-opt` with `args` (including the program name).
 pub fn main(args: Vec<String>) -> ExitCode {
     crate::register_passes();
+    registry::set_program_name("apipe-opt");
+    let help = args
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| matches!(a.as_str(), "-h" | "--help" | "-help"));
     let (tool_args, pass_flags) = split_arguments(args);
     let cli: Cli = match crate::parse_cli(tool_args) {
         Ok(cli) => cli,
-        Err(code) => return code,
+        Err(code) => {
+            if help {
+                registry::print_registered_passes();
+            }
+            return code;
+        }
     };
-    match run(&cli, pass_flags) {
+    if cli.list_passes {
+        registry::print_registered_passes();
+        return ExitCode::SUCCESS;
+    }
+    match run(&cli, &pass_flags) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            diagnostics::print_error(&message);
+        Err(error) => {
+            diagnostics::print_error(&error.to_string());
             ExitCode::FAILURE
         }
     }
 }
 
-/// The pipeline to run: `--pass-pipeline`, or the pass flags in order.
-fn pipeline_elements(cli: &Cli, pass_flags: Vec<Element>) -> Result<Vec<Element>, String> {
-    match (&cli.pass_pipeline, pass_flags.is_empty()) {
-        (Some(_), false) => Err("'--pass-pipeline' cannot be used with individual pass flags".into()),
-        (Some(text), true) => match pipeline::parse(text).map_err(|e| e.to_string())? {
-            Element::Nested { anchor, elements } if anchor == "builtin.module" || anchor == "any" => Ok(elements),
-            Element::Nested { anchor, .. } => Err(format!(
-                "can't add pass pipeline anchored on '{anchor}' to a pass manager on 'builtin.module'; \
-                 nest it inside 'builtin.module(...)'"
+/// The passes to run: an anchored `--pass-pipeline`, or the pass flags in
+/// order as the pass list `name{options},...` (what `mlir-opt` adds for
+/// `--name=options` flags).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pipeline {
+    /// `--pass-pipeline='builtin.module(...)'`.
+    Anchored(String),
+    /// Pass flags, with implicit nesting.
+    Flags(String),
+}
+
+impl Pipeline {
+    fn from_cli(cli: &Cli, pass_flags: &[PassFlag]) -> Result<Self, Error> {
+        match (&cli.pass_pipeline, pass_flags.is_empty()) {
+            (Some(_), false) => Err(Error::Usage(
+                "'--pass-pipeline' cannot be used with individual pass flags".into(),
             )),
-            Element::Pass { .. } => unreachable!("pipeline::parse returns an anchored pipeline"),
-        },
-        (None, _) => Ok(pass_flags),
+            (Some(text), true) => Ok(Self::Anchored(text.clone())),
+            (None, _) => {
+                let passes: Vec<String> = pass_flags
+                    .iter()
+                    .map(|flag| match &flag.options {
+                        Some(options) => format!("{}{{{options}}}", flag.name),
+                        None => flag.name.clone(),
+                    })
+                    .collect();
+                Ok(Self::Flags(passes.join(",")))
+            }
+        }
+    }
+
+    /// A pass manager on `builtin.module` running these passes (parsed by
+    /// MLIR).
+    fn pass_manager<'c>(&self, context: &'c melior::Context) -> Result<PassManager<'c>, Error> {
+        let manager = registry::module_pass_manager(context);
+        match self {
+            Self::Anchored(text) => registry::parse_pipeline(&manager, text)?,
+            Self::Flags(text) => registry::add_passes(&manager, text)?,
+        }
+        Ok(manager)
     }
 }
 
-fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
-    let elements = pipeline_elements(cli, pass_flags)?;
+fn run(cli: &Cli, pass_flags: &[PassFlag]) -> Result<bool, Error> {
+    let pipeline = Pipeline::from_cli(cli, pass_flags)?;
     // Reject unknown passes and bad options once, before reading input.
     {
-        let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
-        let manager = PassManager::new(&context);
-        pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
-            .map_err(|e| e.to_string())?;
+        let context = apipe_dialect::create_context()?;
+        pipeline.pass_manager(&context)?;
     }
     let input = Input::read(&cli.input)?;
     let mut output = Vec::new();
@@ -205,16 +242,18 @@ fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
         if index > 0 {
             output.extend_from_slice(format!("{}\n", source::SPLIT_MARKER).as_bytes());
         }
-        ok &= process_chunk(cli, &elements, &input, chunk, &mut output)?;
+        ok &= process_chunk(cli, &pipeline, &input, chunk, &mut output)?;
     }
     if cli.output == "-" {
         std::io::stdout()
             .write_all(&output)
-            .map_err(|e| e.to_string())?;
+            .map_err(Error::Stdout)?;
     } else if ok {
         // As mlir-opt: a failed run leaves no output file behind.
-        std::fs::write(&cli.output, &output)
-            .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
+        std::fs::write(&cli.output, &output).map_err(|source| Error::WriteOutput {
+            path: cli.output.clone(),
+            source,
+        })?;
     }
     Ok(ok)
 }
@@ -223,12 +262,12 @@ fn run(cli: &Cli, pass_flags: Vec<Element>) -> Result<bool, String> {
 /// `--verify-diagnostics`, whether its diagnostics were as expected).
 fn process_chunk(
     cli: &Cli,
-    elements: &[Element],
+    pipeline: &Pipeline,
     input: &Input,
     chunk: &str,
     output: &mut Vec<u8>,
-) -> Result<bool, String> {
-    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+) -> Result<bool, Error> {
+    let context = apipe_dialect::create_context()?;
     context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
     if cli.disable_threading {
         context.enable_multi_threading(false);
@@ -243,7 +282,7 @@ fn process_chunk(
             || (module.as_operation().verify()
                 && apipe_dialect::verifier::verify(&module.as_operation()));
         if verified {
-            let manager = PassManager::new(&context);
+            let manager = pipeline.pass_manager(&context)?;
             manager.enable_verifier(cli.verify_each);
             if cli.print_ir_after_all || cli.print_ir_before_all {
                 manager.enable_ir_printing(&PassIrPrintingOptions {
@@ -261,8 +300,6 @@ fn process_chunk(
                 // when it is destroyed.
                 unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
             }
-            pipeline::add_elements(manager.as_operation_pass_manager(), elements)
-                .map_err(|e| e.to_string())?;
             let passed = manager.run(&mut module).is_ok() && !capture.has_error();
             let passed = passed
                 && (!cli.verify_each || apipe_dialect::verifier::verify(&module.as_operation()));
@@ -272,7 +309,7 @@ fn process_chunk(
                     module
                         .as_operation()
                         .to_string_with_flags(printing_flags(cli))
-                        .map_err(|e| e.to_string())?,
+                        .map_err(|e| Error::Print(e.to_string()))?,
                 );
             }
         }
@@ -297,10 +334,10 @@ fn process_chunk(
         printed.is_some() && !records.iter().any(|r| r.kind == Kind::Error)
     };
     if let Some(text) = printed {
+        // As mlir-opt: the op as printed, then a newline (the outputs of the
+        // two tools are byte-identical).
         output.extend_from_slice(text.as_bytes());
-        if !text.ends_with('\n') {
-            output.push(b'\n');
-        }
+        output.push(b'\n');
     }
     Ok(ok)
 }
@@ -372,10 +409,10 @@ mod tests {
                 "out.mlir"
             ])
         );
-        let names: Vec<String> = passes.iter().map(|p| p.to_string()).collect();
+        let cli = Cli::try_parse_from(["apipe-opt"]).unwrap();
         assert_eq!(
-            names,
-            vec!["apipe-make-sync", "canonicalize{max-iterations=2}"]
+            Pipeline::from_cli(&cli, &passes).unwrap(),
+            Pipeline::Flags("apipe-make-sync,canonicalize{max-iterations=2}".into())
         );
     }
 }

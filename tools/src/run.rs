@@ -31,7 +31,7 @@ use apipe_lowering::{
     emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
     to_emulation::{to_emulation, EmulationOptions},
 };
-use apipe_passes::pipeline::{self, Element};
+use apipe_passes::registry;
 use clap::Parser;
 use melior::{
     ir::{
@@ -40,7 +40,6 @@ use melior::{
         r#type::FunctionType,
         BlockLike, Module, RegionLike,
     },
-    pass::PassManager,
     StringRef,
 };
 use mlir_sys::{
@@ -189,7 +188,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     libraries.retain(|l| std::path::Path::new(l).exists());
     let start = Instant::now();
-    let input = Input::read(&cli.input)?;
+    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
@@ -354,12 +353,8 @@ pub fn run_pipeline(
     module: &mut Module,
     text: &str,
 ) -> Result<(), String> {
-    let manager = PassManager::new(context);
-    let Element::Nested { elements, .. } = pipeline::parse(text).map_err(|e| e.to_string())? else {
-        unreachable!("an anchored pipeline")
-    };
-    pipeline::add_elements(manager.as_operation_pass_manager(), &elements)
-        .map_err(|e| e.to_string())?;
+    let manager = registry::module_pass_manager(context);
+    registry::parse_pipeline(&manager, text).map_err(|e| e.to_string())?;
     manager
         .run(module)
         .map_err(|_| format!("the pass pipeline '{text}' failed"))

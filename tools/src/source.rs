@@ -6,6 +6,7 @@
 //! with the real file name ([`apipe_dialect::parse::parse_module`]), so
 //! locations and parse diagnostics say `file:line:col`.
 
+use crate::Error;
 use melior::{ir::Module, Context};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -24,16 +25,23 @@ impl Input {
     /// Reads `path` (`-` is stdin).
     ///
     /// # Errors
-    /// The message `mlir-opt` gives: `could not open input file '...': ...`.
-    pub fn read(path: &str) -> Result<Self, String> {
+    /// [`Error::ReadInput`], which prints as `mlir-opt`'s message: `could
+    /// not open input file '...': ...`.
+    pub fn read(path: &str) -> Result<Self, Error> {
         let (name, bytes) = if path == "-" {
             let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                .map_err(|e| format!("could not read standard input: {e}"))?;
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|source| {
+                Error::ReadInput {
+                    path: "<stdin>".into(),
+                    source,
+                }
+            })?;
             ("<stdin>".to_owned(), bytes)
         } else {
-            let bytes = std::fs::read(path)
-                .map_err(|e| format!("could not open input file '{path}': {e}"))?;
+            let bytes = std::fs::read(path).map_err(|source| Error::ReadInput {
+                path: path.into(),
+                source,
+            })?;
             (path.to_owned(), bytes)
         };
         // Invalid UTF-8 becomes U+FFFD: harmless in comments (as in

@@ -118,7 +118,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Err("--resource-usage needs --to-cubin".into());
     }
     // 1.
-    let input = Input::read(&cli.input)?;
+    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
     let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
     let capture = Capture::attach(&context);
     let result = translate(cli, sm, sync, &context, &input);

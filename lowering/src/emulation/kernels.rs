@@ -333,12 +333,14 @@ fn argument_slots(ty: Type) -> Option<usize> {
     if let Ok(memref) = MemRefType::try_from(ty) {
         return Some(3 + 2 * memref.rank());
     }
+    // SAFETY: a live type; the predicate only reads it.
+    let is_float = unsafe { mlirTypeIsAFloat(ty.to_raw()) };
     let bits = if ty.is_index() {
         64
     } else if ty.is_integer() {
         // SAFETY: an integer type.
         unsafe { mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()) }
-    } else if unsafe { mlirTypeIsAFloat(ty.to_raw()) } {
+    } else if is_float {
         // SAFETY: a float type.
         unsafe { mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) }
     } else {

@@ -341,6 +341,8 @@ pub fn abort_current() {
     // SAFETY: the current thread is live; its yielder, when set, belongs to
     // the fiber this code runs on.
     let yielder = unsafe { (*thread).yielder };
+    // SAFETY: a set yielder points to the fiber's own yielder, which lives
+    // as long as the fiber this code runs on.
     if let Some(yielder) = unsafe { yielder.as_ref() } {
         loop {
             yielder.suspend(Event::Abort);

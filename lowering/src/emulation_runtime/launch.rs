@@ -356,10 +356,12 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
         let cache_words = lane.thread.read_cache.len() as i64;
         lane.slots
             .extend_from_slice(&[cache, cache, 0, cache_words, 1]);
-        let base = lane.slots.as_mut_ptr();
         lane.pointers.clear();
-        lane.pointers
-            .extend((0..lane.slots.len()).map(|i| unsafe { base.add(i) } as *mut c_void));
+        lane.pointers.extend(
+            lane.slots
+                .iter_mut()
+                .map(|slot| slot as *mut i64 as *mut c_void),
+        );
         let stack = match worker.stacks.pop() {
             Some(stack) => stack,
             None => DefaultStack::new(THREAD_STACK_BYTES).map_err(|e| {

@@ -529,6 +529,8 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                 let thread = current();
                 // SAFETY: the live current GPU thread, on its fiber.
                 let yielder = unsafe { thread.as_ref() }.map(|t| t.yielder);
+                // SAFETY: a set yielder is the current fiber's own, alive
+                // while this code runs on it.
                 match yielder.and_then(|y| unsafe { y.as_ref() }) {
                     Some(yielder) => {
                         yielder.suspend(Event::Blocked(op));

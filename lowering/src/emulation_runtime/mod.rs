@@ -373,17 +373,22 @@ pub unsafe extern "C" fn apipe_emu_copy(
         }
         let size = element_bytes as isize;
         let (src_indices, dst_indices) = ([s0, s1, s2, s3], [d0, d1, d2, d3]);
-        // SAFETY (both): see the function's contract.
         let Some((src_at, src_step)) =
+            // SAFETY: `src` is a descriptor of rank `src_rank` (the
+            // function's contract).
             (unsafe { locate(src_rank, src, &src_indices, src_count, size) })
         else {
+            // SAFETY: as above.
             let src = unsafe { Descriptor::read(src_rank, src) };
             let e = src.check(&src_indices, src_count).err().unwrap_or_default();
             return Err(t.error(op, &format!("'apipe.copy' reads outside its source: {e}")));
         };
         let Some((dst_at, dst_step)) =
+            // SAFETY: `dst` is a descriptor of rank `dst_rank` (the
+            // function's contract).
             (unsafe { locate(dst_rank, dst, &dst_indices, elements, size) })
         else {
+            // SAFETY: as above.
             let dst = unsafe { Descriptor::read(dst_rank, dst) };
             let e = dst.check(&dst_indices, elements).err().unwrap_or_default();
             return Err(t.error(
@@ -759,6 +764,7 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
 /// global memory at `address`, not atomically.
 pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64) {
     entry((), |t| {
+        // SAFETY: null or the live block of a running GPU thread.
         let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
             return Ok(());
         };

@@ -127,6 +127,8 @@ mod handler {
     /// The actions installed before ours (`SIGSEGV`, `SIGBUS`).
     static PREVIOUS: Mutex<Option<[libc::sigaction; 2]>> = Mutex::new(None);
     /// A copy of [`PREVIOUS`] the handler can read without a lock.
+    // SAFETY: `sigaction` is a C struct of integers, a signal set and a
+    // handler field, for which all zero bytes are valid (`SIG_DFL`).
     static mut PREVIOUS_COPY: [libc::sigaction; 2] = unsafe { std::mem::zeroed() };
 
     const SIGNALS: [libc::c_int; 2] = [libc::SIGSEGV, libc::SIGBUS];

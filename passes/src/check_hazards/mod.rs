@@ -105,9 +105,7 @@ pub use report::{Hazard, HazardKind};
 
 use crate::{
     group_distance,
-    options::PassOptions,
-    pass::{PassId, RunFn},
-    registry::PassInfo,
+    pass::{PassInfo, PassOptions, RunFn},
 };
 use apipe_dialect::{
     diagnostic::{self, Severity},
@@ -118,8 +116,6 @@ use melior::{
     pass::Pass,
 };
 
-static ID: PassId = PassId::new();
-
 /// The registry entry of `apipe-check-hazards`.
 pub static INFO: PassInfo = PassInfo {
     argument: "apipe-check-hazards",
@@ -127,7 +123,6 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Report hazards of async copies: uncovered reads (RAW), early overwrites (WAR), overlapping copies in flight (WAW) and missing barriers",
     options: &[],
     run: run as RunFn,
-    id: &ID,
     dependent_dialects: Vec::new,
 };
 

@@ -105,22 +105,22 @@ impl Region {
     }
 }
 
-struct Access {
+struct Access<'c> {
     guard: Guard,
     region: Region,
-    location: Option<Location<'static>>,
+    location: Option<Location<'c>>,
 }
 
 /// Step 1-2: the writes and reads of `buffer` in the ops of `block_ops`
 /// under `guard`.
-fn collect(
-    block_ops: &[OperationRef],
+fn collect<'c>(
+    block_ops: &[OperationRef<'c, '_>],
     buffer: usize,
     shape: &[i64],
     guard: &Guard,
     varies: &dyn Fn(usize) -> bool,
-    writes: &mut Vec<Access>,
-    reads: &mut Vec<Access>,
+    writes: &mut Vec<Access<'c>>,
+    reads: &mut Vec<Access<'c>>,
 ) {
     for op in block_ops {
         let uses: Vec<usize> = op
@@ -130,11 +130,6 @@ fn collect(
             .map(|(i, _)| i)
             .collect();
         let operands: Vec<Value> = op.operands().collect();
-        let location = || {
-            // SAFETY: the location lives as long as the context; the
-            // analysis does not outlive it.
-            Some(unsafe { Location::from_raw(op.location().to_raw()) })
-        };
         if ops::is(op, ops::COPY) {
             let src_rank = MemRefType::try_from(operands[0].r#type()).map_or(0, |t| t.rank());
             let dst_rank = MemRefType::try_from(operands[1].r#type()).map_or(0, |t| t.rank());
@@ -144,7 +139,7 @@ fn collect(
                 writes.push(Access {
                     guard: guard.clone(),
                     region: Region::of(&indices[src_rank..src_rank + dst_rank], elements, shape),
-                    location: location(),
+                    location: Some(op.location()),
                 });
             }
             if uses.contains(&0) && indices.len() >= src_rank {
@@ -262,12 +257,12 @@ fn holds(guard: &Guard, assignment: &Assignment) -> bool {
 /// a read on that path may need its data; `None` if every path writes
 /// whatever it reads. `varies(key)` tells whether a guard value may change
 /// between iterations.
-pub(crate) fn skipped_write(
-    body: &[OperationRef],
+pub(crate) fn skipped_write<'c>(
+    body: &[OperationRef<'c, '_>],
     buffer: usize,
     shape: &[i64],
     varies: &dyn Fn(usize) -> bool,
-) -> Option<Location<'static>> {
+) -> Option<Location<'c>> {
     let mut writes = Vec::new();
     let mut reads = Vec::new();
     collect(

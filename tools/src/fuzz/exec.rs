@@ -476,6 +476,8 @@ const FATAL_SIGNALS: [libc::c_int; 5] = [
 ];
 
 /// The actions that were installed before ours, per signal number.
+// SAFETY: `sigaction` is a C struct of integers, a signal set and a handler
+// field, for which all zero bytes are valid (`SIG_DFL`).
 static mut PREVIOUS: [libc::sigaction; 32] = unsafe { std::mem::zeroed() };
 
 /// In the child: on a fatal signal, print the raw backtrace to stderr
