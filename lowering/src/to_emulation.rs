@@ -513,7 +513,11 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
                 em.constant(op, i64_type, queue),
             ];
             let new = em.call(op, name, &arguments, &[i64_type]);
-            if let Ok(token) = op.result(0) {
+            // Check the count first: melior prints the whole module into the
+            // error of an out-of-range `result(0)` (a counting-form commit
+            // has none), which made this step quadratic in the module.
+            if op.result_count() == 1 {
+                let token = op.result(0).expect("checked");
                 // SAFETY: both values are live and have the type i64.
                 unsafe {
                     mlirValueReplaceAllUsesOfWith(token.to_raw(), new.result(0).unwrap().to_raw())

@@ -55,7 +55,13 @@
 //!    entry state; a dynamic trip count gives the header (0 or more
 //!    iterations). A static trip count of at most 4 is instead analyzed
 //!    iteration by iteration (exact, like the unrolled loop), within a
-//!    budget of visited ops proportional to the function's size.
+//!    budget of visited ops proportional to the function's size. Each token
+//!    iter_arg is also followed split by iteration: its init's group in the
+//!    first iteration and the yielded group in the later ones (a missing
+//!    side of a join means "not this iteration"), so a wait on it gets
+//!    both facts ([`GroupDistance::token_fact_by_iteration`]) besides their
+//!    join: a window that starts from `apipe.ready` or from prologue commits
+//!    at another distance is exact in each.
 //! 4. `scf.while`: the same fixed point over before-region → `scf.condition`
 //!    → after-region → `scf.yield`; the exit is the state at the condition,
 //!    the results its forwarded facts.
@@ -238,6 +244,22 @@ enum Entity {
     Commit(usize),
     /// Groups since the top of the current iteration of a loop, per queue.
     Ghost(usize, i64),
+    /// A token iter_arg of an `scf.for` (the key of the block argument) in
+    /// iteration `i < k` of the loop, `k` its number of token iter_args
+    /// (at most [`SPLIT_LIMIT`]): iteration 0 holds the init value's group
+    /// (step 3, split facts).
+    Nth(usize, usize),
+    /// The same iter_arg in iterations `k` and later.
+    Later(usize),
+}
+
+impl Entity {
+    /// True for the split facts of an iter_arg, which hold on some visits
+    /// only: missing on one side of a join means "not this iteration", not
+    /// "no group".
+    fn is_split(&self) -> bool {
+        matches!(self, Entity::Nth(..) | Entity::Later(_))
+    }
 }
 
 type State = BTreeMap<Entity, GroupFact>;
@@ -246,6 +268,10 @@ type State = BTreeMap<Entity, GroupFact>;
 #[derive(Clone, Debug, Default)]
 pub struct GroupDistance {
     operand_facts: HashMap<(usize, usize), GroupFact>,
+    /// Facts of a wait's token operand that is a token iter_arg of an
+    /// `scf.for`: in iterations `0..k`, then in the later ones, each joined
+    /// over its visits.
+    split_facts: HashMap<(usize, usize), Vec<Option<GroupFact>>>,
     snapshots: HashMap<usize, State>,
 }
 
@@ -582,6 +608,8 @@ impl GroupDistance {
             errors: Vec::new(),
             reported: HashSet::new(),
             while_yields: HashMap::new(),
+            split_width: HashMap::new(),
+            yield_splits: Vec::new(),
             unroll_budget: UNROLL_BUDGET_PER_OP * (ops::nested_ops(function).len() as u64)
                 + UNROLL_BUDGET_BASE,
         };
@@ -628,6 +656,25 @@ impl GroupDistance {
             .get(&(op_key(wait), value_key(token)))
             .copied()
             .or_else(|| self.token_fact_at(wait, token))
+    }
+
+    /// The facts of `token`, an operand of the `apipe.wait` op `wait`, if it
+    /// is a token iter_arg of an `scf.for` around the wait, by iteration of
+    /// that loop: element `i` for iteration `i` (iteration 0 names the
+    /// init value's group), the last element for that iteration and all
+    /// later ones; `None` where the wait is not reached in such an
+    /// iteration as far as the analysis knows. The loop's number of token
+    /// iter_args (at most 4) sets the length minus one, so a rotating window
+    /// of `k` tokens started from `apipe.ready` or prologue commits is exact
+    /// in each part. [`token_fact`](Self::token_fact) is their join.
+    pub fn token_fact_by_iteration<'c: 'a, 'a>(
+        &self,
+        wait: &impl OperationLike<'c, 'a>,
+        token: Value,
+    ) -> Option<&[Option<GroupFact>]> {
+        self.split_facts
+            .get(&(op_key(wait), value_key(token)))
+            .map(Vec::as_slice)
     }
 
     /// The fact of `token` just before `point` (one of [`Options::points`]).
@@ -705,6 +752,25 @@ fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize,
     out
 }
 
+/// The most iterations of a loop whose token iter_args are followed one by
+/// one (step 3, split facts); later ones are joined.
+const SPLIT_LIMIT: usize = 4;
+
+fn join_options(a: Option<GroupFact>, b: Option<GroupFact>) -> Option<GroupFact> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.join(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Removes the split facts of the iter_arg `k`.
+fn remove_split(state: &mut State, k: usize) {
+    for i in 0..SPLIT_LIMIT {
+        state.remove(&Entity::Nth(k, i));
+    }
+    state.remove(&Entity::Later(k));
+}
+
 /// Static trip counts up to this are analyzed iteration by iteration
 /// (step 3).
 const UNROLL_LIMIT: u64 = 4;
@@ -733,19 +799,30 @@ struct Interpreter<'c> {
     while_yields: HashMap<usize, Vec<Option<GroupFact>>>,
     /// Ops that unrolled loop bodies may still visit (step 3).
     unroll_budget: u64,
+    /// The split width of each token iter_arg of an `scf.for` (step 3).
+    split_width: HashMap<usize, usize>,
+    /// The split facts of the operands of the terminator of the block run
+    /// last: iterations `0..SPLIT_LIMIT`, then later ones.
+    yield_splits: Vec<(usize, Vec<Option<GroupFact>>)>,
 }
 
 fn join_states(a: &State, b: &State) -> State {
     let mut out = a.clone();
     for (entity, fact) in out.iter_mut() {
-        if !b.contains_key(entity) {
+        if !b.contains_key(entity) && !entity.is_split() {
             *fact = fact.join(GroupFact::no_group(fact.queue));
         }
     }
     for (entity, fact) in b {
         out.entry(*entity)
             .and_modify(|mine| *mine = mine.join(*fact))
-            .or_insert_with(|| fact.join(GroupFact::no_group(fact.queue)));
+            .or_insert_with(|| {
+                if entity.is_split() {
+                    *fact
+                } else {
+                    fact.join(GroupFact::no_group(fact.queue))
+                }
+            });
     }
     out
 }
@@ -827,10 +904,26 @@ impl<'c> Interpreter<'c> {
                         }
                     })
                     .collect();
+                // The split facts of the yielded tokens, for the back edge
+                // of a loop (step 3).
+                self.yield_splits = op
+                    .operands()
+                    .map(|v| {
+                        let k = value_key(v);
+                        let facts = (0..SPLIT_LIMIT)
+                            .map(|i| state.get(&Entity::Nth(k, i)).copied())
+                            .chain([state.get(&Entity::Later(k)).copied()])
+                            .collect();
+                        (k, facts)
+                    })
+                    .collect();
             }
             if let Some(dead) = self.dies_after.get(&op_key(&op)) {
                 for entity in dead {
                     state.remove(entity);
+                    if let Entity::Value(k) = entity {
+                        remove_split(state, *k);
+                    }
                 }
             }
         }
@@ -958,6 +1051,21 @@ impl<'c> Interpreter<'c> {
                             .and_modify(|previous| *previous = previous.join(fact))
                             .or_insert(fact);
                     }
+                    let k = value_key(operand);
+                    if let Some(&n) = self.split_width.get(&k) {
+                        let facts: Vec<Option<GroupFact>> = (0..n)
+                            .map(|i| state.get(&Entity::Nth(k, i)).copied())
+                            .chain([state.get(&Entity::Later(k)).copied()])
+                            .collect();
+                        let recorded = self
+                            .result
+                            .split_facts
+                            .entry((key, k))
+                            .or_insert_with(|| vec![None; n + 1]);
+                        for (old, new) in recorded.iter_mut().zip(facts) {
+                            *old = join_options(*old, new);
+                        }
+                    }
                 }
             }
             // Analyzed on its own (a kernel body, a nested function).
@@ -1055,6 +1163,21 @@ impl<'c> Interpreter<'c> {
             .collect();
         let mut entry = state.clone();
         self.bind(&mut entry, &arguments, &init_facts);
+        let width = arguments
+            .iter()
+            .filter(|a| ops::is_token(**a))
+            .count()
+            .min(SPLIT_LIMIT);
+        for argument in &arguments {
+            if ops::is_token(*argument) {
+                self.split_width.insert(value_key(*argument), width);
+            }
+        }
+        for (argument, fact) in arguments.iter().zip(&init_facts) {
+            if let Some(fact) = fact.filter(|_| width > 0) {
+                entry.insert(Entity::Nth(value_key(*argument), 0), fact);
+            }
+        }
         let trip_count = static_trip_count(&op);
         if trip_count == Some(0) {
             // Never runs: analyze the body for its waits, keep the state.
@@ -1074,11 +1197,13 @@ impl<'c> Interpreter<'c> {
             let mut yields = Vec::new();
             for _ in 0..trip_count {
                 yields = self.block(body, &mut current);
+                self.bind_split(&mut current, &arguments, &yields, width);
                 self.bind(&mut current, &arguments, &yields);
             }
             self.join_facts(op.location(), &[init_facts, yields.clone()], yields.len());
             for argument in &arguments {
                 current.remove(&Entity::Value(value_key(*argument)));
+                remove_split(&mut current, value_key(*argument));
             }
             self.bind(&mut current, &results, &yields);
             *state = current;
@@ -1105,6 +1230,7 @@ impl<'c> Interpreter<'c> {
                 &[init_facts.clone(), yields.clone()],
                 yields.len(),
             );
+            self.bind_split(&mut current, &arguments, &yields, width);
             self.bind(&mut current, &arguments, &yields);
             let mut next = join_states(&entry, &current);
             // A window of k rotating iter_args needs k rounds before its
@@ -1163,8 +1289,66 @@ impl<'c> Interpreter<'c> {
         };
         for argument in &arguments {
             exit.remove(&Entity::Value(value_key(*argument)));
+            remove_split(&mut exit, value_key(*argument));
         }
         *state = exit;
+    }
+
+    /// The back edge of the split facts of a loop's token iter_args (step
+    /// 3), on the state at the end of an iteration (`yields`: the facts of
+    /// its `scf.yield` operands, [`Self::yield_splits`] their split facts,
+    /// `width`: the loop's split width): iteration `i + 1` of an iter_arg
+    /// holds what its yield held in iteration `i`: the split fact of an
+    /// iter_arg of the loop yielded as is (a rotating window), else the
+    /// yielded value's fact.
+    fn bind_split<'a>(
+        &self,
+        state: &mut State,
+        arguments: &[Value<'c, 'a>],
+        yields: &[Option<GroupFact>],
+        width: usize,
+    ) {
+        if width == 0 {
+            return;
+        }
+        let mut next: Vec<(usize, Vec<Option<GroupFact>>)> = Vec::new();
+        for (index, argument) in arguments.iter().enumerate() {
+            if !ops::is_token(*argument) {
+                continue;
+            }
+            // An iter_arg of this loop yielded as is: its split facts.
+            let split = self
+                .yield_splits
+                .get(index)
+                .filter(|(k, _)| arguments.iter().any(|a| value_key(*a) == *k))
+                .map(|(_, f)| f);
+            let mut facts = vec![None];
+            if let Some(split) = split {
+                facts.extend(split[..width - 1].iter().copied());
+                let rest = split[width - 1..]
+                    .iter()
+                    .fold(None, |acc, f| join_options(acc, *f));
+                facts.push(rest);
+            } else {
+                let fact = yields.get(index).copied().flatten();
+                facts.extend(std::iter::repeat_n(fact, width));
+            }
+            next.push((value_key(*argument), facts));
+        }
+        for (k, facts) in next {
+            remove_split(state, k);
+            for (i, fact) in facts.into_iter().enumerate() {
+                let Some(fact) = fact else {
+                    continue;
+                };
+                let entity = if i < width {
+                    Entity::Nth(k, i)
+                } else {
+                    Entity::Later(k)
+                };
+                state.insert(entity, fact);
+            }
+        }
     }
 
     /// Step 4.
@@ -1349,6 +1533,52 @@ mod tests {
         );
         // No state is kept at other ops.
         assert_eq!(analysis.commit_fact_at(&commits[2], &commits[0]), None);
+    }
+
+    /// A rotating window of two token iter_args from `apipe.ready`: the
+    /// wait on the older one names no group in iterations 0 and 1, and the
+    /// group two commits back from iteration 2 on; the join alone says
+    /// only "maybe no group".
+    #[test]
+    fn token_facts_by_iteration() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(
+            &context,
+            r#"
+            func.func @f() {
+              %c0 = arith.constant 0 : index
+              %c1 = arith.constant 1 : index
+              %c9 = arith.constant 9 : index
+              %r = "apipe.ready"() : () -> !apipe.token
+              %w:2 = scf.for %i = %c0 to %c9 step %c1 iter_args(%a = %r, %b = %r) -> (!apipe.token, !apipe.token) {
+                %t = "apipe.commit_group"() : () -> !apipe.token
+                "apipe.wait"(%b) : (!apipe.token) -> ()
+                scf.yield %t, %a : !apipe.token, !apipe.token
+              }
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let function = module.body().first_operation().unwrap();
+        let all = ops::nested_ops(&function);
+        let wait = *all.iter().find(|op| ops::is(*op, ops::WAIT)).unwrap();
+        let token = wait.operand(0).unwrap();
+        let analysis = GroupDistance::compute(&function).unwrap();
+        let none = GroupFact::no_group(0);
+        let two_back = GroupFact {
+            queue: 0,
+            groups: Some(Distance {
+                min: 2,
+                max: Some(2),
+            }),
+            may_name_no_group: false,
+        };
+        assert_eq!(
+            analysis.token_fact_by_iteration(&wait, token),
+            Some(&[Some(none), Some(none), Some(two_back)][..])
+        );
+        assert!(analysis.token_fact(&wait, token).unwrap().may_name_no_group);
     }
 
     /// The token form: the fact of any token at a chosen point.

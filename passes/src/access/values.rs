@@ -26,6 +26,8 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 
+mod gpu;
+
 /// The key of a value: its pointer.
 pub fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
@@ -163,6 +165,12 @@ pub struct Trips {
 #[derive(Default)]
 pub struct Forms {
     cache: HashMap<usize, Lin>,
+    /// Keys cached while a recurrence is probed (see
+    /// [`Forms::recurrence_form`]), dropped after the probe: they may hold
+    /// the probed iter_arg as a plain symbol.
+    probed: Vec<usize>,
+    /// Nesting of recurrence probes.
+    probing: usize,
     facts: HashMap<Symbol, Vec<Constraint>>,
     trips: HashMap<usize, Trips>,
 }
@@ -190,7 +198,59 @@ impl Forms {
             .fold(value, depth)
             .unwrap_or_else(|| Lin::symbol(Symbol::Value(key)));
         self.cache.insert(key, form.clone());
+        if self.probing > 0 {
+            self.probed.push(key);
+        }
         form
+    }
+
+    /// The form of an iter_arg `x` of an `scf.for` with a constant positive
+    /// step whose yield is an affine recurrence in it: `x_{τ+1} = x_τ + c`
+    /// gives `init + c * τ_L`; `x_{τ+1} = (x_τ + c) mod V` (`c >= 0`) with a
+    /// constant init in `[0, V)` gives `(init + c * τ_L) mod V` (a rotating
+    /// version index). Any other iter_arg is a symbol of its own. The yield
+    /// is folded with `x` as a plain symbol; what that probe cached is
+    /// dropped.
+    fn recurrence_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
+        let (block, n) = block_argument(value)?;
+        let l = block.parent_operation()?;
+        if n == 0 || !ops::is(&l, "scf.for") || !ops::is_entry_block(&block) {
+            return None;
+        }
+        constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
+        let init = l.operand(3 + n - 1).ok()?;
+        let yielded = block.terminator()?.operand(n - 1).ok()?;
+        let key = value_key(value);
+        let me = Lin::symbol(Symbol::Value(key));
+        // Probe: the yield in terms of `x` itself.
+        let start = self.probed.len();
+        self.probing += 1;
+        self.cache.insert(key, me.clone());
+        self.probed.push(key);
+        let next = self.of_at(yielded, depth + 1);
+        self.probing -= 1;
+        for k in self.probed.drain(start..).collect::<Vec<_>>() {
+            self.cache.remove(&k);
+        }
+        let tau = Lin::symbol(Symbol::Iteration(op_key(&l)));
+        if let Some(c) = next.plus(&me, -1).and_then(|d| d.as_constant()) {
+            let init = self.of_at(init, depth + 1);
+            return init.plus(&tau, c);
+        }
+        // `(x + c) mod V`: one remainder atom of `x + c`.
+        let mut terms = next.terms();
+        if let (Some((super::affine::Atom::Mod(inner, v, _), 1)), None, 0) =
+            (terms.next(), terms.next(), next.constant_term())
+        {
+            let c = inner.plus(&me, -1).and_then(|d| d.as_constant())?;
+            let init = constant(init).filter(|i| (0..*v).contains(i))?;
+            if c < 0 {
+                return None;
+            }
+            let x = Lin::constant(init).plus(&tau, c)?;
+            return Some(Lin::modulo(x, *v, Signedness::Euclidean));
+        }
+        None
     }
 
     /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
@@ -210,7 +270,10 @@ impl Forms {
             return Some(Lin::constant(c));
         }
         let Some(op) = defining_op(value) else {
-            return self.induction_form(value, depth);
+            return self
+                .induction_form(value, depth)
+                .or_else(|| self.recurrence_form(value, depth))
+                .or_else(|| gpu::launch_block_size(value).map(Lin::constant));
         };
         let name = ops::name(&op);
         let operand_count = op.operand_count();
@@ -276,6 +339,7 @@ impl Forms {
                 operand(self, 0)
             }
             "affine.apply" => self.affine_apply(&op, depth),
+            "gpu.block_dim" => gpu::block_dim(&op).map(Lin::constant),
             _ => None,
         }
     }
@@ -346,12 +410,27 @@ impl Forms {
     fn value_facts(&mut self, value: Value, s: Symbol) -> Vec<Constraint> {
         let me = Lin::symbol(s);
         let Some(op) = defining_op(value) else {
-            return Vec::new();
+            // A thread id of a `gpu.launch` body: `0 <= tid < block size`.
+            let Some(size) = gpu::launch_thread_id(value) else {
+                return Vec::new();
+            };
+            let mut out = vec![Constraint::NonNeg(me.clone())];
+            if let Some(size) = size {
+                out.extend(Constraint::le(&me, &Lin::constant(size - 1)));
+            }
+            return out;
         };
         let name = ops::name(&op);
         match name.as_str() {
-            "gpu.thread_id"
-            | "gpu.block_id"
+            // `0 <= tid < block_dim`, where the block size is known.
+            "gpu.thread_id" => {
+                let mut out = vec![Constraint::NonNeg(me.clone())];
+                if let Some(size) = gpu::thread_id_bound(&op) {
+                    out.extend(Constraint::le(&me, &Lin::constant(size - 1)));
+                }
+                out
+            }
+            "gpu.block_id"
             | "gpu.lane_id"
             | "gpu.subgroup_id"
             | "gpu.global_id"
@@ -688,7 +767,18 @@ impl Forms {
         };
         let a = self.of(op.operand(0).unwrap());
         let b = self.of(op.operand(1).unwrap());
-        // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5.
+        // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
+        // ult 6, ule 7, ugt 8, uge 9. On operands that are nonnegative by
+        // the facts of their symbols (loop iterations, thread ids, sizes),
+        // an unsigned comparison is the signed one.
+        let predicate = if (6..=9).contains(&predicate) {
+            if !(self.nonnegative(&a) && self.nonnegative(&b)) {
+                return out;
+            }
+            predicate - 4
+        } else {
+            predicate
+        };
         let (predicate, a, b) = if holds {
             (predicate, a, b)
         } else {

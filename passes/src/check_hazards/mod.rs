@@ -184,6 +184,10 @@ pub fn find_hazards<'c: 'a, 'a>(
 ) -> Result<Vec<Hazard<'c, 'a>>, Reported> {
     let mut out = Vec::new();
     let mut ok = true;
+    // Once for the module: per function it would make the check quadratic
+    // in the number of functions.
+    let committing =
+        group_distance::functions_containing(root, &[apipe_dialect::ops::COMMIT_GROUP]);
     for function in group_distance::functions(root) {
         let nested = apipe_dialect::ops::nested_ops(&function);
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
@@ -206,7 +210,7 @@ pub fn find_hazards<'c: 'a, 'a>(
         if !has_copy {
             continue;
         }
-        match walk::Analysis::new(function) {
+        match walk::Analysis::new(function, &committing) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
                 out.extend(analysis.run())

@@ -159,6 +159,10 @@ fn instance_notes<'c, 'a>(
                 (Some(pending), None) => {
                     format!("`pending = {pending}` leaves this copy's group in flight on some path")
                 }
+                (None, _) if wait.names_no_group => "this wait's token names no group on \
+                     this path (an `apipe.ready` token, a commit that has not run, or an unknown \
+                     distance): it completes nothing here"
+                    .to_owned(),
                 (None, _) => "this wait names a group older than the copy's: it leaves the \
                               copy's group in flight"
                     .to_owned(),

@@ -66,6 +66,10 @@ pub(super) struct WaitSeen<'c, 'a> {
     pub pending: Option<i64>,
     /// The instance's count there.
     pub groups: Lin,
+    /// A `wait` whose token names no group on this path (an `apipe.ready`
+    /// token, a commit that has not run) or an unbounded one: it completes
+    /// nothing here.
+    pub names_no_group: bool,
 }
 
 /// How an instance reached the current point, for diagnostics (not part of
@@ -245,7 +249,12 @@ impl<'c, 'a> State<'c, 'a> {
             if let Some(groups) = existing.groups.join(&instance.groups) {
                 existing.groups = groups;
                 existing.when = hull(&existing.when, &instance.when);
-                if existing.trace.wait.is_none() {
+                // A wait with a count says more than one whose token names
+                // no group on this path.
+                let weak = |w: &Option<WaitSeen>| w.as_ref().is_none_or(|w| w.names_no_group);
+                if existing.trace.wait.is_none()
+                    || weak(&existing.trace.wait) && !weak(&instance.trace.wait)
+                {
                     existing.trace.wait = instance.trace.wait.clone();
                 }
                 if existing.trace.carried.is_none() {

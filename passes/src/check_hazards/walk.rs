@@ -47,8 +47,19 @@ pub(crate) struct Analysis<'c, 'a> {
 impl<'c, 'a> Analysis<'c, 'a> {
     /// Steps 1-2: the group-distance facts of the function's tokens (its
     /// errors are emitted as they are).
-    pub fn new(function: OperationRef<'c, 'a>) -> Result<Self, apipe_dialect::Reported> {
-        let tokens = GroupDistance::compute(&function)?;
+    /// `committing`: the module's functions that commit groups
+    /// ([`group_distance::functions_containing`]).
+    pub fn new(
+        function: OperationRef<'c, 'a>,
+        committing: &HashSet<String>,
+    ) -> Result<Self, apipe_dialect::Reported> {
+        let tokens = GroupDistance::compute_with(
+            &function,
+            &group_distance::Options {
+                committing_functions: Some(committing.clone()),
+                ..group_distance::Options::default()
+            },
+        )?;
         Ok(Analysis {
             function,
             gpu: runs_on_threads(&function),
@@ -339,6 +350,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             }
             let Some(pending) = pending else {
+                instance.trace.wait = Some(WaitSeen {
+                    op: *op,
+                    pending: None,
+                    groups: instance.groups.base.clone(),
+                    names_no_group: true,
+                });
                 state.add(instance);
                 continue;
             };
@@ -351,6 +368,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     None
                 },
                 groups: base.clone(),
+                names_no_group: false,
             };
             if let Some(c) = base.as_constant() {
                 if c > pending {
@@ -406,29 +424,88 @@ impl<'c, 'a> Analysis<'c, 'a> {
             op: *op,
             pending: None,
             groups: Lin::constant(0),
+            names_no_group: false,
         });
         state.add(instance);
     }
 
     /// `apipe.wait %t...`: each token's group (group-distance facts) and
     /// the copies its commit op closed.
+    ///
+    /// A token iter_arg of an `scf.for` with a constant step names the
+    /// init's group in the first iteration and the previous iteration's
+    /// yield in the later ones: the state splits on `τ_L = 0`, ..., `τ_L =
+    /// k - 1`, `τ_L >= k` (the group-distance analysis's split facts) and
+    /// each part completes with its own fact.
     fn wait_tokens(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         let operands: Vec<Value> = op.operands().collect();
         for token in operands {
-            let Some(fact) = self.tokens.token_fact(op, token) else {
-                continue;
-            };
             let closer = defining_op(token)
                 .filter(|d| ops::is(d, ops::COMMIT_GROUP))
                 .map(|d| key(&d));
-            // Every group at distance `max` or more is complete on every
-            // path where the token names a group.
-            let pending = match fact.groups {
-                Some(d) if !fact.may_name_no_group => d.max.map(|m| m as i64),
-                _ => None,
+            if let Some((l, facts)) = self.iteration_split(op, token) {
+                let tau = Lin::symbol(Symbol::Iteration(key(&l)));
+                let last = facts.len() as i64 - 1;
+                let instances = std::mem::take(&mut state.instances);
+                let context = self.context(op);
+                let mut out = Vec::new();
+                for (i, fact) in (0i64..).zip(facts) {
+                    // τ = i, or τ >= i for the last part.
+                    let mut guard = vec![Constraint::NonNeg(tau.offset(-i).unwrap())];
+                    if i < last {
+                        guard.push(Constraint::NonNeg(
+                            tau.scaled(-1).unwrap().offset(i).unwrap(),
+                        ));
+                    }
+                    let mut part = State::default();
+                    for instance in &instances {
+                        let mut system = context.clone();
+                        system.extend(instance.when.iter().cloned());
+                        system.extend(guard.iter().cloned());
+                        self.forms.add_facts(&mut system);
+                        if system.feasible().may() {
+                            let mut instance = instance.clone();
+                            instance.constrain(guard.iter().cloned());
+                            part.instances.push(instance);
+                        }
+                    }
+                    // No fact: not reached in such an iteration as far as
+                    // the analysis knows; nothing is completed.
+                    if let Some(fact) = fact {
+                        let pending = pending_of(&fact);
+                        self.complete(op, &mut part, fact.queue, pending, closer);
+                    }
+                    out.extend(part.instances);
+                }
+                for instance in out {
+                    state.add(instance);
+                }
+                continue;
+            }
+            let Some(fact) = self.tokens.token_fact(op, token) else {
+                continue;
             };
-            self.complete(op, state, fact.queue, pending, closer);
+            self.complete(op, state, fact.queue, pending_of(&fact), closer);
         }
+    }
+
+    /// The loop `L` whose token iter_arg `token` is, with the facts of
+    /// `token` at the wait `op` by iteration of `L`
+    /// ([`GroupDistance::token_fact_by_iteration`]), if `L` has a constant
+    /// positive step (its iterations are `τ_L`).
+    fn iteration_split(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        token: Value<'c, 'a>,
+    ) -> Option<(OperationRef<'c, 'a>, Vec<Option<group_distance::GroupFact>>)> {
+        let (block, n) = block_argument(token)?;
+        let l = block.parent_operation()?;
+        if n == 0 || !ops::is(&l, "scf.for") {
+            return None;
+        }
+        l.operand(2).ok().and_then(constant).filter(|s| *s > 0)?;
+        let facts = self.tokens.token_fact_by_iteration(op, token)?;
+        Some((l, facts.to_vec()))
     }
 
     /// Step 4: `scf.if`, `scf.index_switch`, `scf.execute_region`: each
@@ -784,6 +861,16 @@ fn runs_on_threads(function: &OperationRef) -> bool {
                 "gpu.barrier" | "gpu.thread_id" | "gpu.lane_id" | "nvvm.barrier0"
             )
         })
+}
+
+/// The `pending` equivalent of waiting on a token with `fact`: every group
+/// at distance `max` or more is complete on every path where the token
+/// names a group; `None` (nothing completes) if on some path it names none.
+fn pending_of(fact: &group_distance::GroupFact) -> Option<i64> {
+    match fact.groups {
+        Some(d) if !fact.may_name_no_group => d.max.map(|m| m as i64),
+        _ => None,
+    }
 }
 
 /// `apipe.commit_group`: the uncommitted instances of its queue are closed

@@ -9,6 +9,8 @@
 //! `benches/precision.rs` (the precision benchmark).
 #![allow(dead_code)]
 
+pub mod pipelines;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 /// SplitMix64: a small deterministic generator (seeded by proptest or the

@@ -1,0 +1,58 @@
+//! Benchmark of the differential harness at scale: the pipeliner and the
+//! hazard checker against the emulator on generated inputs and their
+//! mutants (`tools/tests/harness/mod.rs`; the CI test
+//! `tools/tests/differential.rs` runs a bounded count of the same inputs).
+//! Prints the figures: inputs, mutants, truly broken, flagged, missed,
+//! false alarms (each listed), time per phase, programs per second.
+//!
+//!   cargo bench -p apipe-tools --bench differential -- [INPUTS] [JOBS] [BATCH]
+//!
+//! Defaults: 5,000 inputs (seed 0x5eed, the CI test's first inputs are the
+//! same), one job per available core, 25 inputs per JIT. Exits 1 if a
+//! pipelined output differs from make-sync, the checker flags a correct
+//! output, misses a truly broken mutant, or flags 1% or more of the
+//! mutants that no mode shows broken.
+
+#[path = "../tools/tests/harness/mod.rs"]
+mod harness;
+
+use harness::{run, Config};
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let number =
+        |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let config = Config {
+        inputs: number(0, 5000),
+        seed: 0x5eed,
+        jobs: number(1, cores),
+        batch: number(2, 25),
+    };
+    println!("differential benchmark: {config:?}");
+    let report = run(&config);
+    print!("{}", report.summary());
+    for (title, list) in [
+        ("output mismatches", &report.mismatches),
+        ("alarms on correct outputs", &report.alarms_on_outputs),
+        ("missed", &report.missed),
+        ("false alarms", &report.false_alarms),
+        (
+            "eager/make-sync disagreements",
+            &report.cross_check_failures,
+        ),
+    ] {
+        for item in list {
+            println!("{title}: {item}");
+        }
+    }
+    let bad = !report.mismatches.is_empty()
+        || !report.alarms_on_outputs.is_empty()
+        || !report.missed.is_empty()
+        || !report.cross_check_failures.is_empty()
+        || report.false_alarms.len() * 100 >= report.flagged.max(1);
+    std::process::exit(i32::from(bad));
+}

@@ -1,0 +1,829 @@
+//! The differential harness of the pipeliner and the hazard checker against
+//! the emulator.
+//!
+//! For each generated pipelining input ([`common::pipelines`]):
+//! 1. the reference: `apipe-make-sync` of the input;
+//! 2. `apipe-software-pipeline` of it (a refusal is counted, not an error);
+//!    its output must print what the reference prints under every
+//!    completion mode of `apipe-run` ([`MODES`]: lazy, eager, five random
+//!    seeds), and `apipe-check-hazards` must be silent on it;
+//! 3. mutants of the output ([`Mutation`]): a `pending` one too large, a
+//!    wait removed, a commit moved after its wait, a version index shifted
+//!    by one, a store into the source of a copy just issued. A mutant is
+//!    *truly broken* when some mode prints other than `apipe-make-sync` of
+//!    the mutant itself prints; the checker must flag every truly broken
+//!    mutant (a *miss* otherwise), and what it flags should be broken (a
+//!    *false alarm* otherwise). `apipe-make-sync`'s semantics is the
+//!    completion of every copy at its issue, which is the emulator's eager
+//!    mode, so a mutant's reference is its own eager run; for the first
+//!    program of each batch the make-sync of every mutant is run too and
+//!    must print the same (a cross-check of that equivalence, counted in
+//!    [`Report::cross_checks`]).
+//!
+//! Batching: the programs of a batch, every variant (reference, output,
+//! mutants) with its kernel renamed, go into one module and one JIT; each
+//! entry runs the kernel on every scenario (dynamic trip counts, condition
+//! values) and hands `%out` to `@harness_record` after each, which the
+//! harness binds to a Rust function that keeps the values. One JIT per
+//! batch, one run per (entry, mode); [`Config::jobs`] threads take batches
+//! in turn (each with its own MLIR context and JIT; the emulator's state is
+//! per thread). The JIT's `malloc` is `calloc` ([`harness_malloc`]): a
+//! mutant that reads a buffer element nobody wrote reads the same zero in
+//! every run.
+
+#[path = "../../../passes/tests/common/mod.rs"]
+pub mod common;
+
+use apipe_dialect::ops;
+use apipe_lowering::{
+    emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
+    to_emulation::{to_emulation, EmulationOptions},
+};
+use apipe_passes::{
+    check_hazards::find_hazards,
+    make_sync::make_sync,
+    software_pipeline::{software_pipeline, PipelineOptions},
+};
+use apipe_tools::run::{prepare_entry, run_pipeline, Engine, LLVM_PIPELINE};
+use common::{
+    pipelines::{generate, Pipeline},
+    Rng,
+};
+use melior::ir::{operation::OperationLike, BlockLike, Module};
+use std::{
+    cell::RefCell,
+    collections::{BTreeMap, HashSet},
+    fmt::Write as _,
+    time::{Duration, Instant},
+};
+
+/// The completion modes every program runs in.
+pub const MODES: [Completion; 7] = [
+    Completion::Lazy,
+    Completion::Eager,
+    Completion::Random(1),
+    Completion::Random(2),
+    Completion::Random(3),
+    Completion::Random(4),
+    Completion::Random(5),
+];
+
+/// The kinds of mutants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mutation {
+    /// A `wait_group`'s `pending` one too large.
+    PendingPlusOne,
+    /// A wait removed.
+    WaitRemoved,
+    /// A commit moved after the next wait of its block.
+    CommitAfterWait,
+    /// A version index `x mod V` became `(x + 1) mod V`.
+    VersionShifted,
+    /// A store into the source of a copy, just after the copy.
+    StoreIntoSource,
+}
+
+/// Every mutation, in order.
+pub const MUTATIONS: [Mutation; 5] = [
+    Mutation::PendingPlusOne,
+    Mutation::WaitRemoved,
+    Mutation::CommitAfterWait,
+    Mutation::VersionShifted,
+    Mutation::StoreIntoSource,
+];
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Generated inputs.
+    pub inputs: usize,
+    /// The seed of the first input (input `i` uses `seed + i`).
+    pub seed: u64,
+    /// Inputs per JIT.
+    pub batch: usize,
+    /// Threads running batches.
+    pub jobs: usize,
+}
+
+/// The figures of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Inputs generated.
+    pub inputs: usize,
+    /// Inputs the pipeliner refused (located errors).
+    pub refused: usize,
+    /// The refusals by their first error message.
+    pub refusals: BTreeMap<String, usize>,
+    /// Pipelined outputs that printed other than the reference in some mode
+    /// (pipeliner bugs), with the input.
+    pub mismatches: Vec<String>,
+    /// Pipelined outputs the checker flagged (false alarms on correct
+    /// code), with the first message.
+    pub alarms_on_outputs: Vec<String>,
+    /// Mutants built and run.
+    pub mutants: usize,
+    /// Mutants per kind.
+    pub mutants_by_kind: BTreeMap<Mutation, usize>,
+    /// Mutants that some mode shows broken.
+    pub truly_broken: usize,
+    /// Mutants the checker flags.
+    pub flagged: usize,
+    /// Truly broken mutants the checker does not flag.
+    pub missed: Vec<String>,
+    /// Flagged mutants no mode shows broken.
+    pub false_alarms: Vec<String>,
+    /// Mutants whose eager run was compared with their `apipe-make-sync`
+    /// (the first program of each batch).
+    pub cross_checks: usize,
+    /// Those whose eager run printed other than their make-sync (must be
+    /// none: eager completion is make-sync's semantics).
+    pub cross_check_failures: Vec<String>,
+    /// Runs of entries (program variant, mode).
+    pub runs: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Time per phase, summed over the threads: building the variants
+    /// (generation, pipeliner, mutations, make-sync), the checker,
+    /// lowering, JIT, runs.
+    pub phases: BTreeMap<&'static str, Duration>,
+}
+
+impl Report {
+    /// The figures, one per line.
+    pub fn summary(&self) -> String {
+        let seconds = self.elapsed.as_secs_f64();
+        let programs = self.inputs - self.refused + self.mutants;
+        let mut out = String::new();
+        let _ = writeln!(out, "inputs:          {}", self.inputs);
+        let _ = writeln!(out, "refused:         {}", self.refused);
+        for (message, count) in &self.refusals {
+            let _ = writeln!(out, "  {count:5} {message}");
+        }
+        let _ = writeln!(
+            out,
+            "output mismatches (pipeliner vs make-sync): {}",
+            self.mismatches.len()
+        );
+        let _ = writeln!(
+            out,
+            "alarms on correct outputs: {}",
+            self.alarms_on_outputs.len()
+        );
+        let _ = writeln!(
+            out,
+            "mutants:         {} {:?}",
+            self.mutants, self.mutants_by_kind
+        );
+        let _ = writeln!(out, "truly broken:    {}", self.truly_broken);
+        let _ = writeln!(out, "flagged:         {}", self.flagged);
+        let _ = writeln!(out, "missed:          {}", self.missed.len());
+        let _ = writeln!(
+            out,
+            "false alarms:    {} ({:.2}% of flagged)",
+            self.false_alarms.len(),
+            100.0 * self.false_alarms.len() as f64 / self.flagged.max(1) as f64
+        );
+        let _ = writeln!(
+            out,
+            "eager = make-sync cross-checks: {} ({} failed)",
+            self.cross_checks,
+            self.cross_check_failures.len()
+        );
+        let _ = writeln!(out, "runs:            {}", self.runs);
+        let _ = writeln!(out, "time:            {seconds:.1} s");
+        for (phase, time) in &self.phases {
+            let _ = writeln!(out, "  {phase:10} {:.1} s", time.as_secs_f64());
+        }
+        let _ = writeln!(
+            out,
+            "programs/s:      {:.1} ({} programs: outputs and mutants, each in {} modes)",
+            programs as f64 / seconds.max(1e-9),
+            programs,
+            MODES.len()
+        );
+        out
+    }
+}
+
+thread_local! {
+    static RECORDED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `@harness_record(memref<*xf32>)`: MLIR passes an unranked memref as its
+/// rank and a pointer to the ranked descriptor `{allocated, aligned,
+/// offset, sizes[rank], strides[rank]}`; the harness programs pass rank 1.
+unsafe extern "C" fn harness_record(rank: i64, descriptor: *const i64) {
+    if rank != 1 || descriptor.is_null() {
+        return;
+    }
+    // SAFETY: a rank-1 descriptor of an f32 memref built by the JIT.
+    unsafe {
+        let aligned = *descriptor.add(1) as *const f32;
+        let offset = *descriptor.add(2) as isize;
+        let size = *descriptor.add(3) as usize;
+        let stride = *descriptor.add(4) as isize;
+        RECORDED.with(|r| {
+            let mut r = r.borrow_mut();
+            for i in 0..size {
+                r.push(*aligned.offset(offset + i as isize * stride));
+            }
+        });
+    }
+}
+
+unsafe extern "C" {
+    fn calloc(count: usize, size: usize) -> *mut std::ffi::c_void;
+}
+
+/// `malloc` of the JIT-compiled programs (the lowering of `memref.alloc`):
+/// zeroed memory, so that a program that reads an element no one wrote
+/// (a mutant that reads a version no copy fills) reads the same in every
+/// run instead of whatever the allocator left there; `free` stays libc's.
+unsafe extern "C" fn harness_malloc(size: usize) -> *mut std::ffi::c_void {
+    // SAFETY: libc's calloc; the programs free it with libc's free.
+    unsafe { calloc(size.max(1), 1) }
+}
+
+/// One program variant in a batch.
+struct Variant {
+    /// The kernel's symbol and the entry's.
+    name: String,
+    /// The kernel function, renamed.
+    kernel: String,
+}
+
+/// A mutant of a program.
+struct MutantCase {
+    kind: Mutation,
+    /// The mutant kernel (for `APIPE_DIFFERENTIAL_DUMP`).
+    text: String,
+    /// Its variant name, and its make-sync's when it is cross-checked.
+    name: String,
+    reference: Option<String>,
+}
+
+/// A program of a batch.
+struct Case {
+    index: usize,
+    pipeline: Pipeline,
+    reference: String,
+    output: String,
+    mutants: Vec<MutantCase>,
+}
+
+fn kernel_of(module: &Module) -> Option<String> {
+    let op = module.body().first_operation()?;
+    Some(op.to_string())
+}
+
+fn renamed(kernel: &str, name: &str) -> String {
+    kernel.replacen("@kernel(", &format!("@{name}("), 1)
+}
+
+/// The line-based mutations of a printed kernel (counting form).
+pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
+    let lines: Vec<&str> = kernel.lines().collect();
+    let pick = |candidates: &[usize], rng: &mut Rng| -> Option<usize> {
+        (!candidates.is_empty()).then(|| candidates[rng.below(candidates.len() as u64) as usize])
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    match kind {
+        Mutation::PendingPlusOne | Mutation::WaitRemoved => {
+            let waits: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].trim_start().starts_with("apipe.wait_group "))
+                .collect();
+            let i = pick(&waits, rng)?;
+            if kind == Mutation::WaitRemoved {
+                out.remove(i);
+            } else {
+                let rest = lines[i].trim_start().strip_prefix("apipe.wait_group ")?;
+                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+                let n: i64 = digits.parse().ok()?;
+                out[i] = format!(
+                    "{}apipe.wait_group {}{}",
+                    &lines[i][..indent(lines[i])],
+                    n + 1,
+                    &rest[digits.len()..]
+                );
+            }
+        }
+        Mutation::CommitAfterWait => {
+            // A commit with a wait after it in the same block.
+            let mut moves = Vec::new();
+            for i in 0..lines.len() {
+                if !lines[i].trim_start().starts_with("apipe.commit_group") {
+                    continue;
+                }
+                let depth = indent(lines[i]);
+                for (j, line) in lines.iter().enumerate().skip(i + 1) {
+                    let d = indent(line);
+                    if d < depth || line.trim().is_empty() {
+                        break;
+                    }
+                    if d == depth && line.trim_start().starts_with("apipe.wait_group ") {
+                        moves.push((i, j));
+                        break;
+                    }
+                }
+            }
+            let k = pick(&(0..moves.len()).collect::<Vec<_>>(), rng)?;
+            let (i, j) = moves[k];
+            let commit = out.remove(i);
+            out.insert(j, commit);
+        }
+        Mutation::VersionShifted => {
+            // `%v = arith.remui %x, %V : index` used as a subview offset.
+            let mut remuis = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                let t = line.trim_start();
+                let Some((result, rest)) = t.split_once(" = arith.remui ") else {
+                    continue;
+                };
+                let used = lines
+                    .iter()
+                    .any(|l| l.contains("memref.subview") && l.contains(&format!("[{result},")));
+                if used {
+                    remuis.push((i, result.to_owned(), rest.to_owned()));
+                }
+            }
+            let k = pick(&(0..remuis.len()).collect::<Vec<_>>(), rng)?;
+            let (i, result, rest) = remuis[k].clone();
+            let (x, tail) = rest.split_once(", ")?;
+            let pad = &lines[i][..indent(lines[i])];
+            out[i] = format!("{pad}{result} = arith.remui %hz_shift, {tail}");
+            out.insert(
+                i,
+                format!("{pad}%hz_shift = arith.addi {x}, %hz_one : index"),
+            );
+            out.insert(i, format!("{pad}%hz_one = arith.constant 1 : index"));
+        }
+        Mutation::StoreIntoSource => {
+            let copies: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].trim_start().starts_with("apipe.copy "))
+                .collect();
+            let i = pick(&copies, rng)?;
+            let t = lines[i].trim_start().strip_prefix("apipe.copy ")?;
+            // `%src[%i, ...], %dst[...], n ... : memref<...> to memref<...>`
+            let open = t.find('[')?;
+            let close = t.find(']')?;
+            let source = &t[..open];
+            let indices = &t[open + 1..close];
+            let ty_start = t.rfind(" : ")? + 3;
+            let types = &t[ty_start..];
+            // The source type: up to " to " at bracket depth 0.
+            let mut depth = 0i32;
+            let mut end = None;
+            for (p, c) in types.char_indices() {
+                match c {
+                    '<' | '[' | '(' => depth += 1,
+                    '>' | ']' | ')' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 && types[p..].starts_with(" to ") {
+                    end = Some(p);
+                    break;
+                }
+            }
+            let source_type = &types[..end?];
+            let pad = &lines[i][..indent(lines[i])];
+            out.insert(
+                i + 1,
+                format!("{pad}memref.store %hz_value, {source}[{indices}] : {source_type}"),
+            );
+            out.insert(i + 1, format!("{pad}%hz_value = arith.constant -7.0 : f32"));
+        }
+    }
+    Some(out.join("\n"))
+}
+
+/// With `APIPE_DIFFERENTIAL_DUMP=<dir>`, writes the input and the mutant
+/// `name` there (`<dir>/<name>.mlir`), to reproduce a miss or a false alarm
+/// with `apipe-opt` and `apipe-run`.
+fn dump(name: &str, pipeline: &Pipeline, mutant: &str) {
+    let Some(dir) = std::env::var_os("APIPE_DIFFERENTIAL_DUMP") else {
+        return;
+    };
+    let text = format!(
+        "// input:\n// {}\n// mutant:\n{mutant}\n",
+        pipeline.kernel().replace('\n', "\n// ")
+    );
+    let _ = std::fs::write(
+        std::path::Path::new(&dir).join(format!("{name}.mlir")),
+        text,
+    );
+}
+
+/// The entry `@e_<name>`: fills `%A`, runs the kernel on every scenario and
+/// records `%out` after each.
+fn entry(name: &str, pipeline: &Pipeline) -> String {
+    let (na, no) = (pipeline.source_size(), pipeline.output_size());
+    let mut t = String::new();
+    let _ = writeln!(t, "func.func @e_{name}() {{");
+    let _ = writeln!(t, "  %c0 = arith.constant 0 : index");
+    let _ = writeln!(t, "  %c1 = arith.constant 1 : index");
+    let _ = writeln!(t, "  %na = arith.constant {na} : index");
+    let _ = writeln!(t, "  %no = arith.constant {no} : index");
+    let _ = writeln!(t, "  %f0 = arith.constant 0.0 : f32");
+    let _ = writeln!(t, "  %f1 = arith.constant 1.0 : f32");
+    let _ = writeln!(t, "  %A = memref.alloc() : memref<{na}xf32>");
+    let _ = writeln!(t, "  %out = memref.alloc() : memref<{no}xf32>");
+    let _ = writeln!(t, "  scf.for %j = %c0 to %na step %c1 {{");
+    let _ = writeln!(t, "    %ji = arith.index_cast %j : index to i64");
+    let _ = writeln!(t, "    %jf = arith.sitofp %ji : i64 to f32");
+    let _ = writeln!(t, "    %v = arith.addf %jf, %f1 : f32");
+    let _ = writeln!(t, "    memref.store %v, %A[%j] : memref<{na}xf32>");
+    let _ = writeln!(t, "  }}");
+    let _ = writeln!(
+        t,
+        "  %u = memref.cast %out : memref<{no}xf32> to memref<*xf32>"
+    );
+    for (s, scenario) in pipeline.scenarios().iter().enumerate() {
+        let _ = writeln!(t, "  scf.for %j = %c0 to %no step %c1 {{");
+        let _ = writeln!(t, "    memref.store %f0, %out[%j] : memref<{no}xf32>");
+        let _ = writeln!(t, "  }}");
+        let _ = writeln!(t, "  %n{s} = arith.constant {} : index", scenario.upper);
+        let _ = writeln!(t, "  %c{s}c = arith.constant {}", scenario.condition);
+        let _ = writeln!(
+            t,
+            "  func.call @{name}(%A, %out, %n{s}, %c{s}c) : (memref<{na}xf32>, memref<{no}xf32>, index, i1) -> ()"
+        );
+        let _ = writeln!(t, "  func.call @harness_record(%u) : (memref<*xf32>) -> ()");
+    }
+    let _ = writeln!(t, "  return\n}}");
+    t
+}
+
+/// Parses `text` (one kernel) in `context`, applies `transform`, prints the
+/// kernel; `None` if it does not parse or the transform fails.
+fn transformed(
+    context: &melior::Context,
+    text: &str,
+    transform: impl Fn(&Module) -> bool,
+) -> Option<String> {
+    let module = Module::parse(context, text)?;
+    if !transform(&module) || !module.as_operation().verify() {
+        return None;
+    }
+    kernel_of(&module)
+}
+
+/// Runs the harness on `config.inputs` generated inputs.
+pub fn run(config: &Config) -> Report {
+    apipe_lowering::register_passes();
+    melior::utility::register_all_passes();
+    let start = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let batch = config.batch.max(1);
+    let worker = || {
+        let mut report = Report::default();
+        loop {
+            let first = next.fetch_add(batch, std::sync::atomic::Ordering::Relaxed);
+            if first >= config.inputs {
+                break;
+            }
+            let end = (first + batch).min(config.inputs);
+            run_batch(first..end, config.seed, &mut report);
+        }
+        report
+    };
+    let reports: Vec<Report> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..config.jobs.max(1))
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(256 << 20)
+                    .spawn_scoped(scope, worker)
+                    .expect("a harness thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a harness thread panicked"))
+            .collect()
+    });
+    let mut report = Report::default();
+    for part in reports {
+        report.merge(part);
+    }
+    report.inputs = config.inputs;
+    report.elapsed = start.elapsed();
+    report
+}
+
+impl Report {
+    /// Adds the figures of `other` (another thread's batches).
+    fn merge(&mut self, other: Report) {
+        self.refused += other.refused;
+        for (k, v) in other.refusals {
+            *self.refusals.entry(k).or_default() += v;
+        }
+        self.mismatches.extend(other.mismatches);
+        self.alarms_on_outputs.extend(other.alarms_on_outputs);
+        self.mutants += other.mutants;
+        for (k, v) in other.mutants_by_kind {
+            *self.mutants_by_kind.entry(k).or_default() += v;
+        }
+        self.truly_broken += other.truly_broken;
+        self.flagged += other.flagged;
+        self.missed.extend(other.missed);
+        self.false_alarms.extend(other.false_alarms);
+        self.cross_checks += other.cross_checks;
+        self.cross_check_failures.extend(other.cross_check_failures);
+        self.runs += other.runs;
+        for (k, v) in other.phases {
+            *self.phases.entry(k).or_default() += v;
+        }
+    }
+}
+
+fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
+    let context = apipe_dialect::create_context().expect("context");
+    // Refusals and diagnostics of mutants are expected: keep them quiet,
+    // and the errors for the refusal counts.
+    let errors: std::rc::Rc<RefCell<Vec<String>>> = Default::default();
+    let sink = errors.clone();
+    context.attach_diagnostic_handler(move |d| {
+        if matches!(d.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            sink.borrow_mut().push(d.to_string());
+        }
+        true
+    });
+    let mut clock = Instant::now();
+    let mut lap = |report: &mut Report, phase: &'static str| {
+        *report.phases.entry(phase).or_default() += clock.elapsed();
+        clock = Instant::now();
+    };
+    let mut cases: Vec<Case> = Vec::new();
+    let mut variants: Vec<(Variant, usize)> = Vec::new();
+    for i in range {
+        let mut rng = Rng::new(
+            seed.wrapping_add(i as u64)
+                .wrapping_mul(0x2545_f491_4f6c_dd1d),
+        );
+        let pipeline = generate(&mut rng);
+        let input = pipeline.kernel();
+        let Some(reference) =
+            transformed(&context, &input, |m| make_sync(&m.as_operation()).is_ok())
+        else {
+            report.refused += 1;
+            continue;
+        };
+        errors.borrow_mut().clear();
+        let Some(output) = transformed(&context, &input, |m| {
+            software_pipeline(&m.as_operation(), PipelineOptions::default()).is_ok()
+        }) else {
+            report.refused += 1;
+            let first = errors.borrow().first().cloned().unwrap_or_default();
+            // The message without its numbers, so that refusals group.
+            let key: String = first
+                .chars()
+                .map(|c| if c.is_ascii_digit() { '#' } else { c })
+                .collect();
+            *report.refusals.entry(key).or_default() += 1;
+            continue;
+        };
+        let case_index = cases.len();
+        let base = format!("p{i}");
+        variants.push((
+            Variant {
+                name: format!("{base}_ref"),
+                kernel: renamed(&reference, &format!("{base}_ref")),
+            },
+            case_index,
+        ));
+        variants.push((
+            Variant {
+                name: format!("{base}_out"),
+                kernel: renamed(&output, &format!("{base}_out")),
+            },
+            case_index,
+        ));
+        let mut mutants = Vec::new();
+        for kind in MUTATIONS {
+            let Some(text) = mutate(&output, kind, &mut rng) else {
+                continue;
+            };
+            let Some(valid) = transformed(&context, &text, |_| true) else {
+                continue;
+            };
+            let name = format!("{base}_m{}", kind as usize);
+            // The first program of the batch: its mutants' make-sync too.
+            let reference = if case_index == 0 {
+                let Some(sync) =
+                    transformed(&context, &valid, |m| make_sync(&m.as_operation()).is_ok())
+                else {
+                    continue;
+                };
+                let reference = format!("{name}_ref");
+                variants.push((
+                    Variant {
+                        name: reference.clone(),
+                        kernel: renamed(&sync, &reference),
+                    },
+                    case_index,
+                ));
+                Some(reference)
+            } else {
+                None
+            };
+            variants.push((
+                Variant {
+                    name: name.clone(),
+                    kernel: renamed(&valid, &name),
+                },
+                case_index,
+            ));
+            mutants.push(MutantCase {
+                kind,
+                text: valid.clone(),
+                name,
+                reference,
+            });
+        }
+        cases.push(Case {
+            index: i,
+            pipeline,
+            reference: format!("{base}_ref"),
+            output: format!("{base}_out"),
+            mutants,
+        });
+    }
+    if cases.is_empty() {
+        return;
+    }
+    // One module: the kernels, their entries, the recorder.
+    let mut text = String::from("func.func private @harness_record(memref<*xf32>)\n");
+    for (variant, case) in &variants {
+        text.push_str(&variant.kernel);
+        text.push('\n');
+        text.push_str(&entry(&variant.name, &cases[*case].pipeline));
+    }
+    // With `APIPE_DIFFERENTIAL_MODULE=<file>`, the batch module is written
+    // there (to time or rerun its lowering with apipe-opt).
+    if let Some(path) = std::env::var_os("APIPE_DIFFERENTIAL_MODULE") {
+        let _ = std::fs::write(path, &text);
+    }
+    let mut module = Module::parse(&context, &text).expect("the batch module parses");
+    lap(report, "variants");
+    // The checker on every kernel, before lowering.
+    let mut flagged: HashSet<String> = HashSet::new();
+    let mut first_message: BTreeMap<String, String> = BTreeMap::new();
+    match find_hazards(&module.as_operation()) {
+        Ok(hazards) => {
+            for hazard in hazards.iter().filter(|h| !h.conservative) {
+                if let Some(function) = ops::ancestors(&hazard.at).find(|p| ops::is(p, "func.func"))
+                {
+                    let name = function
+                        .attribute("sym_name")
+                        .ok()
+                        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                        .map(|s| s.value().to_owned())
+                        .unwrap_or_default();
+                    first_message
+                        .entry(name.clone())
+                        .or_insert_with(|| hazard.message.clone());
+                    flagged.insert(name);
+                }
+            }
+        }
+        Err(_) => {
+            // A refusal of the group-distance analysis flags nothing here;
+            // it is counted as an alarm on every output of the batch.
+            for case in &cases {
+                flagged.insert(case.output.clone());
+            }
+        }
+    }
+    lap(report, "checker");
+    // Lower and JIT.
+    for (variant, _) in &variants {
+        prepare_entry(&module, &format!("e_{}", variant.name)).expect("entry");
+    }
+    lap(report, "prepare");
+    let emulation = to_emulation(
+        &module.as_operation(),
+        &EmulationOptions {
+            racecheck: false,
+            bounds: false,
+        },
+    )
+    .expect("apipe-to-emulation");
+    lap(report, "emulation");
+    run_pipeline(&context, &mut module, LLVM_PIPELINE).expect("LLVM lowering");
+    let libraries: Vec<String> = apipe_tools::run::DEFAULT_SHARED_LIBS
+        .iter()
+        .map(|s| s.to_string())
+        .filter(|l| std::path::Path::new(l).exists())
+        .collect();
+    lap(report, "lowering");
+    let engine = Engine::new(&module, 0, &libraries).expect("JIT");
+    for (name, address) in emulation_runtime::symbols() {
+        engine.register(name, address);
+    }
+    for name in &emulation.copy_functions {
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::copy_symbol(),
+        );
+    }
+    for name in &emulation.dealloc_functions {
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::dealloc_symbol(),
+        );
+    }
+    engine.register("harness_record", harness_record as *mut ());
+    engine.register("malloc", harness_malloc as *mut ());
+    lap(report, "jit");
+    let run = |name: &str, completion: Completion| -> Option<Vec<f32>> {
+        let entry = engine.lookup_packed(&format!("e_{name}")).expect("entry");
+        RECORDED.with(|r| r.borrow_mut().clear());
+        let config = RunConfig {
+            completion,
+            schedule: Schedule::Forward,
+            racecheck: false,
+            jobs: 1,
+            locations: emulation.locations.clone(),
+            checks: emulation.checks.clone(),
+            kernels: emulation.kernels.clone(),
+            entry_op: -1,
+        };
+        let ok = emulation_runtime::run_entry(config, entry);
+        let values = RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+        ok.then_some(values)
+    };
+    let same = |a: &Option<Vec<f32>>, b: &Option<Vec<f32>>| match (a, b) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+        }
+        _ => false,
+    };
+    for case in &cases {
+        let reference = run(&case.reference, Completion::Lazy);
+        report.runs += 1;
+        let mut matches = true;
+        for mode in MODES {
+            let out = run(&case.output, mode);
+            report.runs += 1;
+            matches &= same(&out, &reference);
+        }
+        let describe = || format!("input {} ({:?})", case.index, case.pipeline);
+        if !matches {
+            report.mismatches.push(describe());
+        }
+        if flagged.contains(&case.output) {
+            report.alarms_on_outputs.push(format!(
+                "{}: {}",
+                describe(),
+                first_message.get(&case.output).cloned().unwrap_or_default()
+            ));
+        }
+        for mutant in &case.mutants {
+            report.mutants += 1;
+            *report.mutants_by_kind.entry(mutant.kind).or_default() += 1;
+            // Its reference: its own eager run (make-sync's semantics).
+            let reference = run(&mutant.name, Completion::Eager);
+            report.runs += 1;
+            if let Some(sync) = &mutant.reference {
+                report.cross_checks += 1;
+                report.runs += 1;
+                if !same(&run(sync, Completion::Lazy), &reference) {
+                    report.cross_check_failures.push(format!(
+                        "{:?} of input {} ({:?})",
+                        mutant.kind, case.index, case.pipeline
+                    ));
+                }
+            }
+            let mut broken = false;
+            for mode in MODES.iter().filter(|m| **m != Completion::Eager) {
+                let out = run(&mutant.name, *mode);
+                report.runs += 1;
+                broken |= !same(&out, &reference);
+            }
+            let is_flagged = flagged.contains(&mutant.name);
+            report.truly_broken += usize::from(broken);
+            report.flagged += usize::from(is_flagged);
+            let what = || {
+                format!(
+                    "{:?} of input {} ({:?})",
+                    mutant.kind, case.index, case.pipeline
+                )
+            };
+            if broken != is_flagged {
+                dump(&mutant.name, &case.pipeline, &mutant.text);
+            }
+            if broken && !is_flagged {
+                report.missed.push(what());
+            }
+            if is_flagged && !broken {
+                report.false_alarms.push(format!(
+                    "{}: {}",
+                    what(),
+                    first_message.get(&mutant.name).cloned().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    drop(engine);
+    lap(report, "runs");
+}
