@@ -111,8 +111,8 @@ pub static INFO: PassInfo = PassInfo {
     ],
     run: run as RunFn,
     dependent_dialects: || {
-        // SAFETY: the C API returns a static handle.
         vec![
+            // SAFETY: the C API returns a static handle.
             unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) },
             // What `sync=mbarrier|auto` builds (the rings, counts, guards).
             DialectHandle::arith(),
