@@ -187,7 +187,11 @@ pub unsafe extern "C" fn apipe_emu_dealloc(
 }
 
 /// A pending copy of `t` that reads or writes the buffer `memref` (an
-/// error at dealloc op `op`).
+/// error at dealloc op `op`). Pending means that no wait has completed the
+/// copy's group yet, whether or not the emulator has already moved its data
+/// (`eager` moves it at issue, `random` may move it early): PTX guarantees a
+/// `cp.async` complete only after the wait on its group (PTX ISA, `cp.async.wait_group`),
+/// so freeing its buffer before that is an error in every completion mode.
 fn pending_copy(
     t: &mut Thread,
     op: i64,
@@ -209,7 +213,6 @@ fn pending_copy(
         queue
             .pending
             .iter()
-            .filter(|p| !p.landed)
             .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
             .map(|p| p.copy.op)
     });
