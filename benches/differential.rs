@@ -3,15 +3,20 @@
 //! mutants (`tools/tests/harness/mod.rs`; the CI test
 //! `tools/tests/differential.rs` runs a bounded count of the same inputs).
 //! Prints the figures: inputs, mutants, truly broken, flagged, missed,
-//! false alarms (each listed), time per phase, programs per second.
+//! false alarms (each listed), per kind of input and, for kernels, per
+//! mutation with the race checker's figures; time per phase, programs per
+//! second.
 //!
-//!   cargo bench -p apipe-tools --bench differential -- [INPUTS] [JOBS] [BATCH]
+//!   cargo bench -p apipe-tools --bench differential -- \
+//!       [INPUTS] [JOBS] [BATCH] [UNANNOTATED] [GPU] [GPU_UNANNOTATED] [BARRIERS]
 //!
-//! Defaults: 5,000 inputs (seed 0x5eed, the CI test's first inputs are the
-//! same), one job per available core, 25 inputs per JIT. Exits 1 if a
-//! pipelined output differs from make-sync, the checker flags a correct
-//! output, misses a truly broken mutant, or flags 1% or more of the
-//! mutants that no mode shows broken.
+//! Defaults: 5,000 annotated host inputs (seed 0x5eed, the CI test's first
+//! inputs are the same), one job per available core, 25 inputs per JIT,
+//! 1,000 unannotated host loops, 1,000 annotated and 500 unannotated
+//! `gpu.func` kernels, every barrier of each pipelined kernel removed in
+//! turn. Exits 1 if a pipelined output differs from make-sync or (kernels)
+//! races, the checker flags a correct output, misses a truly broken
+//! mutant, or flags 1% or more of the mutants that no run shows broken.
 
 #[path = "../tools/tests/harness/mod.rs"]
 mod harness;
@@ -28,6 +33,10 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let config = Config {
         inputs: number(0, 5000),
+        unannotated: number(3, 1000),
+        gpu: number(4, 1000),
+        gpu_unannotated: number(5, 500),
+        barrier_mutants: number(6, usize::MAX),
         seed: 0x5eed,
         jobs: number(1, cores),
         batch: number(2, 25),
@@ -38,7 +47,12 @@ fn main() {
     for (title, list) in [
         ("output mismatches", &report.mismatches),
         ("alarms on correct outputs", &report.alarms_on_outputs),
+        (
+            "races in kernel references/outputs",
+            &report.races_on_outputs,
+        ),
         ("missed", &report.missed),
+        ("racecheck passes", &report.racecheck_missed),
         ("false alarms", &report.false_alarms),
         (
             "eager/make-sync disagreements",
@@ -51,6 +65,7 @@ fn main() {
     }
     let bad = !report.mismatches.is_empty()
         || !report.alarms_on_outputs.is_empty()
+        || !report.races_on_outputs.is_empty()
         || !report.missed.is_empty()
         || !report.cross_check_failures.is_empty()
         || report.false_alarms.len() * 100 >= report.flagged.max(1);

@@ -88,6 +88,17 @@ pub struct RunConfig {
     pub entry_op: i64,
 }
 
+/// Whether [`Run::message`] prints nothing: set by [`set_quiet`].
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Stops (or resumes) the printing of run-time errors, warnings and race
+/// reports in this process; runs still fail as before. For harnesses that
+/// run many deliberately broken programs and read only whether each run
+/// passed (`tools/tests/harness`); `apipe-run` never calls it.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
 /// The most races reported in one run; later ones are counted only.
 pub const MAX_RACE_REPORTS: usize = 16;
 
@@ -152,6 +163,9 @@ impl Run {
             return;
         };
         if once && !seen.insert((op, kind)) {
+            return;
+        }
+        if QUIET.load(Ordering::Relaxed) {
             return;
         }
         flush_all();

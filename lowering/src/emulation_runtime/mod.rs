@@ -59,7 +59,7 @@ pub mod queues;
 pub mod racecheck;
 pub mod region_access;
 
-pub use context::{flush_all, KernelInfo, RunConfig};
+pub use context::{flush_all, set_quiet, KernelInfo, RunConfig};
 
 use context::{current, entry, Event, Run, Stop, Thread};
 use corosensei::{stack::DefaultStack, Coroutine};

@@ -33,10 +33,13 @@
 
 #[path = "../../../passes/tests/common/mod.rs"]
 pub mod common;
+pub mod gpu;
+pub mod input;
+pub mod unannotated;
 
 use apipe_dialect::ops;
 use apipe_lowering::{
-    emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
+    emulation_runtime::{self, Completion, KernelInfo, RunConfig, Schedule, CIFACE_PREFIX},
     to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::{
@@ -45,10 +48,8 @@ use apipe_passes::{
     software_pipeline::{software_pipeline, PipelineOptions},
 };
 use apipe_tools::run::{prepare_entry, run_pipeline, Engine, LLVM_PIPELINE};
-use common::{
-    pipelines::{generate, Pipeline},
-    Rng,
-};
+use common::Rng;
+use input::{Input, Kind};
 use melior::ir::{operation::OperationLike, BlockLike, Module};
 use std::{
     cell::RefCell,
@@ -81,6 +82,9 @@ pub enum Mutation {
     VersionShifted,
     /// A store into the source of a copy, just after the copy.
     StoreIntoSource,
+    /// A `gpu.barrier` removed (kernels: one mutant per barrier of the
+    /// pipelined output, see [`remove_barrier`]).
+    BarrierRemoved,
 }
 
 /// Every mutation, in order.
@@ -92,11 +96,27 @@ pub const MUTATIONS: [Mutation; 5] = [
     Mutation::StoreIntoSource,
 ];
 
+/// The completion modes of kernels, each under every [`SCHEDULES`].
+pub const GPU_MODES: [Completion; 3] = [Completion::Lazy, Completion::Eager, Completion::Random(1)];
+
+/// The orders of the threads of a block between barriers.
+pub const SCHEDULES: [Schedule; 3] = [Schedule::Forward, Schedule::Reverse, Schedule::Random(7)];
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Generated inputs.
+    /// Generated annotated host inputs.
     pub inputs: usize,
+    /// Generated unannotated host inputs (`num-stages`), after them.
+    pub unannotated: usize,
+    /// Generated annotated `gpu.func` inputs, after them.
+    pub gpu: usize,
+    /// Generated unannotated `gpu.func` inputs, after them.
+    pub gpu_unannotated: usize,
+    /// Barrier-removal mutants per kernel: at most this many of the
+    /// pipelined kernel's barriers, drawn at random, are removed one at a
+    /// time (`usize::MAX`: every barrier).
+    pub barrier_mutants: usize,
     /// The seed of the first input (input `i` uses `seed + i`).
     pub seed: u64,
     /// Inputs per JIT.
@@ -140,12 +160,75 @@ pub struct Report {
     pub cross_check_failures: Vec<String>,
     /// Runs of entries (program variant, mode).
     pub runs: usize,
+    /// Kernels whose race checker reports a race: a reference (the input's
+    /// make-sync) or a pipelined output, with the input.
+    pub races_on_outputs: Vec<String>,
+    /// Truly broken kernel mutants the race checker passes (their runs
+    /// print wrong values, or the hazard is one it does not watch).
+    pub racecheck_missed: Vec<String>,
+    /// The figures per kind of input.
+    pub by_kind: BTreeMap<Kind, Figures>,
+    /// The figures of kernel mutants per mutation.
+    pub gpu_by_mutation: BTreeMap<Mutation, Figures>,
     /// Wall time.
     pub elapsed: Duration,
     /// Time per phase, summed over the threads: building the variants
     /// (generation, pipeliner, mutations, make-sync), the checker,
     /// lowering, JIT, runs.
     pub phases: BTreeMap<&'static str, Duration>,
+}
+
+/// Counts of one kind of input or mutation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Figures {
+    /// Inputs generated.
+    pub inputs: usize,
+    /// Inputs the pipeliner refused.
+    pub refused: usize,
+    /// Mutants run.
+    pub mutants: usize,
+    /// Mutants some run shows broken (or, kernels, with a race).
+    pub truly_broken: usize,
+    /// Mutants the checker flags.
+    pub flagged: usize,
+    /// Truly broken mutants the checker does not flag.
+    pub missed: usize,
+    /// Flagged mutants that are not truly broken.
+    pub false_alarms: usize,
+    /// Kernel mutants the race checker reports.
+    pub racecheck_flagged: usize,
+    /// Truly broken kernel mutants the race checker passes.
+    pub racecheck_missed: usize,
+}
+
+impl Figures {
+    fn add(&mut self, other: &Figures) {
+        self.inputs += other.inputs;
+        self.refused += other.refused;
+        self.mutants += other.mutants;
+        self.truly_broken += other.truly_broken;
+        self.flagged += other.flagged;
+        self.missed += other.missed;
+        self.false_alarms += other.false_alarms;
+        self.racecheck_flagged += other.racecheck_flagged;
+        self.racecheck_missed += other.racecheck_missed;
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "inputs {:5} refused {:5} mutants {:6} truly broken {:6} flagged {:6} missed {:3} \
+             false alarms {:3} racecheck flagged {:5} racecheck missed {:3}",
+            self.inputs,
+            self.refused,
+            self.mutants,
+            self.truly_broken,
+            self.flagged,
+            self.missed,
+            self.false_alarms,
+            self.racecheck_flagged,
+            self.racecheck_missed
+        )
+    }
 }
 
 impl Report {
@@ -189,6 +272,27 @@ impl Report {
             self.cross_checks,
             self.cross_check_failures.len()
         );
+        let _ = writeln!(
+            out,
+            "races in kernel references/outputs: {}",
+            self.races_on_outputs.len()
+        );
+        let _ = writeln!(
+            out,
+            "truly broken kernel mutants racecheck passes: {}",
+            self.racecheck_missed.len()
+        );
+        for (kind, figures) in &self.by_kind {
+            let _ = writeln!(out, "  {:16} {}", format!("{kind:?}"), figures.line());
+        }
+        for (mutation, figures) in &self.gpu_by_mutation {
+            let _ = writeln!(
+                out,
+                "  gpu {:16} {}",
+                format!("{mutation:?}"),
+                figures.line()
+            );
+        }
         let _ = writeln!(out, "runs:            {}", self.runs);
         let _ = writeln!(out, "time:            {seconds:.1} s");
         for (phase, time) in &self.phases {
@@ -196,10 +300,13 @@ impl Report {
         }
         let _ = writeln!(
             out,
-            "programs/s:      {:.1} ({} programs: outputs and mutants, each in {} modes)",
+            "programs/s:      {:.1} ({} programs: outputs and mutants, each in {} modes; \
+             kernels in {} modes x {} schedules and once with racecheck)",
             programs as f64 / seconds.max(1e-9),
             programs,
-            MODES.len()
+            MODES.len(),
+            GPU_MODES.len(),
+            SCHEDULES.len()
         );
         out
     }
@@ -265,19 +372,51 @@ struct MutantCase {
 /// A program of a batch.
 struct Case {
     index: usize,
-    pipeline: Pipeline,
+    input: Input,
     reference: String,
     output: String,
     mutants: Vec<MutantCase>,
 }
 
+/// The ops of `module`'s body, printed (the program: a host function, or a
+/// `gpu.module` and the host function that launches its kernel).
 fn kernel_of(module: &Module) -> Option<String> {
-    let op = module.body().first_operation()?;
-    Some(op.to_string())
+    let mut out = String::new();
+    let mut op = module.body().first_operation();
+    while let Some(o) = op {
+        out.push_str(&o.to_string());
+        out.push('\n');
+        op = o.next_in_block();
+    }
+    (!out.is_empty()).then_some(out)
 }
 
+/// The program with its symbols (`@kernel`, and for kernels
+/// `@kernel_gpu::@kernel_k`) renamed to start with `@name`.
 fn renamed(kernel: &str, name: &str) -> String {
-    kernel.replacen("@kernel(", &format!("@{name}("), 1)
+    kernel.replace("@kernel", &format!("@{name}"))
+}
+
+/// `program` in a module that may hold `gpu.launch_func`.
+fn container(program: &str) -> String {
+    format!("module attributes {{gpu.container_module}} {{\n{program}}}\n")
+}
+
+/// The `gpu.barrier` lines of a printed program, by line index.
+fn barriers(kernel: &str) -> Vec<usize> {
+    kernel
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "gpu.barrier")
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The program without its `gpu.barrier` on line `line`.
+pub fn remove_barrier(kernel: &str, line: usize) -> String {
+    let mut out: Vec<&str> = kernel.lines().collect();
+    out.remove(line);
+    out.join("\n")
 }
 
 /// The line-based mutations of a printed kernel (counting form).
@@ -289,6 +428,8 @@ pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     match kind {
+        // One mutant per barrier: see `remove_barrier`.
+        Mutation::BarrierRemoved => return None,
         Mutation::PendingPlusOne | Mutation::WaitRemoved => {
             let waits: Vec<usize> = (0..lines.len())
                 .filter(|&i| lines[i].trim_start().starts_with("apipe.wait_group "))
@@ -400,13 +541,16 @@ pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
 /// With `APIPE_DIFFERENTIAL_DUMP=<dir>`, writes the input and the mutant
 /// `name` there (`<dir>/<name>.mlir`), to reproduce a miss or a false alarm
 /// with `apipe-opt` and `apipe-run`.
-fn dump(name: &str, pipeline: &Pipeline, mutant: &str) {
+fn dump(name: &str, input: &Input, mutant: &str) {
     let Some(dir) = std::env::var_os("APIPE_DIFFERENTIAL_DUMP") else {
         return;
     };
     let text = format!(
-        "// input:\n// {}\n// mutant:\n{mutant}\n",
-        pipeline.kernel().replace('\n', "\n// ")
+        "// input ({:?}, num-stages option {:?}):\n// {}\n// mutant:\n{}\n",
+        input.kind(),
+        input.num_stages(),
+        input.text().replace('\n', "\n// "),
+        container(mutant)
     );
     let _ = std::fs::write(
         std::path::Path::new(&dir).join(format!("{name}.mlir")),
@@ -416,7 +560,7 @@ fn dump(name: &str, pipeline: &Pipeline, mutant: &str) {
 
 /// The entry `@e_<name>`: fills `%A`, runs the kernel on every scenario and
 /// records `%out` after each.
-fn entry(name: &str, pipeline: &Pipeline) -> String {
+fn entry(name: &str, pipeline: &Input) -> String {
     let (na, no) = (pipeline.source_size(), pipeline.output_size());
     let mut t = String::new();
     let _ = writeln!(t, "func.func @e_{name}() {{");
@@ -461,28 +605,59 @@ fn transformed(
     text: &str,
     transform: impl Fn(&Module) -> bool,
 ) -> Option<String> {
-    let module = Module::parse(context, text)?;
+    let module = Module::parse(context, &container(text))?;
     if !transform(&module) || !module.as_operation().verify() {
         return None;
     }
     kernel_of(&module)
 }
 
-/// Runs the harness on `config.inputs` generated inputs.
+impl Config {
+    /// Inputs of every kind.
+    pub fn total(&self) -> usize {
+        self.inputs + self.unannotated + self.gpu + self.gpu_unannotated
+    }
+
+    /// The kind of the `g`-th input and its index among its kind: the
+    /// annotated host inputs first (the same as before the other kinds
+    /// existed), then the unannotated ones, then the kernels.
+    fn input(&self, g: usize) -> (Kind, usize) {
+        let mut g = g;
+        for (kind, count) in [
+            (Kind::Host, self.inputs),
+            (Kind::HostUnannotated, self.unannotated),
+            (Kind::Gpu, self.gpu),
+            (Kind::GpuUnannotated, self.gpu_unannotated),
+        ] {
+            if g < count {
+                return (kind, g);
+            }
+            g -= count;
+        }
+        unreachable!("input index past the total")
+    }
+}
+
+/// Runs the harness on the inputs of `config`.
 pub fn run(config: &Config) -> Report {
     apipe_lowering::register_passes();
+    // Mutants fail runs on purpose: their race reports and run-time errors
+    // would flood the output; the harness reads only pass or fail.
+    emulation_runtime::set_quiet(true);
     let start = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let batch = config.batch.max(1);
+    let total = config.total();
     let worker = || {
         let mut report = Report::default();
         loop {
             let first = next.fetch_add(batch, std::sync::atomic::Ordering::Relaxed);
-            if first >= config.inputs {
+            if first >= total {
                 break;
             }
-            let end = (first + batch).min(config.inputs);
-            run_batch(first..end, config.seed, &mut report);
+            let end = (first + batch).min(total);
+            let inputs: Vec<(Kind, usize)> = (first..end).map(|g| config.input(g)).collect();
+            run_batch(&inputs, config, &mut report);
         }
         report
     };
@@ -504,7 +679,7 @@ pub fn run(config: &Config) -> Report {
     for part in reports {
         report.merge(part);
     }
-    report.inputs = config.inputs;
+    report.inputs = total;
     report.elapsed = start.elapsed();
     report
 }
@@ -528,6 +703,14 @@ impl Report {
         self.false_alarms.extend(other.false_alarms);
         self.cross_checks += other.cross_checks;
         self.cross_check_failures.extend(other.cross_check_failures);
+        self.races_on_outputs.extend(other.races_on_outputs);
+        self.racecheck_missed.extend(other.racecheck_missed);
+        for (k, v) in other.by_kind {
+            self.by_kind.entry(k).or_default().add(&v);
+        }
+        for (k, v) in other.gpu_by_mutation {
+            self.gpu_by_mutation.entry(k).or_default().add(&v);
+        }
         self.runs += other.runs;
         for (k, v) in other.phases {
             *self.phases.entry(k).or_default() += v;
@@ -535,7 +718,21 @@ impl Report {
     }
 }
 
-fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
+/// The seed of the `i`-th input of `kind`: the annotated host inputs keep
+/// the seeds they had before the other kinds existed.
+fn input_seed(seed: u64, kind: Kind, i: usize) -> u64 {
+    let salt = match kind {
+        Kind::Host => 0,
+        Kind::HostUnannotated => 1,
+        Kind::Gpu => 2,
+        Kind::GpuUnannotated => 3,
+    };
+    seed.wrapping_add(i as u64)
+        .wrapping_add(salt << 40)
+        .wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     let context = apipe_dialect::create_context().expect("context");
     // Refusals and diagnostics of mutants are expected: keep them quiet,
     // and the errors for the refusal counts.
@@ -554,35 +751,43 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     };
     let mut cases: Vec<Case> = Vec::new();
     let mut variants: Vec<(Variant, usize)> = Vec::new();
-    for i in range {
-        let mut rng = Rng::new(
-            seed.wrapping_add(i as u64)
-                .wrapping_mul(0x2545_f491_4f6c_dd1d),
-        );
-        let pipeline = generate(&mut rng);
-        let input = pipeline.kernel();
+    for &(kind, i) in inputs {
+        let mut rng = Rng::new(input_seed(config.seed, kind, i));
+        let generated = Input::generate(kind, &mut rng);
+        let figures = report.by_kind.entry(kind).or_default();
+        figures.inputs += 1;
+        let input = generated.text();
         let Some(reference) =
             transformed(&context, &input, |m| make_sync(&m.as_operation()).is_ok())
         else {
             report.refused += 1;
+            figures.refused += 1;
             continue;
         };
         errors.borrow_mut().clear();
+        let options = PipelineOptions {
+            num_stages: generated.num_stages(),
+            ..PipelineOptions::default()
+        };
         let Some(output) = transformed(&context, &input, |m| {
-            software_pipeline(&m.as_operation(), PipelineOptions::default()).is_ok()
+            software_pipeline(&m.as_operation(), options).is_ok()
         }) else {
             report.refused += 1;
+            figures.refused += 1;
             let first = errors.borrow().first().cloned().unwrap_or_default();
             // The message without its numbers, so that refusals group.
             let key: String = first
                 .chars()
                 .map(|c| if c.is_ascii_digit() { '#' } else { c })
                 .collect();
-            *report.refusals.entry(key).or_default() += 1;
+            *report
+                .refusals
+                .entry(format!("{kind:?}: {key}"))
+                .or_default() += 1;
             continue;
         };
         let case_index = cases.len();
-        let base = format!("p{i}");
+        let base = format!("p{}_{i}", kind as usize);
         variants.push((
             Variant {
                 name: format!("{base}_ref"),
@@ -597,15 +802,32 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
             },
             case_index,
         ));
+        // Every mutation once, and for kernels every barrier removed.
+        let mut texts: Vec<(Mutation, String)> = MUTATIONS
+            .iter()
+            .filter_map(|&m| Some((m, mutate(&output, m, &mut rng)?)))
+            .collect();
+        if generated.is_gpu() {
+            let mut lines = barriers(&output);
+            // A random subset of `barrier_mutants` (Fisher-Yates), in
+            // program order.
+            let keep = lines.len().min(config.barrier_mutants);
+            for k in 0..keep {
+                let j = k + rng.below((lines.len() - k) as u64) as usize;
+                lines.swap(k, j);
+            }
+            lines.truncate(keep);
+            lines.sort();
+            for line in lines {
+                texts.push((Mutation::BarrierRemoved, remove_barrier(&output, line)));
+            }
+        }
         let mut mutants = Vec::new();
-        for kind in MUTATIONS {
-            let Some(text) = mutate(&output, kind, &mut rng) else {
-                continue;
-            };
+        for (m, (kind, text)) in texts.into_iter().enumerate() {
             let Some(valid) = transformed(&context, &text, |_| true) else {
                 continue;
             };
-            let name = format!("{base}_m{}", kind as usize);
+            let name = format!("{base}_m{m}");
             // The first program of the batch: its mutants' make-sync too.
             let reference = if case_index == 0 {
                 let Some(sync) =
@@ -641,7 +863,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         }
         cases.push(Case {
             index: i,
-            pipeline,
+            input: generated,
             reference: format!("{base}_ref"),
             output: format!("{base}_out"),
             mutants,
@@ -650,13 +872,15 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     if cases.is_empty() {
         return;
     }
-    // One module: the kernels, their entries, the recorder.
+    let gpu = cases.iter().any(|c| c.input.is_gpu());
+    // One module: the programs, their entries, the recorder.
     let mut text = String::from("func.func private @harness_record(memref<*xf32>)\n");
     for (variant, case) in &variants {
         text.push_str(&variant.kernel);
         text.push('\n');
-        text.push_str(&entry(&variant.name, &cases[*case].pipeline));
+        text.push_str(&entry(&variant.name, &cases[*case].input));
     }
+    let text = container(&text);
     // With `APIPE_DIFFERENTIAL_MODULE=<file>`, the batch module is written
     // there (to time or rerun its lowering with apipe-opt).
     if let Some(path) = std::env::var_os("APIPE_DIFFERENTIAL_MODULE") {
@@ -664,20 +888,27 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     }
     let mut module = Module::parse(&context, &text).expect("the batch module parses");
     lap(report, "variants");
-    // The checker on every kernel, before lowering.
+    // The checker on every program, before lowering; a hazard in kernel
+    // `@<name>_k` counts for program `<name>`.
     let mut flagged: HashSet<String> = HashSet::new();
     let mut first_message: BTreeMap<String, String> = BTreeMap::new();
     match find_hazards(&module.as_operation()) {
         Ok(hazards) => {
             for hazard in hazards.iter().filter(|h| !h.conservative) {
-                if let Some(function) = ops::ancestors(&hazard.at).find(|p| ops::is(p, "func.func"))
+                if let Some(function) = ops::ancestors(&hazard.at)
+                    .find(|p| ops::is(p, "func.func") || ops::is(p, "gpu.func"))
                 {
-                    let name = function
+                    let mut name = function
                         .attribute("sym_name")
                         .ok()
                         .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
                         .map(|s| s.value().to_owned())
                         .unwrap_or_default();
+                    if ops::is(&function, "gpu.func") {
+                        if let Some(program) = name.strip_suffix("_k") {
+                            name = program.to_owned();
+                        }
+                    }
                     first_message
                         .entry(name.clone())
                         .or_insert_with(|| hazard.message.clone());
@@ -702,7 +933,9 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     let emulation = to_emulation(
         &module.as_operation(),
         &EmulationOptions {
-            racecheck: false,
+            // The race checker's hooks in kernels (a run turns it on or
+            // off).
+            racecheck: gpu,
             bounds: false,
         },
     )
@@ -725,6 +958,12 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
             emulation_runtime::copy_symbol(),
         );
     }
+    for name in &emulation.region_functions {
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::region_symbol(),
+        );
+    }
     for name in &emulation.dealloc_functions {
         engine.register(
             &format!("{CIFACE_PREFIX}{name}"),
@@ -733,24 +972,35 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
     }
     engine.register("harness_record", harness_record as *mut ());
     engine.register("malloc", harness_malloc as *mut ());
+    let mut kernels: Vec<KernelInfo> = emulation.kernels.clone();
+    for kernel in &mut kernels {
+        kernel.entry = Some(engine.lookup_packed(&kernel.function).expect("kernel"));
+    }
     lap(report, "jit");
-    let run = |name: &str, completion: Completion| -> Option<Vec<f32>> {
+    let run_with = |name: &str,
+                    completion: Completion,
+                    schedule: Schedule,
+                    racecheck: bool|
+     -> Option<Vec<f32>> {
         let entry = engine.lookup_packed(&format!("e_{name}")).expect("entry");
         RECORDED.with(|r| r.borrow_mut().clear());
         let config = RunConfig {
             completion,
-            schedule: Schedule::Forward,
-            racecheck: false,
+            schedule,
+            racecheck,
             jobs: 1,
             locations: emulation.locations.clone(),
             checks: emulation.checks.clone(),
             names: emulation.names.clone(),
-            kernels: emulation.kernels.clone(),
+            kernels: kernels.clone(),
             entry_op: -1,
         };
         let ok = emulation_runtime::run_entry(config, entry);
         let values = RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()));
         ok.then_some(values)
+    };
+    let run = |name: &str, completion: Completion| -> Option<Vec<f32>> {
+        run_with(name, completion, Schedule::Forward, false)
     };
     let same = |a: &Option<Vec<f32>>, b: &Option<Vec<f32>>| match (a, b) {
         (Some(a), Some(b)) => {
@@ -758,16 +1008,45 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         }
         _ => false,
     };
+    // Every (completion, schedule) a program runs in: the completion modes
+    // for host programs; for kernels, fewer modes under every schedule.
+    let runs_of = |gpu: bool| -> Vec<(Completion, Schedule)> {
+        if gpu {
+            GPU_MODES
+                .iter()
+                .flat_map(|&c| SCHEDULES.iter().map(move |&s| (c, s)))
+                .collect()
+        } else {
+            MODES.iter().map(|&c| (c, Schedule::Forward)).collect()
+        }
+    };
     for case in &cases {
-        let reference = run(&case.reference, Completion::Lazy);
+        let gpu = case.input.is_gpu();
+        let kind = case.input.kind();
+        let describe = || format!("{kind:?} input {} ({:?})", case.index, case.input);
+        // The reference runs with the race checker on (for kernels): the
+        // synchronous input is race-free.
+        let reference = run_with(&case.reference, Completion::Lazy, Schedule::Forward, gpu);
         report.runs += 1;
+        if gpu && reference.is_none() {
+            report
+                .races_on_outputs
+                .push(format!("reference of {}", describe()));
+        }
         let mut matches = true;
-        for mode in MODES {
-            let out = run(&case.output, mode);
+        for (completion, schedule) in runs_of(gpu) {
+            let out = run_with(&case.output, completion, schedule, false);
             report.runs += 1;
             matches &= same(&out, &reference);
         }
-        let describe = || format!("input {} ({:?})", case.index, case.pipeline);
+        if gpu {
+            report.runs += 1;
+            if run_with(&case.output, Completion::Lazy, Schedule::Forward, true).is_none() {
+                report
+                    .races_on_outputs
+                    .push(format!("pipelined output of {}", describe()));
+            }
+        }
         if !matches {
             report.mismatches.push(describe());
         }
@@ -781,6 +1060,10 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
         for mutant in &case.mutants {
             report.mutants += 1;
             *report.mutants_by_kind.entry(mutant.kind).or_default() += 1;
+            let mut figures = Figures {
+                mutants: 1,
+                ..Figures::default()
+            };
             // Its reference: its own eager run (make-sync's semantics).
             let reference = run(&mutant.name, Completion::Eager);
             report.runs += 1;
@@ -789,28 +1072,44 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
                 report.runs += 1;
                 if !same(&run(sync, Completion::Lazy), &reference) {
                     report.cross_check_failures.push(format!(
-                        "{:?} of input {} ({:?})",
-                        mutant.kind, case.index, case.pipeline
+                        "{:?} of {kind:?} input {} ({:?})",
+                        mutant.kind, case.index, case.input
                     ));
                 }
             }
             let mut broken = false;
-            for mode in MODES.iter().filter(|m| **m != Completion::Eager) {
-                let out = run(&mutant.name, *mode);
+            for (completion, schedule) in runs_of(gpu) {
+                if (completion, schedule) == (Completion::Eager, Schedule::Forward) {
+                    continue;
+                }
+                let out = run_with(&mutant.name, completion, schedule, false);
                 report.runs += 1;
                 broken |= !same(&out, &reference);
             }
+            // Kernels: a race the race checker reports breaks the mutant
+            // too (a run that passes it fails only at a race).
+            let raced = gpu && reference.is_some() && {
+                report.runs += 1;
+                run_with(&mutant.name, Completion::Lazy, Schedule::Forward, true).is_none()
+            };
+            let broken = broken || raced;
             let is_flagged = flagged.contains(&mutant.name);
-            report.truly_broken += usize::from(broken);
-            report.flagged += usize::from(is_flagged);
+            figures.truly_broken = usize::from(broken);
+            figures.flagged = usize::from(is_flagged);
+            figures.missed = usize::from(broken && !is_flagged);
+            figures.false_alarms = usize::from(is_flagged && !broken);
+            figures.racecheck_flagged = usize::from(raced);
+            figures.racecheck_missed = usize::from(gpu && broken && !raced);
+            report.truly_broken += figures.truly_broken;
+            report.flagged += figures.flagged;
             let what = || {
                 format!(
-                    "{:?} of input {} ({:?})",
-                    mutant.kind, case.index, case.pipeline
+                    "{:?} of {kind:?} input {} ({:?})",
+                    mutant.kind, case.index, case.input
                 )
             };
-            if broken != is_flagged {
-                dump(&mutant.name, &case.pipeline, &mutant.text);
+            if broken != is_flagged || figures.racecheck_missed > 0 {
+                dump(&mutant.name, &case.input, &mutant.text);
             }
             if broken && !is_flagged {
                 report.missed.push(what());
@@ -821,6 +1120,17 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
                     what(),
                     first_message.get(&mutant.name).cloned().unwrap_or_default()
                 ));
+            }
+            if figures.racecheck_missed > 0 {
+                report.racecheck_missed.push(what());
+            }
+            report.by_kind.entry(kind).or_default().add(&figures);
+            if gpu {
+                report
+                    .gpu_by_mutation
+                    .entry(mutant.kind)
+                    .or_default()
+                    .add(&figures);
             }
         }
     }

@@ -1,0 +1,127 @@
+//! The inputs of the harness: the annotated host loops of
+//! [`super::common::pipelines`], the same loops unannotated
+//! ([`super::unannotated`]), and `gpu.func` kernels ([`super::gpu`]).
+//! Each prints a program whose entry is `@kernel(%A, %out, %n, %c)` and
+//! whose symbols all start with `@kernel`.
+
+use super::{
+    common::{
+        pipelines::{self, Pipeline, Scenario, Trip, MAX_TRIPS},
+        Rng,
+    },
+    gpu::{self, GpuPipeline},
+    unannotated::{self, Stages},
+};
+
+/// The kinds of inputs, each drawn from its own seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// An annotated host loop.
+    Host,
+    /// A host loop without annotations (`num-stages`).
+    HostUnannotated,
+    /// A `gpu.func` kernel, annotated.
+    Gpu,
+    /// A `gpu.func` kernel without annotations (`num-stages`).
+    GpuUnannotated,
+}
+
+/// A generated input.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A host loop and how it is scheduled.
+    Host(Pipeline, Stages),
+    /// A kernel.
+    Gpu(GpuPipeline),
+}
+
+impl Input {
+    /// Draws an input of `kind`.
+    pub fn generate(kind: Kind, rng: &mut Rng) -> Self {
+        match kind {
+            Kind::Host => Input::Host(pipelines::generate(rng), Stages::Annotated),
+            Kind::HostUnannotated => {
+                let pipeline = pipelines::generate(rng);
+                Input::Host(pipeline, Stages::draw(rng))
+            }
+            Kind::Gpu => Input::Gpu(gpu::generate(rng, false)),
+            Kind::GpuUnannotated => Input::Gpu(gpu::generate(rng, true)),
+        }
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Input::Host(_, Stages::Annotated) => Kind::Host,
+            Input::Host(..) => Kind::HostUnannotated,
+            Input::Gpu(g) if g.stages == Stages::Annotated => Kind::Gpu,
+            Input::Gpu(_) => Kind::GpuUnannotated,
+        }
+    }
+
+    /// Whether it launches a kernel.
+    pub fn is_gpu(&self) -> bool {
+        matches!(self, Input::Gpu(_))
+    }
+
+    /// The program (module body ops).
+    pub fn text(&self) -> String {
+        match self {
+            Input::Host(p, Stages::Annotated) => p.kernel(),
+            Input::Host(p, stages) => unannotated::strip(&p.kernel(), *stages),
+            Input::Gpu(g) => g.kernel(),
+        }
+    }
+
+    /// `num-stages` of the pass, if given as an option.
+    pub fn num_stages(&self) -> Option<i64> {
+        match self {
+            Input::Host(_, stages) => stages.option(),
+            Input::Gpu(g) => g.stages.option(),
+        }
+    }
+
+    /// Elements of `%A`.
+    pub fn source_size(&self) -> i64 {
+        match self {
+            Input::Host(p, _) => p.source_size(),
+            Input::Gpu(g) => g.source_size(),
+        }
+    }
+
+    /// Elements of `%out`.
+    pub fn output_size(&self) -> i64 {
+        match self {
+            Input::Host(p, _) => p.output_size(),
+            Input::Gpu(g) => g.output_size(),
+        }
+    }
+
+    /// The arguments to run it with.
+    pub fn scenarios(&self) -> Vec<Scenario> {
+        match self {
+            Input::Host(p, Stages::Annotated) => p.scenarios(),
+            // Every dynamic trip count: a schedule of up to 5 stages has a
+            // prologue/epilogue path per count below 5, and the annotated
+            // inputs' counts (0, 1, 2, 3, 5, 7) miss 4.
+            Input::Host(p, _) if p.trip == Trip::Dynamic => {
+                let all = p.scenarios();
+                let conditions: Vec<bool> = all
+                    .iter()
+                    .filter(|s| s.upper == all[0].upper)
+                    .map(|s| s.condition)
+                    .collect();
+                (0..=MAX_TRIPS)
+                    .flat_map(|t| {
+                        conditions.iter().map(move |&condition| Scenario {
+                            upper: p.lower + t * p.step,
+                            condition,
+                        })
+                    })
+                    .collect()
+            }
+            Input::Host(p, _) => p.scenarios(),
+            Input::Gpu(g) => g.scenarios(),
+        }
+    }
+}
