@@ -32,6 +32,13 @@
 //!    inits (`scf.for`, `scf.while`) and the runtime's own calls but the
 //!    copies. Views are followed within the function only (not through
 //!    calls, block arguments or iter_args).
+//! 6. integer division (`arith.divui`, `remui`, `ceildivui`, `divsi`,
+//!    `remsi`, `ceildivsi`, `floordivsi`) on scalars: a divisor 0, and for
+//!    the signed ones the minimum value divided by -1, call
+//!    `apipe_emu_check_failed` before the op: both are undefined behaviour
+//!    in `arith` (the LLVM lowering makes them poison or a hardware trap, and
+//!    a poisoned index then reaches memory unchecked). Constant divisors
+//!    that rule a case out get no check; vector divisions are not checked.
 
 use super::Emitter;
 use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, LIVE_FN};
@@ -42,13 +49,13 @@ use melior::{
     ir::{
         attribute::{IntegerAttribute, StringAttribute},
         operation::OperationLike,
-        r#type::{MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         OperationRef, Type, TypeLike, Value, ValueLike,
     },
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
 
-/// Steps 1-5 on every op nested in `root`.
+/// Steps 1-6 on every op nested in `root`.
 pub fn insert<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
@@ -64,6 +71,8 @@ pub fn insert<'c: 'a, 'a>(
         } else if ops::is(&op, "memref.alloc") {
             check_allocation(op, emitter);
             check_uses_after_free(op, emitter);
+        } else if let Some(&(_, signed)) = DIVISIONS.iter().find(|(n, _)| ops::is(&op, n)) {
+            check_division(op, emitter, signed);
         }
     }
 }
@@ -165,6 +174,68 @@ fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let id = emitter.constant(op, emitter.i64_type(), id);
     let step = emitter.to_i64(op, step);
     emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
+}
+
+/// The integer divisions of `arith` (step 6), and whether they are signed.
+const DIVISIONS: &[(&str, bool)] = &[
+    ("arith.divui", false),
+    ("arith.remui", false),
+    ("arith.ceildivui", false),
+    ("arith.divsi", true),
+    ("arith.remsi", true),
+    ("arith.ceildivsi", true),
+    ("arith.floordivsi", true),
+];
+
+/// Step 6.
+fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>, signed: bool) {
+    let (Ok(dividend), Ok(divisor)) = (op.operand(0), op.operand(1)) else {
+        return;
+    };
+    let ty = divisor.r#type();
+    let width = if ty.is_index() {
+        64
+    } else if let Ok(integer) = IntegerType::try_from(ty) {
+        integer.width()
+    } else {
+        return;
+    };
+    let name = ops::name(&op);
+    let location = op.location();
+    let constant = constant_value(divisor);
+    let compare =
+        |emitter: &mut Emitter<'c, 'a>, value: Value<'c, 'a>, with: i64| -> Value<'c, 'a> {
+            let with = emitter.constant(op, ty, with);
+            emitter
+                .before(
+                    op,
+                    arith::cmpi(emitter.context, CmpiPredicate::Eq, value, with, location),
+                )
+                .result(0)
+                .unwrap()
+                .into()
+        };
+    if constant.is_none_or(|d| d == 0) {
+        let id = emitter.id(location, &format!("'{name}' division by zero"));
+        let zero = compare(emitter, divisor, 0);
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        emitter.call_if(op, zero, CHECK_FAILED_FN, &[id]);
+    }
+    if signed && (1..=64).contains(&width) && constant.is_none_or(|d| d == -1) {
+        let id = emitter.id(
+            location,
+            &format!("'{name}' overflow: the minimum value divided by -1"),
+        );
+        let minimum = compare(emitter, dividend, i64::MIN >> (64 - width));
+        let minus_one = compare(emitter, divisor, -1);
+        let overflow: Value = emitter
+            .before(op, arith::andi(minimum, minus_one, location))
+            .result(0)
+            .unwrap()
+            .into();
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        emitter.call_if(op, overflow, CHECK_FAILED_FN, &[id]);
+    }
 }
 
 /// The message of a failed `memref.alloc`.
