@@ -195,7 +195,12 @@ pub fn find_hazards<'c: 'a, 'a>(
         // completes, for the walk.
         let facts = if mbarrier::in_mbarrier_form(&nested) {
             match mbarrier::analyze(function) {
-                Ok(facts) => Some(facts),
+                Ok(facts) => {
+                    // Waits for a completed phase: hazards of their own;
+                    // the walk names the reads they expose.
+                    out.extend(facts.stale_hazards(&nested));
+                    Some(facts)
+                }
                 Err(Reported) => {
                     ok = false;
                     continue;
