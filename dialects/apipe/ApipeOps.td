@@ -118,7 +118,8 @@ def Apipe_CopyOp : Apipe_Op<"copy"> {
     apipe.copy %A[%off], %buf[%c0], 4, %n queue 1
         : memref<64xf32> to memref<4xf32, 3>
     // The same copy in generic form:
-    apipe.copy %A[%off], %buf[%c0], 4, %n queue 1 : memref<64xf32> to memref<4xf32, 3>
+    "apipe.copy"(%A, %buf, %off, %c0, %n) {elements = 4 : i64, queue = 1 : i64}
+        : (memref<64xf32>, memref<4xf32, 3>, index, index, index) -> ()
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "the memref read", [MemRead]>:$src,

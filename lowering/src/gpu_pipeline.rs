@@ -197,17 +197,13 @@ pub fn lower_to_nvvm(
     if crate::ptx::gpu_modules(module).is_empty() {
         return Err(Error::NoGpuModule);
     }
-    melior::utility::register_all_passes();
-    apipe_passes_registered();
+    // Upstream's passes and apipe's, registered under one lock.
+    crate::register_passes();
     let stage1 = format!("builtin.module({})", pass_list(options));
     times.apipe = run_stage(module, &stage1, "apipe passes")?;
     let stage2 = format!("builtin.module(gpu.module({UPSTREAM_LOWERING}))");
     times.upstream = run_stage(module, &stage2, "upstream lowering")?;
     Ok(())
-}
-
-fn apipe_passes_registered() {
-    crate::register_passes();
 }
 
 #[cfg(test)]

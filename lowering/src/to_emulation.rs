@@ -15,7 +15,9 @@
 //!    ([`kernels::check`]);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
-//!    its messages (later steps add ids for the ops they lower);
+//!    its messages (later steps add ids for the ops they lower); erase
+//!    each `memref.dealloc` of workgroup memory in a kernel (the block's
+//!    memory lives as long as the block; `free` of it would crash);
 //! 3. with the race checker, hooks before each workgroup access and global
 //!    store in kernels ([`hooks`]); record the workgroup allocations
 //!    ([`kernels::classify`]);
@@ -36,14 +38,24 @@
 //!    `wait_group(id, queue, pending)`; one `wait(id, token)` per token of
 //!    `apipe.wait`; `ready(id, queue) -> token`; before each
 //!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
-//!    memref)`, which checks that no pending copy uses the freed buffer;
+//!    memref)`, which checks that the memref is a live buffer of
+//!    `memref.alloc` and that no pending copy uses it
+//!    ([`crate::emulation_runtime::heap`]);
 //!    the ops of the mbarrier form become calls with the address of their
 //!    slot ([`crate::emulation::mbarrier`]);
 //! 7. erase `gpu.barrier` in host functions: one host thread runs, so a
 //!    barrier has nothing to wait for (programs written for the GPU, such
 //!    as pipeliner output with `barriers=true`, then run as they are);
-//! 8. run-time checks ([`checks`]): `cf.assert`, `scf.for` steps, and
-//!    vector access bounds.
+//! 8. run-time checks ([`checks`]): `cf.assert`, `scf.for` steps,
+//!    vector access bounds, and `memref.alloc` (null check; the buffer
+//!    becomes live for the dealloc check). Last, so that every alloc
+//!    that reaches the LLVM lowering is seen (earlier steps replace
+//!    workgroup allocs by views; no later pass creates allocs);
+//! 9. after each call of a function with `memref.alloca`s, a check that no
+//!    pending copy uses the released frame; inline each
+//!    `memref.alloca_scope` between a stack save and restore, with the same
+//!    check at its end ([`stack`]): upstream `convert-scf-to-cf` would
+//!    otherwise split the scope's single block.
 //!
 //! Postcondition: no apipe op, token value or `gpu.module` is left; the
 //! pipelining annotations stay (they are discardable and lower away).
@@ -52,7 +64,7 @@
 //! 9.7.9.25.3 `cp.async` / `cp.async.commit_group` / `cp.async.wait_group`);
 //! the runtime chooses when each copy lands.
 
-use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, Emitter};
+use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, stack, Emitter};
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
@@ -89,6 +101,7 @@ pub static INFO: PassInfo = PassInfo {
         vec![
             DialectHandle::arith(),
             DialectHandle::func(),
+            DialectHandle::llvm(),
             DialectHandle::memref(),
             // The run-time checks' `scf.if` (the alloc null check).
             DialectHandle::scf(),
@@ -122,12 +135,19 @@ pub struct Emulation {
     pub locations: Vec<String>,
     /// `checks[id]`: the message of the run-time check with that id.
     pub checks: Vec<String>,
+    /// `names[id]`: the op name of the id (apipe ops and the race
+    /// checker's hooks; empty for others).
+    pub names: Vec<String>,
     /// The declared copy functions, to bind (with MLIR's C interface
     /// prefix) to [`copy_symbol`](crate::emulation_runtime::copy_symbol).
     pub copy_functions: Vec<String>,
     /// The declared dealloc checks, to bind (with MLIR's C interface
     /// prefix) to [`dealloc_symbol`](crate::emulation_runtime::dealloc_symbol).
     pub dealloc_functions: Vec<String>,
+    /// The declared race checker's region hooks, to bind (with MLIR's C
+    /// interface prefix) to
+    /// [`region_symbol`](crate::emulation_runtime::region_symbol).
+    pub region_functions: Vec<String>,
     /// The kernels by number; the driver sets each `entry` to the packed
     /// entry of its `function`.
     pub kernels: Vec<crate::emulation_runtime::KernelInfo>,
@@ -157,18 +177,22 @@ pub fn to_emulation<'c: 'a, 'a>(
         }
     };
     let nested = ops::nested_ops(root);
+    // A dealloc of workgroup memory in a kernel (of the buffer, a cast or a
+    // view of it, or of an attribution) does nothing: the block's memory
+    // lives as long as the block (step 2).
+    let workgroup_dealloc = |op: &OperationRef| {
+        ops::is(op, "memref.dealloc")
+            && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
+            && op.operand(0).is_ok_and(|m| {
+                crate::emulation::address_space(m.r#type()) == Some(crate::emulation::WORKGROUP)
+            })
+    };
+    let workgroup_deallocs: Vec<OperationRef> =
+        nested.iter().copied().filter(workgroup_dealloc).collect();
     let apipe_ops: Vec<OperationRef> = nested
         .iter()
         .copied()
-        .filter(|op| {
-            // A workgroup buffer's dealloc goes away with the buffer (step 5).
-            let workgroup_dealloc = ops::is(op, "memref.dealloc")
-                && ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"))
-                && op.operand(0).is_ok_and(|m| {
-                    crate::emulation::address_space(m.r#type()) == Some(crate::emulation::WORKGROUP)
-                });
-            ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc
-        })
+        .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
@@ -206,16 +230,26 @@ pub fn to_emulation<'c: 'a, 'a>(
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut emitter = Emitter::new(context, body);
 
-    // 2. Ids and locations.
+    // 2. Ids and locations; workgroup deallocs go.
+    for op in workgroup_deallocs {
+        // SAFETY: `memref.dealloc` has no results; no handle to it is used again.
+        unsafe { mlirOperationDestroy(op.to_raw()) }
+    }
     let ids: Vec<i64> = apipe_ops
         .iter()
-        .map(|op| emitter.id(op.location(), ""))
+        .map(|op| {
+            let id = emitter.id(op.location(), "");
+            emitter.name(id, &ops::name(op));
+            id
+        })
         .collect();
 
     // 3. Race checker hooks; workgroup memory.
-    if options.racecheck {
-        hooks::insert(root, &mut emitter);
-    }
+    let region_functions = if options.racecheck {
+        hooks::insert(root, &mut emitter)
+    } else {
+        Vec::new()
+    };
     let workgroup = kernels::classify(root);
 
     // 4. Tokens become i64; memory spaces become host memory.
@@ -252,11 +286,16 @@ pub fn to_emulation<'c: 'a, 'a>(
     }
     // 8. Run-time checks.
     checks::insert(root, &mut emitter, options.bounds);
+    // 9. Alloca scopes; stack release checks.
+    stack::check_releases(root, &mut emitter);
+    stack::inline(root, &mut emitter);
     Ok(Emulation {
         locations: emitter.locations,
         checks: emitter.checks,
+        names: emitter.names,
         copy_functions,
         dealloc_functions,
+        region_functions,
         kernels: kernel_infos,
     })
 }
@@ -494,19 +533,22 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
             em.call(op, WAIT_GROUP_FN, &arguments, &[]);
         } else if ops::is(&op, "memref.dealloc") {
             let memref = op.operand(0).unwrap();
-            let Ok(ty) = MemRefType::try_from(memref.r#type()) else {
-                return; // an unranked dealloc: no bounds to check
+            // Unranked: rank -1 tells the runtime to read the rank from the
+            // descriptor; an element of no whole number of bytes: 0.
+            let (rank, bytes) = match MemRefType::try_from(memref.r#type()) {
+                Ok(ty) => (ty.rank() as i64, element_bytes(ty.element()).unwrap_or(0)),
+                // SAFETY: a memref type that is not ranked is unranked.
+                Err(_) => (-1, unsafe {
+                    element_bytes(Type::from_raw(mlirShapedTypeGetElementType(
+                        memref.r#type().to_raw(),
+                    )))
+                    .unwrap_or(0)
+                }),
             };
-            let Some(bytes) = element_bytes(ty.element()) else {
-                return;
-            };
-            if ty.rank() > MAX_RANK {
-                return;
-            }
             let arguments = [
                 em.constant(op, i64_type, id),
                 em.constant(op, i64_type, bytes),
-                em.constant(op, i64_type, ty.rank() as i64),
+                em.constant(op, i64_type, rank),
                 memref,
             ];
             let name = typed_name(

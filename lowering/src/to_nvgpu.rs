@@ -46,13 +46,23 @@
 //! 4. each `wait_group {pending = N}` becomes
 //!    `nvgpu.device_async_wait %t {numGroups = N}` where `%t` is the token of
 //!    the group that the wait forces complete, the (N+1)-th newest one, when
-//!    it is found by walking back through the block and the enclosing
-//!    `scf.if` / `scf.index_switch` / `scf.execute_region` blocks without
-//!    crossing a region that commits; otherwise (e.g. the group was committed
+//!    the shared group analysis names its commit in the wait's block or an
+//!    enclosing `scf.if` / `scf.index_switch` / `scf.execute_region` block
+//!    with no region that commits in between
+//!    ([`group_distance::forced_commits`], one forward walk, computed
+//!    before the commits are replaced); otherwise (e.g. the group was committed
 //!    by an earlier loop iteration) `%t` is a placeholder
 //!    `builtin.unrealized_conversion_cast` with no operand, which the
 //!    lowering drops (`reconcile-unrealized-casts`) and
 //!    `apipe-import-nvgpu` treats as "no group named".
+//!
+//! With the option `sync=auto|counting|mbarrier`, token form is accepted:
+//! the conversions that `apipe-translate --sync=...` runs first (auto:
+//! `apipe-select-sync`, then `apipe-tokens-to-counting` and
+//! `apipe-merge-queues`; counting: the latter two; mbarrier:
+//! `apipe-counting-to-tokens`, `apipe-tokens-to-mbarrier`) run before step 1
+//! on a clone of the op, which replaces it only if every step succeeds;
+//! mbarrier ops are left to `apipe-mbarrier-to-nvvm`.
 //!
 //! With the option `tokens=true` ([`to_nvgpu_with_tokens`]) step 4 names
 //! every waited group with a real token instead: `apipe-counting-to-tokens`
@@ -67,7 +77,8 @@ use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
     cp_async::{self, copy_bytes},
-    group_distance, workgroup_memory, OptionInfo, OptionKind, PassInfo, PassOptions, RunFn,
+    group_distance, merge_queues, select_sync, tokens_to_counting, tokens_to_mbarrier,
+    workgroup_memory, OptionInfo, OptionKind, PassInfo, PassOptions, RunFn,
 };
 use melior::{
     dialect::DialectHandle,
@@ -86,15 +97,29 @@ pub static INFO: PassInfo = PassInfo {
     argument: "apipe-to-nvgpu",
     name: "ApipeToNvgpu",
     summary: "Export counting-form apipe copies and groups as upstream nvgpu async copies (numGroups on every wait)",
-    options: &[OptionInfo {
-        name: "tokens",
-        kind: OptionKind::Bool,
-        description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
-    }],
+    options: &[
+        OptionInfo {
+            name: "tokens",
+            kind: OptionKind::Bool,
+            description: "name every waited group with a real token carried through scf (apipe-counting-to-tokens) instead of placeholders (default false)",
+        },
+        OptionInfo {
+            name: "sync",
+            kind: OptionKind::Choice(&["auto", "counting", "mbarrier"]),
+            description: "first convert token form to this form of synchronization, as apipe-translate --sync does: auto (counting form where every count is exact, else the mbarrier form: apipe-select-sync), counting (apipe-tokens-to-counting, apipe-merge-queues), mbarrier (apipe-counting-to-tokens, apipe-tokens-to-mbarrier); mbarrier ops are left to apipe-mbarrier-to-nvvm (default: none, the input must be in counting or mbarrier form)",
+        },
+    ],
     run: run as RunFn,
     dependent_dialects: || {
-        // SAFETY: the C API returns a static handle.
-        vec![unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }]
+        vec![
+            // SAFETY: the C API returns a static handle.
+            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) },
+            // What `sync=mbarrier|auto` builds (the rings, counts, guards).
+            DialectHandle::arith(),
+            DialectHandle::memref(),
+            DialectHandle::scf(),
+            DialectHandle::gpu(),
+        ]
     },
 };
 
@@ -104,11 +129,76 @@ pub fn create_to_nvgpu_pass() -> melior::pass::Pass {
 }
 
 fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
-    if options.bool("tokens", false) {
+    let tokens = options.bool("tokens", false);
+    if options.is_set("sync") {
+        return with_sync(op, options.choice("sync", "auto"), tokens);
+    }
+    if tokens {
         to_nvgpu_with_tokens(op)
     } else {
         to_nvgpu(&op)
     }
+}
+
+/// The option `sync`: the conversions of the form `sync` (those of
+/// `apipe-translate --sync`, see [`crate::gpu_pipeline`]), then the export,
+/// all on a clone of `op`, whose regions and attributes replace `op`'s
+/// only when every step succeeded, so that a failure leaves the IR
+/// unchanged.
+///
+/// # Errors
+/// [`Reported`] after the located errors of the step that refused.
+fn with_sync(op: OperationRef, sync: &str, tokens: bool) -> Result<(), Reported> {
+    // SAFETY: `op` is live; the clone is owned here and destroyed on drop.
+    let clone =
+        unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    // SAFETY: the clone lives until the end of this function.
+    let root = unsafe { OperationRef::from_raw(clone.to_raw()) };
+    match sync {
+        "counting" => {
+            tokens_to_counting::tokens_to_counting(root, false)?;
+            merge_queues::merge_queues(root)?;
+        }
+        "mbarrier" => {
+            counting_to_tokens::counting_to_tokens(root)?;
+            tokens_to_mbarrier::tokens_to_mbarrier(root, tokens_to_mbarrier::Options::default())?;
+        }
+        _ => {
+            select_sync::select_sync(root, false)?;
+            tokens_to_counting::tokens_to_counting(root, false)?;
+            merge_queues::merge_queues(root)?;
+        }
+    }
+    if tokens {
+        to_nvgpu_with_tokens(root)?;
+    } else {
+        to_nvgpu(&root)?;
+    }
+    // SAFETY: both ops are live and have the same number of regions; each
+    // of `op`'s regions takes the converted body (its old one is erased).
+    unsafe {
+        for index in 0..op.region_count() {
+            mlir_sys::mlirRegionTakeBody(
+                mlir_sys::mlirOperationGetRegion(op.to_raw(), index as isize),
+                mlir_sys::mlirOperationGetRegion(clone.to_raw(), index as isize),
+            );
+        }
+        // The attributes too (a kernel's workgroup attributions).
+        let names = |raw: mlir_sys::MlirOperation| -> Vec<mlir_sys::MlirNamedAttribute> {
+            (0..mlir_sys::mlirOperationGetNumAttributes(raw))
+                .map(|i| mlir_sys::mlirOperationGetAttribute(raw, i))
+                .collect()
+        };
+        for old in names(op.to_raw()) {
+            let name = mlir_sys::mlirIdentifierStr(old.name);
+            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name);
+        }
+        for new in names(clone.to_raw()) {
+            let name = mlir_sys::mlirIdentifierStr(new.name);
+            mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, new.attribute);
+        }
+    }
+    Ok(())
 }
 
 /// Op names of the upstream nvgpu async-copy ops.
@@ -216,22 +306,30 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
         .copied()
         .filter(|op| ops::is(op, ops::WAIT_GROUP))
         .collect();
+    // The commit each wait names (step 4), from the shared group analysis,
+    // before the commits are replaced.
+    let forced: HashMap<usize, usize> = group_distance::forced_commits(root)
+        .into_iter()
+        .map(|(wait, commit)| (wait, op_key(&commit)))
+        .collect();
     // 2.-3. Copies and commits, in program order within each block.
     let mut pending: HashMap<usize, Vec<Value>> = HashMap::new();
+    let mut groups: HashMap<usize, Value> = HashMap::new();
     for op in &nested {
         if ops::is(op, ops::COPY) {
             insert_copy(context, op, token_type, &mut pending);
             erase(*op);
         } else if ops::is(op, ops::COMMIT_GROUP) {
-            insert_create_group(context, op, token_type, &mut pending);
+            let group = insert_create_group(context, op, token_type, &mut pending);
+            groups.insert(op_key(op), group.result(0).unwrap().into());
             erase(*op);
         }
     }
     // 4. Waits, now that every group has its token.
     for op in &waits {
         let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0);
-        let token = match forced_group(op, pending) {
-            Some(token) => token,
+        let token = match forced.get(&op_key(op)).and_then(|c| groups.get(c)) {
+            Some(token) => *token,
             None => placeholder(context, op, token_type),
         };
         let wait = nvgpu_wait(context, op.location(), token, pending);
@@ -484,53 +582,8 @@ fn placeholder<'c, 'a>(
         .into()
 }
 
-/// Step 4: the token of the (pending+1)-th newest group before `wait`, if it
-/// can be named without crossing a loop or a region that commits.
-fn forced_group<'c, 'a>(wait: &OperationRef<'c, 'a>, pending: i64) -> Option<Value<'c, 'a>> {
-    let mut newer = 0;
-    let mut at = *wait;
-    loop {
-        for previous in preceding_ops(&at) {
-            at = previous;
-            if ops::is(&at, nvgpu::CREATE_GROUP) {
-                if newer == pending {
-                    return Some(at.result(0).unwrap().into());
-                }
-                newer += 1;
-            } else if at.region_count() > 0
-                && ops::nested_ops(&at)
-                    .iter()
-                    .any(|op| ops::is(op, nvgpu::CREATE_GROUP))
-            {
-                return None;
-            }
-        }
-        let parent = at.block()?.parent_operation()?;
-        let name = parent.name().as_string_ref().as_str().ok()?.to_owned();
-        if !matches!(
-            name.as_str(),
-            "scf.if" | "scf.index_switch" | "scf.execute_region"
-        ) {
-            return None;
-        }
-        at = parent;
-    }
-}
-
-/// The ops before `op` in its block, nearest first (the C API has no
-/// `mlirOperationGetPrevInBlock`).
-pub(crate) fn preceding_ops<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut out = Vec::new();
-    let mut next = op.block().and_then(|b| b.first_operation());
-    while let Some(current) = next {
-        if current == *op {
-            break;
-        }
-        out.push(current);
-        next = current.next_in_block();
-    }
-    out.reverse();
-    out
+fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
+    op.to_raw().ptr as usize
 }
 
 fn erase(op: OperationRef) {
@@ -746,5 +799,61 @@ fn align_global(get_global: &OperationRef, align: i64, inside: &dyn Fn(&Operatio
             return;
         }
         parent = table.parent_operation();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// A copy the export refuses (global -> global), in token form.
+    const REFUSED: &str = r#"
+func.func @host(%A: memref<64xf32>, %B: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %A[%c0], %B[%c0], 4 : memref<64xf32> to memref<64xf32>
+  %t = apipe.commit_group
+  apipe.wait %t
+  return
+}
+"#;
+
+    const KERNEL: &str = r#"
+gpu.module @kernels {
+  gpu.func @k(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>) kernel {
+    %tid = gpu.thread_id x
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    %t = apipe.commit_group
+    apipe.wait %t
+    gpu.return
+  }
+}
+"#;
+
+    #[test]
+    fn with_sync_failure_leaves_ir() {
+        let context = apipe_dialect::create_context().unwrap();
+        let module = Module::parse(&context, REFUSED).unwrap();
+        let before = module.as_operation().to_string();
+        assert!(with_sync(module.as_operation(), "counting", false).is_err());
+        assert_eq!(module.as_operation().to_string(), before);
+    }
+
+    #[test]
+    fn with_sync_converts_then_exports() {
+        let context = apipe_dialect::create_context().unwrap();
+        for (sync, expect) in [
+            ("counting", "numGroups = 0"),
+            ("auto", "numGroups = 0"),
+            ("mbarrier", "apipe.mbarrier_wait"),
+        ] {
+            let module = Module::parse(&context, KERNEL).unwrap();
+            with_sync(module.as_operation(), sync, false).unwrap();
+            let text = module.as_operation().to_string();
+            assert!(text.contains("nvgpu.device_async_copy"), "{sync}: {text}");
+            assert!(text.contains(expect), "{sync}: {text}");
+            assert!(!text.contains("apipe.wait "), "{sync}: {text}");
+            assert!(module.as_operation().verify(), "{sync}: {text}");
+        }
     }
 }

@@ -79,6 +79,30 @@ public:
                                      wrap(&registry));
   }
 
+  /// MLIR parses the options; then an integer outside its declared bounds
+  /// is an option error too, reported the same way (`--help` and the
+  /// pipeline parser show it), before any pass runs.
+  LogicalResult initializeOptions(
+      StringRef text,
+      function_ref<LogicalResult(const llvm::Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(text, errorHandler)))
+      return failure();
+    for (intptr_t i = 0; i < info->optionCount; ++i) {
+      const ApipeRustOption &decl = info->options[i];
+      const Declared &option = options[i];
+      if (!option.integer || !option.integer->hasValue())
+        continue;
+      int64_t value = *option.integer;
+      if (value < decl.minimum || value > decl.maximum)
+        return errorHandler("for the --" + unwrap(decl.name) +
+                            " option: " + llvm::Twine(value) +
+                            " is out of range: expected " +
+                            llvm::Twine(decl.minimum) + " to " +
+                            llvm::Twine(decl.maximum));
+    }
+    return success();
+  }
+
   /// `clone()` copies the option values after this.
   std::unique_ptr<Pass> clonePass() const override {
     return std::make_unique<RustPass>(info);

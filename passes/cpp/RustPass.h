@@ -40,6 +40,10 @@ typedef struct {
   int32_t kind; /* ApipeRustOptionKind */
   const MlirStringRef *choices;
   intptr_t choiceCount;
+  /* The bounds of an integer option: a value outside them is a pass
+     option error (reported when the pipeline is parsed). */
+  int64_t minimum;
+  int64_t maximum;
 } ApipeRustOption;
 
 /// The value of one option when the pass runs: `isSet` is false when the

@@ -14,6 +14,9 @@
 //!   [`is_function`], [`functions`]), in token or counting form.
 //! - [`GroupDistance::token_fact`]`(wait, token)`: the [`GroupFact`] of a
 //!   token operand of an `apipe.wait`, recorded for every wait.
+//! - [`forced_commits`]`(root)`: for each `wait_group`, the commit op of
+//!   the group it forces complete, where it can be named in straight-line
+//!   code (one forward walk; `apipe-to-nvgpu` names its waits with it).
 //! - [`max_groups`]`(op, q)`: the most groups `op` can commit on q along
 //!   one path (a `wait_group` reaching it is a no-op); [`commit_queues`].
 //! - The facts are keyed by op and value: they hold until the IR changes.
@@ -104,7 +107,7 @@ use melior::ir::{
     operation::OperationLike,
     BlockLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 /// Groups committed on a queue after a group, over all paths: at least
 /// `min`, at most `max` (`None`: no bound).
@@ -313,6 +316,88 @@ pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i6
     out
 }
 
+/// For each `apipe.wait_group {pending = N}` nested in `root` (counting
+/// form, one queue), the commit op whose most recent execution is the
+/// (N+1)-th newest group at the wait, when it can be named without leaving
+/// straight-line code: the commit is in the wait's block or in a block of
+/// an enclosing `scf.if` / `scf.index_switch` / `scf.execute_region`, and
+/// no op between them holds a commit in its regions (nor is a loop or
+/// function boundary crossed). Waits without such a commit are absent.
+/// This is what `apipe-to-nvgpu` names in `nvgpu.device_async_wait`.
+///
+/// Algorithm: one forward walk per block with the window of the newest
+/// commits in scope (at most the largest `pending` + 1 of them): a commit
+/// pushes itself; an op whose regions commit empties the window after it;
+/// the blocks of `scf.if`, `scf.index_switch`, `scf.execute_region` start
+/// from the window before their op, every other region from an empty one.
+/// Linear in the size of `root` times that window.
+pub fn forced_commits<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+) -> HashMap<usize, OperationRef<'c, 'a>> {
+    let nested = ops::nested_ops(root);
+    let mut committing: HashSet<usize> = HashSet::new();
+    let mut window = 0usize;
+    for op in &nested {
+        if ops::is(op, ops::COMMIT_GROUP) {
+            for ancestor in ops::ancestors(op) {
+                if !committing.insert(op_key(&ancestor)) {
+                    break;
+                }
+            }
+        } else if ops::is(op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(op, attributes::PENDING).unwrap_or(-1);
+            if pending >= 0 {
+                window = window.max(pending as usize + 1);
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for block in ops::blocks_of(root) {
+        forced_in_block(block, VecDeque::new(), window, &committing, &mut out);
+    }
+    out
+}
+
+fn forced_in_block<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    mut newest: VecDeque<OperationRef<'c, 'a>>,
+    window: usize,
+    committing: &HashSet<usize>,
+    out: &mut HashMap<usize, OperationRef<'c, 'a>>,
+) {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if ops::is(&op, ops::COMMIT_GROUP) {
+            newest.push_back(op);
+            if newest.len() > window {
+                newest.pop_front();
+            }
+        } else if ops::is(&op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(-1);
+            if pending >= 0 && (pending as usize) < newest.len() {
+                out.insert(op_key(&op), newest[newest.len() - 1 - pending as usize]);
+            }
+        } else if op.region_count() > 0 {
+            let inherits = matches!(
+                ops::name(&op).as_str(),
+                "scf.if" | "scf.index_switch" | "scf.execute_region"
+            );
+            for inner in ops::blocks_of(&op) {
+                let start = if inherits {
+                    newest.clone()
+                } else {
+                    VecDeque::new()
+                };
+                forced_in_block(inner, start, window, committing, out);
+            }
+            if committing.contains(&op_key(&op)) {
+                newest.clear();
+            }
+        }
+    }
+}
+
 /// The symbol names of the functions in the top-level op above `op` that
 /// contain an op named in `names` (e.g. `[ops::COMMIT_GROUP]`).
 pub fn functions_containing<'c: 'a, 'a>(
@@ -395,7 +480,14 @@ pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Op
 fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
     let name = ops::name(op);
     match name.as_str() {
-        ops::COMMIT_GROUP => Some(u64::from(attributes::queue(op) == queue)),
+        // In the mbarrier form an arrive ends a group of the thread's copies
+        // (`cp.async.mbarrier.arrive.noinc` tracks every earlier copy, PTX
+        // ISA 9.7.9.25.3.4), on queue 0 (it has no `queue`): the hazard walk
+        // counts arrives as groups. `commit_queues` and the token facts do
+        // not (a function that only arrives commits no `cp.async` group).
+        ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES => {
+            Some(u64::from(attributes::queue(op) == queue))
+        }
         "scf.for" => {
             let body = max_groups(op, queue)?;
             if body == 0 {
@@ -439,7 +531,9 @@ pub fn min_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> u6
 /// [`min_groups`] of one op (a commit counts itself; loops multiply).
 fn op_min_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> u64 {
     match ops::name(op).as_str() {
-        ops::COMMIT_GROUP => u64::from(attributes::queue(op) == queue),
+        ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES => {
+            u64::from(attributes::queue(op) == queue)
+        }
         "scf.for" => static_trip_count(op).map_or(0, |n| min_groups(op, queue).saturating_mul(n)),
         // The `before` region runs at least once.
         "scf.while" => op

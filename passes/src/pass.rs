@@ -63,6 +63,10 @@ pub enum OptionKind {
     Bool,
     /// `Option<int64_t>`.
     Int,
+    /// `Option<int64_t>` with bounds (inclusive): a value outside them is
+    /// a pass option error when the pipeline is parsed, as MLIR reports a
+    /// malformed value.
+    IntIn(i64, i64),
     /// An enum option: one of the listed words.
     Choice(&'static [&'static str]),
 }
@@ -114,7 +118,7 @@ impl PassOptions {
     /// it.
     pub fn int(&self, name: &str, default: i64) -> i64 {
         match self.value(name) {
-            Some((OptionKind::Int, value)) => value,
+            Some((OptionKind::Int | OptionKind::IntIn(..), value)) => value,
             _ => default,
         }
     }
@@ -264,6 +268,8 @@ mod ffi {
         kind: i32,
         choices: *const MlirStringRef,
         choice_count: isize,
+        minimum: i64,
+        maximum: i64,
     }
 
     #[repr(C)]
@@ -313,8 +319,12 @@ mod ffi {
                     .map(|option| {
                         let (kind, words): (i32, &[&'static str]) = match option.kind {
                             OptionKind::Bool => (0, &[]),
-                            OptionKind::Int => (1, &[]),
+                            OptionKind::Int | OptionKind::IntIn(..) => (1, &[]),
                             OptionKind::Choice(words) => (2, words),
+                        };
+                        let (minimum, maximum) = match option.kind {
+                            OptionKind::IntIn(minimum, maximum) => (minimum, maximum),
+                            _ => (i64::MIN, i64::MAX),
                         };
                         let (choices, choice_count) =
                             leak(words.iter().map(|w| string(w)).collect());
@@ -324,6 +334,8 @@ mod ffi {
                             kind,
                             choices,
                             choice_count,
+                            minimum,
+                            maximum,
                         }
                     })
                     .collect(),

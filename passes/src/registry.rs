@@ -32,8 +32,16 @@ pub const PASSES: &[&PassInfo] = &[
 static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());
 
 /// Registers `infos` in MLIR's pass registry (idempotent).
+///
+/// MLIR's pass registry is a process-wide map that is not safe to write
+/// while another thread writes or reads it. So every write to it (upstream
+/// MLIR's `registerAllPasses`, done here first, once per process, and each
+/// apipe pass) happens under [`REGISTERED`]'s write lock, and every pipeline
+/// parse ([`parse_pipeline`], [`add_passes`]) under its read lock. Call this
+/// instead of `melior::utility::register_all_passes`.
 pub fn register(infos: &[&'static PassInfo]) {
     let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    melior::utility::register_all_passes();
     for &info in infos {
         if !registered.iter().any(|r| std::ptr::eq(*r, info)) {
             info.register();
@@ -114,6 +122,8 @@ fn call_parser(
     text: &str,
     parse: impl FnOnce(MlirStringRef, MlirStringCallback, *mut c_void) -> MlirLogicalResult,
 ) -> Result<(), Error> {
+    // Readers of MLIR's pass registry exclude its writers ([`register`]).
+    let _registry = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
     let mut message = String::new();
     let result = parse(
         StringRef::new(text).to_raw(),

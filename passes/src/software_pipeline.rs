@@ -150,8 +150,9 @@ pub static INFO: PassInfo = PassInfo {
         },
         OptionInfo {
             name: "max-shared-bytes",
-            kind: OptionKind::Int,
-            description: "shared memory a kernel may use (default: the opt-in maximum of `sm`, else 49152); scheduled loops get fewer stages to fit",
+            // A negative budget is meaningless: an option error at parse time.
+            kind: OptionKind::IntIn(0, 1 << 40),
+            description: "shared memory a kernel may use, in bytes (default: the opt-in maximum of `sm`, else 49152); scheduled loops get fewer stages to fit",
         },
         OptionInfo {
             name: "sm",

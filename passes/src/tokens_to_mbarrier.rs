@@ -40,7 +40,11 @@
 //!    count: `scf.for` as an iter_arg, `scf.while` through its region
 //!    arguments, `scf.condition` and yield, `scf.if` / `scf.index_switch` /
 //!    `scf.execute_region` as a result (an `scf.if` without `else` gets one
-//!    yielding the count unchanged).
+//!    yielding the count unchanged);
+//! 7. in a kernel, the `gpu.barrier` right after a wait is removed where it
+//!    orders nothing else ([`barriers`]: the wait covers read-after-write
+//!    across threads; the barrier stays where a later copy may overwrite
+//!    data read after it, or a plain write needs it).
 //!
 //! Invariants: at every point, the count of q is the number of groups
 //! committed on q so far, and a token's value is the count of its group
@@ -55,14 +59,15 @@
 //! phase completes only once every thread of the block has arrived, each
 //! arrival after its thread's copies landed, and the wait acquires their
 //! data. Write-after-read (a copy into a buffer that other threads may
-//! still read) keeps its barrier: the pass leaves every `gpu.barrier` of
-//! the program where it is (docs/mbarrier.md, "Write after read").
+//! still read) keeps its barrier: the pass leaves every other `gpu.barrier`
+//! of the program where it is (docs/mbarrier.md, "Write after read").
 //!
 //! Citations: PTX ISA 9.7.13.15 ("mbarrier": phases, arrival counts,
 //! `mbarrier.test_wait.parity`), 9.7.13.15.15 (`cp.async.mbarrier.arrive`);
 //! CUTLASS `cutlass/pipeline/sm90_pipeline.hpp` (`PipelineState`, the
 //! producer's acquire before it reuses a stage).
 
+pub mod barriers;
 pub mod divergence;
 pub mod plan;
 pub mod rewrite;
@@ -88,12 +93,12 @@ pub static INFO: PassInfo = PassInfo {
     options: &[
         OptionInfo {
             name: "slots",
-            kind: OptionKind::Int,
+            kind: OptionKind::IntIn(0, 1 << 16),
             description: "slots per queue (0, the default: the smallest power of two above the token window, at least 2)",
         },
         OptionInfo {
             name: "max-slots",
-            kind: OptionKind::Int,
+            kind: OptionKind::IntIn(1, 1 << 16),
             description: "the largest ring the token window may ask for (default 16)",
         },
     ],
@@ -114,18 +119,10 @@ pub fn create_tokens_to_mbarrier_pass() -> Pass {
 }
 
 fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
+    // In range: MLIR rejects other values when it parses the pipeline
+    // (`OptionKind::IntIn`).
     let slots = options.int("slots", 0);
     let max_slots = options.int("max-slots", 16);
-    if !(0..=1 << 16).contains(&slots) || !(1..=1 << 16).contains(&max_slots) {
-        apipe_dialect::diagnostic::error(
-            op.location(),
-            &format!(
-                "apipe-tokens-to-mbarrier: slots={slots} max-slots={max_slots}: expected \
-                 0 <= slots <= 65536 and 1 <= max-slots <= 65536"
-            ),
-        );
-        return Err(Reported);
-    }
     tokens_to_mbarrier(
         op,
         Options {
@@ -198,6 +195,12 @@ pub fn tokens_to_mbarrier(root: OperationRef, options: Options) -> Result<(), Re
     // 3.-6.
     for plan in &plans {
         rewrite::rewrite(plan);
+    }
+    // 7.
+    for plan in &plans {
+        if plan.kind == FunctionKind::Kernel {
+            barriers::drop_after_waits(plan.function);
+        }
     }
     Ok(())
 }

@@ -55,6 +55,10 @@
 // PASSES: --apipe-merge-queues
 // PASSES: --apipe-to-emulation
 // PASSES: --apipe-to-nvgpu
+// PASSES-NEXT: --sync=<value>
+// PASSES-NEXT: =auto
+// PASSES-NEXT: =counting
+// PASSES-NEXT: =mbarrier
 // PASSES-NEXT: --tokens
 
 // SHORT: Usage: apipe-opt [OPTIONS] [INPUT]

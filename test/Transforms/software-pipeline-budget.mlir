@@ -8,6 +8,10 @@
 // @big: a 16 KiB tile and a 12-byte flag (16 bytes padded). 4 stages need
 // 4 x 16384 + 16 = 65552 bytes, 3 need 49168 (16 over 48 KiB), 2 need 32784.
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=4" 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// A negative budget is a pass option error, not a budget:
+// RUN: not apipe-opt %s --apipe-software-pipeline="num-stages=4 max-shared-bytes=-5" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: for the --max-shared-bytes option: -5 is out of range: expected 0 to 1099511627776
+// NEGATIVE-NOT: over the budget
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=4" 2>/dev/null | FileCheck %s --check-prefix=DEFAULT-IR
 // DEFAULT: software-pipeline-budget.mlir:[[#LOOP:]]:5: remark: 4 stages need 65552 bytes of shared memory, over the budget of 49152 bytes (max-shared-bytes): trying 3 stages
 // DEFAULT-NEXT: scf.for

@@ -1,7 +1,17 @@
 // Every refusal of apipe-tokens-to-mbarrier, located, one case per chunk.
 // RUN: apipe-opt %s --split-input-file --apipe-tokens-to-mbarrier --verify-diagnostics
+// Options out of range are pass option errors when the pipeline is parsed
+// (no IR location: they are not about the IR), as MLIR reports a malformed
+// value; nothing runs.
 // RUN: echo 'func.func @f() { return }' | not apipe-opt - --pass-pipeline='builtin.module(apipe-tokens-to-mbarrier{slots=-1})' 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: error: apipe-tokens-to-mbarrier: slots=-1 max-slots=16: expected 0 <= slots <= 65536 and 1 <= max-slots <= 65536
+// OPTION: error: for the --slots option: -1 is out of range: expected 0 to 65536
+// OPTION-NEXT: failed to add `apipe-tokens-to-mbarrier` with options `slots=-1`
+// RUN: echo 'func.func @f() { return }' | not apipe-opt - --pass-pipeline='builtin.module(apipe-tokens-to-mbarrier{max-slots=0})' 2>&1 | FileCheck %s --check-prefix=MAX
+// RUN: echo 'func.func @f() { return }' | not apipe-opt - --apipe-tokens-to-mbarrier=max-slots=0 2>&1 | FileCheck %s --check-prefix=MAX
+// MAX: error: for the --max-slots option: 0 is out of range: expected 1 to 65536
+// MAX-NOT: 0:0
+// RUN: echo 'func.func @f() { return }' | not apipe-opt - --apipe-tokens-to-mbarrier=slots=65537 2>&1 | FileCheck %s --check-prefix=BIG
+// BIG: error: for the --slots option: 65537 is out of range: expected 0 to 65536
 
 func.func @counting_form() {
   %t = apipe.commit_group

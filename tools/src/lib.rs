@@ -25,10 +25,9 @@ use std::{process::ExitCode, sync::Once};
 /// children inherit the registrations) pays for it once.
 pub fn register_passes() {
     static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        melior::utility::register_all_passes();
-        apipe_lowering::register_passes();
-    });
+    // Upstream's passes are registered by apipe's registration, under the
+    // lock that keeps MLIR's registry from being read while it is written.
+    ONCE.call_once(apipe_lowering::register_passes);
 }
 
 /// MLIR's parser and verifier recurse once per nesting level; the tools run

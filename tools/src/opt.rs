@@ -197,6 +197,11 @@ enum Pipeline {
 }
 
 impl Pipeline {
+    /// No pass flags and no `--pass-pipeline`.
+    fn is_empty(&self) -> bool {
+        matches!(self, Self::Flags(text) if text.is_empty())
+    }
+
     fn from_cli(cli: &Cli, pass_flags: &[PassFlag]) -> Result<Self, Error> {
         match (&cli.pass_pipeline, pass_flags.is_empty()) {
             (Some(_), false) => Err(Error::Usage(
@@ -278,9 +283,9 @@ fn process_chunk(
     let capture = Capture::attach(&context);
     let mut printed = None;
     if let Some(mut module) = source::parse(&context, chunk, &input.name) {
-        let verified = !cli.verify_each
-            || (module.as_operation().verify()
-                && apipe_dialect::verifier::verify(&module.as_operation()));
+        // The parser ran MLIR's verifier (`parse_module`); the apipe
+        // semantic verifier follows.
+        let verified = !cli.verify_each || apipe_dialect::verifier::verify(&module.as_operation());
         if verified {
             let manager = pipeline.pass_manager(&context)?;
             manager.enable_verifier(cli.verify_each);
@@ -301,8 +306,12 @@ fn process_chunk(
                 unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
             }
             let passed = manager.run(&mut module).is_ok() && !capture.has_error();
+            // Again after the passes (upstream passes do not run the apipe
+            // verifier); with no pass the IR is the one just verified.
             let passed = passed
-                && (!cli.verify_each || apipe_dialect::verifier::verify(&module.as_operation()));
+                && (!cli.verify_each
+                    || pipeline.is_empty()
+                    || apipe_dialect::verifier::verify(&module.as_operation()));
             drop(manager);
             if passed {
                 printed = Some(

@@ -50,10 +50,14 @@ use std::{process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
 /// (scf, arith, index, memref, func, cf to LLVM, plus linalg, affine, vector, math and ub
-/// for the ops programs use). `expand-strided-metadata` runs before
-/// `lower-affine`: it turns `memref.subview` into `affine.apply`.
+/// for the ops programs use). `convert-vector-to-scf` (fully unrolled: no
+/// temporary buffers) lowers the `vector.transfer_read` / `transfer_write`
+/// that `convert-vector-to-llvm` cannot (permutation maps, several
+/// dimensions). `expand-strided-metadata` runs before `lower-affine`: it
+/// turns `memref.subview` into `affine.apply`.
 pub const LLVM_PIPELINE: &str =
-    "builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,\
+    "builtin.module(func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),\
+    expand-strided-metadata,lower-affine,\
     convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,\
     convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,\
     convert-ub-to-llvm,reconcile-unrealized-casts)";
@@ -266,6 +270,12 @@ fn run(cli: &Cli) -> Result<bool, String> {
             emulation_runtime::copy_symbol(),
         );
     }
+    for name in &emulation.region_functions {
+        engine.register(
+            &format!("{CIFACE_PREFIX}{name}"),
+            emulation_runtime::region_symbol(),
+        );
+    }
     for name in &emulation.dealloc_functions {
         engine.register(
             &format!("{CIFACE_PREFIX}{name}"),
@@ -304,6 +314,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
                 jobs: cli.jobs,
                 locations,
                 checks: emulation.checks.clone(),
+                names: emulation.names.clone(),
                 kernels: kernels.clone(),
             };
             ok &= emulation_runtime::run_entry(config, entry);

@@ -19,10 +19,12 @@
 //!    null aligned pointer (`malloc` failed: the program asked for more
 //!    memory than the process may have) calls `apipe_emu_check_failed`
 //!    ("'memref.alloc' failed: out of memory"), before any use of the
-//!    buffer could fault.
+//!    buffer could fault; then `apipe_emu_alloc(id, aligned pointer)`
+//!    makes the buffer live for the runtime's dealloc check
+//!    ([`crate::emulation_runtime::heap`]).
 
 use super::Emitter;
-use crate::emulation_runtime::{BAD_STEP_FN, CHECK_FAILED_FN};
+use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN};
 use apipe_dialect::ops;
 use melior::{
     dialect::arith::{self, CmpiPredicate},
@@ -35,7 +37,7 @@ use melior::{
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
 
-/// Steps 1-3 on every op nested in `root`.
+/// Steps 1-4 on every op nested in `root`.
 pub fn insert<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
@@ -200,6 +202,8 @@ fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 
         .into();
     let id = emitter.constant(next, emitter.i64_type(), id);
     emitter.call_if(next, null, CHECK_FAILED_FN, &[id]);
+    let pointer = emitter.to_i64(next, pointer);
+    emitter.call(next, ALLOC_FN, &[id, pointer], &[]);
 }
 
 /// Step 3.

@@ -1,76 +1,375 @@
-//! The race checker's hooks (`apipe-run --racecheck`): in the code of a
-//! `gpu.module`, before each `memref.load` / `memref.store` /
-//! `vector.load` / `vector.store` of a workgroup memref, a call
-//! `apipe_emu_shared_access(id, address, bytes, kind)` (kind 0 a read, 1 a
-//! write); before each store to global memory, a call
-//! `apipe_emu_global_write(id, address, bytes)`. Atomic ops
-//! (`memref.atomic_rmw`, `memref.generic_atomic_rmw`) get none: atomics
-//! do not race.
+//! The race checker's hooks (`apipe-run --racecheck`), in the code of a
+//! `gpu.module`, before each op that accesses workgroup memory or writes
+//! global memory:
 //!
-//! The address is computed from the memref's metadata:
-//! `aligned + (offset + sum(index_d * stride_d)) * element_bytes`, which
-//! the LLVM lowering shares with the access itself.
+//! 1. the hot path, `memref.load` / `memref.store` and `vector.load` /
+//!    `vector.store` of one row (every vector dimension but the last is 1):
+//!    a call `apipe_emu_shared_access(id, address, bytes, kind)` (kind 0 a
+//!    read, 1 a write) for workgroup memory, `apipe_emu_global_write(id,
+//!    address, bytes)` for a store to global memory; the address is
+//!    `aligned + (offset + sum(index_d * stride_d)) * element_bytes`, from
+//!    the memref's metadata, which the LLVM lowering shares with the access
+//!    itself;
+//! 2. every other op with memory effects, as MLIR's
+//!    `MemoryEffectOpInterface` declares them (the same query the hazard
+//!    checker uses, [`apipe_dialect::effects`]), on a memref value:
+//!    `apipe_emu_region_access_<k>(id, kind, element_bytes, rank, memref,
+//!    starts, extents)` per accessed memref (through MLIR's C interface),
+//!    kind 0 a read, 1 a write, 2 an atomic update
+//!    ([`crate::emulation_runtime::region_access`]). The box is narrowed to
+//!    what the op's indices say where they say it:
+//!    - `vector.transfer_read` / `transfer_write`: from the indices, one
+//!      extent per memref dimension that the permutation map sends a
+//!      vector dimension to (1 for the others and for broadcasts);
+//!    - `vector.load` / `store` of several rows, `vector.maskedload` /
+//!      `maskedstore`: the vector's shape on the innermost dimensions (a
+//!      mask is not looked at: masked-off lanes count as accessed);
+//!    - `memref.atomic_rmw` / `memref.generic_atomic_rmw`: one element,
+//!      atomic (atomics race only with plain accesses);
+//!    - any other op (`memref.copy`, `linalg` ops, `vector.gather`, ...):
+//!      the whole memref it names.
+//!
+//! Not instrumented: apipe ops (the runtime records their copies itself),
+//! calls (the callee's own ops are), allocation and free effects, memrefs
+//! of rank above 4 (no hook: not checked), and memrefs whose element is
+//! not a whole number of bytes.
 //!
 //! Runs before memory spaces are erased (it classifies accesses by them).
+//! Each hook's id carries the op's name ([`Emitter::name`]) for the race
+//! messages.
 
 use super::{address_space, element_bytes, Emitter, WORKGROUP};
-use crate::emulation_runtime::{GLOBAL_WRITE_FN, SHARED_ACCESS_FN};
-use apipe_dialect::ops;
+use crate::emulation_runtime::{GLOBAL_WRITE_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN};
+use apipe_dialect::{
+    effects::{memory_effects, EffectKind},
+    ops,
+};
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{
     dialect::arith,
-    ir::{operation::OperationLike, OperationRef, Value, ValueLike},
+    ir::{
+        attribute::AttributeLike as _, operation::OperationLike, r#type::MemRefType, OperationRef,
+        Type, TypeLike as _, Value, ValueLike,
+    },
 };
+use std::collections::HashMap;
 
-/// Inserts the hooks in every `gpu.module` nested in `root`.
-pub fn insert<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+/// Inserts the hooks in every `gpu.module` nested in `root`; returns the
+/// names of the region hooks it declared (to bind through the C
+/// interface).
+pub fn insert<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) -> Vec<String> {
+    let mut region_functions: HashMap<String, String> = HashMap::new();
     for op in ops::nested_ops(root) {
         let in_gpu = ops::ancestors(&op).any(|p| ops::is(&p, "gpu.module"));
-        if !in_gpu {
+        if !in_gpu || ops::is_apipe(&op) {
             continue;
         }
-        // (memref operand, first index operand, value type, is a write)
-        let access = match ops::name(&op).as_str() {
-            "memref.load" => Some((0, 1, op.result(0).map(|r| r.r#type()), false)),
-            "vector.load" => Some((0, 1, op.result(0).map(|r| r.r#type()), false)),
-            "memref.store" | "vector.store" => {
-                Some((1, 2, op.operand(0).map(|v| v.r#type()), true))
+        if !element_access(op, emitter) {
+            for access in region_accesses(&op) {
+                region_hook(op, emitter, &mut region_functions, access);
             }
-            _ => None,
-        };
-        let Some((memref_at, first_index, Ok(value_type), write)) = access else {
-            continue;
-        };
-        let Ok(memref) = op.operand(memref_at) else {
-            continue;
-        };
-        let (Some(space), Some(bytes)) =
-            (address_space(memref.r#type()), element_bytes(value_type))
-        else {
-            continue;
-        };
-        let shared = space == WORKGROUP;
-        if !shared && (!write || space != 0 && space != 1 || is_stack(memref)) {
-            continue;
-        }
-        let indices: Vec<Value> = op.operands().skip(first_index).collect();
-        let Some(element) = melior::ir::r#type::MemRefType::try_from(memref.r#type())
-            .ok()
-            .and_then(|t| element_bytes(t.element()))
-        else {
-            continue;
-        };
-        let address = address(op, emitter, memref, &indices, element);
-        let id = emitter.id(op.location(), "");
-        let id = emitter.constant(op, emitter.i64_type(), id);
-        let bytes = emitter.constant(op, emitter.i64_type(), bytes);
-        if shared {
-            let kind = emitter.constant(op, emitter.i64_type(), write as i64);
-            emitter.call(op, SHARED_ACCESS_FN, &[id, address, bytes, kind], &[]);
-        } else {
-            emitter.call(op, GLOBAL_WRITE_FN, &[id, address, bytes], &[]);
         }
     }
+    let mut names: Vec<String> = region_functions.into_values().collect();
+    names.sort();
+    names
+}
+
+/// Kind numbers of the runtime hooks.
+const READ: i64 = 0;
+const WRITE: i64 = 1;
+const ATOMIC: i64 = 2;
+
+/// Whether an access of `kind` to `memref` needs a hook: every access of
+/// workgroup memory; a plain write of global (or default) memory that is
+/// not the thread's own stack.
+fn needs_hook(memref: Value, kind: i64) -> bool {
+    match address_space(memref.r#type()) {
+        Some(WORKGROUP) => true,
+        Some(0 | 1) => kind == WRITE && !is_stack(memref),
+        _ => false,
+    }
+}
+
+/// Step 1 for `op`; false if `op` is not one of its ops.
+fn element_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) -> bool {
+    // (memref operand, first index operand, value type, is a write)
+    let access = match ops::name(&op).as_str() {
+        "memref.load" | "vector.load" => (0, 1, op.result(0).map(|r| r.r#type()), false),
+        "memref.store" | "vector.store" => (1, 2, op.operand(0).map(|v| v.r#type()), true),
+        _ => return false,
+    };
+    let (memref_at, first_index, Ok(value_type), write) = access else {
+        return true;
+    };
+    if vector_shape(value_type)
+        .iter()
+        .rev()
+        .skip(1)
+        .any(|&n| n != 1)
+    {
+        return false; // several rows: step 2
+    }
+    let Ok(memref) = op.operand(memref_at) else {
+        return true;
+    };
+    let Some(bytes) = element_bytes(value_type) else {
+        return true;
+    };
+    if !needs_hook(memref, if write { WRITE } else { READ }) {
+        return true;
+    }
+    let shared = address_space(memref.r#type()) == Some(WORKGROUP);
+    let indices: Vec<Value> = op.operands().skip(first_index).collect();
+    let Some(element) = MemRefType::try_from(memref.r#type())
+        .ok()
+        .and_then(|t| element_bytes(t.element()))
+    else {
+        return true;
+    };
+    let address = address(op, emitter, memref, &indices, element);
+    let id = emitter.id(op.location(), "");
+    emitter.name(id, &ops::name(&op));
+    let id = emitter.constant(op, emitter.i64_type(), id);
+    let bytes = emitter.constant(op, emitter.i64_type(), bytes);
+    if shared {
+        let kind = emitter.constant(op, emitter.i64_type(), write as i64);
+        emitter.call(op, SHARED_ACCESS_FN, &[id, address, bytes, kind], &[]);
+    } else {
+        emitter.call(op, GLOBAL_WRITE_FN, &[id, address, bytes], &[]);
+    }
+    true
+}
+
+/// One access of step 2: the memref, the kind, the first index per
+/// dimension (none: from 0) and the extent per dimension (-1: to the end).
+struct RegionAccess<'c, 'a> {
+    memref: Value<'c, 'a>,
+    kind: i64,
+    starts: Vec<Value<'c, 'a>>,
+    extents: Vec<i64>,
+}
+
+/// The extents of a vector type, outermost first (empty if not a vector).
+fn vector_shape(ty: Type) -> Vec<i64> {
+    // SAFETY: accessors on the type kind they are defined for.
+    unsafe {
+        let raw = ty.to_raw();
+        if !mlir_sys::mlirTypeIsAVector(raw) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirShapedTypeGetRank(raw) as isize)
+            .map(|i| mlir_sys::mlirShapedTypeGetDimSize(raw, i))
+            .collect()
+    }
+}
+
+/// The rank of a ranked memref value.
+fn rank_of(value: Value) -> Option<usize> {
+    MemRefType::try_from(value.r#type()).ok().map(|t| t.rank())
+}
+
+/// Per memref dimension (of `rank`), the extent a vector of `shape`
+/// covers when its dimensions go to the innermost memref dimensions.
+fn innermost_extents(rank: usize, shape: &[i64]) -> Vec<i64> {
+    (0..rank)
+        .map(|d| {
+            let from_end = rank - d;
+            if from_end <= shape.len() {
+                shape[shape.len() - from_end]
+            } else {
+                1
+            }
+        })
+        .collect()
+}
+
+/// Per memref dimension, the extent a `vector.transfer_*` with vector
+/// `shape` covers under its `permutation_map` (absent: minor identity);
+/// `None` if the map cannot be read.
+fn transfer_extents(op: &OperationRef, rank: usize, shape: &[i64]) -> Option<Vec<i64>> {
+    let Ok(attribute) = op.attribute("permutation_map") else {
+        return Some(innermost_extents(rank, shape));
+    };
+    let mut extents = vec![1; rank];
+    // SAFETY: a live attribute, checked to be an affine map; results are
+    // read within their count, dimension positions checked against `rank`.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw()) {
+            return None;
+        }
+        let map = mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw());
+        let results = mlir_sys::mlirAffineMapGetNumResults(map) as usize;
+        if results != shape.len() {
+            return None;
+        }
+        for (i, &n) in shape.iter().enumerate() {
+            let expr = mlir_sys::mlirAffineMapGetResult(map, i as isize);
+            if mlir_sys::mlirAffineExprIsADim(expr) {
+                let d = mlir_sys::mlirAffineDimExprGetPosition(expr) as usize;
+                *extents.get_mut(d)? = n;
+            } else if !mlir_sys::mlirAffineExprIsAConstant(expr) {
+                return None;
+            }
+        }
+    }
+    Some(extents)
+}
+
+/// Step 2: the accesses of `op` to memref values.
+fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a>> {
+    let indexed = |memref_at: usize, kind: i64, extents: Option<Vec<i64>>| {
+        let memref = (memref_at < op.operand_count())
+            .then(|| op.operand(memref_at).ok())
+            .flatten()?;
+        let rank = rank_of(memref)?;
+        let starts: Vec<Value> = op.operands().skip(memref_at + 1).take(rank).collect();
+        (starts.len() == rank).then_some(())?;
+        let extents = extents.unwrap_or_else(|| vec![1; rank]);
+        Some(RegionAccess {
+            memref,
+            kind,
+            starts,
+            extents,
+        })
+    };
+    let shape_of = |i: usize| {
+        (i < op.operand_count())
+            .then(|| op.operand(i).ok().map(|v| vector_shape(v.r#type())))
+            .flatten()
+    };
+    // (Counts first: melior's out-of-range error prints the op, and MLIR
+    // verifies an op it prints.)
+    let result_shape = (op.result_count() > 0)
+        .then(|| op.result(0).ok().map(|r| vector_shape(r.r#type())))
+        .flatten();
+    let operands = op.operand_count();
+    let rank_at = |i: usize| {
+        (i < operands)
+            .then(|| op.operand(i).ok().and_then(rank_of))
+            .flatten()
+            .unwrap_or(0)
+    };
+    let narrowed = match ops::name(op).as_str() {
+        "memref.atomic_rmw" => Some(indexed(1, ATOMIC, None)),
+        "memref.generic_atomic_rmw" => Some(indexed(0, ATOMIC, None)),
+        "vector.transfer_read" => Some(result_shape.and_then(|shape| {
+            let extents = transfer_extents(op, rank_at(0), &shape);
+            indexed(0, READ, extents)
+        })),
+        "vector.transfer_write" => Some(shape_of(0).and_then(|shape| {
+            let extents = transfer_extents(op, rank_at(1), &shape);
+            indexed(1, WRITE, extents)
+        })),
+        "vector.load" | "vector.maskedload" => Some(
+            result_shape
+                .and_then(|shape| indexed(0, READ, Some(innermost_extents(rank_at(0), &shape)))),
+        ),
+        "vector.store" => Some(
+            shape_of(0)
+                .and_then(|shape| indexed(1, WRITE, Some(innermost_extents(rank_at(1), &shape)))),
+        ),
+        "vector.maskedstore" => {
+            let rank = rank_at(0);
+            Some(
+                shape_of(rank + 2)
+                    .and_then(|shape| indexed(0, WRITE, Some(innermost_extents(rank, &shape)))),
+            )
+        }
+        _ => None,
+    };
+    // A narrowed op whose operands could not be read falls back to its
+    // whole memrefs, from its declared effects, below.
+    if let Some(Some(access)) = narrowed {
+        return vec![access];
+    }
+    let Some(declared) = memory_effects(op).declared else {
+        return Vec::new(); // a call: its callee's ops have their own hooks
+    };
+    let mut accesses: Vec<RegionAccess> = Vec::new();
+    for effect in declared {
+        let kind = match effect.kind {
+            EffectKind::Read => READ,
+            EffectKind::Write => WRITE,
+            _ => continue,
+        };
+        let Some(memref) = effect.value.filter(|v| rank_of(*v).is_some()) else {
+            continue;
+        };
+        let atomic = ops::is(op, "memref.atomic_rmw") || ops::is(op, "memref.generic_atomic_rmw");
+        let kind = if atomic { ATOMIC } else { kind };
+        if accesses
+            .iter()
+            .any(|a| a.memref == memref && a.kind == kind)
+        {
+            continue;
+        }
+        let rank = rank_of(memref).unwrap_or(0);
+        accesses.push(RegionAccess {
+            memref,
+            kind,
+            starts: Vec::new(),
+            extents: vec![-1; rank],
+        });
+    }
+    accesses
+}
+
+/// Emits the hook of one step-2 access before `op`.
+fn region_hook<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+    functions: &mut HashMap<String, String>,
+    access: RegionAccess<'c, 'a>,
+) {
+    const MAX_RANK: usize = crate::emulation_runtime::MAX_RANK;
+    let memref = access.memref;
+    if !needs_hook(memref, access.kind) {
+        return;
+    }
+    let Ok(ty) = MemRefType::try_from(memref.r#type()) else {
+        return;
+    };
+    let (Some(bytes), rank) = (element_bytes(ty.element()), ty.rank()) else {
+        return;
+    };
+    if rank > MAX_RANK {
+        return;
+    }
+    let i64_type = emitter.i64_type();
+    let id = emitter.id(op.location(), "");
+    emitter.name(id, &ops::name(&op));
+    let mut arguments = vec![
+        emitter.constant(op, i64_type, id),
+        emitter.constant(op, i64_type, access.kind),
+        emitter.constant(op, i64_type, bytes),
+        emitter.constant(op, i64_type, rank as i64),
+        memref,
+    ];
+    for d in 0..MAX_RANK {
+        let start = match access.starts.get(d) {
+            Some(&index) => emitter.to_i64(op, index),
+            None => emitter.constant(op, i64_type, 0),
+        };
+        arguments.push(start);
+    }
+    for d in 0..MAX_RANK {
+        let extent = access.extents.get(d).copied().unwrap_or(1);
+        arguments.push(emitter.constant(op, i64_type, extent));
+    }
+    let key = memref.r#type().to_string();
+    let count = functions.len();
+    let name = functions
+        .entry(key)
+        .or_insert_with(|| format!("{REGION_FN_PREFIX}{count}"))
+        .clone();
+    let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
+    emitter.declare(&name, &inputs, &[], true);
+    let call = emitter.call_operation(&name, &arguments, &[], op.location());
+    emitter.before(op, call);
 }
 
 /// The byte address of `memref[indices]` as an `i64`, computed before `op`.
@@ -132,8 +431,11 @@ fn is_stack(memref: Value) -> bool {
             "memref.expand_shape",
             "memref.transpose",
         ];
+        if !view.contains(&name.as_str()) || owner.operand_count() == 0 {
+            return false;
+        }
         match owner.operand(0) {
-            Ok(source) if view.contains(&name.as_str()) => value = source,
+            Ok(source) => value = source,
             _ => return false,
         }
     }

@@ -663,11 +663,8 @@ fn convert_function<'c: 'a, 'a>(
     if let Some(hidden) = &hidden {
         for (o, offset) in &allocations {
             let result: Value = o.result(0).unwrap().into();
+            // (Its deallocs are gone: `apipe-to-emulation` step 2.)
             let buffer = view(*offset, result.r#type(), hidden.shared);
-            // Deallocations of a per-block buffer go away with it.
-            dead.extend(nested.iter().filter(|u| {
-                ops::is(*u, "memref.dealloc") && u.operand(0).is_ok_and(|v| v == result)
-            }));
             replace(result, buffer);
             dead.push(*o);
         }

@@ -8,7 +8,11 @@
 //! - [`hooks`]: the race checker's hooks before workgroup-memory accesses
 //!   and global stores in kernels;
 //! - [`mbarrier`]: the ops of the mbarrier form become runtime calls with
-//!   the address of their slot.
+//!   the address of their slot;
+//! - [`stack`]: `memref.alloca_scope` becomes its body between a stack
+//!   save and restore, so that `scf` ops in it can be lowered; a copy
+//!   still pending into released stack memory (a scope's end, a return)
+//!   is an error.
 //!
 //! [`Emitter`] holds what they share: the op-id table (locations and check
 //! messages, read by the runtime) and the runtime function declarations.
@@ -17,6 +21,7 @@ pub mod checks;
 pub mod hooks;
 pub mod kernels;
 pub mod mbarrier;
+pub mod stack;
 
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{
@@ -44,6 +49,9 @@ pub struct Emitter<'c, 'a> {
     /// `checks[id]`: the message of a run-time check with that id (empty
     /// for other ops).
     pub checks: Vec<String>,
+    /// `names[id]`: the name of the op a race checker's hook stands for
+    /// (empty for other ids).
+    pub names: Vec<String>,
 }
 
 impl<'c, 'a> Emitter<'c, 'a> {
@@ -55,6 +63,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
             declared: HashSet::new(),
             locations: Vec::new(),
             checks: Vec::new(),
+            names: Vec::new(),
         }
     }
 
@@ -65,7 +74,15 @@ impl<'c, 'a> Emitter<'c, 'a> {
                 .map_or_else(|| "<unknown>:0:0".to_owned(), |p| p.to_string()),
         );
         self.checks.push(message.to_owned());
+        self.names.push(String::new());
         self.locations.len() as i64 - 1
+    }
+
+    /// Records that id `id` stands for an op named `name`.
+    pub fn name(&mut self, id: i64, name: &str) {
+        if let Some(slot) = usize::try_from(id).ok().and_then(|i| self.names.get_mut(i)) {
+            *slot = name.to_owned();
+        }
     }
 
     /// `i64`.

@@ -77,6 +77,9 @@ pub struct RunConfig {
     /// Run-time check messages by op id (`cf.assert` and the lowering's own
     /// checks), see [`crate::to_emulation::Emulation::checks`].
     pub checks: Vec<String>,
+    /// Op names by op id (apipe ops and the race checker's hooks; empty
+    /// for others), see [`crate::to_emulation::Emulation::names`].
+    pub names: Vec<String>,
     /// The kernels, by kernel index.
     pub kernels: Vec<KernelInfo>,
     /// The op id of the entry function (`locations[entry_op]`), where an
@@ -100,6 +103,8 @@ pub struct Run {
     pub output: Mutex<HashSet<(i64, &'static str)>>,
     /// Race reports already printed: (kind, op, other op).
     pub race_keys: Mutex<HashSet<(&'static str, u32, u32)>>,
+    /// The live `memref.alloc` buffers and the recently freed ones.
+    pub heap: Mutex<super::heap::Heap>,
 }
 
 impl Run {
@@ -111,7 +116,17 @@ impl Run {
             races: AtomicUsize::new(0),
             output: Mutex::new(HashSet::new()),
             race_keys: Mutex::new(HashSet::new()),
+            heap: Mutex::new(super::heap::Heap::default()),
         }
+    }
+
+    /// The name of op `op`, if known.
+    pub fn name(&self, op: i64) -> Option<&str> {
+        usize::try_from(op)
+            .ok()
+            .and_then(|i| self.config.names.get(i))
+            .map(String::as_str)
+            .filter(|n| !n.is_empty())
     }
 
     /// The `file:line:col` of op `op`.
@@ -214,8 +229,8 @@ pub struct Thread {
     pub block: *mut super::launch::Block,
     /// Host: the argument slots of the next `gpu.launch_func`.
     pub launch_arguments: Vec<i64>,
-    /// The addresses `[low, high)` of its fiber's stack (its private
-    /// memory), for a GPU thread.
+    /// The addresses `[low, high)` of its fiber's stack (a GPU thread's
+    /// private memory; the host entry's stack).
     pub stack: (usize, usize),
     /// Race checker: the workgroup reads this thread already recorded in
     /// the current generation ([`read_key`]), by slot `(offset / 4) mod
@@ -282,8 +297,14 @@ impl Thread {
 
     /// Reports a run-time error at op `op` in this thread.
     pub fn error(&self, op: i64, message: &str) -> Stop {
+        self.error_with_notes(op, message, &[])
+    }
+
+    /// Reports a run-time error at op `op` in this thread, with `notes`
+    /// (op id, text) after it.
+    pub fn error_with_notes(&self, op: i64, message: &str, notes: &[(i64, String)]) -> Stop {
         self.run()
-            .error(op, &format!("{message}{}", self.where_()), &[])
+            .error(op, &format!("{message}{}", self.where_()), notes)
     }
 
     /// The next pseudo-random number (splitmix64).

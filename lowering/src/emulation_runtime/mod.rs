@@ -24,8 +24,10 @@
 //! 4. `wait %t`: forces the group of `t` and every older group of its
 //!    queue (groups complete in FIFO order); a token that no commit
 //!    produced is an error;
-//! 5. `memref.dealloc`: a buffer freed while a copy that reads or writes it
-//!    is still pending is an error;
+//! 5. `memref.alloc` / `memref.dealloc` ([`heap`]): freeing anything but
+//!    a live buffer of `memref.alloc` (twice, an alloca, a global, a view
+//!    at an offset) is an error, and so is a buffer freed while a copy that
+//!    reads or writes it is still pending;
 //! 6. the end of the entry forces everything left, which nothing can
 //!    observe any more, and warns about copies never committed.
 //!
@@ -49,11 +51,13 @@
 
 pub mod context;
 pub mod descriptor;
+pub mod heap;
 pub mod launch;
 pub mod mbarrier;
 pub mod overflow;
 pub mod queues;
 pub mod racecheck;
+pub mod region_access;
 
 pub use context::{flush_all, KernelInfo, RunConfig};
 
@@ -82,6 +86,11 @@ pub const CHECK_FAILED_FN: &str = "apipe_emu_check_failed";
 /// Name of the runtime function called when an `scf.for` starts with a step
 /// that is not positive: `(id: i64, step: i64)`; never returns.
 pub const BAD_STEP_FN: &str = "apipe_emu_bad_step";
+/// Name of the runtime function called where stack memory is released
+/// (after a call to a function with `memref.alloca`s returns, at the end
+/// of a `memref.alloca_scope`): `(id: i64, stack_pointer: i64)`
+/// ([`apipe_emu_stack_release`]).
+pub const STACK_RELEASE_FN: &str = "apipe_emu_stack_release";
 /// Name of the runtime function for `gpu.barrier`: `(id: i64)`.
 pub const BARRIER_FN: &str = "apipe_emu_barrier";
 /// Name of the runtime function for a GPU id outside a kernel's own body
@@ -100,11 +109,23 @@ pub const SHARED_ACCESS_FN: &str = "apipe_emu_shared_access";
 /// Name of the race checker's hook before a non-atomic global store in a
 /// kernel: `(id, address, bytes: i64)`.
 pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
+/// Name of the runtime function called after `memref.alloc` (and its null
+/// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
+pub const ALLOC_FN: &str = "apipe_emu_alloc";
 /// Prefix of the runtime functions called before `memref.dealloc`, one
 /// declaration per memref type, bound through the C interface
-/// (`_mlir_ciface_<name>`) to [`apipe_emu_dealloc`]:
-/// `(id: i64, element_bytes: i64, rank: i64, memref)`.
+/// (`_mlir_ciface_<name>`) to [`heap::apipe_emu_dealloc`]:
+/// `(id: i64, element_bytes: i64, rank: i64, memref)`, rank -1 for an
+/// unranked memref, element_bytes 0 when not a whole number of bytes.
 pub const DEALLOC_FN_PREFIX: &str = "apipe_emu_dealloc_";
+/// Prefix of the race checker's hooks before an op that accesses a region
+/// of a memref (not one element), one declaration per memref type, bound
+/// through the C interface (`_mlir_ciface_<name>`) to
+/// [`region_access::apipe_emu_region_access`]: `(id, kind, element_bytes,
+/// rank: i64, memref, starts: 4 x i64, extents: 4 x i64)`, kind 0 a read,
+/// 1 a write, 2 an atomic update; an extent -1 reaches the end of its
+/// dimension.
+pub const REGION_FN_PREFIX: &str = "apipe_emu_region_access_";
 /// Prefix of the runtime functions for `apipe.copy`, one declaration per
 /// pair of memref types (`apipe_emu_copy_0`, ...), bound through the C
 /// interface (`_mlir_ciface_<name>`) to [`apipe_emu_copy`].
@@ -201,6 +222,10 @@ pub fn run_host(config: RunConfig, body: impl FnOnce()) -> bool {
             return false;
         }
     };
+    {
+        use corosensei::stack::Stack;
+        host.stack = (stack.limit().get(), stack.base().get());
+    }
     // SAFETY: the fiber runs to completion or is reset below, before `run`,
     // `host` and `body`'s borrows end.
     let mut fiber: Coroutine<(), Event, (), DefaultStack> = unsafe {
@@ -447,7 +472,7 @@ fn completed(thread: u32, block: *mut launch::Block, copy: &Copy) {
     for kind in [Kind::Read, Kind::Write] {
         let ranges: Box<dyn Iterator<Item = (usize, usize)>> = match kind {
             Kind::Read => Box::new(copy.src_ranges()),
-            Kind::Write => Box::new(copy.dst_ranges()),
+            Kind::Write | Kind::Atomic => Box::new(copy.dst_ranges()),
         };
         for (start, end) in ranges {
             if let Some(offset) = start.checked_sub(base) {
@@ -559,46 +584,39 @@ pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
     })
 }
 
-/// Before `memref.dealloc` of the memref `(rank, descriptor)`: fails the
-/// run if a pending copy reads or writes the freed buffer.
-///
-/// # Safety
-/// Called by JIT code with the descriptor of a live memref.
-pub unsafe extern "C" fn apipe_emu_dealloc(
-    op: i64,
-    element_bytes: i64,
-    rank: i64,
-    memref: *const i64,
-) {
+/// Stack memory below `stack_pointer` was released at op `op` (a call to a
+/// function with `memref.alloca`s returned, or a `memref.alloca_scope`
+/// ended; stacks grow down): a copy of the current thread still pending
+/// that reads or writes it is an error (it would land in memory that the
+/// next call reuses).
+pub extern "C" fn apipe_emu_stack_release(op: i64, stack_pointer: i64) {
     entry((), |t| {
-        // SAFETY: see the function's contract.
-        let memref = unsafe { Descriptor::read(rank, memref) };
-        let size = element_bytes.max(1) as usize;
-        let extent: i64 = 1 + memref
-            .sizes
-            .iter()
-            .zip(&memref.strides)
-            .map(|(&n, &s)| (n - 1).max(0) * s.abs())
-            .sum::<i64>();
-        let low = memref.address(&[], size) as usize;
-        let high = low + extent as usize * size;
-        let inside = |p: usize| (low..high).contains(&p);
+        let (low, high) = (t.stack.0, (stack_pointer as usize).min(t.stack.1));
+        if low >= high {
+            return Ok(());
+        }
+        let dead = |(start, end): (usize, usize)| start < high && end > low;
         let pending = t.queues.slots.iter().find_map(|queue| {
-            queue
-                .pending
-                .iter()
-                .filter(|p| !p.landed)
-                .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
-                .map(|p| p.copy.op)
+            // Landed or not (eager): no wait has completed it.
+            queue.pending.iter().find_map(|p| {
+                if p.copy.dst_ranges().any(dead) {
+                    Some((p.copy.op, "writes"))
+                } else if p.copy.src_ranges().any(dead) {
+                    Some((p.copy.op, "reads"))
+                } else {
+                    None
+                }
+            })
         });
-        if let Some(copy) = pending {
-            let copy_at = t.run().location(copy).to_owned();
-            return Err(t.error(
+        if let Some((copy, verb)) = pending {
+            return Err(t.error_with_notes(
                 op,
                 &format!(
-                    "'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {copy_at} still \
-                     uses: no wait completes that copy before"
+                    "stack memory is released here (a function with 'memref.alloca' returned, or \
+                     a 'memref.alloca_scope' ended) while a pending 'apipe.copy' still {verb} it: \
+                     no wait completes the copy before"
                 ),
+                &[(copy, "the pending copy".to_owned())],
             ));
         }
         Ok(())
@@ -703,8 +721,9 @@ pub extern "C" fn apipe_emu_launch(
     })
 }
 
-/// Race checker: op `op` of the current GPU thread reads (`kind` 0) or
-/// writes (1) `bytes` bytes of workgroup memory at `address`.
+/// Race checker: op `op` of the current GPU thread reads (`kind` 0),
+/// writes (1) or atomically updates (2) `bytes` bytes of workgroup memory
+/// at `address`.
 ///
 /// The hot path of a race-checked kernel (one call per shared access): it
 /// skips [`entry`]'s bookkeeping; nothing in it can panic but the report,
@@ -729,7 +748,11 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
     if offset >= block.shared_bytes {
         return;
     }
-    let kind = if kind == 0 { Kind::Read } else { Kind::Write };
+    let kind = match kind {
+        0 => Kind::Read,
+        1 => Kind::Write,
+        _ => Kind::Atomic,
+    };
     let epoch = block.shadow.epoch;
     let end = offset + bytes.max(0) as usize;
     let generation = t.read_cache[context::READ_CACHE_SLOTS];
@@ -800,6 +823,8 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (LAUNCH_FN, apipe_emu_launch as *mut ()),
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
+        (ALLOC_FN, heap::apipe_emu_alloc as *mut ()),
+        (STACK_RELEASE_FN, apipe_emu_stack_release as *mut ()),
     ]
     .into_iter()
     .chain(mbarrier::symbols())
@@ -811,9 +836,14 @@ pub fn copy_symbol() -> *mut () {
     apipe_emu_copy as *mut ()
 }
 
-/// The address of [`apipe_emu_dealloc`].
+/// The address of [`region_access::apipe_emu_region_access`].
+pub fn region_symbol() -> *mut () {
+    region_access::apipe_emu_region_access as *mut ()
+}
+
+/// The address of [`heap::apipe_emu_dealloc`].
 pub fn dealloc_symbol() -> *mut () {
-    apipe_emu_dealloc as *mut ()
+    heap::apipe_emu_dealloc as *mut ()
 }
 
 #[cfg(test)]

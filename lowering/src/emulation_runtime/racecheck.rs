@@ -20,7 +20,12 @@
 //!    wait + barrier is a race, and an access of the issuing thread itself
 //!    to the bytes of its own copy in flight is reported too (a missing
 //!    wait).
-//! 4. Global memory: each block logs the byte ranges its non-atomic stores
+//! 4. Atomic read-modify-writes (`memref.atomic_rmw`,
+//!    `memref.generic_atomic_rmw`) are writes marked atomic: they race with
+//!    the plain accesses of other threads in the same epoch, never with
+//!    another atomic access (PTX `atom` on shared memory is atomic with
+//!    respect to every thread of the CTA).
+//! 5. Global memory: each block logs the byte ranges its non-atomic stores
 //!    write; at the end of a launch two blocks that wrote the same bytes
 //!    are reported (the order of blocks is unspecified).
 //!
@@ -43,10 +48,17 @@ pub struct Access {
     pub thread: u32,
     /// The op id.
     pub op: u32,
+    /// Whether the access is an atomic read-modify-write.
+    pub atomic: bool,
 }
 
-/// Bits of a packed access that hold the op id (ids past it saturate).
-const OP_BITS: u32 = 21;
+/// Bits of a packed access that hold the op id (ids past it saturate);
+/// the bit above them marks an atomic access.
+const OP_BITS: u32 = 20;
+/// The bit of a packed access that marks it atomic.
+const ATOMIC_BIT: u64 = 1 << OP_BITS;
+/// Where the thread starts in a packed access.
+const THREAD_SHIFT: u32 = OP_BITS + 1;
 /// Bits of a packed access that hold the thread (at most 1024 per block).
 const THREAD_BITS: u32 = 11;
 
@@ -54,15 +66,17 @@ impl Access {
     /// The access as one word: epoch, thread, op (0: none).
     pub fn pack(self) -> u64 {
         let op = self.op.min((1 << OP_BITS) - 1) as u64;
-        ((self.epoch as u64) << 32) | ((self.thread as u64) << OP_BITS) | op
+        let atomic = if self.atomic { ATOMIC_BIT } else { 0 };
+        ((self.epoch as u64) << 32) | ((self.thread as u64) << THREAD_SHIFT) | atomic | op
     }
 
     /// The access of a packed word.
     pub fn unpack(word: u64) -> Self {
         Self {
             epoch: (word >> 32) as u32,
-            thread: ((word >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32,
+            thread: ((word >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32,
             op: (word & ((1 << OP_BITS) - 1)) as u32,
+            atomic: word & ATOMIC_BIT != 0,
         }
     }
 }
@@ -74,6 +88,8 @@ pub enum Kind {
     Read,
     /// A store.
     Write,
+    /// An atomic read-modify-write (recorded as a write).
+    Atomic,
 }
 
 /// The shared-memory shadow of one block: per byte of workgroup memory,
@@ -105,18 +121,18 @@ pub struct Race {
 }
 
 /// Whether the packed access `other` conflicts with an access of `thread`
-/// at epoch `now`: `Some(own)` if so, `own` when it is the thread's own
-/// copy in flight.
+/// at epoch `now` (`atomic`: an atomic one): `Some(own)` if so, `own` when
+/// it is the thread's own copy in flight.
 #[inline(always)]
-fn conflicts(other: u64, now: u32, thread: u32) -> Option<bool> {
-    if other == 0 {
+fn conflicts(other: u64, now: u32, thread: u32, atomic: bool) -> Option<bool> {
+    if other == 0 || atomic && other & ATOMIC_BIT != 0 {
         return None;
     }
     let epoch = (other >> 32) as u32;
     if epoch != now && epoch != IN_FLIGHT {
         return None;
     }
-    let by = ((other >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+    let by = ((other >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32;
     if by != thread {
         Some(false)
     } else {
@@ -149,7 +165,14 @@ impl Shadow {
         let now = self.epoch;
         let end = end.min(self.write.len());
         let start = start.min(end);
-        let me = Access { epoch, thread, op }.pack();
+        let atomic = kind == Kind::Atomic;
+        let me = Access {
+            epoch,
+            thread,
+            op,
+            atomic,
+        }
+        .pack();
         let mut race = None;
         match kind {
             Kind::Read => {
@@ -161,11 +184,11 @@ impl Shadow {
                         .iter()
                         .all(|&w| w == self.write[start])
                     && self.read[start..end].iter().all(|&r| r == self.read[start])
-                    && conflicts(self.write[start], now, thread).is_none()
+                    && conflicts(self.write[start], now, thread, false).is_none()
                 {
                     let r = self.read[start];
                     let r_epoch = (r >> 32) as u32;
-                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    let r_thread = ((r >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32;
                     let target = if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
                         &mut self.read[start..end]
                     } else {
@@ -176,7 +199,7 @@ impl Shadow {
                 }
                 for offset in start..end {
                     let w = self.write[offset];
-                    if let Some(own) = conflicts(w, now, thread) {
+                    if let Some(own) = conflicts(w, now, thread, false) {
                         race.get_or_insert(Race {
                             name: "RAW",
                             offset,
@@ -186,7 +209,7 @@ impl Shadow {
                     }
                     let r = self.read[offset];
                     let r_epoch = (r >> 32) as u32;
-                    let r_thread = ((r >> OP_BITS) & ((1 << THREAD_BITS) - 1)) as u32;
+                    let r_thread = ((r >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32;
                     if r_epoch != now && r_epoch != IN_FLIGHT || r_thread == thread {
                         self.read[offset] = me;
                     } else {
@@ -194,7 +217,7 @@ impl Shadow {
                     }
                 }
             }
-            Kind::Write => {
+            Kind::Write | Kind::Atomic => {
                 for offset in start..end {
                     let found = [
                         ("WAW", self.write[offset]),
@@ -203,7 +226,7 @@ impl Shadow {
                     ]
                     .into_iter()
                     .find_map(|(name, other)| {
-                        conflicts(other, now, thread).map(|own| (name, other, own))
+                        conflicts(other, now, thread, atomic).map(|own| (name, other, own))
                     });
                     if let Some((name, other, own)) = found {
                         race.get_or_insert(Race {
@@ -229,16 +252,18 @@ impl Shadow {
             epoch: IN_FLIGHT,
             thread,
             op,
+            atomic: false,
         }
         .pack();
         let now = Access {
             epoch: self.epoch,
             thread,
             op,
+            atomic: false,
         }
         .pack();
         let arrays: [&mut Vec<u64>; 2] = match kind {
-            Kind::Write => [&mut self.write, &mut Vec::new()],
+            Kind::Write | Kind::Atomic => [&mut self.write, &mut Vec::new()],
             Kind::Read => [&mut self.read, &mut self.read2],
         };
         for words in arrays {
@@ -260,7 +285,7 @@ impl Shadow {
         let end = end.min(self.write.len());
         let start = start.min(end);
         let arrays: [&mut Vec<u64>; 2] = match kind {
-            Kind::Write => [&mut self.write, &mut Vec::new()],
+            Kind::Write | Kind::Atomic => [&mut self.write, &mut Vec::new()],
             Kind::Read => [&mut self.read, &mut self.read2],
         };
         for words in arrays {
@@ -312,12 +337,20 @@ pub fn report(
     let verb = match kind {
         Kind::Read => "reads",
         Kind::Write => "writes",
+        Kind::Atomic => "atomically updates",
+    };
+    // The two ops by name, where known: "('vector.transfer_read' and
+    // 'memref.store')".
+    let names = match (run.name(op as i64), run.name(race.other.op as i64)) {
+        (Some(me), Some(other)) => format!(" ('{me}' and '{other}')"),
+        (Some(me), None) => format!(" ('{me}')"),
+        _ => String::new(),
     };
     let (message, note) = if race.own_in_flight {
         (
             format!(
                 "thread {me} of block {block} {verb} shared memory byte {}{buffer} that its own \
-                 asynchronous copy still in flight writes: no wait completes the copy first",
+                 asynchronous copy still in flight writes: no wait completes the copy first{names}",
                 race.offset
             ),
             "the copy in flight".to_owned(),
@@ -325,6 +358,8 @@ pub fn report(
     } else {
         let other_verb = if race.name == "WAR" {
             "reads"
+        } else if race.other.atomic {
+            "atomically updates"
         } else {
             "writes"
         };
@@ -336,7 +371,7 @@ pub fn report(
         (
             format!(
                 "race ({}) on shared memory byte {}{buffer}: thread {me} of block {block} {verb} \
-                 it, and thread {other} {other_verb} it with no gpu.barrier between",
+                 it, and thread {other} {other_verb} it with no gpu.barrier between{names}",
                 race.name, race.offset
             ),
             format!("the other access, by thread {other}{in_flight}"),
@@ -469,6 +504,24 @@ mod tests {
             s.access(Kind::Read, 0, 4, 3, 2, 6).is_none(),
             "wait + barrier"
         );
+    }
+
+    #[test]
+    fn atomics_race_with_plain_accesses_only() {
+        let mut s = Shadow::default();
+        s.reset(8);
+        assert!(s.access(Kind::Atomic, 0, 4, 0, 1, 1).is_none());
+        assert!(
+            s.access(Kind::Atomic, 0, 4, 1, 1, 1).is_none(),
+            "two atomics"
+        );
+        let race = s.access(Kind::Read, 0, 4, 2, 2, 1).expect("RAW");
+        assert!(race.other.atomic && race.other.thread == 1);
+        let race = s.access(Kind::Atomic, 0, 4, 3, 1, 1).expect("WAR");
+        assert_eq!((race.name, race.other.thread), ("WAR", 2));
+        s.epoch = 2;
+        assert!(s.access(Kind::Write, 0, 4, 2, 3, 2).is_none(), "a barrier");
+        assert!(s.access(Kind::Atomic, 0, 4, 0, 1, 2).is_some(), "WAW");
     }
 
     #[test]

@@ -10,6 +10,7 @@ fn config(completion: Completion, locations: Vec<String>) -> RunConfig {
         jobs: 1,
         locations,
         checks: Vec::new(),
+        names: Vec::new(),
         kernels: Vec::new(),
         entry_op: -1,
     }

@@ -70,6 +70,16 @@
 //!    under "no iteration" for a dynamic one. `scf.while`: the same without
 //!    `τ`, exiting after its `before` region.
 //!
+//! The mbarrier form (docs/mbarrier.md) first goes through [`mbarrier`]:
+//! it proves every wait's phase reached on every path and every arrive on
+//! its ring's next slot, after the previous group of that slot completed
+//! (else located errors), and says which copies each wait completes. The
+//! walk then treats every `apipe.mbarrier_arrive_copies` as the commit of
+//! one queue (the arrive tracks every earlier copy of the thread) and each
+//! `apipe.mbarrier_wait` as completing its group's copies for every thread
+//! (no barrier needed after it); reads stay pending until a `gpu.barrier`,
+//! so write-after-read across threads is still checked.
+//!
 //! Loops that still carry pipelining annotations (`apipe.stage`,
 //! `apipe.async_stages`) are inputs of `apipe-software-pipeline`, which
 //! places their synchronization: they are not checked.
@@ -97,6 +107,7 @@
 //! `MemoryEffectOpInterface` (SideEffectInterfaces.td).
 
 mod classes;
+mod mbarrier;
 mod report;
 mod state;
 mod walk;
@@ -179,25 +190,20 @@ pub fn find_hazards<'c: 'a, 'a>(
         group_distance::functions_containing(root, &[apipe_dialect::ops::COMMIT_GROUP]);
     for function in group_distance::functions(root) {
         let nested = apipe_dialect::ops::nested_ops(&function);
-        // The mbarrier form (docs/mbarrier.md) is not modelled by this
-        // walk: its waits name (slot, phase), not groups. Refused rather
-        // than reported as hazards it does not have.
-        if let Some(op) = nested.iter().find(|op| {
-            apipe_dialect::ops::MBARRIER_OPS
-                .iter()
-                .any(|name| apipe_dialect::ops::is(*op, name))
-        }) {
-            apipe_dialect::diagnostic::error(
-                op.location(),
-                &format!(
-                    "'{}' op is in the mbarrier form, which apipe-check-hazards does not check \
-                     yet; check the token form before apipe-tokens-to-mbarrier",
-                    op.name().as_string_ref().as_str().unwrap_or("?")
-                ),
-            );
-            ok = false;
-            continue;
-        }
+        // The mbarrier form (docs/mbarrier.md): its waits name (slot,
+        // phase); `mbarrier` proves each reached and says which copies it
+        // completes, for the walk.
+        let facts = if mbarrier::in_mbarrier_form(&nested) {
+            match mbarrier::analyze(function) {
+                Ok(facts) => Some(facts),
+                Err(Reported) => {
+                    ok = false;
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         let has_copy = nested
             .iter()
             .any(|op| apipe_dialect::ops::is(op, apipe_dialect::ops::COPY));
@@ -205,7 +211,10 @@ pub fn find_hazards<'c: 'a, 'a>(
             continue;
         }
         match walk::Analysis::new(function, &committing) {
-            Ok(analysis) => out.extend(analysis.run()),
+            Ok(mut analysis) => {
+                analysis.mbarrier = facts;
+                out.extend(analysis.run())
+            }
             Err(Reported) => ok = false,
         }
     }

@@ -30,6 +30,10 @@ pub(crate) struct Analysis<'c, 'a> {
     /// True in a `gpu.func` or `gpu.launch` body: threads run it together.
     pub gpu: bool,
     pub forms: Forms,
+    /// In the mbarrier form: what each `apipe.mbarrier_wait` completes
+    /// (every arrive is a commit of one queue; a wait completes its copies
+    /// in every thread, so no barrier is needed after it).
+    pub mbarrier: Option<super::mbarrier::Facts>,
     tokens: GroupDistance,
     contexts: HashMap<usize, System>,
     variant: HashMap<usize, bool>,
@@ -60,6 +64,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             function,
             gpu: runs_on_threads(&function),
             forms: Forms::new(),
+            mbarrier: None,
             tokens,
             contexts: HashMap::new(),
             variant: HashMap::new(),
@@ -205,7 +210,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 self.complete(&op, state, attributes::queue(&op), Some(pending), None);
             }
             ops::WAIT => self.wait_tokens(&op, state),
-            ops::READY => {}
+            ops::READY | ops::MBARRIER_INIT => {}
+            ops::MBARRIER_ARRIVE_COPIES => commit(&op, state),
+            ops::MBARRIER_WAIT => {
+                let (pending, closers) = self
+                    .mbarrier
+                    .as_ref()
+                    .map(|f| (f.pending(&op), f.closers(&op).to_vec()))
+                    .unwrap_or_default();
+                self.complete(&op, state, 0, pending, closers.first().copied());
+                for closer in closers.iter().skip(1) {
+                    self.complete(&op, state, 0, None, Some(*closer));
+                }
+            }
             "gpu.barrier" => {
                 state.instances.retain(|i| !i.unsynced);
                 state.reads.clear();
@@ -242,7 +259,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let when = self.context(&op).constraints().to_vec();
         state.add(Instance {
             copy: op,
-            queue: attributes::queue(&op),
+            // An arrive tracks every earlier copy of the thread: one queue.
+            queue: if self.mbarrier.is_some() {
+                0
+            } else {
+                attributes::queue(&op)
+            },
             src,
             dst,
             groups: Count::zero(),
@@ -392,7 +414,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         mut instance: Instance<'c, 'a>,
         state: &mut State<'c, 'a>,
     ) {
-        if !self.gpu {
+        if !self.gpu || self.mbarrier.is_some() {
             return;
         }
         instance.unsynced = true;

@@ -2,8 +2,8 @@
 //! `scf.for` with static and dynamic bounds, `scf.while`, `scf.if` with and
 //! without `else`, nesting, one or two queues, tokens in iter_args and if
 //! results), their MLIR text, and a
-//! brute-force path enumerator: the naive reference that checks the
-//! group-distance analysis (STYLE.md, "Keep a naive reference").
+//! brute-force path enumerator: the naive reference that the optimised
+//! group-distance analysis is tested against.
 //!
 //! Shared by `tests/conversion_props.rs` (proptest) and
 //! `benches/precision.rs` (the precision benchmark).

@@ -34,12 +34,16 @@ struct Cli {
 
 #[derive(clap::Args, Debug)]
 struct Common {
-    /// Time limit of one run, seconds.
+    /// CPU-time limit of one run (user + system, all threads), seconds.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
-    /// Time limit of an apipe-run of a program that may run long by design, seconds.
+    /// CPU-time limit of an apipe-run of a program that may run long by design, seconds.
     #[arg(long = "design-timeout", default_value_t = 1)]
     design_timeout: u64,
+    /// Wall-time limit of one run, seconds: the second guard, for a run that
+    /// hangs without using CPU (load alone should not reach it).
+    #[arg(long = "wall-timeout", default_value_t = 60)]
+    wall_timeout: u64,
     /// Address-space limit of each run, MiB.
     #[arg(long = "memory-mib", default_value_t = 8192)]
     memory_mib: u64,
@@ -50,6 +54,7 @@ impl Common {
         Limits {
             timeout: Duration::from_secs(self.timeout),
             design_timeout: Duration::from_secs(self.design_timeout),
+            wall_timeout: Duration::from_secs(self.wall_timeout.max(self.timeout)),
             address_space: self.memory_mib << 20,
         }
     }
@@ -216,6 +221,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 jobs,
                 timeout: limits.timeout,
                 design_timeout: limits.design_timeout,
+                wall_timeout: limits.wall_timeout,
                 time_limit: time_limit.map(Duration::from_secs),
                 reduce: !no_reduce,
                 expand: !no_expand,

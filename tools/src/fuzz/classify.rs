@@ -432,6 +432,7 @@ mod tests {
             stderr: stderr.to_owned(),
             report: Report { parsed: 2, work },
             elapsed: Duration::ZERO,
+            cpu: Duration::ZERO,
         }
     }
 

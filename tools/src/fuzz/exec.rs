@@ -10,9 +10,13 @@
 //!    stack (as [`crate::run_tool`] does), writes what it learnt into a
 //!    page shared with the driver ([`Report`]) and exits with the tool's
 //!    code (`_exit`, after flushing stdio);
-//! 3. [`Pool::wait`] waits on the children's pidfds with a timeout, kills a
-//!    child that runs past it, and returns each child's [`Ending`] and
-//!    stderr.
+//! 3. [`Pool::wait`] waits on the children's pidfds, kills a child whose
+//!    CPU time (user + system, all its threads: the kernel's process CPU
+//!    clock, `clock_getcpuclockid`) passes its limit, or whose wall time
+//!    passes the generous wall limit (a hang that does not burn CPU), and
+//!    returns each child's [`Ending`], stderr and CPU time (`wait4`).
+//!    CPU time, not wall time: on a loaded machine a child waits for a
+//!    core, and a wall limit would report false timeouts.
 //!
 //! Up to `jobs` children run at once, one per slot.
 
@@ -91,6 +95,8 @@ pub struct Execution {
     pub report: Report,
     /// Wall time from fork to the end.
     pub elapsed: Duration,
+    /// CPU time of the child, user + system, all threads (`wait4`).
+    pub cpu: Duration,
 }
 
 /// The most stderr bytes kept per run.
@@ -99,11 +105,16 @@ pub const STDERR_LIMIT: usize = 64 * 1024;
 /// Limits of every child.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Wall time after which the driver kills the child.
+    /// CPU time (user + system, all threads) after which the driver kills
+    /// the child.
     pub timeout: Duration,
-    /// Wall time after which the driver kills a child whose [`Report`]
+    /// CPU time after which the driver kills a child whose [`Report`]
     /// says it may run long by design.
     pub design_timeout: Duration,
+    /// Wall time after which the driver kills any child (the second
+    /// guard, for a child that hangs without using CPU); well above
+    /// `timeout`, so that load alone does not reach it.
+    pub wall_timeout: Duration,
     /// `RLIMIT_AS` of the child in bytes (0: unlimited).
     pub address_space: u64,
 }
@@ -257,7 +268,8 @@ impl Pool {
         Ok(())
     }
 
-    /// The time limit of the child in `slot`, by what it reported so far.
+    /// The CPU-time limit of the child in `slot`, by what it reported so
+    /// far.
     fn limit(&self, slot: &Slot) -> Duration {
         // SAFETY: the page is live; the child writes the byte once, and a
         // torn read of one byte cannot happen.
@@ -286,13 +298,17 @@ impl Pool {
                         revents: 0,
                     });
                     owners.push(index);
-                    let limit = self.limit(slot);
-                    let left = limit.saturating_sub(now - running.started);
+                    let left = self
+                        .limits
+                        .wall_timeout
+                        .saturating_sub(now - running.started);
                     wait_ms = wait_ms.min(left.as_millis().min(i32::MAX as u128) as i32 + 1);
                 }
             }
-            // Wake up now and then: a child may report a shorter limit.
-            wait_ms = wait_ms.min(250);
+            // Wake up now and then: CPU time cannot be waited for, and a
+            // child may report a shorter limit. A child ends at most this
+            // much CPU time past its limit.
+            wait_ms = wait_ms.min(100);
             // SAFETY: `fds` is a live array of `fds.len()` pollfds.
             let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as _, wait_ms) };
             if ready < 0 {
@@ -304,7 +320,10 @@ impl Pool {
             }
             for (fd, &index) in fds.iter().zip(&owners) {
                 let running = self.slots[index].running.as_ref().unwrap();
-                let over = running.started.elapsed() >= self.limit(&self.slots[index]);
+                let over = fd.revents == 0
+                    && (running.started.elapsed() >= self.limits.wall_timeout
+                        || process_cpu_time(running.pid)
+                            .is_some_and(|cpu| cpu >= self.limit(&self.slots[index])));
                 if fd.revents == 0 && !over {
                     continue;
                 }
@@ -315,15 +334,19 @@ impl Pool {
                     unsafe { libc::kill(running.pid, libc::SIGKILL) };
                 }
                 let mut status = 0;
+                // SAFETY: a zeroed rusage is a valid value to overwrite.
+                let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
                 // SAFETY: our child; blocks only until it is reaped.
-                unsafe { libc::waitpid(running.pid, &mut status, 0) };
+                unsafe { libc::wait4(running.pid, &mut status, 0, &mut usage) };
                 let elapsed = running.started.elapsed();
+                let cpu = duration(usage.ru_utime) + duration(usage.ru_stime);
+                let backstop = [libc::SIGALRM, libc::SIGXCPU];
                 let ending = if timed_out {
                     Ending::TimedOut
                 } else if libc::WIFEXITED(status) {
                     Ending::Exited(libc::WEXITSTATUS(status))
-                } else if libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGALRM {
-                    // The child's own backstop alarm.
+                } else if libc::WIFSIGNALED(status) && backstop.contains(&libc::WTERMSIG(status)) {
+                    // The child's own backstops (wall alarm, CPU rlimit).
                     Ending::TimedOut
                 } else if libc::WIFSIGNALED(status) {
                     Ending::Signaled(libc::WTERMSIG(status))
@@ -341,6 +364,7 @@ impl Pool {
                         stderr,
                         report,
                         elapsed,
+                        cpu,
                     },
                 ));
             }
@@ -362,6 +386,29 @@ impl Drop for Pool {
             let _ = std::fs::remove_file(&slot.stderr_path);
         }
     }
+}
+
+/// The CPU time (user + system, all threads) that the live or unreaped
+/// child `pid` has used so far: its process CPU clock. `None` if the clock
+/// cannot be read.
+fn process_cpu_time(pid: libc::pid_t) -> Option<Duration> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: plain calls with live out-pointers; failures are checked.
+    unsafe {
+        if libc::clock_getcpuclockid(pid, &mut clock) != 0 {
+            return None;
+        }
+        let mut now: libc::timespec = std::mem::zeroed();
+        if libc::clock_gettime(clock, &mut now) != 0 {
+            return None;
+        }
+        Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+    }
+}
+
+/// A `timeval` as a duration.
+fn duration(time: libc::timeval) -> Duration {
+    Duration::new(time.tv_sec.max(0) as u64, time.tv_usec.max(0) as u32 * 1000)
 }
 
 fn read_capped(path: &Path) -> String {
@@ -414,9 +461,15 @@ fn child(
         libc::close(input);
         libc::close(output);
         libc::close(errors);
-        // A backstop in case the driver dies: the child never outlives the
-        // timeout by much.
-        libc::alarm(limits.timeout.as_secs() as u32 + 5);
+        // Backstops in case the driver dies: the child never outlives its
+        // wall limit nor its CPU limit by much (SIGALRM, SIGXCPU).
+        libc::alarm(limits.wall_timeout.as_secs() as u32 + 5);
+        let cpu_seconds = limits.timeout.as_secs() + 2;
+        let cpu = libc::rlimit {
+            rlim_cur: cpu_seconds,
+            rlim_max: cpu_seconds + 3,
+        };
+        libc::setrlimit(libc::RLIMIT_CPU, &cpu);
         install_backtrace_on_fatal_signals();
     }
     let page = page as usize;

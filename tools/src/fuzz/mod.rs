@@ -65,11 +65,14 @@ pub struct Config {
     pub out: PathBuf,
     /// Children at once.
     pub jobs: usize,
-    /// The time limit of one run.
+    /// The CPU-time limit of one run (user + system, all its threads).
     pub timeout: Duration,
-    /// The time limit of an `apipe-run` of a program that may run long by
-    /// design.
+    /// The CPU-time limit of an `apipe-run` of a program that may run long
+    /// by design.
     pub design_timeout: Duration,
+    /// The wall-time limit of any run: the second guard, for a run that
+    /// hangs without using CPU.
+    pub wall_timeout: Duration,
     /// Stop starting runs this long after the campaign started (seed
     /// checks included; the runs are interleaved over the targets, so each
     /// gets its share).
@@ -110,6 +113,8 @@ pub struct TargetStats {
     pub crashes: u64,
     /// Child time, fork to reap.
     pub child_time: Duration,
+    /// Child CPU time, user + system.
+    pub child_cpu: Duration,
 }
 
 /// One crash class.
@@ -329,6 +334,7 @@ pub fn campaign(config: &Config) -> std::io::Result<Summary> {
     let limits = Limits {
         timeout: config.timeout,
         design_timeout: config.design_timeout,
+        wall_timeout: config.wall_timeout,
         address_space: config.address_space,
     };
     let start = Instant::now();
@@ -592,6 +598,7 @@ fn record(
     let stats = &mut summary.targets[target_index].1;
     stats.inputs += 1;
     stats.child_time += execution.elapsed;
+    stats.child_cpu += execution.cpu;
     let parsed = execution.report.parsed == 2;
     if parsed {
         stats.parsed += 1;
@@ -782,7 +789,7 @@ pub fn render(config: &Config, summary: &Summary) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "apipe-fuzz campaign: seed {}, {} inputs per {}, {} targets, {} jobs, timeout {} s ({} s for programs that may run long by design){}",
+        "apipe-fuzz campaign: seed {}, {} inputs per {}, {} targets, {} jobs, timeout {} s of CPU ({} s for programs that may run long by design), {} s of wall time{}",
         config.seed,
         config.inputs,
         if config.per_tool { "tool" } else { "target" },
@@ -790,6 +797,7 @@ pub fn render(config: &Config, summary: &Summary) -> String {
         config.jobs,
         config.timeout.as_secs(),
         config.design_timeout.as_secs(),
+        config.wall_timeout.as_secs(),
         if summary.cut_short { ", CUT SHORT by the time limit" } else { "" }
     );
     let _ = writeln!(
@@ -820,7 +828,7 @@ pub fn render(config: &Config, summary: &Summary) -> String {
         "crashes",
         "inputs/s"
     );
-    let mut per_tool: BTreeMap<&str, (u64, u64, u64, Duration)> = BTreeMap::new();
+    let mut per_tool: BTreeMap<&str, (u64, u64, u64, Duration, Duration)> = BTreeMap::new();
     for (name, stats) in &summary.targets {
         let rate = stats.inputs as f64 / stats.child_time.as_secs_f64().max(1e-9);
         let _ = writeln!(
@@ -842,17 +850,19 @@ pub fn render(config: &Config, summary: &Summary) -> String {
         entry.1 += stats.parsed;
         entry.2 += stats.crashes;
         entry.3 += stats.child_time;
+        entry.4 += stats.child_cpu;
     }
     let _ = writeln!(
         out,
-        "\nper tool (inputs/s: inputs over the summed wall time of their children, fork to reap):"
+        "\nper tool (inputs/s: inputs over the summed wall time of their children, fork to reap; CPU: their summed user + system time):"
     );
-    for (tool, (inputs, parsed, crashes, time)) in &per_tool {
+    for (tool, (inputs, parsed, crashes, time, cpu)) in &per_tool {
         let _ = writeln!(
             out,
-            "  {tool:<10} {inputs:>9} inputs, {:>5.1}% parsed, {crashes} crashes, {:.1} inputs/s",
+            "  {tool:<10} {inputs:>9} inputs, {:>5.1}% parsed, {crashes} crashes, {:.1} inputs/s, {:.1} s CPU",
             100.0 * *parsed as f64 / (*inputs).max(1) as f64,
-            *inputs as f64 / time.as_secs_f64().max(1e-9)
+            *inputs as f64 / time.as_secs_f64().max(1e-9),
+            cpu.as_secs_f64()
         );
     }
     let _ = writeln!(out, "\nexit-code histogram:");

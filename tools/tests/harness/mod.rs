@@ -471,7 +471,6 @@ fn transformed(
 /// Runs the harness on `config.inputs` generated inputs.
 pub fn run(config: &Config) -> Report {
     apipe_lowering::register_passes();
-    melior::utility::register_all_passes();
     let start = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let batch = config.batch.max(1);
@@ -745,6 +744,7 @@ fn run_batch(range: std::ops::Range<usize>, seed: u64, report: &mut Report) {
             jobs: 1,
             locations: emulation.locations.clone(),
             checks: emulation.checks.clone(),
+            names: emulation.names.clone(),
             kernels: emulation.kernels.clone(),
             entry_op: -1,
         };

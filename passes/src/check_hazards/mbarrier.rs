@@ -1,0 +1,1316 @@
+//! The mbarrier form in `apipe-check-hazards` (docs/mbarrier.md): which
+//! group each `apipe.mbarrier_wait` names, a proof that its phase is reached
+//! on every path, and, for the hazard walk ([`super::walk`]), which copies
+//! each wait completes.
+//!
+//! In this form a **group** of a ring is the set of copies a thread issued
+//! before one of its `apipe.mbarrier_arrive_copies` on the ring: the n-th
+//! arrive on a ring of K slots (n = 0, 1, ...) arms slot `n mod K` for phase
+//! `n div K`. A wait on slot s with parity p returns once the phase of s
+//! with parity p just before the current one has completed. It names the
+//! latest armed phase of s exactly when that phase has parity p, that is
+//! when the named group g (the group of slot s whose phase has parity p)
+//! is among the K newest groups of the ring: `1 <= n - g <= K` at the wait,
+//! n the arrives so far. Otherwise the wait can deadlock: `n - g <= 0`
+//! names a phase not armed yet (its own thread's arrive comes later), and
+//! `n - g > K` names a phase the slot has passed (the phase bit is out of
+//! step: it blocks on a later phase, or returns before its group).
+//!
+//! # Algorithm (forward abstract interpretation per function, structured
+//! control flow)
+//! 1. Rings: the `memref<K x i64, 3>` values initialised by
+//!    `apipe.mbarrier_init` in the function (once, outside loops and
+//!    branches other than the initialising thread's `scf.if`), with the
+//!    arrival count of every thread that arrives: the block size
+//!    (`gpu.block_dim` x, y and z multiplied) in a kernel, 1 in a host
+//!    function. An arrive or wait on another memref, an arrive under
+//!    thread-dependent control flow, and `apipe.bulk_copy` /
+//!    `apipe.mbarrier_expect_tx` (not checked yet) are located errors.
+//! 2. State per ring: `n` (arrives so far, an interval), `done` (every
+//!    group at ring distance `>= done` is complete in this thread), and per
+//!    ring distance 1..=K+1 the groups committed on any ring after that
+//!    group (an arrive tracks every earlier copy of the thread, on any
+//!    ring). State per `index`/`i1` value: its range and, per ring r, `δ_r`
+//!    with `value = n_r - δ_r` (a count of arrives taken earlier), plus the
+//!    shape that made it (`x & m`, `(x & K) != 0`, `a - b`, `d <=u c`).
+//!    An `apipe.mbarrier_arrive_copies` adds 1 to every `δ_r` and to `n_r`.
+//! 3. An arrive on ring r must hit slot `n_r mod K` (its slot operand is
+//!    `x & (K - 1)` with `x = n_r`, or a constant equal to `n_r mod K` on
+//!    every path), and its slot's previous group must be complete
+//!    (`done <= K`): else a located error (slot out of step, slot reused
+//!    too early).
+//! 4. A wait on `x & (K - 1)` with parity `(x & K) != 0` names group x
+//!    (`δ_g = δ_x`); with `(x & K) == 0` group `x - K` (`δ_g = δ_x + K`);
+//!    with constant slot and parity, the latest such group before `n_r`,
+//!    for every `n_r` of the interval. `1 <= δ_g <= K` on every path or a
+//!    located error (the wait can deadlock). Then `done = min(done,
+//!    max δ_g)`, and the wait completes every copy with more than
+//!    `pending` = the most groups committed after g, over the paths.
+//! 5. `scf.if` whose condition is `a - b <=u c` (or `<u`): in the then
+//!    region `δ_b - δ_a` lies in `[0, c]` (the guard of a wait on an old
+//!    token). Branches join as interval hulls; a value that is a constant
+//!    on one side gets its `δ_r` from that side's `n_r`.
+//! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
+//!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
+//!    that still moves becomes infinite); checks run on the final round
+//!    only. Other ops with regions that hold mbarrier ops are errors.
+//!
+//! Invariant (soundness): every interval holds the value on every path,
+//! so an accepted wait returns exactly when its group is complete, and a
+//! copy counts as complete only when a wait named a group at or after it.
+//!
+//! Citations: PTX ISA 9.7.13.15 (mbarrier: phases, `mbarrier.init`,
+//! `test_wait.parity` / `try_wait.parity`), 9.7.9.25.3
+//! (`cp.async.mbarrier.arrive.noinc`: the arrival happens once every
+//! earlier `cp.async` of the thread is complete).
+
+use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
+use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use melior::ir::{
+    operation::OperationLike, r#type::MemRefType, BlockLike, BlockRef, OperationRef, RegionLike,
+    Value, ValueLike,
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// What the walk needs from this analysis.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    /// Per `apipe.mbarrier_wait` (op key): the copies it completes are
+    /// those with more than `pending` groups committed after them (on any
+    /// ring); `None`: none proved.
+    pending: HashMap<usize, Option<i64>>,
+    /// Per wait: the group it names, when every path names it through
+    /// one count value or one constant group number (step 4).
+    named: HashMap<usize, Option<GroupName>>,
+    /// Per group name: the arrives that arm it (step 3).
+    arms: HashMap<GroupName, Vec<usize>>,
+}
+
+/// How a wait or an arrive names its group: the ring and the count value
+/// whose group it is (`δ = 0` at the arrive), or the group's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum GroupName {
+    Value(usize, usize),
+    Number(usize, i64),
+}
+
+impl Facts {
+    /// The `pending` of the wait `op` (step 4).
+    pub fn pending(&self, op: &OperationRef) -> Option<i64> {
+        self.pending.get(&op_key(op)).copied().flatten()
+    }
+
+    /// The arrives that arm the group the wait `op` names, on every path
+    /// (step 4): each of their earlier executions armed that group or an
+    /// older one, so the wait completes every copy they closed.
+    pub fn closers(&self, op: &OperationRef) -> &[usize] {
+        self.named
+            .get(&op_key(op))
+            .copied()
+            .flatten()
+            .and_then(|name| self.arms.get(&name))
+            .map_or(&[], |v| v.as_slice())
+    }
+}
+
+/// True if `function` is in the mbarrier form (holds an mbarrier op or a
+/// bulk copy).
+pub(crate) fn in_mbarrier_form(nested: &[OperationRef]) -> bool {
+    nested.iter().any(|op| {
+        ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name)) || ops::is(op, ops::BULK_COPY)
+    })
+}
+
+/// Steps 1-6 on `function`: the facts, or `Err` after emitting the located
+/// errors (a wait that can deadlock, an arrive out of step, a form this
+/// check does not follow).
+pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Facts, Reported> {
+    let mut analysis = Analysis {
+        function,
+        rings: BTreeMap::new(),
+        facts: Facts::default(),
+        quiet: 0,
+        failed: HashSet::new(),
+        visited: HashSet::new(),
+    };
+    analysis.find_rings();
+    if analysis.failed.is_empty() {
+        let mut state = State::new(&analysis.rings);
+        if let [entry] = ops::blocks_of(&function).as_slice() {
+            analysis.block(*entry, &mut state);
+        }
+    }
+    if analysis.failed.is_empty() {
+        Ok(analysis.facts)
+    } else {
+        Err(Reported)
+    }
+}
+
+/// Infinity for interval bounds (far from overflow when added).
+const INF: i64 = i64::MAX / 4;
+
+/// Rounds of a loop's fixed point before bounds that still move widen.
+const WIDEN_AFTER: usize = 2;
+/// Rounds after which a loop that did not converge is given up.
+const MAX_ROUNDS: usize = 24;
+
+/// An interval of integers, `[-INF, INF]` at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Itv {
+    lo: i64,
+    hi: i64,
+}
+
+impl Itv {
+    const TOP: Itv = Itv { lo: -INF, hi: INF };
+
+    fn exact(v: i64) -> Itv {
+        Itv { lo: v, hi: v }.clamp()
+    }
+
+    fn clamp(self) -> Itv {
+        Itv {
+            lo: self.lo.clamp(-INF, INF),
+            hi: self.hi.clamp(-INF, INF),
+        }
+    }
+
+    fn as_exact(self) -> Option<i64> {
+        (self.lo == self.hi && self.lo.abs() < INF).then_some(self.lo)
+    }
+
+    fn join(self, o: Itv) -> Itv {
+        Itv {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
+    }
+
+    fn add(self, o: Itv) -> Itv {
+        let bound = |a: i64, b: i64| {
+            if a.abs() >= INF || b.abs() >= INF {
+                if a <= -INF || b <= -INF {
+                    -INF
+                } else {
+                    INF
+                }
+            } else {
+                (a + b).clamp(-INF, INF)
+            }
+        };
+        Itv {
+            lo: bound(self.lo, o.lo),
+            hi: bound(self.hi, o.hi),
+        }
+    }
+
+    fn neg(self) -> Itv {
+        Itv {
+            lo: -self.hi,
+            hi: -self.lo,
+        }
+    }
+
+    fn shift(self, k: i64) -> Itv {
+        self.add(Itv::exact(k))
+    }
+
+    fn meet(self, o: Itv) -> Option<Itv> {
+        let r = Itv {
+            lo: self.lo.max(o.lo),
+            hi: self.hi.min(o.hi),
+        };
+        (r.lo <= r.hi).then_some(r)
+    }
+
+    /// `self` joined with `new`, widened: a bound that moved becomes
+    /// infinite.
+    fn widen(self, new: Itv) -> Itv {
+        Itv {
+            lo: if new.lo < self.lo { -INF } else { self.lo },
+            hi: if new.hi > self.hi { INF } else { self.hi },
+        }
+    }
+
+    fn show(self) -> String {
+        match (self.lo, self.hi) {
+            (l, h) if l == h => format!("{l}"),
+            (l, h) if h >= INF => format!("at least {l}"),
+            (l, h) if l <= -INF => format!("at most {h}"),
+            (l, h) => format!("between {l} and {h}"),
+        }
+    }
+}
+
+/// How a value was made (step 2), for the patterns of steps 3-5. Keys are
+/// value keys, read in the state at the use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    None,
+    /// `base & mask`.
+    And {
+        base: usize,
+        mask: i64,
+    },
+    /// `(base & k) != 0` (`set`) or `== 0`.
+    Bit {
+        base: usize,
+        k: i64,
+        set: bool,
+    },
+    /// `a - b`.
+    Diff {
+        a: usize,
+        b: usize,
+    },
+    /// `a - b <=u bound` (`b = None`: `a <=u bound`).
+    Le {
+        a: usize,
+        b: Option<usize>,
+        bound: i64,
+    },
+}
+
+/// The abstraction of one `index` or integer value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Val {
+    range: Itv,
+    /// Ring key -> `δ` with `value = n_ring - δ`.
+    rel: BTreeMap<usize, Itv>,
+    shape: Shape,
+}
+
+impl Val {
+    fn top() -> Val {
+        Val {
+            range: Itv::TOP,
+            rel: BTreeMap::new(),
+            shape: Shape::None,
+        }
+    }
+
+    fn constant(v: i64) -> Val {
+        Val {
+            range: Itv::exact(v),
+            ..Val::top()
+        }
+    }
+}
+
+/// The state of one ring.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RingState {
+    /// Arrives on the ring so far.
+    n: Itv,
+    /// Every group at ring distance `>= done` is complete (`INF`: none
+    /// known).
+    done: i64,
+    /// `hist[d - 1]`: groups committed (on any ring) after the group at
+    /// ring distance d, d = 1..=K+1; `[INF, INF]` where no such group
+    /// exists.
+    hist: Vec<Itv>,
+}
+
+/// The abstract state at a point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    /// False on a path that cannot run (a guard that never holds).
+    live: bool,
+    vals: HashMap<usize, Val>,
+    rings: BTreeMap<usize, RingState>,
+}
+
+/// A ring of the function (step 1).
+#[derive(Clone, Copy, Debug)]
+struct Ring {
+    slots: i64,
+}
+
+impl State {
+    fn new(rings: &BTreeMap<usize, Ring>) -> State {
+        State {
+            live: true,
+            vals: HashMap::new(),
+            rings: rings
+                .iter()
+                .map(|(k, r)| {
+                    (
+                        *k,
+                        RingState {
+                            n: Itv::exact(0),
+                            done: 1,
+                            hist: vec![Itv::exact(INF); r.slots as usize + 1],
+                        },
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn val(&self, key: usize) -> Val {
+        self.vals.get(&key).cloned().unwrap_or_else(Val::top)
+    }
+
+    /// `δ_ring` of `v`: recorded, or from its range and the ring's count.
+    fn rel(&self, v: &Val, ring: usize) -> Itv {
+        if let Some(d) = v.rel.get(&ring) {
+            return *d;
+        }
+        match self.rings.get(&ring) {
+            Some(r) if v.range != Itv::TOP => r.n.add(v.range.neg()),
+            _ => Itv::TOP,
+        }
+    }
+
+    /// The join (step 5); `widen` applies step 6's widening against `self`.
+    fn join(&self, other: &State, widen: bool) -> State {
+        if !other.live {
+            return self.clone();
+        }
+        if !self.live {
+            return other.clone();
+        }
+        let merge = |a: Itv, b: Itv| if widen { a.widen(a.join(b)) } else { a.join(b) };
+        let mut vals = HashMap::new();
+        for (k, a) in &self.vals {
+            let Some(b) = other.vals.get(k) else { continue };
+            let mut rel = BTreeMap::new();
+            for r in self.rings.keys() {
+                let d = merge(self.rel(a, *r), other.rel(b, *r));
+                if d != Itv::TOP {
+                    rel.insert(*r, d);
+                }
+            }
+            vals.insert(
+                *k,
+                Val {
+                    range: merge(a.range, b.range),
+                    rel,
+                    shape: if a.shape == b.shape {
+                        a.shape
+                    } else {
+                        Shape::None
+                    },
+                },
+            );
+        }
+        let rings = self
+            .rings
+            .iter()
+            .map(|(k, a)| {
+                let b = &other.rings[k];
+                let done = if widen && b.done > a.done {
+                    INF
+                } else {
+                    a.done.max(b.done)
+                };
+                (
+                    *k,
+                    RingState {
+                        n: merge(a.n, b.n),
+                        done,
+                        hist: a
+                            .hist
+                            .iter()
+                            .zip(&b.hist)
+                            .map(|(x, y)| merge(*x, *y))
+                            .collect(),
+                    },
+                )
+            })
+            .collect();
+        State {
+            live: true,
+            vals,
+            rings,
+        }
+    }
+
+    /// Step 2: one arrive on `ring`.
+    fn arrive(&mut self, ring: usize) {
+        for v in self.vals.values_mut() {
+            if let Some(d) = v.rel.get_mut(&ring) {
+                *d = d.shift(1);
+            }
+        }
+        for (k, r) in self.rings.iter_mut() {
+            for h in r.hist.iter_mut() {
+                if h.lo < INF {
+                    *h = h.shift(1);
+                }
+            }
+            if *k == ring {
+                r.n = r.n.shift(1);
+                r.done = if r.done >= INF { INF } else { r.done + 1 };
+                r.hist.pop();
+                r.hist.insert(0, Itv::exact(0));
+            }
+        }
+    }
+}
+
+struct Analysis<'c, 'a> {
+    function: OperationRef<'c, 'a>,
+    rings: BTreeMap<usize, Ring>,
+    facts: Facts,
+    /// Above 0 inside a fixed-point round that is not the final one: no
+    /// errors, no facts.
+    quiet: usize,
+    /// Ops with an error emitted (one each).
+    failed: HashSet<usize>,
+    /// Waits recorded at least once (their facts are joined over visits).
+    visited: HashSet<usize>,
+}
+
+fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
+    crate::access::values::op_key(op)
+}
+
+fn value_key(value: Value) -> usize {
+    crate::access::values::value_key(value)
+}
+
+fn op_name(op: &OperationRef) -> String {
+    ops::name(op)
+}
+
+impl<'c: 'a, 'a> Analysis<'c, 'a> {
+    fn error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
+        if self.quiet > 0 || !self.failed.insert(op_key(op)) {
+            return;
+        }
+        diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
+    }
+
+    /// Step 1.
+    fn find_rings(&mut self) {
+        let nested = ops::nested_ops(&self.function);
+        let kernel = ops::is(&self.function, "gpu.func")
+            || ops::is(&self.function, "gpu.launch")
+            || nested.iter().any(|op| {
+                matches!(
+                    op_name(op).as_str(),
+                    "gpu.thread_id" | "gpu.barrier" | "gpu.block_dim"
+                )
+            });
+        let divergence = kernel.then(|| Divergence::compute(&self.function));
+        let mut refused = HashSet::new();
+        for op in &nested {
+            let name = op_name(op);
+            if name == ops::BULK_COPY || name == ops::MBARRIER_EXPECT_TX {
+                self.error(
+                    op,
+                    "is not checked by apipe-check-hazards yet (bulk copies and transaction \
+                     bytes); check the program before its copies become bulk copies",
+                );
+                continue;
+            }
+            if name != ops::MBARRIER_INIT {
+                continue;
+            }
+            let ring = op.operand(0).unwrap();
+            let key = value_key(ring);
+            // A refused init: its uses are not reported again.
+            refused.insert(key);
+            if self.rings.contains_key(&key) {
+                self.error(op, "initialises a ring that is already initialised in this function: every arrive and wait on it would count on a new phase 0");
+                continue;
+            }
+            if ops::ancestors(op)
+                .take_while(|p| *p != self.function)
+                .any(|p| matches!(op_name(&p).as_str(), "scf.for" | "scf.while"))
+            {
+                self.error(op, "initialises its ring inside a loop: each iteration would reset its phases; initialise it once, before the loop");
+                continue;
+            }
+            let Some(slots) = MemRefType::try_from(ring.r#type()).ok().and_then(|t| {
+                use melior::ir::r#type::{DimSize, ShapedTypeLike};
+                match t.dim_size(0).ok()? {
+                    DimSize::Static(n) if n > 0 => Some(n as i64),
+                    _ => None,
+                }
+            }) else {
+                self.error(op, "initialises a ring of no static size");
+                continue;
+            };
+            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, &self.function) {
+                self.error(op, &message);
+                continue;
+            }
+            if kernel {
+                if let Err(message) = self.published(op, divergence.as_ref().unwrap()) {
+                    self.error(op, &message);
+                    continue;
+                }
+            }
+            refused.remove(&key);
+            self.rings.insert(key, Ring { slots });
+        }
+        for op in &nested {
+            let name = op_name(op);
+            if name != ops::MBARRIER_ARRIVE_COPIES && name != ops::MBARRIER_WAIT {
+                continue;
+            }
+            let ring = value_key(op.operand(0).unwrap());
+            if refused.contains(&ring) {
+                continue;
+            }
+            if !self.rings.contains_key(&ring) {
+                self.error(op, "uses a ring that no 'apipe.mbarrier_init' of this function initialises: its phases are unknown");
+                continue;
+            }
+            if name == ops::MBARRIER_ARRIVE_COPIES
+                && divergence
+                    .as_ref()
+                    .is_some_and(|d| divergent_parent(d, op, &self.function).is_some())
+            {
+                self.error(op, "arrives under control flow that depends on the thread id: every thread of the block must arrive on every group, or its phase never completes");
+            }
+        }
+    }
+
+    /// Step 1, in a kernel: one thread initialises the ring (the init is
+    /// under a branch on the thread id) and a `gpu.barrier` after it, in
+    /// the function's body, comes before every arrive and wait on the ring
+    /// (`mbarrier.init` is a plain store: other threads see it only
+    /// after a barrier).
+    fn published(
+        &self,
+        init: &OperationRef<'c, 'a>,
+        divergence: &Divergence,
+    ) -> Result<(), String> {
+        if divergent_parent(divergence, init, &self.function).is_none() {
+            return Err("initialises its ring in every thread of the block (concurrent initialisations race); initialise it in one thread, then gpu.barrier".into());
+        }
+        let ring = init.operand(0).unwrap();
+        let top = ops::ancestors(init)
+            .chain(std::iter::once(*init))
+            .find(|p| p.parent_operation() == Some(self.function))
+            .unwrap_or(*init);
+        let uses = |op: &OperationRef| {
+            ops::self_and_nested_ops(op).iter().any(|o| {
+                (ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT))
+                    && o.operand(0).is_ok_and(|r| r == ring)
+            })
+        };
+        let mut next = top.next_in_block();
+        while let Some(op) = next {
+            if ops::is(&op, "gpu.barrier") {
+                return Ok(());
+            }
+            if uses(&op) {
+                break;
+            }
+            next = op.next_in_block();
+        }
+        Err("initialises its ring in one thread with no gpu.barrier before the ring's first arrive or wait: other threads may use it before it is initialised".into())
+    }
+
+    fn block(&mut self, block: BlockRef<'c, 'a>, state: &mut State) {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            if !state.live {
+                return;
+            }
+            self.op(op, state);
+            next = op.next_in_block();
+        }
+    }
+
+    fn set(&self, state: &mut State, value: Value, v: Val) {
+        state.vals.insert(value_key(value), v);
+    }
+
+    fn get(&self, state: &State, value: Value) -> Val {
+        state.val(value_key(value))
+    }
+
+    fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let name = op_name(&op);
+        match name.as_str() {
+            "arith.constant" | "index.constant" => {
+                if let Some(v) = op.result(0).ok().and_then(|r| ops::constant_int(r.into())) {
+                    let v = if is_i1(op.result(0).unwrap().into()) {
+                        (v != 0) as i64
+                    } else {
+                        v
+                    };
+                    self.set(state, op.result(0).unwrap().into(), Val::constant(v));
+                }
+            }
+            "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" => {
+                let v = self.arith(&op, &name, state);
+                self.set(state, op.result(0).unwrap().into(), v);
+            }
+            ops::MBARRIER_ARRIVE_COPIES => self.arrive(&op, state),
+            ops::MBARRIER_WAIT => self.wait(&op, state),
+            "scf.if" => self.branches(&op, state, true),
+            "scf.index_switch" | "scf.execute_region" => self.branches(&op, state, false),
+            "scf.for" => self.for_loop(&op, state),
+            "scf.while" => self.while_loop(&op, state),
+            _ => {
+                if op.region_count() > 0
+                    && ops::nested_ops(&op).iter().any(|o| {
+                        ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT)
+                    })
+                {
+                    self.error(&op, "holds mbarrier arrives or waits in regions apipe-check-hazards does not follow (structured control flow of scf only)");
+                }
+                for r in op.results() {
+                    state.vals.remove(&value_key(r.into()));
+                }
+            }
+        }
+    }
+
+    /// Step 2: `arith.addi`, `subi`, `andi`, `cmpi`.
+    fn arith(&self, op: &OperationRef<'c, 'a>, name: &str, state: &State) -> Val {
+        let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else {
+            return Val::top();
+        };
+        let (va, vb) = (self.get(state, a), self.get(state, b));
+        let (ka, kb) = (va.range.as_exact(), vb.range.as_exact());
+        match name {
+            "arith.addi" => {
+                let mut v = Val {
+                    range: va.range.add(vb.range),
+                    ..Val::top()
+                };
+                if let Some(k) = kb {
+                    v.rel = rels(state, &va, -k);
+                } else if let Some(k) = ka {
+                    v.rel = rels(state, &vb, -k);
+                }
+                v
+            }
+            "arith.subi" => {
+                let mut v = Val {
+                    range: va.range.add(vb.range.neg()),
+                    shape: Shape::Diff {
+                        a: value_key(a),
+                        b: value_key(b),
+                    },
+                    ..Val::top()
+                };
+                if let Some(k) = kb {
+                    v.rel = rels(state, &va, k);
+                }
+                // a - b = δ_b - δ_a for counts of one ring.
+                for r in state.rings.keys() {
+                    let (da, db) = (state.rel(&va, *r), state.rel(&vb, *r));
+                    if da != Itv::TOP && db != Itv::TOP {
+                        if let Some(m) = v.range.meet(db.add(da.neg())) {
+                            v.range = m;
+                        }
+                    }
+                }
+                v
+            }
+            "arith.andi" => {
+                let (base, mask, vbase) = match (ka, kb) {
+                    (_, Some(m)) => (a, m, &va),
+                    (Some(m), None) => (b, m, &vb),
+                    _ => return Val::top(),
+                };
+                Val {
+                    range: match vbase.range.as_exact() {
+                        Some(x) => Itv::exact(x & mask),
+                        None if mask >= 0 => Itv { lo: 0, hi: mask },
+                        None => Itv::TOP,
+                    },
+                    shape: Shape::And {
+                        base: value_key(base),
+                        mask,
+                    },
+                    ..Val::top()
+                }
+            }
+            "arith.cmpi" => {
+                let predicate = attributes::integer(op, "predicate").unwrap_or(-1);
+                // eq 0, ne 1, ult 6, ule 7 (arith::CmpIPredicate).
+                let shape = match (predicate, va.shape, kb) {
+                    (0 | 1, Shape::And { base, mask }, Some(0))
+                        if mask > 0 && mask & (mask - 1) == 0 =>
+                    {
+                        Shape::Bit {
+                            base,
+                            k: mask,
+                            set: predicate == 1,
+                        }
+                    }
+                    (6 | 7, shape, Some(c)) if c >= 1 || predicate == 7 && c >= 0 => {
+                        let bound = if predicate == 7 { c } else { c - 1 };
+                        match shape {
+                            Shape::Diff { a, b } => Shape::Le {
+                                a,
+                                b: Some(b),
+                                bound,
+                            },
+                            _ => Shape::Le {
+                                a: value_key(a),
+                                b: None,
+                                bound,
+                            },
+                        }
+                    }
+                    _ => Shape::None,
+                };
+                let range = match (ka, kb) {
+                    (Some(x), Some(y)) => match predicate {
+                        0 => Itv::exact((x == y) as i64),
+                        1 => Itv::exact((x != y) as i64),
+                        2 => Itv::exact((x < y) as i64),
+                        3 => Itv::exact((x <= y) as i64),
+                        4 => Itv::exact((x > y) as i64),
+                        5 => Itv::exact((x >= y) as i64),
+                        6 => Itv::exact(((x as u64) < (y as u64)) as i64),
+                        7 => Itv::exact(((x as u64) <= (y as u64)) as i64),
+                        8 => Itv::exact(((x as u64) > (y as u64)) as i64),
+                        9 => Itv::exact(((x as u64) >= (y as u64)) as i64),
+                        _ => Itv { lo: 0, hi: 1 },
+                    },
+                    _ => Itv { lo: 0, hi: 1 },
+                };
+                Val {
+                    range,
+                    shape,
+                    ..Val::top()
+                }
+            }
+            _ => Val::top(),
+        }
+    }
+
+    /// Step 3.
+    fn arrive(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let ring = value_key(op.operand(0).unwrap());
+        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+            return;
+        };
+        let slot = self.get(state, op.operand(1).unwrap());
+        let r = state.rings[&ring].clone();
+        let mut ok = true;
+        if let Some(n) = r.n.as_exact() {
+            self.arm(GroupName::Number(ring, n), op);
+        }
+        if let Some(s) = self.constant_slot(state, &slot, k) {
+            match enumerate(r.n, k) {
+                Some(ns) => {
+                    if let Some(n) = ns.iter().find(|n| n.rem_euclid(k) != s) {
+                        self.error(
+                            op,
+                            &format!(
+                                "arrives on slot {s}, but on some path it arms group {n} of its ring, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
+                                n.rem_euclid(k)
+                            ),
+                        );
+                        ok = false;
+                    }
+                }
+                None => {
+                    self.error(op, &format!("arrives on the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    ok = false;
+                }
+            }
+        } else if let Shape::And { base, mask } = slot.shape {
+            let d = state.rel(&state.val(base), ring);
+            if mask == k - 1 && d.as_exact() == Some(0) {
+                self.arm(GroupName::Value(ring, base), op);
+            } else {
+                self.error(op, &format!("arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected `count & {}` of the ring's count", k - 1));
+                ok = false;
+            }
+        } else {
+            self.error(op, &format!("arrives on a slot that apipe-check-hazards cannot relate to the ring's arrivals: expected a constant or `count & {}` of the ring's count", k - 1));
+            ok = false;
+        }
+        if ok && r.done > k {
+            self.error(
+                op,
+                &format!(
+                    "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
+                ),
+            );
+        }
+        state.arrive(ring);
+    }
+
+    /// The value of a slot operand when it is a constant on every path
+    /// (mod K).
+    fn constant_slot(&self, state: &State, slot: &Val, k: i64) -> Option<i64> {
+        if let Some(s) = slot.range.as_exact() {
+            return Some(s);
+        }
+        if let Shape::And { base, mask } = slot.shape {
+            if mask == k - 1 {
+                return state.val(base).range.as_exact().map(|x| x & mask);
+            }
+        }
+        None
+    }
+
+    /// Step 4.
+    fn wait(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let ring = value_key(op.operand(0).unwrap());
+        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+            return;
+        };
+        let slot = self.get(state, op.operand(1).unwrap());
+        let parity = self.get(state, op.operand(2).unwrap());
+        let r = state.rings[&ring].clone();
+        let constant_parity = parity.range.as_exact().or_else(|| match parity.shape {
+            Shape::Bit { base, k: kk, set } if kk == k => state
+                .val(base)
+                .range
+                .as_exact()
+                .map(|x| (((x & k) != 0) == set) as i64),
+            _ => None,
+        });
+        // A slot `x & (K - 1)` and parity `(x & K) != 0` (or `== 0`) of one
+        // count x whose δ is known: its group directly.
+        let symbolic = match (slot.shape, parity.shape) {
+            (
+                Shape::And { base, mask },
+                Shape::Bit {
+                    base: pbase,
+                    k: kk,
+                    set,
+                },
+            ) if mask == k - 1 && kk == k => {
+                let (vb, vp) = (state.val(base), state.val(pbase));
+                let (db, dp) = (state.rel(&vb, ring), state.rel(&vp, ring));
+                (db != Itv::TOP && (base == pbase || db.as_exact().is_some() && db == dp)).then(
+                    || {
+                        if set {
+                            db
+                        } else {
+                            db.shift(k)
+                        }
+                    },
+                )
+            }
+            _ => None,
+        };
+        let mut name_number = None;
+        let name = match (slot.shape, parity.shape, symbolic) {
+            (
+                Shape::And { base, .. },
+                Shape::Bit {
+                    base: pbase,
+                    set: true,
+                    ..
+                },
+                Some(_),
+            ) if base == pbase => Some(GroupName::Value(ring, base)),
+            _ => match (r.n.as_exact(), symbolic) {
+                (Some(n), Some(d)) => d.as_exact().map(|d| GroupName::Number(ring, n - d)),
+                _ => None,
+            },
+        };
+        let distance: Option<Itv> = match (
+            symbolic,
+            self.constant_slot(state, &slot, k),
+            constant_parity,
+        ) {
+            (Some(d), _, _) => Some(d),
+            (None, Some(s), Some(p)) => match enumerate(r.n, k) {
+                Some(ns) if ns.len() == 1 => {
+                    let g = latest_group(ns[0], s, p, k);
+                    name_number = Some(GroupName::Number(ring, g));
+                    Some(Itv::exact(ns[0] - g))
+                }
+                Some(ns) => ns
+                    .iter()
+                    .map(|n| Itv::exact(n - latest_group(*n, s, p, k)))
+                    .reduce(Itv::join),
+                None => {
+                    self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    return self.unproved(op);
+                }
+            },
+            _ => None,
+        };
+        self.name(op, name.or(name_number));
+        let Some(d) = distance else {
+            self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot `x & {}` and parity `(x & {k}) != 0` (or `== 0`, the phase before) of one count x of the ring, or constants", k - 1));
+            return self.unproved(op);
+        };
+        if d.lo < 1 {
+            self.error(op, &format!("can deadlock: on some path the phase it waits for is not armed yet (the group it names is {} groups old on its ring: its arrive comes after the wait)", d.show()));
+            return self.unproved(op);
+        }
+        if d.hi > k {
+            self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`", d.show()));
+            return self.unproved(op);
+        }
+        let single = state.rings.len() == 1;
+        let rs = state.rings.get_mut(&ring).unwrap();
+        rs.done = rs.done.min(d.hi);
+        // One ring: every group is a group of it, so the groups committed
+        // after g are `δ_g - 1` on each path. Several: the most over
+        // `hist` (which does not follow which path gave which δ).
+        let mut pending: Option<i64> = Some(-1);
+        if single {
+            pending = Some(d.hi - 1);
+        } else {
+            for age in d.lo..=d.hi {
+                let h = rs.hist[(age - 1) as usize];
+                pending = match pending {
+                    Some(p) if h.hi < INF => Some(p.max(h.hi)),
+                    _ => None,
+                };
+            }
+        }
+        self.record(op, pending);
+    }
+
+    /// Step 3: `op` arms the group `name` (final rounds only).
+    fn arm(&mut self, name: GroupName, op: &OperationRef<'c, 'a>) {
+        if self.quiet > 0 {
+            return;
+        }
+        let arms = self.facts.arms.entry(name).or_default();
+        if !arms.contains(&op_key(op)) {
+            arms.push(op_key(op));
+        }
+    }
+
+    /// Step 4: the wait `op` names `name` on this visit (`None`: not one
+    /// name); joined over visits.
+    fn name(&mut self, op: &OperationRef<'c, 'a>, name: Option<GroupName>) {
+        if self.quiet > 0 {
+            return;
+        }
+        let entry = self.facts.named.entry(op_key(op)).or_insert(name);
+        if *entry != name {
+            *entry = None;
+        }
+    }
+
+    fn unproved(&mut self, op: &OperationRef<'c, 'a>) {
+        self.record(op, None);
+    }
+
+    fn record(&mut self, op: &OperationRef<'c, 'a>, pending: Option<i64>) {
+        if self.quiet > 0 {
+            return;
+        }
+        let key = op_key(op);
+        let joined = if self.visited.insert(key) {
+            pending
+        } else {
+            match (self.facts.pending.get(&key).copied().flatten(), pending) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            }
+        };
+        self.facts.pending.insert(key, joined);
+    }
+
+    /// Step 5's refinement: the then region of `scf.if (a - b <=u c)`.
+    fn refine(&self, state: &mut State, condition: Value) {
+        let Shape::Le { a, b, bound } = state.val(value_key(condition)).shape else {
+            return;
+        };
+        let va = state.val(a);
+        let mut vb = b.map_or_else(|| Val::constant(0), |b| state.val(b));
+        for r in state.rings.keys().copied().collect::<Vec<_>>() {
+            let (da, db) = (state.rel(&va, r), state.rel(&vb, r));
+            if da.lo <= -INF || da.hi >= INF {
+                continue;
+            }
+            // 0 <= a - b = δ_b - δ_a <= bound.
+            let Some(m) = db.meet(da.add(Itv { lo: 0, hi: bound })) else {
+                state.live = false;
+                return;
+            };
+            vb.rel.insert(r, m);
+            // A constant b: n_r = δ_b + b.
+            if let Some(c) = vb.range.as_exact() {
+                let ring = state.rings.get_mut(&r).unwrap();
+                match ring.n.meet(m.shift(c)) {
+                    Some(n) => ring.n = n,
+                    None => {
+                        state.live = false;
+                        return;
+                    }
+                }
+            }
+        }
+        if let Some(b) = b {
+            state.vals.insert(b, vb);
+        }
+    }
+
+    /// `scf.if`, `scf.index_switch`, `scf.execute_region`.
+    fn branches(&mut self, op: &OperationRef<'c, 'a>, state: &mut State, is_if: bool) {
+        let entry = state.clone();
+        let mut out: Option<State> = None;
+        let regions: Vec<_> = op.regions().collect();
+        for (i, region) in regions.iter().enumerate() {
+            let mut branch = entry.clone();
+            if is_if && i == 0 {
+                self.refine(&mut branch, op.operand(0).unwrap());
+            }
+            let Some(block) = region.first_block() else {
+                // An absent else: the entry state.
+                out = Some(match out {
+                    Some(o) => o.join(&entry, false),
+                    None => entry.clone(),
+                });
+                continue;
+            };
+            self.block(block, &mut branch);
+            if !branch.live {
+                continue;
+            }
+            let yielded: Vec<Val> = block
+                .terminator()
+                .map(|t| t.operands().map(|v| self.get(&branch, v)).collect())
+                .unwrap_or_default();
+            for (j, r) in op.results().enumerate() {
+                if let Some(v) = yielded.get(j) {
+                    branch.vals.insert(value_key(r.into()), v.clone());
+                }
+            }
+            out = Some(match out {
+                Some(o) => o.join(&branch, false),
+                None => branch,
+            });
+        }
+        *state = out.unwrap_or(State {
+            live: false,
+            ..entry
+        });
+    }
+
+    /// Step 6: `scf.for`.
+    fn for_loop(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+            return;
+        };
+        let bounds: Vec<Option<i64>> = (0..3)
+            .map(|i| op.operand(i).ok().and_then(ops::constant_int))
+            .collect();
+        let runs = matches!(bounds.as_slice(), [Some(l), Some(u), Some(s)] if u > l && *s > 0);
+        let iv_range = match bounds.as_slice() {
+            [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
+            _ => Itv::TOP,
+        };
+        let inits: Vec<Val> = op.operands().skip(3).map(|v| self.get(state, v)).collect();
+        let mut entry = state.clone();
+        entry.vals.insert(
+            value_key(body.argument(0).unwrap().into()),
+            Val {
+                range: iv_range,
+                ..Val::top()
+            },
+        );
+        for (i, v) in inits.iter().enumerate() {
+            entry
+                .vals
+                .insert(value_key(body.argument(i + 1).unwrap().into()), v.clone());
+        }
+        let back = |this: &mut Self, header: &State| -> State {
+            let mut s = header.clone();
+            this.block(body, &mut s);
+            let yielded: Vec<Val> = body
+                .terminator()
+                .map(|t| t.operands().map(|v| this.get(&s, v)).collect())
+                .unwrap_or_default();
+            for (i, v) in yielded.into_iter().enumerate() {
+                s.vals
+                    .insert(value_key(body.argument(i + 1).unwrap().into()), v);
+            }
+            s
+        };
+        let header = self.fixed_point(op, entry.clone(), back);
+        // The final round: checks and facts.
+        let mut exit = header.clone();
+        self.block(body, &mut exit);
+        let yielded: Vec<Val> = body
+            .terminator()
+            .map(|t| t.operands().map(|v| self.get(&exit, v)).collect())
+            .unwrap_or_default();
+        for (j, r) in op.results().enumerate() {
+            if let Some(v) = yielded.get(j) {
+                exit.vals.insert(value_key(r.into()), v.clone());
+            }
+        }
+        if !runs {
+            let mut skipped = state.clone();
+            for (j, r) in op.results().enumerate() {
+                if let Some(v) = inits.get(j) {
+                    skipped.vals.insert(value_key(r.into()), v.clone());
+                }
+            }
+            exit = exit.join(&skipped, false);
+        }
+        *state = exit;
+    }
+
+    /// The header of a loop: the join of `entry` and `back(header)`,
+    /// iterated quietly to a fixed point (step 6).
+    fn fixed_point(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        entry: State,
+        back: impl Fn(&mut Self, &State) -> State,
+    ) -> State {
+        let mut header = entry;
+        for round in 0..MAX_ROUNDS {
+            self.quiet += 1;
+            let next = back(self, &header);
+            self.quiet -= 1;
+            let joined = header.join(&next, round >= WIDEN_AFTER);
+            if joined == header {
+                return header;
+            }
+            header = joined;
+        }
+        self.error(
+            op,
+            "is a loop whose mbarrier state did not reach a fixed point",
+        );
+        header
+    }
+
+    /// Step 6: `scf.while` (before region, `scf.condition`, after region).
+    fn while_loop(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let (Some(before), Some(after)) = (
+            op.region(0).ok().and_then(|r| r.first_block()),
+            op.region(1).ok().and_then(|r| r.first_block()),
+        ) else {
+            return;
+        };
+        let mut entry = state.clone();
+        for (i, v) in op.operands().enumerate() {
+            let v = self.get(state, v);
+            entry
+                .vals
+                .insert(value_key(before.argument(i).unwrap().into()), v);
+        }
+        // Runs the before region; forwards the condition's operands to the
+        // after region's arguments (and returns them).
+        let through_condition = |this: &mut Self, s: &mut State| -> Vec<Val> {
+            this.block(before, s);
+            let forwarded: Vec<Val> = before
+                .terminator()
+                .map(|t| t.operands().skip(1).map(|v| this.get(s, v)).collect())
+                .unwrap_or_default();
+            for (i, v) in forwarded.iter().enumerate() {
+                if let Ok(a) = after.argument(i) {
+                    s.vals.insert(value_key(a.into()), v.clone());
+                }
+            }
+            forwarded
+        };
+        let back = |this: &mut Self, header: &State| -> State {
+            let mut s = header.clone();
+            through_condition(this, &mut s);
+            this.block(after, &mut s);
+            let yielded: Vec<Val> = after
+                .terminator()
+                .map(|t| t.operands().map(|v| this.get(&s, v)).collect())
+                .unwrap_or_default();
+            for (i, v) in yielded.into_iter().enumerate() {
+                if let Ok(a) = before.argument(i) {
+                    s.vals.insert(value_key(a.into()), v);
+                }
+            }
+            s
+        };
+        let header = self.fixed_point(op, entry, back);
+        let mut exit = header.clone();
+        let forwarded = through_condition(self, &mut exit);
+        let mut body = exit.clone();
+        self.block(after, &mut body);
+        for (j, r) in op.results().enumerate() {
+            if let Some(v) = forwarded.get(j) {
+                exit.vals.insert(value_key(r.into()), v.clone());
+            }
+        }
+        *state = exit;
+    }
+}
+
+/// `δ_r + shift` of `v` for every ring r it relates to (recorded, or from
+/// its range).
+fn rels(state: &State, v: &Val, shift: i64) -> BTreeMap<usize, Itv> {
+    state
+        .rings
+        .keys()
+        .filter_map(|r| {
+            let d = state.rel(v, *r);
+            (d != Itv::TOP).then(|| (*r, d.shift(shift)))
+        })
+        .collect()
+}
+
+/// Every value of `n` when there are few (at most 4K), else `None`.
+fn enumerate(n: Itv, k: i64) -> Option<Vec<i64>> {
+    (n.hi < INF && n.lo > -INF && n.hi - n.lo <= 4 * k).then(|| (n.lo..=n.hi).collect())
+}
+
+/// The latest group g < n (possibly negative: a phase before phase 0) of
+/// slot s whose phase `g div K` has parity p (step 4).
+fn latest_group(n: i64, s: i64, p: i64, k: i64) -> i64 {
+    let mut g = n - 1;
+    // At most 2K steps back.
+    while g.rem_euclid(k) != s.rem_euclid(k) || g.div_euclid(k).rem_euclid(2) != p.rem_euclid(2) {
+        g -= 1;
+    }
+    g
+}
+
+fn is_i1(value: Value) -> bool {
+    attributes::integer_width(value.r#type()) == Some(1)
+}
+
+/// Step 1: the arrival count of `apipe.mbarrier_init` is the number of
+/// threads that arrive: in a kernel, the product of `gpu.block_dim` x, y
+/// and z (or a constant equal to the product of `known_block_size`); in a
+/// host function, 1.
+fn arrival_count(count: Value, kernel: bool, function: &OperationRef) -> Result<(), String> {
+    let mut dims = Vec::new();
+    let mut constant = 1i64;
+    let mut stack = vec![count];
+    while let Some(v) = stack.pop() {
+        if let Some(c) = ops::constant_int(v) {
+            constant = constant.saturating_mul(c);
+            continue;
+        }
+        let Some(def) = crate::access::values::defining_op(v) else {
+            return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into());
+        };
+        match op_name(&def).as_str() {
+            "arith.muli" => {
+                stack.push(def.operand(0).unwrap());
+                stack.push(def.operand(1).unwrap());
+            }
+            "gpu.block_dim" => dims.push(
+                def.attribute("dimension")
+                    .map(|a| a.to_string())
+                    .unwrap_or_default(),
+            ),
+            _ => return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into()),
+        }
+    }
+    dims.sort();
+    let all_dims = dims.len() == 3 && dims.iter().collect::<HashSet<_>>().len() == 3;
+    let known: Option<i64> =
+        crate::access::values::dense_i64(function, "known_block_size").map(|v| v.iter().product());
+    let ok = if kernel {
+        (all_dims && constant == 1) || (dims.is_empty() && known == Some(constant))
+    } else {
+        dims.is_empty() && constant == 1
+    };
+    if ok {
+        Ok(())
+    } else if kernel {
+        Err("has an arrival count that is not the block size (gpu.block_dim x * y * z): every thread arrives once per group, so a phase with another count never completes or completes early".into())
+    } else {
+        Err(format!("has arrival count {constant} in a host function, where one thread arrives per group: a phase with another count never completes or completes early"))
+    }
+}

@@ -1,0 +1,310 @@
+//! The `gpu.barrier` right after an `apipe.mbarrier_wait` in a kernel: the
+//! counting form needed it (a `wait_group` completes the waiting thread's
+//! copies only), the mbarrier form does not for read-after-write (the phase
+//! completes once every thread's copies landed, and the wait acquires
+//! them). It is removed where it provably orders nothing else
+//! (docs/mbarrier.md, "Write after read"):
+//!
+//! 1. a buffer that a plain op writes (any op but `apipe.copy` and the
+//!    mbarrier ops whose memory effects write, [`crate::access`]) is
+//!    accessed by no other op but plain writes, and no op writes unknown
+//!    memory: no read depends on the barrier's ordering of a plain write.
+//!    Distinct function arguments are taken as distinct buffers, the
+//!    convention of `apipe-check-hazards`, whose errors rest on it too;
+//! 2. every path from the barrier reaches another `gpu.barrier` (or the end
+//!    of the kernel) before any `apipe.copy` (write-after-read: a read after
+//!    it stays ordered before the copies that may overwrite its data), and
+//!    before any plain write unless every path into it from a plain write
+//!    passes another barrier too (write-after-write between threads). Paths
+//!    go through the rest of the block, the back edge of an enclosing
+//!    `scf.for` and the code around it; `scf.while` and other ops with
+//!    regions that hold a barrier end the proof (the barrier stays).
+//!
+//! Read-after-write across threads is then the wait's: every copy a thread
+//! reads was tracked by an arrival of its thread on a phase that a wait
+//! completed. `apipe-check-hazards` checks the result
+//! (test/Analysis/check-hazards-mbarrier.mlir) and `apipe-run` runs it with
+//! its race checker (test/Emulation).
+
+use crate::access::{accesses, AccessKind, Forms, RootKind, Symbol};
+use apipe_dialect::ops;
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
+use std::collections::HashSet;
+
+/// Removes the `gpu.barrier`s of `kernel` that directly follow an
+/// `apipe.mbarrier_wait` and order nothing else (steps 1-2); returns how
+/// many.
+pub fn drop_after_waits(kernel: OperationRef) -> usize {
+    let nested = ops::nested_ops(&kernel);
+    let candidates: Vec<OperationRef> = nested
+        .iter()
+        .copied()
+        .filter(|op| ops::is(op, "gpu.barrier") && follows_wait(op))
+        .collect();
+    if candidates.is_empty() || !plain_writes_private(&nested) {
+        return 0;
+    }
+    let mut dropped = 0;
+    for barrier in candidates {
+        let mut scan = Scan {
+            kernel,
+            origin: barrier,
+            forms: Forms::new(),
+            visited: HashSet::new(),
+            found: Found::default(),
+        };
+        scan.forward(barrier.next_in_block(), barrier);
+        let after = scan.found;
+        // Copies after it, or plain writes both after and before it with no
+        // other barrier between: it stays.
+        let keep = after.copy
+            || after.unknown
+            || after.write && {
+                scan.visited.clear();
+                scan.found = Found::default();
+                scan.backward(preceding(&barrier), barrier);
+                scan.found.write || scan.found.unknown
+            };
+        if !keep {
+            // SAFETY: a live op without results; no handle to it is used
+            // again.
+            unsafe { mlir_sys::mlirOperationDestroy(barrier.to_raw()) };
+            dropped += 1;
+        }
+    }
+    dropped
+}
+
+/// True if the op before `op` in its block is an `apipe.mbarrier_wait`.
+fn follows_wait(op: &OperationRef) -> bool {
+    let mut previous = None;
+    let mut next = op.block().and_then(|b| b.first_operation());
+    while let Some(current) = next {
+        if current == *op {
+            break;
+        }
+        previous = Some(current);
+        next = current.next_in_block();
+    }
+    previous.is_some_and(|p| ops::is(&p, ops::MBARRIER_WAIT))
+}
+
+/// Step 1: every buffer that a plain op writes is accessed by no other op
+/// (and no op writes unknown memory).
+fn plain_writes_private(nested: &[OperationRef]) -> bool {
+    let mut forms = Forms::new();
+    // (buffer, op) of every access.
+    let mut accessed: Vec<(Option<Buffer>, usize, bool)> = Vec::new();
+    for op in nested {
+        // The ring is used through mbarrier ops only, ordered by their own
+        // semantics (and its initialisation by the barrier after it, which
+        // follows no wait).
+        // Barriers are the ordering itself; an op with regions is judged by
+        // the ops inside it.
+        if ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
+            || ops::is(op, "gpu.barrier")
+            || op.region_count() > 0
+        {
+            continue;
+        }
+        let found = accesses(&mut forms, op);
+        let plain = !ops::is(op, ops::COPY);
+        if plain && found.writes_all {
+            return false;
+        }
+        for access in &found.accesses {
+            let write = plain && access.kind == AccessKind::Write;
+            accessed.push((buffer(&access.region.root), key(op), write));
+        }
+    }
+    for (buffer, op, write) in &accessed {
+        if !write {
+            continue;
+        }
+        let Some(buffer) = buffer else {
+            return false;
+        };
+        // Other plain writes to it are ordered by step 2.
+        if accessed.iter().any(|(other, o, other_write)| {
+            o != op && !other_write && other.as_ref().is_none_or(|b| b == buffer)
+        }) {
+            return false;
+        }
+    }
+    true
+}
+
+/// A buffer as step 1 compares them: its root value, or a global's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Buffer {
+    Value(Symbol),
+    Global(String),
+}
+
+/// `None` for a root that may be any buffer.
+fn buffer(root: &crate::access::region::Root) -> Option<Buffer> {
+    match &root.kind {
+        RootKind::Fresh | RootKind::Argument => Some(Buffer::Value(root.symbol)),
+        RootKind::Global(name) => Some(Buffer::Global(name.clone())),
+        RootKind::Other => None,
+    }
+}
+
+fn key(op: &OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// What some path from the barrier meets before another `gpu.barrier`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Found {
+    /// An `apipe.copy` (or a region op that holds one).
+    copy: bool,
+    /// A plain write (step 1's kind).
+    write: bool,
+    /// Control flow the walk does not follow (the barrier stays).
+    unknown: bool,
+}
+
+/// Step 2's walk over the paths from (or, backward, into) `origin`.
+struct Scan<'c, 'a> {
+    kernel: OperationRef<'c, 'a>,
+    origin: OperationRef<'c, 'a>,
+    forms: Forms,
+    /// The loops whose back edge was followed (a cycle back to them adds
+    /// nothing new).
+    visited: HashSet<usize>,
+    found: Found,
+}
+
+impl<'c, 'a> Scan<'c, 'a> {
+    /// One op on a path; true if it is a barrier (the path ends).
+    fn visit(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        if *op == self.origin || ops::is(op, "gpu.barrier") {
+            return true;
+        }
+        if ops::is(op, ops::COPY) {
+            self.found.copy = true;
+        } else if op.region_count() > 0 {
+            let nested = ops::nested_ops(op);
+            if nested.iter().any(|n| ops::is(n, ops::COPY)) {
+                self.found.copy = true;
+            }
+            if nested
+                .iter()
+                .any(|n| *n == self.origin || ops::is(n, "gpu.barrier"))
+            {
+                self.found.unknown = true;
+            }
+            if nested.iter().any(|n| self.writes(n)) {
+                self.found.write = true;
+            }
+        } else if self.writes(op) {
+            self.found.write = true;
+        }
+        false
+    }
+
+    /// True for a plain write (step 1): any op but a copy and the mbarrier
+    /// ops whose memory effects write.
+    fn writes(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        if ops::is(op, ops::COPY)
+            || ops::is(op, "gpu.barrier")
+            || ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
+            || op.region_count() > 0
+        {
+            return false;
+        }
+        let found = accesses(&mut self.forms, op);
+        found.writes_all || found.accesses.iter().any(|a| a.kind == AccessKind::Write)
+    }
+
+    /// The paths forward from `next` (in the block of `from`).
+    fn forward(&mut self, mut next: Option<OperationRef<'c, 'a>>, from: OperationRef<'c, 'a>) {
+        let Some(block) = from.block() else {
+            self.found.unknown = true;
+            return;
+        };
+        while let Some(op) = next {
+            if self.visit(&op) {
+                return;
+            }
+            next = op.next_in_block();
+        }
+        let Some(parent) = block.parent_operation() else {
+            self.found.unknown = true;
+            return;
+        };
+        if parent == self.kernel {
+            return;
+        }
+        match ops::name(&parent).as_str() {
+            "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                self.forward(parent.next_in_block(), parent);
+            }
+            "scf.for" => {
+                // The back edge (once), then the exit.
+                if self.visited.insert(key(&parent)) {
+                    if let Some(first) = block.first_operation() {
+                        self.forward(Some(first), first);
+                    }
+                }
+                self.forward(parent.next_in_block(), parent);
+            }
+            _ => self.found.unknown = true,
+        }
+    }
+
+    /// The paths backward into `from` (`previous`: the ops before it in its
+    /// block, nearest first).
+    fn backward(&mut self, previous: Vec<OperationRef<'c, 'a>>, from: OperationRef<'c, 'a>) {
+        let Some(block) = from.block() else {
+            self.found.unknown = true;
+            return;
+        };
+        for op in &previous {
+            if self.visit(op) {
+                return;
+            }
+        }
+        let Some(parent) = block.parent_operation() else {
+            self.found.unknown = true;
+            return;
+        };
+        if parent == self.kernel {
+            return;
+        }
+        match ops::name(&parent).as_str() {
+            "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                self.backward(preceding(&parent), parent);
+            }
+            "scf.for" => {
+                // The back edge (once): from the end of the body; then the
+                // entry.
+                if self.visited.insert(key(&parent)) {
+                    if let Some(last) = block.terminator() {
+                        let mut from_end = preceding(&last);
+                        from_end.insert(0, last);
+                        self.backward(from_end, last);
+                    }
+                }
+                self.backward(preceding(&parent), parent);
+            }
+            _ => self.found.unknown = true,
+        }
+    }
+}
+
+/// The ops before `op` in its block, nearest first.
+fn preceding<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let mut next = op.block().and_then(|b| b.first_operation());
+    while let Some(current) = next {
+        if current == *op {
+            break;
+        }
+        out.push(current);
+        next = current.next_in_block();
+    }
+    out.reverse();
+    out
+}
