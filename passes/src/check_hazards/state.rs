@@ -132,36 +132,19 @@ pub(super) struct State<'c, 'a> {
     pub reads: Vec<Read<'c, 'a>>,
 }
 
-/// `when` in canonical form: sorted, without duplicates, each bound
-/// tightened over the integers ([`Lin::tightened_nonneg`]), and one bound
-/// per shape: of `x + c1 >= 0` and `x + c2 >= 0` (the same `x`) only
-/// `x + min(c1, c2) >= 0` (it implies the other). The fixed point of a loop
-/// compares constraint lists, and [`hull`] pairs bounds by shape, so a
-/// redundant weaker bound must not stand in for the tighter one.
+/// `when` in canonical form: each bound tightened over the integers
+/// ([`Lin::tightened_nonneg`]: `2t <= 1` is `t <= 0`, so that [`hull`]
+/// pairs it with `t <= c`), sorted, without duplicates. Weaker bounds of
+/// the same shape stay: the lower bound `τ_L >= k` of the issue context
+/// after `k` back edges gives an entry's age ([`super::classes::age`]).
 fn sorted(when: Vec<Constraint>) -> Vec<Constraint> {
-    let mut tightest: Vec<(Lin, i64)> = Vec::new();
-    let mut out = Vec::new();
-    for c in when {
-        let shaped = match &c {
-            Constraint::NonNeg(x) => {
-                let x = x.tightened_nonneg();
-                shape(&x).map(|s| (s, x.constant_term()))
-            }
-            _ => None,
-        };
-        match shaped {
-            Some((s, k)) => match tightest.iter_mut().find(|(t, _)| *t == s) {
-                Some((_, bound)) => *bound = (*bound).min(k),
-                None => tightest.push((s, k)),
-            },
-            None => out.push(c),
-        }
-    }
-    out.extend(
-        tightest
-            .into_iter()
-            .filter_map(|(s, k)| s.offset(k).map(Constraint::NonNeg)),
-    );
+    let mut out: Vec<Constraint> = when
+        .into_iter()
+        .map(|c| match c {
+            Constraint::NonNeg(x) => Constraint::NonNeg(x.tightened_nonneg()),
+            c => c,
+        })
+        .collect();
     out.sort();
     out.dedup();
     out
