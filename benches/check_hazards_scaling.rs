@@ -8,7 +8,9 @@
 //! `examples/software_pipeline_input.mlir`; `M` is chosen so that the
 //! pipelined function has about 1k, 2k, 4k, 8k and 16k ops. For each size:
 //! the pipeliner's time on the input, the checker's time on the pipelined
-//! output (the minimum of 3 runs each, parsing excluded), the checker's
+//! output (CPU time of the measuring thread, so that other processes on a
+//! shared machine count little; the minimum of 5 runs each, parsing
+//! excluded), the checker's
 //! microseconds per 1,000 ops (a flat column is linear growth), and the
 //! ratio checker / pipeliner. The checker must stay linear (10x the ops, at
 //! most 11x the time: compared between the 1.6k and 16k sizes) and cost
@@ -22,7 +24,34 @@ use apipe_passes::{
     software_pipeline::{software_pipeline, PipelineOptions},
 };
 use melior::ir::Module;
-use std::{fmt::Write as _, time::Instant};
+use std::fmt::Write as _;
+
+/// `struct timespec` of Linux (64-bit).
+#[repr(C)]
+struct Timespec {
+    seconds: i64,
+    nanoseconds: i64,
+}
+
+unsafe extern "C" {
+    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+}
+
+/// `CLOCK_THREAD_CPUTIME_ID` of Linux.
+const THREAD_CPU_TIME: i32 = 3;
+
+/// CPU seconds the calling thread has used.
+fn thread_cpu_seconds() -> f64 {
+    let mut time = Timespec {
+        seconds: 0,
+        nanoseconds: 0,
+    };
+    // SAFETY: libc's clock_gettime writes one timespec through a valid
+    // pointer to a live local.
+    let status = unsafe { clock_gettime(THREAD_CPU_TIME, &mut time) };
+    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    time.seconds as f64 + time.nanoseconds as f64 * 1e-9
+}
 
 /// The function with `m` tile streams.
 fn input(m: usize) -> String {
@@ -63,22 +92,23 @@ fn ops_in(module: &Module) -> usize {
     apipe_dialect::ops::nested_ops(&module.as_operation()).len()
 }
 
-/// (output ops, pipeliner seconds, checker seconds), minimum of 3 runs.
+/// (output ops, pipeliner seconds, checker seconds), CPU time, minimum of
+/// 5 runs.
 fn measure(context: &melior::Context, m: usize) -> (usize, f64, f64) {
     let text = input(m);
     let mut pipeliner = f64::MAX;
     let mut checker = f64::MAX;
     let mut size = 0;
-    for _ in 0..3 {
+    for _ in 0..5 {
         let module = Module::parse(context, &text).expect("the input parses");
-        let start = Instant::now();
+        let start = thread_cpu_seconds();
         software_pipeline(&module.as_operation(), PipelineOptions::default())
             .expect("the pipeliner accepts the input");
-        pipeliner = pipeliner.min(start.elapsed().as_secs_f64());
+        pipeliner = pipeliner.min(thread_cpu_seconds() - start);
         size = ops_in(&module);
-        let start = Instant::now();
+        let start = thread_cpu_seconds();
         let hazards = find_hazards(&module.as_operation()).expect("the checker runs");
-        checker = checker.min(start.elapsed().as_secs_f64());
+        checker = checker.min(thread_cpu_seconds() - start);
         assert!(hazards.is_empty(), "the pipeliner's output is hazard-free");
     }
     (size, pipeliner, checker)
@@ -86,8 +116,11 @@ fn measure(context: &melior::Context, m: usize) -> (usize, f64, f64) {
 
 fn main() {
     let context = apipe_dialect::create_context().expect("context");
-    // Ops of the output per stream, to aim at the sizes.
-    let (per_stream, _, _) = measure(&context, 1);
+    // Ops of the output per stream (the function's own ops aside), to aim
+    // at the sizes.
+    let (one, _, _) = measure(&context, 1);
+    let (eleven, _, _) = measure(&context, 11);
+    let per_stream = (eleven - one) / 10;
     println!("pipelined ops per stream: {per_stream}");
     println!(
         "{:>8} {:>7} {:>14} {:>12} {:>16} {:>18}",
