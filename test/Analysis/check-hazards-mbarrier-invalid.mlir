@@ -336,26 +336,6 @@ gpu.module @kernels {
     gpu.return
   }
 }
-
-// -----
-
-// Bulk copies and transaction bytes are not checked yet: refused at the
-// first such op.
-func.func @bulk(%A: memref<64xi32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %false = arith.constant false
-  %buf = memref.alloc() : memref<4xi32, 3>
-  %ring = memref.alloca() : memref<1xi64, 3>
-  apipe.mbarrier_init %ring, %c1 : memref<1xi64, 3>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:3: error: 'apipe.mbarrier_expect_tx' op is not checked by apipe-check-hazards yet
-  apipe.mbarrier_expect_tx %ring[%c0], 16 : memref<1xi64, 3>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:3: error: 'apipe.bulk_copy' op is not checked by apipe-check-hazards yet
-  apipe.bulk_copy %A[%c0], %buf[%c0], 4, %ring[%c0] : memref<64xi32> to memref<4xi32, 3>, memref<1xi64, 3>
-  apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
-  apipe.mbarrier_wait %ring[%c0], %false : memref<1xi64, 3>
-  return
-}
 // CHECK-NOT: error:
 
 // -----

@@ -23,9 +23,9 @@
 //!    branches other than the initialising thread's `scf.if`), with the
 //!    arrival count of every thread that arrives: the block size
 //!    (`gpu.block_dim` x, y and z multiplied) in a kernel, 1 in a host
-//!    function. An arrive or wait on another memref, an arrive under
-//!    thread-dependent control flow, and `apipe.bulk_copy` /
-//!    `apipe.mbarrier_expect_tx` (not checked yet) are located errors.
+//!    function. An arrive, wait, expect or bulk copy on another memref, an
+//!    arrive under thread-dependent control flow, and a bulk copy in a
+//!    function with several rings are located errors.
 //! 2. State per ring: `n` (arrives so far, an interval), `done` (every
 //!    group at ring distance `>= done` is complete in this thread), and per
 //!    ring distance 1..=K+1 the groups committed on any ring after that
@@ -41,7 +41,12 @@
 //!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
 //!    every path; or a pipeline index at offset 0), and its slot's previous
 //!    group must be complete (`done <= K`): else a located error (slot out
-//!    of step, slot reused too early).
+//!    of step, slot reused too early). So must an `apipe.bulk_copy` or
+//!    `apipe.mbarrier_expect_tx` (its bytes count on the next group's
+//!    phase); per ring, `tx` sums the bytes expected minus the bytes bulk
+//!    copied since the thread's last arrive, and an arrive needs `tx = 0`
+//!    on every path (PTX ISA 9.7.13.15.2: a phase completes when its
+//!    arrivals and its transaction count are both done).
 //! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
 //!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
 //!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
@@ -372,6 +377,10 @@ struct RingState {
     /// ring distance d, d = 1..=K+1; `[INF, INF]` where no such group
     /// exists.
     hist: Vec<Itv>,
+    /// Transaction bytes this thread expected on the ring's next group
+    /// (`apipe.mbarrier_expect_tx`) minus those its bulk copies complete
+    /// there, since its last arrive (step 3).
+    tx: Itv,
 }
 
 /// The abstract state at a point.
@@ -403,6 +412,7 @@ impl State {
                             n: Itv::exact(0),
                             done: 1,
                             hist: vec![Itv::exact(INF); r.slots as usize + 1],
+                            tx: Itv::exact(0),
                         },
                     )
                 })
@@ -511,6 +521,7 @@ impl State {
                             .zip(&b.hist)
                             .map(|(x, y)| merge(*x, *y))
                             .collect(),
+                        tx: merge(a.tx, b.tx),
                     },
                 )
             })
@@ -610,14 +621,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let mut refused = HashSet::new();
         for op in &nested {
             let name = op_name(op);
-            if name == ops::BULK_COPY || name == ops::MBARRIER_EXPECT_TX {
-                self.error(
-                    op,
-                    "is not checked by apipe-check-hazards yet (bulk copies and transaction \
-                     bytes); check the program before its copies become bulk copies",
-                );
-                continue;
-            }
             if name != ops::MBARRIER_INIT {
                 continue;
             }
@@ -661,15 +664,19 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
         for op in &nested {
             let name = op_name(op);
-            if name != ops::MBARRIER_ARRIVE_COPIES && name != ops::MBARRIER_WAIT {
+            let Some(ring) = ring_operand(op) else {
                 continue;
-            }
-            let ring = value_key(op.operand(0).unwrap());
+            };
+            let ring = value_key(ring);
             if refused.contains(&ring) {
                 continue;
             }
             if !self.rings.contains_key(&ring) {
                 self.error(op, "uses a ring that no 'apipe.mbarrier_init' of this function initialises: its phases are unknown");
+                continue;
+            }
+            if name == ops::BULK_COPY && self.rings.len() > 1 {
+                self.error(op, "is a bulk copy in a function with several rings: apipe-check-hazards follows bulk copies with one ring per function (its hazard walk counts every arrive as the commit of one queue)");
                 continue;
             }
             if name == ops::MBARRIER_ARRIVE_COPIES
@@ -701,10 +708,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             .find(|p| p.parent_operation() == Some(self.function))
             .unwrap_or(*init);
         let uses = |op: &OperationRef| {
-            ops::self_and_nested_ops(op).iter().any(|o| {
-                (ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT))
-                    && o.operand(0).is_ok_and(|r| r == ring)
-            })
+            ops::self_and_nested_ops(op)
+                .iter()
+                .any(|o| ring_operand(o).is_some_and(|r| r == ring))
         };
         let mut next = top.next_in_block();
         while let Some(op) = next {
@@ -758,6 +764,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 self.set(state, op.result(0).unwrap().into(), v);
             }
             ops::MBARRIER_ARRIVE_COPIES => self.arrive(&op, state),
+            ops::BULK_COPY | ops::MBARRIER_EXPECT_TX => self.transaction(&op, state),
             ops::MBARRIER_WAIT => self.wait(&op, state),
             "scf.if" => self.branches(&op, state, true),
             "scf.index_switch" | "scf.execute_region" => self.branches(&op, state, false),
@@ -765,9 +772,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             "scf.while" => self.while_loop(&op, state),
             _ => {
                 if op.region_count() > 0
-                    && ops::nested_ops(&op).iter().any(|o| {
-                        ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT)
-                    })
+                    && ops::nested_ops(&op)
+                        .iter()
+                        .any(|o| ring_operand(o).is_some())
                 {
                     self.error(&op, "holds mbarrier arrives or waits in regions apipe-check-hazards does not follow (structured control flow of scf only)");
                 }
@@ -1033,51 +1040,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
             return;
         };
-        let slot = self.get(state, op.operand(1).unwrap());
         let r = state.rings[&ring].clone();
-        let mut ok = true;
         if let Some(n) = r.n.as_exact() {
             self.arm(GroupName::Number(ring, n), op);
         }
-        // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
-        let pipelined = state.masks(&slot, ring).index & 1 == 1;
-        if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
-            // Slot n mod K on every path.
-        } else if let Some(s) = self.constant_slot(state, &slot, k) {
-            match enumerate(r.n, k) {
-                Some(ns) => {
-                    if let Some(n) = ns.iter().find(|n| n.rem_euclid(k) != s) {
-                        self.error(
-                            op,
-                            &format!(
-                                "arrives on slot {s}, but on some path it arms group {n} of its ring, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
-                                n.rem_euclid(k)
-                            ),
-                        );
-                        ok = false;
-                    }
-                }
-                None => {
-                    self.error(op, &format!("arrives on the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
-                    ok = false;
-                }
-            }
-        } else if let Some(base) = slot_base(state, &slot, k) {
-            let d = state.rel(&state.val(base), ring);
-            if d.as_exact() == Some(0) {
-                self.arm(GroupName::Value(ring, base), op);
-            } else {
-                self.error(op, &format!("arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
-                ok = false;
-            }
-        } else if matches!(slot.shape, Shape::And { .. } | Shape::Rem { .. }) {
-            self.error(op, &format!("arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
-            ok = false;
-        } else {
-            self.error(op, &format!("arrives on a slot that apipe-check-hazards cannot relate to the ring's arrivals: expected a constant, {} of the ring's count, or a slot index advanced as `index + 1 == {k} ? 0 : index + 1` once per arrive", slot_form(k, "count")));
-            ok = false;
+        let base = self.next_slot(op, state, ring, 1, ("arrives on", "it arms group"));
+        if let Some(Some(base)) = base {
+            self.arm(GroupName::Value(ring, base), op);
         }
-        if ok && r.done > k {
+        if base.is_some() && r.done > k {
             self.error(
                 op,
                 &format!(
@@ -1085,7 +1056,110 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 ),
             );
         }
+        // Step 3: the bytes this thread expected on the group are the bytes
+        // its bulk copies complete there.
+        if r.tx != Itv::exact(0) {
+            self.error(op, &format!("arrives on a group whose transaction bytes do not balance in this thread: on some path the bytes expected (apipe.mbarrier_expect_tx) minus those its bulk copies complete on the slot are {}, so the phase completes early or never", r.tx.show()));
+        }
+        state.rings.get_mut(&ring).unwrap().tx = Itv::exact(0);
         state.arrive(ring);
+    }
+
+    /// Step 3 for `apipe.bulk_copy` and `apipe.mbarrier_expect_tx`: on the
+    /// slot of the ring's next group, whose previous phase is complete;
+    /// then the bytes expected (+) or completed (-) on it.
+    fn transaction(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let bulk = ops::is(op, ops::BULK_COPY);
+        let Some(ring) = ring_operand(op).map(value_key) else {
+            return;
+        };
+        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+            return;
+        };
+        let (slot, words) = if bulk {
+            (3, ("completes its bytes on", "its bytes count on group"))
+        } else {
+            (1, ("expects bytes on", "its bytes count on group"))
+        };
+        let ok = self.next_slot(op, state, ring, slot, words).is_some();
+        if ok && state.rings[&ring].done > k {
+            self.error(
+                op,
+                &format!(
+                    "uses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its bytes would count on the previous phase; wait for that group first"
+                ),
+            );
+        }
+        let bytes = if bulk {
+            transfer_bytes(op).map(|b| -b)
+        } else {
+            attributes::integer(op, "bytes")
+        };
+        let r = state.rings.get_mut(&ring).unwrap();
+        r.tx = match bytes {
+            Some(b) => r.tx.shift(b),
+            None => Itv::TOP,
+        };
+    }
+
+    /// Steps 3: whether the slot operand `slot` of `op` is the slot of the
+    /// ring's next group (n mod K) on every path; `None` after an error,
+    /// `Some(base)` with the count value it is `base mod K` of, if any.
+    /// `words`: the op's verb ("arrives on") and its tie to the group ("it
+    /// arms group").
+    fn next_slot(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        state: &State,
+        ring: usize,
+        slot: usize,
+        words: (&str, &str),
+    ) -> Option<Option<usize>> {
+        let (verb, tie) = words;
+        let k = self.rings[&ring].slots;
+        let slot = self.get(state, op.operand(slot).unwrap());
+        let r = &state.rings[&ring];
+        // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
+        let pipelined = state.masks(&slot, ring).index & 1 == 1;
+        if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
+            // Slot n mod K on every path.
+            return Some(None);
+        }
+        if let Some(s) = self.constant_slot(state, &slot, k) {
+            match enumerate(r.n, k) {
+                Some(ns) => {
+                    if let Some(n) = ns.iter().find(|n| n.rem_euclid(k) != s) {
+                        self.error(
+                            op,
+                            &format!(
+                                "{verb} slot {s}, but on some path {tie} {n} of its ring, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
+                                n.rem_euclid(k)
+                            ),
+                        );
+                        return None;
+                    }
+                    return Some(None);
+                }
+                None => {
+                    self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    return None;
+                }
+            }
+        }
+        if let Some(base) = slot_base(state, &slot, k) {
+            let d = state.rel(&state.val(base), ring);
+            if d.as_exact() == Some(0) {
+                return Some(Some(base));
+            }
+            self.error(op, &format!("{verb} a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
+            return None;
+        }
+        if matches!(slot.shape, Shape::And { .. } | Shape::Rem { .. }) {
+            self.error(op, &format!("{verb} a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
+        } else {
+            self.error(op, &format!("{verb} a slot that apipe-check-hazards cannot relate to the ring's arrivals: expected a constant, {} of the ring's count, or a slot index advanced as `index + 1 == {k} ? 0 : index + 1` once per arrive", slot_form(k, "count")));
+        }
+        None
     }
 
     /// The value of a slot operand when it is a constant on every path
@@ -1528,6 +1602,26 @@ fn rels(state: &State, v: &Val, shift: i64) -> BTreeMap<usize, Itv> {
             (d != Itv::TOP).then(|| (*r, d.shift(shift)))
         })
         .collect()
+}
+
+/// The bytes an `apipe.bulk_copy` moves: `elements` times the width of
+/// the source's element type (whole bytes), if known.
+fn transfer_bytes(op: &OperationRef) -> Option<i64> {
+    crate::cp_async::copy_bytes(op)
+        .ok()
+        .and_then(|b| i64::try_from(b).ok())
+}
+
+/// The ring operand of an mbarrier op or a bulk copy, `None` for other
+/// ops (`apipe.mbarrier_init` included).
+fn ring_operand<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    match op_name(op).as_str() {
+        ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT | ops::MBARRIER_EXPECT_TX => {
+            op.operand(0).ok()
+        }
+        ops::BULK_COPY => op.operand(2).ok(),
+        _ => None,
+    }
 }
 
 /// The count x of a slot operand `x mod K`: `x & (K - 1)` for a power of

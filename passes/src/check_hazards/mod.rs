@@ -215,9 +215,10 @@ pub fn find_hazards<'c: 'a, 'a>(
         } else {
             None
         };
-        let has_copy = nested
-            .iter()
-            .any(|op| apipe_dialect::ops::is(op, apipe_dialect::ops::COPY));
+        let has_copy = nested.iter().any(|op| {
+            apipe_dialect::ops::is(op, apipe_dialect::ops::COPY)
+                || apipe_dialect::ops::is(op, apipe_dialect::ops::BULK_COPY)
+        });
         if !has_copy {
             continue;
         }

@@ -201,7 +201,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         let name = ops::name(&op);
         match name.as_str() {
-            ops::COPY => self.copy(op, state),
+            // A bulk copy is tracked by its slot's phase, which the
+            // thread's next arrive completes (one ring per function,
+            // checked by `mbarrier`): the commit of one queue, as a copy.
+            ops::COPY | ops::BULK_COPY => self.copy(op, state),
             ops::COMMIT_GROUP => commit(&op, state),
             ops::WAIT_GROUP => {
                 let pending = attributes::integer(&op, attributes::PENDING)
