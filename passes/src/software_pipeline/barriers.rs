@@ -95,6 +95,9 @@ pub(crate) struct Minimal {
     pub fixed: HashMap<u64, Vec<Vec<usize>>>,
     /// The user's barriers (body op indices) left out.
     pub dropped: HashSet<usize>,
+    /// How many of the user's barriers stay in the body (each runs once per
+    /// kernel iteration, besides the placed ones in `kernel`).
+    pub kept: usize,
     /// The largest `n` simulated (`S + T`); larger trip counts use it.
     pub horizon: u64,
 }
@@ -162,10 +165,11 @@ impl BarrierPlan {
         }
     }
 
-    /// The gaps of the steady state (for the remark and tests).
+    /// The `gpu.barrier`s a kernel iteration runs: the placed ones and the
+    /// user's that stay (for the remark).
     pub fn kernel_barrier_count(&self) -> Option<usize> {
         match self {
-            BarrierPlan::Minimal(m) => Some(m.kernel.len()),
+            BarrierPlan::Minimal(m) => Some(m.kernel.len() + m.kept),
             _ => None,
         }
     }
@@ -670,6 +674,7 @@ impl Model {
             epilogue: collect(epilogue),
             fixed,
             dropped: self.dropped.clone(),
+            kept: self.kept.len(),
             horizon,
         })
     }
@@ -959,6 +964,7 @@ mod tests {
                     epilogue: vec![(0..=model.len).collect(); s as usize],
                     fixed: HashMap::new(),
                     dropped: HashSet::new(),
+                    kept: 0,
                     horizon: u64::MAX,
                 };
                 let all = emitted(&model, &plan, n, false);
