@@ -40,10 +40,10 @@
 // DEALLOC: sizes = [4] strides = [1] data =
 // DEALLOC-NEXT: [0,  0,  0,  0]
 // DEALLOC-NEXT: runtime-errors.mlir:[[# @LINE + 23]]:3: error: 'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {{.*}}runtime-errors.mlir:[[# @LINE + 19]]:3 still uses: no wait completes that copy before
-// Eager mode landed the copy at issue: nothing is pending.
-// RUN: apipe-run %s --entry=dealloc_with_copy_in_flight --completion=eager 2>&1 | FileCheck %s --check-prefix=DEALLOC-EAGER
+// Eager mode moved the data at issue, but no wait has completed the group: the same error.
+// RUN: not apipe-run %s --entry=dealloc_with_copy_in_flight --completion=eager 2>&1 | FileCheck %s --check-prefix=DEALLOC-EAGER
 // DEALLOC-EAGER: [1,  1,  1,  1]
-// DEALLOC-EAGER-NOT: error
+// DEALLOC-EAGER-NEXT: runtime-errors.mlir:[[# @LINE + 19]]:3: error: 'memref.dealloc' frees a buffer that the pending 'apipe.copy' at {{.*}}runtime-errors.mlir:[[# @LINE + 15]]:3 still uses: no wait completes that copy before
 
 func.func private @printI64(i64)
 func.func private @printNewline()

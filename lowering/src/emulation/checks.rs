@@ -22,10 +22,21 @@
 //!    buffer could fault; then `apipe_emu_alloc(id, aligned pointer)`
 //!    makes the buffer live for the runtime's dealloc check
 //!    ([`crate::emulation_runtime::heap`]).
+//! 5. use after free: for a `memref.alloc` of default memory that a
+//!    `memref.dealloc` frees (the alloc's result or a view of it), before
+//!    each other op that uses the buffer or a view of it, a call
+//!    `apipe_emu_live(id, aligned pointer of the alloc)`; the runtime stops
+//!    the program at that op if the buffer has been freed. Not uses: view
+//!    ops (their results are followed), the dealloc, metadata ops
+//!    (`memref.dim`, `memref.rank`, `memref.extract_*`), terminators, loop
+//!    inits (`scf.for`, `scf.while`) and the runtime's own calls but the
+//!    copies. Views are followed within the function only (not through
+//!    calls, block arguments or iter_args).
 
 use super::Emitter;
-use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN};
-use apipe_dialect::ops;
+use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, LIVE_FN};
+use apipe_dialect::{effects::view_source, ops};
+use apipe_passes::token_values::users;
 use melior::{
     dialect::arith::{self, CmpiPredicate},
     ir::{
@@ -37,7 +48,7 @@ use melior::{
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
 
-/// Steps 1-4 on every op nested in `root`.
+/// Steps 1-5 on every op nested in `root`.
 pub fn insert<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
@@ -52,6 +63,7 @@ pub fn insert<'c: 'a, 'a>(
             check_vector_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
             check_allocation(op, emitter);
+            check_uses_after_free(op, emitter);
         }
     }
 }
@@ -176,21 +188,7 @@ fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 
     };
     let location = op.location();
     let id = emitter.id(location, ALLOC_FAILED);
-    let pointer: Value = emitter
-        .before(
-            next,
-            melior::ir::operation::OperationBuilder::new(
-                "memref.extract_aligned_pointer_as_index",
-                location,
-            )
-            .add_operands(&[result.into()])
-            .add_results(&[emitter.index_type()])
-            .build()
-            .expect("valid memref.extract_aligned_pointer_as_index"),
-        )
-        .result(0)
-        .unwrap()
-        .into();
+    let pointer = aligned_pointer(emitter, next, result.into());
     let zero = emitter.constant(next, emitter.index_type(), 0);
     let null: Value = emitter
         .before(
@@ -204,6 +202,108 @@ fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 
     emitter.call_if(next, null, CHECK_FAILED_FN, &[id]);
     let pointer = emitter.to_i64(next, pointer);
     emitter.call(next, ALLOC_FN, &[id, pointer], &[]);
+}
+
+/// `memref.extract_aligned_pointer_as_index` of `memref`, before `op`.
+fn aligned_pointer<'c, 'a>(
+    emitter: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    memref: Value<'c, 'a>,
+) -> Value<'c, 'a> {
+    emitter
+        .before(
+            op,
+            melior::ir::operation::OperationBuilder::new(
+                "memref.extract_aligned_pointer_as_index",
+                op.location(),
+            )
+            .add_operands(&[memref])
+            .add_results(&[emitter.index_type()])
+            .build()
+            .expect("valid memref.extract_aligned_pointer_as_index"),
+        )
+        .result(0)
+        .unwrap()
+        .into()
+}
+
+/// Users of a buffer that do not read or write its memory (step 5).
+const NOT_USES: &[&str] = &[
+    "memref.dealloc",
+    "memref.dim",
+    "memref.rank",
+    "memref.extract_aligned_pointer_as_index",
+    "memref.extract_strided_metadata",
+    "scf.for",
+    "scf.while",
+];
+
+/// View ops of their operand 0 that MLIR 22 may not mark as
+/// `ViewLikeOpInterface` (step 5).
+const VIEWS: &[&str] = &[
+    "memref.assume_alignment",
+    "memref.memory_space_cast",
+    "memref.cast",
+    "memref.transpose",
+    "memref.reinterpret_cast",
+];
+
+/// Step 5.
+fn check_uses_after_free<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let Ok(result) = op.result(0) else {
+        return;
+    };
+    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
+        return;
+    };
+    if ty.memory_space().is_some() {
+        return;
+    }
+    let buffer: Value = result.into();
+    let mut freed = false;
+    let mut uses: Vec<(OperationRef, String)> = Vec::new();
+    let mut values = vec![buffer];
+    while let Some(value) = values.pop() {
+        for user in users(value) {
+            let name = ops::name(&user);
+            if name == "memref.dealloc" {
+                freed = true;
+                continue;
+            }
+            // View ops, and those MLIR 22 may not mark `ViewLikeOpInterface`.
+            let view = view_source(&user).is_some_and(|source| source == value)
+                || (VIEWS.contains(&name.as_str()) && user.operand(0).ok() == Some(value));
+            if view {
+                values.extend(user.result(0).ok().map(Value::from));
+                continue;
+            }
+            // Step 6 made each `apipe.copy` a call of the runtime.
+            let callee = ops::is(&user, "func.call")
+                .then(|| user.attribute("callee").ok().map(|c| c.to_string()))
+                .flatten()
+                .unwrap_or_default();
+            let copy = callee.starts_with(&format!("@{COPY_FN_PREFIX}"));
+            let runtime_call = callee.starts_with("@apipe_emu_") && !copy;
+            let terminator = user.next_in_block().is_none();
+            if NOT_USES.contains(&name.as_str()) || runtime_call || terminator {
+                continue;
+            }
+            if !uses.iter().any(|(u, _)| *u == user) {
+                uses.push((user, if copy { ops::COPY.to_owned() } else { name }));
+            }
+        }
+    }
+    if !freed {
+        return;
+    }
+    for (user, name) in uses {
+        let id = emitter.id(user.location(), "");
+        emitter.name(id, &name);
+        let pointer = aligned_pointer(emitter, user, buffer);
+        let pointer = emitter.to_i64(user, pointer);
+        let id = emitter.constant(user, emitter.i64_type(), id);
+        emitter.call(user, LIVE_FN, &[id, pointer], &[]);
+    }
 }
 
 /// Step 3.

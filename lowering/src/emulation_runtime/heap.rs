@@ -24,14 +24,23 @@
 //!    A buffer that a pending `apipe.copy` still reads or writes is an error
 //!    too ([`crate::emulation_runtime`], event 5). Then the buffer is freed.
 //!
+//! 3. Before each op that uses a buffer which some `memref.dealloc` of its
+//!    function frees (see [`crate::emulation::checks`], step 5), the
+//!    lowering calls [`apipe_emu_live`] with the buffer's aligned pointer:
+//!    a buffer freed already is an error at that op (use after free), with
+//!    a note at its alloc and at its dealloc. Buffers that no dealloc
+//!    frees get no such call, so programs without `memref.dealloc` pay
+//!    nothing.
+//!
 //! Keyed by the aligned pointer, which every view keeps (the allocated
 //! pointer, which `free` gets, is the same for the buffer and its views;
 //! `memref.alloc` without an alignment gives both the same value).
 //! `malloc` may return a freed address again: the new alloc makes it live.
 //!
-//! Not caught: a load or store through a buffer after its dealloc (no
-//! per-access check: it would cost a lookup on every access); the
-//! runtime's bounds checks see the memref's sizes, which stay valid.
+//! Not caught: a use after free through a memref that reaches the op
+//! through a call, a block argument or an `scf.for` iter_arg, or in a
+//! kernel (step 3 follows the buffer's views within its function only), and
+//! a use after `malloc` has given the freed address to a new buffer.
 
 use super::context::{entry, Thread};
 use std::collections::HashMap;
@@ -55,6 +64,13 @@ impl Heap {
     pub fn allocated(&mut self, op: i64, aligned: usize) {
         self.freed.remove(&aligned);
         self.live.insert(aligned, op);
+    }
+
+    /// Step 3: the (alloc op id, dealloc op id) of the freed buffer at
+    /// `aligned`, if a dealloc freed it and no alloc has returned the
+    /// address since.
+    pub fn freed_at(&self, aligned: usize) -> Option<(i64, i64)> {
+        self.freed.get(&aligned).copied()
     }
 
     /// Step 2: `memref.dealloc` op `op` frees the memref whose aligned
@@ -123,6 +139,32 @@ pub extern "C" fn apipe_emu_alloc(op: i64, aligned: i64) {
     })
 }
 
+/// Step 3: op `op` (its name recorded by the lowering) is about to use the
+/// buffer of `memref.alloc` whose aligned pointer is `aligned`. Stops the
+/// program with a located error if a `memref.dealloc` has freed it.
+pub extern "C" fn apipe_emu_live(op: i64, aligned: i64) {
+    entry((), |t| {
+        let freed = t
+            .run()
+            .heap
+            .lock()
+            .ok()
+            .and_then(|heap| heap.freed_at(aligned as usize));
+        let Some((alloc, free)) = freed else {
+            return Ok(());
+        };
+        let name = t.run().name(op).unwrap_or("op").to_owned();
+        Err(t.error_with_notes(
+            op,
+            &format!("'{name}' uses a buffer that is already freed (use after free)"),
+            &[
+                (alloc, "the buffer was allocated here".to_owned()),
+                (free, "and freed here".to_owned()),
+            ],
+        ))
+    })
+}
+
 /// A memref descriptor's fields that a dealloc needs, read from the
 /// C interface's argument: `rank >= 0` a pointer to a ranked descriptor
 /// `{allocated, aligned, offset, sizes[rank], strides[rank]}`; `rank < 0`
@@ -187,7 +229,11 @@ pub unsafe extern "C" fn apipe_emu_dealloc(
 }
 
 /// A pending copy of `t` that reads or writes the buffer `memref` (an
-/// error at dealloc op `op`).
+/// error at dealloc op `op`). Pending means that no wait has completed the
+/// copy's group yet, whether or not the emulator has already moved its data
+/// (`eager` moves it at issue, `random` may move it early): PTX guarantees a
+/// `cp.async` complete only after the wait on its group (PTX ISA, `cp.async.wait_group`),
+/// so freeing its buffer before that is an error in every completion mode.
 fn pending_copy(
     t: &mut Thread,
     op: i64,
@@ -209,7 +255,6 @@ fn pending_copy(
         queue
             .pending
             .iter()
-            .filter(|p| !p.landed)
             .find(|p| inside(p.copy.src as usize) || inside(p.copy.dst as usize))
             .map(|p| p.copy.op)
     });

@@ -112,6 +112,10 @@ pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
 /// Name of the runtime function called after `memref.alloc` (and its null
 /// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
 pub const ALLOC_FN: &str = "apipe_emu_alloc";
+/// Name of the runtime function called before an op that uses a buffer
+/// which a `memref.dealloc` of its function frees: `(id: i64,
+/// aligned_pointer: i64)` ([`heap::apipe_emu_live`]).
+pub const LIVE_FN: &str = "apipe_emu_live";
 /// Prefix of the runtime functions called before `memref.dealloc`, one
 /// declaration per memref type, bound through the C interface
 /// (`_mlir_ciface_<name>`) to [`heap::apipe_emu_dealloc`]:
@@ -824,6 +828,7 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
         (ALLOC_FN, heap::apipe_emu_alloc as *mut ()),
+        (LIVE_FN, heap::apipe_emu_live as *mut ()),
         (STACK_RELEASE_FN, apipe_emu_stack_release as *mut ()),
     ]
     .into_iter()
