@@ -20,12 +20,17 @@ makes the `apipe.copy` / `commit_group` / `wait_group 0` form the
 pipeliner reads; the pipeliner schedules the stages from the stage count,
 multi-buffers, places the waits and the barriers, and rewrites the loop);
 mlir-opt runs `--transform-interpreter` with the transform script next to
-the payload. Times are the pass times `--mlir-timing` reports (wall
-clock of each pass, not parsing or printing), best of `--repeat` runs:
+the payload. Each figure is the best of `--repeat` runs:
 
-- `pipeline`: apipe's ApipeSoftwarePipeline pass against upstream's
-  transform interpreter (scheduling and pipelining on both sides);
-- `with import`: apipe's import and pipeliner together against the same.
+- `cpu`: the CPU time (user + sys) of the whole process, minus that of the
+  same tool parsing, verifying and printing the same input with no pass:
+  what the passes cost, printing their larger output included. CPU time,
+  not wall time, because the machine may be shared;
+- `pipeline cpu`: the same for apipe-software-pipeline alone, on the
+  output of apipe-import-nvgpu;
+- `wall`: the pass times `--mlir-timing` reports (wall clock of
+  ApipeImportNvgpu + ApipeSoftwarePipeline, and of upstream's
+  InterpreterPass), which a loaded machine inflates.
 
 Linearity: 10x the loops should cost at most 11x the time.
 
@@ -119,23 +124,27 @@ def payload(count, seed=1):
     )
 
 
-def timed(command, names):
-    """Runs `command` with --mlir-timing; the wall times in seconds of the
-    passes whose names contain each of `names`, and the stderr."""
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{result.stderr[-3000:]}")
+def timed(command, names=()):
+    """Runs `command`; its CPU seconds (user + sys), the wall seconds of the
+    passes whose names contain each of `names` (from --mlir-timing), and
+    its stderr."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{stderr[-3000:]}")
     times = {}
     for name in names:
-        for line in result.stderr.splitlines():
+        for line in stderr.splitlines():
             # "   0.0123 ( 45.6%)  PassName" (wall time first).
             match = re.match(r"\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.*)$", line)
             if match and name in match.group(2):
                 times[name] = float(match.group(1))
                 break
         else:
-            raise SystemExit(f"no timing line for {name} in:\n{result.stderr[-3000:]}")
-    return times, result.stderr
+            raise SystemExit(f"no timing line for {name} in:\n{stderr[-3000:]}")
+    return usage.ru_utime + usage.ru_stime, times, stderr
 
 
 def main():
@@ -156,17 +165,21 @@ def main():
     print(f"apipe-opt: {args.apipe_opt}\nmlir-opt: {args.mlir_opt}", flush=True)
     counts = [int(c) for c in args.counts.split(",")]
     rows = []
+    best = lambda runs: min(runs)  # noqa: E731
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "transform.mlir")
         with open(script, "w") as f:
             f.write(TRANSFORM)
         for count in counts:
             path = os.path.join(tmp, f"loops{count}.mlir")
+            imported = os.path.join(tmp, f"imported{count}.mlir")
             with open(path, "w") as f:
                 f.write(payload(count))
-            ours_runs = []
+            subprocess.run([args.apipe_opt, path, "--apipe-import-nvgpu", "-o", imported], check=True)
+            ours, ours_wall, ours_pipeline, theirs, theirs_wall = [], [], [], [], []
             for _ in range(args.repeat):
-                times, stderr = timed(
+                base, _, _ = timed([args.apipe_opt, path, "-o", os.devnull])
+                cpu, times, stderr = timed(
                     [args.apipe_opt, path, "--apipe-import-nvgpu",
                      "--apipe-software-pipeline=num-stages=3", "--mlir-timing",
                      "-o", os.devnull],
@@ -175,28 +188,34 @@ def main():
                 scheduled = stderr.count("remark: scheduled 3 stages")
                 if scheduled != count:
                     raise SystemExit(f"apipe scheduled {scheduled} of {count} loops:\n{stderr[-3000:]}")
-                ours_runs.append(times)
-            theirs = min(
-                timed(
+                ours.append(cpu - base)
+                ours_wall.append(times["ApipeImportNvgpu"] + times["ApipeSoftwarePipeline"])
+                base_imported, _, _ = timed([args.apipe_opt, imported, "-o", os.devnull])
+                cpu_pipeline, _, _ = timed(
+                    [args.apipe_opt, imported, "--apipe-software-pipeline=num-stages=3",
+                     "-o", os.devnull])
+                ours_pipeline.append(cpu_pipeline - base_imported)
+                base, _, _ = timed([args.mlir_opt, path, "-o", os.devnull])
+                cpu, times, _ = timed(
                     [args.mlir_opt, path,
                      f"--transform-preload-library=transform-library-paths={script}",
                      "--transform-interpreter", "--mlir-timing", "-o", os.devnull],
                     ["InterpreterPass"],
-                )[0]["InterpreterPass"]
-                for _ in range(args.repeat)
-            )
-            pipeline = min(t["ApipeSoftwarePipeline"] for t in ours_runs)
-            both = min(t["ApipeSoftwarePipeline"] + t["ApipeImportNvgpu"] for t in ours_runs)
-            rows.append((count, pipeline, both, theirs))
+                )
+                theirs.append(cpu - base)
+                theirs_wall.append(times["InterpreterPass"])
+            rows.append((count, best(ours), best(ours_pipeline), best(theirs),
+                         best(ours_wall), best(theirs_wall)))
             print(f"{count} loops done", flush=True)
-    print(f"{'loops':>6} {'apipe pipeline (s)':>19} {'+ import (s)':>13} {'upstream (s)':>13} "
-          f"{'ratio':>6} {'ratio w/ import':>16}")
-    for count, pipeline, both, theirs in rows:
-        print(f"{count:>6} {pipeline:>19.4f} {both:>13.4f} {theirs:>13.4f} "
-              f"{pipeline / theirs:>6.2f} {both / theirs:>16.2f}")
-    for (c0, p0, b0, t0), (c1, p1, b1, t1) in zip(rows, rows[1:]):
-        print(f"growth {c0}->{c1} loops (x{c1 / c0:.0f}): apipe pipeline x{p1 / p0:.1f}, "
-              f"with import x{b1 / b0:.1f}, upstream x{t1 / t0:.1f}")
+    print(f"{'loops':>6} | {'apipe cpu':>9} {'pipeline cpu':>12} {'upstream cpu':>12} "
+          f"{'ratio':>6} {'pipeline ratio':>14} | {'apipe wall':>10} {'upstream wall':>13} {'ratio':>6}")
+    for count, ours, pipeline, theirs, ours_wall, theirs_wall in rows:
+        print(f"{count:>6} | {ours:>9.3f} {pipeline:>12.3f} {theirs:>12.3f} "
+              f"{ours / theirs:>6.2f} {pipeline / theirs:>14.2f} | {ours_wall:>10.3f} "
+              f"{theirs_wall:>13.3f} {ours_wall / theirs_wall:>6.2f}")
+    for r0, r1 in zip(rows, rows[1:]):
+        print(f"growth {r0[0]}->{r1[0]} loops (x{r1[0] / r0[0]:.0f}): apipe cpu x{r1[1] / r0[1]:.1f}, "
+              f"pipeline cpu x{r1[2] / r0[2]:.1f}, upstream cpu x{r1[3] / r0[3]:.1f}")
 
 
 if __name__ == "__main__":

@@ -290,6 +290,41 @@ struct Event {
     group: Option<(i64, i64)>,
 }
 
+/// The latest event end of a set of events, and the latest among those
+/// of another group than the first's (for [`Model::arcs`]).
+#[derive(Default)]
+struct Latest {
+    first: Option<(i64, Option<(i64, i64)>)>,
+    second: Option<i64>,
+}
+
+impl Latest {
+    fn add(&mut self, end: i64, group: Option<(i64, i64)>) {
+        match self.first {
+            None => self.first = Some((end, group)),
+            Some((e, g)) if group.is_some() && g == group => {
+                self.first = Some((e.max(end), g));
+            }
+            Some((e, _)) if end > e => {
+                self.second = Some(e);
+                self.first = Some((end, group));
+            }
+            Some(_) => self.second = Some(self.second.map_or(end, |s| s.max(end))),
+        }
+    }
+
+    /// The latest end of an event not of `group` (events without a group
+    /// are of none).
+    fn excluding(&self, group: Option<(i64, i64)>) -> Option<i64> {
+        let (e, g) = self.first?;
+        if group.is_some() && g == group {
+            self.second
+        } else {
+            Some(e)
+        }
+    }
+}
+
 impl Model {
     fn of(plan: &Plan) -> Self {
         // SAFETY: the loop is live.
@@ -526,27 +561,27 @@ impl Model {
     fn arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
         let mut arcs = Vec::new();
         for events in self.events(n).values() {
-            for (j, b) in events.iter().enumerate() {
-                let mut latest: Option<i64> = None;
-                for a in &events[..j] {
-                    if !(a.write || b.write) {
-                        continue;
-                    }
-                    if a.group.is_some() && a.group == b.group {
-                        continue;
-                    }
-                    if a.end == i64::MAX {
-                        // A copy never waited for: the pipeliner leaves
-                        // such a buffer to the user.
-                        continue;
-                    }
-                    if a.end >= b.start {
+            // One pass: for each event `b`, the latest end among the earlier
+            // events it conflicts with (one of the two writes, not of `b`'s
+            // own group, and waited for: a copy never waited for is left to
+            // the user); they overlap `b` exactly when that end is not
+            // before `b`'s start. The two latest ends of distinct groups are
+            // kept, among all earlier events and among the writes.
+            let mut all = Latest::default();
+            let mut writes = Latest::default();
+            for b in events {
+                let pool = if b.write { &all } else { &writes };
+                if let Some(e1) = pool.excluding(b.group) {
+                    if e1 >= b.start {
                         return None;
                     }
-                    latest = Some(latest.map_or(a.end, |l| l.max(a.end)));
-                }
-                if let Some(e1) = latest {
                     arcs.push((e1, b.start));
+                }
+                if b.end != i64::MAX {
+                    all.add(b.end, b.group);
+                    if b.write {
+                        writes.add(b.end, b.group);
+                    }
                 }
             }
         }
@@ -922,6 +957,47 @@ mod tests {
             dropped: HashSet::new(),
             before,
             after,
+        }
+    }
+
+    /// The hazard arcs by their definition: every earlier event that
+    /// conflicts with `b` (one of the two writes, other group, waited).
+    fn arcs_pairwise(model: &Model, n: u64) -> Option<Vec<(i64, i64)>> {
+        let mut arcs = Vec::new();
+        for events in model.events(n).values() {
+            for (j, b) in events.iter().enumerate() {
+                let mut latest: Option<i64> = None;
+                for a in &events[..j] {
+                    if !(a.write || b.write)
+                        || (a.group.is_some() && a.group == b.group)
+                        || a.end == i64::MAX
+                    {
+                        continue;
+                    }
+                    if a.end >= b.start {
+                        return None;
+                    }
+                    latest = Some(latest.map_or(a.end, |l| l.max(a.end)));
+                }
+                if let Some(e1) = latest {
+                    arcs.push((e1, b.start));
+                }
+            }
+        }
+        arcs.sort_by_key(|&(e1, e2)| (e2, e1));
+        arcs.dedup();
+        Some(arcs)
+    }
+
+    /// The one-pass arcs are the pairwise ones, on random schedules.
+    #[test]
+    fn arcs_are_the_pairwise_hazards() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let model = random_model(&mut rng);
+            for n in 0..model.max_stage as u64 + 8 {
+                assert_eq!(model.arcs(n), arcs_pairwise(&model, n), "n={n}: {model:?}");
+            }
         }
     }
 

@@ -320,16 +320,20 @@ pub(crate) fn assign(
             yielded_by.insert(arg.to_raw().ptr as usize, p);
         }
     }
-    let operands_of = |k: usize| -> Vec<usize> {
-        nested[k]
-            .iter()
-            .flat_map(|o| {
-                o.operands()
-                    .map(|v| v.to_raw().ptr as usize)
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
+    // The operands of each body op and the ops nested in it.
+    let operands: Vec<Vec<usize>> = nested
+        .iter()
+        .map(|ops| {
+            ops.iter()
+                .flat_map(|o| {
+                    o.operands()
+                        .map(|v| v.to_raw().ptr as usize)
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .collect();
+    let operands_of = |k: usize| -> &[usize] { &operands[k] };
 
     // 2. Stage 0: the copies and their backward slice.
     let copies: Vec<usize> = (0..body.len())
@@ -338,7 +342,7 @@ pub(crate) fn assign(
     let mut producers: HashSet<usize> = copies.iter().copied().collect();
     let mut work = copies.clone();
     while let Some(k) = work.pop() {
-        for v in operands_of(k) {
+        for &v in operands_of(k) {
             for p in [producer.get(&v), yielded_by.get(&v)].into_iter().flatten() {
                 if producers.insert(*p) {
                     work.push(*p);
