@@ -93,9 +93,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
 fn report(records: &mut [Record], input: &Input) {
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
-    for record in records.iter() {
-        diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
-    }
+    diagnostics::print_all(&mut lock, records, &input.name, &input.text);
 }
 
 /// What the translation produced.
