@@ -99,3 +99,33 @@ func.func @clean() {
   vector.print %p : i32
   return
 }
+
+// Wider than 64 bits: the minimum i128 divided by -1 (both computed at run
+// time), and a defined i128 division.
+func.func @overflow_i128() {
+  %one = arith.constant 1 : i128
+  %shift = arith.constant 127 : i128
+  %zero = arith.constant 0 : i128
+  %min = arith.shli %one, %shift : i128
+  %m1 = arith.subi %zero, %one : i128
+  %r = arith.divsi %min, %m1 : i128
+  %t = arith.trunci %r : i128 to i64
+  vector.print %t : i64
+  return
+}
+
+func.func @clean_i128() {
+  %a = arith.constant -9 : i128
+  %b = arith.constant 2 : i128
+  %m1 = arith.constant -1 : i128
+  %q = arith.divsi %a, %b : i128
+  %n = arith.remsi %q, %m1 : i128
+  %s = arith.addi %q, %n : i128
+  %t = arith.trunci %s : i128 to i64
+  vector.print %t : i64
+  return
+}
+// RUN: not apipe-run %s --entry=overflow_i128 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: division-errors.mlir:[[# @LINE - 18]]:8: error: 'arith.divsi' overflow: the minimum value divided by -1
+// RUN: apipe-run %s --entry=clean_i128 | FileCheck %s --check-prefix=WIDE-CLEAN
+// WIDE-CLEAN: -4

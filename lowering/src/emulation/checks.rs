@@ -37,7 +37,8 @@
 //!    the signed ones the minimum value divided by -1, call
 //!    `apipe_emu_check_failed` before the op: both are undefined behaviour
 //!    in `arith` (the LLVM lowering makes them poison or a hardware trap, and
-//!    a poisoned index then reaches memory unchecked). Constant divisors
+//!    a poisoned index then reaches memory unchecked), at every width.
+//!    Constant divisors
 //!    that rule a case out get no check; vector divisions are not checked.
 
 use super::Emitter;
@@ -221,13 +222,50 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
         let id = emitter.constant(op, emitter.i64_type(), id);
         emitter.call_if(op, zero, CHECK_FAILED_FN, &[id]);
     }
-    if signed && (1..=64).contains(&width) && constant.is_none_or(|d| d == -1) {
+    if signed && width >= 1 && constant.is_none_or(|d| d == -1) {
         let id = emitter.id(
             location,
             &format!("'{name}' overflow: the minimum value divided by -1"),
         );
-        let minimum = compare(emitter, dividend, i64::MIN >> (64 - width));
-        let minus_one = compare(emitter, divisor, -1);
+        let (minimum, minus_one) = if width <= 64 {
+            (
+                compare(emitter, dividend, i64::MIN >> (64 - width)),
+                compare(emitter, divisor, -1),
+            )
+        } else {
+            // Wider than an i64 attribute can spell: 1 << (width - 1) and
+            // 0 - 1, computed.
+            let one = emitter.constant(op, ty, 1);
+            let zero = emitter.constant(op, ty, 0);
+            let shift = emitter.constant(op, ty, i64::from(width) - 1);
+            let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
+                emitter.before(op, operation).result(0).unwrap().into()
+            };
+            let minimum = value(emitter, arith::shli(one, shift, location));
+            let minus_one = value(emitter, arith::subi(zero, one, location));
+            (
+                value(
+                    emitter,
+                    arith::cmpi(
+                        emitter.context,
+                        CmpiPredicate::Eq,
+                        dividend,
+                        minimum,
+                        location,
+                    ),
+                ),
+                value(
+                    emitter,
+                    arith::cmpi(
+                        emitter.context,
+                        CmpiPredicate::Eq,
+                        divisor,
+                        minus_one,
+                        location,
+                    ),
+                ),
+            )
+        };
         let overflow: Value = emitter
             .before(op, arith::andi(minimum, minus_one, location))
             .result(0)
