@@ -70,8 +70,10 @@ pub fn insert<'c: 'a, 'a>(
         } else if bounds && (ops::is(&op, "vector.load") || ops::is(&op, "vector.store")) {
             check_vector_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
-            check_allocation(op, emitter);
-            check_uses_after_free(op, emitter);
+            if let Some(buffer) = host_buffer(&op) {
+                check_allocation(op, buffer, emitter);
+                check_uses_after_free(buffer, emitter);
+            }
         } else if let Some(&(_, signed)) = DIVISIONS.iter().find(|(n, _)| ops::is(&op, n)) {
             check_division(op, emitter, signed);
         }
@@ -279,25 +281,28 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
 /// The message of a failed `memref.alloc`.
 pub const ALLOC_FAILED: &str = "'memref.alloc' failed: out of memory";
 
-/// Step 4.
-fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let Ok(result) = op.result(0) else {
-        return;
-    };
-    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
-        return;
-    };
-    // Workgroup and other memory spaces are the lowering's own buffers.
-    if ty.memory_space().is_some() {
-        return;
-    }
+/// The buffer `memref.alloc` op `op` returns, if it is of default (host or
+/// per-thread) memory: workgroup and other memory spaces are the lowering's
+/// own buffers, which steps 4 and 5 leave alone.
+fn host_buffer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let result = op.result(0).ok()?;
+    let ty = MemRefType::try_from(result.r#type()).ok()?;
+    ty.memory_space().is_none().then(|| result.into())
+}
+
+/// Step 4, for the buffer `buffer` of alloc op `op`.
+fn check_allocation<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
     // An alloc is never a terminator: its next op exists.
     let Some(next) = op.next_in_block() else {
         return;
     };
     let location = op.location();
     let id = emitter.id(location, ALLOC_FAILED);
-    let pointer = aligned_pointer(emitter, next, result.into());
+    let pointer = aligned_pointer(emitter, next, buffer);
     let zero = emitter.constant(next, emitter.index_type(), 0);
     let null: Value = emitter
         .before(
@@ -357,18 +362,8 @@ const VIEWS: &[&str] = &[
     "memref.reinterpret_cast",
 ];
 
-/// Step 5.
-fn check_uses_after_free<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let Ok(result) = op.result(0) else {
-        return;
-    };
-    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
-        return;
-    };
-    if ty.memory_space().is_some() {
-        return;
-    }
-    let buffer: Value = result.into();
+/// Step 5, for the buffer `buffer` of an alloc.
+fn check_uses_after_free<'c, 'a>(buffer: Value<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let mut freed = false;
     let mut uses: Vec<(OperationRef, String)> = Vec::new();
     let mut values = vec![buffer];
