@@ -7,7 +7,9 @@
 //!
 //! Algorithm:
 //! 1. check every op before touching the IR, each refusal a located error:
-//!    `sm` is 80, 86, 89 or 90; `apipe.bulk_copy` and
+//!    `sm` is 80, 86, 89 or 90; every ring fits the shared memory a block
+//!    may use on `sm` (8 bytes per slot; the opt-in maximum, 163 KiB on
+//!    sm_80); `apipe.bulk_copy` and
 //!    `apipe.mbarrier_expect_tx` (Hopper bulk copies) follow the rules of
 //!    [`bulk::check`] (sm_90 only);
 //! 2. `apipe.mbarrier_init %ring, %n` becomes one `nvvm.mbarrier.init`
@@ -110,11 +112,44 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     mbarrier_to_nvvm(&op, sm as u32)
 }
 
+/// K, the slots of a ring `memref<K x i64, 3>` (the verifier guarantees a
+/// static K).
+fn ring_slots(ring: Value) -> i64 {
+    MemRefType::try_from(ring.r#type())
+        .ok()
+        .and_then(|t| {
+            use melior::ir::r#type::ShapedTypeLike;
+            match t.dim_size(0).ok()? {
+                melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
+                _ => None,
+            }
+        })
+        .expect("verified ring: a static K")
+}
+
 /// Step 1: the ops this pass cannot lower for `sm`, each reported at its
 /// op.
 fn check(nested: &[OperationRef], sm: u32) -> bool {
     let mut ok = true;
+    let limit = apipe_passes::software_pipeline::opt_in_limit(&sm.to_string())
+        .expect("sm checked by the caller");
     for op in nested {
+        if ops::is(op, ops::MBARRIER_INIT) {
+            // One 8-byte mbarrier object per slot, all in the block's
+            // shared memory (a fuzzed ring of 2^40 slots made step 2 emit
+            // 2^40 inits).
+            let slots = ring_slots(op.operand(0).unwrap());
+            if slots.checked_mul(8).is_none_or(|bytes| bytes > limit) {
+                diagnostic::error(
+                    op.location(),
+                    &format!(
+                        "'apipe.mbarrier_init' op initialises a ring of {slots} slots ({} bytes of shared memory): more than the {limit} bytes a block may use on sm_{sm}",
+                        slots.saturating_mul(8)
+                    ),
+                );
+                ok = false;
+            }
+        }
         if ops::is(op, ops::MBARRIER_EXPECT_TX) || ops::is(op, ops::BULK_COPY) {
             for message in bulk::check(op, sm) {
                 diagnostic::error(op.location(), &message);
@@ -280,16 +315,7 @@ impl<'c> Lower<'c> {
     fn init(&self, op: OperationRef<'c, '_>) {
         let location = op.location();
         let ring = op.operand(0).unwrap();
-        let slots = MemRefType::try_from(ring.r#type())
-            .ok()
-            .and_then(|t| {
-                use melior::ir::r#type::ShapedTypeLike;
-                match t.dim_size(0).ok()? {
-                    melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
-                    _ => None,
-                }
-            })
-            .expect("verified ring: a static K");
+        let slots = ring_slots(ring);
         let count = self
             .before(
                 op,

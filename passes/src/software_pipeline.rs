@@ -112,6 +112,7 @@ mod shared_memory;
 
 pub use barriers::BarrierMode;
 pub use schedule::ScheduleOrder;
+pub use shared_memory::opt_in_limit;
 
 use crate::{
     pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
