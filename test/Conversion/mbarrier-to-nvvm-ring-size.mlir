@@ -9,7 +9,7 @@
 // RUN: sed '/^\/\/ -----/q' %s | not apipe-translate - --sm=80 2>&1 | FileCheck %s --check-prefix=TRANSLATE
 // TRANSLATE: <stdin>:[[# @LINE + 11]]:5: error: 'apipe.mbarrier_init' op initialises a ring of 1099511627776 slots (8796093022208 bytes of shared memory): more than the 166912 bytes a block may use on sm_80
 // On sm_90 the largest ring that fits is 29,056 slots (8 bytes each):
-// RUN: apipe-opt %s --split-input-file --pass-pipeline='builtin.module(apipe-mbarrier-to-nvvm{sm=90})' 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: not apipe-opt %s --split-input-file --pass-pipeline='builtin.module(apipe-mbarrier-to-nvvm{sm=90})' 2>&1 | FileCheck %s --check-prefix=SM90
 // SM90: 'apipe.mbarrier_init' op initialises a ring of 1099511627776 slots (8796093022208 bytes of shared memory): more than the 232448 bytes a block may use on sm_90
 // SM90: 'apipe.mbarrier_init' op initialises a ring of 29057 slots (232456 bytes of shared memory): more than the 232448 bytes a block may use on sm_90
 
