@@ -16,7 +16,13 @@
 //!    an `apipe.bulk_copy` (mbarrier form) becomes the same loop;
 //! 3. erase `apipe.wait` and `apipe.wait_group`, and the ops of the
 //!    mbarrier form (`apipe.mbarrier_init`, `arrive_copies`, `expect_tx`,
-//!    `wait`): their ring stays, unused;
+//!    `wait`): their ring stays, unused. In a kernel (`gpu.func`,
+//!    `gpu.launch`) an `apipe.mbarrier_wait` becomes a `gpu.barrier`: the
+//!    wait returns once every thread of the block arrived, and makes every
+//!    thread's copies visible (docs/mbarrier.md), which is what a barrier
+//!    does once the copies are synchronous. Step 1 therefore refuses a
+//!    kernel's `apipe.mbarrier_wait` under control flow that depends on the
+//!    thread id (a barrier there would not be reached by every thread);
 //! 4. remove token values ([`token_values::strip_tokens`]);
 //! 5. erase `apipe.commit_group`;
 //! 6. drop the pipelining annotations (`apipe.stage`, `apipe.order`,
@@ -25,15 +31,17 @@
 //! Postcondition: no apipe op or annotation is left.
 
 use crate::{
+    group_distance,
     pass::{PassInfo, PassOptions, RunFn},
     rewrite, token_values,
+    tokens_to_mbarrier::divergence::{divergent_parent, Divergence},
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
     dialect::{arith, memref, scf, DialectHandle},
     ir::{
         attribute::{Attribute, IntegerAttribute},
-        operation::{OperationLike, OperationMutLike},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::{MemRefType, TypeLike},
         Block, BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -41,6 +49,7 @@ use melior::{
     Context,
 };
 use mlir_sys::mlirTypeIsAFloat;
+use std::collections::HashMap;
 
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
@@ -67,6 +76,8 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
     // 1. Preconditions.
     let mut ok = token_values::check_removable(root);
     let nested = ops::nested_ops(root);
+    let waits_to_barriers = kernel_mbarrier_waits(&nested);
+    ok &= waits_to_barriers.is_some();
     for op in nested.iter().filter(|op| ops::is(*op, ops::COPY)) {
         if has_src_elements(op) && zero_of(element_type(op)).is_none() {
             diagnostic::error(
@@ -91,6 +102,12 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
             || ops::is(&op, ops::WAIT_GROUP)
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(&op, name))
         {
+            if waits_to_barriers.as_ref().is_some_and(|w| w.contains(&op)) {
+                let barrier = OperationBuilder::new("gpu.barrier", op.location())
+                    .build()
+                    .expect("valid gpu.barrier");
+                op.block().unwrap().insert_operation_before(op, barrier);
+            }
             rewrite::erase_op(op);
         }
     }
@@ -105,6 +122,41 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
         }
     }
     Ok(())
+}
+
+/// Step 1 for the mbarrier form: the `apipe.mbarrier_wait`s in kernels
+/// (each becomes a `gpu.barrier` in step 3), or `None` after a located
+/// error at each one under thread-dependent control flow.
+fn kernel_mbarrier_waits<'c, 'a>(
+    nested: &[OperationRef<'c, 'a>],
+) -> Option<Vec<OperationRef<'c, 'a>>> {
+    let mut waits = Vec::new();
+    // Per function (by op key).
+    let mut divergence: HashMap<usize, Divergence> = HashMap::new();
+    let mut ok = true;
+    for op in nested.iter().filter(|op| ops::is(*op, ops::MBARRIER_WAIT)) {
+        let Some(function) = group_distance::enclosing_function(*op) else {
+            continue;
+        };
+        if !matches!(ops::name(&function).as_str(), "gpu.func" | "gpu.launch") {
+            continue;
+        }
+        let divergence = divergence
+            .entry(function.to_raw().ptr as usize)
+            .or_insert_with(|| Divergence::compute(&function));
+        if let Some(parent) = divergent_parent(divergence, op, &function) {
+            diagnostic::emit(
+                op.location(),
+                diagnostic::Severity::Error,
+                "'apipe.mbarrier_wait' op waits under control flow that depends on the thread id: apipe-make-sync would make it a gpu.barrier, which not every thread of the block would reach",
+                &[(parent.location(), "the thread-dependent control flow")],
+            );
+            ok = false;
+        } else {
+            waits.push(*op);
+        }
+    }
+    ok.then_some(waits)
 }
 
 /// Drops the pipelining annotations: the synchronous program has no async
