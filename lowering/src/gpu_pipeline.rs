@@ -7,7 +7,10 @@
 //!    - `counting`: `apipe-tokens-to-counting` (token form → counting form,
 //!      the minimum count where paths disagree) and `apipe-merge-queues`
 //!      (every queue onto the one hardware queue); then `apipe-to-nvgpu`
-//!      ([`crate::to_nvgpu`]: `cp.async`, commit groups, `wait_group N`);
+//!      ([`crate::to_nvgpu`]: `cp.async`, commit groups, `wait_group N`)
+//!      and `apipe-mbarrier-to-nvvm` for the mbarrier ops the input already
+//!      has (a kernel written in the mbarrier form: there is no counting
+//!      form to convert them to);
 //!    - `mbarrier`: `apipe-counting-to-tokens`, `apipe-tokens-to-mbarrier`
 //!      (each group a slot and phase of a ring of mbarriers), then
 //!      `apipe-to-nvgpu` (the copies) and `apipe-mbarrier-to-nvvm`
@@ -100,6 +103,7 @@ pub fn apipe_passes(options: Options) -> Vec<(&'static str, String)> {
             plain("apipe-tokens-to-counting"),
             plain("apipe-merge-queues"),
             plain("apipe-to-nvgpu"),
+            to_nvvm,
         ],
         SyncForm::Mbarrier => vec![
             plain("apipe-counting-to-tokens"),

@@ -11,7 +11,7 @@
 // RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
 
-// TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))
+// TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.mlir.global internal @__wg_copy_zero_fill_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>

@@ -39,7 +39,7 @@
 // RUN: apipe-translate --print-pipeline --sync=mbarrier --sm=90 | FileCheck %s --check-prefix=MBARRIER-PIPELINE
 // MBARRIER-PIPELINE: builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=90},gpu.module(
 // RUN: apipe-translate --print-pipeline --sync=counting | FileCheck %s --check-prefix=COUNTING-PIPELINE
-// COUNTING-PIPELINE: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(
+// COUNTING-PIPELINE: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(
 
 // SM80: .version 7.1
 // SM90: .version 7.8
