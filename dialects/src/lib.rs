@@ -6,7 +6,8 @@
 //! - `mlir-tblgen` generates the C++ dialect (custom assembly, ODS
 //!   verifiers, memory effects), compiled by `build.rs` and registered
 //!   through its C API dialect handle ([`dialect_handle`], [`register_dialect`]);
-//! - melior's `dialect!` macro generates typed builders ([`ops`]);
+//! - melior's `dialect!` macro generates typed builders ([`ops`]), which
+//!   passes use through [`build`];
 //! - `build.rs` generates IRDL ([`IRDL`]) for `mlir-opt --irdl-file` users.
 //!
 //! [`effects`] exposes MLIR's memory-effect and view interfaces, which the C
@@ -21,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod attributes;
+pub mod build;
 pub mod diagnostic;
 pub mod effects;
 mod error;

@@ -47,7 +47,7 @@
 //!    erased, or become `apipe.ready` where still used (an iter_arg).
 
 use crate::to_nvgpu::nvgpu;
-use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_dialect::{build, diagnostic, ops, Reported};
 use apipe_passes::{
     group_distance::{self, GroupDistance},
     token_values::users,
@@ -55,10 +55,8 @@ use apipe_passes::{
 };
 use melior::{
     ir::{
-        attribute::{Attribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike},
-        r#type::{IntegerType, MemRefType},
-        BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+        attribute::IntegerAttribute, operation::OperationLike, r#type::MemRefType, BlockLike,
+        OperationRef, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -318,7 +316,6 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     // SAFETY: bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
     let token_type = Type::parse(context, ops::TOKEN_TYPE).expect("apipe is registered");
-    let i64_type: Type = IntegerType::new(context, 64).into();
     // 2.
     let mut erase_list = Vec::new();
     let mut commits = Vec::new();
@@ -329,13 +326,10 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             None => continue,
         };
         if ops::is(op, nvgpu::COPY) {
-            block.insert_operation_before(*op, build_copy(context, op, i64_type));
+            block.insert_operation_before(*op, build_copy(context, op));
             erase_list.push(*op);
         } else if ops::is(op, nvgpu::CREATE_GROUP) {
-            let commit = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
-                .add_results(&[token_type])
-                .build()
-                .expect("valid apipe.commit_group");
+            let commit = build::commit_group(context, None, Some(token_type), op.location());
             let commit = block.insert_operation_before(*op, commit);
             commits.push(commit);
             // SAFETY: both values are live.
@@ -360,15 +354,10 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
                 });
             let new = match count {
                 // Judged in step 5 on token form, then counted.
-                Some(_) if !placeholder => OperationBuilder::new(ops::WAIT, op.location())
-                    .add_operands(&[token])
-                    .build(),
-                Some(count) => wait_group(context, op.location(), count),
-                None => OperationBuilder::new(ops::WAIT, op.location())
-                    .add_operands(&[token])
-                    .build(),
-            }
-            .expect("valid apipe wait");
+                Some(_) if !placeholder => build::wait(context, &[token], op.location()),
+                Some(count) => build::wait_group(context, count, None, op.location()),
+                None => build::wait(context, &[token], op.location()),
+            };
             let new = block.insert_operation_before(*op, new);
             if let (Some(count), false) = (count, placeholder) {
                 counted.push((new, count));
@@ -395,7 +384,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     // 5.
     judge_counted_waits(context, &counted);
     for (wait, count) in counted {
-        let new = wait_group(context, wait.location(), count).expect("valid apipe.wait_group");
+        let new = build::wait_group(context, count, None, wait.location());
         wait.block().unwrap().insert_operation_before(wait, new);
         erase(wait);
     }
@@ -403,9 +392,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     // committed in counting form.
     for commit in commits {
         if users(commit.result(0).unwrap().into()).is_empty() {
-            let plain = OperationBuilder::new(ops::COMMIT_GROUP, commit.location())
-                .build()
-                .expect("valid apipe.commit_group");
+            let plain = build::commit_group(context, None, None, commit.location());
             commit
                 .block()
                 .unwrap()
@@ -424,10 +411,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
         if !users(op.result(0).unwrap().into()).is_empty() {
             // Still used (an iter_arg, a wait without numGroups): it names
             // no group, which is `apipe.ready`.
-            let ready = OperationBuilder::new(ops::READY, op.location())
-                .add_results(&[token_type])
-                .build()
-                .expect("valid apipe.ready");
+            let ready = build::ready(context, None, token_type, op.location());
             let ready = op.block().unwrap().insert_operation_before(op, ready);
             // SAFETY: both values are live.
             unsafe {
@@ -442,26 +426,9 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     Ok(())
 }
 
-fn wait_group<'c>(
-    context: &'c Context,
-    location: melior::ir::Location<'c>,
-    count: i64,
-) -> Result<melior::ir::Operation<'c>, melior::Error> {
-    OperationBuilder::new(ops::WAIT_GROUP, location)
-        .add_attributes(&[(
-            Identifier::new(context, attributes::PENDING),
-            IntegerAttribute::new(IntegerType::new(context, 64).into(), count).into(),
-        )])
-        .build()
-}
-
 /// Step 3 for one copy: `nvgpu.device_async_copy %src[...], %dst[...], n`
 /// (operands dst, dstIndices, src, srcIndices, srcElements).
-fn build_copy<'c>(
-    context: &'c Context,
-    op: &OperationRef<'c, '_>,
-    i64_type: Type<'c>,
-) -> melior::ir::Operation<'c> {
+fn build_copy<'c>(context: &'c Context, op: &OperationRef<'c, '_>) -> melior::ir::Operation<'c> {
     use melior::ir::r#type::ShapedTypeLike;
     let operands: Vec<Value> = op.operands().collect();
     let dst = operands[0];
@@ -471,30 +438,24 @@ fn build_copy<'c>(
     let dst_indices = &operands[1..1 + dst_rank];
     let src_indices = &operands[2 + dst_rank..2 + dst_rank + src_rank];
     let src_elements = &operands[2 + dst_rank + src_rank..];
-    let mut new_operands = vec![src, dst];
-    new_operands.extend_from_slice(src_indices);
-    new_operands.extend_from_slice(dst_indices);
-    new_operands.extend_from_slice(src_elements);
+    let mut indices = src_indices.to_vec();
+    indices.extend_from_slice(dst_indices);
+    indices.extend_from_slice(src_elements);
     let elements = op
         .attribute("dstElements")
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map_or(1, |a| a.value());
-    let mut attrs: Vec<(Identifier, Attribute)> = vec![(
-        Identifier::new(context, "elements"),
-        IntegerAttribute::new(i64_type, elements).into(),
-    )];
-    if op.has_attribute("bypassL1") {
-        attrs.push((
-            Identifier::new(context, "bypass_l1"),
-            Attribute::unit(context),
-        ));
-    }
-    OperationBuilder::new(ops::COPY, op.location())
-        .add_operands(&new_operands)
-        .add_attributes(&attrs)
-        .build()
-        .expect("valid apipe.copy")
+    build::copy(
+        context,
+        src,
+        dst,
+        &indices,
+        elements,
+        None,
+        op.has_attribute("bypassL1"),
+        op.location(),
+    )
 }
 
 fn erase(op: OperationRef) {

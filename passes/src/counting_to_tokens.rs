@@ -64,12 +64,11 @@ use crate::{
     pass::{PassInfo, PassOptions, RunFn},
     token_values,
 };
-use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
-        r#type::IntegerType,
         Block, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     pass::Pass,
@@ -297,12 +296,12 @@ fn convert_function(function: OperationRef) {
     // 2.
     let mut windows = Windows::new();
     for &queue in queues.iter().rev() {
-        let mut builder =
-            OperationBuilder::new(ops::READY, function.location()).add_results(&[converter.token]);
-        if queue != 0 {
-            builder = builder.add_attributes(&[converter.queue_attribute(queue)]);
-        }
-        let ready = builder.build().expect("apipe.ready");
+        let ready = build::ready(
+            context,
+            (queue != 0).then_some(queue),
+            converter.token,
+            function.location(),
+        );
         let ready: Value = entry.insert_operation(0, ready).result(0).unwrap().into();
         converter.readies.insert(queue, ready.to_raw());
         if let Some(&size) = converter.sizes.get(&queue) {
@@ -407,29 +406,34 @@ impl<'c> Converter<'c> {
     /// `wait_group` again.
     fn keep_waits_on_entry_groups(&self) {
         let reached = reached_by(self.readies.values().copied().collect());
-        for (wait, attributes) in self.converted.borrow().iter() {
+        for (wait, original) in self.converted.borrow().iter() {
             // SAFETY: the converted waits are live until erased here.
             let wait = unsafe { OperationRef::from_raw(*wait) };
             let token = wait.operand(0).unwrap();
             if !reached.contains(&(token.to_raw().ptr as usize)) {
                 continue;
             }
-            let wait_group = OperationBuilder::new(ops::WAIT_GROUP, wait.location())
-                .add_attributes(attributes)
-                .build()
-                .expect("apipe.wait_group");
+            let integer = |name: &str| {
+                original
+                    .iter()
+                    .find(|(n, _)| n.as_string_ref().as_str() == Ok(name))
+                    .and_then(|(_, a)| IntegerAttribute::try_from(*a).ok())
+                    .map(|a| a.value())
+            };
+            let wait_group = build::with_discardable_attributes(
+                build::wait_group(
+                    self.context,
+                    integer(attributes::PENDING).unwrap_or(0),
+                    integer(attributes::QUEUE),
+                    wait.location(),
+                ),
+                original,
+            );
             wait.block()
                 .unwrap()
                 .insert_operation_before(wait, wait_group);
             erase(wait);
         }
-    }
-
-    fn queue_attribute(&self, queue: i64) -> (Identifier<'c>, melior::ir::Attribute<'c>) {
-        (
-            Identifier::new(self.context, attributes::QUEUE),
-            IntegerAttribute::new(IntegerType::new(self.context, 64).into(), queue).into(),
-        )
     }
 
     /// The windowed queues that `op`'s regions commit on.
@@ -481,11 +485,15 @@ impl<'c> Converter<'c> {
                     1 => op.result(0).expect("checked").into(),
                     _ => {
                         let attributes: Vec<_> = op.attributes().collect();
-                        let commit = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
-                            .add_attributes(&attributes)
-                            .add_results(&[self.token])
-                            .build()
-                            .expect("apipe.commit_group");
+                        let commit = build::with_discardable_attributes(
+                            build::commit_group(
+                                self.context,
+                                attributes::integer(&op, attributes::QUEUE),
+                                Some(self.token),
+                                op.location(),
+                            ),
+                            &attributes,
+                        );
                         let commit = op.block().unwrap().insert_operation_before(op, commit);
                         erase(op);
                         commit.result(0).unwrap().into()
@@ -506,19 +514,11 @@ impl<'c> Converter<'c> {
                 } else {
                     windows[&queue][pending]
                 };
-                let attributes: Vec<_> = op
-                    .attributes()
-                    .filter(|(name, _)| {
-                        let name = name.as_string_ref();
-                        let name = name.as_str().unwrap_or("");
-                        name != attributes::QUEUE && name != attributes::PENDING
-                    })
-                    .collect();
-                let wait = OperationBuilder::new(ops::WAIT, op.location())
-                    .add_operands(&[token])
-                    .add_attributes(&attributes)
-                    .build()
-                    .expect("apipe.wait");
+                let attributes: Vec<_> = op.attributes().collect();
+                let wait = build::with_discardable_attributes(
+                    build::wait(self.context, &[token], op.location()),
+                    &attributes,
+                );
                 let wait = op.block().unwrap().insert_operation_before(op, wait);
                 self.converted
                     .borrow_mut()

@@ -115,7 +115,7 @@ pub use schedule::ScheduleOrder;
 
 use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use analysis::{key, Item, Plan};
-use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use barriers::StepBarriers;
 use melior::{
     dialect::DialectHandle,
@@ -923,19 +923,16 @@ impl<'c> Emitter<'c, '_> {
                     }
                 }
                 Item::Commit(s) => {
-                    let queue = (
-                        Identifier::new(self.context, attributes::QUEUE),
-                        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), s).into(),
-                    );
-                    let mut builder = OperationBuilder::new(ops::COMMIT_GROUP, self.location)
-                        .add_attributes(&[queue]);
-                    if self.sync == SyncForm::Tokens {
-                        // The carried token's type, parsed once by the analysis.
+                    // The carried token's type, parsed once by the analysis.
+                    let token = (self.sync == SyncForm::Tokens)
                         // SAFETY: a type of this context.
-                        builder =
-                            builder.add_results(&[unsafe { Type::from_raw(plan.token_type) }]);
-                    }
-                    let raw = self.insert(builder.build().expect("valid commit"));
+                        .then(|| unsafe { Type::from_raw(plan.token_type) });
+                    let raw = self.insert(build::commit_group(
+                        self.context,
+                        Some(s),
+                        token,
+                        self.location,
+                    ));
                     if let (SyncForm::Tokens, Some(it)) = (self.sync, active(s)) {
                         // SAFETY: one result.
                         let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
@@ -948,28 +945,16 @@ impl<'c> Emitter<'c, '_> {
                         let op = match self.sync {
                             SyncForm::Tokens => {
                                 let token = self.lookup(s as usize, it);
-                                OperationBuilder::new(ops::WAIT, self.location)
-                                    .add_operands(&[self.value(token)])
-                                    .build()
+                                build::wait(self.context, &[self.value(token)], self.location)
                             }
-                            SyncForm::Counting => {
-                                let i64_type = IntegerType::new(self.context, 64).into();
-                                let mut attributes = vec![(
-                                    Identifier::new(self.context, attributes::PENDING),
-                                    IntegerAttribute::new(i64_type, pending).into(),
-                                )];
-                                if s != 0 {
-                                    attributes.push((
-                                        Identifier::new(self.context, attributes::QUEUE),
-                                        IntegerAttribute::new(i64_type, s).into(),
-                                    ));
-                                }
-                                OperationBuilder::new(ops::WAIT_GROUP, self.location)
-                                    .add_attributes(&attributes)
-                                    .build()
-                            }
+                            SyncForm::Counting => build::wait_group(
+                                self.context,
+                                pending,
+                                (s != 0).then_some(s),
+                                self.location,
+                            ),
                         };
-                        self.insert(op.expect("valid wait"));
+                        self.insert(op);
                         last_barrier = false;
                     }
                 }

@@ -30,7 +30,7 @@
 //! Invariant: non-token values, their order, and every op's attributes are
 //! unchanged.
 
-use apipe_dialect::{diagnostic, ops};
+use apipe_dialect::{attributes, build, diagnostic, ops};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
@@ -162,10 +162,18 @@ pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
     for op in ops::nested_ops(root) {
         if ops::is(&op, ops::COMMIT_GROUP) && op.result_count() == 1 {
             let attributes: Vec<_> = op.attributes().collect();
-            let replacement = OperationBuilder::new(ops::COMMIT_GROUP, op.location())
-                .add_attributes(&attributes)
-                .build()
-                .expect("apipe.commit_group without result");
+            let context = op.context();
+            // SAFETY: `context` is bound first (a temporary context ref would dangle).
+            let context = unsafe { context.to_ref() };
+            let replacement = build::with_discardable_attributes(
+                build::commit_group(
+                    context,
+                    attributes::integer(&op, attributes::QUEUE),
+                    None,
+                    op.location(),
+                ),
+                &attributes,
+            );
             op.block().unwrap().insert_operation_before(op, replacement);
             erase_if_unused(op);
         } else if ops::is(&op, ops::READY) {
@@ -290,10 +298,10 @@ fn rebuild_without_tokens(op: OperationRef) {
             if users(result.into()).is_empty() {
                 continue;
             }
-            let placeholder = OperationBuilder::new(ops::READY, op.location())
-                .add_results(&[result.r#type()])
-                .build()
-                .expect("apipe.ready");
+            let context = op.context();
+            // SAFETY: `context` is bound first (a temporary context ref would dangle).
+            let context = unsafe { context.to_ref() };
+            let placeholder = build::ready(context, None, result.r#type(), op.location());
             new.block()
                 .unwrap()
                 .insert_operation_before(new, placeholder)

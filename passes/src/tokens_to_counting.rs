@@ -42,14 +42,9 @@ use crate::{
     pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     token_values,
 };
-use apipe_dialect::{attributes, diagnostic, ops, Reported};
+use apipe_dialect::{build, diagnostic, ops, Reported};
 use melior::{
-    ir::{
-        attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike},
-        r#type::IntegerType,
-        BlockLike, Identifier, OperationRef, RegionLike,
-    },
+    ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
     pass::Pass,
 };
 use std::collections::BTreeMap;
@@ -153,24 +148,17 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
         let context = plan.wait.context();
         // SAFETY: `context` is bound first (a temporary context ref would dangle).
         let context = unsafe { context.to_ref() };
-        let i64_type = IntegerType::new(context, 64).into();
         let kept: Vec<_> = plan.wait.attributes().collect();
         for (queue, pending) in &plan.counts {
-            let mut attributes = kept.clone();
-            if *queue != 0 {
-                attributes.push((
-                    Identifier::new(context, attributes::QUEUE),
-                    IntegerAttribute::new(i64_type, *queue).into(),
-                ));
-            }
-            attributes.push((
-                Identifier::new(context, attributes::PENDING),
-                IntegerAttribute::new(i64_type, *pending as i64).into(),
-            ));
-            let wait_group = OperationBuilder::new(ops::WAIT_GROUP, plan.wait.location())
-                .add_attributes(&attributes)
-                .build()
-                .expect("apipe.wait_group");
+            let wait_group = build::with_discardable_attributes(
+                build::wait_group(
+                    context,
+                    *pending as i64,
+                    (*queue != 0).then_some(*queue),
+                    plan.wait.location(),
+                ),
+                &kept,
+            );
             plan.wait
                 .block()
                 .unwrap()

@@ -3,7 +3,7 @@
 
 use super::plan::{FunctionKind, FunctionPlan};
 use crate::{group_distance, token_values, workgroup_memory};
-use apipe_dialect::{attributes, ops};
+use apipe_dialect::{attributes, build, ops};
 use melior::{
     dialect::{arith, memref, scf},
     ir::{
@@ -202,10 +202,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
     }
 
     fn init(&self, ring: Value<'c, 'a>, count: Value<'c, 'a>) -> Operation<'c> {
-        OperationBuilder::new(ops::MBARRIER_INIT, self.plan.function.location())
-            .add_operands(&[ring, count])
-            .build()
-            .expect("apipe.mbarrier_init")
+        build::mbarrier_init(self.context, ring, count, self.plan.function.location())
     }
 
     /// Step 4, in a kernel: thread (0, 0, 0) initialises every ring with
@@ -378,11 +375,10 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         location: Location<'c>,
         attributes: &[(Identifier<'c>, Attribute<'c>)],
     ) -> Operation<'c> {
-        OperationBuilder::new(ops::MBARRIER_WAIT, location)
-            .add_operands(&[ring, slot, parity])
-            .add_attributes(attributes)
-            .build()
-            .expect("apipe.mbarrier_wait")
+        build::with_discardable_attributes(
+            build::mbarrier_wait(self.context, ring, slot, parity, location),
+            attributes,
+        )
     }
 
     fn op(&mut self, op: OperationRef<'c, 'a>, counters: &mut Counters<'c, 'a>) {
@@ -435,10 +431,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
         }
         self.insert_op_before(
             op,
-            OperationBuilder::new(ops::MBARRIER_ARRIVE_COPIES, location)
-                .add_operands(&[ring, slot])
-                .build()
-                .expect("apipe.mbarrier_arrive_copies"),
+            build::mbarrier_arrive_copies(self.context, ring, slot, location),
         );
         if op.result_count() == 1 {
             replace_uses(op.result(0).unwrap().into(), count);

@@ -15,7 +15,7 @@
 use apipe_tools::fuzz::{
     self,
     classify::{self, Verdict},
-    exec::{Limits, Stdout},
+    exec::{Execution, Limits, Stdout},
     targets, Runner,
 };
 use clap::{Parser, Subcommand};
@@ -155,6 +155,36 @@ fn find_target(name: &str) -> Result<targets::Target, String> {
         .ok_or_else(|| format!("unknown target '{name}' (see apipe-fuzz targets)"))
 }
 
+/// The shared start of `replay` and `reduce`: the target, the input's
+/// text, the runner, and the input's first run.
+struct FirstRun {
+    target: targets::Target,
+    text: String,
+    runner: Runner,
+    execution: Execution,
+}
+
+/// Reads `file`, finds `target` and runs it once on the file's text.
+fn first_run(
+    file: &std::path::Path,
+    target: &str,
+    variant: u64,
+    common: &Common,
+) -> Result<FirstRun, String> {
+    let target = find_target(target)?;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut runner = Runner::new(1, common.limits()).map_err(|e| e.to_string())?;
+    let execution = runner
+        .run_one(&target, variant, &text, &Stdout::Discard)
+        .map_err(|e| e.to_string())?;
+    Ok(FirstRun {
+        target,
+        text,
+        runner,
+        execution,
+    })
+}
+
 fn main() -> ExitCode {
     let cli = match apipe_tools::parse_cli::<Cli>(std::env::args()) {
         Ok(cli) => cli,
@@ -283,13 +313,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             variant,
             common,
         } => {
-            let target = find_target(&target)?;
-            let text =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let mut runner = Runner::new(1, common.limits()).map_err(|e| e.to_string())?;
-            let execution = runner
-                .run_one(&target, variant, &text, &Stdout::Discard)
-                .map_err(|e| e.to_string())?;
+            let FirstRun {
+                target, execution, ..
+            } = first_run(&file, &target, variant, &common)?;
             eprint!("{}", execution.stderr);
             let verdict = classify::classify(&target, &execution);
             println!(
@@ -313,13 +339,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             budget,
             common,
         } => {
-            let target = find_target(&target)?;
-            let text =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let mut runner = Runner::new(1, common.limits()).map_err(|e| e.to_string())?;
-            let first = runner
-                .run_one(&target, variant, &text, &Stdout::Discard)
-                .map_err(|e| e.to_string())?;
+            let FirstRun {
+                target,
+                text,
+                mut runner,
+                execution: first,
+            } = first_run(&file, &target, variant, &common)?;
             let Verdict::Crash(crash) = classify::classify(&target, &first) else {
                 return Err(format!("{} does not crash {}", file.display(), target.name));
             };

@@ -157,8 +157,14 @@ pub fn classify(target: &Target, execution: &Execution) -> Verdict {
 
 /// Whether `stderr` holds an error with a position: `file:line:col: error: `.
 pub fn has_located_error(stderr: &str) -> bool {
-    stderr.lines().any(|line| {
-        let Some((position, _)) = line.split_once(": error: ") else {
+    stderr.lines().any(|line| is_located(line, &[": error: "]))
+}
+
+/// Whether `line` is a diagnostic of one of `kinds` (`": error: "`, ...)
+/// with a position: `file:line:col<kind>message`.
+fn is_located(line: &str, kinds: &[&str]) -> bool {
+    kinds.iter().any(|kind| {
+        let Some((position, _)) = line.split_once(kind) else {
             return false;
         };
         let mut parts = position.rsplit(':');
@@ -257,9 +263,17 @@ fn panic_detail(stderr: &str) -> Option<String> {
     Some(format!("{location}: {message}"))
 }
 
+/// The first line with a crash marker, by marker. Located diagnostics are
+/// the tools' own reports, not crashes, even when their text names one
+/// (apipe-run's "'memref.dealloc' of a buffer that is already freed
+/// (double free)"); a caught panic ("internal error") is found before this.
 fn first_marker(stderr: &str) -> Option<String> {
+    const DIAGNOSTICS: [&str; 4] = [": error: ", ": warning: ", ": note: ", ": remark: "];
     for marker in CRASH_MARKERS {
-        if let Some(line) = stderr.lines().find(|l| l.contains(marker)) {
+        if let Some(line) = stderr
+            .lines()
+            .find(|l| l.contains(marker) && !is_located(l, &DIAGNOSTICS))
+        {
             return Some(line.trim().chars().take(200).collect());
         }
     }
@@ -434,6 +448,21 @@ mod tests {
             elapsed: Duration::ZERO,
             cpu: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn a_located_diagnostic_naming_a_crash_is_a_refusal() {
+        let stderr = "in.mlir:21:7: error: 'memref.dealloc' of a buffer that is already freed \
+                      (double free)\nin.mlir:16:14: note: the buffer was allocated here\n";
+        let verdict = classify(&target("run:lazy"), &run(Ending::Exited(1), stderr, 0));
+        assert!(
+            matches!(verdict, Verdict::Refused { located: true }),
+            "{verdict:?}"
+        );
+        // The same text from glibc, not located, is a crash.
+        let glibc = "free(): double free detected in tcache 2\n";
+        let verdict = classify(&target("run:lazy"), &run(Ending::Exited(1), glibc, 0));
+        assert!(matches!(verdict, Verdict::Crash(_)), "{verdict:?}");
     }
 
     fn target(name: &str) -> Target {
