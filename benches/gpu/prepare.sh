@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Prepares the GPU bundle (the GPU harness): PTX of each example in
-# four versions, plus the runner:
+# up to five versions, plus the runner:
 # - `pipelined`: apipe-software-pipeline on the annotated examples/*.mlir
 #   (only when apipe-opt has that pass);
 # - `hand`: the hand-pipelined counting form examples/pipelined/*.mlir;
 # - `mbarrier`: apipe-software-pipeline in token form, lowered in the
 #   mbarrier form (apipe-translate --sync=mbarrier, docs/mbarrier.md);
+# - `bulk` (sm_90 only): the Hopper bulk-copy form examples/bulk/*.mlir
+#   (cp.async.bulk completing bytes on an mbarrier, docs/mbarrier.md);
 # - `sync`: apipe-make-sync of the annotated examples/*.mlir. Inputs are generated on the
 # GPU machine from a fixed seed, so nothing large travels.
 #
@@ -37,6 +39,10 @@ for example in sgemm copy_bw stream_sum; do
   fi
   "$bin/apipe-translate" "$root/examples/pipelined/$example.mlir" --to-ptx --sm="$sm" \
     -o "$bundle/$example.hand.ptx"
+  if [ "$sm" = 90 ] && [ -f "$root/examples/bulk/$example.mlir" ]; then
+    "$bin/apipe-translate" "$root/examples/bulk/$example.mlir" --to-ptx --sm="$sm" \
+      -o "$bundle/$example.bulk.ptx"
+  fi
   "$bin/apipe-opt" "$root/examples/$example.mlir" --apipe-make-sync \
     | "$bin/apipe-translate" - --to-ptx --sm="$sm" -o "$bundle/$example.sync.ptx"
 done

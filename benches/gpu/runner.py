@@ -74,7 +74,7 @@ def load(bundle, example, version):
 
 def versions(bundle, example):
     """The versions of `example` in the bundle, the synchronous one last."""
-    return [v for v in ("pipelined", "mbarrier", "hand", "sync")
+    return [v for v in ("pipelined", "mbarrier", "bulk", "hand", "sync")
             if os.path.exists(os.path.join(bundle, f"{example}.{v}.ptx"))]
 
 

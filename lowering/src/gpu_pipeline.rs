@@ -183,6 +183,21 @@ pub fn uses_mbarriers(module: &Module) -> bool {
         })
 }
 
+/// Whether stage 1 left bulk copies in `module` (after [`lower_to_nvvm`]:
+/// `nvvm.cp.async.bulk.*`, `nvvm.mbarrier.expect_tx`), which need PTX ISA
+/// 8.0.
+pub fn uses_bulk_copies(module: &Module) -> bool {
+    apipe_dialect::ops::nested_ops(&module.as_operation())
+        .iter()
+        .any(|op| {
+            let name = apipe_dialect::ops::name(op);
+            name.starts_with("nvvm.cp.async.bulk")
+                || name == "nvvm.mbarrier.expect_tx"
+                || name == apipe_dialect::ops::BULK_COPY
+                || name == apipe_dialect::ops::MBARRIER_EXPECT_TX
+        })
+}
+
 /// Runs stages 1 and 2 on `module` with `options` and records their times
 /// in `times`.
 ///

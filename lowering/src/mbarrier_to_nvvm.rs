@@ -7,8 +7,9 @@
 //!
 //! Algorithm:
 //! 1. check every op before touching the IR, each refusal a located error:
-//!    `apipe.mbarrier_expect_tx` and `apipe.bulk_copy` (Hopper bulk copies)
-//!    are not lowered yet; `sm` is 80, 86, 89 or 90;
+//!    `sm` is 80, 86, 89 or 90; `apipe.bulk_copy` and
+//!    `apipe.mbarrier_expect_tx` (Hopper bulk copies) follow the rules of
+//!    [`bulk::check`] (sm_90 only);
 //! 2. `apipe.mbarrier_init %ring, %n` becomes one `nvvm.mbarrier.init`
 //!    (`mbarrier.init.shared.b64`, PTX ISA 9.7.13.15.9) per slot with the
 //!    arrival count `%n` as `i32`. No `fence.mbarrier_init` follows: the
@@ -34,12 +35,19 @@
 //!      (ISel aborts on it). `test_wait.parity` needs PTX ISA 7.1, which
 //!      `apipe-translate` selects for the mbarrier form on sm_80.
 //!
+//! 5. `apipe.bulk_copy` and `apipe.mbarrier_expect_tx` (sm_90): see
+//!    [`bulk`] (`cp.async.bulk` completing its bytes on the slot,
+//!    `mbarrier.expect_tx`, and `fence.mbarrier_init` after the
+//!    initialisation of a ring that bulk copies complete bytes on).
+//!
 //! Both waits have acquire semantics at CTA scope (the default of both
 //! instructions): once a wait returns, every copy that the completed
 //! phase's arrivals tracked, in every thread of the CTA, is visible.
 //!
 //! Postcondition: no mbarrier op is left. Copies are lowered by
 //! `apipe-to-nvgpu` (before or after this pass).
+
+mod bulk;
 
 use apipe_dialect::{diagnostic, ops, Reported};
 use apipe_passes::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
@@ -102,20 +110,16 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     mbarrier_to_nvvm(&op, sm as u32)
 }
 
-/// Step 1: the ops this pass cannot lower, each reported at its op.
-fn check(nested: &[OperationRef]) -> bool {
+/// Step 1: the ops this pass cannot lower for `sm`, each reported at its
+/// op.
+fn check(nested: &[OperationRef], sm: u32) -> bool {
     let mut ok = true;
     for op in nested {
         if ops::is(op, ops::MBARRIER_EXPECT_TX) || ops::is(op, ops::BULK_COPY) {
-            diagnostic::error(
-                op.location(),
-                &format!(
-                    "'{}' op: bulk copies (cp.async.bulk with complete_tx) are not lowered to \
-                     PTX yet; use apipe.copy (cp.async) with apipe.mbarrier_arrive_copies",
-                    ops::name(op)
-                ),
-            );
-            ok = false;
+            for message in bulk::check(op, sm) {
+                diagnostic::error(op.location(), &message);
+                ok = false;
+            }
         }
     }
     ok
@@ -131,9 +135,18 @@ pub fn mbarrier_to_nvvm<'c: 'a, 'a>(
     sm: u32,
 ) -> Result<(), Reported> {
     let nested = ops::nested_ops(root);
-    if !check(&nested) {
+    if !check(&nested, sm) {
         return Err(Reported);
     }
+    // Step 5: the destinations of bulk copies aligned to 16 bytes (as
+    // apipe-to-nvgpu does for cp.async), and the rings that bulk copies
+    // complete bytes on.
+    crate::to_nvgpu::align_destinations(root, &nested);
+    let bulk_rings: Vec<Value> = nested
+        .iter()
+        .filter(|op| ops::is(*op, ops::BULK_COPY))
+        .filter_map(|op| op.operand(2).ok())
+        .collect();
     let context_ref = root.context();
     // SAFETY: bound first (a temporary context ref would dangle).
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -141,6 +154,13 @@ pub fn mbarrier_to_nvvm<'c: 'a, 'a>(
     for op in nested {
         if ops::is(&op, ops::MBARRIER_INIT) {
             lower.init(op);
+            if op.operand(0).is_ok_and(|ring| bulk_rings.contains(&ring)) {
+                lower.fence_init(op);
+            }
+        } else if ops::is(&op, ops::BULK_COPY) {
+            lower.bulk_copy(op);
+        } else if ops::is(&op, ops::MBARRIER_EXPECT_TX) {
+            lower.expect_tx(op);
         } else if ops::is(&op, ops::MBARRIER_ARRIVE_COPIES) {
             lower.arrive(op);
         } else if ops::is(&op, ops::MBARRIER_WAIT) {

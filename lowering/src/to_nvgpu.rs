@@ -605,7 +605,7 @@ fn erase(op: OperationRef) {
 ///
 /// Other destinations (kernel arguments, dynamic shared memory) are left
 /// alone.
-fn align_destinations<'c: 'a, 'a>(
+pub(crate) fn align_destinations<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     nested: &[OperationRef<'c, 'a>],
 ) {
@@ -613,11 +613,16 @@ fn align_destinations<'c: 'a, 'a>(
         op.to_raw().ptr == root.to_raw().ptr
             || nested.iter().any(|n| n.to_raw().ptr == op.to_raw().ptr)
     };
-    for op in nested.iter().filter(|op| ops::is(*op, ops::COPY)) {
-        let Ok(bytes @ (4 | 8 | 16)) = copy_bytes(op) else {
-            continue;
+    for op in nested
+        .iter()
+        .filter(|op| ops::is(*op, ops::COPY) || ops::is(*op, ops::BULK_COPY))
+    {
+        // A bulk copy needs 16-byte aligned addresses (PTX ISA 9.7.9.25.4.1).
+        let align = match copy_bytes(op) {
+            _ if ops::is(op, ops::BULK_COPY) => 16,
+            Ok(bytes @ (4 | 8 | 16)) => bytes as i64,
+            _ => continue,
         };
-        let align = bytes as i64;
         let mut value = op.operand(1).unwrap();
         loop {
             let raw = value.to_raw();

@@ -72,6 +72,12 @@ fn strides_and_offset(ty: MemRefType) -> Option<(Vec<i64>, i64)> {
     })
 }
 
+/// The strides and layout offset of a memref type when all are static.
+pub fn static_strides_and_offset(ty: MemRefType) -> Option<(Vec<i64>, i64)> {
+    let (strides, offset) = strides_and_offset(ty)?;
+    (offset != i64::MIN && !strides.contains(&i64::MIN)).then_some((strides, offset))
+}
+
 /// The innermost stride of a memref type, if static.
 pub fn innermost_stride(ty: MemRefType) -> Option<i64> {
     let (strides, _) = strides_and_offset(ty)?;

@@ -135,7 +135,7 @@ use mlir_sys::{
     mlirOperationDestroy, mlirOperationGetBlock, mlirOperationSetOperand, MlirBlock, MlirOperation,
     MlirValue,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The registry entry of `apipe-software-pipeline`.
 pub static INFO: PassInfo = PassInfo {
@@ -307,7 +307,11 @@ pub fn software_pipeline<'c: 'a, 'a>(
         .into_iter()
         .filter_map(|l| schedule::request(&l, options.num_stages).map(|r| (l, r)))
         .collect();
-    let is_requested = |op: &OperationRef| requested.iter().any(|(l, _)| l == op);
+    let requested_set: HashSet<usize> = requested
+        .iter()
+        .map(|(l, _)| l.to_raw().ptr as usize)
+        .collect();
+    let is_requested = |op: &OperationRef| requested_set.contains(&(op.to_raw().ptr as usize));
     for l in ops::self_and_nested_ops(root) {
         if ops::is(&l, "scf.for")
             && schedule::num_stages_attribute(&l).is_some()

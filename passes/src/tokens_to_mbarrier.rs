@@ -9,8 +9,10 @@
 //! This is what CUTLASS's `PipelineState {index, phase, count}` carries by
 //! hand; here each token becomes its group's count j (an `index`), and the
 //! count of every queue travels through `scf.for` iter_args and `scf.if`
-//! results, from which slot and parity follow (a mask and a shift, K being
-//! a power of two).
+//! results, from which slot and parity follow: `j & (K - 1)` and
+//! `(j & K) != 0` when K is a power of two, `arith.remui j, K` and
+//! `((j div K) & 1) != 0` for any other K >= 1 (`slots=3` is as exact as
+//! `slots=4`, with a division for a mask).
 //!
 //! Algorithm, per function:
 //! 1. plan every function before touching the IR ([`plan::plan_function`],
@@ -94,7 +96,7 @@ pub static INFO: PassInfo = PassInfo {
         OptionInfo {
             name: "slots",
             kind: OptionKind::IntIn(0, 1 << 16),
-            description: "slots per queue (0, the default: the smallest power of two above the token window, at least 2)",
+            description: "slots per queue, any K >= 1 (0, the default: the smallest power of two above the token window, at least 2)",
         },
         OptionInfo {
             name: "max-slots",

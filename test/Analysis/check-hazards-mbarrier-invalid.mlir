@@ -8,7 +8,9 @@
 
 // The parity of a constant wait flipped: after groups 0 and 1 (slots 0 and
 // 1, phase 0), parity 1 of slot 0 names the phase before phase 0, which
-// never runs again once group 0 completes (phase bit out of step).
+// counts as complete: on hardware the wait returns at once while group 0 is
+// in flight, so the read of group 0's data races with its copy
+// (read-after-write, reported at the read with the copy; and at the wait).
 func.func @parity_flipped(%A: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -20,16 +22,20 @@ func.func @parity_flipped(%A: memref<64xf32>) -> f32 {
   apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
   apipe.copy %A[%c0], %buf[%c1, %c0], 4 : memref<64xf32> to memref<2x4xf32>
   apipe.mbarrier_arrive_copies %ring[%c1] : memref<2xi64, 3>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:3: error: 'apipe.mbarrier_wait' op can deadlock: on some path the group it names is 4 groups old on its ring of 2 slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= 2`
+  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:3: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 4 groups old on its ring of 2 slots, and the slot was armed again since by a group 2 groups old that this wait does not wait for, so it returns at once while that group's copies are in flight
+  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
   apipe.mbarrier_wait %ring[%c0], %true : memref<2xi64, 3>
   %x = memref.load %buf[%c0, %c0] : memref<2x4xf32>
+  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 8]]:3: note: the async copy still in flight; 1 newer group(s) committed on queue 0 since its group
   return %x : f32
 }
 
 // -----
 
 // The parity of a loop's wait flipped (`== 0` instead of `!= 0`): it names
-// the group before the waited one on the same slot, K groups further back.
+// the group before the waited one on the same slot, K groups further back,
+// whose phase has completed: the wait returns at once (and so completes
+// nothing new: the next arrive reuses a slot too early).
 func.func @loop_parity_flipped(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -55,7 +61,7 @@ func.func @loop_parity_flipped(%A: memref<64xf32>, %out: memref<16xf32>) {
     %ps = arith.andi %prev, %c1 : index
     %pb = arith.andi %prev, %c2 : index
     %parity = arith.cmpi eq, %pb, %c0 : index
-    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op can deadlock: on some path the group it names is 4 groups old on its ring of 2 slots
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 4 groups old on its ring of 2 slots
     apipe.mbarrier_wait %ring[%ps], %parity : memref<2xi64, 3>
     %u = arith.remui %i, %c2 : index
     %x = memref.load %buf[%u, %c1] : memref<2x4xf32>
@@ -330,24 +336,106 @@ gpu.module @kernels {
     gpu.return
   }
 }
+// CHECK-NOT: error:
 
 // -----
 
-// Bulk copies and transaction bytes are not checked yet: refused at the
-// first such op.
-func.func @bulk(%A: memref<64xi32>) {
+// A ring of 3 slots (not a power of two) with the parity of its wait
+// flipped (`== 0`): it names the group 3 groups before the waited one, whose
+// phase completed, so it returns at once and completes nothing new; the next
+// iteration's arrive then reuses a slot too early.
+func.func @three_slots_parity_flipped(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %false = arith.constant false
-  %buf = memref.alloc() : memref<4xi32, 3>
-  %ring = memref.alloca() : memref<1xi64, 3>
-  apipe.mbarrier_init %ring, %c1 : memref<1xi64, 3>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:3: error: 'apipe.mbarrier_expect_tx' op is not checked by apipe-check-hazards yet
-  apipe.mbarrier_expect_tx %ring[%c0], 16 : memref<1xi64, 3>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:3: error: 'apipe.bulk_copy' op is not checked by apipe-check-hazards yet
-  apipe.bulk_copy %A[%c0], %buf[%c0], 4, %ring[%c0] : memref<64xi32> to memref<4xi32, 3>, memref<1xi64, 3>
-  apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
-  apipe.mbarrier_wait %ring[%c0], %false : memref<1xi64, 3>
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c15 = arith.constant 15 : index
+  %buf = memref.alloc() : memref<2x4xf32>
+  %ring = memref.alloca() : memref<3xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  %s0 = arith.remui %c0, %c3 : index
+  apipe.mbarrier_arrive_copies %ring[%s0] : memref<3xi64, 3>
+  %r:2 = scf.for %i = %c0 to %c15 step %c1 iter_args(%prev = %c0, %count = %c1) -> (index, index) {
+    %n = arith.addi %i, %c1 : index
+    %off = arith.muli %n, %c4 : index
+    %v = arith.remui %n, %c2 : index
+    apipe.copy %A[%off], %buf[%v, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    %slot = arith.remui %count, %c3 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_arrive_copies' op reuses its slot too early: on some path the slot's previous group (3 groups back) may not be complete in this thread
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<3xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    %ps = arith.remui %prev, %c3 : index
+    %pp = arith.divui %prev, %c3 : index
+    %pb = arith.andi %pp, %c1 : index
+    %parity = arith.cmpi eq, %pb, %c0 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 5 groups old on its ring of 3 slots, and the slot was armed again since by a group 2 groups old that this wait does not wait for
+    apipe.mbarrier_wait %ring[%ps], %parity : memref<3xi64, 3>
+    %u = arith.remui %i, %c2 : index
+    %x = memref.load %buf[%u, %c1] : memref<2x4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+    scf.yield %count, %next : index, index
+  }
   return
 }
-// CHECK-NOT: error:
+
+// -----
+
+// A ring of 3 slots whose arrive computes its slot mod 2: not the ring's
+// next slot.
+func.func @three_slots_wrong_modulus(%A: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %ring = memref.alloca() : memref<3xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%count = %c0) -> (index) {
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %slot = arith.remui %count, %c2 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_arrive_copies' op arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod 3): expected `count mod 3` (`arith.remui`) of the ring's count
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<3xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}
+
+// -----
+
+// A wait for the phase that already completed, read before the right wait:
+// on hardware the first wait returns at once while the group just armed is
+// in flight, so the read races with its copy (read-after-write, at the read,
+// naming the copy); the wait after the read completes the group in time for
+// the next iteration's arrive.
+func.func @read_before_right_wait(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<2x4xf32>
+  %ring = memref.alloca() : memref<2xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%count = %c0) -> (index) {
+    %off = arith.muli %i, %c4 : index
+    %v = arith.remui %i, %c2 : index
+    apipe.copy %A[%off], %buf[%v, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    %slot = arith.andi %count, %c1 : index
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<2xi64, 3>
+    %pb = arith.andi %count, %c2 : index
+    %stale = arith.cmpi eq, %pb, %c0 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 3 groups old on its ring of 2 slots, and the slot was armed again since by a group 1 groups old that this wait does not wait for, so it returns at once while that group's copies are in flight
+    apipe.mbarrier_wait %ring[%slot], %stale : memref<2xi64, 3>
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+    %x = memref.load %buf[%v, %c1] : memref<2x4xf32>
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 9]]:5: note: the async copy still in flight; 0 newer group(s) committed on queue 0 since its group
+    %parity = arith.cmpi ne, %pb, %c0 : index
+    apipe.mbarrier_wait %ring[%slot], %parity : memref<2xi64, 3>
+    memref.store %x, %out[%i] : memref<16xf32>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}

@@ -30,6 +30,22 @@
 // RUN: apipe-opt %apipe_root/test/Target/ptx-token-form.mlir --split-input-file --apipe-tokens-to-mbarrier --apipe-check-hazards -o /dev/null
 // RUN: apipe-opt %apipe_root/test/Target/ptx-mbarrier.mlir --split-input-file --apipe-tokens-to-mbarrier --apipe-check-hazards -o /dev/null
 //
+// Every K the pass accepts: not a power of two (slot `count mod K` with
+// `arith.remui`, parity `((count div K) & 1) != 0`), K = 1 (constant slot
+// 0), and a derived K capped by a max-slots that is not a power of two:
+// RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline.mlir --split-input-file --apipe-software-pipeline="sync=tokens" --apipe-tokens-to-mbarrier=slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline.mlir --split-input-file --apipe-software-pipeline="sync=tokens" --apipe-tokens-to-mbarrier=slots=1 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-gpu.mlir --apipe-software-pipeline="sync=tokens" --apipe-tokens-to-mbarrier=slots=5 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Transforms/software-pipeline-trip-counts.mlir --split-input-file --apipe-software-pipeline="sync=tokens" --apipe-tokens-to-mbarrier=max-slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/examples/sgemm.mlir --apipe-software-pipeline="sync=tokens" --apipe-tokens-to-mbarrier=slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-mbarrier=slots=1 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/examples/double_buffer_tokens.mlir --apipe-tokens-to-mbarrier=slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Emulation/conversions-run.mlir --apipe-counting-to-tokens --apipe-tokens-to-mbarrier=slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Emulation/conversions-run.mlir --apipe-counting-to-tokens --apipe-tokens-to-mbarrier=slots=1 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Emulation/fuzz-regressions.mlir --split-input-file --apipe-counting-to-tokens --apipe-tokens-to-mbarrier=slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Emulation/fuzz-regressions.mlir --split-input-file --apipe-counting-to-tokens --apipe-tokens-to-mbarrier=max-slots=3 --apipe-check-hazards -o /dev/null
+// RUN: apipe-opt %apipe_root/test/Target/ptx-mbarrier.mlir --split-input-file --apipe-tokens-to-mbarrier=slots=6 --apipe-check-hazards -o /dev/null
+//
 // A false alarm shared with token form: a loop whose waited group is 1 or
 // 2 groups old depending on a branch; neither form's check follows the
 // distance per path, so the copy before the loop stays in flight at the
@@ -225,4 +241,72 @@ gpu.module @kernels {
     memref.store %x, %out[%tid] : memref<1024xf32>
     gpu.return
   }
+}
+
+// -----
+
+// A ring of 3 slots (not a power of two), as apipe-tokens-to-mbarrier
+// writes it: slot `count mod 3`, parity `((count div 3) & 1) != 0`.
+// CHECK-LABEL: func.func @loop_three_slots
+// CHECK: arith.remui %{{.*}}, %c3
+func.func @loop_three_slots(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c15 = arith.constant 15 : index
+  %buf = memref.alloc() : memref<2x4xf32>
+  %ring = memref.alloca() : memref<3xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+  %s0 = arith.remui %c0, %c3 : index
+  apipe.mbarrier_arrive_copies %ring[%s0] : memref<3xi64, 3>
+  %r:2 = scf.for %i = %c0 to %c15 step %c1 iter_args(%prev = %c0, %count = %c1) -> (index, index) {
+    %n = arith.addi %i, %c1 : index
+    %off = arith.muli %n, %c4 : index
+    %v = arith.remui %n, %c2 : index
+    apipe.copy %A[%off], %buf[%v, %c0], 4 : memref<64xf32> to memref<2x4xf32>
+    %slot = arith.remui %count, %c3 : index
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<3xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    %ps = arith.remui %prev, %c3 : index
+    %pp = arith.divui %prev, %c3 : index
+    %pb = arith.andi %pp, %c1 : index
+    %parity = arith.cmpi ne, %pb, %c0 : index
+    apipe.mbarrier_wait %ring[%ps], %parity : memref<3xi64, 3>
+    %u = arith.remui %i, %c2 : index
+    %x = memref.load %buf[%u, %c1] : memref<2x4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+    scf.yield %count, %next : index, index
+  }
+  return
+}
+
+// -----
+
+// A ring of 1 slot: every group arms slot 0 (a constant), the parity is
+// `(count & 1) != 0`; each wait completes the group before the next arrive.
+// CHECK-LABEL: func.func @loop_one_slot
+func.func @loop_one_slot(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %ring = memref.alloca() : memref<1xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<1xi64, 3>
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%count = %c0) -> (index) {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
+    %pb = arith.andi %count, %c1 : index
+    %parity = arith.cmpi ne, %pb, %c0 : index
+    apipe.mbarrier_wait %ring[%c0], %parity : memref<1xi64, 3>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  return
 }

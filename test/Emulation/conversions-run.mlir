@@ -22,6 +22,16 @@
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=eager | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier)' | apipe-run - --completion=random:5 | FileCheck %s
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=4})' | apipe-run - --completion=lazy | FileCheck %s
+// Any K, a power of two or not (slot `count mod K` by `arith.remui`):
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=3})' | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=3})' | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=3})' | apipe-run - --completion=random:7 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=1})' | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=1})' | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{slots=1})' | apipe-run - --completion=random:8 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{max-slots=3})' | apipe-run - --completion=lazy | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{max-slots=3})' | apipe-run - --completion=eager | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-tokens-to-mbarrier{max-slots=3})' | apipe-run - --completion=random:9 | FileCheck %s
 // sync=auto's apipe passes (apipe-select-sync: @two_queues takes the
 // mbarrier form, the others counting form; then merge-queues over both):
 // RUN: apipe-opt %s --pass-pipeline='builtin.module(apipe-counting-to-tokens,apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues)' | apipe-run - --completion=lazy | FileCheck %s

@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=TWO < %t.two.err
 // TWO: remark: 4 stages need 8192 bytes of shared memory, over the budget of 5000 bytes (max-shared-bytes): trying 3 stages
 // TWO: remark: 3 stages need 6144 bytes of shared memory, over the budget of 5000 bytes (max-shared-bytes): trying 2 stages
-// TWO: remark: scheduled 2 stages (num_stages = 2): {{.*}}; shared memory: 4096 of 5000 bytes; 1 gpu.barrier per iteration
+// TWO: remark: scheduled 2 stages (num_stages = 2): {{.*}}; shared memory: 4096 of 5000 bytes; 2 gpu.barrier per iteration
 // RUN: apipe-run %t.two.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse > %t.two.out
 // RUN: diff %t.sync.out %t.two.out
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=3" 2>/dev/null > %t.three.mlir

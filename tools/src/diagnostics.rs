@@ -102,7 +102,50 @@ fn to_record(diagnostic: &melior::diagnostic::Diagnostic) -> Record {
 /// Prints `record` (and its notes) like MLIR's `SourceMgrDiagnosticHandler`:
 /// the position, the kind, the message; then the source line and a caret
 /// when `source` (the text of the file the position names) has that line.
+/// For many records of one file, [`print_all`] finds the lines faster.
 pub fn print(out: &mut dyn Write, record: &Record, source: Option<(&str, &str)>) {
+    let lines = source.map(|(file, text)| SourceLines::new(file, text));
+    print_with(out, record, lines.as_ref());
+}
+
+/// Prints `records` as [`print`] does, all of the file `file` with text
+/// `text`: the line starts are found once (a pass that remarks on each of
+/// thousands of loops would otherwise scan the file for each remark).
+pub fn print_all(out: &mut dyn Write, records: &[Record], file: &str, text: &str) {
+    let lines = SourceLines::new(file, text);
+    for record in records {
+        print_with(out, record, Some(&lines));
+    }
+}
+
+/// The lines of one source file, by number.
+struct SourceLines<'a> {
+    file: &'a str,
+    text: &'a str,
+    /// The byte offset of the start of each line.
+    starts: Vec<usize>,
+}
+
+impl<'a> SourceLines<'a> {
+    fn new(file: &'a str, text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .filter(|&i| i < text.len())
+            .collect();
+        Self { file, text, starts }
+    }
+
+    /// Line `n` (1-based) without its line ending, as `str::lines` gives it.
+    fn line(&self, n: usize) -> Option<&'a str> {
+        let start = *self.starts.get(n.checked_sub(1)?)?;
+        let end = self.starts.get(n).copied().unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+}
+
+fn print_with(out: &mut dyn Write, record: &Record, source: Option<&SourceLines>) {
     let _ = match &record.location {
         Some(position) => writeln!(
             out,
@@ -117,9 +160,9 @@ pub fn print(out: &mut dyn Write, record: &Record, source: Option<(&str, &str)>)
             record.message
         ),
     };
-    if let (Some(position), Some((file, text))) = (&record.location, source) {
-        if position.file == file && position.line > 0 {
-            if let Some(line) = text.lines().nth(position.line as usize - 1) {
+    if let (Some(position), Some(lines)) = (&record.location, source) {
+        if position.file == lines.file && position.line > 0 {
+            if let Some(line) = lines.line(position.line as usize) {
                 let _ = writeln!(out, "{line}");
                 let _ = writeln!(
                     out,
@@ -130,7 +173,7 @@ pub fn print(out: &mut dyn Write, record: &Record, source: Option<(&str, &str)>)
         }
     }
     for note in &record.notes {
-        print(out, note, source);
+        print_with(out, note, source);
     }
 }
 
@@ -138,4 +181,21 @@ pub fn print(out: &mut dyn Write, record: &Record, source: Option<(&str, &str)>)
 /// file) as MLIR tools do.
 pub fn print_error(message: &str) {
     eprintln!("error: {message}");
+}
+
+#[cfg(test)]
+mod source_lines_tests {
+    use super::SourceLines;
+
+    #[test]
+    fn lines_by_number_are_those_of_str_lines() {
+        for text in ["", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\nc\n", "x\n\n"] {
+            let lines = SourceLines::new("f", text);
+            let expected: Vec<&str> = text.lines().collect();
+            for n in 0..=expected.len() + 1 {
+                let want = n.checked_sub(1).and_then(|i| expected.get(i)).copied();
+                assert_eq!(lines.line(n), want, "line {n} of {text:?}");
+            }
+        }
+    }
 }

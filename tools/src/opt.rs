@@ -384,9 +384,7 @@ fn printing_flags(cli: &Cli) -> OperationPrintingFlags {
 fn report(records: &[Record], input: &Input) {
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
-    for record in records {
-        diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
-    }
+    diagnostics::print_all(&mut lock, records, &input.name, &input.text);
 }
 
 #[cfg(test)]

@@ -200,9 +200,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         let records = capture.take();
         let stderr = std::io::stderr();
         let mut lock = stderr.lock();
-        for record in &records {
-            diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
-        }
+        diagnostics::print_all(&mut lock, &records, &input.name, &input.text);
     };
     let Some(mut module) = source::parse(&context, &input.text, &input.name) else {
         report(&capture);

@@ -9,7 +9,9 @@
 //! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes for
 //!    `--sync=auto|counting|mbarrier`, then upstream MLIR to the LLVM/NVVM
 //!    dialects); where mbarriers remain and no `--ptx` was given, PTX ISA
-//!    7.1 at least (`mbarrier.test_wait.parity` on sm_80);
+//!    7.1 at least (`mbarrier.test_wait.parity` on sm_80), and 8.0 where
+//!    bulk copies remain (`cp.async.bulk ... mbarrier::complete_tx`,
+//!    `mbarrier.expect_tx`, sm_90);
 //! 4. translate the `gpu.module` to LLVM IR in memory and, for PTX and
 //!    cubins, optimize (O3) and emit PTX through inkwell
 //!    ([`apipe_lowering::ptx`]);
@@ -91,9 +93,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
 fn report(records: &mut [Record], input: &Input) {
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
-    for record in records.iter() {
-        diagnostics::print(&mut lock, record, Some((&input.name, &input.text)));
-    }
+    diagnostics::print_all(&mut lock, records, &input.name, &input.text);
 }
 
 /// What the translation produced.
@@ -165,6 +165,11 @@ fn run(cli: &Cli) -> Result<bool, String> {
 /// PTX ISA 7.1), ×10.
 const MBARRIER_PTX: u32 = 71;
 
+/// The PTX ISA version bulk copies need (`cp.async.bulk` with
+/// `mbarrier::complete_tx::bytes` and `mbarrier.expect_tx`, PTX ISA 8.0),
+/// ×10.
+const BULK_PTX: u32 = 80;
+
 /// Steps 1–5 after reading; `Ok(None)` when located diagnostics say why not.
 fn translate(
     cli: &Cli,
@@ -226,6 +231,15 @@ fn translate(
             )));
         }
         version = MBARRIER_PTX;
+    }
+    if gpu_pipeline::uses_bulk_copies(&module) && version < BULK_PTX {
+        if cli.ptx.is_some() {
+            return Err(Error::Target(format!(
+                "--ptx={version}: bulk copies need PTX ISA 8.0 or newer \
+                 (cp.async.bulk with mbarrier::complete_tx, mbarrier.expect_tx); pass --ptx=80"
+            )));
+        }
+        version = BULK_PTX;
     }
     // 4.
     let start = Instant::now();

@@ -32,6 +32,14 @@
 //!    inits (`scf.for`, `scf.while`) and the runtime's own calls but the
 //!    copies. Views are followed within the function only (not through
 //!    calls, block arguments or iter_args).
+//! 6. integer division (`arith.divui`, `remui`, `ceildivui`, `divsi`,
+//!    `remsi`, `ceildivsi`, `floordivsi`) on scalars: a divisor 0, and for
+//!    the signed ones the minimum value divided by -1, call
+//!    `apipe_emu_check_failed` before the op: both are undefined behaviour
+//!    in `arith` (the LLVM lowering makes them poison or a hardware trap, and
+//!    a poisoned index then reaches memory unchecked), at every width.
+//!    Constant divisors
+//!    that rule a case out get no check; vector divisions are not checked.
 
 use super::Emitter;
 use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, LIVE_FN};
@@ -42,13 +50,13 @@ use melior::{
     ir::{
         attribute::{IntegerAttribute, StringAttribute},
         operation::OperationLike,
-        r#type::{MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         OperationRef, Type, TypeLike, Value, ValueLike,
     },
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
 
-/// Steps 1-5 on every op nested in `root`.
+/// Steps 1-6 on every op nested in `root`.
 pub fn insert<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
@@ -62,8 +70,12 @@ pub fn insert<'c: 'a, 'a>(
         } else if bounds && (ops::is(&op, "vector.load") || ops::is(&op, "vector.store")) {
             check_vector_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
-            check_allocation(op, emitter);
-            check_uses_after_free(op, emitter);
+            if let Some(buffer) = host_buffer(&op) {
+                check_allocation(op, buffer, emitter);
+                check_uses_after_free(buffer, emitter);
+            }
+        } else if let Some(&(_, signed)) = DIVISIONS.iter().find(|(n, _)| ops::is(&op, n)) {
+            check_division(op, emitter, signed);
         }
     }
 }
@@ -167,28 +179,130 @@ fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
 }
 
+/// The integer divisions of `arith` (step 6), and whether they are signed.
+const DIVISIONS: &[(&str, bool)] = &[
+    ("arith.divui", false),
+    ("arith.remui", false),
+    ("arith.ceildivui", false),
+    ("arith.divsi", true),
+    ("arith.remsi", true),
+    ("arith.ceildivsi", true),
+    ("arith.floordivsi", true),
+];
+
+/// Step 6.
+fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>, signed: bool) {
+    let (Ok(dividend), Ok(divisor)) = (op.operand(0), op.operand(1)) else {
+        return;
+    };
+    let ty = divisor.r#type();
+    let width = if ty.is_index() {
+        64
+    } else if let Ok(integer) = IntegerType::try_from(ty) {
+        integer.width()
+    } else {
+        return;
+    };
+    let name = ops::name(&op);
+    let location = op.location();
+    let constant = constant_value(divisor);
+    let compare =
+        |emitter: &mut Emitter<'c, 'a>, value: Value<'c, 'a>, with: i64| -> Value<'c, 'a> {
+            let with = emitter.constant(op, ty, with);
+            emitter
+                .before(
+                    op,
+                    arith::cmpi(emitter.context, CmpiPredicate::Eq, value, with, location),
+                )
+                .result(0)
+                .unwrap()
+                .into()
+        };
+    if constant.is_none_or(|d| d == 0) {
+        let id = emitter.id(location, &format!("'{name}' division by zero"));
+        let zero = compare(emitter, divisor, 0);
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        emitter.call_if(op, zero, CHECK_FAILED_FN, &[id]);
+    }
+    if signed && width >= 1 && constant.is_none_or(|d| d == -1) {
+        let id = emitter.id(
+            location,
+            &format!("'{name}' overflow: the minimum value divided by -1"),
+        );
+        let (minimum, minus_one) = if width <= 64 {
+            (
+                compare(emitter, dividend, i64::MIN >> (64 - width)),
+                compare(emitter, divisor, -1),
+            )
+        } else {
+            // Wider than an i64 attribute can spell: 1 << (width - 1) and
+            // 0 - 1, computed.
+            let one = emitter.constant(op, ty, 1);
+            let zero = emitter.constant(op, ty, 0);
+            let shift = emitter.constant(op, ty, i64::from(width) - 1);
+            let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
+                emitter.before(op, operation).result(0).unwrap().into()
+            };
+            let minimum = value(emitter, arith::shli(one, shift, location));
+            let minus_one = value(emitter, arith::subi(zero, one, location));
+            (
+                value(
+                    emitter,
+                    arith::cmpi(
+                        emitter.context,
+                        CmpiPredicate::Eq,
+                        dividend,
+                        minimum,
+                        location,
+                    ),
+                ),
+                value(
+                    emitter,
+                    arith::cmpi(
+                        emitter.context,
+                        CmpiPredicate::Eq,
+                        divisor,
+                        minus_one,
+                        location,
+                    ),
+                ),
+            )
+        };
+        let overflow: Value = emitter
+            .before(op, arith::andi(minimum, minus_one, location))
+            .result(0)
+            .unwrap()
+            .into();
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        emitter.call_if(op, overflow, CHECK_FAILED_FN, &[id]);
+    }
+}
+
 /// The message of a failed `memref.alloc`.
 pub const ALLOC_FAILED: &str = "'memref.alloc' failed: out of memory";
 
-/// Step 4.
-fn check_allocation<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let Ok(result) = op.result(0) else {
-        return;
-    };
-    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
-        return;
-    };
-    // Workgroup and other memory spaces are the lowering's own buffers.
-    if ty.memory_space().is_some() {
-        return;
-    }
+/// The buffer `memref.alloc` op `op` returns, if it is of default (host or
+/// per-thread) memory: workgroup and other memory spaces are the lowering's
+/// own buffers, which steps 4 and 5 leave alone.
+fn host_buffer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let result = op.result(0).ok()?;
+    let ty = MemRefType::try_from(result.r#type()).ok()?;
+    ty.memory_space().is_none().then(|| result.into())
+}
+
+/// Step 4, for the buffer `buffer` of alloc op `op`.
+fn check_allocation<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
     // An alloc is never a terminator: its next op exists.
     let Some(next) = op.next_in_block() else {
         return;
     };
     let location = op.location();
     let id = emitter.id(location, ALLOC_FAILED);
-    let pointer = aligned_pointer(emitter, next, result.into());
+    let pointer = aligned_pointer(emitter, next, buffer);
     let zero = emitter.constant(next, emitter.index_type(), 0);
     let null: Value = emitter
         .before(
@@ -248,18 +362,8 @@ const VIEWS: &[&str] = &[
     "memref.reinterpret_cast",
 ];
 
-/// Step 5.
-fn check_uses_after_free<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let Ok(result) = op.result(0) else {
-        return;
-    };
-    let Ok(ty) = MemRefType::try_from(result.r#type()) else {
-        return;
-    };
-    if ty.memory_space().is_some() {
-        return;
-    }
-    let buffer: Value = result.into();
+/// Step 5, for the buffer `buffer` of an alloc.
+fn check_uses_after_free<'c, 'a>(buffer: Value<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let mut freed = false;
     let mut uses: Vec<(OperationRef, String)> = Vec::new();
     let mut values = vec![buffer];

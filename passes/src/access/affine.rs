@@ -178,6 +178,25 @@ impl Lin {
         Some(out)
     }
 
+    /// The tightest form of the integer constraint `self >= 0`: with `g`
+    /// the gcd of the coefficients (`g >= 2`), every coefficient divided by
+    /// `g` and the constant rounded down (`2x + 1 >= 0` is `x >= 0` over the
+    /// integers; every atom takes integer values). `self` itself otherwise.
+    pub fn tightened_nonneg(&self) -> Lin {
+        let g = self
+            .terms
+            .values()
+            .fold(0u64, |g, c| gcd_u64(g, c.unsigned_abs()));
+        if g < 2 {
+            return self.clone();
+        }
+        let g = g as i64;
+        Lin {
+            terms: self.terms.iter().map(|(a, c)| (a.clone(), c / g)).collect(),
+            constant: self.constant.div_euclid(g),
+        }
+    }
+
     /// `factor * self`; `None` on overflow.
     pub fn scaled(&self, factor: i64) -> Option<Lin> {
         Lin::default().plus(self, factor)
@@ -300,6 +319,14 @@ impl fmt::Display for Lin {
         } else {
             Ok(())
         }
+    }
+}
+
+fn gcd_u64(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd_u64(b, a % b)
     }
 }
 

@@ -23,7 +23,7 @@
 //! 4. Ops with `HasRecursiveMemoryEffects` (`scf.for`, `scf.if`, ...)
 //!    access nothing themselves: their regions' ops are visited on their
 //!    own.
-//! 5. `apipe.copy` reads `src` and writes `dst` ([`copy_regions`]),
+//! 5. `apipe.copy` and `apipe.bulk_copy` read `src` and write `dst` ([`copy_regions`]),
 //!    asynchronously; the other apipe ops access no memory.
 
 use super::{
@@ -116,12 +116,14 @@ fn minor_identity(op: &OperationRef) -> bool {
     }
 }
 
-/// `src` and `dst` regions of an `apipe.copy`: `elements` along the
+/// `src` and `dst` regions of an `apipe.copy` or `apipe.bulk_copy`: `elements` along the
 /// innermost dimension of each, at its indices.
 pub fn copy_regions(forms: &mut Forms, copy: &OperationRef) -> (Region, Region) {
     let src = copy.operand(0).expect("verified apipe.copy");
     let dst = copy.operand(1).expect("verified apipe.copy");
-    let indices: Vec<Value> = copy.operands().skip(2).collect();
+    // `apipe.bulk_copy` has its ring and slot before the indices.
+    let first = if ops::is(copy, ops::BULK_COPY) { 4 } else { 2 };
+    let indices: Vec<Value> = copy.operands().skip(first).collect();
     let elements = attributes::integer(copy, attributes::ELEMENTS).unwrap_or(1);
     let (src_rank, dst_rank) = (rank(src), rank(dst));
     let split = |start: usize, count: Option<usize>| -> Option<&[Value]> {
@@ -228,7 +230,7 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
     let mut out = OpAccesses::default();
     // 5.
     if ops::is_apipe(op) {
-        if ops::is(op, ops::COPY) {
+        if ops::is(op, ops::COPY) || ops::is(op, ops::BULK_COPY) {
             let (src, dst) = copy_regions(forms, op);
             for (kind, region, at) in [(AccessKind::Read, src, 0), (AccessKind::Write, dst, 1)] {
                 out.accesses.push(Access {

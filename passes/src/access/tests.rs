@@ -816,3 +816,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn tightened_nonneg_divides_by_the_gcd_and_rounds_down() {
+    // -2t + 1 >= 0 over the integers is -t >= 0 (t <= 0).
+    let x = sym(0).scaled(-2).unwrap().offset(1).unwrap();
+    assert_eq!(x.tightened_nonneg(), sym(0).scaled(-1).unwrap());
+    // 4t - 6u - 3 >= 0 is 2t - 3u - 2 >= 0.
+    let y = sym(0)
+        .scaled(4)
+        .unwrap()
+        .plus(&sym(1), -6)
+        .unwrap()
+        .offset(-3)
+        .unwrap();
+    let want = sym(0)
+        .scaled(2)
+        .unwrap()
+        .plus(&sym(1), -3)
+        .unwrap()
+        .offset(-2)
+        .unwrap();
+    assert_eq!(y.tightened_nonneg(), want);
+    // Coprime coefficients and constants stay.
+    let z = sym(0).plus(&sym(1), 2).unwrap().offset(-7).unwrap();
+    assert_eq!(z.tightened_nonneg(), z);
+    assert_eq!(Lin::constant(-3).tightened_nonneg(), Lin::constant(-3));
+}

@@ -135,7 +135,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         Facts {
             groups_now: lower(&instance.groups.base),
             groups_at_wait: instance.trace.wait.as_ref().and_then(|w| lower(&w.groups)),
-            age: instance.trace.carried.and_then(|l| age(&instance.when, &l)),
+            age: instance.trace.carried.and_then(|l| {
+                age(&instance.when, &l).or_else(|| summary_age(&instance.when, system, &l))
+            }),
         }
     }
 
@@ -243,9 +245,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         state: &State<'c, 'a>,
     ) {
         for read in &state.reads {
-            let (verdict, _) = self.meets(op, region, &read.region, &read.when, Threads::Other);
+            let (verdict, system) =
+                self.meets(op, region, &read.region, &read.when, Threads::Other);
             if verdict.may() {
-                let age = read.carried.and_then(|l| age(&read.when, &l));
+                let age = read.carried.and_then(|l| {
+                    age(&read.when, &l).or_else(|| summary_age(&read.when, &system, &l))
+                });
                 let hazard = report::read_hazard(*op, read, age);
                 self.record(hazard);
             }
@@ -277,6 +282,24 @@ pub(super) fn age(when: &[Constraint], l: &OperationRef) -> Option<i64> {
         })
         .filter(|k| *k >= 0)
         .min()
+}
+
+/// Iterations of the loop `l` since an access summarized as issued in
+/// some earlier iteration `σ <= τ_L - 1` (the widening of the walk): the
+/// least `τ_L - σ` in `1..=16` under the hazard's constraints `system`
+/// (`None`: larger, or not a summary).
+pub(super) fn summary_age(when: &[Constraint], system: &System, l: &OperationRef) -> Option<i64> {
+    let key = super::state::key(l);
+    let sigma = Symbol::Fresh(fresh_id(key, 3));
+    if !when.iter().any(|c| c.mentions(sigma)) {
+        return None;
+    }
+    let distance = Lin::symbol(Symbol::Iteration(key)).plus(&Lin::symbol(sigma), -1)?;
+    (1..=16).find(|k| {
+        let mut at = system.clone();
+        at.extend(Constraint::eq(&distance, &Lin::constant(*k)));
+        at.feasible().may()
+    })
 }
 
 /// A fresh symbol id for loop `l` and purpose `what`, stable across runs of

@@ -23,9 +23,9 @@
 //!    branches other than the initialising thread's `scf.if`), with the
 //!    arrival count of every thread that arrives: the block size
 //!    (`gpu.block_dim` x, y and z multiplied) in a kernel, 1 in a host
-//!    function. An arrive or wait on another memref, an arrive under
-//!    thread-dependent control flow, and `apipe.bulk_copy` /
-//!    `apipe.mbarrier_expect_tx` (not checked yet) are located errors.
+//!    function. An arrive, wait, expect or bulk copy on another memref, an
+//!    arrive under thread-dependent control flow, and a bulk copy in a
+//!    function with several rings are located errors.
 //! 2. State per ring: `n` (arrives so far, an interval), `done` (every
 //!    group at ring distance `>= done` is complete in this thread), and per
 //!    ring distance 1..=K+1 the groups committed on any ring after that
@@ -34,18 +34,32 @@
 //!    with `value = n_r - δ_r` (a count of arrives taken earlier), plus the
 //!    shape that made it (`x & m`, `(x & K) != 0`, `a - b`, `d <=u c`).
 //!    An `apipe.mbarrier_arrive_copies` adds 1 to every `δ_r` and to `n_r`.
+//!    Values that CUTLASS-style pipeline state makes (an index and a phase
+//!    advanced by hand) also get offset masks per ring ([`pipe`]).
 //! 3. An arrive on ring r must hit slot `n_r mod K` (its slot operand is
-//!    `x & (K - 1)` with `x = n_r`, or a constant equal to `n_r mod K` on
-//!    every path), and its slot's previous group must be complete
-//!    (`done <= K`): else a located error (slot out of step, slot reused
-//!    too early).
-//! 4. A wait on `x & (K - 1)` with parity `(x & K) != 0` names group x
-//!    (`δ_g = δ_x`); with `(x & K) == 0` group `x - K` (`δ_g = δ_x + K`);
-//!    with constant slot and parity, the latest such group before `n_r`,
-//!    for every `n_r` of the interval. `1 <= δ_g <= K` on every path or a
-//!    located error (the wait can deadlock). Then `done = min(done,
-//!    max δ_g)`, and the wait completes every copy with more than
-//!    `pending` = the most groups committed after g, over the paths.
+//!    `x mod K` with `x = n_r`: `x & (K - 1)` for a power of two K,
+//!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
+//!    every path; or a pipeline index at offset 0), and its slot's previous
+//!    group must be complete (`done <= K`): else a located error (slot out
+//!    of step, slot reused too early). So must an `apipe.bulk_copy` or
+//!    `apipe.mbarrier_expect_tx` (its bytes count on the next group's
+//!    phase); per ring, `tx` sums the bytes expected minus the bytes bulk
+//!    copied since the thread's last arrive, and an arrive needs `tx = 0`
+//!    on every path (PTX ISA 9.7.13.15.2: a phase completes when its
+//!    arrivals and its transaction count are both done).
+//! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
+//!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
+//!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
+//!    such group before `n_r`, for every `n_r` of the interval; with a
+//!    pipeline (index, phase), the group of the offset both masks share
+//!    (`δ_g` in `[1, 2K]`). `1 <= δ_g <= K` on every path, or: `K < δ_g <=
+//!    2K` on every path while the slot's latest group (`δ_g - K` back) may
+//!    be in flight is a wait for a completed phase (it returns at once on
+//!    hardware: a hazard at the wait, and the walk reports the reads of
+//!    that group); anything else is a located error (the wait can
+//!    deadlock). Then `done = min(done, max δ_g)`, and the wait completes
+//!    every copy with more than `pending` = the most groups committed after
+//!    g, over the paths.
 //! 5. `scf.if` whose condition is `a - b <=u c` (or `<u`): in the then
 //!    region `δ_b - δ_a` lies in `[0, c]` (the guard of a wait on an old
 //!    token). Branches join as interval hulls; a value that is a constant
@@ -72,6 +86,9 @@ use melior::ir::{
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod pipe;
+use pipe::Masks;
+
 /// What the walk needs from this analysis.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
@@ -84,6 +101,10 @@ pub(crate) struct Facts {
     named: HashMap<usize, Option<GroupName>>,
     /// Per group name: the arrives that arm it (step 3).
     arms: HashMap<GroupName, Vec<usize>>,
+    /// Per wait for a phase that already completed (step 4): its message.
+    /// It leaves the newer group in flight, so the walk reports the reads
+    /// of that group's data.
+    stale: Vec<(usize, String)>,
 }
 
 /// How a wait or an arrive names its group: the ring and the count value
@@ -95,6 +116,28 @@ enum GroupName {
 }
 
 impl Facts {
+    /// The waits for a phase that already completed, as hazards at the
+    /// wait (`nested`: the function's ops).
+    pub fn stale_hazards<'c: 'a, 'a>(
+        &self,
+        nested: &[OperationRef<'c, 'a>],
+    ) -> Vec<super::Hazard<'c, 'a>> {
+        self.stale
+            .iter()
+            .filter_map(|(key, message)| {
+                let op = *nested.iter().find(|o| op_key(*o) == *key)?;
+                Some(super::Hazard {
+                    kind: super::HazardKind::ReadAfterWrite,
+                    conservative: false,
+                    at: op,
+                    other: op,
+                    message: format!("'{}' op {message}", op_name(&op)),
+                    notes: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
     /// The `pending` of the wait `op` (step 4).
     pub fn pending(&self, op: &OperationRef) -> Option<i64> {
         self.pending.get(&op_key(op)).copied().flatten()
@@ -131,6 +174,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         facts: Facts::default(),
         quiet: 0,
         failed: HashSet::new(),
+        soft: HashSet::new(),
         visited: HashSet::new(),
     };
     analysis.find_rings();
@@ -143,6 +187,15 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
     if analysis.failed.is_empty() {
         Ok(analysis.facts)
     } else {
+        // No walk: the waits for a completed phase are reported here.
+        for (key, message) in &analysis.facts.stale {
+            if let Some(op) = ops::nested_ops(&function)
+                .iter()
+                .find(|o| op_key(*o) == *key)
+            {
+                diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
+            }
+        }
         Err(Reported)
     }
 }
@@ -253,7 +306,18 @@ enum Shape {
         base: usize,
         mask: i64,
     },
-    /// `(base & k) != 0` (`set`) or `== 0`.
+    /// `base mod k` (`arith.remui`).
+    Rem {
+        base: usize,
+        k: i64,
+    },
+    /// `base div k` (`arith.divui`).
+    Div {
+        base: usize,
+        k: i64,
+    },
+    /// `(base div k) mod 2 != 0` (`set`) or `== 0`: `(base & k) != 0` for
+    /// a power of two k, `((base div k) & 1) != 0` for any k.
     Bit {
         base: usize,
         k: i64,
@@ -279,6 +343,8 @@ struct Val {
     /// Ring key -> `δ` with `value = n_ring - δ`.
     rel: BTreeMap<usize, Itv>,
     shape: Shape,
+    /// Ring key -> the value's offset masks as pipeline state (`pipe`).
+    pipe: BTreeMap<usize, Masks>,
 }
 
 impl Val {
@@ -287,6 +353,7 @@ impl Val {
             range: Itv::TOP,
             rel: BTreeMap::new(),
             shape: Shape::None,
+            pipe: BTreeMap::new(),
         }
     }
 
@@ -310,6 +377,10 @@ struct RingState {
     /// ring distance d, d = 1..=K+1; `[INF, INF]` where no such group
     /// exists.
     hist: Vec<Itv>,
+    /// Transaction bytes this thread expected on the ring's next group
+    /// (`apipe.mbarrier_expect_tx`) minus those its bulk copies complete
+    /// there, since its last arrive (step 3).
+    tx: Itv,
 }
 
 /// The abstract state at a point.
@@ -341,6 +412,7 @@ impl State {
                             n: Itv::exact(0),
                             done: 1,
                             hist: vec![Itv::exact(INF); r.slots as usize + 1],
+                            tx: Itv::exact(0),
                         },
                     )
                 })
@@ -363,6 +435,36 @@ impl State {
         }
     }
 
+    /// The slots of `ring` (its `hist` holds K + 1 distances).
+    fn slots(&self, ring: usize) -> i64 {
+        self.rings.get(&ring).map_or(0, |r| r.hist.len() as i64 - 1)
+    }
+
+    /// The pipeline-state masks of `v` on `ring` (`pipe`): recorded, or
+    /// those of its constant value at the ring's arrive counts.
+    fn masks(&self, v: &Val, ring: usize) -> Masks {
+        let recorded = v.pipe.get(&ring).copied().unwrap_or_default();
+        let k = self.slots(ring);
+        let derived = match (v.range.as_exact(), self.rings.get(&ring)) {
+            (Some(c), Some(r)) if pipe::supported(k) => enumerate(r.n, k)
+                .map(|ns| pipe::of_constant(c, &ns, k))
+                .unwrap_or_default(),
+            _ => Masks::default(),
+        };
+        // Both hold on every path: so does their union.
+        recorded.union(&derived)
+    }
+
+    /// Per ring with pipeline masks, `f(ring, K)`; empty results dropped.
+    fn pipe_map(&self, f: impl Fn(usize, i64) -> Masks) -> BTreeMap<usize, Masks> {
+        self.rings
+            .keys()
+            .filter(|r| pipe::supported(self.slots(**r)))
+            .map(|r| (*r, f(*r, self.slots(*r))))
+            .filter(|(_, m)| !m.is_empty())
+            .collect()
+    }
+
     /// The join (step 5); `widen` applies step 6's widening against `self`.
     fn join(&self, other: &State, widen: bool) -> State {
         if !other.live {
@@ -382,6 +484,8 @@ impl State {
                     rel.insert(*r, d);
                 }
             }
+            // Masks under-approximate: a bit stays where both sides have it.
+            let pipe = self.pipe_map(|r, _| self.masks(a, r).meet(&other.masks(b, r)));
             vals.insert(
                 *k,
                 Val {
@@ -392,6 +496,7 @@ impl State {
                     } else {
                         Shape::None
                     },
+                    pipe,
                 },
             );
         }
@@ -416,6 +521,7 @@ impl State {
                             .zip(&b.hist)
                             .map(|(x, y)| merge(*x, *y))
                             .collect(),
+                        tx: merge(a.tx, b.tx),
                     },
                 )
             })
@@ -429,9 +535,15 @@ impl State {
 
     /// Step 2: one arrive on `ring`.
     fn arrive(&mut self, ring: usize) {
+        // A constant without recorded masks gets them from the new n:
+        // the same offsets, rotated.
+        let k = self.slots(ring);
         for v in self.vals.values_mut() {
             if let Some(d) = v.rel.get_mut(&ring) {
                 *d = d.shift(1);
+            }
+            if let Some(m) = v.pipe.get_mut(&ring) {
+                *m = m.rotate(k, 1);
             }
         }
         for (k, r) in self.rings.iter_mut() {
@@ -459,6 +571,8 @@ struct Analysis<'c, 'a> {
     quiet: usize,
     /// Ops with an error emitted (one each).
     failed: HashSet<usize>,
+    /// Ops with an error emitted after which the walk still runs.
+    soft: HashSet<usize>,
     /// Waits recorded at least once (their facts are joined over visits).
     visited: HashSet<usize>,
 }
@@ -483,6 +597,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
     }
 
+    /// A hazard at a wait, reported with the walk's (its facts stay
+    /// sound): the walk names the accesses the defect exposes.
+    fn soft_error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
+        if self.quiet > 0 || self.failed.contains(&op_key(op)) || !self.soft.insert(op_key(op)) {
+            return;
+        }
+        self.facts.stale.push((op_key(op), message.to_owned()));
+    }
+
     /// Step 1.
     fn find_rings(&mut self) {
         let nested = ops::nested_ops(&self.function);
@@ -498,14 +621,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let mut refused = HashSet::new();
         for op in &nested {
             let name = op_name(op);
-            if name == ops::BULK_COPY || name == ops::MBARRIER_EXPECT_TX {
-                self.error(
-                    op,
-                    "is not checked by apipe-check-hazards yet (bulk copies and transaction \
-                     bytes); check the program before its copies become bulk copies",
-                );
-                continue;
-            }
             if name != ops::MBARRIER_INIT {
                 continue;
             }
@@ -549,15 +664,19 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
         for op in &nested {
             let name = op_name(op);
-            if name != ops::MBARRIER_ARRIVE_COPIES && name != ops::MBARRIER_WAIT {
+            let Some(ring) = ring_operand(op) else {
                 continue;
-            }
-            let ring = value_key(op.operand(0).unwrap());
+            };
+            let ring = value_key(ring);
             if refused.contains(&ring) {
                 continue;
             }
             if !self.rings.contains_key(&ring) {
                 self.error(op, "uses a ring that no 'apipe.mbarrier_init' of this function initialises: its phases are unknown");
+                continue;
+            }
+            if name == ops::BULK_COPY && self.rings.len() > 1 {
+                self.error(op, "is a bulk copy in a function with several rings: apipe-check-hazards follows bulk copies with one ring per function (its hazard walk counts every arrive as the commit of one queue)");
                 continue;
             }
             if name == ops::MBARRIER_ARRIVE_COPIES
@@ -589,10 +708,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             .find(|p| p.parent_operation() == Some(self.function))
             .unwrap_or(*init);
         let uses = |op: &OperationRef| {
-            ops::self_and_nested_ops(op).iter().any(|o| {
-                (ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT))
-                    && o.operand(0).is_ok_and(|r| r == ring)
-            })
+            ops::self_and_nested_ops(op)
+                .iter()
+                .any(|o| ring_operand(o).is_some_and(|r| r == ring))
         };
         let mut next = top.next_in_block();
         while let Some(op) = next {
@@ -639,11 +757,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     self.set(state, op.result(0).unwrap().into(), Val::constant(v));
                 }
             }
-            "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" => {
-                let v = self.arith(&op, &name, state);
+            "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" | "arith.select"
+            | "arith.xori" | "arith.remui" | "arith.divui" => {
+                let mut v = self.arith(&op, &name, state);
+                v.pipe = self.pipe(&op, &name, state);
                 self.set(state, op.result(0).unwrap().into(), v);
             }
             ops::MBARRIER_ARRIVE_COPIES => self.arrive(&op, state),
+            ops::BULK_COPY | ops::MBARRIER_EXPECT_TX => self.transaction(&op, state),
             ops::MBARRIER_WAIT => self.wait(&op, state),
             "scf.if" => self.branches(&op, state, true),
             "scf.index_switch" | "scf.execute_region" => self.branches(&op, state, false),
@@ -651,9 +772,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             "scf.while" => self.while_loop(&op, state),
             _ => {
                 if op.region_count() > 0
-                    && ops::nested_ops(&op).iter().any(|o| {
-                        ops::is(o, ops::MBARRIER_ARRIVE_COPIES) || ops::is(o, ops::MBARRIER_WAIT)
-                    })
+                    && ops::nested_ops(&op)
+                        .iter()
+                        .any(|o| ring_operand(o).is_some())
                 {
                     self.error(&op, "holds mbarrier arrives or waits in regions apipe-check-hazards does not follow (structured control flow of scf only)");
                 }
@@ -664,8 +785,24 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
     }
 
-    /// Step 2: `arith.addi`, `subi`, `andi`, `cmpi`.
+    /// Step 2: `arith.addi`, `subi`, `andi`, `cmpi`, `select`, `xori`,
+    /// `remui`, `divui`.
     fn arith(&self, op: &OperationRef<'c, 'a>, name: &str, state: &State) -> Val {
+        if name == "arith.select" {
+            let [c, a, b] = [0, 1, 2].map(|i| op.operand(i).map(|v| self.get(state, v)));
+            let (Ok(c), Ok(a), Ok(b)) = (c, a, b) else {
+                return Val::top();
+            };
+            let range = match c.range.as_exact() {
+                Some(0) => b.range,
+                Some(_) => a.range,
+                None => a.range.join(b.range),
+            };
+            return Val {
+                range,
+                ..Val::top()
+            };
+        }
         let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else {
             return Val::top();
         };
@@ -707,6 +844,40 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 }
                 v
             }
+            "arith.xori" => Val {
+                range: match (ka, kb) {
+                    (Some(x), Some(y)) => Itv::exact(x ^ y),
+                    _ if is_i1(a) => Itv { lo: 0, hi: 1 },
+                    _ => Itv::TOP,
+                },
+                ..Val::top()
+            },
+            "arith.remui" | "arith.divui" => {
+                let Some(k) = kb.filter(|k| *k > 0) else {
+                    return Val::top();
+                };
+                let rem = name == "arith.remui";
+                Val {
+                    range: match ka {
+                        Some(x) if x >= 0 && rem => Itv::exact(x % k),
+                        Some(x) if x >= 0 => Itv::exact(x / k),
+                        _ if rem => Itv { lo: 0, hi: k - 1 },
+                        _ => Itv::TOP,
+                    },
+                    shape: if rem {
+                        Shape::Rem {
+                            base: value_key(a),
+                            k,
+                        }
+                    } else {
+                        Shape::Div {
+                            base: value_key(a),
+                            k,
+                        }
+                    },
+                    ..Val::top()
+                }
+            }
             "arith.andi" => {
                 let (base, mask, vbase) = match (ka, kb) {
                     (_, Some(m)) => (a, m, &va),
@@ -730,6 +901,20 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 let predicate = attributes::integer(op, "predicate").unwrap_or(-1);
                 // eq 0, ne 1, ult 6, ule 7 (arith::CmpIPredicate).
                 let shape = match (predicate, va.shape, kb) {
+                    // `((x div k) & 1) != 0`: the parity of x's phase for
+                    // any k.
+                    (0 | 1, Shape::And { base, mask: 1 }, Some(0))
+                        if matches!(state.val(base).shape, Shape::Div { .. }) =>
+                    {
+                        let Shape::Div { base, k } = state.val(base).shape else {
+                            unreachable!()
+                        };
+                        Shape::Bit {
+                            base,
+                            k,
+                            set: predicate == 1,
+                        }
+                    }
                     (0 | 1, Shape::And { base, mask }, Some(0))
                         if mask > 0 && mask & (mask - 1) == 0 =>
                     {
@@ -782,17 +967,163 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// The pipeline-state masks of the result of `op` (`pipe`, step 2).
+    fn pipe(&self, op: &OperationRef<'c, 'a>, name: &str, state: &State) -> BTreeMap<usize, Masks> {
+        let operands: Vec<Val> = op.operands().map(|v| self.get(state, v)).collect();
+        let constant = |i: usize| operands.get(i).and_then(|v| v.range.as_exact());
+        let predicate = attributes::integer(op, "predicate").unwrap_or(-1);
+        state.pipe_map(|r, k| {
+            let m = |i: usize| {
+                operands
+                    .get(i)
+                    .map_or_else(Masks::default, |v| state.masks(v, r))
+            };
+            let next = |mask: u128| pipe::rotate(mask, k, -1);
+            let mut out = Masks::default();
+            match name {
+                // index + 1.
+                "arith.addi" if constant(1) == Some(1) => out.inc = m(0).index,
+                "arith.addi" if constant(0) == Some(1) => out.inc = m(1).index,
+                "arith.cmpi" if predicate == 0 || predicate == 1 => {
+                    let (x, c) = match (constant(0), constant(1)) {
+                        (_, Some(c)) => (0, c),
+                        (Some(c), None) => (1, c),
+                        _ => return out,
+                    };
+                    if predicate == 0 && c == k {
+                        out.wrap |= m(x).inc;
+                    }
+                    if predicate == 0 && c == k - 1 {
+                        out.wrap |= m(x).index;
+                    }
+                    if c == 0 {
+                        // phase != 0 is the phase; == 0 the other parity.
+                        out.phase = if predicate == 1 {
+                            m(x).phase
+                        } else {
+                            pipe::rotate(m(x).phase, k, k)
+                        };
+                    }
+                }
+                "arith.select" => {
+                    let (w, a, b) = (m(0), m(1), m(2));
+                    // select(wrap, 0, index + 1): the index of x + 1.
+                    if constant(1) == Some(0) {
+                        out.index = next(w.wrap & b.inc);
+                    }
+                    // select(wrap, phase ^ 1, phase): the phase of x + 1.
+                    out.phase = next(w.wrap & b.phase & pipe::rotate(a.phase, k, k));
+                }
+                "arith.xori" => {
+                    let (a, b) = (m(0), m(1));
+                    if constant(1) == Some(1) || constant(0) == Some(1) {
+                        let x = if constant(1) == Some(1) { a } else { b };
+                        out.phase = pipe::rotate(x.phase, k, k);
+                    } else {
+                        // phase ^ wrap: the phase of x + 1.
+                        out.phase = next(a.phase & b.wrap) | next(b.phase & a.wrap);
+                    }
+                }
+                // (index + 1) mod K: the index of x + 1.
+                "arith.remui" if constant(1) == Some(k) => {
+                    out.index = next(m(0).inc) | m(0).index;
+                }
+                _ => {}
+            }
+            out
+        })
+    }
+
     /// Step 3.
     fn arrive(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
         let ring = value_key(op.operand(0).unwrap());
         let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
             return;
         };
-        let slot = self.get(state, op.operand(1).unwrap());
         let r = state.rings[&ring].clone();
-        let mut ok = true;
         if let Some(n) = r.n.as_exact() {
             self.arm(GroupName::Number(ring, n), op);
+        }
+        let base = self.next_slot(op, state, ring, 1, ("arrives on", "it arms group"));
+        if let Some(Some(base)) = base {
+            self.arm(GroupName::Value(ring, base), op);
+        }
+        if base.is_some() && r.done > k {
+            self.error(
+                op,
+                &format!(
+                    "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
+                ),
+            );
+        }
+        // Step 3: the bytes this thread expected on the group are the bytes
+        // its bulk copies complete there.
+        if r.tx != Itv::exact(0) {
+            self.error(op, &format!("arrives on a group whose transaction bytes do not balance in this thread: on some path the bytes expected (apipe.mbarrier_expect_tx) minus those its bulk copies complete on the slot are {}, so the phase completes early or never", r.tx.show()));
+        }
+        state.rings.get_mut(&ring).unwrap().tx = Itv::exact(0);
+        state.arrive(ring);
+    }
+
+    /// Step 3 for `apipe.bulk_copy` and `apipe.mbarrier_expect_tx`: on the
+    /// slot of the ring's next group, whose previous phase is complete;
+    /// then the bytes expected (+) or completed (-) on it.
+    fn transaction(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let bulk = ops::is(op, ops::BULK_COPY);
+        let Some(ring) = ring_operand(op).map(value_key) else {
+            return;
+        };
+        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+            return;
+        };
+        let (slot, words) = if bulk {
+            (3, ("completes its bytes on", "its bytes count on group"))
+        } else {
+            (1, ("expects bytes on", "its bytes count on group"))
+        };
+        let ok = self.next_slot(op, state, ring, slot, words).is_some();
+        if ok && state.rings[&ring].done > k {
+            self.error(
+                op,
+                &format!(
+                    "uses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its bytes would count on the previous phase; wait for that group first"
+                ),
+            );
+        }
+        let bytes = if bulk {
+            transfer_bytes(op).map(|b| -b)
+        } else {
+            attributes::integer(op, "bytes")
+        };
+        let r = state.rings.get_mut(&ring).unwrap();
+        r.tx = match bytes {
+            Some(b) => r.tx.shift(b),
+            None => Itv::TOP,
+        };
+    }
+
+    /// Steps 3: whether the slot operand `slot` of `op` is the slot of the
+    /// ring's next group (n mod K) on every path; `None` after an error,
+    /// `Some(base)` with the count value it is `base mod K` of, if any.
+    /// `words`: the op's verb ("arrives on") and its tie to the group ("it
+    /// arms group").
+    fn next_slot(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        state: &State,
+        ring: usize,
+        slot: usize,
+        words: (&str, &str),
+    ) -> Option<Option<usize>> {
+        let (verb, tie) = words;
+        let k = self.rings[&ring].slots;
+        let slot = self.get(state, op.operand(slot).unwrap());
+        let r = &state.rings[&ring];
+        // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
+        let pipelined = state.masks(&slot, ring).index & 1 == 1;
+        if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
+            // Slot n mod K on every path.
+            return Some(None);
         }
         if let Some(s) = self.constant_slot(state, &slot, k) {
             match enumerate(r.n, k) {
@@ -801,39 +1132,34 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                         self.error(
                             op,
                             &format!(
-                                "arrives on slot {s}, but on some path it arms group {n} of its ring, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
+                                "{verb} slot {s}, but on some path {tie} {n} of its ring, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
                                 n.rem_euclid(k)
                             ),
                         );
-                        ok = false;
+                        return None;
                     }
+                    return Some(None);
                 }
                 None => {
-                    self.error(op, &format!("arrives on the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
-                    ok = false;
+                    self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    return None;
                 }
             }
-        } else if let Shape::And { base, mask } = slot.shape {
+        }
+        if let Some(base) = slot_base(state, &slot, k) {
             let d = state.rel(&state.val(base), ring);
-            if mask == k - 1 && d.as_exact() == Some(0) {
-                self.arm(GroupName::Value(ring, base), op);
-            } else {
-                self.error(op, &format!("arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected `count & {}` of the ring's count", k - 1));
-                ok = false;
+            if d.as_exact() == Some(0) {
+                return Some(Some(base));
             }
+            self.error(op, &format!("{verb} a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
+            return None;
+        }
+        if matches!(slot.shape, Shape::And { .. } | Shape::Rem { .. }) {
+            self.error(op, &format!("{verb} a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod {k}): expected {} of the ring's count", slot_form(k, "count")));
         } else {
-            self.error(op, &format!("arrives on a slot that apipe-check-hazards cannot relate to the ring's arrivals: expected a constant or `count & {}` of the ring's count", k - 1));
-            ok = false;
+            self.error(op, &format!("{verb} a slot that apipe-check-hazards cannot relate to the ring's arrivals: expected a constant, {} of the ring's count, or a slot index advanced as `index + 1 == {k} ? 0 : index + 1` once per arrive", slot_form(k, "count")));
         }
-        if ok && r.done > k {
-            self.error(
-                op,
-                &format!(
-                    "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
-                ),
-            );
-        }
-        state.arrive(ring);
+        None
     }
 
     /// The value of a slot operand when it is a constant on every path
@@ -842,12 +1168,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(s) = slot.range.as_exact() {
             return Some(s);
         }
-        if let Shape::And { base, mask } = slot.shape {
-            if mask == k - 1 {
-                return state.val(base).range.as_exact().map(|x| x & mask);
-            }
-        }
-        None
+        slot_base(state, slot, k)
+            .and_then(|base| state.val(base).range.as_exact())
+            .map(|x| x.rem_euclid(k))
     }
 
     /// Step 4.
@@ -864,20 +1187,23 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 .val(base)
                 .range
                 .as_exact()
-                .map(|x| (((x & k) != 0) == set) as i64),
+                .map(|x| ((x.div_euclid(k).rem_euclid(2) == 1) == set) as i64),
             _ => None,
         });
-        // A slot `x & (K - 1)` and parity `(x & K) != 0` (or `== 0`) of one
+        // A slot `x mod K` (`x & (K - 1)`, `arith.remui x, K`; any value
+        // when K = 1) and parity `((x div K) & 1) != 0` (or `== 0`) of one
         // count x whose δ is known: its group directly.
-        let symbolic = match (slot.shape, parity.shape) {
-            (
-                Shape::And { base, mask },
-                Shape::Bit {
-                    base: pbase,
-                    k: kk,
-                    set,
-                },
-            ) if mask == k - 1 && kk == k => {
+        let slot_count = |pbase: usize| {
+            slot_base(state, &slot, k)
+                .or((k == 1 && slot.range.as_exact() == Some(0)).then_some(pbase))
+        };
+        let symbolic = match parity.shape {
+            Shape::Bit {
+                base: pbase,
+                k: kk,
+                set,
+            } if kk == k && slot_count(pbase).is_some() => {
+                let base = slot_count(pbase).unwrap();
                 let (vb, vp) = (state.val(base), state.val(pbase));
                 let (db, dp) = (state.rel(&vb, ring), state.rel(&vp, ring));
                 (db != Itv::TOP && (base == pbase || db.as_exact().is_some() && db == dp)).then(
@@ -893,47 +1219,57 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             _ => None,
         };
         let mut name_number = None;
-        let name = match (slot.shape, parity.shape, symbolic) {
+        let name = match (parity.shape, symbolic) {
             (
-                Shape::And { base, .. },
                 Shape::Bit {
                     base: pbase,
                     set: true,
                     ..
                 },
                 Some(_),
-            ) if base == pbase => Some(GroupName::Value(ring, base)),
+            ) if slot_count(pbase) == Some(pbase) => Some(GroupName::Value(ring, pbase)),
             _ => match (r.n.as_exact(), symbolic) {
                 (Some(n), Some(d)) => d.as_exact().map(|d| GroupName::Number(ring, n - d)),
                 _ => None,
             },
         };
-        let distance: Option<Itv> = match (
-            symbolic,
+        let constants = (
             self.constant_slot(state, &slot, k),
             constant_parity,
-        ) {
-            (Some(d), _, _) => Some(d),
-            (None, Some(s), Some(p)) => match enumerate(r.n, k) {
-                Some(ns) if ns.len() == 1 => {
-                    let g = latest_group(ns[0], s, p, k);
-                    name_number = Some(GroupName::Number(ring, g));
-                    Some(Itv::exact(ns[0] - g))
+            enumerate(r.n, k),
+        );
+        // A CUTLASS-style (index, phase) pair (`pipe`): the offsets both
+        // masks share.
+        let pipelined = state.masks(&slot, ring).index & state.masks(&parity, ring).phase;
+        let distance: Option<Itv> = match (symbolic, constants) {
+            (Some(d), _) => Some(d),
+            (None, (Some(s), Some(p), Some(ns))) if ns.len() == 1 => {
+                let g = latest_group(ns[0], s, p, k);
+                name_number = Some(GroupName::Number(ring, g));
+                Some(Itv::exact(ns[0] - g))
+            }
+            (None, (Some(s), Some(p), Some(ns))) => ns
+                .iter()
+                .map(|n| Itv::exact(n - latest_group(*n, s, p, k)))
+                .reduce(Itv::join),
+            _ if pipelined != 0 => {
+                let d = pipe::offsets(pipelined, k)
+                    .map(|e| Itv::exact(pipe::distance(e, k)))
+                    .reduce(Itv::join);
+                if let (Some(n), Some(d)) = (r.n.as_exact(), d.and_then(Itv::as_exact)) {
+                    name_number = Some(GroupName::Number(ring, n - d));
                 }
-                Some(ns) => ns
-                    .iter()
-                    .map(|n| Itv::exact(n - latest_group(*n, s, p, k)))
-                    .reduce(Itv::join),
-                None => {
-                    self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
-                    return self.unproved(op);
-                }
-            },
+                d
+            }
+            (None, (Some(_), Some(_), None)) => {
+                self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                return self.unproved(op);
+            }
             _ => None,
         };
         self.name(op, name.or(name_number));
         let Some(d) = distance else {
-            self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot `x & {}` and parity `(x & {k}) != 0` (or `== 0`, the phase before) of one count x of the ring, or constants", k - 1));
+            self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot {} and parity {} (or `== 0`, the phase before) of one count x of the ring, constants, or a CUTLASS-style (index, phase) pair advanced once per arrive (`index + 1 == {k} ? 0 : index + 1`, the phase flipped on the wrap)", slot_form(k, "x"), parity_form(k, "x")));
             return self.unproved(op);
         };
         if d.lo < 1 {
@@ -941,23 +1277,43 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             return self.unproved(op);
         }
         if d.hi > k {
-            self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`", d.show()));
-            return self.unproved(op);
+            let newer = d.shift(-k);
+            let done = state.rings[&ring].done;
+            // The slot's latest group is complete on every path, or on some
+            // path it does not exist (its phase before phase 0 counts as
+            // complete): the slot's current phase has the parity waited
+            // for, and no arrive before the wait completes it.
+            let complete = done <= newer.lo || r.n.lo < newer.hi;
+            if d.lo <= k || d.hi > 2 * k || complete {
+                if d.lo > k && d.hi <= 2 * k {
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, and the slot's latest group ({} groups old) is complete there or not armed yet, so the slot's current phase has the parity it waits for and completes only with an arrive that comes after this wait (phase bit out of step)", d.show(), newer.show()));
+                } else {
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`", d.show()));
+                }
+                return self.unproved(op);
+            }
+            // The parity names the phase the slot completed before its
+            // latest group armed it again: on hardware the wait returns at
+            // once while that group is in flight. It completes the named
+            // group (and older ones) only, so the walk reports each read of
+            // the newer group's data as a read-after-write race.
+            self.soft_error(op, &format!("waits for a phase that has already completed: its parity names the group {} groups old on its ring of {k} slots, and the slot was armed again since by a group {} groups old that this wait does not wait for, so it returns at once while that group's copies are in flight (reads of their data race with them; were they to land first, it would block on a phase no arrive arms); wait with the other parity", d.show(), newer.show()));
         }
         let single = state.rings.len() == 1;
         let rs = state.rings.get_mut(&ring).unwrap();
         rs.done = rs.done.min(d.hi);
         // One ring: every group is a group of it, so the groups committed
         // after g are `δ_g - 1` on each path. Several: the most over
-        // `hist` (which does not follow which path gave which δ).
+        // `hist` (which does not follow which path gave which δ; beyond
+        // K + 1 groups back, unknown).
         let mut pending: Option<i64> = Some(-1);
         if single {
             pending = Some(d.hi - 1);
         } else {
             for age in d.lo..=d.hi {
-                let h = rs.hist[(age - 1) as usize];
+                let h = rs.hist.get((age - 1) as usize).copied().unwrap_or(Itv::TOP);
                 pending = match pending {
-                    Some(p) if h.hi < INF => Some(p.max(h.hi)),
+                    Some(p) if h.hi < INF && h.lo > -INF => Some(p.max(h.hi)),
                     _ => None,
                 };
             }
@@ -1246,6 +1602,54 @@ fn rels(state: &State, v: &Val, shift: i64) -> BTreeMap<usize, Itv> {
             (d != Itv::TOP).then(|| (*r, d.shift(shift)))
         })
         .collect()
+}
+
+/// The bytes an `apipe.bulk_copy` moves: `elements` times the width of
+/// the source's element type (whole bytes), if known.
+fn transfer_bytes(op: &OperationRef) -> Option<i64> {
+    crate::cp_async::copy_bytes(op)
+        .ok()
+        .and_then(|b| i64::try_from(b).ok())
+}
+
+/// The ring operand of an mbarrier op or a bulk copy, `None` for other
+/// ops (`apipe.mbarrier_init` included).
+fn ring_operand<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    match op_name(op).as_str() {
+        ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT | ops::MBARRIER_EXPECT_TX => {
+            op.operand(0).ok()
+        }
+        ops::BULK_COPY => op.operand(2).ok(),
+        _ => None,
+    }
+}
+
+/// The count x of a slot operand `x mod K`: `x & (K - 1)` for a power of
+/// two K, `arith.remui x, K` for any K.
+fn slot_base(_state: &State, slot: &Val, k: i64) -> Option<usize> {
+    match slot.shape {
+        Shape::And { base, mask } if mask == k - 1 && k & (k - 1) == 0 => Some(base),
+        Shape::Rem { base, k: kk } if kk == k => Some(base),
+        _ => None,
+    }
+}
+
+/// How a slot `x mod K` of the count `x` is written, for messages.
+fn slot_form(k: i64, x: &str) -> String {
+    if k & (k - 1) == 0 {
+        format!("`{x} & {}`", k - 1)
+    } else {
+        format!("`{x} mod {k}` (`arith.remui`)")
+    }
+}
+
+/// How the parity of the phase of the count `x` is written, for messages.
+fn parity_form(k: i64, x: &str) -> String {
+    if k & (k - 1) == 0 {
+        format!("`({x} & {k}) != 0`")
+    } else {
+        format!("`(({x} div {k}) & 1) != 0`")
+    }
 }
 
 /// Every value of `n` when there are few (at most 4K), else `None`.

@@ -65,7 +65,13 @@
 //!    defined in the body stale), iterated to a fixed point (waits bound the
 //!    instances in flight, so it is reached within a few rounds; otherwise
 //!    carried instances are summarized over their iteration after 6 rounds, their
-//!    regions after 16). The exit is the end of the body at `τ_L = T_L - 1`
+//!    regions after 16). Two cases converge at once: in a loop with no
+//!    commit, wait or barrier what enters it holds in every iteration (no
+//!    "first iteration only" bound, which would grow by one per round); in
+//!    a loop with no `gpu.barrier` the reads of earlier iterations are
+//!    summarized as issued in some `σ <= τ_L - 1` from the first round
+//!    (exact: no barrier clears them). Nested loops so cost a bounded
+//!    number of passes over each body per enclosing round. The exit is the end of the body at `τ_L = T_L - 1`
 //!    (no zero-trip path for a static trip count), joined with the entry
 //!    under "no iteration" for a dynamic one. `scf.while`: the same without
 //!    `τ`, exiting after its `before` region.
@@ -195,7 +201,12 @@ pub fn find_hazards<'c: 'a, 'a>(
         // completes, for the walk.
         let facts = if mbarrier::in_mbarrier_form(&nested) {
             match mbarrier::analyze(function) {
-                Ok(facts) => Some(facts),
+                Ok(facts) => {
+                    // Waits for a completed phase: hazards of their own;
+                    // the walk names the reads they expose.
+                    out.extend(facts.stale_hazards(&nested));
+                    Some(facts)
+                }
                 Err(Reported) => {
                     ok = false;
                     continue;
@@ -204,9 +215,10 @@ pub fn find_hazards<'c: 'a, 'a>(
         } else {
             None
         };
-        let has_copy = nested
-            .iter()
-            .any(|op| apipe_dialect::ops::is(op, apipe_dialect::ops::COPY));
+        let has_copy = nested.iter().any(|op| {
+            apipe_dialect::ops::is(op, apipe_dialect::ops::COPY)
+                || apipe_dialect::ops::is(op, apipe_dialect::ops::BULK_COPY)
+        });
         if !has_copy {
             continue;
         }

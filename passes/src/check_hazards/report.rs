@@ -149,6 +149,12 @@ fn instance_notes<'c, 'a>(
                     "`pending = {pending}` cannot complete this copy's group: the group is \
                      committed after this wait (commit it before waiting)"
                 ),
+                // `d - 1` newer groups and `pending >= d - 1` would have
+                // completed it: the count is a summary (a loop's iterations
+                // joined), so give no number rather than a contradiction.
+                (Some(pending), Some(d)) if d > pending => {
+                    format!("`pending = {pending}` leaves this copy's group in flight on some path")
+                }
                 (Some(pending), Some(d)) => format!(
                     "`pending = {pending}` leaves this copy's group in flight: {} newer \
                      group(s) are committed on queue {queue} when it waits; `pending <= {}` \

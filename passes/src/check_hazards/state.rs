@@ -132,17 +132,48 @@ pub(super) struct State<'c, 'a> {
     pub reads: Vec<Read<'c, 'a>>,
 }
 
-fn sorted(mut when: Vec<Constraint>) -> Vec<Constraint> {
-    when.sort();
-    when.dedup();
-    when
+/// `when` in canonical form: each bound tightened over the integers
+/// ([`Lin::tightened_nonneg`]: `2t <= 1` is `t <= 0`, so that [`hull`]
+/// pairs it with `t <= c`), sorted, without duplicates. Weaker bounds of
+/// the same shape stay: the lower bound `τ_L >= k` of the issue context
+/// after `k` back edges gives an entry's age ([`super::classes::age`]).
+fn sorted(when: Vec<Constraint>) -> Vec<Constraint> {
+    let mut out: Vec<Constraint> = when
+        .into_iter()
+        .map(|c| match c {
+            Constraint::NonNeg(x) => Constraint::NonNeg(x.tightened_nonneg()),
+            c => c,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// [`sorted`], for the unit tests.
+#[cfg(test)]
+pub(super) fn tests_sorted(when: Vec<Constraint>) -> Vec<Constraint> {
+    sorted(when)
+}
+
+/// `x` without its constant term (`None` on overflow).
+fn shape(x: &Lin) -> Option<Lin> {
+    x.offset(-x.constant_term())
 }
 
 /// A sound summary of the disjunction of two constraint sets: the
 /// constraints of `a` implied by `b` too, where `x + c1 >= 0` in `a` and
-/// `x + c2 >= 0` in `b` (same `x`) give `x + max(c1, c2) >= 0` (the hull of
-/// two bounds).
+/// `x + c2 >= 0` in `b` (same `x`; the tightest such bound of each side)
+/// give `x + max(c1, c2) >= 0` (the hull of two bounds).
 pub(super) fn hull(a: &[Constraint], b: &[Constraint]) -> Vec<Constraint> {
+    let tightest = |side: &[Constraint], s: &Lin| -> Option<i64> {
+        side.iter()
+            .filter_map(|d| match d {
+                Constraint::NonNeg(y) if shape(y).as_ref() == Some(s) => Some(y.constant_term()),
+                _ => None,
+            })
+            .min()
+    };
     let mut out = Vec::new();
     for c in a {
         if b.contains(c) {
@@ -152,14 +183,13 @@ pub(super) fn hull(a: &[Constraint], b: &[Constraint]) -> Vec<Constraint> {
         let Constraint::NonNeg(x) = c else {
             continue;
         };
-        let shape = x.offset(-x.constant_term());
-        let weaker = b.iter().find_map(|d| match d {
-            Constraint::NonNeg(y) if y.offset(-y.constant_term()) == shape => {
-                Some(y.constant_term().max(x.constant_term()))
-            }
-            _ => None,
-        });
-        if let Some(c) = weaker.and_then(|k| shape.as_ref().and_then(|s| s.offset(k))) {
+        let Some(s) = shape(x) else {
+            continue;
+        };
+        let (Some(ka), Some(kb)) = (tightest(a, &s), tightest(b, &s)) else {
+            continue;
+        };
+        if let Some(c) = s.offset(ka.max(kb)) {
             out.push(Constraint::NonNeg(c));
         }
     }

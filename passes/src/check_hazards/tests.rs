@@ -131,3 +131,33 @@ fn multi_buffered_loops_match_the_naive_reference() {
     // Both outcomes occur (the sweep is not vacuous).
     assert!(hazard_count > 0 && hazard_count < cases);
 }
+
+/// `-k*t + c >= 0`.
+fn at_most(t: &crate::access::Lin, k: i64, c: i64) -> crate::access::Constraint {
+    crate::access::Constraint::NonNeg(t.scaled(-k).unwrap().offset(c).unwrap())
+}
+
+#[test]
+fn constraint_lists_are_tightened_over_the_integers() {
+    use crate::access::{Lin, Symbol};
+    let t = Lin::symbol(Symbol::Fresh(0));
+    // 2t <= 1 is t <= 0; t <= 2 stays beside it.
+    assert_eq!(
+        state::tests_sorted(vec![at_most(&t, 1, 2), at_most(&t, 2, 1)]),
+        vec![at_most(&t, 1, 0), at_most(&t, 1, 2)]
+    );
+}
+
+#[test]
+fn hull_pairs_the_tightest_bounds_of_each_side() {
+    use crate::access::{Lin, Symbol};
+    let t = Lin::symbol(Symbol::Fresh(0));
+    // The entry edge (t <= 0) joined with the back edge of an instance in
+    // flight while 2t <= 1, then shifted by one iteration (2t <= 3, with a
+    // weaker t <= 5 beside it): t <= 1, not t <= 5 and not nothing (a bound
+    // that grows every round keeps a loop's fixed point from converging).
+    let entry = vec![at_most(&t, 1, 0)];
+    let back = state::tests_sorted(vec![at_most(&t, 2, 3), at_most(&t, 1, 5)]);
+    assert_eq!(state::hull(&entry, &back), vec![at_most(&t, 1, 1)]);
+    assert_eq!(state::hull(&back, &entry), vec![at_most(&t, 1, 1)]);
+}

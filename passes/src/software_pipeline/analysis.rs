@@ -699,8 +699,21 @@ pub(crate) fn analyze(
             .map(|(&pair, _)| pair)
             .collect();
         pairs.sort();
+        // Before the user's barriers of the same stage that lead up to the
+        // reader (`wait; barrier; read`, as synchronous code writes
+        // `copy; barrier; read`): the barrier then also orders the other
+        // threads' copies before the read, and none has to be added. No
+        // commit lies between, so the counts do not change.
+        let mut at = schedule.len();
+        while let Some(&Item::Op(j)) = at.checked_sub(1).map(|i| &schedule[i]) {
+            if pairs.is_empty() || stage[j] != t || !ops::is(&body[j], "gpu.barrier") {
+                break;
+            }
+            at -= 1;
+        }
         for (s, t) in pairs {
-            schedule.push(Item::Wait { s, t, pending: 0 });
+            schedule.insert(at, Item::Wait { s, t, pending: 0 });
+            at += 1;
         }
         schedule.push(Item::Op(k));
         if async_stages.contains(&t) && last_of_stage(t) == Some(position) {

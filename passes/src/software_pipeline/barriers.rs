@@ -95,6 +95,9 @@ pub(crate) struct Minimal {
     pub fixed: HashMap<u64, Vec<Vec<usize>>>,
     /// The user's barriers (body op indices) left out.
     pub dropped: HashSet<usize>,
+    /// How many of the user's barriers stay in the body (each runs once per
+    /// kernel iteration, besides the placed ones in `kernel`).
+    pub kept: usize,
     /// The largest `n` simulated (`S + T`); larger trip counts use it.
     pub horizon: u64,
 }
@@ -162,10 +165,11 @@ impl BarrierPlan {
         }
     }
 
-    /// The gaps of the steady state (for the remark and tests).
+    /// The `gpu.barrier`s a kernel iteration runs: the placed ones and the
+    /// user's that stay (for the remark).
     pub fn kernel_barrier_count(&self) -> Option<usize> {
         match self {
-            BarrierPlan::Minimal(m) => Some(m.kernel.len()),
+            BarrierPlan::Minimal(m) => Some(m.kernel.len() + m.kept),
             _ => None,
         }
     }
@@ -284,6 +288,41 @@ struct Event {
     write: bool,
     /// `(stage, iteration)` of an async copy: its group.
     group: Option<(i64, i64)>,
+}
+
+/// The latest event end of a set of events, and the latest among those
+/// of another group than the first's (for [`Model::arcs`]).
+#[derive(Default)]
+struct Latest {
+    first: Option<(i64, Option<(i64, i64)>)>,
+    second: Option<i64>,
+}
+
+impl Latest {
+    fn add(&mut self, end: i64, group: Option<(i64, i64)>) {
+        match self.first {
+            None => self.first = Some((end, group)),
+            Some((e, g)) if group.is_some() && g == group => {
+                self.first = Some((e.max(end), g));
+            }
+            Some((e, _)) if end > e => {
+                self.second = Some(e);
+                self.first = Some((end, group));
+            }
+            Some(_) => self.second = Some(self.second.map_or(end, |s| s.max(end))),
+        }
+    }
+
+    /// The latest end of an event not of `group` (events without a group
+    /// are of none).
+    fn excluding(&self, group: Option<(i64, i64)>) -> Option<i64> {
+        let (e, g) = self.first?;
+        if group.is_some() && g == group {
+            self.second
+        } else {
+            Some(e)
+        }
+    }
 }
 
 impl Model {
@@ -522,27 +561,27 @@ impl Model {
     fn arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
         let mut arcs = Vec::new();
         for events in self.events(n).values() {
-            for (j, b) in events.iter().enumerate() {
-                let mut latest: Option<i64> = None;
-                for a in &events[..j] {
-                    if !(a.write || b.write) {
-                        continue;
-                    }
-                    if a.group.is_some() && a.group == b.group {
-                        continue;
-                    }
-                    if a.end == i64::MAX {
-                        // A copy never waited for: the pipeliner leaves
-                        // such a buffer to the user.
-                        continue;
-                    }
-                    if a.end >= b.start {
+            // One pass: for each event `b`, the latest end among the earlier
+            // events it conflicts with (one of the two writes, not of `b`'s
+            // own group, and waited for: a copy never waited for is left to
+            // the user); they overlap `b` exactly when that end is not
+            // before `b`'s start. The two latest ends of distinct groups are
+            // kept, among all earlier events and among the writes.
+            let mut all = Latest::default();
+            let mut writes = Latest::default();
+            for b in events {
+                let pool = if b.write { &all } else { &writes };
+                if let Some(e1) = pool.excluding(b.group) {
+                    if e1 >= b.start {
                         return None;
                     }
-                    latest = Some(latest.map_or(a.end, |l| l.max(a.end)));
-                }
-                if let Some(e1) = latest {
                     arcs.push((e1, b.start));
+                }
+                if b.end != i64::MAX {
+                    all.add(b.end, b.group);
+                    if b.write {
+                        writes.add(b.end, b.group);
+                    }
                 }
             }
         }
@@ -670,6 +709,7 @@ impl Model {
             epilogue: collect(epilogue),
             fixed,
             dropped: self.dropped.clone(),
+            kept: self.kept.len(),
             horizon,
         })
     }
@@ -920,6 +960,47 @@ mod tests {
         }
     }
 
+    /// The hazard arcs by their definition: every earlier event that
+    /// conflicts with `b` (one of the two writes, other group, waited).
+    fn arcs_pairwise(model: &Model, n: u64) -> Option<Vec<(i64, i64)>> {
+        let mut arcs = Vec::new();
+        for events in model.events(n).values() {
+            for (j, b) in events.iter().enumerate() {
+                let mut latest: Option<i64> = None;
+                for a in &events[..j] {
+                    if !(a.write || b.write)
+                        || (a.group.is_some() && a.group == b.group)
+                        || a.end == i64::MAX
+                    {
+                        continue;
+                    }
+                    if a.end >= b.start {
+                        return None;
+                    }
+                    latest = Some(latest.map_or(a.end, |l| l.max(a.end)));
+                }
+                if let Some(e1) = latest {
+                    arcs.push((e1, b.start));
+                }
+            }
+        }
+        arcs.sort_by_key(|&(e1, e2)| (e2, e1));
+        arcs.dedup();
+        Some(arcs)
+    }
+
+    /// The one-pass arcs are the pairwise ones, on random schedules.
+    #[test]
+    fn arcs_are_the_pairwise_hazards() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let model = random_model(&mut rng);
+            for n in 0..model.max_stage as u64 + 8 {
+                assert_eq!(model.arcs(n), arcs_pairwise(&model, n), "n={n}: {model:?}");
+            }
+        }
+    }
+
     /// Every hazard of every trip count is covered by what the emitter
     /// puts, for static and dynamic counts, on random schedules; and the
     /// kernel's barriers are the fewest (against all subsets of gaps).
@@ -959,6 +1040,7 @@ mod tests {
                     epilogue: vec![(0..=model.len).collect(); s as usize],
                     fixed: HashMap::new(),
                     dropped: HashSet::new(),
+                    kept: 0,
                     horizon: u64::MAX,
                 };
                 let all = emitted(&model, &plan, n, false);

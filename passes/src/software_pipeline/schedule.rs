@@ -164,12 +164,14 @@ pub(crate) fn request(loop_op: &OperationRef, option: Option<i64>) -> Option<Req
 ///
 /// The form, per queue `q`: every `commit_group` / `wait_group` / `wait`
 /// is an op of the body itself; every `wait_group` has `pending = 0`;
-/// every `wait` waits on the token of the last commit of its queue before
-/// it (in the body); no token is used otherwise; and after the last copy
-/// of queue `q` in the body come a commit and then a wait of `q`. So every
-/// copy of an iteration is complete before the iteration ends, and each
-/// wait completes every copy committed before it: the loop means what its
-/// `apipe-make-sync` form means.
+/// every `wait` waits on the tokens of commits of the body before it (a
+/// wait for one group completes the older ones of its queue too, as
+/// `nvgpu.device_async_wait` on each of several `create_group`s per
+/// iteration does); no token is used otherwise; and after the last copy
+/// of queue `q` in the body come a commit and then a wait for the last
+/// commit of `q`. So every copy of an iteration is complete before the
+/// iteration ends: the waits only say "wait for the copies before use",
+/// and the loop means what its `apipe-make-sync` form means.
 pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperation>> {
     let body = body_ops(loop_op);
     let mut sync = Vec::new();
@@ -188,9 +190,17 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
         // No synchronization: the copies mean what synchronous copies mean.
         return Some(sync);
     }
-    // Per queue: (copies since the last commit, committed but not waited).
-    let mut state: HashMap<i64, (bool, bool)> = HashMap::new();
-    let mut last_commit: HashMap<i64, MlirOperation> = HashMap::new();
+    // Per queue: copies since its last commit, its commits in body order,
+    // and how many of them a wait has completed (groups complete in commit
+    // order: a wait for a group completes every older one, PTX ISA
+    // 9.7.9.25.3).
+    #[derive(Default)]
+    struct Queue {
+        uncommitted: bool,
+        commits: Vec<MlirOperation>,
+        waited: usize,
+    }
+    let mut queues: HashMap<i64, Queue> = HashMap::new();
     let mut tokens: HashSet<usize> = HashSet::new();
     for op in &body {
         let name = ops::name(op);
@@ -198,10 +208,9 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
             return None;
         }
         if name == ops::COMMIT_GROUP {
-            let q = attributes::queue(op);
-            let entry = state.entry(q).or_default();
-            *entry = (false, entry.0 || entry.1);
-            last_commit.insert(q, op.to_raw());
+            let queue = queues.entry(attributes::queue(op)).or_default();
+            queue.uncommitted = false;
+            queue.commits.push(op.to_raw());
             if op.result_count() > 0 {
                 tokens.insert(op.result(0).unwrap().to_raw().ptr as usize);
             }
@@ -212,9 +221,8 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
             if attributes::integer(op, attributes::PENDING) != Some(0) {
                 return None;
             }
-            let q = attributes::queue(op);
-            let entry = state.entry(q).or_default();
-            entry.1 = false;
+            let queue = queues.entry(attributes::queue(op)).or_default();
+            queue.waited = queue.commits.len();
             sync.push(op.to_raw());
             continue;
         }
@@ -223,18 +231,23 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
                 let owner = melior::ir::operation::OperationResult::try_from(token)
                     .ok()?
                     .owner();
-                let q = attributes::queue(&owner);
-                if last_commit.get(&q).map(|c| c.ptr) != Some(owner.to_raw().ptr) {
-                    return None;
-                }
-                state.entry(q).or_default().1 = false;
+                // A commit of this iteration, before the wait.
+                let queue = queues.get_mut(&attributes::queue(&owner))?;
+                let k = queue
+                    .commits
+                    .iter()
+                    .position(|c| c.ptr == owner.to_raw().ptr)?;
+                queue.waited = queue.waited.max(k + 1);
             }
             sync.push(op.to_raw());
             continue;
         }
         for inner in ops::self_and_nested_ops(op) {
             if ops::is(&inner, ops::COPY) {
-                state.entry(attributes::queue(&inner)).or_default().0 = true;
+                queues
+                    .entry(attributes::queue(&inner))
+                    .or_default()
+                    .uncommitted = true;
             }
             // A token used by anything but a wait of the body.
             if inner
@@ -252,9 +265,9 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
     {
         return None;
     }
-    state
+    queues
         .values()
-        .all(|&(uncommitted, unwaited)| !uncommitted && !unwaited)
+        .all(|q| !q.uncommitted && q.waited == q.commits.len())
         .then_some(sync)
 }
 
@@ -307,16 +320,20 @@ pub(crate) fn assign(
             yielded_by.insert(arg.to_raw().ptr as usize, p);
         }
     }
-    let operands_of = |k: usize| -> Vec<usize> {
-        nested[k]
-            .iter()
-            .flat_map(|o| {
-                o.operands()
-                    .map(|v| v.to_raw().ptr as usize)
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
+    // The operands of each body op and the ops nested in it.
+    let operands: Vec<Vec<usize>> = nested
+        .iter()
+        .map(|ops| {
+            ops.iter()
+                .flat_map(|o| {
+                    o.operands()
+                        .map(|v| v.to_raw().ptr as usize)
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .collect();
+    let operands_of = |k: usize| -> &[usize] { &operands[k] };
 
     // 2. Stage 0: the copies and their backward slice.
     let copies: Vec<usize> = (0..body.len())
@@ -325,7 +342,7 @@ pub(crate) fn assign(
     let mut producers: HashSet<usize> = copies.iter().copied().collect();
     let mut work = copies.clone();
     while let Some(k) = work.pop() {
-        for v in operands_of(k) {
+        for &v in operands_of(k) {
             for p in [producer.get(&v), yielded_by.get(&v)].into_iter().flatten() {
                 if producers.insert(*p) {
                     work.push(*p);

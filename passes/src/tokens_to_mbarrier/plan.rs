@@ -11,7 +11,8 @@
 //! 1. K_q: the smallest power of two that is at least 2 and greater than
 //!    the largest bounded distance (groups committed after the waited
 //!    group, [`GroupFact`]) of any token of q at any wait (the token
-//!    window), clamped to [`Options::max_slots`]; or [`Options::slots`].
+//!    window), clamped to [`Options::max_slots`] (which need not be a
+//!    power of two); or [`Options::slots`] (any K >= 1).
 //! 2. Guards: a token needs a run-time guard `count_q - j <= K_q` (wait only
 //!    when the group is among the K newest) when on some path it names no
 //!    group (`apipe.ready`) or its distance may reach K_q. On such a path
@@ -53,7 +54,7 @@ pub struct Options {
     /// Slots per queue; 0 (the default) derives K from the token window
     /// (step 1).
     pub slots: u64,
-    /// The largest K step 1 may derive (a power of two).
+    /// The largest K step 1 may derive (any K >= 1).
     pub max_slots: u64,
 }
 
