@@ -1,23 +1,34 @@
-// Known gap of the race checker, pinned: a thread stores into the global
-// source of its own asynchronous copy while the copy is in flight (no wait
-// completes it first). PTX gives the copy no defined value then (cp.async
-// reads its source at some point before the wait_group that completes it),
-// and the emulator shows it: in lazy mode the copy lands the stored -7,
-// in eager mode the old value. apipe-check-hazards reports the WAR (the
-// HAZARD lines), but `apipe-run --racecheck` watches shared memory only (as
-// compute-sanitizer's racecheck does) and passes the kernel. The
-// differential harness finds this on every store-into-source mutant of a
-// kernel. When the race checker watches the sources of a thread's copies
-// in flight, this test passes and the XFAIL goes.
-// XFAIL: *
+// A thread stores into the global source of its own asynchronous copy
+// while the copy is in flight (no wait completes it first). PTX gives the
+// copy no defined value then (cp.async reads its source at some point
+// before the wait_group that completes it), and the emulator shows it with
+// the race checker off: in lazy mode the copy lands the stored -7, in
+// eager mode the old value. apipe-check-hazards reports the WAR statically
+// (HAZARD), and `apipe-run --racecheck` at run time, with the thread, the
+// byte of the source buffer and a note at the copy (CHECK), in every
+// completion mode. gpu-racecheck-copy-source-variants.mlir has the other
+// threads, blocks, sizes and orders.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=HAZARD
-// HAZARD: :30:7: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
-// HAZARD: :28:7: note: the async copy still in flight
-// RUN: apipe-run %s --completion=lazy,eager 2>&1 | FileCheck %s --check-prefix=VALUES
+// HAZARD: :41:7: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// HAZARD: :39:7: note: the async copy still in flight
+// RUN: apipe-run %s --no-racecheck --completion=lazy,eager 2>&1 | FileCheck %s --check-prefix=VALUES
 // VALUES: [-6,  -6]
 // VALUES: [1,  2]
-// RUN: not apipe-run %s 2>&1 | FileCheck %s
-// CHECK: error: {{.*}}asynchronous copy still in flight
+// RUN: not apipe-run %s --completion=lazy,eager,random:3 2>&1 | FileCheck %s
+// Once per pair of ops and run (thread 1's store is the same pair):
+// CHECK: // apipe-run: completion=lazy
+// CHECK-NEXT: :41:7: error: thread (0,0,0) of block (0,0,0) writes global memory byte 0 of the source buffer of its own asynchronous copy still in flight, which may not have read it yet: no wait completes the copy first ('memref.store' and 'apipe.copy'){{$}}
+// CHECK-NEXT: :39:7: note: the copy in flight
+// CHECK-NEXT: :60:5: error: the kernel has races (see above)
+// CHECK-NEXT: // apipe-run: completion=
+// CHECK-NEXT: :41:7: error: thread (0,0,0) of block (0,0,0) writes global memory byte 0 of the source buffer of its own asynchronous copy still in flight, which may not have read it yet: no wait completes the copy first ('memref.store' and 'apipe.copy'){{$}}
+// CHECK-NEXT: :39:7: note: the copy in flight
+// CHECK-NEXT: :60:5: error: the kernel has races (see above)
+// CHECK-NEXT: // apipe-run: completion=
+// CHECK-NEXT: :41:7: error: thread (0,0,0) of block (0,0,0) writes global memory byte 0 of the source buffer of its own asynchronous copy still in flight, which may not have read it yet: no wait completes the copy first ('memref.store' and 'apipe.copy'){{$}}
+// CHECK-NEXT: :39:7: note: the copy in flight
+// CHECK-NEXT: :60:5: error: the kernel has races (see above)
+// CHECK-NOT: [
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -33,8 +33,7 @@
 //!   [`Config::barrier_mutants`], drawn at random);
 //! - a mutant is truly broken also when the race checker reports it; the
 //!   truly broken mutants it passes are counted
-//!   ([`Report::racecheck_missed`]): it watches shared memory only, so a
-//!   store into a copy's global source is one.
+//!   ([`Report::racecheck_missed`]; the CI test requires none).
 //!
 //! Batching: the programs of a batch, every variant (reference, output,
 //! mutants) with its kernel renamed, go into one module and one JIT; each
