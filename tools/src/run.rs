@@ -98,7 +98,8 @@ pub struct Cli {
     /// reverse, or random[:SEED]. A comma-separated list runs once each.
     #[arg(long = "schedule", default_value = "forward", value_name = "ORDER")]
     pub schedule: String,
-    /// Check kernels for races on shared memory (and writes of two blocks to
+    /// Check kernels for races on shared memory (and writes into the global
+    /// source of an asynchronous copy in flight, and writes of two blocks to
     /// the same global bytes): on by default; `--racecheck=false` or
     /// `--no-racecheck` turns it off.
     #[arg(

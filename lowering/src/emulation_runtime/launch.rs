@@ -22,12 +22,14 @@
 //!    else is a deadlock on a GPU and a located error (never a hang).
 //! 4. At the end of a block, copies still pending land (the last moment
 //!    allowed) and copies never committed get a warning; with the race
-//!    checker, the block's global writes join the launch's log, checked
-//!    across blocks at the end of the launch.
+//!    checker, the block's global writes and its copies' global source
+//!    reads join the launch's logs, checked across blocks at the end of
+//!    the launch.
 
 use super::overflow::{self, Resumed};
 use super::{
     context::{set_current, triple, Event, GpuIds, KernelInfo, Run, Stop, Thread},
+    copy_sources::{self, SourceRead, Sources},
     racecheck::{self, GlobalLog, Shadow},
     Schedule,
 };
@@ -60,6 +62,8 @@ pub struct Block {
     pub shadow: Shadow,
     /// Race checker log of global writes.
     pub global: GlobalLog,
+    /// Race checker watch on the global sources of copies.
+    pub sources: Sources,
     /// The kernel's workgroup buffers (offset, bytes, location).
     pub buffers: *const [(usize, usize, String)],
 }
@@ -100,6 +104,7 @@ impl Default for Worker {
                 shared_bytes: 0,
                 shadow: Shadow::default(),
                 global: GlobalLog::default(),
+                sources: Sources::default(),
                 buffers: &[],
             }),
         }
@@ -207,6 +212,7 @@ pub fn launch(
     let blocks = (grid[0] * grid[1] * grid[2]) as usize;
     let jobs = run.config.jobs.clamp(1, blocks);
     let logs: Mutex<Vec<(usize, GlobalLog)>> = Mutex::new(Vec::new());
+    let source_logs: Mutex<Vec<(usize, Vec<SourceRead>)>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let host_ptr: *mut Thread = host;
     let work = |worker: &mut Worker| loop {
@@ -221,6 +227,10 @@ pub fn launch(
             let log = std::mem::take(&mut worker.block.global);
             if let Ok(mut logs) = logs.lock() {
                 logs.push((b, log));
+            }
+            let reads = std::mem::take(&mut worker.block.sources.log);
+            if let (false, Ok(mut logs)) = (reads.is_empty(), source_logs.lock()) {
+                logs.push((b, reads));
             }
         }
     };
@@ -262,6 +272,34 @@ pub fn launch(
                      atomically (the order of blocks is unspecified)"
                 ),
                 &[(w0.op as i64, format!("the other write, by thread {thread0} of block {block0}"))],
+                false,
+            );
+        }
+        let reads = source_logs.into_inner().unwrap_or_default();
+        if let Some((b0, read, b1, write, address)) =
+            copy_sources::cross_block_source_write(&reads, &mut logs)
+        {
+            let g0 = block_ids(&launch, b0);
+            let g1 = block_ids(&launch, b1);
+            let (block0, thread0) = (triple(g0.block), triple(g0.thread_of(read.thread as usize)));
+            let (block1, thread1) = (
+                triple(g1.block),
+                triple(g1.thread_of(write.thread as usize)),
+            );
+            run.races.fetch_add(1, Ordering::SeqCst);
+            run.message(
+                write.op as i64,
+                "error",
+                &format!(
+                    "race (WAR) on global memory byte {} of an asynchronous copy's source buffer: \
+                     thread {thread1} of block {block1} writes it, and the copy of thread \
+                     {thread0} of block {block0} reads it (the order of blocks is unspecified)",
+                    address.wrapping_sub(read.base)
+                ),
+                &[(
+                    read.op as i64,
+                    format!("the asynchronous copy, by thread {thread0} of block {block0}"),
+                )],
                 false,
             );
         }
@@ -318,6 +356,7 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
     block.buffers = launch.kernel.buffers.as_slice();
     if run.config.racecheck {
         block.shadow.reset(bytes);
+        block.sources.reset(n);
     }
     let block_ptr: *mut Block = block;
     // Lanes.
@@ -557,6 +596,7 @@ fn schedule_block(
             *s = State::Ready;
         }
         worker.block.shadow.epoch += 1;
+        worker.block.sources.barrier();
         round += 1;
     }
 }

@@ -178,14 +178,19 @@ fn maybe_complete(slot: &mut Slot, progress: &mut u64) -> bool {
     }
 }
 
-/// Removes `copy`'s bytes from the race checker's shadow of `block`: it
-/// completed through an mbarrier phase, which synchronizes it with every
+/// Removes `copy`'s bytes from the race checker's shadow of `block` and
+/// its watch on global sources: it completed through an mbarrier phase, which synchronizes it with every
 /// waiter.
 fn synchronized(block: *mut Block, copy: &Copy) {
     // SAFETY: null or the live block of the running GPU threads.
     let Some(block) = (unsafe { block.as_mut() }) else {
         return;
     };
+    if block.sources.watching() {
+        for (start, _) in copy.src_ranges() {
+            block.sources.forget(copy.op as u32, start);
+        }
+    }
     let base = block.shared as usize;
     for (kind, ranges) in [
         (Kind::Read, copy.src_ranges().collect::<Vec<_>>()),

@@ -41,8 +41,9 @@
 //!
 //! Errors: the first run-time error is printed with the op's location (and
 //! the GPU thread), and the program stops there ([`context::entry`]); the
-//! driver exits 1. Races ([`racecheck`]) are all reported (once per pair
-//! of ops) and stop the program at the end of their launch.
+//! driver exits 1. Races ([`racecheck`], and writes into the global
+//! source of a copy in flight, [`copy_sources`]) are all reported (once
+//! per pair of ops) and stop the program at the end of their launch.
 //!
 //! Output order: JIT code prints through C stdio (`printF32`, and
 //! `printMemref*`, whose `std::cout` is synchronized with stdio). Before the
@@ -50,6 +51,7 @@
 //! in program order.
 
 pub mod context;
+pub mod copy_sources;
 pub mod descriptor;
 pub mod heap;
 pub mod launch;
@@ -62,6 +64,7 @@ pub mod region_access;
 pub use context::{flush_all, set_quiet, KernelInfo, RunConfig};
 
 use context::{current, entry, Event, Run, Stop, Thread};
+use copy_sources::SourceRead;
 use corosensei::{stack::DefaultStack, Coroutine};
 use descriptor::{locate, Descriptor};
 use overflow::Resumed;
@@ -360,6 +363,31 @@ fn check_shared(t: &mut Thread, op: i64, kind: Kind, start: usize, end: usize, e
     }
 }
 
+/// Race checker: op `op` of `t` writes `[start, end)` of global memory
+/// (not atomically): a copy's source read it conflicts with is reported
+/// ([`copy_sources`]), and the write is kept for the copies issued later
+/// in the epoch. `verb` as in [`copy_sources::report`].
+#[inline]
+fn check_global_write(t: &Thread, op: i64, start: usize, end: usize, verb: &str) {
+    // SAFETY: null or the live block of a running GPU thread.
+    let (Some(ids), Some(block)) = (&t.gpu, unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    if !t.run().config.racecheck {
+        return; // the hooks run, the watch is not kept
+    }
+    let write = GlobalWrite {
+        start,
+        end,
+        op: op as u32,
+        thread: t.linear as u32,
+    };
+    if let Some(race) = block.sources.write(write, block.shadow.epoch) {
+        copy_sources::report(t.run(), &race, verb, ids);
+    }
+    block.sources.record_write(write);
+}
+
 /// `apipe.copy`. `src`/`dst` are ranked descriptors of rank `src_rank` /
 /// `dst_rank` (MLIR's C interface passes a pointer to each); `indices`
 /// holds the source indices then the destination indices, each padded to
@@ -445,6 +473,36 @@ pub unsafe extern "C" fn apipe_emu_copy(
             for (start, end) in copy.dst_ranges() {
                 if let Some((s, e)) = shared_range(t, start, end - start) {
                     check_shared(t, op, Kind::Write, s, e, Some(IN_FLIGHT));
+                } else {
+                    check_global_write(t, op, start, end, "writes, as its destination,");
+                }
+            }
+            // Global sources are watched until the copy completes (the
+            // thread's own stack is not: no other thread can write it).
+            // SAFETY: as above.
+            let base = unsafe { Descriptor::read(src_rank, src) }.aligned as usize;
+            let thread = t.linear as u32;
+            let private = t.stack;
+            // SAFETY: null or the live block of a running GPU thread.
+            if let Some(block) = unsafe { t.block.as_mut() } {
+                let shared = block.shared as usize..block.shared as usize + block.shared_bytes;
+                for (start, end) in copy.src_ranges() {
+                    if shared.contains(&start) || (private.0..private.1).contains(&start) {
+                        continue;
+                    }
+                    let read = SourceRead {
+                        start,
+                        end,
+                        base,
+                        op: op as u32,
+                        thread,
+                        epoch: IN_FLIGHT,
+                    };
+                    if let (Some(race), Some(ids)) = (block.sources.read_after_write(read), &t.gpu)
+                    {
+                        copy_sources::report(t.run(), &race, "writes", ids);
+                    }
+                    block.sources.issue(read);
                 }
             }
         }
@@ -473,6 +531,12 @@ fn completed(thread: u32, block: *mut launch::Block, copy: &Copy) {
         return;
     };
     let base = block.shared as usize;
+    if block.sources.watching() {
+        for (start, _) in copy.src_ranges() {
+            let now = block.shadow.epoch;
+            block.sources.complete(thread, copy.op as u32, start, now);
+        }
+    }
     for kind in [Kind::Read, Kind::Write] {
         let ranges: Box<dyn Iterator<Item = (usize, usize)>> = match kind {
             Kind::Read => Box::new(copy.src_ranges()),
@@ -791,17 +855,19 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
 /// global memory at `address`, not atomically.
 pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64) {
     entry((), |t| {
-        // SAFETY: null or the live block of a running GPU thread.
-        let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
-            return Ok(());
-        };
         let private = (t.stack.0..t.stack.1).contains(&(address as usize));
         if private || shared_range(t, address as usize, 1).is_some() {
             return Ok(());
         }
+        let (start, end) = (address as usize, address as usize + bytes.max(0) as usize);
+        check_global_write(t, op, start, end, "writes");
+        // SAFETY: null or the live block of a running GPU thread.
+        let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
+            return Ok(());
+        };
         block.global.record(GlobalWrite {
-            start: address as usize,
-            end: address as usize + bytes.max(0) as usize,
+            start,
+            end,
             op: op as u32,
             thread: ids.linear_thread() as u32,
         });

@@ -28,6 +28,9 @@
 //! 5. Global memory: each block logs the byte ranges its non-atomic stores
 //!    write; at the end of a launch two blocks that wrote the same bytes
 //!    are reported (the order of blocks is unspecified).
+//! 6. The global source of a copy, which it reads until its group
+//!    completes, is watched apart ([`super::copy_sources`]): only the
+//!    bytes of copies in flight.
 //!
 //! Each race is reported once per (kind, op, other op), with both threads,
 //! the byte offset and the buffer, and fails the run at the end of the
@@ -387,7 +390,7 @@ pub fn report(
 }
 
 /// One logged global write of a block: bytes `[start, end)`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GlobalWrite {
     /// First byte.
     pub start: usize,

@@ -12,7 +12,9 @@
 //! each contiguous run of the innermost dimension (each element, when
 //! that stride is not 1): in workgroup memory in the block's shadow, as a
 //! read, a write or an atomic update; elsewhere, a non-atomic write to
-//! global memory in the block's log of global writes.
+//! global memory in the block's log of global writes, after checking it
+//! against the global sources of copies in flight
+//! ([`super::copy_sources`]).
 
 use super::{
     check_shared,
@@ -128,14 +130,14 @@ fn record(t: &mut super::context::Thread, op: i64, kind: Kind, address: usize, l
     if kind != Kind::Write {
         return;
     }
-    let private = (t.stack.0..t.stack.1).contains(&address);
+    if (t.stack.0..t.stack.1).contains(&address) {
+        return; // private
+    }
+    super::check_global_write(t, op, address, address + length, "writes");
     // SAFETY: null or the live block of a running GPU thread.
     let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
         return;
     };
-    if private {
-        return;
-    }
     block.global.record(GlobalWrite {
         start: address,
         end: address + length,

@@ -2,8 +2,10 @@
 //! several threads (2-64) in 1-2 blocks whose pipelined loop fills
 //! workgroup buffers (address space 3) with `apipe.copy` from global
 //! memory, each thread its own part of the tile, and consumes them after a
-//! `gpu.barrier`: each thread reads the part of another thread (`shift`
-//! threads further on), so both the waits and the barriers matter. The
+//! `gpu.barrier`: each thread reads elements other threads copied (`shift`
+//! elements further on in the tile, across parts), so both the waits and
+//! the barriers matter; sometimes in an outer loop (the next pipelined
+//! loop's prologue overwrites versions the previous epilogue read). The
 //! input is the synchronous kernel a user writes (copy, barrier, consume,
 //! barrier); `apipe-make-sync` of it is race-free, and the pipeliner
 //! replaces its synchronization with waits and its own barriers.
@@ -23,6 +25,7 @@ use super::common::{
     Rng,
 };
 use super::unannotated::Stages;
+use apipe_passes::software_pipeline::{BarrierMode, PipelineOptions, ScheduleOrder};
 use std::fmt::Write as _;
 
 /// One asynchronous copy of a tile into a workgroup buffer and its
@@ -35,8 +38,10 @@ pub struct GpuCopy {
     pub elements: i64,
     /// The stage of the consumer (loads, then a store to `%out`).
     pub consumer: i64,
-    /// Thread `t` reads the part of thread `(t + shift) mod threads` (0: its
-    /// own part, which needs a wait but no barrier).
+    /// Thread `t` reads elements `(t * elements + shift + j) mod (threads *
+    /// elements)` of the tile (0: its own part, which needs a wait but no
+    /// barrier; a multiple of `elements`: another thread's part; else parts
+    /// of two threads).
     pub shift: i64,
     /// The element of that part it reads first (it reads the whole part).
     pub read: i64,
@@ -62,6 +67,12 @@ pub struct GpuPipeline {
     /// The kernel has `known_block_size` (else the checker bounds thread
     /// ids only through their uses).
     pub known_block_size: bool,
+    /// Trips of a loop around the pipelined one (1: none).
+    pub outer: i64,
+    /// `order=copies-first` (scheduled loops; else the CUTLASS order).
+    pub copies_first: bool,
+    /// `barriers=conservative` (else the minimal placement).
+    pub conservative: bool,
 }
 
 /// Draws a kernel: 1-3 copies in async stages `{0}` or `{0, 1}`, each
@@ -81,10 +92,10 @@ pub fn generate(rng: &mut Rng, unannotated: bool) -> GpuPipeline {
                 stage,
                 elements,
                 consumer: first_sync + rng.below(2) as i64,
-                shift: if rng.below(6) == 0 {
-                    0
-                } else {
-                    1 + rng.below(threads as u64 - 1) as i64
+                shift: match rng.below(6) {
+                    0 => 0,
+                    1 | 2 => elements * (1 + rng.below(threads as u64 - 1) as i64),
+                    _ => 1 + rng.below((threads * elements) as u64 - 1) as i64,
                 },
                 read: rng.below(elements as u64) as i64,
             }
@@ -109,6 +120,9 @@ pub fn generate(rng: &mut Rng, unannotated: bool) -> GpuPipeline {
         step: 1 + rng.below(2) as i64,
         stages,
         known_block_size: rng.below(4) != 0,
+        outer: if rng.below(4) == 0 { 2 } else { 1 },
+        copies_first: unannotated && rng.below(3) == 0,
+        conservative: rng.below(4) == 0,
     }
 }
 
@@ -125,12 +139,31 @@ impl GpuPipeline {
 
     /// Elements of `%A`.
     pub fn source_size(&self) -> i64 {
-        self.blocks * self.span() * self.tile()
+        self.blocks * self.outer * self.span() * self.tile()
     }
 
-    /// Elements of `%out`: one per block, iteration, thread and copy.
+    /// Elements of `%out`: one per block, outer iteration, iteration,
+    /// thread and copy.
     pub fn output_size(&self) -> i64 {
-        self.blocks * self.span() * self.threads * self.copies.len() as i64
+        self.blocks * self.outer * self.span() * self.threads * self.copies.len() as i64
+    }
+
+    /// The options of `apipe-software-pipeline`.
+    pub fn options(&self) -> PipelineOptions {
+        PipelineOptions {
+            num_stages: self.stages.option(),
+            order: if self.copies_first {
+                ScheduleOrder::CopiesFirst
+            } else {
+                ScheduleOrder::Cutlass
+            },
+            barriers: Some(if self.conservative {
+                BarrierMode::Conservative
+            } else {
+                BarrierMode::Minimal
+            }),
+            ..PipelineOptions::default()
+        }
     }
 
     /// The arguments to run the kernel with.
@@ -184,7 +217,7 @@ impl GpuPipeline {
         );
         let pad = "    ";
         let mut constants: Vec<i64> = (0..=8).collect();
-        constants.extend([threads, self.tile(), self.span(), count]);
+        constants.extend([threads, self.tile(), self.span(), count, self.outer]);
         constants.extend(self.copies.iter().map(|c| c.elements));
         constants.sort();
         constants.dedup();
@@ -195,28 +228,28 @@ impl GpuPipeline {
         let _ = writeln!(t, "{pad}%ten = arith.constant 10.0 : f32");
         let _ = writeln!(t, "{pad}%tid = gpu.thread_id x");
         let _ = writeln!(t, "{pad}%bid = gpu.block_id x");
-        let _ = writeln!(
-            t,
-            "{pad}%bspan = arith.muli %bid, %c{} : index",
-            self.span()
-        );
         // Per copy: the thread's part (`%lane`), its offset in the tile of
-        // %A (`%lo`), and the start of the part it reads (`%nb`).
+        // %A (`%lo`), and the elements of the tile it reads (`%at`).
         let mut offset = 0;
         for (k, c) in self.copies.iter().enumerate() {
             let e = c.elements;
             let _ = writeln!(t, "{pad}%lane{k} = arith.muli %tid, %c{e} : index");
             let _ = writeln!(t, "{pad}%off{k} = arith.constant {offset} : index");
             let _ = writeln!(t, "{pad}%lo{k} = arith.addi %lane{k}, %off{k} : index");
-            let _ = writeln!(t, "{pad}%sh{k} = arith.constant {} : index", c.shift);
-            let _ = writeln!(t, "{pad}%nt{k} = arith.addi %tid, %sh{k} : index");
-            let _ = writeln!(t, "{pad}%nm{k} = arith.remui %nt{k}, %c{threads} : index");
-            let _ = writeln!(t, "{pad}%nb{k} = arith.muli %nm{k}, %c{e} : index");
+            let _ = writeln!(t, "{pad}%tile{k} = arith.constant {} : index", threads * e);
             for j in 0..e {
                 let _ = writeln!(
                     t,
-                    "{pad}%at{k}_{j} = arith.addi %nb{k}, %c{} : index",
-                    (c.read + j) % e
+                    "{pad}%sh{k}_{j} = arith.constant {} : index",
+                    c.shift + (c.read + j) % e
+                );
+                let _ = writeln!(
+                    t,
+                    "{pad}%as{k}_{j} = arith.addi %lane{k}, %sh{k}_{j} : index"
+                );
+                let _ = writeln!(
+                    t,
+                    "{pad}%at{k}_{j} = arith.remui %as{k}_{j}, %tile{k} : index"
                 );
             }
             offset += threads * e;
@@ -232,12 +265,34 @@ impl GpuPipeline {
             }
             Trip::Dynamic => "%n".to_owned(),
         };
+        // The outer loop, and the first iteration of the loop's index space
+        // this block (and outer iteration) owns: `%bspan`.
+        let pad = if self.outer > 1 {
+            let _ = writeln!(t, "{pad}scf.for %o = %c0 to %c{} step %c1 {{", self.outer);
+            let inner = "      ";
+            let _ = writeln!(t, "{inner}%bo0 = arith.muli %bid, %c{} : index", self.outer);
+            let _ = writeln!(t, "{inner}%bo = arith.addi %bo0, %o : index");
+            let _ = writeln!(
+                t,
+                "{inner}%bspan = arith.muli %bo, %c{} : index",
+                self.span()
+            );
+            inner
+        } else {
+            let _ = writeln!(
+                t,
+                "{pad}%bspan = arith.muli %bid, %c{} : index",
+                self.span()
+            );
+            pad
+        };
         let _ = writeln!(
             t,
             "{pad}scf.for %i = %c{} to {upper} step %c{} {{",
             self.lower, self.step
         );
-        let body = "      ";
+        let body = format!("{pad}  ");
+        let body = body.as_str();
         // `op {attrs} : type` for an annotated op, `op : type` otherwise.
         let line = |t: &mut String, stage: i64, text: &str| {
             if !annotated {
@@ -362,6 +417,10 @@ impl GpuPipeline {
             Stages::Attribute(n) => writeln!(t, "{pad}}} {{apipe.num_stages = {n} : i64}}"),
             Stages::Option(_) => writeln!(t, "{pad}}}"),
         };
+        if self.outer > 1 {
+            let _ = writeln!(t, "    }}");
+        }
+        let pad = "    ";
         let _ = writeln!(t, "{pad}gpu.return");
         let _ = writeln!(t, "  }}");
         let _ = writeln!(t, "}}");

@@ -4,6 +4,8 @@
 //! Each prints a program whose entry is `@kernel(%A, %out, %n, %c)` and
 //! whose symbols all start with `@kernel`.
 
+use apipe_passes::software_pipeline::{PipelineOptions, ScheduleOrder};
+
 use super::{
     common::{
         pipelines::{self, Pipeline, Scenario, Trip, MAX_TRIPS},
@@ -29,8 +31,9 @@ pub enum Kind {
 /// A generated input.
 #[derive(Clone, Debug)]
 pub enum Input {
-    /// A host loop and how it is scheduled.
-    Host(Pipeline, Stages),
+    /// A host loop, how it is scheduled, and whether with
+    /// `order=copies-first` (else the CUTLASS order; scheduled loops only).
+    Host(Pipeline, Stages, bool),
     /// A kernel.
     Gpu(GpuPipeline),
 }
@@ -39,10 +42,11 @@ impl Input {
     /// Draws an input of `kind`.
     pub fn generate(kind: Kind, rng: &mut Rng) -> Self {
         match kind {
-            Kind::Host => Input::Host(pipelines::generate(rng), Stages::Annotated),
+            Kind::Host => Input::Host(pipelines::generate(rng), Stages::Annotated, false),
             Kind::HostUnannotated => {
                 let pipeline = pipelines::generate(rng);
-                Input::Host(pipeline, Stages::draw(rng))
+                let stages = Stages::draw(rng);
+                Input::Host(pipeline, stages, rng.below(3) == 0)
             }
             Kind::Gpu => Input::Gpu(gpu::generate(rng, false)),
             Kind::GpuUnannotated => Input::Gpu(gpu::generate(rng, true)),
@@ -52,7 +56,7 @@ impl Input {
     /// Its kind.
     pub fn kind(&self) -> Kind {
         match self {
-            Input::Host(_, Stages::Annotated) => Kind::Host,
+            Input::Host(_, Stages::Annotated, _) => Kind::Host,
             Input::Host(..) => Kind::HostUnannotated,
             Input::Gpu(g) if g.stages == Stages::Annotated => Kind::Gpu,
             Input::Gpu(_) => Kind::GpuUnannotated,
@@ -67,24 +71,32 @@ impl Input {
     /// The program (module body ops).
     pub fn text(&self) -> String {
         match self {
-            Input::Host(p, Stages::Annotated) => p.kernel(),
-            Input::Host(p, stages) => unannotated::strip(&p.kernel(), *stages),
+            Input::Host(p, Stages::Annotated, _) => p.kernel(),
+            Input::Host(p, stages, _) => unannotated::strip(&p.kernel(), *stages),
             Input::Gpu(g) => g.kernel(),
         }
     }
 
-    /// `num-stages` of the pass, if given as an option.
-    pub fn num_stages(&self) -> Option<i64> {
+    /// The options of `apipe-software-pipeline` for it.
+    pub fn options(&self) -> PipelineOptions {
         match self {
-            Input::Host(_, stages) => stages.option(),
-            Input::Gpu(g) => g.stages.option(),
+            Input::Host(_, stages, copies_first) => PipelineOptions {
+                num_stages: stages.option(),
+                order: if *copies_first {
+                    ScheduleOrder::CopiesFirst
+                } else {
+                    ScheduleOrder::Cutlass
+                },
+                ..PipelineOptions::default()
+            },
+            Input::Gpu(g) => g.options(),
         }
     }
 
     /// Elements of `%A`.
     pub fn source_size(&self) -> i64 {
         match self {
-            Input::Host(p, _) => p.source_size(),
+            Input::Host(p, ..) => p.source_size(),
             Input::Gpu(g) => g.source_size(),
         }
     }
@@ -92,7 +104,7 @@ impl Input {
     /// Elements of `%out`.
     pub fn output_size(&self) -> i64 {
         match self {
-            Input::Host(p, _) => p.output_size(),
+            Input::Host(p, ..) => p.output_size(),
             Input::Gpu(g) => g.output_size(),
         }
     }
@@ -100,11 +112,11 @@ impl Input {
     /// The arguments to run it with.
     pub fn scenarios(&self) -> Vec<Scenario> {
         match self {
-            Input::Host(p, Stages::Annotated) => p.scenarios(),
+            Input::Host(p, Stages::Annotated, _) => p.scenarios(),
             // Every dynamic trip count: a schedule of up to 5 stages has a
             // prologue/epilogue path per count below 5, and the annotated
             // inputs' counts (0, 1, 2, 3, 5, 7) miss 4.
-            Input::Host(p, _) if p.trip == Trip::Dynamic => {
+            Input::Host(p, ..) if p.trip == Trip::Dynamic => {
                 let all = p.scenarios();
                 let conditions: Vec<bool> = all
                     .iter()
@@ -120,7 +132,7 @@ impl Input {
                     })
                     .collect()
             }
-            Input::Host(p, _) => p.scenarios(),
+            Input::Host(p, ..) => p.scenarios(),
             Input::Gpu(g) => g.scenarios(),
         }
     }

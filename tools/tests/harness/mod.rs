@@ -20,6 +20,21 @@
 //!    must print the same (a cross-check of that equivalence, counted in
 //!    [`Report::cross_checks`]).
 //!
+//! The inputs ([`input::Input`]) are of four kinds: annotated host loops,
+//! the same loops unannotated and scheduled from `num-stages` 2-5
+//! ([`unannotated`]), and `gpu.func` kernels launched by a host function,
+//! annotated or not ([`gpu`]). Kernels differ in three ways:
+//! - they run in [`GPU_MODES`] under every thread order of [`SCHEDULES`]
+//!   (forward, reverse, random) with the race checker off, and once more
+//!   (lazy, forward) with it on; a reference or a pipelined output that
+//!   races is an error ([`Report::races_on_outputs`]);
+//! - their mutants include [`Mutation::BarrierRemoved`]: each
+//!   `gpu.barrier` of the pipelined kernel removed in turn (at most
+//!   [`Config::barrier_mutants`], drawn at random);
+//! - a mutant is truly broken also when the race checker reports it; the
+//!   truly broken mutants it passes are counted
+//!   ([`Report::racecheck_missed`]; the CI test requires none).
+//!
 //! Batching: the programs of a batch, every variant (reference, output,
 //! mutants) with its kernel renamed, go into one module and one JIT; each
 //! entry runs the kernel on every scenario (dynamic trip counts, condition
@@ -43,9 +58,7 @@ use apipe_lowering::{
     to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::{
-    check_hazards::find_hazards,
-    make_sync::make_sync,
-    software_pipeline::{software_pipeline, PipelineOptions},
+    check_hazards::find_hazards, make_sync::make_sync, software_pipeline::software_pipeline,
 };
 use apipe_tools::run::{prepare_entry, run_pipeline, Engine, LLVM_PIPELINE};
 use common::Rng;
@@ -546,9 +559,9 @@ fn dump(name: &str, input: &Input, mutant: &str) {
         return;
     };
     let text = format!(
-        "// input ({:?}, num-stages option {:?}):\n// {}\n// mutant:\n{}\n",
+        "// input ({:?}, {:?}):\n// {}\n// mutant:\n{}\n",
         input.kind(),
-        input.num_stages(),
+        input.options(),
         input.text().replace('\n', "\n// "),
         container(mutant)
     );
@@ -765,10 +778,7 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             continue;
         };
         errors.borrow_mut().clear();
-        let options = PipelineOptions {
-            num_stages: generated.num_stages(),
-            ..PipelineOptions::default()
-        };
+        let options = generated.options();
         let Some(output) = transformed(&context, &input, |m| {
             software_pipeline(&m.as_operation(), options).is_ok()
         }) else {

@@ -1,0 +1,470 @@
+//! The race checker's watch on the global sources of asynchronous copies
+//! (`apipe-run --racecheck`). An `apipe.copy` (PTX `cp.async`) reads its
+//! source at some point between its issue and the wait that completes its
+//! group (PTX ISA 9.7.9.25.3), so a write into those bytes in between
+//! leaves the copy's value undefined: a write-after-read hazard that the
+//! shared-memory shadow ([`super::racecheck::Shadow`]) does not see when
+//! the source is global memory. Only the bytes of copies in flight are
+//! watched:
+//!
+//! 1. At issue, each global source range of a copy is recorded for its
+//!    thread with the epoch [`IN_FLIGHT`], and in the block's log of
+//!    source reads ([`Sources::log`]).
+//! 2. When a wait completes the copy's group, its ranges get the epoch of
+//!    the wait ([`Sources::complete`]); a completion through an mbarrier
+//!    phase, which synchronizes it with every waiter, forgets them
+//!    ([`Sources::forget`]); a `gpu.barrier` drops every completed range
+//!    ([`Sources::barrier`]).
+//! 3. A non-atomic write of global memory by a thread of the block
+//!    (`memref.store`, `vector.store`, any op whose memory effects write
+//!    global memory, a copy's global destination) conflicts with a range
+//!    it overlaps that is in flight (any thread, the issuing one included:
+//!    a missing wait), or that another thread's wait completed in the
+//!    current epoch (no `gpu.barrier` orders that wait before the write).
+//! 4. The other order: the block's global writes of the current epoch are
+//!    kept ([`Sources::record_write`]); a copy issued in the same epoch
+//!    that reads bytes another thread wrote is a race too (no barrier
+//!    orders the write before the copy's read, so the thread order alone
+//!    decided what the copy read), reported at the write as well. So a
+//!    race is found whatever the thread order (`--schedule`).
+//! 5. Blocks are unordered: at the end of a launch, a write of one block
+//!    into bytes that a copy of another block reads, at any time, is
+//!    reported ([`cross_block_source_write`]).
+//!
+//! Cost: per global write, an insertion in an ordered map of the epoch's
+//! writes, and one bounds test while no copy is in flight (none of its
+//! bytes can be watched), a scan of the live ranges otherwise (at most
+//! the copies in flight of the block's threads); per copy, a range query
+//! in the epoch's writes.
+
+use super::context::{triple, GpuIds, Run, MAX_RACE_REPORTS};
+use super::racecheck::{GlobalLog, GlobalWrite, IN_FLIGHT};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+
+/// One byte range of global memory that an asynchronous copy reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceRead {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The aligned pointer of the copy's source memref: messages give byte
+    /// offsets from it.
+    pub base: usize,
+    /// The `apipe.copy` op.
+    pub op: u32,
+    /// The linear id of the issuing thread in its block.
+    pub thread: u32,
+    /// [`IN_FLIGHT`] until a wait completes the copy's group, then the
+    /// epoch of that wait.
+    pub epoch: u32,
+}
+
+/// A write that conflicts with a copy's source read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceRace {
+    /// The copy's read.
+    pub read: SourceRead,
+    /// The write: its op and thread (its bytes unused).
+    pub write: GlobalWrite,
+    /// The first byte both touch (an address).
+    pub address: usize,
+    /// Whether the copy was issued after the write (step 4).
+    pub copy_after_write: bool,
+}
+
+/// The watched source ranges of one block's copies (step 1-3 of the
+/// module doc).
+#[derive(Default)]
+pub struct Sources {
+    /// Per thread (linear id in the block): its copies' ranges in flight
+    /// or completed in the current epoch.
+    by_thread: Vec<Vec<SourceRead>>,
+    /// Ranges in `by_thread`.
+    live: usize,
+    /// `[low, high)` holds every range of `by_thread` (a quick reject).
+    low: usize,
+    /// See `low`.
+    high: usize,
+    /// The global writes of the block's threads in the current epoch, by
+    /// (first byte, thread): a copy looks up the writes it overlaps
+    /// without scanning the epoch's.
+    epoch_writes: BTreeMap<(usize, u32), GlobalWrite>,
+    /// The most bytes one entry of `epoch_writes` covers.
+    longest_write: usize,
+    /// Every source read of the block's copies in the launch, contiguous
+    /// reads of one op and source merged (step 4).
+    pub log: Vec<SourceRead>,
+}
+
+impl Sources {
+    /// Resets the watch for a block of `threads` threads.
+    pub fn reset(&mut self, threads: usize) {
+        self.by_thread.iter_mut().for_each(Vec::clear);
+        self.by_thread.resize_with(threads, Vec::new);
+        self.live = 0;
+        self.low = usize::MAX;
+        self.high = 0;
+        self.log.clear();
+        self.clear_writes();
+    }
+
+    /// Whether any range is watched.
+    #[inline]
+    pub fn watching(&self) -> bool {
+        self.live > 0
+    }
+
+    /// Step 1: a copy issued by `read.thread` reads `[read.start,
+    /// read.end)` (its `epoch` is ignored: [`IN_FLIGHT`]).
+    pub fn issue(&mut self, read: SourceRead) {
+        let read = SourceRead {
+            epoch: IN_FLIGHT,
+            ..read
+        };
+        let Some(list) = self.by_thread.get_mut(read.thread as usize) else {
+            return;
+        };
+        list.push(read);
+        self.live += 1;
+        self.low = self.low.min(read.start);
+        self.high = self.high.max(read.end);
+        match self.log.last_mut() {
+            Some(last)
+                if last.op == read.op
+                    && last.thread == read.thread
+                    && last.base == read.base
+                    && read.start <= last.end
+                    && read.end >= last.start =>
+            {
+                last.start = last.start.min(read.start);
+                last.end = last.end.max(read.end);
+            }
+            _ => self.log.push(read),
+        }
+    }
+
+    /// Step 4: the copy `op` of `thread` reads `[start, end)` at issue: the
+    /// first write of another thread in the current epoch to those bytes.
+    pub fn read_after_write(&self, read: SourceRead) -> Option<SourceRace> {
+        // The writes that start in [read.start - longest, read.end).
+        let from = read.start.saturating_sub(self.longest_write);
+        self.epoch_writes
+            .range((from, 0)..(read.end, 0))
+            .map(|(_, w)| w)
+            .find(|w| read.start < w.end && w.thread != read.thread)
+            .map(|w| SourceRace {
+                read,
+                write: *w,
+                address: read.start.max(w.start),
+                copy_after_write: true,
+            })
+    }
+
+    /// Step 4: a global write of the current epoch.
+    #[inline]
+    pub fn record_write(&mut self, write: GlobalWrite) {
+        self.longest_write = self.longest_write.max(write.end - write.start);
+        let entry = self
+            .epoch_writes
+            .entry((write.start, write.thread))
+            .or_insert(write);
+        entry.end = entry.end.max(write.end);
+    }
+
+    /// Forgets the writes of the epoch.
+    fn clear_writes(&mut self) {
+        self.epoch_writes.clear();
+        self.longest_write = 0;
+    }
+
+    /// Step 2: a wait of `thread` at epoch `now` completed the copy `op`
+    /// whose source range starts at `start`.
+    pub fn complete(&mut self, thread: u32, op: u32, start: usize, now: u32) {
+        let Some(list) = self.by_thread.get_mut(thread as usize) else {
+            return;
+        };
+        if let Some(read) = list
+            .iter_mut()
+            .find(|r| r.epoch == IN_FLIGHT && r.op == op && r.start == start)
+        {
+            read.epoch = now;
+        }
+    }
+
+    /// Step 2: the copy `op` whose source range starts at `start` completed
+    /// through an mbarrier phase: its range is no longer watched.
+    pub fn forget(&mut self, op: u32, start: usize) {
+        for list in &mut self.by_thread {
+            let before = list.len();
+            list.retain(|r| !(r.epoch == IN_FLIGHT && r.op == op && r.start == start));
+            self.live -= before - list.len();
+        }
+    }
+
+    /// Step 2: a `gpu.barrier` completed: the ranges of completed copies
+    /// are no longer watched.
+    pub fn barrier(&mut self) {
+        self.clear_writes();
+        if self.live == 0 {
+            return;
+        }
+        let (mut live, mut low, mut high) = (0, usize::MAX, 0);
+        for list in &mut self.by_thread {
+            list.retain(|r| r.epoch == IN_FLIGHT);
+            live += list.len();
+            for r in list.iter() {
+                low = low.min(r.start);
+                high = high.max(r.end);
+            }
+        }
+        (self.live, self.low, self.high) = (live, low, high);
+    }
+
+    /// Step 3: `thread` writes `[start, end)` at epoch `now`: the first
+    /// watched range it conflicts with.
+    #[inline]
+    pub fn write(&self, write: GlobalWrite, now: u32) -> Option<SourceRace> {
+        let (start, end) = (write.start, write.end);
+        if self.live == 0 || end <= self.low || start >= self.high {
+            return None;
+        }
+        self.by_thread.iter().flatten().find_map(|r| {
+            let overlaps = start < r.end && r.start < end;
+            let unordered = r.epoch == IN_FLIGHT || r.epoch == now && r.thread != write.thread;
+            (overlaps && unordered).then_some(SourceRace {
+                read: *r,
+                write,
+                address: start.max(r.start),
+                copy_after_write: false,
+            })
+        })
+    }
+}
+
+/// Prints a write that conflicts with a copy's source read (steps 3-4)
+/// at the write, with a note at the copy, once per (write op, copy op),
+/// and counts it as a race. `ids` are the block's ids (any thread);
+/// `verb` says what the write does ("writes", or "writes, as its
+/// destination," for a copy).
+pub fn report(run: &Run, race: &SourceRace, verb: &str, ids: &GpuIds) {
+    let (op, copy) = (race.write.op, race.read.op);
+    let key = ("copy source", op, copy);
+    let Ok(mut keys) = run.race_keys.lock() else {
+        return;
+    };
+    if !keys.insert(key) {
+        return;
+    }
+    drop(keys);
+    let count = run.races.fetch_add(1, Ordering::SeqCst);
+    if count >= MAX_RACE_REPORTS {
+        return;
+    }
+    let me = triple(ids.thread_of(race.write.thread as usize));
+    let block = triple(ids.block);
+    let other = triple(ids.thread_of(race.read.thread as usize));
+    let byte = race.address.wrapping_sub(race.read.base);
+    let names = match (run.name(op as i64), run.name(copy as i64)) {
+        (Some(me), Some(other)) => format!(" ('{me}' and '{other}')"),
+        (Some(me), None) => format!(" ('{me}')"),
+        _ => String::new(),
+    };
+    let (message, note) = if race.write.thread == race.read.thread {
+        (
+            format!(
+                "thread {me} of block {block} {verb} global memory byte {byte} of the source \
+                 buffer of its own asynchronous copy still in flight, which may not have read it \
+                 yet: no wait completes the copy first{names}"
+            ),
+            "the copy in flight".to_owned(),
+        )
+    } else {
+        let (name, when, note) = if race.copy_after_write {
+            ("RAW", "issued after it", " (after the write)")
+        } else if race.read.epoch == IN_FLIGHT {
+            ("WAR", "still in flight", " (in flight)")
+        } else {
+            ("WAR", "completed by a wait", "")
+        };
+        (
+            format!(
+                "race ({name}) on global memory byte {byte} of an asynchronous copy's source \
+                 buffer: thread {me} of block {block} {verb} it, and the copy of thread {other}, \
+                 {when}, reads it with no gpu.barrier between{names}"
+            ),
+            format!("the asynchronous copy, by thread {other}{note}"),
+        )
+    };
+    run.message(op as i64, "error", &message, &[(copy as i64, note)], false);
+}
+
+/// Step 4: the first write of one block into bytes that a copy of another
+/// block reads: `(block of the read, the read, block of the write, the
+/// write, first byte)`. `reads` and `writes` hold each block's logs.
+pub fn cross_block_source_write(
+    reads: &[(usize, Vec<SourceRead>)],
+    writes: &mut [(usize, GlobalLog)],
+) -> Option<(usize, SourceRead, usize, GlobalWrite, usize)> {
+    // Sweep both kinds of range by start; for each kind keep the two
+    // ranges that reach furthest whose blocks differ, so that a range of
+    // the other kind that starts inside one of another block is found.
+    #[derive(Clone, Copy)]
+    enum Range {
+        Read(SourceRead),
+        Write(GlobalWrite),
+    }
+    let bounds = |r: &Range| match r {
+        Range::Read(r) => (r.start, r.end),
+        Range::Write(w) => (w.start, w.end),
+    };
+    let mut all: Vec<(usize, Range)> = Vec::new();
+    for (block, log) in reads {
+        all.extend(log.iter().map(|r| (*block, Range::Read(*r))));
+    }
+    if all.is_empty() {
+        return None;
+    }
+    for (block, log) in writes.iter_mut() {
+        log.compact();
+        all.extend(log.writes.iter().map(|w| (*block, Range::Write(*w))));
+    }
+    all.sort_by_key(|(block, r)| (bounds(r).0, *block));
+    // Per kind (0 read, 1 write): the two furthest-reaching ranges of
+    // distinct blocks.
+    let mut reach: [[Option<(usize, Range)>; 2]; 2] = [[None; 2]; 2];
+    for (block, range) in all {
+        let (start, end) = bounds(&range);
+        let (mine, other) = match range {
+            Range::Read(_) => (0, 1),
+            Range::Write(_) => (1, 0),
+        };
+        let hit = reach[other]
+            .iter()
+            .flatten()
+            .find(|(b, r)| *b != block && bounds(r).1 > start);
+        if let Some(&(b, r)) = hit {
+            return match (range, r) {
+                (Range::Read(read), Range::Write(write)) => Some((block, read, b, write, start)),
+                (Range::Write(write), Range::Read(read)) => Some((b, read, block, write, start)),
+                _ => None,
+            };
+        }
+        let [first, second] = &mut reach[mine];
+        match first {
+            Some((b, r)) if *b == block => {
+                if end > bounds(r).1 {
+                    *first = Some((block, range));
+                }
+            }
+            Some((_, r)) if end > bounds(r).1 => {
+                *second = *first;
+                *first = Some((block, range));
+            }
+            Some(_) => {
+                if second.is_none_or(|(_, r)| end > bounds(&r).1) {
+                    *second = Some((block, range));
+                }
+            }
+            None => *first = Some((block, range)),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(start: usize, end: usize, thread: u32) -> SourceRead {
+        SourceRead {
+            start,
+            end,
+            base: 0,
+            op: 7,
+            thread,
+            epoch: 0,
+        }
+    }
+
+    fn write(start: usize, end: usize, thread: u32) -> GlobalWrite {
+        GlobalWrite {
+            start,
+            end,
+            op: 1,
+            thread,
+        }
+    }
+
+    #[test]
+    fn writes_conflict_while_in_flight_and_until_a_barrier() {
+        let mut s = Sources::default();
+        s.reset(4);
+        assert!(s.write(write(0, 4, 1), 1).is_none(), "nothing watched");
+        s.issue(read(100, 116, 0));
+        assert!(s.write(write(96, 100, 1), 1).is_none(), "just below");
+        assert!(s.write(write(116, 120, 1), 1).is_none(), "just above");
+        let race = s.write(write(112, 120, 1), 1).expect("partial overlap");
+        assert_eq!((race.address, race.read.thread), (112, 0));
+        assert!(s.write(write(100, 101, 0), 1).is_some(), "own, in flight");
+        s.complete(0, 7, 100, 1);
+        assert!(s.write(write(100, 104, 0), 1).is_none(), "own, after wait");
+        assert!(s.write(write(100, 104, 2), 1).is_some(), "no barrier since");
+        s.barrier();
+        assert!(s.write(write(100, 104, 2), 2).is_none(), "wait + barrier");
+        assert_eq!(
+            s.log,
+            vec![SourceRead {
+                epoch: IN_FLIGHT,
+                ..read(100, 116, 0)
+            }]
+        );
+    }
+
+    #[test]
+    fn a_barrier_keeps_copies_in_flight_and_mbarriers_forget_them() {
+        let mut s = Sources::default();
+        s.reset(2);
+        s.issue(read(0, 8, 1));
+        s.barrier();
+        assert!(s.write(write(4, 8, 0), 2).is_some(), "still in flight");
+        s.forget(7, 0);
+        assert!(s.write(write(4, 8, 0), 2).is_none());
+    }
+
+    #[test]
+    fn a_copy_after_another_threads_write_in_the_epoch() {
+        let mut s = Sources::default();
+        s.reset(2);
+        s.record_write(write(8, 12, 0));
+        s.record_write(write(12, 16, 0));
+        assert!(s.read_after_write(read(16, 20, 1)).is_none(), "beside");
+        assert!(s.read_after_write(read(8, 16, 0)).is_none(), "own write");
+        let race = s.read_after_write(read(14, 30, 1)).expect("RAW");
+        assert_eq!((race.address, race.write.thread), (14, 0));
+        s.barrier();
+        assert!(s.read_after_write(read(8, 16, 1)).is_none(), "a barrier");
+    }
+
+    #[test]
+    fn reads_and_writes_of_different_blocks_overlap() {
+        let log = |ranges: &[(usize, usize)]| {
+            let mut l = GlobalLog::default();
+            ranges.iter().for_each(|&(s, e)| l.record(write(s, e, 0)));
+            l
+        };
+        let reads = vec![(0, vec![read(100, 116, 3)]), (1, vec![read(200, 216, 0)])];
+        // Each block writes its own copy's source: no cross-block race.
+        let mut writes = vec![(0, log(&[(100, 104)])), (1, log(&[(212, 216)]))];
+        assert!(cross_block_source_write(&reads, &mut writes).is_none());
+        // Block 1 writes a byte that block 0's copy reads.
+        let mut writes = vec![(0, log(&[(100, 104)])), (1, log(&[(90, 101)]))];
+        let (rb, r, wb, _, at) = cross_block_source_write(&reads, &mut writes).unwrap();
+        assert_eq!((rb, r.thread, wb, at), (0, 3, 1, 100));
+        // A long write of block 0 ahead does not hide block 1's.
+        let mut writes = vec![(0, log(&[(0, 300)])), (1, log(&[(205, 206)]))];
+        let (rb, _, wb, _, at) = cross_block_source_write(&reads, &mut writes).unwrap();
+        assert_eq!((rb, wb, at), (1, 0, 200));
+    }
+}
