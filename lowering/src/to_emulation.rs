@@ -36,10 +36,11 @@
 //!    the descriptor, built in the frame of a wrapper function: no stack
 //!    grows per loop iteration); `commit_group(id, queue) -> token`;
 //!    `wait_group(id, queue, pending)`; one `wait(id, token)` per token of
-//!    `apipe.wait`; `ready(id, queue) -> token`; before each
-//!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
-//!    memref)`, which checks that the memref is a live buffer of
-//!    `memref.alloc` and that no pending copy uses it
+//!    `apipe.wait`; `ready(id, queue) -> token`; instead of each
+//!    `memref.dealloc`, `dealloc(id, element_bytes, rank, memref)`, which
+//!    checks that the memref is a live buffer of `memref.alloc` and that no
+//!    pending copy uses it, then frees it (after a quarantine that keeps
+//!    its address from reuse, for the use-after-free check)
 //!    ([`crate::emulation_runtime::heap`]);
 //!    the ops of the mbarrier form become calls with the address of their
 //!    slot ([`crate::emulation::mbarrier`]);
@@ -239,7 +240,7 @@ pub fn to_emulation<'c: 'a, 'a>(
         .iter()
         .map(|op| {
             let id = emitter.id(op.location(), "");
-            emitter.name(id, &ops::name(op));
+            emitter.name(id, &crate::emulation::op_name(op));
             id
         })
         .collect();
@@ -556,8 +557,9 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
                 DEALLOC_FN_PREFIX,
                 memref.r#type().to_string(),
             );
+            // The runtime frees the buffer (after holding it back for a
+            // while: heap, step 2); the dealloc goes.
             call_c_interface(em, op, &name, &arguments);
-            return; // the dealloc stays
         } else if ops::is(&op, ops::WAIT) {
             for token in op.operands() {
                 let arguments = [em.constant(op, i64_type, id), token];
