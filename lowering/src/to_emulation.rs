@@ -12,7 +12,8 @@
 //!    copy has memrefs of rank 1 to [`MAX_RANK`] whose element type has a
 //!    whole number of bytes; no symbol of the root uses a runtime function's
 //!    name; every op of a `gpu.module` and every launch can be emulated
-//!    ([`kernels::check`]);
+//!    ([`kernels::check`]); every `memref.generic_atomic_rmw` has an
+//!    integer element (MLIR 22 lowers it to `llvm.cmpxchg`);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
 //!    its messages (later steps add ids for the ops they lower); erase
@@ -196,6 +197,12 @@ pub fn to_emulation<'c: 'a, 'a>(
         .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
+    for op in nested
+        .iter()
+        .filter(|op| ops::is(*op, "memref.generic_atomic_rmw"))
+    {
+        ok &= check_generic_atomic(op);
+    }
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
         ok &= check_op(root, op);
     }
@@ -299,6 +306,26 @@ pub fn to_emulation<'c: 'a, 'a>(
         region_functions,
         kernels: kernel_infos,
     })
+}
+
+/// Step 1 for a `memref.generic_atomic_rmw`: MLIR 22's LLVM lowering
+/// builds an `llvm.cmpxchg` of the element type, which LLVM allows for
+/// integers only (`apipe-run` lowers the op with `convert-arith-to-llvm`
+/// first, as the pattern needs its body converted).
+fn check_generic_atomic(op: &OperationRef) -> bool {
+    let integer = op
+        .operand(0)
+        .ok()
+        .and_then(|m| MemRefType::try_from(m.r#type()).ok())
+        .is_some_and(|ty| ty.element().is_integer() || ty.element().is_index());
+    if !integer {
+        diagnostic::error(
+            op.location(),
+            "'memref.generic_atomic_rmw' of a non-integer element is not supported by apipe-run \
+             (MLIR 22 lowers it to 'llvm.cmpxchg', which takes integers only)",
+        );
+    }
+    integer
 }
 
 /// Step 1 for one apipe op.

@@ -257,7 +257,17 @@ fn run(cli: &Cli) -> Result<bool, String> {
         report(&capture);
         return Ok(false);
     };
-    if run_pipeline(&context, &mut module, LLVM_PIPELINE).is_err() || capture.has_error() {
+    // `finalize-memref-to-llvm` converts `memref.generic_atomic_rmw` only
+    // when the ops of its body are LLVM ops already.
+    let pipeline = if has_op(&module, "memref.generic_atomic_rmw") {
+        LLVM_PIPELINE.replace(
+            "finalize-memref-to-llvm",
+            "convert-arith-to-llvm,finalize-memref-to-llvm",
+        )
+    } else {
+        LLVM_PIPELINE.to_owned()
+    };
+    if run_pipeline(&context, &mut module, &pipeline).is_err() || capture.has_error() {
         report(&capture);
         return Err("lowering to the LLVM dialect failed".into());
     }
