@@ -21,6 +21,7 @@
 //! layout and the same element type and memory space.
 
 use apipe_dialect::ops;
+use apipe_passes::rewrite;
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
     operation::{OperationBuilder, OperationLike},
@@ -28,7 +29,6 @@ use melior::ir::{
     Attribute, BlockLike, Identifier, Operation, OperationRef, Type, Value, ValueLike,
 };
 use melior::Context;
-use mlir_sys::{mlirOperationDestroy, mlirValueReplaceAllUsesOfWith};
 
 /// The discardable attribute that marks the ops a `memref.realloc` became.
 pub const REALLOC: &str = "apipe_realloc";
@@ -173,10 +173,8 @@ fn expand_one<'c: 'a, 'a>(op: OperationRef<'c, 'a>) {
             .build()
             .expect("valid memref.dealloc"),
     );
-    // SAFETY: both values are live and of the same type; the realloc has
-    // no uses left when it is destroyed.
-    unsafe {
-        mlirValueReplaceAllUsesOfWith(result.to_raw(), buffer.to_raw());
-        mlirOperationDestroy(op.to_raw());
-    }
+    // Both values are live and of the same type; then the realloc has no
+    // uses left.
+    rewrite::replace_all_uses_with(result.into(), buffer);
+    rewrite::erase_op(op);
 }
