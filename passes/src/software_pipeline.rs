@@ -121,7 +121,6 @@ use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use barriers::StepBarriers;
 use melior::{
-    dialect::DialectHandle,
     ir::AttributeLike,
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
@@ -175,14 +174,7 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    dependent_dialects: || {
-        vec![
-            DialectHandle::arith(),
-            DialectHandle::memref(),
-            DialectHandle::scf(),
-            DialectHandle::gpu(),
-        ]
-    },
+    dependent_dialects: crate::pass::sync_rewrite_dialects,
 };
 
 /// The synchronization form of the pipelined output.
