@@ -12,7 +12,8 @@
 //!    copy has memrefs of rank 1 to [`MAX_RANK`] whose element type has a
 //!    whole number of bytes; no symbol of the root uses a runtime function's
 //!    name; every op of a `gpu.module` and every launch can be emulated
-//!    ([`kernels::check`]);
+//!    ([`kernels::check`]); every `memref.generic_atomic_rmw` has an
+//!    integer element (MLIR 22 lowers it to `llvm.cmpxchg`);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
 //!    its messages (later steps add ids for the ops they lower); erase
@@ -36,10 +37,11 @@
 //!    the descriptor, built in the frame of a wrapper function: no stack
 //!    grows per loop iteration); `commit_group(id, queue) -> token`;
 //!    `wait_group(id, queue, pending)`; one `wait(id, token)` per token of
-//!    `apipe.wait`; `ready(id, queue) -> token`; before each
-//!    `memref.dealloc` (which stays), `dealloc(id, element_bytes, rank,
-//!    memref)`, which checks that the memref is a live buffer of
-//!    `memref.alloc` and that no pending copy uses it
+//!    `apipe.wait`; `ready(id, queue) -> token`; instead of each
+//!    `memref.dealloc`, `dealloc(id, element_bytes, rank, memref)`, which
+//!    checks that the memref is a live buffer of `memref.alloc` and that no
+//!    pending copy uses it, then frees it (after a quarantine that keeps
+//!    its address from reuse, for the use-after-free check)
 //!    ([`crate::emulation_runtime::heap`]);
 //!    the ops of the mbarrier form become calls with the address of their
 //!    slot ([`crate::emulation::mbarrier`]);
@@ -195,6 +197,12 @@ pub fn to_emulation<'c: 'a, 'a>(
         .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
+    for op in nested
+        .iter()
+        .filter(|op| ops::is(*op, "memref.generic_atomic_rmw"))
+    {
+        ok &= check_generic_atomic(op);
+    }
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
         ok &= check_op(root, op);
     }
@@ -239,7 +247,7 @@ pub fn to_emulation<'c: 'a, 'a>(
         .iter()
         .map(|op| {
             let id = emitter.id(op.location(), "");
-            emitter.name(id, &ops::name(op));
+            emitter.name(id, &crate::emulation::op_name(op));
             id
         })
         .collect();
@@ -298,6 +306,26 @@ pub fn to_emulation<'c: 'a, 'a>(
         region_functions,
         kernels: kernel_infos,
     })
+}
+
+/// Step 1 for a `memref.generic_atomic_rmw`: MLIR 22's LLVM lowering
+/// builds an `llvm.cmpxchg` of the element type, which LLVM allows for
+/// integers only (`apipe-run` lowers the op with `convert-arith-to-llvm`
+/// first, as the pattern needs its body converted).
+fn check_generic_atomic(op: &OperationRef) -> bool {
+    let integer = op
+        .operand(0)
+        .ok()
+        .and_then(|m| MemRefType::try_from(m.r#type()).ok())
+        .is_some_and(|ty| ty.element().is_integer() || ty.element().is_index());
+    if !integer {
+        diagnostic::error(
+            op.location(),
+            "'memref.generic_atomic_rmw' of a non-integer element is not supported by apipe-run \
+             (MLIR 22 lowers it to 'llvm.cmpxchg', which takes integers only)",
+        );
+    }
+    integer
 }
 
 /// Step 1 for one apipe op.
@@ -556,8 +584,9 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
                 DEALLOC_FN_PREFIX,
                 memref.r#type().to_string(),
             );
+            // The runtime frees the buffer (after holding it back for a
+            // while: heap, step 2); the dealloc goes.
             call_c_interface(em, op, &name, &arguments);
-            return; // the dealloc stays
         } else if ops::is(&op, ops::WAIT) {
             for token in op.operands() {
                 let arguments = [em.constant(op, i64_type, id), token];

@@ -7,7 +7,8 @@
 //! 2. check the entry: a `func.func` with no arguments and no results; mark it
 //!    `llvm.emit_c_interface` so the JIT can call it packed;
 //! 3. upstream `gpu-kernel-outlining` when the program uses `gpu.launch`,
-//!    `expand-realloc` when it uses `memref.realloc`;
+//!    `memref.realloc` becomes alloc, copy and dealloc
+//!    ([`apipe_lowering::emulation::realloc`]);
 //!    upstream `generate-runtime-verification` (bounds of memref accesses)
 //!    unless `--no-runtime-verification`;
 //! 4. `apipe-to-emulation` ([`apipe_lowering::to_emulation`]): apipe ops,
@@ -229,12 +230,11 @@ fn run(cli: &Cli) -> Result<bool, String> {
         upstream.push("gpu-kernel-outlining");
     }
     // MLIR 22's `finalize-memref-to-llvm` leaves `memref.realloc` unconverted
-    // (the JIT then fails on an unrealized cast): upstream's `expand-realloc` turns
-    // it into `memref.alloc` + `memref.copy` + `memref.dealloc`, which the
-    // emulator's allocation checks then follow like any other buffer.
-    if has_op(&module, "memref.realloc") {
-        upstream.push("expand-realloc");
-    }
+    // (the JIT then fails on an unrealized cast): it becomes `memref.alloc` +
+    // `memref.copy` + `memref.dealloc` (not upstream's `expand-realloc`,
+    // which fails on a static shrinking realloc), which the emulator's
+    // allocation checks then follow like any other buffer.
+    apipe_lowering::emulation::realloc::expand(&module.as_operation());
     if !cli.no_runtime_verification {
         upstream.push("generate-runtime-verification");
     }
@@ -258,7 +258,17 @@ fn run(cli: &Cli) -> Result<bool, String> {
         report(&capture);
         return Ok(false);
     };
-    if run_pipeline(&context, &mut module, LLVM_PIPELINE).is_err() || capture.has_error() {
+    // `finalize-memref-to-llvm` converts `memref.generic_atomic_rmw` only
+    // when the ops of its body are LLVM ops already.
+    let pipeline = if has_op(&module, "memref.generic_atomic_rmw") {
+        LLVM_PIPELINE.replace(
+            "finalize-memref-to-llvm",
+            "convert-arith-to-llvm,finalize-memref-to-llvm",
+        )
+    } else {
+        LLVM_PIPELINE.to_owned()
+    };
+    if run_pipeline(&context, &mut module, &pipeline).is_err() || capture.has_error() {
         report(&capture);
         return Err("lowering to the LLVM dialect failed".into());
     }

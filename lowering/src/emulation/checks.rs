@@ -25,16 +25,37 @@
 //!    buffer could fault; then `apipe_emu_alloc(id, aligned pointer)`
 //!    makes the buffer live for the runtime's dealloc check
 //!    ([`crate::emulation_runtime::heap`]).
-//! 5. use after free: for a `memref.alloc` of default memory that a
-//!    `memref.dealloc` frees (the alloc's result or a view of it), before
-//!    each other op that uses the buffer or a view of it, a call
-//!    `apipe_emu_live(id, aligned pointer of the alloc)`; the runtime stops
-//!    the program at that op if the buffer has been freed. Not uses: view
-//!    ops (their results are followed), the dealloc, metadata ops
+//! 5. use after free: before each op that reads or writes the memory of a
+//!    ranked memref operand which may have been freed, a call
+//!    `apipe_emu_live(id, aligned pointer of the operand)`; the runtime
+//!    looks the pointer up among the freed buffers and stops the program at
+//!    that op (notes at the alloc and the dealloc) before it touches freed
+//!    memory. An operand is followed back through view ops to its origin:
+//!    - a `memref.alloc` of the same function: checked if the buffer (or a
+//!      view of it) is freed by a `memref.dealloc` or escapes (a call, a
+//!      terminator such as `scf.yield`, `cf.br` or `func.return`, a loop
+//!      init, `arith.select`, an op returning a memref that is not a view),
+//!      so that a free in a callee or through iter_args is seen;
+//!    - a `memref.alloca` or `memref.get_global`: never freed, not checked;
+//!    - anything else is of unknown provenance and checked: function and
+//!      block arguments (callees, `cf` successors, iter_args), results of
+//!      calls, `scf.if` / `scf.index_switch`, `arith.select`.
+//!
+//!    A `memref.realloc` is an alloc, a copy and a dealloc of the old
+//!    buffer by then ([`super::realloc`]): both buffers are followed.
+//!
+//!    Programs without any `memref.dealloc` (the runtime call that replaced
+//!    it) get no check (nothing is ever
+//!    freed). Kernels ([`super::kernels`]) get checks only if some kernel
+//!    function frees; otherwise each memref a `gpu.launch_func` passes is
+//!    checked once at the launch (a kernel runs to its end before the host
+//!    goes on, so nothing frees its buffers meanwhile). Not uses: view ops
+//!    (their results are followed), the dealloc, metadata ops
 //!    (`memref.dim`, `memref.rank`, `memref.extract_*`), terminators, loop
-//!    inits (`scf.for`, `scf.while`) and the runtime's own calls but the
-//!    copies. Views are followed within the function only (not through
-//!    calls, block arguments or iter_args).
+//!    inits (`scf.for`, `scf.while`), `arith.select` and the runtime's own
+//!    calls but the copies. Not caught: uses of unranked memrefs (a call
+//!    that receives one is checked through its ranked source), and a use
+//!    after `malloc` gave the freed address to a new buffer.
 //! 6. integer division (`arith.divui`, `remui`, `ceildivui`, `divsi`,
 //!    `remsi`, `ceildivsi`, `floordivsi`) on scalars: a divisor 0, and for
 //!    the signed ones the minimum value divided by -1, call
@@ -44,8 +65,10 @@
 //!    Constant divisors
 //!    that rule a case out get no check; vector divisions are not checked.
 
-use super::Emitter;
-use crate::emulation_runtime::{ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, LIVE_FN};
+use super::{element_bytes, op_name, Emitter};
+use crate::emulation_runtime::{
+    ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, LIVE_FN,
+};
 use apipe_dialect::{effects::view_source, ops};
 use apipe_passes::token_values::users;
 use melior::{
@@ -58,6 +81,7 @@ use melior::{
     },
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
+use std::collections::HashMap;
 
 /// Steps 1-6 on every op nested in `root`.
 pub fn insert<'c: 'a, 'a>(
@@ -65,6 +89,7 @@ pub fn insert<'c: 'a, 'a>(
     emitter: &mut Emitter<'c, 'a>,
     bounds: bool,
 ) {
+    let uses = uses_to_check(root);
     for op in ops::nested_ops(root) {
         if ops::is(&op, "cf.assert") {
             lower_assert(op, emitter);
@@ -74,13 +99,14 @@ pub fn insert<'c: 'a, 'a>(
             check_vector_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
             if let Some(buffer) = host_buffer(&op) {
+                check_size(op, buffer, emitter);
                 check_allocation(op, buffer, emitter);
-                check_uses_after_free(buffer, emitter);
             }
         } else if let Some(&(_, signed)) = DIVISIONS.iter().find(|(n, _)| ops::is(&op, n)) {
             check_division(op, emitter, signed);
         }
     }
+    check_uses_after_free(uses, emitter);
 }
 
 /// The message of a failed `cf.assert` with text `text`.
@@ -293,6 +319,113 @@ fn host_buffer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     ty.memory_space().is_none().then(|| result.into())
 }
 
+/// `message` about `memref.alloc` op `op`, naming `memref.realloc` when a
+/// realloc became `op`.
+fn alloc_message(op: &OperationRef, message: &str) -> String {
+    message.replacen("'memref.alloc'", &format!("'{}'", op_name(op)), 1)
+}
+
+/// The message of a `memref.alloc` whose size in bytes overflows.
+pub const ALLOC_OVERFLOW: &str =
+    "'memref.alloc' size in bytes overflows: the buffer would be more than 2^63 - 1 bytes";
+
+/// The message of a `memref.alloc` with a negative dynamic size.
+pub const ALLOC_NEGATIVE: &str = "'memref.alloc' of a negative size";
+
+/// Step 4, before alloc op `op` of `buffer`: a negative dynamic size, or a
+/// size in bytes (element bytes times every extent) past `i64::MAX`, calls
+/// `apipe_emu_check_failed` instead of letting the LLVM lowering's size
+/// computation wrap (a small buffer the program would then overrun). The
+/// static part is multiplied here (an overflow there fails whenever the
+/// alloc runs), the dynamic sizes at run time with
+/// `arith.mului_extended`. Elements that are not a whole number of bytes
+/// count one byte each (a lower bound).
+fn check_size<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
+    let Ok(ty) = MemRefType::try_from(buffer.r#type()) else {
+        return;
+    };
+    let location = op.location();
+    let i64_type = emitter.i64_type();
+    let i1: Type = IntegerType::new(emitter.context, 1).into();
+    let mut constant = Some(element_bytes(ty.element()).unwrap_or(1));
+    let mut dynamic = Vec::new();
+    for d in 0..ty.rank() {
+        // SAFETY: `d` is below the rank of a shaped type.
+        let extent = unsafe { mlirShapedTypeGetDimSize(ty.to_raw(), d as isize) };
+        // SAFETY: a plain query on an integer.
+        if unsafe { mlir_sys::mlirShapedTypeIsDynamicSize(extent) } {
+            let Ok(size) = op.operand(dynamic.len()) else {
+                return;
+            };
+            dynamic.push(size);
+        } else {
+            constant = constant.and_then(|c| c.checked_mul(extent));
+        }
+    }
+    let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
+        emitter.before(op, operation).result(0).unwrap().into()
+    };
+    let or = |emitter: &Emitter<'c, 'a>, a: Option<Value<'c, 'a>>, b: Value<'c, 'a>| {
+        Some(a.map_or(b, |a| value(emitter, arith::ori(a, b, location))))
+    };
+    let Some(constant) = constant else {
+        let always = emitter.constant(op, i1, 1);
+        let id = emitter.id(location, &alloc_message(&op, ALLOC_OVERFLOW));
+        let id = emitter.constant(op, i64_type, id);
+        emitter.call_if(op, always, CHECK_FAILED_FN, &[id]);
+        return;
+    };
+    if dynamic.is_empty() {
+        return;
+    }
+    let zero = emitter.constant(op, i64_type, 0);
+    let mut bytes = emitter.constant(op, i64_type, constant);
+    let mut negative: Option<Value> = None;
+    let mut overflow: Option<Value> = None;
+    for size in dynamic {
+        let size = emitter.to_i64(op, size);
+        let below = value(
+            emitter,
+            arith::cmpi(emitter.context, CmpiPredicate::Slt, size, zero, location),
+        );
+        negative = or(emitter, negative, below);
+        let product = emitter.before(
+            op,
+            melior::ir::operation::OperationBuilder::new("arith.mului_extended", location)
+                .add_operands(&[bytes, size])
+                .add_results(&[i64_type, i64_type])
+                .build()
+                .expect("valid arith.mului_extended"),
+        );
+        let (low, high): (Value, Value) = (
+            product.result(0).unwrap().into(),
+            product.result(1).unwrap().into(),
+        );
+        let high_set = value(
+            emitter,
+            arith::cmpi(emitter.context, CmpiPredicate::Ne, high, zero, location),
+        );
+        let sign_set = value(
+            emitter,
+            arith::cmpi(emitter.context, CmpiPredicate::Slt, low, zero, location),
+        );
+        overflow = or(emitter, overflow, high_set);
+        overflow = or(emitter, overflow, sign_set);
+        bytes = low;
+    }
+    for (bad, message) in [(negative, ALLOC_NEGATIVE), (overflow, ALLOC_OVERFLOW)] {
+        if let Some(bad) = bad {
+            let id = emitter.id(location, &alloc_message(&op, message));
+            let id = emitter.constant(op, i64_type, id);
+            emitter.call_if(op, bad, CHECK_FAILED_FN, &[id]);
+        }
+    }
+}
+
 /// Step 4, for the buffer `buffer` of alloc op `op`.
 fn check_allocation<'c, 'a>(
     op: OperationRef<'c, 'a>,
@@ -304,7 +437,7 @@ fn check_allocation<'c, 'a>(
         return;
     };
     let location = op.location();
-    let id = emitter.id(location, ALLOC_FAILED);
+    let id = emitter.id(location, &alloc_message(&op, ALLOC_FAILED));
     let pointer = aligned_pointer(emitter, next, buffer);
     let zero = emitter.constant(next, emitter.index_type(), 0);
     let null: Value = emitter
@@ -344,7 +477,7 @@ fn aligned_pointer<'c, 'a>(
         .into()
 }
 
-/// Users of a buffer that do not read or write its memory (step 5).
+/// Users of a memref that do not read or write its memory (step 5).
 const NOT_USES: &[&str] = &[
     "memref.dealloc",
     "memref.dim",
@@ -353,6 +486,7 @@ const NOT_USES: &[&str] = &[
     "memref.extract_strided_metadata",
     "scf.for",
     "scf.while",
+    "arith.select",
 ];
 
 /// View ops of their operand 0 that MLIR 22 may not mark as
@@ -365,48 +499,217 @@ const VIEWS: &[&str] = &[
     "memref.reinterpret_cast",
 ];
 
-/// Step 5, for the buffer `buffer` of an alloc.
-fn check_uses_after_free<'c, 'a>(buffer: Value<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let mut freed = false;
-    let mut uses: Vec<(OperationRef, String)> = Vec::new();
+/// Whether a symbol (`@name` or `name`) names a function that
+/// [`super::kernels`] moved out of a `gpu.module` (`apipe_emu_k<k>_...`).
+fn is_device_symbol(name: &str) -> bool {
+    name.trim_start_matches('@')
+        .strip_prefix("apipe_emu_k")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The callee of `op` if it is a `func.call` (`@name`).
+fn callee(op: &OperationRef) -> Option<String> {
+    ops::is(op, "func.call")
+        .then(|| op.attribute("callee").ok().map(|c| c.to_string()))
+        .flatten()
+}
+
+/// Whether `op` frees a buffer: the runtime call that replaced a
+/// `memref.dealloc` (step 6 of the lowering).
+fn is_free(op: &OperationRef) -> bool {
+    callee(op).is_some_and(|c| c.starts_with(&format!("@{DEALLOC_FN_PREFIX}")))
+}
+
+/// Whether `op` is a call of the runtime other than a copy (these neither
+/// read nor write the user's buffers, nor free them).
+fn is_runtime_call(op: &OperationRef) -> bool {
+    callee(op).is_some_and(|c| {
+        c.starts_with("@apipe_emu_")
+            && !c.starts_with(&format!("@{COPY_FN_PREFIX}"))
+            && !is_device_symbol(&c)
+    })
+}
+
+/// Whether `user` (not a view op) reads or writes the memory of its memref
+/// operands (step 5), and its name in messages.
+fn use_name(user: &OperationRef) -> Option<String> {
+    let terminator = user.next_in_block().is_none();
+    if NOT_USES.contains(&ops::name(user).as_str()) || is_runtime_call(user) || terminator {
+        return None;
+    }
+    // Step 6 of the lowering made each `apipe.copy` a call of the runtime.
+    if callee(user).is_some_and(|c| c.starts_with(&format!("@{COPY_FN_PREFIX}"))) {
+        return Some(ops::COPY.to_owned());
+    }
+    Some(op_name(user))
+}
+
+/// The source of `value` if view op `op` returns it (step 5).
+fn viewed<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    if op.result(0).ok().map(Value::from) != Some(value) {
+        return None;
+    }
+    view_source(op).or_else(|| {
+        VIEWS
+            .contains(&ops::name(op).as_str())
+            .then(|| op.operand(0).ok())
+            .flatten()
+    })
+}
+
+/// The value that `value` is a view (of a view ...) of (step 5).
+fn origin<'c: 'a, 'a>(mut value: Value<'c, 'a>) -> Value<'c, 'a> {
+    while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+        match viewed(&result.owner(), value) {
+            Some(source) => value = source,
+            None => break,
+        }
+    }
+    value
+}
+
+/// The first ranked memref along the views of `value` back to its origin:
+/// `value` itself if it is ranked (step 5).
+fn ranked_source<'c: 'a, 'a>(mut value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    loop {
+        if MemRefType::try_from(value.r#type()).is_ok() {
+            return Some(value);
+        }
+        let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+        value = viewed(&result.owner(), value)?;
+    }
+}
+
+/// Step 5 for an alloc's buffer `buffer`: whether something other than
+/// plain uses may free it: a `memref.dealloc` of it or a view of it, or an
+/// escape (a call, a terminator such as `scf.yield` / `cf.br` /
+/// `func.return`, a loop init, `arith.select`, an op that returns a memref
+/// without being a view; with `launches`, the metadata a
+/// `gpu.launch_func` passes to a kernel that may free).
+fn may_be_freed(buffer: Value, launches: bool) -> bool {
     let mut values = vec![buffer];
     while let Some(value) = values.pop() {
         for user in users(value) {
+            if let Some(view) = view_result(&user, value) {
+                values.push(view);
+                continue;
+            }
             let name = ops::name(&user);
-            if name == "memref.dealloc" {
-                freed = true;
-                continue;
-            }
-            // View ops, and those MLIR 22 may not mark `ViewLikeOpInterface`.
-            let view = view_source(&user).is_some_and(|source| source == value)
-                || (VIEWS.contains(&name.as_str()) && user.operand(0).ok() == Some(value));
-            if view {
-                values.extend(user.result(0).ok().map(Value::from));
-                continue;
-            }
-            // Step 6 made each `apipe.copy` a call of the runtime.
-            let callee = ops::is(&user, "func.call")
-                .then(|| user.attribute("callee").ok().map(|c| c.to_string()))
-                .flatten()
-                .unwrap_or_default();
-            let copy = callee.starts_with(&format!("@{COPY_FN_PREFIX}"));
-            let runtime_call = callee.starts_with("@apipe_emu_") && !copy;
-            let terminator = user.next_in_block().is_none();
-            if NOT_USES.contains(&name.as_str()) || runtime_call || terminator {
-                continue;
-            }
-            if !uses.iter().any(|(u, _)| *u == user) {
-                uses.push((user, if copy { ops::COPY.to_owned() } else { name }));
+            let metadata = name.starts_with("memref.extract_");
+            let returns_memref = user
+                .results()
+                .any(|r| MemRefType::try_from(r.r#type()).is_ok());
+            if is_free(&user)
+                || (ops::is(&user, "func.call") && !is_runtime_call(&user))
+                || user.next_in_block().is_none()
+                || ["scf.for", "scf.while", "arith.select"].contains(&name.as_str())
+                || (metadata && launches)
+                || (returns_memref && !metadata)
+            {
+                return true;
             }
         }
     }
-    if !freed {
-        return;
+    false
+}
+
+/// The view that view op `op` makes of `value`, if it is one of `value`.
+fn view_result<'c: 'a, 'a>(
+    op: &OperationRef<'c, 'a>,
+    value: Value<'c, 'a>,
+) -> Option<Value<'c, 'a>> {
+    let view: Value = op.result(0).ok()?.into();
+    (viewed(op, view) == Some(value)).then_some(view)
+}
+
+/// Step 5, the analysis (before any op is inserted): the ops to check, each
+/// with the memref operand it uses and its name.
+#[allow(clippy::type_complexity)]
+fn uses_to_check<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+) -> Vec<(OperationRef<'c, 'a>, Value<'c, 'a>, String)> {
+    let functions: Vec<OperationRef> = ops::nested_ops(root)
+        .into_iter()
+        .filter(|op| ops::is(op, "func.func"))
+        .collect();
+    let device = |f: &OperationRef| {
+        f.attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|s| is_device_symbol(s.value()))
+    };
+    let frees = |f: &OperationRef| ops::nested_ops(f).iter().any(is_free);
+    let host_frees = functions.iter().any(frees);
+    let device_frees = functions.iter().any(|f| device(f) && frees(f));
+    let mut out = Vec::new();
+    if !host_frees {
+        return out;
     }
-    for (user, name) in uses {
+    let mut allocs: HashMap<usize, bool> = HashMap::new();
+    for function in functions {
+        if device(&function) && !device_frees {
+            continue;
+        }
+        for op in ops::nested_ops(&function) {
+            let view = view_source(&op).is_some() || VIEWS.contains(&ops::name(&op).as_str());
+            let Some(name) = use_name(&op).filter(|_| !view) else {
+                continue;
+            };
+            let mut seen: Vec<Value> = Vec::new();
+            for operand in op.operands() {
+                // SAFETY: type queries on a live type.
+                let memref = unsafe {
+                    let ty = operand.r#type().to_raw();
+                    mlir_sys::mlirTypeIsAMemRef(ty) || mlir_sys::mlirTypeIsAUnrankedMemRef(ty)
+                };
+                if !memref {
+                    continue;
+                }
+                // The pointer is looked up through a ranked memref: the
+                // operand, or (unranked) the ranked memref it is a cast of.
+                let Some(ranked) = ranked_source(operand) else {
+                    continue;
+                };
+                let source = origin(operand);
+                let check = match melior::ir::operation::OperationResult::try_from(source) {
+                    Ok(result) => {
+                        let owner = result.owner();
+                        if ops::is(&owner, "memref.alloc") {
+                            *allocs
+                                .entry(owner.to_raw().ptr as usize)
+                                .or_insert_with(|| may_be_freed(source, device_frees))
+                        } else {
+                            // Never freed (stack, globals), or of unknown
+                            // provenance (call and `scf.if` results,
+                            // `arith.select`, ...).
+                            !["memref.alloca", "memref.get_global"]
+                                .contains(&ops::name(&owner).as_str())
+                        }
+                    }
+                    // Block arguments: function arguments, iter_args, `cf`
+                    // successor operands.
+                    Err(_) => true,
+                };
+                if check && !seen.contains(&ranked) {
+                    seen.push(ranked);
+                    out.push((op, ranked, name.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Step 5, the checks: `apipe_emu_live(id, aligned pointer)` before each
+/// use of [`uses_to_check`].
+fn check_uses_after_free<'c, 'a>(
+    uses: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>, String)>,
+    emitter: &mut Emitter<'c, 'a>,
+) {
+    for (user, memref, name) in uses {
         let id = emitter.id(user.location(), "");
         emitter.name(id, &name);
-        let pointer = aligned_pointer(emitter, user, buffer);
+        let pointer = aligned_pointer(emitter, user, memref);
         let pointer = emitter.to_i64(user, pointer);
         let id = emitter.constant(user, emitter.i64_type(), id);
         emitter.call(user, LIVE_FN, &[id, pointer], &[]);

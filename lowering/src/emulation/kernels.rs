@@ -31,14 +31,15 @@
 //!    layout of the kernel's lowered signature, one 8-byte slot each
 //!    (`apipe_emu_launch_argument`): a memref as allocated and aligned
 //!    pointer, offset, sizes, strides; a scalar zero-extended to 64 bits
-//!    (floats by their bits); then `apipe_emu_launch(id, kernel, grid,
+//!    (floats by their bits), after `apipe_emu_live` checks that the
+//!    memref's buffer is not freed; then `apipe_emu_launch(id, kernel, grid,
 //!    block)`. The driver binds each kernel number to the JIT's packed
 //!    entry of its function (`_mlir_<name>`).
 
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
 use crate::emulation_runtime::{
     context::READ_CACHE_SLOTS, KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
-    SHARED_ACCESS_FN,
+    LIVE_FN, SHARED_ACCESS_FN,
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::{
@@ -923,6 +924,11 @@ fn lower_launches<'c: 'a, 'a>(
             if MemRefType::try_from(ty).is_ok() {
                 let (pointer, offset, sizes, strides) = emitter.metadata(op, argument);
                 let pointer = emitter.to_i64(op, pointer);
+                // The kernel uses the buffer: it must not be freed.
+                let id = emitter.id(location, "");
+                emitter.name(id, "gpu.launch_func");
+                let id = emitter.constant(op, i64_type, id);
+                emitter.call(op, LIVE_FN, &[id, pointer], &[]);
                 slots.extend([pointer, pointer, emitter.to_i64(op, offset)]);
                 for v in sizes.into_iter().chain(strides) {
                     slots.push(emitter.to_i64(op, v));

@@ -9,6 +9,8 @@
 //!   and global stores in kernels;
 //! - [`mbarrier`]: the ops of the mbarrier form become runtime calls with
 //!   the address of their slot;
+//! - [`realloc`]: `memref.realloc` becomes alloc, copy and dealloc
+//!   (before the upstream passes of `apipe-run`);
 //! - [`stack`]: `memref.alloca_scope` becomes its body between a stack
 //!   save and restore, so that `scf` ops in it can be lowered; a copy
 //!   still pending into released stack memory (a scope's end, a return)
@@ -21,6 +23,7 @@ pub mod checks;
 pub mod hooks;
 pub mod kernels;
 pub mod mbarrier;
+pub mod realloc;
 pub mod stack;
 
 use melior::ir::r#type::ShapedTypeLike as _;
@@ -313,6 +316,16 @@ pub fn element_bytes(ty: Type) -> Option<i64> {
         }
     };
     (bits > 0 && bits % 8 == 0).then_some(bits as i64 / 8)
+}
+
+/// The name of `op` in the emulator's messages: `memref.realloc` for the
+/// ops a realloc became ([`realloc`]), else its own.
+pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    if op.attribute(realloc::REALLOC).is_ok() {
+        "memref.realloc".to_owned()
+    } else {
+        apipe_dialect::ops::name(op)
+    }
 }
 
 /// The GPU memory space of a memref type: its address space number (0

@@ -18,7 +18,11 @@
 //!    trip count (dynamic bounds, step <= 0) is unbounded;
 //! 5. `scf.while`, `cf` branches, `scf.parallel` and `scf.forall` are
 //!    unbounded;
-//! 6. a call costs its callee's work; recursion is unbounded.
+//! 6. a call costs its callee's work; recursion is unbounded;
+//! 7. a kernel launch (`gpu.launch_func`, or `gpu.launch` with its body)
+//!    costs its thread count (grid size times block size, constants) times
+//!    (1 + the kernel's work); sizes that are not constants are unbounded.
+//!    Calls in a `gpu.module` resolve to that module's functions.
 
 use apipe_dialect::{attributes, ops};
 use apipe_passes::group_distance;
@@ -57,7 +61,21 @@ pub fn estimate(text: &str, entry: &str) -> Work {
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if let Some(name) = symbol(&op) {
+        let Some(name) = symbol(&op) else {
+            continue;
+        };
+        if ops::is(&op, "gpu.module") {
+            // Its functions as `module::function`.
+            for block in ops::blocks_of(&op) {
+                let mut inner = block.first_operation();
+                while let Some(function) = inner {
+                    inner = function.next_in_block();
+                    if let Some(f) = symbol(&function) {
+                        functions.insert(format!("{name}::{f}"), function);
+                    }
+                }
+            }
+        } else {
             functions.insert(name, op);
         }
     }
@@ -132,7 +150,13 @@ impl<'c, 'a> Estimator<'c, 'a> {
             "scf.while" | "scf.parallel" | "scf.forall" | "cf.br" | "cf.cond_br" | "cf.switch"
             | "func.call_indirect" => None,
             "func.call" => {
-                let callee = group_distance::callee(op)?;
+                let mut callee = group_distance::callee(op)?;
+                // In a `gpu.module`, its own functions.
+                if let Some(module) =
+                    ops::ancestors(op).find_map(|p| ops::is(&p, "gpu.module").then(|| symbol(&p)))
+                {
+                    callee = format!("{}::{callee}", module?);
+                }
                 let operands = whole_memref_operands(op)?;
                 let inner = match self.functions.get(&callee).copied() {
                     Some(function) => self.function(&function, &callee)?,
@@ -140,6 +164,18 @@ impl<'c, 'a> Estimator<'c, 'a> {
                 };
                 1u128.checked_add(operands)?.checked_add(inner)
             }
+            "gpu.launch_func" => {
+                let kernel = op.attribute("kernel").ok()?.to_string();
+                let key = kernel.trim_start_matches('@').replacen("::@", "::", 1);
+                let function = self.functions.get(&key).copied()?;
+                let inner = self.function(&function, &key)?;
+                threads(op)?
+                    .checked_mul(inner.checked_add(1)?)?
+                    .checked_add(1)
+            }
+            "gpu.launch" => threads(op)?
+                .checked_mul(self.regions(op)?.checked_add(1)?)?
+                .checked_add(1),
             _ => {
                 let mut work: u128 = 1;
                 if name == ops::COPY {
@@ -167,6 +203,41 @@ impl<'c, 'a> Estimator<'c, 'a> {
             }
         }
     }
+}
+
+/// The thread count of launch op `op` (`gpu.launch_func` or `gpu.launch`):
+/// the product of its grid and block sizes, operands 0-5 after the async
+/// dependencies; `None` unless each is an `arith.constant`.
+fn threads(op: &OperationRef) -> Option<u128> {
+    let segments = op.attribute("operandSegmentSizes").ok()?;
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::try_from(segments).ok()?;
+    let first = usize::try_from(segments.element(0).ok()?).ok()?;
+    let mut total: u128 = 1;
+    for index in first..first + 6 {
+        let size = constant(op.operand(index).ok()?)?;
+        total = total.checked_mul(u128::try_from(size).ok()?)?;
+    }
+    Some(total)
+}
+
+/// The value of the `arith.constant` that defines `value`, if one does.
+fn constant(value: Value) -> Option<i64> {
+    // SAFETY: `value` is live; the owner of an op result is a live op.
+    let owner = unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()))
+    };
+    if !ops::is(&owner, "arith.constant") {
+        return None;
+    }
+    let attribute = owner.attribute("value").ok()?;
+    Some(
+        melior::ir::attribute::IntegerAttribute::try_from(attribute)
+            .ok()?
+            .value(),
+    )
 }
 
 /// The static element count of the memref operands of `op`; `None` if one
@@ -249,6 +320,59 @@ mod tests {
         assert_eq!(estimate(&program("100", "-1"), "main"), Work::MayRunLong);
         assert_eq!(estimate(&program("100", "1"), "other"), Work::Small);
         assert_eq!(estimate("not mlir", "main"), Work::Small);
+    }
+
+    fn launch(trips: &str, threads: &str) -> String {
+        format!(
+            r#"module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    func.func @step(%buf: memref<4xf32>) {{
+      %c0 = arith.constant 0 : index
+      %x = memref.load %buf[%c0] : memref<4xf32>
+      memref.store %x, %buf[%c0] : memref<4xf32>
+      return
+    }}
+    gpu.func @spin(%buf: memref<4xf32>) kernel {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant {trips} : index
+      scf.for %i = %c0 to %n step %c1 {{
+        func.call @step(%buf) : (memref<4xf32>) -> ()
+      }}
+      gpu.return
+    }}
+  }}
+  func.func @step() {{
+    return
+  }}
+  func.func @main() {{
+    %c1 = arith.constant 1 : index
+    %t = arith.constant {threads} : index
+    %buf = memref.alloc() : memref<4xf32>
+    gpu.launch_func @kernels::@spin blocks in (%c1, %c1, %c1) threads in (%t, %c1, %c1) args(%buf : memref<4xf32>)
+    return
+  }}
+}}"#
+        )
+    }
+
+    #[test]
+    fn kernels_count_per_thread() {
+        assert_eq!(estimate(&launch("100", "32"), "main"), Work::Small);
+        // A kernel loop of 2^53 iterations (calls resolve in the module:
+        // the host's empty @step does not count).
+        assert_eq!(
+            estimate(&launch("9007199254740992", "1"), "main"),
+            Work::MayRunLong
+        );
+        // 1000 iterations of 4 units on 1024 threads.
+        assert_eq!(estimate(&launch("1000", "1024"), "main"), Work::MayRunLong);
+        let dynamic = launch("100", "32").replace(
+            "%t = arith.constant 32 : index",
+            "%t = arith.addi %c1, %c1 : index",
+        );
+        assert!(dynamic.contains("arith.addi"));
+        assert_eq!(estimate(&dynamic, "main"), Work::MayRunLong);
     }
 
     #[test]
