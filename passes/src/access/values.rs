@@ -542,7 +542,12 @@ impl Forms {
             Symbol::Iteration(_) => vec![Constraint::NonNeg(Lin::symbol(s))],
             _ => Vec::new(),
         };
-        self.facts.insert(s, facts.clone());
+        // Facts found while a recurrence is probed may hold forms that
+        // assume the probe's outcome (the probed iter_arg as a plain
+        // symbol, a slot range it assumed): not kept.
+        if self.probing == 0 {
+            self.facts.insert(s, facts.clone());
+        }
         facts
     }
 
