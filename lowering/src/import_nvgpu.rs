@@ -50,6 +50,7 @@ use crate::to_nvgpu::nvgpu;
 use apipe_dialect::{build, diagnostic, ops, Reported};
 use apipe_passes::{
     group_distance::{self, GroupDistance},
+    rewrite,
     token_values::users,
     PassInfo, PassOptions, RunFn,
 };
@@ -332,13 +333,10 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             let commit = build::commit_group(context, None, Some(token_type), op.location());
             let commit = block.insert_operation_before(*op, commit);
             commits.push(commit);
-            // SAFETY: both values are live.
-            unsafe {
-                mlir_sys::mlirValueReplaceAllUsesOfWith(
-                    op.result(0).unwrap().to_raw(),
-                    commit.result(0).unwrap().to_raw(),
-                )
-            };
+            rewrite::replace_all_uses_with(
+                op.result(0).unwrap().into(),
+                commit.result(0).unwrap().into(),
+            );
             erase_list.push(*op);
         } else if ops::is(op, nvgpu::WAIT) {
             let count = op
@@ -367,7 +365,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     }
     // 3. Waits were pushed after their tokens' producers: erase in reverse.
     for op in erase_list.into_iter().rev() {
-        erase(op);
+        rewrite::erase_op(op);
     }
     for op in ops::self_and_nested_ops(root) {
         for result in op.results() {
@@ -386,7 +384,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
     for (wait, count) in counted {
         let new = build::wait_group(context, count, None, wait.location());
         wait.block().unwrap().insert_operation_before(wait, new);
-        erase(wait);
+        rewrite::erase_op(wait);
     }
     // 6. A group whose token nothing uses (every wait on it had numGroups) is
     // committed in counting form.
@@ -397,7 +395,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
                 .block()
                 .unwrap()
                 .insert_operation_before(commit, plain);
-            erase(commit);
+            rewrite::erase_op(commit);
         }
     }
     for op in ops::nested_ops(root) {
@@ -413,15 +411,12 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             // no group, which is `apipe.ready`.
             let ready = build::ready(context, None, token_type, op.location());
             let ready = op.block().unwrap().insert_operation_before(op, ready);
-            // SAFETY: both values are live.
-            unsafe {
-                mlir_sys::mlirValueReplaceAllUsesOfWith(
-                    op.result(0).unwrap().to_raw(),
-                    ready.result(0).unwrap().to_raw(),
-                )
-            };
+            rewrite::replace_all_uses_with(
+                op.result(0).unwrap().into(),
+                ready.result(0).unwrap().into(),
+            );
         }
-        erase(op);
+        rewrite::erase_op(op);
     }
     Ok(())
 }
@@ -456,10 +451,4 @@ fn build_copy<'c>(context: &'c Context, op: &OperationRef<'c, '_>) -> melior::ir
         op.has_attribute("bypassL1"),
         op.location(),
     )
-}
-
-fn erase(op: OperationRef) {
-    // SAFETY: `op` is live; its results have no uses left (replaced or only
-    // used by ops erased before it); no handle to it is used again.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
 }

@@ -168,8 +168,7 @@ pub fn mbarrier_to_nvvm<'c: 'a, 'a>(
         } else {
             continue;
         }
-        // SAFETY: the op has no results; no handle to it is used again.
-        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        apipe_passes::rewrite::erase_op(op);
     }
     Ok(())
 }

@@ -77,7 +77,7 @@ use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
     cp_async::{self, copy_bytes},
-    group_distance, merge_queues, select_sync, tokens_to_counting, tokens_to_mbarrier,
+    group_distance, merge_queues, rewrite, select_sync, tokens_to_counting, tokens_to_mbarrier,
     workgroup_memory, OptionInfo, OptionKind, PassInfo, PassOptions, RunFn,
 };
 use melior::{
@@ -149,9 +149,8 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
 /// # Errors
 /// [`Reported`] after the located errors of the step that refused.
 fn with_sync(op: OperationRef, sync: &str, tokens: bool) -> Result<(), Reported> {
-    // SAFETY: `op` is live; the clone is owned here and destroyed on drop.
-    let clone =
-        unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    // Owned here and destroyed on drop.
+    let clone = rewrite::detached_clone(op);
     // SAFETY: the clone lives until the end of this function.
     let root = unsafe { OperationRef::from_raw(clone.to_raw()) };
     match sync {
@@ -174,15 +173,13 @@ fn with_sync(op: OperationRef, sync: &str, tokens: bool) -> Result<(), Reported>
     } else {
         to_nvgpu(&root)?;
     }
-    // SAFETY: both ops are live and have the same number of regions; each
-    // of `op`'s regions takes the converted body (its old one is erased).
+    // Both ops have the same number of regions; each of `op`'s regions
+    // takes the converted body (its old one is erased).
+    for index in 0..op.region_count() {
+        rewrite::take_body(&op.region(index).unwrap(), &clone.region(index).unwrap());
+    }
+    // SAFETY: both ops are live.
     unsafe {
-        for index in 0..op.region_count() {
-            mlir_sys::mlirRegionTakeBody(
-                mlir_sys::mlirOperationGetRegion(op.to_raw(), index as isize),
-                mlir_sys::mlirOperationGetRegion(clone.to_raw(), index as isize),
-            );
-        }
         // The attributes too (a kernel's workgroup attributions).
         let names = |raw: mlir_sys::MlirOperation| -> Vec<mlir_sys::MlirNamedAttribute> {
             (0..mlir_sys::mlirOperationGetNumAttributes(raw))
@@ -318,11 +315,11 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
     for op in &nested {
         if ops::is(op, ops::COPY) {
             insert_copy(context, op, token_type, &mut pending);
-            erase(*op);
+            rewrite::erase_op(*op);
         } else if ops::is(op, ops::COMMIT_GROUP) {
             let group = insert_create_group(context, op, token_type, &mut pending);
             groups.insert(op_key(op), group.result(0).unwrap().into());
-            erase(*op);
+            rewrite::erase_op(*op);
         }
     }
     // 4. Waits, now that every group has its token.
@@ -334,7 +331,7 @@ pub fn to_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Rep
         };
         let wait = nvgpu_wait(context, op.location(), token, pending);
         op.block().unwrap().insert_operation_before(*op, wait);
-        erase(*op);
+        rewrite::erase_op(*op);
     }
     Ok(())
 }
@@ -409,13 +406,10 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
                 block.insert_operation_before(*op, cast)
             };
             if op.result_count() > 0 {
-                // SAFETY: both values are live.
-                unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(
-                        op.result(0).unwrap().to_raw(),
-                        new.result(0).unwrap().to_raw(),
-                    )
-                };
+                rewrite::replace_all_uses_with(
+                    op.result(0).unwrap().into(),
+                    new.result(0).unwrap().into(),
+                );
             }
             erase_list.push(*op);
         } else if ops::is(op, ops::WAIT) {
@@ -435,7 +429,7 @@ pub fn to_nvgpu_with_tokens(root: OperationRef) -> Result<(), Reported> {
         }
     }
     for op in erase_list.into_iter().rev() {
-        erase(op);
+        rewrite::erase_op(op);
     }
     // 4.
     for op in ops::self_and_nested_ops(&root) {
@@ -584,12 +578,6 @@ fn placeholder<'c, 'a>(
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
     op.to_raw().ptr as usize
-}
-
-fn erase(op: OperationRef) {
-    // SAFETY: `op` is live and its results (if any) have no uses left; no
-    // handle to it is used again.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
 }
 
 /// Step 2, first: raises the alignment of every workgroup buffer that a copy of

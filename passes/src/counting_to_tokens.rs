@@ -62,7 +62,7 @@
 use crate::{
     group_distance,
     pass::{PassInfo, PassOptions, RunFn},
-    token_values,
+    rewrite, token_values,
 };
 use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use melior::{
@@ -74,7 +74,6 @@ use melior::{
     pass::Pass,
     Context,
 };
-use mlir_sys::mlirOperationDestroy;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// The largest `pending` the conversion accepts: the window holds
@@ -320,9 +319,8 @@ fn convert_function(function: OperationRef) {
         let value: Value = unsafe { Value::from_raw(*ready) };
         if token_values::users(value).is_empty() {
             // SAFETY: an op result's owner is a live op with no other use.
-            unsafe {
-                mlirOperationDestroy(mlir_sys::mlirOpResultGetOwner(*ready));
-            }
+            let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(*ready)) };
+            rewrite::erase_op(owner);
         }
     }
 }
@@ -392,12 +390,6 @@ fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> HashSet<usize> {
     reached
 }
 
-fn erase(op: OperationRef) {
-    // SAFETY: the op is live, its results have no uses left, and no handle
-    // to it is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) }
-}
-
 impl<'c> Converter<'c> {
     /// Step 5 (a function that may be entered with groups in flight): a
     /// converted wait whose token may be the window's initial `ready` (on
@@ -432,7 +424,7 @@ impl<'c> Converter<'c> {
             wait.block()
                 .unwrap()
                 .insert_operation_before(wait, wait_group);
-            erase(wait);
+            rewrite::erase_op(wait);
         }
     }
 
@@ -495,7 +487,7 @@ impl<'c> Converter<'c> {
                             &attributes,
                         );
                         let commit = op.block().unwrap().insert_operation_before(op, commit);
-                        erase(op);
+                        rewrite::erase_op(op);
                         commit.result(0).unwrap().into()
                     }
                 };
@@ -523,7 +515,7 @@ impl<'c> Converter<'c> {
                 self.converted
                     .borrow_mut()
                     .push((wait.to_raw(), op.attributes().collect()));
-                erase(op);
+                rewrite::erase_op(op);
             }
             _ if op.region_count() == 0 || group_distance::is_function(&op) => {}
             _ => {

@@ -11,7 +11,7 @@
 //!   [`counting_to_tokens`], [`tokens_to_mbarrier`], [`select_sync`],
 //!   [`merge_queues`], [`software_pipeline`], [`check_hazards`]) and per
 //!   shared analysis or utility ([`access`], [`group_distance`],
-//!   [`token_values`], [`trip_count`], [`workgroup_memory`]).
+//!   [`rewrite`], [`token_values`], [`trip_count`], [`workgroup_memory`]).
 #![deny(missing_docs)]
 
 pub mod access;
@@ -24,6 +24,7 @@ pub mod make_sync;
 pub mod merge_queues;
 pub mod pass;
 pub mod registry;
+pub mod rewrite;
 pub mod select_sync;
 pub mod software_pipeline;
 pub mod token_values;

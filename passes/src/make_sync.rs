@@ -26,7 +26,7 @@
 
 use crate::{
     pass::{PassInfo, PassOptions, RunFn},
-    token_values,
+    rewrite, token_values,
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::{
@@ -40,7 +40,7 @@ use melior::{
     pass::Pass,
     Context,
 };
-use mlir_sys::{mlirOperationDestroy, mlirTypeIsAFloat};
+use mlir_sys::mlirTypeIsAFloat;
 
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
@@ -86,12 +86,12 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
     for op in nested {
         if ops::is(&op, ops::COPY) || ops::is(&op, ops::BULK_COPY) {
             lower_copy(op);
-            erase(op);
+            rewrite::erase_op(op);
         } else if ops::is(&op, ops::WAIT)
             || ops::is(&op, ops::WAIT_GROUP)
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(&op, name))
         {
-            erase(op);
+            rewrite::erase_op(op);
         }
     }
     // 4.
@@ -120,11 +120,6 @@ fn remove_annotations(op: OperationRef) {
     ] {
         let _ = op.remove_attribute(name);
     }
-}
-
-fn erase(op: OperationRef) {
-    // SAFETY: `op` is live and has no results; no handle is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) }
 }
 
 fn memref_type<'c>(value: Value<'c, '_>) -> MemRefType<'c> {

@@ -134,8 +134,7 @@ fn merge_adjacent_waits(block: BlockRef) {
         } else {
             (op, second)
         };
-        // SAFETY: a wait_group has no results; no handle to it is used again.
-        unsafe { mlir_sys::mlirOperationDestroy(erase.to_raw()) };
+        crate::rewrite::erase_op(erase);
         current = Some(keep);
     }
 }

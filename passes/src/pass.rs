@@ -56,6 +56,18 @@ pub struct PassInfo {
     pub dependent_dialects: fn() -> Vec<DialectHandle>,
 }
 
+/// The dependent dialects of a pass that builds synchronization and
+/// multi-buffering code: `arith`, `memref`, `scf` and `gpu` (barriers,
+/// workgroup attributions).
+pub fn sync_rewrite_dialects() -> Vec<DialectHandle> {
+    vec![
+        DialectHandle::arith(),
+        DialectHandle::memref(),
+        DialectHandle::scf(),
+        DialectHandle::gpu(),
+    ]
+}
+
 /// The type of a pass option (an MLIR `Pass::Option<T>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {

@@ -38,7 +38,6 @@ use crate::{
 };
 use apipe_dialect::{diagnostic, ops, Reported};
 use melior::{
-    dialect::DialectHandle,
     ir::{operation::OperationLike, OperationRef},
     pass::Pass,
 };
@@ -54,14 +53,7 @@ pub static INFO: PassInfo = PassInfo {
         description: "emit a remark at each function with the form chosen (default false)",
     }],
     run: run as RunFn,
-    dependent_dialects: || {
-        vec![
-            DialectHandle::arith(),
-            DialectHandle::memref(),
-            DialectHandle::scf(),
-            DialectHandle::gpu(),
-        ]
-    },
+    dependent_dialects: crate::pass::sync_rewrite_dialects,
 };
 
 /// Creates the `apipe-select-sync` pass.

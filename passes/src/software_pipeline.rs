@@ -113,28 +113,26 @@ mod shared_memory;
 pub use barriers::BarrierMode;
 pub use schedule::ScheduleOrder;
 
-use crate::pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
+use crate::{
+    pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
+    rewrite,
+};
 use analysis::{key, Item, Plan};
 use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use barriers::StepBarriers;
 use melior::{
-    dialect::DialectHandle,
     ir::AttributeLike,
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::IntegerType,
-        Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
-        ValueLike,
+        Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type,
+        Value, ValueLike,
     },
     pass::Pass,
     Context,
 };
-use mlir_sys::{
-    mlirBlockAppendOwnedOperation, mlirBlockInsertOwnedOperationBefore, mlirOperationClone,
-    mlirOperationDestroy, mlirOperationGetBlock, mlirOperationSetOperand, MlirBlock, MlirOperation,
-    MlirValue,
-};
+use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use std::collections::{HashMap, HashSet};
 
 /// The registry entry of `apipe-software-pipeline`.
@@ -176,14 +174,7 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    dependent_dialects: || {
-        vec![
-            DialectHandle::arith(),
-            DialectHandle::memref(),
-            DialectHandle::scf(),
-            DialectHandle::gpu(),
-        ]
-    },
+    dependent_dialects: crate::pass::sync_rewrite_dialects,
 };
 
 /// The synchronization form of the pipelined output.
@@ -553,8 +544,8 @@ fn transform(plan: &Plan, sync: SyncForm) {
         // The loop never runs: nothing to pipeline, no buffer to expand; its
         // results are the initial values.
         replace_results(plan, &plan.inits);
-        // SAFETY: nothing refers to the loop.
-        unsafe { mlirOperationDestroy(plan.loop_op) };
+        // Nothing refers to the loop any more.
+        rewrite::erase_op(loop_op);
         return;
     }
     // Every check is done: strip the annotations from the body once, so the
@@ -625,25 +616,26 @@ fn transform(plan: &Plan, sync: SyncForm) {
         None => emitter.emit_dynamic(),
     };
     replace_results(plan, &results);
-    // SAFETY: nothing refers to the loop any more; its body uses the old
-    // buffers, so it goes first.
-    unsafe { mlirOperationDestroy(plan.loop_op) };
+    // Nothing refers to the loop any more; its body uses the old buffers,
+    // so it goes first.
+    rewrite::erase_op(loop_op);
     for buffer in &plan.buffers {
         if !buffer.alloc.ptr.is_null() {
-            // SAFETY: its only users (the loop, deallocs) are gone or moved.
-            unsafe { mlirOperationDestroy(buffer.alloc) };
+            // SAFETY: the alloc is live; its only users (the loop,
+            // deallocs) are gone or moved.
+            rewrite::erase_op(unsafe { OperationRef::from_raw(buffer.alloc) });
         }
     }
 }
 
 /// Replaces each use of the results of the original loop by `values`.
 fn replace_results(plan: &Plan, values: &[MlirValue]) {
+    // SAFETY: the loop is live.
+    let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
     for (j, &v) in values.iter().enumerate() {
-        // SAFETY: the loop is live and has one result per iter_arg.
-        unsafe {
-            let r = mlir_sys::mlirOperationGetResult(plan.loop_op, j as isize);
-            mlir_sys::mlirValueReplaceAllUsesOfWith(r, v);
-        }
+        // SAFETY: `v` is live; the loop has one result per iter_arg.
+        let with = unsafe { Value::from_raw(v) };
+        rewrite::replace_all_uses_with(loop_op.result(j).unwrap().into(), with);
     }
 }
 
@@ -668,6 +660,19 @@ impl Iteration {
             Iteration::Kernel(o) => Iteration::Kernel(o - 1),
         }
     }
+}
+
+/// Inserts `op` right before the live op `before`; returns it.
+///
+/// # Safety
+/// `before` must be a live op in a block.
+unsafe fn insert_before(before: MlirOperation, op: melior::ir::Operation) -> MlirOperation {
+    let before = OperationRef::from_raw(before);
+    before
+        .block()
+        .expect("an op in a block")
+        .insert_operation_before(before, op)
+        .to_raw()
 }
 
 #[derive(Clone, Copy)]
@@ -715,17 +720,13 @@ impl<'c> Emitter<'c, '_> {
     }
 
     fn insert(&mut self, op: melior::ir::Operation<'c>) -> MlirOperation {
-        let raw = op.into_raw();
-        // SAFETY: `raw` is owned and detached; the point is live.
+        // SAFETY: the point is live while the emitter runs.
         unsafe {
             match self.point {
-                Point::Before(before) => {
-                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, raw)
-                }
-                Point::End(block) => mlirBlockAppendOwnedOperation(block, raw),
+                Point::Before(before) => insert_before(before, op),
+                Point::End(block) => BlockRef::from_raw(block).append_operation(op).to_raw(),
             }
         }
-        raw
     }
 
     fn index_type(&self) -> Type<'c> {
@@ -744,23 +745,13 @@ impl<'c> Emitter<'c, '_> {
             .add_results(&[self.index_type()])
             .build()
             .expect("valid constant");
-        let raw = op.into_raw();
-        // SAFETY: the anchor is live.
-        unsafe {
-            if !self.constants.contains_key(&0) {
-                mlirBlockInsertOwnedOperationBefore(
-                    mlirOperationGetBlock(self.plan.loop_op),
-                    self.plan.loop_op,
-                    raw,
-                )
-            } else {
-                mlirBlockInsertOwnedOperationBefore(
-                    mlirOperationGetBlock(self.anchor),
-                    self.anchor,
-                    raw,
-                )
-            }
+        let anchor = if !self.constants.contains_key(&0) {
+            self.plan.loop_op
+        } else {
+            self.anchor
         };
+        // SAFETY: the anchor is live.
+        let raw = unsafe { insert_before(anchor, op) };
         // SAFETY: just built with one result.
         let result = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
         self.constants.insert(v, result);
@@ -995,13 +986,9 @@ impl<'c> Emitter<'c, '_> {
     /// those of the ops nested in it).
     fn emit_op(&mut self, k: usize, it: Iteration) {
         let plan = self.plan;
-        // SAFETY: the original op is live; the clone is detached and owned.
-        let clone = unsafe { mlirOperationClone(plan.body[k]) };
-        let clone = {
-            // SAFETY: `clone` is an owned detached op.
-            let op = unsafe { melior::ir::Operation::from_raw(clone) };
-            self.insert(op)
-        };
+        // SAFETY: the original op is live.
+        let original = unsafe { OperationRef::from_raw(plan.body[k]) };
+        let clone = self.insert(rewrite::detached_clone(original));
         let saved = self.point;
         self.point = Point::Before(clone);
         // SAFETY: live op.
@@ -1032,8 +1019,15 @@ impl<'c> Emitter<'c, '_> {
                     None
                 };
                 if let Some(r) = replacement {
-                    // SAFETY: live op, valid index.
-                    unsafe { mlirOperationSetOperand(inner.to_raw(), i as isize, r) };
+                    // SAFETY: `inner` and `r` are live; no other handle
+                    // changes `inner` meanwhile.
+                    let (mut inner, r) = unsafe {
+                        (
+                            melior::ir::operation::OperationRefMut::from_raw(inner.to_raw()),
+                            Value::from_raw(r),
+                        )
+                    };
+                    inner.set_operand(i, r);
                 }
             }
             if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
@@ -1159,14 +1153,10 @@ impl<'c> Emitter<'c, '_> {
             let raw = emitter.last_values(it);
             let values: Vec<Value> = raw.into_iter().map(|v| emitter.value(v)).collect();
             let new = melior::dialect::scf::r#yield(&values, emitter.location);
-            // SAFETY: the old yield is live and unused; the new one is owned.
+            // SAFETY: the old yield is live; it has no results.
             unsafe {
-                mlirBlockInsertOwnedOperationBefore(
-                    mlirOperationGetBlock(old),
-                    old,
-                    new.into_raw(),
-                );
-                mlirOperationDestroy(old);
+                insert_before(old, new);
+                rewrite::erase_op(OperationRef::from_raw(old));
             }
         };
         for c in 0..s_max {
@@ -1253,7 +1243,7 @@ impl<'c> Emitter<'c, '_> {
         }
         let terminator = melior::dialect::scf::r#yield(&yielded, self.location);
         // SAFETY: the block is live (owned by `region`).
-        unsafe { mlirBlockAppendOwnedOperation(block_raw, terminator.into_raw()) };
+        unsafe { BlockRef::from_raw(block_raw) }.append_operation(terminator);
         self.point = saved;
         self.kernel_counter = None;
         let zero = self.constant(0);

@@ -33,11 +33,11 @@
 use apipe_dialect::{attributes, build, diagnostic, ops};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    BlockLike, OperationRef, Region, Type, Value, ValueLike,
 };
 use mlir_sys::{
-    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationDestroy,
-    mlirRegionTakeBody, mlirValueGetFirstUse, mlirValueReplaceAllUsesOfWith, MlirOperation,
+    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirValueGetFirstUse,
+    MlirOperation,
 };
 
 /// Ops whose token operands may simply be dropped.
@@ -202,8 +202,7 @@ pub fn rebuild<'c, 'a>(
         .regions()
         .map(|old| {
             let region = Region::new();
-            // SAFETY: both regions are live; the old one is left empty.
-            unsafe { mlirRegionTakeBody(region.to_raw(), old.to_raw()) };
+            crate::rewrite::take_body(&region, &old);
             region
         })
         .collect();
@@ -238,12 +237,9 @@ pub fn rebuild_with_results<'c, 'a>(
     let new = rebuild(op, &all_operands, &result_types);
     for (index, result) in op.results().enumerate() {
         let with = new.result(index).unwrap();
-        // SAFETY: both values are live and of the same type.
-        unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
+        crate::rewrite::replace_all_uses_with(result.into(), with.into());
     }
-    // SAFETY: the op is live, its results have no uses left, and no handle
-    // to it is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) };
+    crate::rewrite::erase_op(op);
     new
 }
 
@@ -266,8 +262,7 @@ pub fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]
         .build()
         .expect("terminator");
     op.block().unwrap().insert_operation_before(op, replacement);
-    // SAFETY: a terminator has no results; no handle to it is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) };
+    crate::rewrite::erase_op(op);
 }
 
 /// Replaces `op` by the same op without token operands, results and block
@@ -312,8 +307,7 @@ fn rebuild_without_tokens(op: OperationRef) {
             kept += 1;
             new.result(kept - 1).unwrap().into()
         };
-        // SAFETY: both values are live and of the same type.
-        unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), with.to_raw()) };
+        crate::rewrite::replace_all_uses_with(result.into(), with);
     }
     erase_if_unused(op);
 }
@@ -321,8 +315,7 @@ fn rebuild_without_tokens(op: OperationRef) {
 /// Erases `op` if none of its results has a use left.
 pub fn erase_if_unused(op: OperationRef) {
     if op.results().all(|r| users(r.into()).is_empty()) {
-        // SAFETY: the op is live, unused, and no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) };
+        crate::rewrite::erase_op(op);
     } else {
         diagnostic::error(
             op.location(),

@@ -164,8 +164,7 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
                 .unwrap()
                 .insert_operation_before(plan.wait, wait_group);
         }
-        // SAFETY: a wait has no results; no handle to it is used again.
-        unsafe { mlir_sys::mlirOperationDestroy(plan.wait.to_raw()) };
+        crate::rewrite::erase_op(plan.wait);
     }
     // 4.
     token_values::strip_tokens(&root);
@@ -191,12 +190,8 @@ fn drop_empty_else(op: OperationRef) {
         .first_operation()
         .is_some_and(|first| first.next_in_block().is_none() && first.operand_count() == 0);
     if only_yield {
-        // SAFETY: the block is live and unused (its only op is the yield);
-        // detached, it is owned and destroyed with its ops when dropped.
-        unsafe {
-            mlir_sys::mlirBlockDetach(block.to_raw());
-            mlir_sys::mlirBlockDestroy(block.to_raw());
-        }
+        // The block is unused: its only op is the yield.
+        crate::rewrite::erase_block(block);
     }
 }
 

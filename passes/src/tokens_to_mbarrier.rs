@@ -81,7 +81,6 @@ use crate::{
 };
 use apipe_dialect::{ops, Reported};
 use melior::{
-    dialect::DialectHandle,
     ir::{operation::OperationLike, OperationRef},
     pass::Pass,
 };
@@ -105,14 +104,7 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     run: run as RunFn,
-    dependent_dialects: || {
-        vec![
-            DialectHandle::arith(),
-            DialectHandle::memref(),
-            DialectHandle::scf(),
-            DialectHandle::gpu(),
-        ]
-    },
+    dependent_dialects: crate::pass::sync_rewrite_dialects,
 };
 
 /// Creates the `apipe-tokens-to-mbarrier` pass with the default options.

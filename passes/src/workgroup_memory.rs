@@ -168,14 +168,9 @@ pub fn hoist(op: OperationRef) {
     let attribution = add_workgroup_attribution(&kernel, result.r#type(), align, op.location());
     for user in crate::token_values::users(result.into()) {
         if ops::is(&user, "memref.dealloc") {
-            // SAFETY: a dealloc has no results; no handle to it is used again.
-            unsafe { mlir_sys::mlirOperationDestroy(user.to_raw()) };
+            crate::rewrite::erase_op(user);
         }
     }
-    // SAFETY: both values are live and of the same type; the alloc has no
-    // use left afterwards and no handle to it is used again.
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), attribution.to_raw());
-        mlir_sys::mlirOperationDestroy(op.to_raw());
-    }
+    crate::rewrite::replace_all_uses_with(result.into(), attribution);
+    crate::rewrite::erase_op(op);
 }

@@ -26,7 +26,8 @@ func.func @parity_flipped(%A: memref<64xf32>) -> f32 {
   // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
   apipe.mbarrier_wait %ring[%c0], %true : memref<2xi64, 3>
   %x = memref.load %buf[%c0, %c0] : memref<2x4xf32>
-  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 8]]:3: note: the async copy still in flight; 1 newer group(s) committed on queue 0 since its group
+  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 8]]:3: note: the async copy still in flight; 1 newer group(s) closed by arrives on the ring since its group
+  // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 3]]:3: note: this wait's slot and parity name the group 4 groups back on its ring; this copy's group is 2 group(s) back (1 newer group(s) closed by arrives on the ring): wait on its slot and phase
   return %x : f32
 }
 
@@ -430,7 +431,7 @@ func.func @read_before_right_wait(%A: memref<64xf32>, %out: memref<16xf32>) {
     apipe.mbarrier_wait %ring[%slot], %stale : memref<2xi64, 3>
     // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
     %x = memref.load %buf[%v, %c1] : memref<2x4xf32>
-    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 9]]:5: note: the async copy still in flight; 0 newer group(s) committed on queue 0 since its group
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 9]]:5: note: the async copy still in flight; 0 newer group(s) closed by arrives on the ring since its group
     %parity = arith.cmpi ne, %pb, %c0 : index
     apipe.mbarrier_wait %ring[%slot], %parity : memref<2xi64, 3>
     memref.store %x, %out[%i] : memref<16xf32>

@@ -13,7 +13,7 @@
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
 // CHECK: mbarrier-completed-phase.mlir:35:3: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 3 groups old on its ring of 2 slots, and the slot was armed again since by a group 1 groups old that this wait does not wait for
 // CHECK: mbarrier-completed-phase.mlir:36:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// CHECK: mbarrier-completed-phase.mlir:33:3: note: the async copy still in flight; 0 newer group(s) committed on queue 0 since its group
+// CHECK: mbarrier-completed-phase.mlir:33:3: note: the async copy still in flight; 0 newer group(s) closed by arrives on the ring since its group
 // CHECK-NOT: error:
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -11,10 +11,13 @@
 //!    a step `<= 0` (`== 0` for `unsigned` loops) calls
 //!    `apipe_emu_bad_step(id, step)`: such a loop is undefined behaviour
 //!    in `scf.for` and would not terminate.
-//! 3. (with bounds checks) `vector.load` / `vector.store`, which
-//!    `generate-runtime-verification` does not check in MLIR 22: each
-//!    index of the memref must satisfy `0 <= i` and `i + n <= size`, `n`
-//!    the vector's extent along that dimension (1 for the leading ones).
+//! 3. (with bounds checks) `vector.load` / `vector.store` and the dims of
+//!    `vector.transfer_read` / `transfer_write` that claim `in_bounds`
+//!    (an access past the end there is undefined behaviour; the other
+//!    dims are masked), which `generate-runtime-verification` does not
+//!    check in MLIR 22: each index of the memref must satisfy `0 <= i` and
+//!    `i + n <= size`, `n` the vector's extent along that dimension (for a
+//!    transfer, through its `permutation_map`; 1 for the other dims).
 //! 4. `memref.alloc` of default (host or per-thread) memory: after it, a
 //!    null aligned pointer (`malloc` failed: the program asked for more
 //!    memory than the process may have) calls `apipe_emu_check_failed`
@@ -51,7 +54,7 @@ use melior::{
         attribute::{IntegerAttribute, StringAttribute},
         operation::OperationLike,
         r#type::{IntegerType, MemRefType, ShapedTypeLike},
-        OperationRef, Type, TypeLike, Value, ValueLike,
+        AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
     },
 };
 use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
@@ -67,7 +70,7 @@ pub fn insert<'c: 'a, 'a>(
             lower_assert(op, emitter);
         } else if ops::is(&op, "scf.for") {
             check_step(op, emitter);
-        } else if bounds && (ops::is(&op, "vector.load") || ops::is(&op, "vector.store")) {
+        } else if bounds && VECTOR_ACCESSES.iter().any(|name| ops::is(&op, name)) {
             check_vector_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
             if let Some(buffer) = host_buffer(&op) {
@@ -410,9 +413,43 @@ fn check_uses_after_free<'c, 'a>(buffer: Value<'c, 'a>, emitter: &mut Emitter<'c
     }
 }
 
+/// The vector ops step 3 checks.
+const VECTOR_ACCESSES: &[&str] = &[
+    "vector.load",
+    "vector.store",
+    "vector.transfer_read",
+    "vector.transfer_write",
+];
+
+/// The `in_bounds` flags of a transfer op with a vector of `rank` dims:
+/// all false where the attribute is absent or unreadable (every dim then
+/// masked: nothing to check).
+fn in_bounds_flags(op: &OperationRef, rank: usize) -> Vec<bool> {
+    let mut flags = vec![false; rank];
+    let Ok(attribute) = op.attribute("in_bounds") else {
+        return flags;
+    };
+    // SAFETY: a live attribute, checked to be an array; elements read
+    // within its count and checked to be bools.
+    unsafe {
+        let raw = attribute.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw) {
+            return flags;
+        }
+        let n = mlir_sys::mlirArrayAttrGetNumElements(raw) as usize;
+        for (j, flag) in flags.iter_mut().enumerate().take(n) {
+            let element = mlir_sys::mlirArrayAttrGetElement(raw, j as isize);
+            *flag =
+                mlir_sys::mlirAttributeIsABool(element) && mlir_sys::mlirBoolAttrGetValue(element);
+        }
+    }
+    flags
+}
+
 /// Step 3.
 fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let (memref_index, vector_type) = if ops::is(&op, "vector.load") {
+    let reads = ops::is(&op, "vector.load") || ops::is(&op, "vector.transfer_read");
+    let (memref_index, vector_type) = if reads {
         (0, op.result(0).map(|r| r.r#type()))
     } else {
         (1, op.operand(0).map(|v| v.r#type()))
@@ -437,20 +474,46 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     if shape.len() > rank {
         return;
     }
+    // Per memref dim: the extent to check, or `None` for a transfer dim
+    // that is not `in_bounds` (the transfer masks it).
+    let extents: Vec<Option<i64>> = if ops::name(&op).starts_with("vector.transfer_") {
+        let Some(dims) = super::hooks::transfer_dims(&op, rank, shape.len()) else {
+            return;
+        };
+        let in_bounds = in_bounds_flags(&op, shape.len());
+        dims.into_iter()
+            .map(|j| match j {
+                None => Some(1),
+                Some(j) if in_bounds[j] => Some(shape[j]),
+                Some(_) => None,
+            })
+            .collect()
+    } else {
+        (0..rank)
+            .map(|d| {
+                Some(if d + shape.len() >= rank {
+                    shape[d + shape.len() - rank]
+                } else {
+                    1
+                })
+            })
+            .collect()
+    };
+    if extents.iter().all(Option::is_none) {
+        return;
+    }
     let name = ops::name(&op);
     let id = emitter.id(op.location(), &format!("'{name}' out-of-bounds access"));
     let location = op.location();
     let index: Type = emitter.index_type();
     let context = emitter.context;
     let mut bad: Option<Value> = None;
-    for d in 0..rank {
+    for (d, extent) in extents.into_iter().enumerate() {
         let Ok(i) = op.operand(memref_index + 1 + d) else {
             return;
         };
-        let extent = if d + shape.len() >= rank {
-            shape[d + shape.len() - rank]
-        } else {
-            1
+        let Some(extent) = extent else {
+            continue;
         };
         let d_const = emitter.constant(op, index, d as i64);
         let size: Value = emitter

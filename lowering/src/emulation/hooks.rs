@@ -191,10 +191,32 @@ fn innermost_extents(rank: usize, shape: &[i64]) -> Vec<i64> {
 /// `shape` covers under its `permutation_map` (absent: minor identity);
 /// `None` if the map cannot be read.
 fn transfer_extents(op: &OperationRef, rank: usize, shape: &[i64]) -> Option<Vec<i64>> {
+    Some(
+        transfer_dims(op, rank, shape.len())?
+            .into_iter()
+            .map(|j| j.map_or(1, |j| shape[j]))
+            .collect(),
+    )
+}
+
+/// For each of the `rank` memref dims of the `vector.transfer_read` /
+/// `transfer_write` `op` with a vector of `vector_rank` dims, the vector
+/// dim its `permutation_map` maps there (`None`: a dim the transfer does
+/// not run along, or a broadcast); the minor identity without the
+/// attribute. `None` if the map is not a projected permutation.
+pub(super) fn transfer_dims(
+    op: &OperationRef,
+    rank: usize,
+    vector_rank: usize,
+) -> Option<Vec<Option<usize>>> {
     let Ok(attribute) = op.attribute("permutation_map") else {
-        return Some(innermost_extents(rank, shape));
+        return (vector_rank <= rank).then(|| {
+            (0..rank)
+                .map(|d| (d + vector_rank >= rank).then(|| d + vector_rank - rank))
+                .collect()
+        });
     };
-    let mut extents = vec![1; rank];
+    let mut dims = vec![None; rank];
     // SAFETY: a live attribute, checked to be an affine map; results are
     // read within their count, dimension positions checked against `rank`.
     unsafe {
@@ -203,20 +225,20 @@ fn transfer_extents(op: &OperationRef, rank: usize, shape: &[i64]) -> Option<Vec
         }
         let map = mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw());
         let results = mlir_sys::mlirAffineMapGetNumResults(map) as usize;
-        if results != shape.len() {
+        if results != vector_rank {
             return None;
         }
-        for (i, &n) in shape.iter().enumerate() {
-            let expr = mlir_sys::mlirAffineMapGetResult(map, i as isize);
+        for j in 0..vector_rank {
+            let expr = mlir_sys::mlirAffineMapGetResult(map, j as isize);
             if mlir_sys::mlirAffineExprIsADim(expr) {
                 let d = mlir_sys::mlirAffineDimExprGetPosition(expr) as usize;
-                *extents.get_mut(d)? = n;
+                *dims.get_mut(d)? = Some(j);
             } else if !mlir_sys::mlirAffineExprIsAConstant(expr) {
                 return None;
             }
         }
     }
-    Some(extents)
+    Some(dims)
 }
 
 /// Step 2: the accesses of `op` to memref values.

@@ -204,9 +204,14 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
 /// Infinity for interval bounds (far from overflow when added).
 const INF: i64 = i64::MAX / 4;
 
+/// The most groups back per ring whose followers the state records
+/// (`RingState::hist`).
+const HISTORY: i64 = 64;
+
 /// Rounds of a loop's fixed point before bounds that still move widen.
 const WIDEN_AFTER: usize = 2;
-/// Rounds after which a loop that did not converge is given up.
+/// Rounds after which a loop that did not converge is given up, beyond
+/// those its deepest ring needs ([`Analysis::max_rounds`]).
 const MAX_ROUNDS: usize = 24;
 
 /// An interval of integers, `[-INF, INF]` at most.
@@ -369,14 +374,19 @@ impl Val {
 /// The state of one ring.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct RingState {
+    /// K, the ring's slots.
+    slots: i64,
     /// Arrives on the ring so far.
     n: Itv,
     /// Every group at ring distance `>= done` is complete (`INF`: none
     /// known).
     done: i64,
     /// `hist[d - 1]`: groups committed (on any ring) after the group at
-    /// ring distance d, d = 1..=K+1; `[INF, INF]` where no such group
-    /// exists.
+    /// ring distance d, d = 1..=min(K, [`HISTORY`])+1; `[INF, INF]` where
+    /// no such group exists. Older groups are unknown: a wait on one is
+    /// not proved, so the cap costs precision on very large rings only,
+    /// and keeps the state small whatever K is (a fuzzed ring of 2^31
+    /// slots once asked for 16 GiB per state).
     hist: Vec<Itv>,
     /// Transaction bytes this thread expected on the ring's next group
     /// (`apipe.mbarrier_expect_tx`) minus those its bulk copies complete
@@ -412,7 +422,8 @@ impl State {
                         RingState {
                             n: Itv::exact(0),
                             done: 1,
-                            hist: vec![Itv::exact(INF); r.slots as usize + 1],
+                            slots: r.slots,
+                            hist: vec![Itv::exact(INF); r.slots.min(HISTORY) as usize + 1],
                             tx: Itv::exact(0),
                         },
                     )
@@ -436,9 +447,9 @@ impl State {
         }
     }
 
-    /// The slots of `ring` (its `hist` holds K + 1 distances).
+    /// The slots of `ring`.
     fn slots(&self, ring: usize) -> i64 {
-        self.rings.get(&ring).map_or(0, |r| r.hist.len() as i64 - 1)
+        self.rings.get(&ring).map_or(0, |r| r.slots)
     }
 
     /// The pipeline-state masks of `v` on `ring` (`pipe`): recorded, or
@@ -514,6 +525,7 @@ impl State {
                 (
                     *k,
                     RingState {
+                        slots: a.slots,
                         n: merge(a.n, b.n),
                         done,
                         hist: a
@@ -1311,6 +1323,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     Some(p) if h.hi < INF && h.lo > -INF => Some(p.max(h.hi)),
                     _ => None,
                 };
+                if pending.is_none() {
+                    break;
+                }
             }
         }
         self.record(op, pending);
@@ -1510,7 +1525,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         back: impl Fn(&mut Self, &State) -> State,
     ) -> State {
         let mut header = entry;
-        for round in 0..MAX_ROUNDS {
+        for round in 0..self.max_rounds() {
             self.quiet += 1;
             let next = back(self, &header);
             self.quiet -= 1;
@@ -1525,6 +1540,21 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             "is a loop whose mbarrier state did not reach a fixed point",
         );
         header
+    }
+
+    /// The rounds a loop's fixed point may take. A group's followers move
+    /// one `hist` entry deeper per round, and a pipe mask may lose one of
+    /// its 2K bits per round, so a ring of K slots can need up to
+    /// 2·min(K, [`HISTORY`]) rounds on top of [`MAX_ROUNDS`] (a correct
+    /// loop on a ring of 32 slots was once given up after 24).
+    fn max_rounds(&self) -> usize {
+        let deepest = self
+            .rings
+            .values()
+            .map(|r| r.slots.min(HISTORY))
+            .max()
+            .unwrap_or(0);
+        MAX_ROUNDS + 2 * deepest as usize
     }
 
     /// Step 6: `scf.while` (before region, `scf.condition`, after region).

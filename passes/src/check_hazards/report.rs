@@ -1,7 +1,8 @@
 //! Hazards and their diagnostics: an error (or, for an overlap that rests
 //! only on two buffers that may alias, a remark) at the access, with notes
 //! that say by how much the synchronization falls short: at the copy, at the
-//! wait that leaves it in flight (with the `pending` that would complete it),
+//! wait that leaves it in flight (with the `pending` that would complete it,
+//! or in the mbarrier form how many groups back its slot and parity name),
 //! and at the loop or branch that decides the path.
 
 use super::state::{Instance, Read};
@@ -128,13 +129,21 @@ fn instance_notes<'c, 'a>(
         }
         return notes;
     }
+    let mbarrier = in_mbarrier_form(&instance.copy);
+    // Where a group is closed: by a commit on the copy's queue, or by this
+    // thread's next arrive on a ring.
+    let closed_on = if mbarrier {
+        "closed by arrives on the ring".to_owned()
+    } else {
+        format!("committed on queue {queue}")
+    };
     let count = match (facts.groups_now, barrier) {
         (_, true) => String::new(),
+        (Some(0), false) if mbarrier => {
+            "; its group is not closed yet (no arrive since the copy)".to_owned()
+        }
         (Some(0), false) => "; its group is not committed yet".to_owned(),
-        (Some(d), false) => format!(
-            "; {} newer group(s) committed on queue {queue} since its group",
-            d - 1
-        ),
+        (Some(d), false) => format!("; {} newer group(s) {closed_on} since its group", d - 1),
         (None, false) => String::new(),
     };
     notes.push((
@@ -145,6 +154,24 @@ fn instance_notes<'c, 'a>(
         Some(wait) => {
             let at_wait = wait.groups.as_constant().or(facts.groups_at_wait);
             let text = match (wait.pending, at_wait) {
+                // An mbarrier wait completes the group its slot and parity
+                // name, `pending + 1` groups back, and every older one.
+                (Some(_), Some(0)) if mbarrier => "this wait cannot complete this copy's \
+                     group: the group is closed by an arrive after this wait (arrive before \
+                     waiting)"
+                    .to_owned(),
+                (Some(pending), Some(d)) if mbarrier && d <= pending => format!(
+                    "this wait's slot and parity name the group {} groups back on its ring; \
+                     this copy's group is {d} group(s) back ({} newer group(s) {closed_on}): \
+                     wait on its slot and phase",
+                    pending + 1,
+                    d - 1
+                ),
+                (Some(pending), _) if mbarrier => format!(
+                    "this wait's slot and parity name the group {} groups back on its ring, \
+                     older than this copy's group on some path: it leaves the copy in flight",
+                    pending + 1
+                ),
                 (Some(pending), Some(0)) => format!(
                     "`pending = {pending}` cannot complete this copy's group: the group is \
                      committed after this wait (commit it before waiting)"
@@ -175,6 +202,10 @@ fn instance_notes<'c, 'a>(
             };
             notes.push((wait.op.location(), text));
         }
+        None if mbarrier => notes.push((
+            instance.copy.location(),
+            "no wait on this copy's group follows it before the access on this path".to_owned(),
+        )),
         None => notes.push((
             instance.copy.location(),
             format!("no wait on queue {queue} follows this copy before the access on this path"),
@@ -206,6 +237,15 @@ fn instance_notes<'c, 'a>(
         }
     }
     notes
+}
+
+/// True if `copy`'s function synchronizes in the mbarrier form: its groups
+/// are closed by `apipe.mbarrier_arrive_copies` on a ring and waited on by
+/// slot and phase parity, so the notes speak of arrives and of how many
+/// groups back a wait names, not of queues and `pending` counts.
+fn in_mbarrier_form(copy: &OperationRef) -> bool {
+    crate::group_distance::enclosing_function(*copy)
+        .is_some_and(|function| super::mbarrier::in_mbarrier_form(&ops::nested_ops(&function)))
 }
 
 /// A hazard between an access and an instance.

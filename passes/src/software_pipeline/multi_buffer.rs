@@ -34,7 +34,9 @@ use crate::workgroup_memory;
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute},
-    operation::{OperationBuilder, OperationLike, OperationResult},
+    operation::{
+        OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, OperationResult,
+    },
     r#type::{MemRefType, ShapedTypeLike},
     BlockLike, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
 };
@@ -263,9 +265,7 @@ pub(crate) fn expand(buffer: &Buffer, context: &melior::Context) -> MlirValue {
             workgroup_memory::add_workgroup_attribution(&kernel, expanded, align, alloc.location());
         for user in users(value) {
             if ops::is(&user, "memref.dealloc") {
-                // SAFETY: a dealloc has no results; no handle to it is used
-                // again.
-                unsafe { mlir_sys::mlirOperationDestroy(user.to_raw()) };
+                crate::rewrite::erase_op(user);
             }
         }
         return attribution.to_raw();
@@ -289,8 +289,10 @@ pub(crate) fn expand(buffer: &Buffer, context: &melior::Context) -> MlirValue {
     let new_value = new.result(0).unwrap();
     for user in users(value) {
         if ops::is(&user, "memref.dealloc") {
-            // SAFETY: live op; operand 0 is the buffer.
-            unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), 0, new_value.to_raw()) };
+            // SAFETY: a live op that no other handle changes meanwhile;
+            // operand 0 is the buffer.
+            let mut user = unsafe { OperationRefMut::from_raw(user.to_raw()) };
+            user.set_operand(0, new_value.into());
         }
     }
     new_value.to_raw()

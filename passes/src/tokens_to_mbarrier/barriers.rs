@@ -66,9 +66,7 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
                 scan.found.write || scan.found.unknown
             };
         if !keep {
-            // SAFETY: a live op without results; no handle to it is used
-            // again.
-            unsafe { mlir_sys::mlirOperationDestroy(barrier.to_raw()) };
+            crate::rewrite::erase_op(barrier);
             dropped += 1;
         }
     }

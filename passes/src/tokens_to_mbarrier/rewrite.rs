@@ -2,7 +2,7 @@
 //! [`FunctionPlan`] is made (steps 3-6 of the pass doc).
 
 use super::plan::{FunctionKind, FunctionPlan};
-use crate::{group_distance, token_values, workgroup_memory};
+use crate::{group_distance, rewrite, token_values, workgroup_memory};
 use apipe_dialect::{attributes, build, ops};
 use melior::{
     dialect::{arith, memref, scf},
@@ -15,7 +15,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::{mlirOperationDestroy, mlirValueReplaceAllUsesOfWith};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The count that a token naming no group (`apipe.ready`) becomes: so far
@@ -149,17 +148,6 @@ fn retype_tokens<'c: 'a, 'a>(function: &OperationRef<'c, 'a>, index: Type<'c>) {
             }
         }
     }
-}
-
-fn erase(op: OperationRef) {
-    // SAFETY: the op is live, its results have no uses left, and no handle
-    // to it is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) }
-}
-
-fn replace_uses(old: Value, new: Value) {
-    // SAFETY: both values are live and of the same type.
-    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
 }
 
 impl<'c, 'a> Emitter<'_, 'c, 'a> {
@@ -389,9 +377,9 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
             ops::READY => {
                 let ready = self.constant(READY_COUNT);
                 if op.result_count() == 1 {
-                    replace_uses(op.result(0).unwrap().into(), ready);
+                    rewrite::replace_all_uses_with(op.result(0).unwrap().into(), ready);
                 }
-                erase(op);
+                rewrite::erase_op(op);
             }
             _ if op.region_count() == 0 || group_distance::is_function(&op) => {}
             _ => {
@@ -434,12 +422,12 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
             build::mbarrier_arrive_copies(self.context, ring, slot, location),
         );
         if op.result_count() == 1 {
-            replace_uses(op.result(0).unwrap().into(), count);
+            rewrite::replace_all_uses_with(op.result(0).unwrap().into(), count);
         }
         let one = self.constant(1);
         let next = self.insert_before(op, arith::addi(count, one, location));
         counters.insert(queue, next);
-        erase(op);
+        rewrite::erase_op(op);
     }
 
     /// Step 5, a wait: per planned token `j`, a wait on slot `j mod K` for
@@ -486,7 +474,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                 self.insert_op_before(op, wait);
             }
         }
-        erase(op);
+        rewrite::erase_op(op);
     }
 
     fn flatten(counters: &Counters<'c, 'a>, queues: &BTreeSet<i64>) -> Vec<Value<'c, 'a>> {

@@ -1,0 +1,55 @@
+// apipe-check-hazards on rings of many slots. Its state records the
+// followers of at most 64 groups per ring, whatever K is: a fuzzed ring of
+// 2^31 slots once made it ask for 32 GiB and abort. Such rings now get the
+// same located reports as small ones, at once, and a loop's fixed point
+// gets the rounds its deepest ring needs (a correct loop on a ring of 32
+// slots was once given up after 24 rounds).
+// RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
+// Correct loops on such rings: check-hazards-mbarrier-large-ring-correct.mlir.
+
+// The fuzz reproducer: arrives on `count & 3` of a ring of 2^31 slots, and
+// never waits.
+// CHECK: large-ring.mlir:[[# @LINE + 13]]:5: error: 'apipe.mbarrier_arrive_copies' op arrives on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod 2147483648): expected `count & 2147483647` of the ring's count
+func.func @ring_smaller_than_masks(%A: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<4x4xf32>
+  %ring = memref.alloca() : memref<2147483648xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<2147483648xi64, 3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%count = %c0) -> (index) {
+    %v = arith.remui %i, %c4 : index
+    apipe.copy %A[%c0], %buf[%v, %c0], 4 : memref<64xf32> to memref<4x4xf32>
+    %slot = arith.andi %count, %c3 : index
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<2147483648xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}
+
+// -----
+
+// The right mask, `count & (2^31 - 1)`, but no wait: the slot is re-armed
+// 2^31 groups later, before any wait completed its group.
+// CHECK: large-ring.mlir:[[# @LINE + 13]]:5: error: 'apipe.mbarrier_arrive_copies' op reuses its slot too early: on some path the slot's previous group (2147483648 groups back) may not be complete in this thread
+func.func @no_wait(%A: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cm = arith.constant 2147483647 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<4x4xf32>
+  %ring = memref.alloca() : memref<2147483648xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<2147483648xi64, 3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%count = %c0) -> (index) {
+    %v = arith.remui %i, %c4 : index
+    apipe.copy %A[%c0], %buf[%v, %c0], 4 : memref<64xf32> to memref<4x4xf32>
+    %slot = arith.andi %count, %cm : index
+    apipe.mbarrier_arrive_copies %ring[%slot] : memref<2147483648xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}
+
