@@ -106,7 +106,14 @@
 // UP: gpu.return
 //
 // The checker on upstream's output: single_buffer's races (the copy of tile
-// i+1 over the one of tile i, the reads under the copies in flight).
+// i+1 over the one of tile i, the reads under the copies in flight), and
+// nothing else: the other kernels carry the slots of the tiles in flight as
+// a window of iter_args (the slot of tile i+1 becomes the slot of tile i),
+// which the checker follows to `(i + c) mod 3`, into the epilogue through
+// the loop's results. single_buffer's 8: in the prologue, loop and epilogue,
+// both tiles' copy (write-after-write) or load (read-after-write).
+// RUN: grep -c "error:" %t.up.hazards | FileCheck %s --check-prefix=UP-HAZARD-COUNT
+// UP-HAZARD-COUNT: {{^}}8{{$}}
 // UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
 // UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 

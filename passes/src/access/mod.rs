@@ -64,6 +64,7 @@ pub mod constraints;
 pub mod dependence;
 pub mod effects;
 pub mod region;
+pub mod slot;
 pub mod values;
 
 pub use affine::{Atom, Lin, Signedness, Symbol};

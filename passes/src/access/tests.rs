@@ -4,7 +4,7 @@
 
 use super::*;
 use apipe_dialect::ops;
-use melior::ir::{operation::OperationLike, Module, OperationRef};
+use melior::ir::{operation::OperationLike, BlockLike, Module, OperationRef, RegionLike};
 use proptest::prelude::*;
 
 fn sym(n: usize) -> Lin {
@@ -842,4 +842,150 @@ fn tightened_nonneg_divides_by_the_gcd_and_rounds_down() {
     let z = sym(0).plus(&sym(1), 2).unwrap().offset(-7).unwrap();
     assert_eq!(z.tightened_nonneg(), z);
     assert_eq!(Lin::constant(-3).tightened_nonneg(), Lin::constant(-3));
+}
+
+/// How the slot of [`slot_forms_agree_with_execution`] advances.
+#[derive(Clone, Copy, Debug)]
+enum Advance {
+    /// `arith.remui (x + 1), k`.
+    Remainder,
+    /// `select(x + 1 == k, 0, x + 1)`.
+    WrapOnIncrement,
+    /// `select(x == k - 1, 0, x + 1)`.
+    WrapOnIndex,
+    /// `select(x + 1 != k, x + 1, 0)`.
+    NotWrapped,
+    /// `x + 0` (not advanced).
+    Kept,
+}
+
+impl Advance {
+    fn next(self, x: i64, k: i64) -> i64 {
+        match self {
+            Advance::Remainder => ((x + 1) as u64 % k as u64) as i64,
+            Advance::WrapOnIncrement | Advance::NotWrapped => {
+                if x + 1 == k {
+                    0
+                } else {
+                    x + 1
+                }
+            }
+            Advance::WrapOnIndex => {
+                if x == k - 1 {
+                    0
+                } else {
+                    x + 1
+                }
+            }
+            Advance::Kept => x,
+        }
+    }
+
+    fn mlir(self) -> &'static str {
+        match self {
+            Advance::Remainder => "    %inc = arith.addi %s, %c1 : index\n    %next = arith.remui %inc, %k : index\n",
+            Advance::WrapOnIncrement => "    %inc = arith.addi %s, %c1 : index\n    %w = arith.cmpi eq, %inc, %k : index\n    %next = arith.select %w, %c0, %inc : index\n",
+            Advance::WrapOnIndex => "    %inc = arith.addi %s, %c1 : index\n    %km1 = arith.subi %k, %c1 : index\n    %w = arith.cmpi eq, %s, %km1 : index\n    %next = arith.select %w, %c0, %inc : index\n",
+            Advance::NotWrapped => "    %inc = arith.addi %c1, %s : index\n    %w = arith.cmpi ne, %inc, %k : index\n    %next = arith.select %w, %inc, %c0 : index\n",
+            Advance::Kept => "    %next = arith.addi %s, %c0 : index\n",
+        }
+    }
+}
+
+fn advance() -> impl Strategy<Value = Advance> {
+    prop_oneof![
+        Just(Advance::Remainder),
+        Just(Advance::WrapOnIncrement),
+        Just(Advance::WrapOnIndex),
+        Just(Advance::NotWrapped),
+        Just(Advance::Kept),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A slot carried through iter_args (advanced from `init` on `k` slots,
+    /// possibly out of range) and a window of `depth` older slots passed
+    /// along after it (their inits `shift` off the slots before the loop):
+    /// wherever a form of an iter_arg or a loop result is a function of the
+    /// iteration alone, it gives the executed value in every iteration
+    /// (the folds of `crate::access::slot` and the shift rule are sound).
+    #[test]
+    fn slot_forms_agree_with_execution(
+        how in advance(), k in 1i64..=4, init in -1i64..=5, depth in 0usize..=2,
+        shift in -1i64..=1, trips in 0i64..7,
+    ) {
+        // Window inits: slot j before the loop is the slot of iteration
+        // -1 - j, computed backwards where possible, then shifted.
+        let mut inits = vec![init];
+        for j in 0..depth {
+            let back = (0..k.max(1) + 2).find(|p| how.next(*p, k) == inits[j]).unwrap_or(inits[j]);
+            inits.push(if j + 1 == depth { back + shift } else { back });
+        }
+        let names: Vec<String> = (0..=depth).map(|j| format!("%s{j}")).collect();
+        let init_values: Vec<String> = inits.iter().enumerate().map(|(j, _)| format!("%i{j}")).collect();
+        let mut consts = String::new();
+        for (j, v) in inits.iter().enumerate() {
+            consts += &format!("  %i{j} = arith.constant {v} : index\n");
+        }
+        // The yields: the newest slot advanced, each older one the slot
+        // one newer.
+        let mut yields = vec!["%next".to_string()];
+        yields.extend(names[..depth].iter().cloned());
+        let types = vec!["index"; depth + 1].join(", ");
+        let args: Vec<String> = names.iter().zip(&init_values).map(|(n, i)| format!("{n} = {i}")).collect();
+        let text = format!(
+            "func.func @f(%buf: memref<64xf32>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant {k} : index
+  %n = arith.constant {trips} : index
+{consts}  %r:{} = scf.for %i = %c0 to %n step %c1 iter_args({}) -> ({types}) {{
+{}{}    scf.yield {} : {types}
+  }}
+  return
+}}",
+            depth + 1,
+            args.join(", "),
+            "    %s = arith.addi %s0, %c0 : index\n",
+            how.mlir(),
+            yields.join(", "),
+        );
+        let context = apipe_dialect::create_context().unwrap();
+        let module = parse(&context, &text);
+        let l = find(&module, "scf.for", 0);
+        let body = l.region(0).unwrap().first_block().unwrap();
+        let mut forms = Forms::new();
+        let tau = Symbol::Iteration(values::op_key(&l));
+        // Execute.
+        let mut state = inits.clone();
+        let mut history = vec![state.clone()];
+        for _ in 0..trips {
+            let mut next = vec![how.next(state[0], k)];
+            next.extend(state[..depth].iter().copied());
+            state = next;
+            history.push(state.clone());
+        }
+        // Slots (K >= 2) from a constant in range, a window that matches them: every
+        // form must be followed (precision), not only be right.
+        let followed = k >= 2 && (0..k).contains(&init) && (depth == 0 || shift == 0);
+        for j in 0..=depth {
+            let arg = body.argument(j + 1).unwrap();
+            let form = forms.of(arg.into());
+            if form.mentions(Symbol::Value(values::value_key(arg.into()))) {
+                prop_assert!(!followed, "iter_arg {} not followed: {}\n{}", j, form, text);
+                continue;
+            }
+            for (t, values_at) in history.iter().enumerate().take(trips as usize) {
+                let got = form.evaluate(&|s| (s == tau).then_some(t as i64));
+                prop_assert_eq!(got, Some(values_at[j]), "iter_arg {} at iteration {}: {}\n{}", j, t, form, text);
+            }
+            let result = forms.of(l.result(j).unwrap().into());
+            match result.evaluate(&|_| None) {
+                Some(got) => prop_assert_eq!(got, state[j], "result {}: {}\n{}", j, result, text),
+                None => prop_assert!(!followed, "result {} not followed: {}\n{}", j, result, text),
+            }
+        }
+    }
 }

@@ -12,12 +12,17 @@
 //! `remui` / `remsi` / `divui` / `divsi` / `floordivsi` / `ceildivsi` by a
 //! positive constant, `andi` with `2^k - 1`, `shli` / `shrui` / `shrsi` by a
 //! constant, `index_cast` / `index_castui` / `extsi` / `extui` (values are
-//! assumed to fit both types), and `affine.apply`. Any other value is a
-//! symbol of its own.
+//! assumed to fit both types), `affine.apply`, and `arith.select` with a
+//! constant condition or as a slot advance (`select(index + 1 == K, 0,
+//! index + 1)` is `(index + 1) mod K` where `0 <= index < K`; see
+//! [`super::slot`]). Any other value is a symbol of its own. A slot carried
+//! through iter_args and advanced so from a constant in `[0, K)` is
+//! `(init + τ_L) mod K`.
 
 use super::{
-    affine::{Lin, Signedness, Symbol},
+    affine::{Atom, Lin, Signedness, Symbol},
     constraints::{Constraint, System},
+    slot,
 };
 use apipe_dialect::ops;
 use melior::ir::{
@@ -171,6 +176,13 @@ pub struct Forms {
     probed: Vec<usize>,
     /// Nesting of recurrence probes.
     probing: usize,
+    /// The iter_args (value keys) whose recurrence is being probed, inner
+    /// last.
+    probe_stack: Vec<usize>,
+    /// What a probe assumed to fold a slot advance ([`Forms::select`]):
+    /// `(key, K)` for "the probed iter_arg `key` lies in `[0, K)` in every
+    /// iteration"; the probe of `key` proves it by induction or fails.
+    assumed: Vec<(usize, i64)>,
     facts: HashMap<Symbol, Vec<Constraint>>,
     trips: HashMap<usize, Trips>,
 }
@@ -211,6 +223,12 @@ impl Forms {
     /// version index). Any other iter_arg is a symbol of its own. The yield
     /// is folded with `x` as a plain symbol; what that probe cached is
     /// dropped.
+    ///
+    /// A slot advanced by `select(x + 1 == K, 0, x + 1)` ([`Self::select`])
+    /// is `(x + 1) mod K` only where `0 <= x < K`: the probe assumes it, and
+    /// the induction proves it when the recurrence is `(x + c) mod V` with
+    /// a constant init in `[0, V)` and `V <= K` (then every `x` lies in
+    /// `[0, V)`); otherwise the iter_arg stays a symbol.
     fn recurrence_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let (block, n) = block_argument(value)?;
         let l = block.parent_operation()?;
@@ -225,32 +243,118 @@ impl Forms {
         // Probe: the yield in terms of `x` itself.
         let start = self.probed.len();
         self.probing += 1;
+        self.probe_stack.push(key);
         self.cache.insert(key, me.clone());
         self.probed.push(key);
         let next = self.of_at(yielded, depth + 1);
         self.probing -= 1;
+        self.probe_stack.pop();
         for k in self.probed.drain(start..).collect::<Vec<_>>() {
             self.cache.remove(&k);
         }
+        // The slot ranges this probe assumed (each `x < K`).
+        let mut assumed = Vec::new();
+        self.assumed.retain(|(k, slots)| {
+            if *k == key {
+                assumed.push(*slots);
+            }
+            *k != key
+        });
         let tau = Lin::symbol(Symbol::Iteration(op_key(&l)));
+        if !next.mentions(Symbol::Value(key)) {
+            return assumed
+                .is_empty()
+                .then(|| self.shifted_form(&l, next, init, depth))
+                .flatten();
+        }
         if let Some(c) = next.plus(&me, -1).and_then(|d| d.as_constant()) {
+            if !assumed.is_empty() {
+                return None;
+            }
             let init = self.of_at(init, depth + 1);
             return init.plus(&tau, c);
         }
         // `(x + c) mod V`: one remainder atom of `x + c`.
         let mut terms = next.terms();
-        if let (Some((super::affine::Atom::Mod(inner, v, _), 1)), None, 0) =
+        if let (Some((Atom::Mod(inner, v, _), 1)), None, 0) =
             (terms.next(), terms.next(), next.constant_term())
         {
             let c = inner.plus(&me, -1).and_then(|d| d.as_constant())?;
             let init = constant(init).filter(|i| (0..*v).contains(i))?;
-            if c < 0 {
+            if c < 0 || assumed.iter().any(|slots| slots < v) {
                 return None;
             }
             let x = Lin::constant(init).plus(&tau, c)?;
             return Some(Lin::modulo(x, *v, Signedness::Euclidean));
         }
         None
+    }
+
+    /// A result of the `scf.for` `l` whose iter_arg has a recurrence form
+    /// ([`Self::recurrence_form`]) and whose trip count `T` is a constant:
+    /// that form at `τ_L = T` (each recurrence form holds for `τ_L` in
+    /// `[0, T]`, `T` being the value after the last iteration, or the init
+    /// when the loop does not run).
+    fn loop_result(&mut self, value: Value, l: &OperationRef, depth: usize) -> Option<Lin> {
+        // SAFETY: `value` is a live result of `l`.
+        let n = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
+        let arg = l.region(0).ok()?.first_block()?.argument(n + 1).ok()?;
+        let key = value_key(arg.into());
+        let form = self.of_at(arg.into(), depth + 1);
+        if form.mentions(Symbol::Value(key)) {
+            return None;
+        }
+        let trips = self.trips(l).count.as_constant()?.max(0);
+        form.replace(Symbol::Iteration(op_key(l)), &Lin::constant(trips))
+    }
+
+    /// A **shift** recurrence (a window of slots or offsets passed along the
+    /// iter_args, as upstream MLIR's pipeliner carries the versions of the
+    /// tiles in flight): the yield `next = g(τ_L)` does not depend on the
+    /// iter_arg itself, so in iteration `τ_L >= 1` the iter_arg is
+    /// `g(τ_L - 1)`, and in iteration 0 it is the init. The form
+    /// `g(τ_L - 1)` holds in every iteration when it equals the init at
+    /// `τ_L = 0` and:
+    /// - `g` names nothing that changes from one iteration of `l` to the
+    ///   next but `τ_L` (no value defined in `l`, no iteration or trip count
+    ///   of a loop in `l`), so that shifting `τ_L` shifts `g` exactly;
+    /// - every remainder or quotient in `g(τ_L - 1)` that is not Euclidean
+    ///   has a nonnegative dividend (at `τ_L = 0` it is taken one iteration
+    ///   before the loop, where `g` was never evaluated).
+    fn shifted_form(
+        &mut self,
+        l: &OperationRef,
+        next: Lin,
+        init: Value,
+        depth: usize,
+    ) -> Option<Lin> {
+        let here = op_key(l);
+        let mut enclosing = vec![here];
+        let mut parent = l.parent_operation();
+        while let Some(p) = parent {
+            enclosing.push(op_key(&p));
+            parent = p.parent_operation();
+        }
+        let mut symbols = Vec::new();
+        next.symbols(&mut symbols);
+        let invariant = symbols.iter().all(|s| match s {
+            Symbol::Value(k) | Symbol::Stale(k) | Symbol::OtherThread(k) => !defined_inside(*k, l),
+            Symbol::Iteration(o) | Symbol::Trips(o) => enclosing.contains(o),
+            Symbol::Fresh(_) => false,
+        });
+        if !invariant {
+            return None;
+        }
+        let tau = Symbol::Iteration(here);
+        let shifted = next.replace(tau, &Lin::symbol(tau).offset(-1)?)?;
+        let mut dividends = Vec::new();
+        collect_dividends(&shifted, &mut dividends);
+        if !dividends.iter().all(|x| self.nonnegative(x)) {
+            return None;
+        }
+        let first = shifted.replace(tau, &Lin::constant(0))?;
+        let init = self.of_at(init, depth + 1);
+        (first == init).then_some(shifted)
     }
 
     /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
@@ -339,9 +443,44 @@ impl Forms {
                 operand(self, 0)
             }
             "affine.apply" => self.affine_apply(&op, depth),
+            "arith.select" => self.select(&op, depth),
+            "scf.for" => self.loop_result(value, &op, depth),
             "gpu.block_dim" => gpu::block_dim(&op).map(Lin::constant),
             _ => None,
         }
+    }
+
+    /// `arith.select`: with a constant condition, the arm it picks; as a
+    /// slot advance (`select(inc == K, 0, inc)` or `select(index == K - 1,
+    /// 0, inc)` with `inc = index + 1`, or the `ne` forms with the arms
+    /// swapped; recognised by [`slot::next_index`]), `inc mod K`, provided
+    /// `0 <= index < K`: proved from the facts of its symbols, or, for the
+    /// iter_arg a recurrence probe is following, assumed and left to the
+    /// probe's induction ([`Self::recurrence_form`]). Anything else: `None`
+    /// (a symbol).
+    fn select(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
+        if let Some(c) = constant(op.operand(0).ok()?) {
+            return Some(self.of_at(op.operand(if c != 0 { 1 } else { 2 }).ok()?, depth + 1));
+        }
+        let mut constant_of = |v: Value| self.of_at(v, depth + 1).as_constant();
+        let next = slot::next_index(op, &mut constant_of)?;
+        let inc = self.of_at(next.inc, depth + 1);
+        let compared = self.of_at(next.compared, depth + 1);
+        let slots = next.slots(compared == inc, compared.offset(1).as_ref() == Some(&inc))?;
+        let index = inc.offset(-1)?;
+        let probed = match index.as_symbol() {
+            Some(Symbol::Value(key)) if self.probe_stack.contains(&key) => Some(key),
+            _ => None,
+        };
+        if let Some(key) = probed {
+            self.assumed.push((key, slots));
+        } else {
+            let last = Lin::constant(slots - 1).plus(&index, -1)?;
+            if !(self.nonnegative(&index) && self.nonnegative(&last)) {
+                return None;
+            }
+        }
+        Some(wrapped(inc, slots))
     }
 
     /// `affine.apply`: its map's single result over the operands' forms.
@@ -403,7 +542,12 @@ impl Forms {
             Symbol::Iteration(_) => vec![Constraint::NonNeg(Lin::symbol(s))],
             _ => Vec::new(),
         };
-        self.facts.insert(s, facts.clone());
+        // Facts found while a recurrence is probed may hold forms that
+        // assume the probe's outcome (the probed iter_arg as a plain
+        // symbol, a slot range it assumed): not kept.
+        if self.probing == 0 {
+            self.facts.insert(s, facts.clone());
+        }
         facts
     }
 
@@ -831,6 +975,32 @@ pub fn region_index(parent: &OperationRef, child: &OperationRef) -> Option<usize
             .region(*i)
             .is_ok_and(|r| r.to_raw().ptr == region.to_raw().ptr)
     })
+}
+
+/// The dividends of the remainders and quotients in `x` that are not
+/// Euclidean (nested ones too).
+fn collect_dividends(x: &Lin, out: &mut Vec<Lin>) {
+    for (atom, _) in x.terms() {
+        if let Atom::Mod(y, _, sign) | Atom::Div(y, _, sign) = atom {
+            if *sign != Signedness::Euclidean {
+                out.push((**y).clone());
+            }
+            collect_dividends(y, out);
+        }
+    }
+}
+
+/// `inc mod K` for `inc` in `[1, K]`, with `((z mod K) + c) mod K`
+/// written `(z + c) mod K` (Euclidean remainders), so that a slot advanced
+/// from `(init + τ) mod K` is `(init + τ + 1) mod K`.
+fn wrapped(inc: Lin, slots: i64) -> Lin {
+    let folded = match (inc.terms().next(), inc.terms().nth(1)) {
+        (Some((Atom::Mod(z, v, Signedness::Euclidean), 1)), None) if *v == slots => {
+            z.offset(inc.constant_term())
+        }
+        _ => None,
+    };
+    Lin::modulo(folded.unwrap_or(inc), slots, Signedness::Euclidean)
 }
 
 /// The form of an affine expression over `inputs` (dims, then symbols).

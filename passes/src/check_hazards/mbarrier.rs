@@ -78,6 +78,7 @@
 //! (`cp.async.mbarrier.arrive.noinc`: the arrival happens once every
 //! earlier `cp.async` of the thread is complete).
 
+use crate::access::slot::{self, Step};
 use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::ir::{
@@ -772,7 +773,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" | "arith.select"
             | "arith.xori" | "arith.remui" | "arith.divui" => {
                 let mut v = self.arith(&op, &name, state);
-                v.pipe = self.pipe(&op, &name, state);
+                v.pipe = self.pipe(&op, state);
                 self.set(state, op.result(0).unwrap().into(), v);
             }
             ops::MBARRIER_ARRIVE_COPIES => self.arrive(&op, state),
@@ -979,11 +980,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
     }
 
-    /// The pipeline-state masks of the result of `op` (`pipe`, step 2).
-    fn pipe(&self, op: &OperationRef<'c, 'a>, name: &str, state: &State) -> BTreeMap<usize, Masks> {
+    /// The pipeline-state masks of the result of `op` (`pipe`, step 2): the
+    /// op's step as the access module names it ([`slot::step`]), on the
+    /// masks of its operands.
+    fn pipe(&self, op: &OperationRef<'c, 'a>, state: &State) -> BTreeMap<usize, Masks> {
         let operands: Vec<Val> = op.operands().map(|v| self.get(state, v)).collect();
-        let constant = |i: usize| operands.get(i).and_then(|v| v.range.as_exact());
-        let predicate = attributes::integer(op, "predicate").unwrap_or(-1);
+        let constants: Vec<Option<i64>> = operands.iter().map(|v| v.range.as_exact()).collect();
+        let Some(step) = slot::step(op, &constants) else {
+            return BTreeMap::new();
+        };
         state.pipe_map(|r, k| {
             let m = |i: usize| {
                 operands
@@ -992,55 +997,45 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             };
             let next = |mask: u128| pipe::rotate(mask, k, -1);
             let mut out = Masks::default();
-            match name {
+            match step {
                 // index + 1.
-                "arith.addi" if constant(1) == Some(1) => out.inc = m(0).index,
-                "arith.addi" if constant(0) == Some(1) => out.inc = m(1).index,
-                "arith.cmpi" if predicate == 0 || predicate == 1 => {
-                    let (x, c) = match (constant(0), constant(1)) {
-                        (_, Some(c)) => (0, c),
-                        (Some(c), None) => (1, c),
-                        _ => return out,
-                    };
-                    if predicate == 0 && c == k {
+                Step::Increment { x } => out.inc = m(x).index,
+                Step::Compare { x, c, equal } => {
+                    if equal && c == k {
                         out.wrap |= m(x).inc;
                     }
-                    if predicate == 0 && c == k - 1 {
+                    if equal && c == k - 1 {
                         out.wrap |= m(x).index;
                     }
                     if c == 0 {
                         // phase != 0 is the phase; == 0 the other parity.
-                        out.phase = if predicate == 1 {
-                            m(x).phase
-                        } else {
+                        out.phase = if equal {
                             pipe::rotate(m(x).phase, k, k)
+                        } else {
+                            m(x).phase
                         };
                     }
                 }
-                "arith.select" => {
+                Step::Select { zero } => {
                     let (w, a, b) = (m(0), m(1), m(2));
                     // select(wrap, 0, index + 1): the index of x + 1.
-                    if constant(1) == Some(0) {
+                    if zero == Some(1) {
                         out.index = next(w.wrap & b.inc);
                     }
                     // select(wrap, phase ^ 1, phase): the phase of x + 1.
                     out.phase = next(w.wrap & b.phase & pipe::rotate(a.phase, k, k));
                 }
-                "arith.xori" => {
+                Step::Flip { x } => out.phase = pipe::rotate(m(x).phase, k, k),
+                // phase ^ wrap: the phase of x + 1.
+                Step::Xor => {
                     let (a, b) = (m(0), m(1));
-                    if constant(1) == Some(1) || constant(0) == Some(1) {
-                        let x = if constant(1) == Some(1) { a } else { b };
-                        out.phase = pipe::rotate(x.phase, k, k);
-                    } else {
-                        // phase ^ wrap: the phase of x + 1.
-                        out.phase = next(a.phase & b.wrap) | next(b.phase & a.wrap);
-                    }
+                    out.phase = next(a.phase & b.wrap) | next(b.phase & a.wrap);
                 }
                 // (index + 1) mod K: the index of x + 1.
-                "arith.remui" if constant(1) == Some(k) => {
+                Step::Remainder { c } if c == k => {
                     out.index = next(m(0).inc) | m(0).index;
                 }
-                _ => {}
+                Step::Remainder { .. } => {}
             }
             out
         })

@@ -14,6 +14,10 @@
 //! phase mask share a bit e names, on every path, the latest group
 //! `g < n` with `g ≡ n - e (mod 2K)`: `n - g = ((e - 1) mod 2K) + 1`.
 //!
+//! Which op is an increment, a wrap, a select or a flip is decided by the
+//! access module's recogniser (`crate::access::slot`), shared with the
+//! access forms that fold a slot index carried the same way.
+//!
 //! # Algorithm
 //! 1. A constant c gets the masks of every δ that fits c for every arrive
 //!    count n the state allows (few n only): index `x mod K = c`, phase
