@@ -15,14 +15,22 @@ use crate::{
     group_distance::{self, GroupDistance},
 };
 use apipe_dialect::{attributes, ops};
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value};
+use melior::ir::{
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Rounds of a loop's fixed point after which carried instances forget
-/// their iteration (a summary over all earlier iterations).
+/// their iteration (a summary over all earlier iterations), at the least:
+/// a function whose copies stay in flight for more groups gets more
+/// ([`Analysis::widen_after`]).
 const WIDEN_AFTER: usize = 6;
-/// Rounds after which carried instances become whole-buffer summaries.
-const GIVE_UP_AFTER: usize = 16;
+/// Rounds after widening begins at which carried instances become
+/// whole-buffer summaries.
+const GIVE_UP_AFTER: usize = 10;
+/// The most rounds before widening, whatever the depth (the pipeliner
+/// allows 64 stages).
+const MOST_BEFORE_WIDENING: usize = 68;
 
 /// The analysis of one function.
 pub(crate) struct Analysis<'c, 'a> {
@@ -42,6 +50,41 @@ pub(crate) struct Analysis<'c, 'a> {
     /// per pair and per class.
     seen: HashSet<(usize, usize)>,
     seen_kinds: HashSet<(usize, HazardKind)>,
+    /// Rounds of a loop's fixed point before carried instances forget
+    /// their iteration: a copy issued `k` iterations back is followed
+    /// exactly only while `k` is below it, so it exceeds the most groups
+    /// the function keeps in flight (the largest `wait_group` count, the
+    /// largest mbarrier ring) by 2; [`WIDEN_AFTER`] at the least. A
+    /// pipeline of 9 stages (8 groups in flight) was once widened too early
+    /// and reported as racing.
+    widen_after: usize,
+}
+
+/// [`Analysis::widen_after`] for `function`.
+fn rounds_before_widening(function: &OperationRef) -> usize {
+    let mut depth = 0;
+    for op in ops::nested_ops(function) {
+        if ops::is(&op, ops::WAIT_GROUP) {
+            depth = depth.max(attributes::integer(&op, "pending").unwrap_or(0).max(0) + 1);
+        } else if ops::is(&op, ops::MBARRIER_INIT) {
+            let slots = op
+                .operand(0)
+                .ok()
+                .and_then(|ring| melior::ir::r#type::MemRefType::try_from(ring.r#type()).ok())
+                .and_then(|t| {
+                    use melior::ir::r#type::ShapedTypeLike;
+                    t.dim_size(0).ok()
+                })
+                .and_then(|d| match d {
+                    melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            depth = depth.max(slots);
+        }
+    }
+    (depth.clamp(0, MOST_BEFORE_WIDENING as i64) as usize + 2)
+        .clamp(WIDEN_AFTER, MOST_BEFORE_WIDENING)
 }
 
 impl<'c, 'a> Analysis<'c, 'a> {
@@ -71,6 +114,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             hazards: Vec::new(),
             seen: HashSet::new(),
             seen_kinds: HashSet::new(),
+            widen_after: rounds_before_widening(&function),
         })
     }
 
@@ -608,7 +652,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// summarized as issued in some earlier iteration `σ <= τ - 1` (its
     /// forms in `σ`, so all ages become one summary); any other new one
     /// forgets the iteration (what depends on `τ` becomes unknown); after
-    /// [`GIVE_UP_AFTER`] rounds, regions become whole buffers.
+    /// [`GIVE_UP_AFTER`] more rounds, regions become whole buffers.
     fn widen(
         &mut self,
         l: &OperationRef<'c, 'a>,
@@ -616,7 +660,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         next: &mut State<'c, 'a>,
         round: usize,
     ) {
-        let give_up = round >= GIVE_UP_AFTER;
+        let give_up = round >= self.widen_after + GIVE_UP_AFTER;
         let tau = Symbol::Iteration(key(l));
         let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
         let earlier = Lin::symbol(tau)
@@ -828,12 +872,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let mut back = current.clone();
             self.back_edge(&l, &mut back, iterates);
             let mut next = entry.clone().join(back);
-            if round >= WIDEN_AFTER {
+            if round >= self.widen_after {
                 self.widen(&l, &header, &mut next, round);
             } else if iterates && self.gpu && !has_barrier {
                 self.widen_reads(&l, &header, &mut next, false);
             }
-            if next.same(&header) || round > GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
                 break current;
             }
             header = next;
@@ -885,10 +929,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.block(after, &mut current);
             self.back_edge(&w, &mut current, false);
             let mut next = entry.clone().join(current);
-            if round >= WIDEN_AFTER {
+            if round >= self.widen_after {
                 self.widen(&w, &header, &mut next, round);
             }
-            if next.same(&header) || round > GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
                 break at_condition;
             }
             header = next;
