@@ -131,6 +131,20 @@ impl Run {
         }
     }
 
+    /// Whether a race `key` (kind, op, other op) is to be printed: the first
+    /// time it is seen, while fewer than [`MAX_RACE_REPORTS`] races have
+    /// been reported (later ones are counted only).
+    pub fn claim_race_report(&self, key: (&'static str, u32, u32)) -> bool {
+        let Ok(mut keys) = self.race_keys.lock() else {
+            return false;
+        };
+        if !keys.insert(key) {
+            return false;
+        }
+        drop(keys);
+        self.races.fetch_add(1, Ordering::SeqCst) < MAX_RACE_REPORTS
+    }
+
     /// The name of op `op`, if known.
     pub fn name(&self, op: i64) -> Option<&str> {
         usize::try_from(op)

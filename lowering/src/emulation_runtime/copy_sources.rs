@@ -37,10 +37,9 @@
 //! the copies in flight of the block's threads); per copy, a range query
 //! in the epoch's writes.
 
-use super::context::{triple, GpuIds, Run, MAX_RACE_REPORTS};
+use super::context::{triple, GpuIds, Run};
 use super::racecheck::{GlobalLog, GlobalWrite, IN_FLIGHT};
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
 
 /// One byte range of global memory that an asynchronous copy reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,16 +249,7 @@ impl Sources {
 /// destination," for a copy).
 pub fn report(run: &Run, race: &SourceRace, verb: &str, ids: &GpuIds) {
     let (op, copy) = (race.write.op, race.read.op);
-    let key = ("copy source", op, copy);
-    let Ok(mut keys) = run.race_keys.lock() else {
-        return;
-    };
-    if !keys.insert(key) {
-        return;
-    }
-    drop(keys);
-    let count = run.races.fetch_add(1, Ordering::SeqCst);
-    if count >= MAX_RACE_REPORTS {
+    if !run.claim_race_report(("copy source", op, copy)) {
         return;
     }
     let me = triple(ids.thread_of(race.write.thread as usize));

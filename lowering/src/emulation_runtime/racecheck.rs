@@ -36,8 +36,7 @@
 //! the byte offset and the buffer, and fails the run at the end of the
 //! launch.
 
-use super::context::{triple, GpuIds, Run, MAX_RACE_REPORTS};
-use std::sync::atomic::Ordering;
+use super::context::{triple, GpuIds, Run};
 
 /// The epoch of an access that lasts until its copy completes.
 pub const IN_FLIGHT: u32 = u32::MAX;
@@ -312,16 +311,7 @@ pub fn report(
     ids: &GpuIds,
     buffers: &[(usize, usize, String)],
 ) {
-    let key = (race.name, op, race.other.op);
-    let Ok(mut keys) = run.race_keys.lock() else {
-        return;
-    };
-    if !keys.insert(key) {
-        return;
-    }
-    drop(keys);
-    let count = run.races.fetch_add(1, Ordering::SeqCst);
-    if count >= MAX_RACE_REPORTS {
+    if !run.claim_race_report((race.name, op, race.other.op)) {
         return;
     }
     let buffer = buffers
