@@ -72,6 +72,17 @@ pub fn name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
 
+/// K, the slots of an mbarrier ring `memref<K x i64, 3>` (one 64-bit
+/// mbarrier object per slot); `None` for a value that is not a memref of
+/// static leading size.
+pub fn ring_slots<'c>(ring: impl melior::ir::ValueLike<'c>) -> Option<i64> {
+    use melior::ir::r#type::{DimSize, MemRefType, ShapedTypeLike};
+    match MemRefType::try_from(ring.r#type()).ok()?.dim_size(0).ok()? {
+        DimSize::Static(n) => i64::try_from(n).ok(),
+        _ => None,
+    }
+}
+
 /// True if `ty` is `!apipe.token`, the one type of the apipe dialect
 /// (checked by dialect namespace, without printing the type: passes call
 /// this on every value).

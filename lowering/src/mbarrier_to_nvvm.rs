@@ -58,8 +58,8 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
-        r#type::{IntegerType, MemRefType},
-        BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike,
+        r#type::IntegerType,
+        BlockLike, Identifier, Location, OperationRef, Type, Value,
     },
     Context,
 };
@@ -115,16 +115,7 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
 /// K, the slots of a ring `memref<K x i64, 3>` (the verifier guarantees a
 /// static K).
 fn ring_slots(ring: Value) -> i64 {
-    MemRefType::try_from(ring.r#type())
-        .ok()
-        .and_then(|t| {
-            use melior::ir::r#type::ShapedTypeLike;
-            match t.dim_size(0).ok()? {
-                melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
-                _ => None,
-            }
-        })
-        .expect("verified ring: a static K")
+    ops::ring_slots(ring).expect("verified ring: a static K")
 }
 
 /// Step 1: the ops this pass cannot lower for `sm`, each reported at its

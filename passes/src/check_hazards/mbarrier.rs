@@ -82,8 +82,7 @@ use crate::access::slot::{self, Step};
 use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::ir::{
-    operation::OperationLike, r#type::MemRefType, BlockLike, BlockRef, OperationRef, RegionLike,
-    Value, ValueLike,
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -652,13 +651,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 self.error(op, "initialises its ring inside a loop: each iteration would reset its phases; initialise it once, before the loop");
                 continue;
             }
-            let Some(slots) = MemRefType::try_from(ring.r#type()).ok().and_then(|t| {
-                use melior::ir::r#type::{DimSize, ShapedTypeLike};
-                match t.dim_size(0).ok()? {
-                    DimSize::Static(n) if n > 0 => Some(n as i64),
-                    _ => None,
-                }
-            }) else {
+            let Some(slots) = ops::ring_slots(ring).filter(|n| *n > 0) else {
                 self.error(op, "initialises a ring of no static size");
                 continue;
             };

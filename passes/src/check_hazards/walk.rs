@@ -15,9 +15,7 @@ use crate::{
     group_distance::{self, GroupDistance},
 };
 use apipe_dialect::{attributes, ops};
-use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Rounds of a loop's fixed point after which carried instances forget
@@ -67,19 +65,7 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         if ops::is(&op, ops::WAIT_GROUP) {
             depth = depth.max(attributes::integer(&op, "pending").unwrap_or(0).max(0) + 1);
         } else if ops::is(&op, ops::MBARRIER_INIT) {
-            let slots = op
-                .operand(0)
-                .ok()
-                .and_then(|ring| melior::ir::r#type::MemRefType::try_from(ring.r#type()).ok())
-                .and_then(|t| {
-                    use melior::ir::r#type::ShapedTypeLike;
-                    t.dim_size(0).ok()
-                })
-                .and_then(|d| match d {
-                    melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
-                    _ => None,
-                })
-                .unwrap_or(0);
+            let slots = op.operand(0).ok().and_then(ops::ring_slots).unwrap_or(0);
             depth = depth.max(slots);
         }
     }
