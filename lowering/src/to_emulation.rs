@@ -20,7 +20,9 @@
 //!    each `memref.dealloc` of workgroup memory in a kernel (the block's
 //!    memory lives as long as the block; `free` of it would crash);
 //! 3. with the race checker, hooks before each workgroup access and global
-//!    store in kernels ([`hooks`]); record the workgroup allocations
+//!    store or atomic update in kernels, and before each write of host
+//!    code that issues copies (called only while a host copy is in
+//!    flight) ([`hooks`]); record the workgroup allocations
 //!    ([`kernels::classify`]);
 //! 4. tokens become group ids: every `!apipe.token` value (op results and
 //!    block arguments, e.g. `scf.for` iter_args) is retyped to `i64` in
@@ -123,7 +125,7 @@ fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
 /// What the lowering adds besides the apipe ops.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EmulationOptions {
-    /// Race checker hooks in kernels ([`hooks`]).
+    /// Race checker hooks in kernels and host code ([`hooks`]).
     pub racecheck: bool,
     /// Bounds checks of vector accesses ([`checks`]; `cf.assert`s and
     /// `scf.for` steps are always checked).
