@@ -14,6 +14,12 @@
 //!    maxntid") or fail in the NVVM translation without a location, and
 //!    `apipe-run` would emulate a kernel no GPU can launch. Each offending
 //!    function gets a located error.
+//!    The other NVVM tuning attributes that become PTX directives
+//!    (`nvvm.maxnreg` → `.maxnreg`, `nvvm.minctasm` → `.minnctapersm`,
+//!    `nvvm.cluster_max_blocks` → `.maxclusterrank`, `nvvm.cluster_dim` →
+//!    `.reqnctapercluster`) must be positive too: a zero is refused by
+//!    ptxas, and a negative one wraps to 2^32 - n or fails without a
+//!    location.
 //! 2. [`declared_block`] / [`declared_grid`]: the stated sizes, which
 //!    `apipe-run` compares with each `gpu.launch_func` at run time (a launch
 //!    with other sizes is undefined behaviour: the kernel was compiled for
@@ -21,7 +27,7 @@
 
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute,
+    attribute::{DenseI32ArrayAttribute, IntegerAttribute},
     operation::{OperationLike, OperationRef},
 };
 
@@ -37,6 +43,12 @@ const BLOCK_ATTRIBUTES: [&str; 4] = [
 
 /// Attributes stating the grid size, in the order they are looked up.
 const GRID_ATTRIBUTES: [&str; 2] = ["known_grid_size", "gpu.known_grid_size"];
+
+/// Integer attributes that become PTX directives and must be positive.
+const POSITIVE_ATTRIBUTES: [&str; 3] = ["nvvm.maxnreg", "nvvm.minctasm", "nvvm.cluster_max_blocks"];
+
+/// Dense arrays that become PTX directives and must be positive.
+const POSITIVE_ARRAYS: [&str; 1] = ["nvvm.cluster_dim"];
 
 /// The dense i32 array `name` on `op`, as x, y, z (missing trailing
 /// components are 1, as in `.maxntid 128`), or `None` if absent or not a
@@ -86,20 +98,38 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                 stated.push((name, grid, [1, 1, 1]));
             }
         }
+        let mut error = |name: &str, message: &str| {
+            let value = op
+                .attribute(name)
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{}' op states {name} = {value}, which no launch can have: {message}",
+                    ops::name(&op)
+                ),
+            );
+            ok = false;
+        };
+        for name in POSITIVE_ATTRIBUTES {
+            let value = op
+                .attribute(name)
+                .ok()
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .map(|a| a.value());
+            if value.is_some_and(|v| v < 1) {
+                error(name, "it must be at least 1");
+            }
+        }
+        for name in POSITIVE_ARRAYS {
+            if sizes(&op, name).is_some_and(|s| s.iter().any(|&v| v < 1)) {
+                error(name, "every component must be at least 1");
+            }
+        }
         for (name, grid, block) in stated {
             if let Err(message) = check_sizes(grid, block, 0) {
-                let value = op
-                    .attribute(name)
-                    .map(|a| a.to_string())
-                    .unwrap_or_default();
-                diagnostic::error(
-                    op.location(),
-                    &format!(
-                        "'{}' op states {name} = {value}, which no launch can have: {message}",
-                        ops::name(&op)
-                    ),
-                );
-                ok = false;
+                error(name, &message);
             }
         }
     }

@@ -4,6 +4,8 @@
 // check, a negative size failed inside the NVVM translation without a
 // location, and a zero size gave PTX that ptxas refuses
 // (".maxntid 4, 0, 1": "Positive non-zero value expected for maxntid").
+// The same holds for the NVVM tuning attributes that become directives:
+// nvvm.maxnreg, nvvm.minctasm, nvvm.cluster_max_blocks, nvvm.cluster_dim.
 // Every offending kernel is a located error, before anything is lowered;
 // apipe-run refuses the same kernels.
 //
@@ -14,6 +16,8 @@
 // RUN: %ptxas -arch=sm_80 %t.ptx -o /dev/null
 // PTX: .maxntid 1024, 1, 1
 // PTX: .maxntid 8, 8, 16
+// PTX: .minnctapersm 2
+// PTX: .maxnreg 32
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -39,6 +43,16 @@ module attributes {gpu.container_module} {
     }
     // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.maxntid = array<i32: 0>, which no launch can have: launch with block size 0 in x
     gpu.func @maxntid(%p: memref<4xf32>) kernel attributes {nvvm.maxntid = array<i32: 0>} {
+      gpu.return
+    }
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+3]]:5: error: 'gpu.func' op states nvvm.maxnreg = 0 : i32, which no launch can have: it must be at least 1
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+2]]:5: error: 'gpu.func' op states nvvm.minctasm = -3 : i32, which no launch can have: it must be at least 1
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.cluster_dim = array<i32: -1, 1, 1>, which no launch can have: every component must be at least 1
+    gpu.func @tuning(%p: memref<4xf32>) kernel attributes {nvvm.maxnreg = 0 : i32, nvvm.minctasm = -3 : i32, nvvm.cluster_dim = array<i32: -1, 1, 1>} {
+      gpu.return
+    }
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.cluster_max_blocks = -2 : i32, which no launch can have: it must be at least 1
+    gpu.func @rank(%p: memref<4xf32>) kernel attributes {nvvm.cluster_max_blocks = -2 : i32} {
       gpu.return
     }
   }
