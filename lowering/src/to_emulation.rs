@@ -12,7 +12,9 @@
 //!    copy has memrefs of rank 1 to [`MAX_RANK`] whose element type has a
 //!    whole number of bytes; no symbol of the root uses a runtime function's
 //!    name; every op of a `gpu.module` and every launch can be emulated
-//!    ([`kernels::check`]); every `memref.generic_atomic_rmw` has an
+//!    ([`kernels::check`]), and every stated block and grid size is one a
+//!    launch can have ([`crate::launch_bounds`]); every
+//!    `memref.generic_atomic_rmw` has an
 //!    integer element (MLIR 22 lowers it to `llvm.cmpxchg`);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
@@ -199,6 +201,7 @@ pub fn to_emulation<'c: 'a, 'a>(
         .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
+    ok &= crate::launch_bounds::check(root);
     for op in nested
         .iter()
         .filter(|op| ops::is(*op, "memref.generic_atomic_rmw"))

@@ -5,7 +5,9 @@
 //!    MLIR and apipe verifiers;
 //! 2. check `--sm` (below sm_80 is a located error: `cp.async` needs
 //!    sm_80) and `--ptx` (a version LLVM knows, not below the sm's); an
-//!    input without a `gpu.module` is a located error at its first op;
+//!    input without a `gpu.module` is a located error at its first op, and
+//!    so is a kernel stating a block or grid size that no launch can have
+//!    ([`apipe_lowering::launch_bounds`]);
 //! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes for
 //!    `--sync=auto|counting|mbarrier`, then upstream MLIR to the LLVM/NVVM
 //!    dialects); where mbarriers remain and no `--ptx` was given, PTX ISA
@@ -24,7 +26,7 @@ use crate::{
     diagnostics::{self, Capture, Record},
     source::{self, Input},
 };
-use apipe_lowering::{gpu_pipeline, ptx, ptxas, Error};
+use apipe_lowering::{gpu_pipeline, launch_bounds, ptx, ptxas, Error};
 use clap::Parser;
 use melior::ir::operation::OperationLike;
 use std::{io::Write, process::ExitCode, time::Instant};
@@ -212,6 +214,9 @@ fn translate(
                  apipe-translate emits one PTX module per input"
             ),
         );
+        return Ok(None);
+    }
+    if !launch_bounds::check(&module.as_operation()) {
         return Ok(None);
     }
     // 3.

@@ -490,6 +490,10 @@ fn convert_function<'c: 'a, 'a>(
 ) -> Option<KernelInfo> {
     let context = emitter.context;
     let location = op.location();
+    let known_block = crate::launch_bounds::declared_block(&op);
+    let known_grid = crate::launch_bounds::declared_grid(&op);
+    let declared_at = emitter.id(location, "");
+    emitter.name(declared_at, "gpu.func");
     let function_type = op
         .attribute("function_type")
         .ok()
@@ -703,6 +707,9 @@ fn convert_function<'c: 'a, 'a>(
         shared_bytes,
         argument_slots: slot_count,
         buffers,
+        known_block,
+        known_grid,
+        declared_at,
     })
 }
 

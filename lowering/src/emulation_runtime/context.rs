@@ -58,6 +58,14 @@ pub struct KernelInfo {
     /// The workgroup buffers: (byte offset, bytes, `file:line:col` of their
     /// declaration), by offset.
     pub buffers: Vec<(usize, usize, String)>,
+    /// The block size the kernel states (x, y, z) and the attribute that
+    /// states it (`known_block_size`, ...; see `crate::launch_bounds`):
+    /// every launch must have exactly this size.
+    pub known_block: Option<([i64; 3], &'static str)>,
+    /// The grid size the kernel states, as `known_block`.
+    pub known_grid: Option<([i64; 3], &'static str)>,
+    /// The op id of the kernel (its `gpu.func`), for notes.
+    pub declared_at: i64,
 }
 
 /// How a run is configured.

@@ -204,6 +204,28 @@ pub fn launch(
     if let Err(message) = check_sizes(grid, block, info.shared_bytes) {
         return Err(host.error(op, &message));
     }
+    for (what, launched, stated) in [
+        ("block", block, info.known_block),
+        ("grid", grid, info.known_grid),
+    ] {
+        if let Some((stated, attribute)) = stated.filter(|(s, _)| *s != launched) {
+            let sizes = |s: [i64; 3]| format!("{} x {} x {}", s[0], s[1], s[2]);
+            return Err(host.error_with_notes(
+                op,
+                &format!(
+                    "launch of {} with {what} size {}, but the kernel states {attribute} = {}: \
+                     it was compiled for that size (upstream lowering folds gpu.{what}_dim to it)",
+                    info.name,
+                    sizes(launched),
+                    sizes(stated)
+                ),
+                &[(
+                    info.declared_at,
+                    format!("{} states its {what} size here", info.name),
+                )],
+            ));
+        }
+    }
     let launch = Launch {
         run,
         op,
