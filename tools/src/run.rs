@@ -102,7 +102,8 @@ pub struct Cli {
     pub schedule: String,
     /// Check kernels for races on shared memory (and writes into the global
     /// source of an asynchronous copy in flight, and writes of two blocks to
-    /// the same global bytes): on by default; `--racecheck=false` or
+    /// the same global bytes), and host code for writes into the source of
+    /// its own copies in flight: on by default; `--racecheck=false` or
     /// `--no-racecheck` turns it off.
     #[arg(
         long = "racecheck",

@@ -275,6 +275,9 @@ pub struct Thread {
     /// of kernels reads it too (a hidden `memref<65xi64>` argument) and
     /// calls the runtime only on a miss.
     pub read_cache: [u64; READ_CACHE_SLOTS + 1],
+    /// The host thread, with the race checker: the source ranges of its
+    /// copies in flight ([`super::copy_sources::HostWatch`]).
+    pub host_sources: super::copy_sources::HostWatch,
 }
 
 /// The read cache's key of a read of `bytes` bytes at workgroup offset
@@ -311,6 +314,7 @@ impl Thread {
                 cache[READ_CACHE_SLOTS] = 1;
                 cache
             },
+            host_sources: Default::default(),
         }
     }
 
