@@ -28,6 +28,7 @@
 use crate::{
     diagnostics::{self, Capture},
     source::{self, Input},
+    Error,
 };
 use apipe_lowering::{
     emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
@@ -147,8 +148,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
     };
     let ok = match run(&cli) {
         Ok(ok) => ok,
-        Err(message) => {
-            diagnostics::print_error(&message);
+        Err(error) => {
+            diagnostics::print_error(&error.to_string());
             false
         }
     };
@@ -161,34 +162,36 @@ pub fn main(args: Vec<String>) -> ExitCode {
 }
 
 /// Steps 1-6. `Ok(false)`: a located error was printed.
-fn run(cli: &Cli) -> Result<bool, String> {
+fn run(cli: &Cli) -> Result<bool, Error> {
     // 1.
     let completions: Vec<Completion> = cli
         .completion
         .split(',')
         .map(str::parse)
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(Error::Usage)?;
     let schedules: Vec<Schedule> = cli
         .schedule
         .split(',')
         .map(str::parse)
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(Error::Usage)?;
     if cli.opt_level > 3 {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "invalid optimization level -O{}: expected 0 to 3",
             cli.opt_level
-        ));
+        )));
     }
     if cli.jobs == 0 {
-        return Err("invalid --jobs=0: expected at least 1".into());
+        return Err(Error::Usage("invalid --jobs=0: expected at least 1".into()));
     }
     let racecheck = cli.racecheck && !cli.no_racecheck;
     let mut libraries: Vec<String> = DEFAULT_SHARED_LIBS.iter().map(|s| s.to_string()).collect();
     for library in &cli.shared_libs {
         if !std::path::Path::new(library).exists() {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "could not open shared library '{library}': no such file"
-            ));
+            )));
         }
         if !libraries.contains(library) {
             libraries.push(library.clone());
@@ -196,8 +199,8 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     libraries.retain(|l| std::path::Path::new(l).exists());
     let start = Instant::now();
-    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
-    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context()?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
         let records = capture.take();
@@ -271,7 +274,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     };
     if run_pipeline(&context, &mut module, &pipeline).is_err() || capture.has_error() {
         report(&capture);
-        return Err("lowering to the LLVM dialect failed".into());
+        return Err(Error::LoweringFailed);
     }
     probe_stacks(&module);
     report(&capture);
@@ -381,12 +384,12 @@ pub fn run_pipeline(
     context: &melior::Context,
     module: &mut Module,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let manager = registry::module_pass_manager(context);
-    registry::parse_pipeline(&manager, text).map_err(|e| e.to_string())?;
+    registry::parse_pipeline(&manager, text)?;
     manager
         .run(module)
-        .map_err(|_| format!("the pass pipeline '{text}' failed"))
+        .map_err(|_| Error::PipelineFailed(text.to_owned()))
 }
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
@@ -494,7 +497,7 @@ impl Engine {
     ///
     /// # Errors
     /// The JIT could not compile the module.
-    pub fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
+    pub fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, Error> {
         // The engine reads the paths as C strings (up to a NUL), so each
         // one is NUL-terminated past its length.
         let terminated: Vec<String> = libraries.iter().map(|l| format!("{l}\0")).collect();
@@ -515,7 +518,7 @@ impl Engine {
             )
         };
         if raw.ptr.is_null() {
-            return Err("the JIT could not compile the lowered module".into());
+            return Err(Error::JitCompile);
         }
         Ok(Self(raw))
     }
@@ -536,14 +539,12 @@ impl Engine {
     ///
     /// # Errors
     /// No such function in the JIT.
-    pub fn lookup_packed(&self, name: &str) -> Result<PackedFn, String> {
+    pub fn lookup_packed(&self, name: &str) -> Result<PackedFn, Error> {
         // SAFETY: the engine is live; a missing symbol gives null.
         let address =
             unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
         if address.is_null() {
-            Err(format!(
-                "could not find the entry point '{name}' in the JIT"
-            ))
+            Err(Error::JitLookup(name.to_owned()))
         } else {
             // SAFETY: the ExecutionEngine's packed wrappers have this
             // signature.

@@ -85,8 +85,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
     match run(&cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            diagnostics::print_error(&message);
+        Err(error) => {
+            diagnostics::print_error(&error.to_string());
             ExitCode::FAILURE
         }
     }
@@ -104,10 +104,10 @@ enum Output {
     Binary(Vec<u8>, Vec<ptxas::ResourceUsage>),
 }
 
-fn run(cli: &Cli) -> Result<bool, String> {
+fn run(cli: &Cli) -> Result<bool, crate::Error> {
     // 2. (flags only)
-    let sync = gpu_pipeline::SyncForm::parse(&cli.sync)?;
-    let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
+    let sync = gpu_pipeline::SyncForm::parse(&cli.sync).map_err(crate::Error::Usage)?;
+    let sm = ptx::Sm::parse(&cli.sm)?;
     if cli.print_pipeline {
         let options = gpu_pipeline::Options {
             sync,
@@ -117,11 +117,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Ok(true);
     }
     if cli.resource_usage && !cli.to_cubin {
-        return Err("--resource-usage needs --to-cubin".into());
+        return Err(crate::Error::Usage(
+            "--resource-usage needs --to-cubin".into(),
+        ));
     }
     // 1.
-    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
-    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context()?;
     let capture = Capture::attach(&context);
     let result = translate(cli, sm, sync, &context, &input);
     let mut records = capture.take();
@@ -130,7 +132,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         Ok(Some(output)) => output,
         Ok(None) => return Ok(false),
         Err(Error::Reported { .. }) if !records.is_empty() => return Ok(false),
-        Err(error) => return Err(error.to_string()),
+        Err(error) => return Err(error.into()),
     };
     let bytes = match output {
         Output::Text(text) => text.into_bytes(),
@@ -155,10 +157,12 @@ fn run(cli: &Cli) -> Result<bool, String> {
     if cli.output == "-" {
         std::io::stdout()
             .write_all(&bytes)
-            .map_err(|e| e.to_string())?;
+            .map_err(crate::Error::Stdout)?;
     } else {
-        std::fs::write(&cli.output, &bytes)
-            .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
+        std::fs::write(&cli.output, &bytes).map_err(|source| crate::Error::WriteOutput {
+            path: cli.output.clone(),
+            source,
+        })?;
     }
     Ok(true)
 }
