@@ -32,7 +32,7 @@ use crate::{
 };
 use apipe_lowering::{
     emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
-    to_emulation::{to_emulation, EmulationOptions},
+    to_emulation::{to_emulation, Emulation, EmulationOptions},
 };
 use apipe_passes::registry;
 use clap::Parser;
@@ -282,27 +282,7 @@ fn run(cli: &Cli) -> Result<bool, Error> {
     let engine = Engine::new(&module, cli.opt_level, &libraries);
     report(&capture);
     let engine = engine?;
-    for (name, address) in emulation_runtime::symbols() {
-        engine.register(name, address);
-    }
-    for name in &emulation.copy_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::copy_symbol(),
-        );
-    }
-    for name in &emulation.region_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::region_symbol(),
-        );
-    }
-    for name in &emulation.dealloc_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::dealloc_symbol(),
-        );
-    }
+    engine.bind_runtime(&emulation);
     // Materialize the entry (LLVM code generation happens at the first
     // lookup), so that the run time below is the execution alone.
     let entry = engine.lookup_packed(&cli.entry)?;
@@ -532,6 +512,32 @@ impl Engine {
         // runtime agree on it).
         unsafe {
             mlirExecutionEngineRegisterSymbol(self.0, StringRef::new(name).to_raw(), address as _)
+        }
+    }
+
+    /// Binds the emulation runtime: its functions
+    /// ([`emulation_runtime::symbols`]) and the copy, region-hook and
+    /// dealloc functions that `apipe-to-emulation` declared for
+    /// `emulation` (by MLIR's C interface name). Before the first lookup.
+    pub fn bind_runtime(&self, emulation: &Emulation) {
+        for (name, address) in emulation_runtime::symbols() {
+            self.register(name, address);
+        }
+        let declared = [
+            (&emulation.copy_functions, emulation_runtime::copy_symbol()),
+            (
+                &emulation.region_functions,
+                emulation_runtime::region_symbol(),
+            ),
+            (
+                &emulation.dealloc_functions,
+                emulation_runtime::dealloc_symbol(),
+            ),
+        ];
+        for (names, address) in declared {
+            for name in names {
+                self.register(&format!("{CIFACE_PREFIX}{name}"), address);
+            }
         }
     }
 
