@@ -20,9 +20,19 @@
 //!    `.reqnctapercluster`) must be positive too: a zero is refused by
 //!    ptxas, and a negative one wraps to 2^32 - n or fails without a
 //!    location.
-//! 2. [`declared_block`] / [`declared_grid`]: the stated sizes, which
-//!    `apipe-run` compares with each `gpu.launch_func` at run time (a launch
-//!    with other sizes is undefined behaviour: the kernel was compiled for
+//! 2. [`check`]: the stated block sizes agree, and give PTX that ptxas
+//!    takes: `known_block_size` becomes `.maxntid` (an upper bound that
+//!    upstream lowering also folds `gpu.block_dim` to), `nvvm.maxntid` is
+//!    an upper bound on the block's threads, `nvvm.reqntid` an exact size
+//!    (PTX ISA 11.4.2 and 11.4.3). So `nvvm.reqntid` with either of the
+//!    others is refused (ptxas: "Conflicting directives: .maxntid and
+//!    .reqntid cannot both be specified"), and `known_block_size` with an
+//!    `nvvm.maxntid` of other sizes (upstream lowering would drop the
+//!    stated `.maxntid` without a word).
+//! 3. [`declared_block`] / [`declared_grid`]: the stated bounds, which
+//!    `apipe-run` checks at each `gpu.launch_func`: an exact size must be
+//!    the launch's, an upper bound must hold the launch's threads (a launch
+//!    of other sizes is undefined behaviour: the kernel was compiled for
 //!    the stated ones).
 
 use apipe_dialect::{diagnostic, ops};
@@ -65,18 +75,91 @@ fn sizes(op: &OperationRef, name: &str) -> Option<[i64; 3]> {
     Some(out)
 }
 
-/// The block size `function` states (x, y, z), with the attribute's name.
-pub fn declared_block(function: &OperationRef) -> Option<([i64; 3], &'static str)> {
-    BLOCK_ATTRIBUTES
-        .iter()
-        .find_map(|name| sizes(function, name).map(|s| (s, *name)))
+/// A block or grid size a kernel states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// x, y, z.
+    pub sizes: [i64; 3],
+    /// The attribute that states it (`known_block_size`, `nvvm.maxntid`, ...).
+    pub attribute: &'static str,
+    /// Whether a launch must have exactly these sizes; otherwise (only
+    /// `nvvm.maxntid`) the launch's x * y * z must be at most theirs.
+    pub exact: bool,
 }
 
-/// The grid size `function` states (x, y, z), with the attribute's name.
-pub fn declared_grid(function: &OperationRef) -> Option<([i64; 3], &'static str)> {
+impl Bound {
+    /// Whether a launch of `launched` (x, y, z) keeps this bound.
+    pub fn admits(&self, launched: [i64; 3]) -> bool {
+        if self.exact {
+            launched == self.sizes
+        } else {
+            launched.iter().product::<i64>() <= self.sizes.iter().product::<i64>()
+        }
+    }
+}
+
+/// Every block size `function` states, in [`BLOCK_ATTRIBUTES`] order.
+pub fn declared_block(function: &OperationRef) -> Vec<Bound> {
+    BLOCK_ATTRIBUTES
+        .iter()
+        .filter_map(|name| {
+            sizes(function, name).map(|sizes| Bound {
+                sizes,
+                attribute: name,
+                exact: *name != "nvvm.maxntid",
+            })
+        })
+        .collect()
+}
+
+/// Every grid size `function` states (all exact).
+pub fn declared_grid(function: &OperationRef) -> Vec<Bound> {
     GRID_ATTRIBUTES
         .iter()
-        .find_map(|name| sizes(function, name).map(|s| (s, *name)))
+        .filter_map(|name| {
+            sizes(function, name).map(|sizes| Bound {
+                sizes,
+                attribute: name,
+                exact: true,
+            })
+        })
+        .collect()
+}
+
+/// Step 2: why the stated block sizes `bounds` cannot all hold, or cannot
+/// all become PTX directives, if so.
+fn block_conflict(bounds: &[Bound]) -> Option<String> {
+    let reqntid = bounds.iter().find(|b| b.attribute == "nvvm.reqntid");
+    let maxntid = bounds.iter().find(|b| b.attribute == "nvvm.maxntid");
+    let known = bounds
+        .iter()
+        .find(|b| b.attribute.ends_with("known_block_size"));
+    if let (Some(_), Some(other)) = (reqntid, known.or(maxntid)) {
+        return Some(format!(
+            "states nvvm.reqntid and {}: PTX allows .reqntid or .maxntid, not both \
+             ({} becomes .maxntid); state one of them",
+            other.attribute, other.attribute
+        ));
+    }
+    if let (Some(known), Some(maxntid)) = (known, maxntid) {
+        if known.sizes != maxntid.sizes {
+            return Some(format!(
+                "states {} = {:?} and nvvm.maxntid = {:?}: upstream lowering emits .maxntid from \
+                 {} and would drop the stated nvvm.maxntid; state one of them, or the same sizes",
+                known.attribute, known.sizes, maxntid.sizes, known.attribute
+            ));
+        }
+    }
+    let mut exact = bounds.iter().filter(|b| b.exact);
+    if let (Some(a), Some(b)) = (exact.next(), exact.next()) {
+        if a.sizes != b.sizes {
+            return Some(format!(
+                "states {} = {:?} and {} = {:?}: no launch can have both",
+                a.attribute, a.sizes, b.attribute, b.sizes
+            ));
+        }
+    }
+    None
 }
 
 /// Step 1: a located error at every function under `root` whose stated
@@ -131,6 +214,10 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
             if let Err(message) = check_sizes(grid, block, 0) {
                 error(name, &message);
             }
+        }
+        if let Some(message) = block_conflict(&declared_block(&op)) {
+            diagnostic::error(op.location(), &format!("'{}' op {message}", ops::name(&op)));
+            ok = false;
         }
     }
     ok

@@ -84,12 +84,21 @@ module attributes {gpu.container_module} {
     return
   }
 
+  // nvvm.maxntid is an upper bound on the threads of a block (PTX
+  // .maxntid): 4 and 2 x 4 threads run, 16 do not.
   func.func @maxntid() {
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
     %out = memref.alloc() : memref<8xindex>
-    // MAXNTID-DAG: gpu-launch-known-size.mlir:[[@LINE+1]]:5: error: launch of @kernels::@bounded with block size 4 x 1 x 1, but the kernel states nvvm.maxntid = 8 x 1 x 1
     gpu.launch_func @kernels::@bounded blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<8xindex>)
+    gpu.launch_func @kernels::@bounded blocks in (%c1, %c1, %c1) threads in (%c4, %c2, %c1) args(%out : memref<8xindex>)
+    %big = memref.alloc() : memref<16xindex>
+    %o = memref.subview %big[0] [8] [1] : memref<16xindex> to memref<8xindex, strided<[1]>>
+    %view = memref.cast %o : memref<8xindex, strided<[1]>> to memref<8xindex>
+    // MAXNTID-DAG: gpu-launch-known-size.mlir:[[@LINE+1]]:5: error: launch of @kernels::@bounded with block size 16 x 1 x 1, but the kernel states nvvm.maxntid = 8 x 1 x 1: at most 8 threads per block (PTX .maxntid)
+    gpu.launch_func @kernels::@bounded blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%view : memref<8xindex>)
     return
   }
 

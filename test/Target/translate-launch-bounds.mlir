@@ -15,6 +15,8 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %ptxas -arch=sm_80 %t.ptx -o /dev/null
 // PTX: .maxntid 1024, 1, 1
+// PTX: .maxntid 64, 2, 1
+// PTX: .reqntid 32, 4, 1
 // PTX: .maxntid 8, 8, 16
 // PTX: .minnctapersm 2
 // PTX: .maxnreg 32
@@ -49,6 +51,21 @@ module attributes {gpu.container_module} {
     // CHECK: translate-launch-bounds.mlir:[[@LINE+2]]:5: error: 'gpu.func' op states nvvm.minctasm = -3 : i32, which no launch can have: it must be at least 1
     // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.cluster_dim = array<i32: -1, 1, 1>, which no launch can have: every component must be at least 1
     gpu.func @tuning(%p: memref<4xf32>) kernel attributes {nvvm.maxnreg = 0 : i32, nvvm.minctasm = -3 : i32, nvvm.cluster_dim = array<i32: -1, 1, 1>} {
+      gpu.return
+    }
+    // known_block_size becomes .maxntid, and PTX takes .maxntid or
+    // .reqntid, not both (ptxas: "Conflicting directives"); a stated
+    // nvvm.maxntid other than known_block_size would be dropped.
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.reqntid and known_block_size: PTX allows .reqntid or .maxntid, not both (known_block_size becomes .maxntid); state one of them
+    gpu.func @req_and_known(%p: memref<4xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>, nvvm.reqntid = array<i32: 8, 1, 1>} {
+      gpu.return
+    }
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.reqntid and nvvm.maxntid: PTX allows .reqntid or .maxntid, not both (nvvm.maxntid becomes .maxntid); state one of them
+    gpu.func @req_and_max(%p: memref<4xf32>) kernel attributes {nvvm.maxntid = array<i32: 8, 1, 1>, nvvm.reqntid = array<i32: 4, 1, 1>} {
+      gpu.return
+    }
+    // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states known_block_size = [16, 1, 1] and nvvm.maxntid = [8, 1, 1]: upstream lowering emits .maxntid from known_block_size and would drop the stated nvvm.maxntid; state one of them, or the same sizes
+    gpu.func @known_and_max(%p: memref<4xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, nvvm.maxntid = array<i32: 8, 1, 1>} {
       gpu.return
     }
     // CHECK: translate-launch-bounds.mlir:[[@LINE+1]]:5: error: 'gpu.func' op states nvvm.cluster_max_blocks = -2 : i32, which no launch can have: it must be at least 1

@@ -58,12 +58,12 @@ pub struct KernelInfo {
     /// The workgroup buffers: (byte offset, bytes, `file:line:col` of their
     /// declaration), by offset.
     pub buffers: Vec<(usize, usize, String)>,
-    /// The block size the kernel states (x, y, z) and the attribute that
-    /// states it (`known_block_size`, ...; see `crate::launch_bounds`):
-    /// every launch must have exactly this size.
-    pub known_block: Option<([i64; 3], &'static str)>,
-    /// The grid size the kernel states, as `known_block`.
-    pub known_grid: Option<([i64; 3], &'static str)>,
+    /// The block sizes the kernel states (`known_block_size`,
+    /// `nvvm.maxntid`, ...; see `crate::launch_bounds`): every launch must
+    /// keep each.
+    pub known_block: Vec<crate::launch_bounds::Bound>,
+    /// The grid sizes the kernel states, as `known_block`.
+    pub known_grid: Vec<crate::launch_bounds::Bound>,
     /// The op id of the kernel (its `gpu.func`), for notes.
     pub declared_at: i64,
 }

@@ -205,19 +205,29 @@ pub fn launch(
         return Err(host.error(op, &message));
     }
     for (what, launched, stated) in [
-        ("block", block, info.known_block),
-        ("grid", grid, info.known_grid),
+        ("block", block, &info.known_block),
+        ("grid", grid, &info.known_grid),
     ] {
-        if let Some((stated, attribute)) = stated.filter(|(s, _)| *s != launched) {
+        if let Some(bound) = stated.iter().find(|b| !b.admits(launched)) {
             let sizes = |s: [i64; 3]| format!("{} x {} x {}", s[0], s[1], s[2]);
+            let why = if bound.exact {
+                format!(
+                    "it was compiled for that size (upstream lowering folds gpu.{what}_dim to it)"
+                )
+            } else {
+                format!(
+                    "at most {} threads per block (PTX .maxntid)",
+                    bound.sizes.iter().product::<i64>()
+                )
+            };
             return Err(host.error_with_notes(
                 op,
                 &format!(
-                    "launch of {} with {what} size {}, but the kernel states {attribute} = {}: \
-                     it was compiled for that size (upstream lowering folds gpu.{what}_dim to it)",
+                    "launch of {} with {what} size {}, but the kernel states {} = {}: {why}",
                     info.name,
                     sizes(launched),
-                    sizes(stated)
+                    bound.attribute,
+                    sizes(bound.sizes),
                 ),
                 &[(
                     info.declared_at,

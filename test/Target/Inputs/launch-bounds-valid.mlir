@@ -3,6 +3,12 @@ gpu.module @kernels {
   gpu.func @wide(%p: memref<4xf32>) kernel attributes {known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 2147483647, 65535, 65535>} {
     gpu.return
   }
+  gpu.func @same(%p: memref<4xf32>) kernel attributes {known_block_size = array<i32: 64, 2, 1>, nvvm.maxntid = array<i32: 64, 2, 1>} {
+    gpu.return
+  }
+  gpu.func @required(%p: memref<4xf32>) kernel attributes {nvvm.reqntid = array<i32: 32, 4, 1>} {
+    gpu.return
+  }
   gpu.func @cube(%p: memref<4xf32>) kernel attributes {known_block_size = array<i32: 8, 8, 16>, nvvm.maxnreg = 32 : i32, nvvm.minctasm = 2 : i32} {
     gpu.return
   }
