@@ -11,16 +11,23 @@
 //!    thread with the epoch [`IN_FLIGHT`], and in the block's log of
 //!    source reads ([`Sources::log`]).
 //! 2. When a wait completes the copy's group, its ranges get the epoch of
-//!    the wait ([`Sources::complete`]); a completion through an mbarrier
-//!    phase, which synchronizes it with every waiter, forgets them
-//!    ([`Sources::forget`]); a `gpu.barrier` drops every completed range
-//!    ([`Sources::barrier`]).
+//!    the wait ([`Sources::complete`]). A copy that an mbarrier phase
+//!    completes (its arrival retired, [`Sources::retire`]) stays in flight
+//!    for every thread until a wait on that phase returns: each such wait
+//!    gives it the epoch of the wait and orders it before the waiting
+//!    thread's later writes ([`Sources::waited`]); under `eager` the
+//!    arrival retires at once, and a write between the arrival and the
+//!    wait is still a hazard. A `gpu.barrier` drops every completed range
+//!    ([`Sources::barrier`]). Each range is one entry with its own id, so
+//!    the same op issued again at the same address is never confused with
+//!    a copy still in flight.
 //! 3. A non-atomic write of global memory by a thread of the block
 //!    (`memref.store`, `vector.store`, any op whose memory effects write
 //!    global memory, a copy's global destination) conflicts with a range
 //!    it overlaps that is in flight (any thread, the issuing one included:
-//!    a missing wait), or that another thread's wait completed in the
-//!    current epoch (no `gpu.barrier` orders that wait before the write).
+//!    a missing wait), or that was completed in the current epoch by a
+//!    wait that the writing thread did not perform itself (no
+//!    `gpu.barrier` orders that wait before the write).
 //! 4. The other order: the block's global writes of the current epoch are
 //!    kept ([`Sources::record_write`]); a copy issued in the same epoch
 //!    that reads bytes another thread wrote is a race too (no barrier
@@ -164,13 +171,42 @@ pub struct SourceRace {
     pub copy_after_write: bool,
 }
 
+/// One watched range of [`Sources`].
+#[derive(Clone, Debug)]
+struct Watched {
+    read: SourceRead,
+    /// Unique in the block's launch (step 2).
+    id: u64,
+    /// Whether an mbarrier arrival retired it: then only the threads in
+    /// `waiters` are ordered after it, else only its issuing thread.
+    retired: bool,
+    /// The threads whose wait on the completing phase returned.
+    waiters: Vec<u32>,
+}
+
+impl Watched {
+    /// Whether a write of `thread` conflicts with the range at epoch `now`.
+    #[inline]
+    fn unordered(&self, thread: u32, now: u32) -> bool {
+        let ordered = if self.retired {
+            self.waiters.contains(&thread)
+        } else {
+            self.read.thread == thread
+        };
+        self.read.epoch == IN_FLIGHT || self.read.epoch == now && !ordered
+    }
+}
+
 /// The watched source ranges of one block's copies (step 1-3 of the
 /// module doc).
 #[derive(Default)]
 pub struct Sources {
     /// Per thread (linear id in the block): its copies' ranges in flight
     /// or completed in the current epoch.
-    by_thread: Vec<Vec<SourceRead>>,
+    by_thread: Vec<Vec<Watched>>,
+    /// The id of the next range (never reset, so that an id held by an
+    /// mbarrier slot never names a later range).
+    next_id: u64,
     /// Ranges in `by_thread`.
     live: usize,
     /// `[low, high)` holds every range of `by_thread` (a quick reject).
@@ -216,7 +252,13 @@ impl Sources {
         let Some(list) = self.by_thread.get_mut(read.thread as usize) else {
             return;
         };
-        list.push(read);
+        self.next_id += 1;
+        list.push(Watched {
+            read,
+            id: self.next_id,
+            retired: false,
+            waiters: Vec::new(),
+        });
         self.live += 1;
         self.low = self.low.min(read.start);
         self.high = self.high.max(read.end);
@@ -275,22 +317,50 @@ impl Sources {
         let Some(list) = self.by_thread.get_mut(thread as usize) else {
             return;
         };
-        if let Some(read) = list
-            .iter_mut()
-            .find(|r| r.epoch == IN_FLIGHT && r.op == op && r.start == start)
-        {
-            read.epoch = now;
+        if let Some(w) = list.iter_mut().find(|w| {
+            !w.retired && w.read.epoch == IN_FLIGHT && w.read.op == op && w.read.start == start
+        }) {
+            w.read.epoch = now;
         }
     }
 
-    /// Step 2: the copy `op` whose source range starts at `start` completed
-    /// through an mbarrier phase: its range is no longer watched.
-    pub fn forget(&mut self, op: u32, start: usize) {
-        for list in &mut self.by_thread {
-            let before = list.len();
-            list.retain(|r| !(r.epoch == IN_FLIGHT && r.op == op && r.start == start));
-            self.live -= before - list.len();
+    /// Step 2: an mbarrier arrival (or a bulk copy's landing) of `thread`
+    /// retired its oldest copy `op` in flight whose source range starts at
+    /// `start` (copies retire in issue order): that range stays in flight
+    /// until a wait on the phase returns. The range's id, for
+    /// [`Sources::waited`]; `None` if it is not watched.
+    pub fn retire(&mut self, thread: u32, op: u32, start: usize) -> Option<u64> {
+        let list = self.by_thread.get_mut(thread as usize)?;
+        let w = list.iter_mut().find(|w| {
+            !w.retired && w.read.epoch == IN_FLIGHT && w.read.op == op && w.read.start == start
+        })?;
+        w.retired = true;
+        Some(w.id)
+    }
+
+    /// Step 2: a wait of `waiter` at epoch `now` returned on the phase that
+    /// completed the range `id` of `thread`'s copy ([`Sources::retire`]):
+    /// the range is complete, ordered before `waiter`'s later writes.
+    /// Returns false when the range is no longer watched (a `gpu.barrier`
+    /// after an earlier wait dropped it).
+    pub fn waited(&mut self, thread: u32, id: u64, waiter: u32, now: u32) -> bool {
+        let Some(w) = self
+            .by_thread
+            .get_mut(thread as usize)
+            .and_then(|list| list.iter_mut().find(|w| w.id == id))
+        else {
+            return false;
+        };
+        if w.read.epoch != now {
+            // In flight until this first wait (a range completed in an
+            // earlier epoch was dropped by the barrier that ended it).
+            w.read.epoch = now;
+            w.waiters.clear();
         }
+        if !w.waiters.contains(&waiter) {
+            w.waiters.push(waiter);
+        }
+        true
     }
 
     /// Step 2: a `gpu.barrier` completed: the ranges of completed copies
@@ -302,11 +372,11 @@ impl Sources {
         }
         let (mut live, mut low, mut high) = (0, usize::MAX, 0);
         for list in &mut self.by_thread {
-            list.retain(|r| r.epoch == IN_FLIGHT);
+            list.retain(|w| w.read.epoch == IN_FLIGHT);
             live += list.len();
-            for r in list.iter() {
-                low = low.min(r.start);
-                high = high.max(r.end);
+            for w in list.iter() {
+                low = low.min(w.read.start);
+                high = high.max(w.read.end);
             }
         }
         (self.live, self.low, self.high) = (live, low, high);
@@ -320,10 +390,10 @@ impl Sources {
         if self.live == 0 || end <= self.low || start >= self.high {
             return None;
         }
-        self.by_thread.iter().flatten().find_map(|r| {
+        self.by_thread.iter().flatten().find_map(|w| {
+            let r = &w.read;
             let overlaps = start < r.end && r.start < end;
-            let unordered = r.epoch == IN_FLIGHT || r.epoch == now && r.thread != write.thread;
-            (overlaps && unordered).then_some(SourceRace {
+            (overlaps && w.unordered(write.thread, now)).then_some(SourceRace {
                 read: *r,
                 write,
                 address: start.max(r.start),
@@ -529,14 +599,43 @@ mod tests {
     }
 
     #[test]
-    fn a_barrier_keeps_copies_in_flight_and_mbarriers_forget_them() {
+    fn an_mbarrier_copy_is_watched_until_each_threads_wait() {
         let mut s = Sources::default();
-        s.reset(2);
+        s.reset(3);
         s.issue(read(0, 8, 1));
         s.barrier();
         assert!(s.write(write(4, 8, 0), 2).is_some(), "still in flight");
-        s.forget(7, 0);
-        assert!(s.write(write(4, 8, 0), 2).is_none());
+        let id = s.retire(1, 7, 0).expect("watched");
+        assert!(s.write(write(4, 8, 1), 2).is_some(), "retired, no wait yet");
+        assert!(s.write(write(4, 8, 0), 2).is_some(), "retired, no wait yet");
+        assert!(s.waited(1, id, 0, 2));
+        assert!(s.write(write(4, 8, 0), 2).is_none(), "the waiter");
+        assert!(
+            s.write(write(4, 8, 1), 2).is_some(),
+            "the issuer did not wait"
+        );
+        assert!(s.write(write(4, 8, 2), 2).is_some(), "nor thread 2");
+        assert!(s.waited(1, id, 1, 2));
+        assert!(s.write(write(4, 8, 1), 2).is_none(), "the issuer waited");
+        s.barrier();
+        assert!(s.write(write(4, 8, 2), 3).is_none(), "wait + barrier");
+        assert!(!s.waited(1, id, 2, 3), "dropped by the barrier");
+    }
+
+    #[test]
+    fn retiring_one_copy_keeps_another_of_the_same_op_and_address() {
+        let mut s = Sources::default();
+        s.reset(1);
+        s.issue(read(0, 8, 0));
+        s.issue(read(0, 8, 0)); // the same op at the same address, again
+        let first = s.retire(0, 7, 0).expect("the older copy");
+        assert!(s.waited(0, first, 0, 1));
+        assert!(s.write(write(0, 4, 0), 1).is_some(), "the later one");
+        let second = s.retire(0, 7, 0).expect("the later copy");
+        assert_ne!(first, second);
+        assert!(s.retire(0, 7, 0).is_none(), "none left");
+        assert!(s.waited(0, second, 0, 1));
+        assert!(s.write(write(0, 4, 0), 1).is_none());
     }
 
     #[test]

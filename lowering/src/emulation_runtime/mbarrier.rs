@@ -46,6 +46,11 @@
 //! (a later access by any thread is no race). A thread that reads them
 //! without waiting on that phase, after another thread's wait completed it,
 //! is not reported (the shadow keeps no per-thread phase knowledge).
+//! Their global sources stay watched ([`super::copy_sources::Sources`])
+//! after the arrival retires them: the slot keeps each one's range id and
+//! phase, and each GPU thread's wait that returns after that phase orders
+//! the range before that thread's later writes (`Sources::waited`); for
+//! the others a `gpu.barrier` after such a wait does.
 //! The host's copies stay in its watch of copy sources
 //! ([`super::copy_sources::HostWatch`]) until the host's own wait returns
 //! on a slot whose phase they counted on has completed (not when they
@@ -110,6 +115,10 @@ struct Slot {
     /// they counted on)`: they leave the host's watch of copy sources when
     /// a wait of the host on the slot returns after that phase.
     host_copies: Vec<(u32, usize, u64)>,
+    /// The GPU threads' copies counted on this slot whose global sources
+    /// are watched, `(issuing thread, range id, phase they counted on)`
+    /// (see [`synchronized`]); dropped once the range is no longer watched.
+    gpu_copies: Vec<(u32, u64, u64)>,
 }
 
 impl Slot {
@@ -199,17 +208,21 @@ fn maybe_complete(slot: &mut Slot, progress: &mut u64) -> bool {
     }
 }
 
-/// Removes `copy`'s bytes from the race checker's shadow of `block` and
-/// its watch on global sources: it completed through an mbarrier phase, which synchronizes it with every
-/// waiter.
-fn synchronized(block: *mut Block, copy: &Copy) {
+/// Removes `copy`'s bytes from the race checker's shadow of `block`: it
+/// completed through the current phase of `slot`, which synchronizes it
+/// with every waiter. Its global sources stay watched until waits on that
+/// phase return: `slot` records their range ids (of `thread`, the issuing
+/// thread's linear id).
+fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
     // SAFETY: null or the live block of the running GPU threads.
     let Some(block) = (unsafe { block.as_mut() }) else {
         return;
     };
     if block.sources.watching() {
         for (start, _) in copy.src_ranges() {
-            block.sources.forget(copy.op as u32, start);
+            if let Some(id) = block.sources.retire(thread, copy.op as u32, start) {
+                slot.gpu_copies.push((thread, id, slot.phase));
+            }
         }
     }
     let base = block.shared as usize;
@@ -240,7 +253,7 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
     // queues during this call.
     let t = unsafe { &mut *thread };
     let racecheck = t.run().config.racecheck && t.gpu.is_some();
-    let block = t.block;
+    let (block, linear) = (t.block, t.linear as u32);
     for &(queue_slot, mark) in marks {
         let Some(queue) = t.queues.slots.get_mut(queue_slot) else {
             continue;
@@ -254,7 +267,7 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
                 copy.land();
             }
             if racecheck {
-                synchronized(block, &copy);
+                synchronized(block, linear, &copy, slot);
             }
             if t.gpu.is_none() && t.host_sources.watching() {
                 for (start, _) in copy.src_ranges() {
@@ -291,7 +304,7 @@ fn force(slot: &mut Slot, progress: &mut u64) {
         // SAFETY: as in `retire`.
         let t = unsafe { &*bulk.thread };
         if t.run().config.racecheck && t.gpu.is_some() {
-            synchronized(t.block, &bulk.copy);
+            synchronized(t.block, t.linear as u32, &bulk.copy, slot);
         }
         slot.count_host_copy(t, &bulk.copy);
         slot.tx -= bulk.bytes;
@@ -349,6 +362,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
                         arrivals: Vec::new(),
                         bulk_copies: Vec::new(),
                         host_copies: Vec::new(),
+                        gpu_copies: Vec::new(),
                     },
                 );
             }
@@ -459,7 +473,7 @@ pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
                         // SAFETY: the current thread; no other borrow is live.
                         let t = unsafe { &*thread };
                         if t.run().config.racecheck && t.gpu.is_some() {
-                            synchronized(t.block, &pending.copy);
+                            synchronized(t.block, t.linear as u32, &pending.copy, slot);
                         }
                         slot.count_host_copy(t, &pending.copy);
                         slot.tx -= bytes;
@@ -496,6 +510,8 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
             // The host's copies that the waited phase completed.
             let mut released: Vec<(u32, usize)> = Vec::new();
             let host = t.gpu.is_none();
+            let racecheck = !host && t.run().config.racecheck;
+            let (block, me) = (t.block, t.linear as u32);
             let result = TABLE.with(|table| {
                 let table = &mut *table.borrow_mut();
                 let progress = &mut table.progress;
@@ -538,6 +554,19 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                                 released.push((op, start));
                             }
                             !done
+                        });
+                    }
+                    // SAFETY: null or the live block of the running GPU
+                    // threads; no other borrow of it is live here.
+                    let block = unsafe { block.as_mut() };
+                    if let (true, Some(block), Some(slot)) =
+                        (racecheck, block, table.slots.get_mut(&(address as usize)))
+                    {
+                        // This thread's wait orders the sources of the
+                        // copies that the completed phases counted.
+                        let (phase, now) = (slot.phase, block.shadow.epoch);
+                        slot.gpu_copies.retain(|&(thread, id, counted)| {
+                            counted >= phase || block.sources.waited(thread, id, me, now)
                         });
                     }
                 }
