@@ -546,15 +546,24 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                 if let Ok(Try::Done) = outcome {
                     let key = current() as usize;
                     table.blocked.remove(&key);
-                    if let (true, Some(slot)) = (host, table.slots.get_mut(&(address as usize))) {
-                        let phase = slot.phase;
-                        slot.host_copies.retain(|&(op, start, counted)| {
-                            let done = counted < phase;
-                            if done {
-                                released.push((op, start));
-                            }
-                            !done
-                        });
+                    if host {
+                        // Every completed phase of every slot, not only the
+                        // waited one: an arrival retires all the thread's
+                        // earlier copies, so a copy may be counted on a
+                        // later group's slot than the group the program
+                        // waits for (cp.async.mbarrier.arrive tracks all
+                        // prior cp.async of the thread). Under `lazy` a
+                        // phase completes only at a wait on it.
+                        for slot in table.slots.values_mut() {
+                            let phase = slot.phase;
+                            slot.host_copies.retain(|&(op, start, counted)| {
+                                let done = counted < phase;
+                                if done {
+                                    released.push((op, start));
+                                }
+                                !done
+                            });
+                        }
                     }
                     // SAFETY: null or the live block of the running GPU
                     // threads; no other borrow of it is live here.
