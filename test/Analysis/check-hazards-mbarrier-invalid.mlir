@@ -275,7 +275,7 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %first = arith.cmpi eq, %tid, %c0 : index
     scf.if %first {
-      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z): every thread arrives once per group, so a phase with another count never completes or completes early
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
       apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
     }
     gpu.barrier
@@ -439,4 +439,123 @@ func.func @read_before_right_wait(%A: memref<64xf32>, %out: memref<16xf32>) {
     scf.yield %next : index
   }
   return
+}
+
+// -----
+
+// A constant count other than the stated block size (2 of 4 threads).
+gpu.module @kernels {
+  gpu.func @constant_not_block_size(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %c2 : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` in a 4 x 2 block: y is not 1, so half the threads' arrivals
+// complete each phase.
+gpu.module @kernels {
+  gpu.func @block_dim_x_of_2d(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 2, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` where the kernel states no block size: y and z may be
+// above 1.
+gpu.module @kernels {
+  gpu.func @block_dim_x_unknown_yz(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` counted twice (16 for a block of 4).
+gpu.module @kernels {
+  gpu.func @block_dim_x_twice(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %bxx = arith.muli %bx, %bx : index
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bxx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// x known, y and z not: `4 * gpu.block_dim y` leaves z out.
+gpu.module @kernels {
+  gpu.func @constant_times_unknown(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 0, 0>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %by = gpu.block_dim y
+    %c4 = arith.constant 4 : index
+    %c4y = arith.muli %c4, %by : index
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %c4y : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
 }

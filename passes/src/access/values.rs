@@ -120,6 +120,24 @@ pub fn defined_inside(key: usize, op: &OperationRef) -> bool {
     false
 }
 
+/// The size of the `gpu.block_dim` op `op` where the kernel states it
+/// (`known_block_size`, a `gpu.launch` with constant sizes).
+pub fn block_dim_size(op: &OperationRef) -> Option<i64> {
+    gpu::block_dim(op)
+}
+
+/// The block size in dimension `d` (0 for x, 1 for y, 2 for z) that the
+/// function or `gpu.launch` around `op` states, if any.
+pub fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
+    gpu::known_block_size(op, d)
+}
+
+/// The dimension (0 for x, 1 for y, 2 for z) of a `gpu.thread_id`,
+/// `gpu.block_dim`, ... op.
+pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
+    gpu::dimension(op)
+}
+
 /// The integer value of an `IntegerAttr`.
 fn integer_attribute(attribute: melior::ir::Attribute) -> Option<i64> {
     // SAFETY: a live attribute, checked to be an integer first.

@@ -22,8 +22,9 @@
 //!    `apipe.mbarrier_init` in the function (once, outside loops and
 //!    branches other than the initialising thread's `scf.if`), with the
 //!    arrival count of every thread that arrives: the block size
-//!    (`gpu.block_dim` x, y and z multiplied) in a kernel, 1 in a host
-//!    function. An arrive, wait, expect or bulk copy on another memref, an
+//!    (`gpu.block_dim` x, y and z multiplied, each one whose size the
+//!    kernel states in `known_block_size` being that size) in a kernel, 1
+//!    in a host function. An arrive, wait, expect or bulk copy on another memref, an
 //!    arrive under thread-dependent control flow, and a bulk copy in a
 //!    function with several rings are located errors.
 //! 2. State per ring: `n` (arrives so far, an interval), `done` (every
@@ -59,10 +60,16 @@
 //!    that group); anything else is a located error (the wait can
 //!    deadlock). Then `done = min(done, max δ_g)`, and the wait completes
 //!    every copy with more than `pending` = the most groups committed after
-//!    g, over the paths.
+//!    g, over the paths. For the walk, each arrive also records the values
+//!    equal to the ring's count there (`δ = 0`): each names the group it
+//!    arms, and a wait on one of them (`x` above) completes every copy
+//!    that value names on every path (`super::names`).
 //! 5. `scf.if` whose condition is `a - b <=u c` (or `<u`): in the then
 //!    region `δ_b - δ_a` lies in `[0, c]` (the guard of a wait on an old
-//!    token). Branches join as interval hulls; a value that is a constant
+//!    token). With `a` the ring's count and `c >= K`, group `b` is
+//!    complete in the else region (the walk completes it there): it was
+//!    armed more than `c` arrives ago, and the arrive of group `n - 1`
+//!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
 //!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
@@ -101,6 +108,15 @@ pub(crate) struct Facts {
     named: HashMap<usize, Option<GroupName>>,
     /// Per group name: the arrives that arm it (step 3).
     arms: HashMap<GroupName, Vec<usize>>,
+    /// Per `scf.if (n - x <=u c)` with `n` the count of a ring of `K <= c`
+    /// slots (the guard of a wait on an old count, step 5): the ring and
+    /// `x`, when every visit has this form (else `None`).
+    guards: HashMap<usize, Option<(usize, usize)>>,
+    /// Per arrive: the values equal to its ring's count `n` there on every
+    /// visit (`δ = 0`): each is the number of the group it arms.
+    counts: HashMap<usize, Vec<usize>>,
+    /// True if the function initialises one ring.
+    single_ring: bool,
     /// Per wait for a phase that already completed (step 4): its message.
     /// It leaves the newer group in flight, so the walk reports the reads
     /// of that group's data.
@@ -143,6 +159,74 @@ impl Facts {
         self.pending.get(&op_key(op)).copied().flatten()
     }
 
+    /// The count value whose group the wait `op` names on every path
+    /// (step 4: slot `x mod K`, parity `(x div K) & 1` of one count `x`),
+    /// if any: the wait completes that group and the older ones.
+    pub fn named_value(&self, op: &OperationRef) -> Option<usize> {
+        match self.named.get(&op_key(op)).copied().flatten() {
+            Some(GroupName::Value(_, x)) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The count `x` of the guard `scf.if (n - x <=u c)` `op` (step 5),
+    /// if every arrive that arms group `x` is on the guard's ring: in its
+    /// else region group `x` is complete. There `n - x > c >= K` (a group
+    /// armed before, so `x < n`), and the arrive of group `n - 1` proved
+    /// the group `K` back from it, `n - 1 - K >= x`, complete (step 3).
+    pub fn guard_value(&self, op: &OperationRef) -> Option<usize> {
+        let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
+        self.arms
+            .keys()
+            .all(|name| !matches!(name, GroupName::Value(r, y) if *y == x && *r != ring))
+            .then_some(x)
+    }
+
+    /// The numbers of the groups the arrive `op` arms (the n-th arrive of
+    /// the ring, when `n` is known), if the function has one ring: every
+    /// count then counts the arrives of that ring.
+    pub fn armed_numbers(&self, op: &OperationRef) -> Vec<i64> {
+        let key = op_key(op);
+        let rings: HashSet<usize> = self
+            .arms
+            .keys()
+            .map(|name| match name {
+                GroupName::Value(r, _) | GroupName::Number(r, _) => *r,
+            })
+            .collect();
+        if !self.single_ring || rings.len() > 1 {
+            return Vec::new();
+        }
+        let mut out: Vec<i64> = self
+            .arms
+            .iter()
+            .filter_map(|(name, arrives)| match name {
+                GroupName::Number(_, n) if arrives.contains(&key) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The count values whose groups the arrive `op` arms (step 3: its slot
+    /// is `x mod K` of a count `x` equal to the ring's arrives so far).
+    pub fn armed_values(&self, op: &OperationRef) -> Vec<usize> {
+        let key = op_key(op);
+        let mut out: Vec<usize> = self
+            .arms
+            .iter()
+            .filter_map(|(name, arrives)| match name {
+                GroupName::Value(_, x) if arrives.contains(&key) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        out.extend(self.counts.get(&key).into_iter().flatten().copied());
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The arrives that arm the group the wait `op` names, on every path
     /// (step 4): each of their earlier executions armed that group or an
     /// older one, so the wait completes every copy they closed.
@@ -178,6 +262,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         visited: HashSet::new(),
     };
     analysis.find_rings();
+    analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
         let mut state = State::new(&analysis.rings);
         if let [entry] = ops::blocks_of(&function).as_slice() {
@@ -655,7 +740,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 self.error(op, "initialises a ring of no static size");
                 continue;
             };
-            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, &self.function) {
+            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, op) {
                 self.error(op, &message);
                 continue;
             }
@@ -1044,6 +1129,22 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(n) = r.n.as_exact() {
             self.arm(GroupName::Number(ring, n), op);
         }
+        if self.quiet == 0 {
+            // The values equal to the count here: the group's number.
+            let mut now: Vec<usize> = state
+                .vals
+                .iter()
+                .filter(|(_, v)| state.rel(v, ring).as_exact() == Some(0))
+                .map(|(k, _)| *k)
+                .collect();
+            now.sort_unstable();
+            match self.facts.counts.get_mut(&op_key(op)) {
+                Some(old) => old.retain(|k| now.contains(k)),
+                None => {
+                    self.facts.counts.insert(op_key(op), now);
+                }
+            }
+        }
         let base = self.next_slot(op, state, ring, 1, ("arrives on", "it arms group"));
         if let Some(Some(base)) = base {
             self.arm(GroupName::Value(ring, base), op);
@@ -1121,9 +1222,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let r = &state.rings[&ring];
         // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
         let pipelined = state.masks(&slot, ring).index & 1 == 1;
+        // `x mod K` of a count `x = n_r`: the op's group is group `x` (a
+        // value that may carry it on).
+        let count = slot_base(state, &slot, k)
+            .filter(|b| state.rel(&state.val(*b), ring).as_exact() == Some(0));
         if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
             // Slot n mod K on every path.
-            return Some(None);
+            return Some(count);
         }
         if let Some(s) = self.constant_slot(state, &slot, k) {
             match enumerate(r.n, k) {
@@ -1138,7 +1243,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                         );
                         return None;
                     }
-                    return Some(None);
+                    return Some(count);
                 }
                 None => {
                     self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
@@ -1367,6 +1472,31 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         self.facts.pending.insert(key, joined);
     }
 
+    /// Step 5: records whether the `scf.if` `op` is the guard `n - x <=u c`
+    /// of a ring of `K <= c` slots on this visit (final rounds only;
+    /// joined over visits).
+    fn guard(&mut self, op: &OperationRef<'c, 'a>, state: &State) {
+        if self.quiet > 0 {
+            return;
+        }
+        let condition = value_key(op.operand(0).unwrap());
+        let guard = match state.val(condition).shape {
+            Shape::Le {
+                a,
+                b: Some(x),
+                bound,
+            } => state.rings.keys().copied().find_map(|r| {
+                let k = self.rings[&r].slots;
+                (state.rel(&state.val(a), r).as_exact() == Some(0) && bound >= k).then_some((r, x))
+            }),
+            _ => None,
+        };
+        let entry = self.facts.guards.entry(op_key(op)).or_insert(guard);
+        if *entry != guard {
+            *entry = None;
+        }
+    }
+
     /// Step 5's refinement: the then region of `scf.if (a - b <=u c)`.
     fn refine(&self, state: &mut State, condition: Value) {
         let Shape::Le { a, b, bound } = state.val(value_key(condition)).shape else {
@@ -1405,6 +1535,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// `scf.if`, `scf.index_switch`, `scf.execute_region`.
     fn branches(&mut self, op: &OperationRef<'c, 'a>, state: &mut State, is_if: bool) {
         let entry = state.clone();
+        if is_if {
+            self.guard(op, &entry);
+        }
         let mut out: Option<State> = None;
         let regions: Vec<_> = op.regions().collect();
         for (i, region) in regions.iter().enumerate() {
@@ -1690,12 +1823,19 @@ fn is_i1(value: Value) -> bool {
     attributes::integer_width(value.r#type()) == Some(1)
 }
 
-/// Step 1: the arrival count of `apipe.mbarrier_init` is the number of
-/// threads that arrive: in a kernel, the product of `gpu.block_dim` x, y
-/// and z (or a constant equal to the product of `known_block_size`); in a
-/// host function, 1.
-fn arrival_count(count: Value, kernel: bool, function: &OperationRef) -> Result<(), String> {
-    let mut dims = Vec::new();
+/// Step 1: the arrival count `count` of the ring initialised by `init` is
+/// the number of threads that arrive per group: the block size in a kernel
+/// (`kernel`), 1 in a host function. The count is a product of constants
+/// and `gpu.block_dim`s; each `gpu.block_dim` whose size the kernel states
+/// (`known_block_size`, a `gpu.launch` with constant sizes)
+/// is that size. It equals the block size `x * y * z` for every launch if
+/// the dimensions of unknown size occur in it once each and the constants
+/// multiply to the product of the known sizes (PTX ISA 9.7.13.15.9
+/// `mbarrier.init`: the expected arrival count of each phase).
+fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), String> {
+    const CANNOT: &str = "has an arrival count apipe-check-hazards cannot evaluate (a constant, or a product of constants and gpu.block_dim x, y and z)";
+    // The dimensions of unknown size in the count, and its constant factor.
+    let mut unknown: Vec<usize> = Vec::new();
     let mut constant = 1i64;
     let mut stack = vec![count];
     while let Some(v) = stack.pop() {
@@ -1704,34 +1844,42 @@ fn arrival_count(count: Value, kernel: bool, function: &OperationRef) -> Result<
             continue;
         }
         let Some(def) = crate::access::values::defining_op(v) else {
-            return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into());
+            return Err(CANNOT.into());
         };
         match op_name(&def).as_str() {
-            "arith.muli" => {
+            "arith.muli" | "index.mul" => {
                 stack.push(def.operand(0).unwrap());
                 stack.push(def.operand(1).unwrap());
             }
-            "gpu.block_dim" => dims.push(
-                def.attribute("dimension")
-                    .map(|a| a.to_string())
-                    .unwrap_or_default(),
-            ),
-            _ => return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into()),
+            "arith.index_cast" | "arith.index_castui" => stack.push(def.operand(0).unwrap()),
+            "gpu.block_dim" => match crate::access::values::block_dim_size(&def) {
+                Some(size) => constant = constant.saturating_mul(size),
+                None => unknown.push(
+                    crate::access::values::gpu_dimension(&def).ok_or_else(|| CANNOT.to_owned())?,
+                ),
+            },
+            _ => return Err(CANNOT.into()),
         }
     }
-    dims.sort();
-    let all_dims = dims.len() == 3 && dims.iter().collect::<HashSet<_>>().len() == 3;
-    let known: Option<i64> =
-        crate::access::values::dense_i64(function, "known_block_size").map(|v| v.iter().product());
     let ok = if kernel {
-        (all_dims && constant == 1) || (dims.is_empty() && known == Some(constant))
+        // The block size: the known sizes times the unknown dimensions.
+        let mut known = 1i64;
+        let mut expected_unknown = Vec::new();
+        for d in 0..3 {
+            match crate::access::values::known_block_size(init, d) {
+                Some(size) => known = known.saturating_mul(size),
+                None => expected_unknown.push(d),
+            }
+        }
+        unknown.sort_unstable();
+        unknown == expected_unknown && constant == known
     } else {
-        dims.is_empty() && constant == 1
+        unknown.is_empty() && constant == 1
     };
     if ok {
         Ok(())
     } else if kernel {
-        Err("has an arrival count that is not the block size (gpu.block_dim x * y * z): every thread arrives once per group, so a phase with another count never completes or completes early".into())
+        Err("has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early".into())
     } else {
         Err(format!("has arrival count {constant} in a host function, where one thread arrives per group: a phase with another count never completes or completes early"))
     }
