@@ -42,9 +42,11 @@
 //!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
 //!    every path; or a pipeline index at offset 0), and its slot's previous
 //!    group must be complete (`done <= K`): else a located error (slot out
-//!    of step, slot reused too early). So must an `apipe.bulk_copy` or
-//!    `apipe.mbarrier_expect_tx` (its bytes count on the next group's
-//!    phase); per ring, `tx` sums the bytes expected minus the bytes bulk
+//!    of step, slot reused too early: only if `n_r >= K` on some path; the
+//!    walk still runs after it, without the guards' completion of step 5,
+//!    so the accesses it exposes are reported too). So must an
+//!    `apipe.bulk_copy` or `apipe.mbarrier_expect_tx` (its bytes count on
+//!    the next group's phase); per ring, `tx` sums the bytes expected minus the bytes bulk
 //!    copied since the thread's last arrive, and an arrive needs `tx = 0`
 //!    on every path (PTX ISA 9.7.13.15.2: a phase completes when its
 //!    arrivals and its transaction count are both done).
@@ -73,7 +75,9 @@
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
 //!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
-//!    that still moves becomes infinite); checks run on the final round
+//!    that still moves becomes infinite; with a constant trip count T, `n_r`
+//!    at the header is at most its entry value plus T - 1 times the body's
+//!    arrive ops on r, when none is in a nested loop); checks run on the final round
 //!    only. Other ops with regions that hold mbarrier ops are errors.
 //!
 //! Invariant (soundness): every interval holds the value on every path,
@@ -115,6 +119,13 @@ pub(crate) struct Facts {
     /// Per arrive: the values equal to its ring's count `n` there on every
     /// visit (`δ = 0`): each is the number of the group it arms.
     counts: HashMap<usize, Vec<usize>>,
+    /// True if an arrive may reuse its slot before the slot's previous
+    /// group is complete (reported): groups more than K back are not known
+    /// complete.
+    reuse_unproved: bool,
+    /// Per arrive that reuses its slot too early: its message (the walk
+    /// still runs; reported before its hazards).
+    reuse: Vec<(usize, String)>,
     /// True if the function initialises one ring.
     single_ring: bool,
     /// Per wait for a phase that already completed (step 4): its message.
@@ -132,14 +143,16 @@ enum GroupName {
 }
 
 impl Facts {
-    /// The waits for a phase that already completed, as hazards at the
-    /// wait (`nested`: the function's ops).
+    /// The arrives that reuse their slot too early and the waits for a
+    /// phase that already completed, as hazards at the op (`nested`: the
+    /// function's ops).
     pub fn stale_hazards<'c: 'a, 'a>(
         &self,
         nested: &[OperationRef<'c, 'a>],
     ) -> Vec<super::Hazard<'c, 'a>> {
-        self.stale
+        self.reuse
             .iter()
+            .chain(&self.stale)
             .filter_map(|(key, message)| {
                 let op = *nested.iter().find(|o| op_key(*o) == *key)?;
                 Some(super::Hazard {
@@ -175,6 +188,9 @@ impl Facts {
     /// armed before, so `x < n`), and the arrive of group `n - 1` proved
     /// the group `K` back from it, `n - 1 - K >= x`, complete (step 3).
     pub fn guard_value(&self, op: &OperationRef) -> Option<usize> {
+        if self.reuse_unproved {
+            return None;
+        }
         let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
         self.arms
             .keys()
@@ -260,6 +276,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         failed: HashSet::new(),
         soft: HashSet::new(),
         visited: HashSet::new(),
+        log: Vec::new(),
     };
     analysis.find_rings();
     analysis.facts.single_ring = analysis.rings.len() == 1;
@@ -272,8 +289,9 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
     if analysis.failed.is_empty() {
         Ok(analysis.facts)
     } else {
-        // No walk: the waits for a completed phase are reported here.
-        for (key, message) in &analysis.facts.stale {
+        // The errors in the order found; no walk: the waits for a
+        // completed phase are reported here too.
+        for (key, message) in analysis.log.iter().chain(&analysis.facts.stale) {
             if let Some(op) = ops::nested_ops(&function)
                 .iter()
                 .find(|o| op_key(*o) == *key)
@@ -670,6 +688,9 @@ struct Analysis<'c, 'a> {
     failed: HashSet<usize>,
     /// Ops with an error emitted after which the walk still runs.
     soft: HashSet<usize>,
+    /// The errors found (op key, message), emitted in this order if the
+    /// analysis fails.
+    log: Vec<(usize, String)>,
     /// Waits recorded at least once (their facts are joined over visits).
     visited: HashSet<usize>,
 }
@@ -691,11 +712,23 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if self.quiet > 0 || !self.failed.insert(op_key(op)) {
             return;
         }
-        diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
+        self.log.push((op_key(op), message.to_owned()));
     }
 
-    /// A hazard at a wait, reported with the walk's (its facts stay
-    /// sound): the walk names the accesses the defect exposes.
+    /// An error after which the walk still runs and names the accesses the
+    /// defect exposes (an arrive that reuses its slot too early): a hazard
+    /// at `op` in [`Facts::stale_hazards`], or, if the analysis fails, an
+    /// error in the order found.
+    fn error_then_walk(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
+        if self.quiet > 0 || self.failed.contains(&op_key(op)) || !self.soft.insert(op_key(op)) {
+            return;
+        }
+        self.log.push((op_key(op), message.to_owned()));
+        self.facts.reuse.push((op_key(op), message.to_owned()));
+    }
+
+    /// A hazard at a wait (a completed phase), reported with the walk's:
+    /// the walk still runs and names the accesses the defect exposes.
     fn soft_error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
         if self.quiet > 0 || self.failed.contains(&op_key(op)) || !self.soft.insert(op_key(op)) {
             return;
@@ -1149,8 +1182,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(Some(base)) = base {
             self.arm(GroupName::Value(ring, base), op);
         }
-        if base.is_some() && r.done > k {
-            self.error(
+        // The slot's previous group exists once K groups were armed.
+        if base.is_some() && r.done > k && r.n.hi >= k {
+            // The walk still runs (it names the reads this exposes), but
+            // without the ring's reuse proof (`guard_value`).
+            self.facts.reuse_unproved = true;
+            self.error_then_walk(
                 op,
                 &format!(
                     "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
@@ -1617,7 +1654,41 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        let header = self.fixed_point(op, entry.clone(), back);
+        let mut header = self.fixed_point(op, entry.clone(), back);
+        // A constant trip count T bounds the arrives before an iteration:
+        // at most T - 1 iterations' worth more than at the entry (each
+        // arrive op of the body runs at most once per iteration, unless
+        // it is in a nested loop).
+        if let [Some(l), Some(u), Some(s)] = bounds.as_slice() {
+            if *s > 0 && u > l {
+                let trips = (u - l + s - 1) / s;
+                let nested: Vec<OperationRef> = ops::nested_ops(op);
+                for (ring, r) in header.rings.iter_mut() {
+                    let arrives: Vec<&OperationRef> = nested
+                        .iter()
+                        .filter(|o| {
+                            ops::is(*o, ops::MBARRIER_ARRIVE_COPIES)
+                                && ring_operand(o).map(value_key) == Some(*ring)
+                        })
+                        .collect();
+                    let in_inner_loop = arrives.iter().any(|a| {
+                        ops::ancestors(a)
+                            .take_while(|p| p != op)
+                            .any(|p| matches!(op_name(&p).as_str(), "scf.for" | "scf.while"))
+                    });
+                    let entry_n = entry.rings[ring].n;
+                    if in_inner_loop || entry_n.hi >= INF {
+                        continue;
+                    }
+                    let most = entry_n
+                        .hi
+                        .saturating_add((trips - 1).saturating_mul(arrives.len() as i64));
+                    if most < INF && most < r.n.hi {
+                        r.n.hi = most.max(r.n.lo);
+                    }
+                }
+            }
+        }
         // The final round: checks and facts.
         let mut exit = header.clone();
         self.block(body, &mut exit);

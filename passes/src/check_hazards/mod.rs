@@ -207,7 +207,8 @@ pub fn find_hazards<'c: 'a, 'a>(
             match mbarrier::analyze(function) {
                 Ok(facts) => {
                     // Waits for a completed phase: hazards of their own;
-                    // the walk names the reads they expose.
+                    // the walk names the reads they expose. So do arrives
+                    // that reuse their slot too early.
                     out.extend(facts.stale_hazards(&nested));
                     Some(facts)
                 }
