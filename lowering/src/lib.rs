@@ -10,7 +10,9 @@
 //! - `gpu_pipeline`: apipe passes (`--sync=auto|counting|mbarrier`), then
 //!   upstream MLIR lowering to the LLVM and NVVM dialects;
 //! - `ptx`: LLVM IR and PTX through inkwell's NVPTX backend;
-//! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage.
+//! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage;
+//! - [`launch_bounds`]: the block and grid sizes kernels state, checked
+//!   before lowering (both paths).
 //!
 //! The CPU path (`apipe-run`):
 //! - [`to_emulation`]: apipe ops → calls into the runtime (pass
@@ -31,6 +33,7 @@ mod error;
 #[cfg(feature = "ptx")]
 pub mod gpu_pipeline;
 pub mod import_nvgpu;
+pub mod launch_bounds;
 pub mod mbarrier_to_nvvm;
 #[cfg(feature = "ptx")]
 pub mod ptx;

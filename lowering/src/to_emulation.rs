@@ -12,7 +12,9 @@
 //!    copy has memrefs of rank 1 to [`MAX_RANK`] whose element type has a
 //!    whole number of bytes; no symbol of the root uses a runtime function's
 //!    name; every op of a `gpu.module` and every launch can be emulated
-//!    ([`kernels::check`]); every `memref.generic_atomic_rmw` has an
+//!    ([`kernels::check`]), and every stated block and grid size is one a
+//!    launch can have ([`crate::launch_bounds`]); every
+//!    `memref.generic_atomic_rmw` has an
 //!    integer element (MLIR 22 lowers it to `llvm.cmpxchg`);
 //! 2. give each apipe op and each `memref.dealloc` an id, in pre-order;
 //!    `locations[id]` is its `file:line:col`, which the runtime prints in
@@ -20,7 +22,9 @@
 //!    each `memref.dealloc` of workgroup memory in a kernel (the block's
 //!    memory lives as long as the block; `free` of it would crash);
 //! 3. with the race checker, hooks before each workgroup access and global
-//!    store in kernels ([`hooks`]); record the workgroup allocations
+//!    store or atomic update in kernels, and before each write of host
+//!    code that issues copies (called only while a host copy is in
+//!    flight) ([`hooks`]); record the workgroup allocations
 //!    ([`kernels::classify`]);
 //! 4. tokens become group ids: every `!apipe.token` value (op results and
 //!    block arguments, e.g. `scf.for` iter_args) is retyped to `i64` in
@@ -72,6 +76,7 @@ use crate::emulation_runtime::{
 };
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::pass::{PassInfo, PassOptions, RunFn};
+use apipe_passes::rewrite;
 use melior::{
     dialect::DialectHandle,
     ir::{attribute::AttributeLike, operation::OperationMutLike},
@@ -85,9 +90,9 @@ use melior::{
     Context,
 };
 use mlir_sys::{
-    mlirMemRefTypeGet, mlirOperationDestroy, mlirShapedTypeGetDimSize,
-    mlirShapedTypeGetElementType, mlirTypeIsAUnrankedMemRef, mlirUnrankedMemRefTypeGet,
-    mlirUnrankedMemrefGetMemorySpace, mlirValueReplaceAllUsesOfWith, MlirAttribute,
+    mlirMemRefTypeGet, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
+    mlirTypeIsAUnrankedMemRef, mlirUnrankedMemRefTypeGet, mlirUnrankedMemrefGetMemorySpace,
+    MlirAttribute,
 };
 use std::collections::HashMap;
 
@@ -123,7 +128,7 @@ fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
 /// What the lowering adds besides the apipe ops.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EmulationOptions {
-    /// Race checker hooks in kernels ([`hooks`]).
+    /// Race checker hooks in kernels and host code ([`hooks`]).
     pub racecheck: bool,
     /// Bounds checks of vector accesses ([`checks`]; `cf.assert`s and
     /// `scf.for` steps are always checked).
@@ -197,6 +202,7 @@ pub fn to_emulation<'c: 'a, 'a>(
         .filter(|op| ops::is_apipe(op) || ops::is(op, "memref.dealloc") && !workgroup_dealloc(op))
         .collect();
     let mut ok = kernels::check(root);
+    ok &= crate::launch_bounds::check(root);
     for op in nested
         .iter()
         .filter(|op| ops::is(*op, "memref.generic_atomic_rmw"))
@@ -240,8 +246,8 @@ pub fn to_emulation<'c: 'a, 'a>(
 
     // 2. Ids and locations; workgroup deallocs go.
     for op in workgroup_deallocs {
-        // SAFETY: `memref.dealloc` has no results; no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+        // `memref.dealloc` has no results; no handle to it is used again.
+        rewrite::erase_op(op);
     }
     let ids: Vec<i64> = apipe_ops
         .iter()
@@ -289,8 +295,8 @@ pub fn to_emulation<'c: 'a, 'a>(
     let dealloc_functions = typed(DEALLOC_FN_PREFIX);
     // 7. One host thread: a barrier has nobody to wait for.
     for op in barriers {
-        // SAFETY: `gpu.barrier` has no results; no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+        // `gpu.barrier` has no results; no handle to it is used again.
+        rewrite::erase_op(op);
     }
     // 8. Run-time checks.
     checks::insert(root, &mut emitter, options.bounds);
@@ -546,10 +552,8 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
             // has none), which made this step quadratic in the module.
             if op.result_count() == 1 {
                 let token = op.result(0).expect("checked");
-                // SAFETY: both values are live and have the type i64.
-                unsafe {
-                    mlirValueReplaceAllUsesOfWith(token.to_raw(), new.result(0).unwrap().to_raw())
-                };
+                // Both values are live and have the type i64.
+                rewrite::replace_all_uses_with(token.into(), new.result(0).unwrap().into());
             }
         } else if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
@@ -593,8 +597,8 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
                 em.call(op, WAIT_FN, &arguments, &[]);
             }
         }
-        // SAFETY: `op`'s results have no uses left; no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+        // `op`'s results have no uses left; no handle to it is used again.
+        rewrite::erase_op(op);
     }
 }
 

@@ -1,6 +1,7 @@
-//! IR surgery shared by every pass and conversion: erasing ops and blocks,
-//! replacing the uses of a value, cloning an op, and moving a region's
-//! body. Each goes through MLIR's `IRRewriter` (melior's [`IrRewriter`]),
+//! IR surgery shared by every pass and conversion (the passes here and
+//! the conversions of `apipe-lowering`, `apipe-run`'s included): erasing
+//! ops and blocks, replacing the uses of a value, cloning and moving an
+//! op, and moving a region's body. Each goes through MLIR's `IRRewriter` (melior's [`IrRewriter`]),
 //! the way an upstream rewrite pattern changes IR, so that no pass calls
 //! the C API's `mlirOperationDestroy`, `mlirValueReplaceAllUsesOfWith` or
 //! `mlirBlockDestroy` itself.
@@ -81,4 +82,11 @@ pub fn clone_before<'c, 'a>(
 pub fn take_body<'c: 'a, 'a>(into: &impl RegionLike<'c, 'a>, from: &impl RegionLike<'c, 'a>) {
     // SAFETY: both regions are live; `from` is left empty.
     unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) }
+}
+
+/// Moves `op` right before `before`, which may be in another block
+/// (`RewriterBase::moveOpBefore`).
+pub fn move_op_before(op: OperationRef, before: OperationRef) {
+    let rewriter = IrRewriter::from_op(before);
+    rewriter.as_rewriter_base().move_op_before(op, before);
 }

@@ -5,7 +5,7 @@
 
 use std::io;
 
-/// An error of `apipe-opt`, `apipe-translate` or `apipe-run`.
+/// An error of `apipe-opt`, `apipe-translate`, `apipe-run` or `apipe-fuzz`.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The input file cannot be read.
@@ -42,4 +42,27 @@ pub enum Error {
     /// The printed IR is not UTF-8 (a melior printing error).
     #[error("cannot print the IR: {0}")]
     Print(String),
+    /// A pass pipeline the tool runs itself failed (its diagnostics went
+    /// to the context's handlers first).
+    #[error("the pass pipeline '{0}' failed")]
+    PipelineFailed(String),
+    /// `apipe-run`: the lowered module did not reach the LLVM dialect (its
+    /// diagnostics were printed first).
+    #[error("lowering to the LLVM dialect failed")]
+    LoweringFailed,
+    /// `apipe-run`: MLIR's ExecutionEngine could not be created (the C API
+    /// drops LLVM's reason).
+    #[error("the JIT could not compile the lowered module")]
+    JitCompile,
+    /// `apipe-fuzz`: running children or writing its reports failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// `apipe-run`: a function the JIT should have compiled is missing.
+    #[error("could not find the entry point '{0}' in the JIT")]
+    JitLookup(String),
 }

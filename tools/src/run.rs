@@ -28,10 +28,11 @@
 use crate::{
     diagnostics::{self, Capture},
     source::{self, Input},
+    Error,
 };
 use apipe_lowering::{
     emulation_runtime::{self, Completion, RunConfig, Schedule, CIFACE_PREFIX},
-    to_emulation::{to_emulation, EmulationOptions},
+    to_emulation::{to_emulation, Emulation, EmulationOptions},
 };
 use apipe_passes::registry;
 use clap::Parser;
@@ -101,7 +102,8 @@ pub struct Cli {
     pub schedule: String,
     /// Check kernels for races on shared memory (and writes into the global
     /// source of an asynchronous copy in flight, and writes of two blocks to
-    /// the same global bytes): on by default; `--racecheck=false` or
+    /// the same global bytes), and host code for writes into the source of
+    /// its own copies in flight: on by default; `--racecheck=false` or
     /// `--no-racecheck` turns it off.
     #[arg(
         long = "racecheck",
@@ -146,8 +148,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
     };
     let ok = match run(&cli) {
         Ok(ok) => ok,
-        Err(message) => {
-            diagnostics::print_error(&message);
+        Err(error) => {
+            diagnostics::print_error(&error.to_string());
             false
         }
     };
@@ -160,34 +162,36 @@ pub fn main(args: Vec<String>) -> ExitCode {
 }
 
 /// Steps 1-6. `Ok(false)`: a located error was printed.
-fn run(cli: &Cli) -> Result<bool, String> {
+fn run(cli: &Cli) -> Result<bool, Error> {
     // 1.
     let completions: Vec<Completion> = cli
         .completion
         .split(',')
         .map(str::parse)
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(Error::Usage)?;
     let schedules: Vec<Schedule> = cli
         .schedule
         .split(',')
         .map(str::parse)
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(Error::Usage)?;
     if cli.opt_level > 3 {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "invalid optimization level -O{}: expected 0 to 3",
             cli.opt_level
-        ));
+        )));
     }
     if cli.jobs == 0 {
-        return Err("invalid --jobs=0: expected at least 1".into());
+        return Err(Error::Usage("invalid --jobs=0: expected at least 1".into()));
     }
     let racecheck = cli.racecheck && !cli.no_racecheck;
     let mut libraries: Vec<String> = DEFAULT_SHARED_LIBS.iter().map(|s| s.to_string()).collect();
     for library in &cli.shared_libs {
         if !std::path::Path::new(library).exists() {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "could not open shared library '{library}': no such file"
-            ));
+            )));
         }
         if !libraries.contains(library) {
             libraries.push(library.clone());
@@ -195,8 +199,8 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     libraries.retain(|l| std::path::Path::new(l).exists());
     let start = Instant::now();
-    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
-    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context()?;
     let capture = Capture::attach(&context);
     let report = |capture: &Capture| {
         let records = capture.take();
@@ -270,7 +274,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     };
     if run_pipeline(&context, &mut module, &pipeline).is_err() || capture.has_error() {
         report(&capture);
-        return Err("lowering to the LLVM dialect failed".into());
+        return Err(Error::LoweringFailed);
     }
     probe_stacks(&module);
     report(&capture);
@@ -278,27 +282,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let engine = Engine::new(&module, cli.opt_level, &libraries);
     report(&capture);
     let engine = engine?;
-    for (name, address) in emulation_runtime::symbols() {
-        engine.register(name, address);
-    }
-    for name in &emulation.copy_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::copy_symbol(),
-        );
-    }
-    for name in &emulation.region_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::region_symbol(),
-        );
-    }
-    for name in &emulation.dealloc_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::dealloc_symbol(),
-        );
-    }
+    engine.bind_runtime(&emulation);
     // Materialize the entry (LLVM code generation happens at the first
     // lookup), so that the run time below is the execution alone.
     let entry = engine.lookup_packed(&cli.entry)?;
@@ -380,12 +364,12 @@ pub fn run_pipeline(
     context: &melior::Context,
     module: &mut Module,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let manager = registry::module_pass_manager(context);
-    registry::parse_pipeline(&manager, text).map_err(|e| e.to_string())?;
+    registry::parse_pipeline(&manager, text)?;
     manager
         .run(module)
-        .map_err(|_| format!("the pass pipeline '{text}' failed"))
+        .map_err(|_| Error::PipelineFailed(text.to_owned()))
 }
 
 /// Step 2: checks that `entry` names a `func.func` of `() -> ()` in
@@ -493,7 +477,7 @@ impl Engine {
     ///
     /// # Errors
     /// The JIT could not compile the module.
-    pub fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
+    pub fn new(module: &Module, opt_level: u8, libraries: &[String]) -> Result<Self, Error> {
         // The engine reads the paths as C strings (up to a NUL), so each
         // one is NUL-terminated past its length.
         let terminated: Vec<String> = libraries.iter().map(|l| format!("{l}\0")).collect();
@@ -514,7 +498,7 @@ impl Engine {
             )
         };
         if raw.ptr.is_null() {
-            return Err("the JIT could not compile the lowered module".into());
+            return Err(Error::JitCompile);
         }
         Ok(Self(raw))
     }
@@ -531,18 +515,42 @@ impl Engine {
         }
     }
 
+    /// Binds the emulation runtime: its functions
+    /// ([`emulation_runtime::symbols`]) and the copy, region-hook and
+    /// dealloc functions that `apipe-to-emulation` declared for
+    /// `emulation` (by MLIR's C interface name). Before the first lookup.
+    pub fn bind_runtime(&self, emulation: &Emulation) {
+        for (name, address) in emulation_runtime::symbols() {
+            self.register(name, address);
+        }
+        let declared = [
+            (&emulation.copy_functions, emulation_runtime::copy_symbol()),
+            (
+                &emulation.region_functions,
+                emulation_runtime::region_symbol(),
+            ),
+            (
+                &emulation.dealloc_functions,
+                emulation_runtime::dealloc_symbol(),
+            ),
+        ];
+        for (names, address) in declared {
+            for name in names {
+                self.register(&format!("{CIFACE_PREFIX}{name}"), address);
+            }
+        }
+    }
+
     /// The packed entry `_mlir_<name>(void **arguments)` of function `name`.
     ///
     /// # Errors
     /// No such function in the JIT.
-    pub fn lookup_packed(&self, name: &str) -> Result<PackedFn, String> {
+    pub fn lookup_packed(&self, name: &str) -> Result<PackedFn, Error> {
         // SAFETY: the engine is live; a missing symbol gives null.
         let address =
             unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
         if address.is_null() {
-            Err(format!(
-                "could not find the entry point '{name}' in the JIT"
-            ))
+            Err(Error::JitLookup(name.to_owned()))
         } else {
             // SAFETY: the ExecutionEngine's packed wrappers have this
             // signature.

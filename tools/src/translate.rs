@@ -5,7 +5,9 @@
 //!    MLIR and apipe verifiers;
 //! 2. check `--sm` (below sm_80 is a located error: `cp.async` needs
 //!    sm_80) and `--ptx` (a version LLVM knows, not below the sm's); an
-//!    input without a `gpu.module` is a located error at its first op;
+//!    input without a `gpu.module` is a located error at its first op, and
+//!    so is a kernel stating a block or grid size that no launch can have
+//!    ([`apipe_lowering::launch_bounds`]);
 //! 3. lower with [`apipe_lowering::gpu_pipeline`] (apipe passes for
 //!    `--sync=auto|counting|mbarrier`, then upstream MLIR to the LLVM/NVVM
 //!    dialects); where mbarriers remain and no `--ptx` was given, PTX ISA
@@ -24,7 +26,7 @@ use crate::{
     diagnostics::{self, Capture, Record},
     source::{self, Input},
 };
-use apipe_lowering::{gpu_pipeline, ptx, ptxas, Error};
+use apipe_lowering::{gpu_pipeline, launch_bounds, ptx, ptxas, Error};
 use clap::Parser;
 use melior::ir::operation::OperationLike;
 use std::{io::Write, process::ExitCode, time::Instant};
@@ -83,8 +85,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
     match run(&cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            diagnostics::print_error(&message);
+        Err(error) => {
+            diagnostics::print_error(&error.to_string());
             ExitCode::FAILURE
         }
     }
@@ -102,10 +104,10 @@ enum Output {
     Binary(Vec<u8>, Vec<ptxas::ResourceUsage>),
 }
 
-fn run(cli: &Cli) -> Result<bool, String> {
+fn run(cli: &Cli) -> Result<bool, crate::Error> {
     // 2. (flags only)
-    let sync = gpu_pipeline::SyncForm::parse(&cli.sync)?;
-    let sm = ptx::Sm::parse(&cli.sm).map_err(|e| e.to_string())?;
+    let sync = gpu_pipeline::SyncForm::parse(&cli.sync).map_err(crate::Error::Usage)?;
+    let sm = ptx::Sm::parse(&cli.sm)?;
     if cli.print_pipeline {
         let options = gpu_pipeline::Options {
             sync,
@@ -115,11 +117,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Ok(true);
     }
     if cli.resource_usage && !cli.to_cubin {
-        return Err("--resource-usage needs --to-cubin".into());
+        return Err(crate::Error::Usage(
+            "--resource-usage needs --to-cubin".into(),
+        ));
     }
     // 1.
-    let input = Input::read(&cli.input).map_err(|e| e.to_string())?;
-    let context = apipe_dialect::create_context().map_err(|e| e.to_string())?;
+    let input = Input::read(&cli.input)?;
+    let context = apipe_dialect::create_context()?;
     let capture = Capture::attach(&context);
     let result = translate(cli, sm, sync, &context, &input);
     let mut records = capture.take();
@@ -128,7 +132,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         Ok(Some(output)) => output,
         Ok(None) => return Ok(false),
         Err(Error::Reported { .. }) if !records.is_empty() => return Ok(false),
-        Err(error) => return Err(error.to_string()),
+        Err(error) => return Err(error.into()),
     };
     let bytes = match output {
         Output::Text(text) => text.into_bytes(),
@@ -153,10 +157,12 @@ fn run(cli: &Cli) -> Result<bool, String> {
     if cli.output == "-" {
         std::io::stdout()
             .write_all(&bytes)
-            .map_err(|e| e.to_string())?;
+            .map_err(crate::Error::Stdout)?;
     } else {
-        std::fs::write(&cli.output, &bytes)
-            .map_err(|e| format!("could not open output file '{}': {e}", cli.output))?;
+        std::fs::write(&cli.output, &bytes).map_err(|source| crate::Error::WriteOutput {
+            path: cli.output.clone(),
+            source,
+        })?;
     }
     Ok(true)
 }
@@ -212,6 +218,9 @@ fn translate(
                  apipe-translate emits one PTX module per input"
             ),
         );
+        return Ok(None);
+    }
+    if !launch_bounds::check(&module.as_operation()) {
         return Ok(None);
     }
     // 3.

@@ -80,7 +80,7 @@ use melior::{
         AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
     },
 };
-use mlir_sys::{mlirOperationDestroy, mlirShapedTypeGetDimSize, mlirTypeIsAVector};
+use mlir_sys::{mlirShapedTypeGetDimSize, mlirTypeIsAVector};
 use std::collections::HashMap;
 
 /// Steps 1-6 on every op nested in `root`.
@@ -162,8 +162,8 @@ fn lower_assert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>)
         .into();
     let id = emitter.constant(op, emitter.i64_type(), id);
     emitter.call_if(op, failed, CHECK_FAILED_FN, &[id]);
-    // SAFETY: `cf.assert` has no results; no handle to it is used again.
-    unsafe { mlirOperationDestroy(op.to_raw()) }
+    // `cf.assert` has no results; no handle to it is used again.
+    apipe_passes::rewrite::erase_op(op);
 }
 
 /// The value of `value` if an `arith.constant` defines it.

@@ -1,15 +1,17 @@
 //! The race checker's hooks (`apipe-run --racecheck`), in the code of a
 //! `gpu.module`, before each op that accesses workgroup memory or writes
-//! global memory:
+//! global memory (atomically or not), and in host code before each op
+//! that writes memory:
 //!
-//! 1. the hot path, `memref.load` / `memref.store` and `vector.load` /
-//!    `vector.store` of one row (every vector dimension but the last is 1):
-//!    a call `apipe_emu_shared_access(id, address, bytes, kind)` (kind 0 a
-//!    read, 1 a write) for workgroup memory, `apipe_emu_global_write(id,
-//!    address, bytes)` for a store to global memory; the address is
-//!    `aligned + (offset + sum(index_d * stride_d)) * element_bytes`, from
-//!    the memref's metadata, which the LLVM lowering shares with the access
-//!    itself;
+//! 1. the hot path, `memref.load` / `memref.store`, `vector.load` /
+//!    `vector.store` of one row (every vector dimension but the last is 1)
+//!    and `memref.atomic_rmw` / `memref.generic_atomic_rmw`: a call
+//!    `apipe_emu_shared_access(id, address, bytes, kind)` (kind 0 a read,
+//!    1 a write, 2 an atomic update) for workgroup memory,
+//!    `apipe_emu_global_write(id, address, bytes, kind)` for a store or
+//!    atomic update of global memory; the address is `aligned + (offset +
+//!    sum(index_d * stride_d)) * element_bytes`, from the memref's
+//!    metadata, which the LLVM lowering shares with the access itself;
 //! 2. every other op with memory effects, as MLIR's
 //!    `MemoryEffectOpInterface` declares them (the same query the hazard
 //!    checker uses, [`apipe_dialect::effects`]), on a memref value:
@@ -24,10 +26,23 @@
 //!    - `vector.load` / `store` of several rows, `vector.maskedload` /
 //!      `maskedstore`: the vector's shape on the innermost dimensions (a
 //!      mask is not looked at: masked-off lanes count as accessed);
-//!    - `memref.atomic_rmw` / `memref.generic_atomic_rmw`: one element,
-//!      atomic (atomics race only with plain accesses);
 //!    - any other op (`memref.copy`, `linalg` ops, `vector.gather`, ...):
 //!      the whole memref it names.
+//!
+//! 3. host code (outside `gpu.module`s), when it issues copies: before
+//!    each op of steps 1-2 that writes or atomically updates a memref (of
+//!    any memory: the host's copies may read its stack too), a load of
+//!    the runtime's count of hosts with copies in flight
+//!    ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
+//!    declared as an external `memref.global`) and, when it is not 0, the
+//!    hook: `apipe_emu_host_write(id, address, bytes, kind)` for one
+//!    element, the region hook otherwise. A write into the source of a
+//!    host copy in flight is then a located error (atomic or not: an
+//!    atomic update is not ordered against the copy's read either).
+//!
+//! Atomics race only with plain accesses in workgroup memory, and not at
+//! all with each other across blocks; against a copy's source read they
+//! count as writes.
 //!
 //! Not instrumented: apipe ops (the runtime records their copies itself),
 //! calls (the callee's own ops are), allocation and free effects, memrefs
@@ -39,7 +54,9 @@
 //! messages.
 
 use super::{address_space, element_bytes, Emitter, WORKGROUP};
-use crate::emulation_runtime::{GLOBAL_WRITE_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN};
+use crate::emulation_runtime::{
+    GLOBAL_WRITE_FN, HOST_WRITE_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
+};
 use apipe_dialect::{
     effects::{memory_effects, EffectKind},
     ops,
@@ -62,14 +79,20 @@ pub fn insert<'c: 'a, 'a>(
     emitter: &mut Emitter<'c, 'a>,
 ) -> Vec<String> {
     let mut region_functions: HashMap<String, String> = HashMap::new();
-    for op in ops::nested_ops(root) {
-        let in_gpu = ops::ancestors(&op).any(|p| ops::is(&p, "gpu.module"));
-        if !in_gpu || ops::is_apipe(&op) {
+    let nested = ops::nested_ops(root);
+    let in_gpu = |op: &OperationRef| ops::ancestors(op).any(|p| ops::is(&p, "gpu.module"));
+    // Step 3 only where the host issues copies.
+    let host_copies = nested
+        .iter()
+        .any(|op| (ops::is(op, "apipe.copy") || ops::is(op, "apipe.bulk_copy")) && !in_gpu(op));
+    for op in nested {
+        let host = !in_gpu(&op);
+        if host && !host_copies || ops::is_apipe(&op) {
             continue;
         }
-        if !element_access(op, emitter) {
+        if !element_access(op, emitter, host) {
             for access in region_accesses(&op) {
-                region_hook(op, emitter, &mut region_functions, access);
+                region_hook(op, emitter, &mut region_functions, access, host);
             }
         }
     }
@@ -83,26 +106,38 @@ const READ: i64 = 0;
 const WRITE: i64 = 1;
 const ATOMIC: i64 = 2;
 
-/// Whether an access of `kind` to `memref` needs a hook: every access of
-/// workgroup memory; a plain write of global (or default) memory that is
-/// not the thread's own stack.
-fn needs_hook(memref: Value, kind: i64) -> bool {
+/// Whether an access of `kind` to `memref` needs a hook: in a kernel,
+/// every access of workgroup memory and a write or atomic update of
+/// global (or default) memory that is not the thread's own stack; in host
+/// code (`host`), every write or atomic update.
+fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
+    if host {
+        return kind != READ;
+    }
     match address_space(memref.r#type()) {
         Some(WORKGROUP) => true,
-        Some(0 | 1) => kind == WRITE && !is_stack(memref),
+        Some(0 | 1) => kind != READ && !is_stack(memref),
         _ => false,
     }
 }
 
-/// Step 1 for `op`; false if `op` is not one of its ops.
-fn element_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) -> bool {
-    // (memref operand, first index operand, value type, is a write)
+/// Step 1 for `op` (step 3 in `host` code); false if `op` is not one of
+/// its ops.
+fn element_access<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+    host: bool,
+) -> bool {
+    // (memref operand, first index operand, value type, kind)
+    let result_type = || op.result(0).map(|r| r.r#type());
     let access = match ops::name(&op).as_str() {
-        "memref.load" | "vector.load" => (0, 1, op.result(0).map(|r| r.r#type()), false),
-        "memref.store" | "vector.store" => (1, 2, op.operand(0).map(|v| v.r#type()), true),
+        "memref.load" | "vector.load" => (0, 1, result_type(), READ),
+        "memref.store" | "vector.store" => (1, 2, op.operand(0).map(|v| v.r#type()), WRITE),
+        "memref.atomic_rmw" => (1, 2, result_type(), ATOMIC),
+        "memref.generic_atomic_rmw" => (0, 1, result_type(), ATOMIC),
         _ => return false,
     };
-    let (memref_at, first_index, Ok(value_type), write) = access else {
+    let (memref_at, first_index, Ok(value_type), kind) = access else {
         return true;
     };
     if vector_shape(value_type)
@@ -119,7 +154,7 @@ fn element_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
     let Some(bytes) = element_bytes(value_type) else {
         return true;
     };
-    if !needs_hook(memref, if write { WRITE } else { READ }) {
+    if !needs_hook(memref, kind, host) {
         return true;
     }
     let shared = address_space(memref.r#type()) == Some(WORKGROUP);
@@ -135,11 +170,15 @@ fn element_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
     emitter.name(id, &ops::name(&op));
     let id = emitter.constant(op, emitter.i64_type(), id);
     let bytes = emitter.constant(op, emitter.i64_type(), bytes);
-    if shared {
-        let kind = emitter.constant(op, emitter.i64_type(), write as i64);
-        emitter.call(op, SHARED_ACCESS_FN, &[id, address, bytes, kind], &[]);
+    let kind = emitter.constant(op, emitter.i64_type(), kind);
+    let arguments = [id, address, bytes, kind];
+    if host {
+        let watching = emitter.host_watching(op);
+        emitter.call_if_with(op, watching, HOST_WRITE_FN, &arguments, false);
+    } else if shared {
+        emitter.call(op, SHARED_ACCESS_FN, &arguments, &[]);
     } else {
-        emitter.call(op, GLOBAL_WRITE_FN, &[id, address, bytes], &[]);
+        emitter.call(op, GLOBAL_WRITE_FN, &arguments, &[]);
     }
     true
 }
@@ -276,6 +315,7 @@ fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a
             .unwrap_or(0)
     };
     let narrowed = match ops::name(op).as_str() {
+        // (When step 1 could not read their element type.)
         "memref.atomic_rmw" => Some(indexed(1, ATOMIC, None)),
         "memref.generic_atomic_rmw" => Some(indexed(0, ATOMIC, None)),
         "vector.transfer_read" => Some(result_shape.and_then(|shape| {
@@ -340,16 +380,18 @@ fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a
     accesses
 }
 
-/// Emits the hook of one step-2 access before `op`.
+/// Emits the hook of one step-2 access before `op` (step 3 in `host`
+/// code: guarded by the host's count of copies in flight).
 fn region_hook<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
     functions: &mut HashMap<String, String>,
     access: RegionAccess<'c, 'a>,
+    host: bool,
 ) {
     const MAX_RANK: usize = crate::emulation_runtime::MAX_RANK;
     let memref = access.memref;
-    if !needs_hook(memref, access.kind) {
+    if !needs_hook(memref, access.kind, host) {
         return;
     }
     let Ok(ty) = MemRefType::try_from(memref.r#type()) else {
@@ -388,6 +430,11 @@ fn region_hook<'c, 'a>(
         .entry(key)
         .or_insert_with(|| format!("{REGION_FN_PREFIX}{count}"))
         .clone();
+    if host {
+        let watching = emitter.host_watching(op);
+        emitter.call_if_with(op, watching, &name, &arguments, true);
+        return;
+    }
     let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
     emitter.declare(&name, &inputs, &[], true);
     let call = emitter.call_operation(&name, &arguments, &[], op.location());

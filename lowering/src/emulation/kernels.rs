@@ -42,6 +42,7 @@ use crate::emulation_runtime::{
     LIVE_FN, SHARED_ACCESS_FN,
 };
 use apipe_dialect::{diagnostic, ops};
+use apipe_passes::rewrite;
 use melior::{
     dialect::{arith, func},
     ir::{
@@ -54,10 +55,7 @@ use melior::{
         BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
     },
 };
-use mlir_sys::{
-    mlirBlockEraseArgument, mlirOperationDestroy, mlirRegionTakeBody, mlirTypeIsAFloat,
-    mlirValueReplaceAllUsesOfWith,
-};
+use mlir_sys::mlirTypeIsAFloat;
 use std::collections::{HashMap, HashSet};
 
 /// The gpu ops that kernels may use.
@@ -458,8 +456,8 @@ pub fn lower<'c: 'a, 'a>(
                 }
             }
         }
-        // SAFETY: every op still used moved out of the module.
-        unsafe { mlirOperationDestroy(module.to_raw()) }
+        // Every op still used moved out of the module.
+        rewrite::erase_op(module);
     }
     for info in &mut kernels {
         info.buffers.sort();
@@ -490,6 +488,10 @@ fn convert_function<'c: 'a, 'a>(
 ) -> Option<KernelInfo> {
     let context = emitter.context;
     let location = op.location();
+    let known_block = crate::launch_bounds::declared_block(&op);
+    let known_grid = crate::launch_bounds::declared_grid(&op);
+    let declared_at = emitter.id(location, "");
+    emitter.name(declared_at, "gpu.func");
     let function_type = op
         .attribute("function_type")
         .ok()
@@ -592,13 +594,8 @@ fn convert_function<'c: 'a, 'a>(
             location,
         ),
     );
-    // SAFETY: both regions are live; the old one is left empty.
-    unsafe {
-        mlirRegionTakeBody(
-            new.region(0).unwrap().to_raw(),
-            op.region(0).unwrap().to_raw(),
-        )
-    };
+    // Both regions are live; the old one is left empty.
+    rewrite::take_body(&new.region(0).unwrap(), &op.region(0).unwrap());
     let entry = entry_block(&new)?;
     let first = entry.first_operation()?;
     let hidden = kernel.then(|| {
@@ -635,10 +632,8 @@ fn convert_function<'c: 'a, 'a>(
             .unwrap()
             .into()
     };
-    let replace = |old: Value<'c, 'a>, new: Value<'c, 'a>| {
-        // SAFETY: both values are live and have the same (host) type.
-        unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
-    };
+    // Both values are live and have the same (host) type.
+    let replace = |old: Value<'c, 'a>, new: Value<'c, 'a>| rewrite::replace_all_uses_with(old, new);
     for (k, offset) in attribution_offsets.iter().enumerate() {
         let argument: Value = entry.argument(inputs.len() + k).unwrap().into();
         if let Some(hidden) = &hidden {
@@ -680,15 +675,16 @@ fn convert_function<'c: 'a, 'a>(
     }
     // Destroyed only now: `first`, where the views go, may be one of them.
     for o in dead {
-        // SAFETY: no uses left; no handle to it is used again.
-        unsafe { mlirOperationDestroy(o.to_raw()) }
+        // No uses left; no handle to it is used again.
+        rewrite::erase_op(o);
     }
     for i in (inputs.len()..argument_count).rev() {
-        // SAFETY: the attribution arguments have no uses left.
-        unsafe { mlirBlockEraseArgument(entry.to_raw(), i as u32) };
+        // SAFETY: the attribution arguments have no uses left and no
+        // handle to them is used again.
+        unsafe { entry.erase_argument(i) };
     }
-    // SAFETY: the old op's region is empty; nothing refers to it.
-    unsafe { mlirOperationDestroy(op.to_raw()) }
+    // The old op's region is empty; nothing refers to it.
+    rewrite::erase_op(op);
     lower_gpu_ops(&new, hidden.as_ref(), emitter);
     if let Some(hidden) = &hidden {
         // The old first op may be gone (an id op): take the current one.
@@ -703,6 +699,9 @@ fn convert_function<'c: 'a, 'a>(
         shared_bytes,
         argument_slots: slot_count,
         buffers,
+        known_block,
+        known_grid,
+        declared_at,
     })
 }
 
@@ -888,11 +887,11 @@ fn lower_gpu_ops<'c: 'a, 'a>(
         };
         if let Some(value) = replacement {
             let old = op.result(0).unwrap();
-            // SAFETY: both values are live and have the type index.
-            unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) }
+            // Both values are live and have the type index.
+            rewrite::replace_all_uses_with(old.into(), value);
         }
-        // SAFETY: no uses left; no handle to it is used again.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+        // No uses left; no handle to it is used again.
+        rewrite::erase_op(op);
     }
 }
 
@@ -960,7 +959,7 @@ fn lower_launches<'c: 'a, 'a>(
             arguments.push(emitter.to_i64(op, size));
         }
         emitter.call(op, LAUNCH_FN, &arguments, &[]);
-        // SAFETY: a synchronous launch has no results.
-        unsafe { mlirOperationDestroy(op.to_raw()) }
+        // A synchronous launch has no results.
+        rewrite::erase_op(op);
     }
 }

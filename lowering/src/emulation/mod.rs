@@ -6,7 +6,7 @@
 //!   `generate-runtime-verification`; `scf.for` steps; vector access
 //!   bounds) become calls that stop the program with a located error;
 //! - [`hooks`]: the race checker's hooks before workgroup-memory accesses
-//!   and global stores in kernels;
+//!   and global writes in kernels, and before writes of host code;
 //! - [`mbarrier`]: the ops of the mbarrier form become runtime calls with
 //!   the address of their slot;
 //! - [`realloc`]: `memref.realloc` becomes alloc, copy and dealloc
@@ -220,9 +220,22 @@ impl<'c, 'a> Emitter<'c, 'a> {
         name: &str,
         arguments: &[Value<'c, 'a>],
     ) {
+        self.call_if_with(op, condition, name, arguments, false);
+    }
+
+    /// [`Self::call_if`], declaring `name` with `c_interface` as in
+    /// [`Self::declare`].
+    pub fn call_if_with(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        condition: Value<'c, 'a>,
+        name: &str,
+        arguments: &[Value<'c, 'a>],
+        c_interface: bool,
+    ) {
         let location = op.location();
         let inputs: Vec<Type> = arguments.iter().map(|a| a.r#type()).collect();
-        self.declare(name, &inputs, &[], false);
+        self.declare(name, &inputs, &[], c_interface);
         let then_block = Block::new(&[]);
         then_block.append_operation(self.call_operation(name, arguments, &[], location));
         then_block.append_operation(scf::r#yield(&[], location));
@@ -232,6 +245,75 @@ impl<'c, 'a> Emitter<'c, 'a> {
             op,
             scf::r#if(condition, &[], then_region, Region::new(), location),
         );
+    }
+
+    /// Whether a host copy is in flight, as an `i1` computed before `op`:
+    /// the runtime's count
+    /// ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
+    /// declared once as an external `memref.global` of type `memref<i64>`)
+    /// is not 0.
+    pub fn host_watching(&mut self, op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+        use crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL;
+        let ty: Type = MemRefType::new(self.i64_type(), &[], None, None).into();
+        if self.declared.insert(HOST_WATCH_GLOBAL.to_owned()) {
+            let context = self.context;
+            let global = OperationBuilder::new("memref.global", Location::unknown(context))
+                .add_attributes(&[
+                    (
+                        Identifier::new(context, "sym_name"),
+                        StringAttribute::new(context, HOST_WATCH_GLOBAL).into(),
+                    ),
+                    (
+                        Identifier::new(context, "type"),
+                        TypeAttribute::new(ty).into(),
+                    ),
+                ])
+                .build()
+                .expect("valid memref.global");
+            self.body.insert_operation(0, global);
+        }
+        let location = op.location();
+        let memref: Value = self
+            .before(
+                op,
+                OperationBuilder::new("memref.get_global", location)
+                    .add_attributes(&[(
+                        Identifier::new(self.context, "name"),
+                        FlatSymbolRefAttribute::new(self.context, HOST_WATCH_GLOBAL).into(),
+                    )])
+                    .add_results(&[ty])
+                    .build()
+                    .expect("valid memref.get_global"),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let count: Value = self
+            .before(
+                op,
+                OperationBuilder::new("memref.load", location)
+                    .add_operands(&[memref])
+                    .add_results(&[self.i64_type()])
+                    .build()
+                    .expect("valid memref.load"),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let zero = self.constant(op, self.i64_type(), 0);
+        self.before(
+            op,
+            arith::cmpi(
+                self.context,
+                arith::CmpiPredicate::Ne,
+                count,
+                zero,
+                location,
+            ),
+        )
+        .result(0)
+        .unwrap()
+        .into()
     }
 
     /// `memref.extract_aligned_pointer_as_index` and

@@ -36,11 +36,11 @@
 use super::Emitter;
 use crate::emulation_runtime::STACK_RELEASE_FN;
 use apipe_dialect::ops;
+use apipe_passes::rewrite;
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
+    BlockLike, OperationRef, RegionLike, Type, Value,
 };
-use mlir_sys::{mlirOperationDestroy, mlirOperationMoveBefore, mlirValueReplaceAllUsesOfWith};
 use std::collections::HashSet;
 
 /// `ptrtoint %pointer` to `i64`, before `op`.
@@ -94,8 +94,8 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
             if terminator.is_some_and(|t| t == op) {
                 break;
             }
-            // SAFETY: both ops are live; `op` leaves the scope's block.
-            unsafe { mlirOperationMoveBefore(op.to_raw(), scope.to_raw()) };
+            // Both ops are live; `op` leaves the scope's block.
+            rewrite::move_op_before(op, scope);
         }
         // 3.
         emitter.before(
@@ -114,13 +114,13 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
         // 4.
         if let Some(terminator) = terminator {
             for (result, value) in scope.results().zip(terminator.operands()) {
-                // SAFETY: live values of the same type.
-                unsafe { mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
+                // Live values of the same type.
+                rewrite::replace_all_uses_with(result.into(), value);
             }
         }
-        // SAFETY: the scope's results have no uses left; its body holds only
-        // the terminator; no handle to either is used again.
-        unsafe { mlirOperationDestroy(scope.to_raw()) }
+        // The scope's results have no uses left; its body holds only the
+        // terminator; no handle to either is used again.
+        rewrite::erase_op(scope);
     }
 }
 

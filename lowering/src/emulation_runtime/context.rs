@@ -58,6 +58,14 @@ pub struct KernelInfo {
     /// The workgroup buffers: (byte offset, bytes, `file:line:col` of their
     /// declaration), by offset.
     pub buffers: Vec<(usize, usize, String)>,
+    /// The block size the kernel states (x, y, z) and the attribute that
+    /// states it (`known_block_size`, ...; see `crate::launch_bounds`):
+    /// every launch must have exactly this size.
+    pub known_block: Option<([i64; 3], &'static str)>,
+    /// The grid size the kernel states, as `known_block`.
+    pub known_grid: Option<([i64; 3], &'static str)>,
+    /// The op id of the kernel (its `gpu.func`), for notes.
+    pub declared_at: i64,
 }
 
 /// How a run is configured.
@@ -267,6 +275,9 @@ pub struct Thread {
     /// of kernels reads it too (a hidden `memref<65xi64>` argument) and
     /// calls the runtime only on a miss.
     pub read_cache: [u64; READ_CACHE_SLOTS + 1],
+    /// The host thread, with the race checker: the source ranges of its
+    /// copies in flight ([`super::copy_sources::HostWatch`]).
+    pub host_sources: super::copy_sources::HostWatch,
 }
 
 /// The read cache's key of a read of `bytes` bytes at workgroup offset
@@ -303,6 +314,7 @@ impl Thread {
                 cache[READ_CACHE_SLOTS] = 1;
                 cache
             },
+            host_sources: Default::default(),
         }
     }
 

@@ -31,15 +31,106 @@
 //!    into bytes that a copy of another block reads, at any time, is
 //!    reported ([`cross_block_source_write`]).
 //!
+//! Atomic writes (`memref.atomic_rmw`, `memref.generic_atomic_rmw`) count
+//! as writes here: atomicity orders them among atomics, not against the
+//! copy's plain read.
+//!
+//! The host thread (code outside kernels) has a watch of its own
+//! ([`HostWatch`]): its copies' source ranges from issue until a wait
+//! completes them; a write of the host into one of them stops the program
+//! with a located error at the write. The JIT code calls the host's write
+//! hook only while some host thread has a copy in flight: it first reads
+//! [`HOST_WATCH_GLOBAL`], which counts them.
+//!
 //! Cost: per global write, an insertion in an ordered map of the epoch's
 //! writes, and one bounds test while no copy is in flight (none of its
 //! bytes can be watched), a scan of the live ranges otherwise (at most
 //! the copies in flight of the block's threads); per copy, a range query
-//! in the epoch's writes.
+//! in the epoch's writes. Per host write, a load and a test while no copy
+//! is in flight, a call and a scan of the host's copies in flight
+//! otherwise.
 
 use super::context::{triple, GpuIds, Run};
 use super::racecheck::{GlobalLog, GlobalWrite, IN_FLIGHT};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Name of the global `i64` that JIT code of the host reads before each
+/// write: the number of host threads with a copy in flight
+/// ([`HOST_WATCH`]); 0 means no host write needs a check.
+pub const HOST_WATCH_GLOBAL: &str = "apipe_emu_host_copies_in_flight";
+
+/// The value behind [`HOST_WATCH_GLOBAL`]: the number of live
+/// [`HostWatch`]es that watch some range (runs of one process may
+/// overlap, e.g. in unit tests; a count keeps each one's hooks on).
+pub static HOST_WATCH: AtomicI64 = AtomicI64::new(0);
+
+/// The source ranges of the host thread's copies in flight (issued, not
+/// completed by a wait), landed or not.
+#[derive(Default)]
+pub struct HostWatch {
+    reads: Vec<SourceRead>,
+    /// `[low, high)` holds every range of `reads` (a quick reject).
+    low: usize,
+    /// See `low`.
+    high: usize,
+}
+
+impl HostWatch {
+    /// A copy issued by the host reads `read`'s range.
+    pub fn issue(&mut self, read: SourceRead) {
+        if self.reads.is_empty() {
+            HOST_WATCH.fetch_add(1, Ordering::Relaxed);
+            (self.low, self.high) = (usize::MAX, 0);
+        }
+        self.low = self.low.min(read.start);
+        self.high = self.high.max(read.end);
+        self.reads.push(read);
+    }
+
+    /// A wait completed the copy `op` whose source range starts at
+    /// `start`: its oldest such range is no longer watched.
+    pub fn complete(&mut self, op: u32, start: usize) {
+        if let Some(i) = self
+            .reads
+            .iter()
+            .position(|r| r.op == op && r.start == start)
+        {
+            self.reads.remove(i);
+            if self.reads.is_empty() {
+                HOST_WATCH.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether any range is watched.
+    #[inline]
+    pub fn watching(&self) -> bool {
+        !self.reads.is_empty()
+    }
+
+    /// The first watched range that `[start, end)` overlaps.
+    pub fn write(&self, start: usize, end: usize) -> Option<&SourceRead> {
+        if end <= self.low || start >= self.high {
+            return None;
+        }
+        self.reads.iter().find(|r| start < r.end && r.start < end)
+    }
+
+    /// Forgets every range (the end of the entry).
+    pub fn clear(&mut self) {
+        if self.watching() {
+            HOST_WATCH.fetch_sub(1, Ordering::Relaxed);
+        }
+        self.reads.clear();
+    }
+}
+
+impl Drop for HostWatch {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
 
 /// One byte range of global memory that an asynchronous copy reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,9 +336,14 @@ impl Sources {
 /// Prints a write that conflicts with a copy's source read (steps 3-4)
 /// at the write, with a note at the copy, once per (write op, copy op),
 /// and counts it as a race. `ids` are the block's ids (any thread);
-/// `verb` says what the write does ("writes", or "writes, as its
-/// destination," for a copy).
+/// `verb` says what a plain write does ("writes", or "writes, as its
+/// destination," for a copy); an atomic write "atomically updates".
 pub fn report(run: &Run, race: &SourceRace, verb: &str, ids: &GpuIds) {
+    let verb = if race.write.atomic {
+        "atomically updates"
+    } else {
+        verb
+    };
     let (op, copy) = (race.write.op, race.read.op);
     if !run.claim_race_report(("copy source", op, copy)) {
         return;
@@ -384,6 +480,7 @@ mod tests {
             end,
             op: 1,
             thread,
+            atomic: false,
         }
     }
 
@@ -410,6 +507,25 @@ mod tests {
                 ..read(100, 116, 0)
             }]
         );
+    }
+
+    #[test]
+    fn the_host_watch_keeps_each_copy_until_its_wait() {
+        let mut h = HostWatch::default();
+        assert!(h.write(0, 100).is_none(), "nothing watched");
+        h.issue(read(100, 116, 0));
+        h.issue(read(100, 104, 0)); // the same op and start, a later group
+        h.issue(read(200, 208, 0));
+        assert!(h.write(96, 100).is_none(), "just below");
+        assert!(h.write(116, 200).is_none(), "between");
+        assert_eq!(h.write(112, 120).map(|r| r.end), Some(116));
+        h.complete(7, 100); // the older copy of the two
+        assert!(h.write(112, 116).is_none());
+        assert!(h.write(100, 101).is_some(), "the later one is in flight");
+        h.complete(7, 100);
+        h.complete(7, 200);
+        assert!(!h.watching());
+        assert!(h.write(100, 101).is_none());
     }
 
     #[test]

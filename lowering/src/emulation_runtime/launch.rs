@@ -60,8 +60,11 @@ pub struct Block {
     pub shared_bytes: usize,
     /// Race checker shadow of the workgroup memory.
     pub shadow: Shadow,
-    /// Race checker log of global writes.
+    /// Race checker log of plain global writes.
     pub global: GlobalLog,
+    /// Race checker log of atomic global updates (they race with the
+    /// copies' source reads of other blocks, not with each other).
+    pub atomics: GlobalLog,
     /// Race checker watch on the global sources of copies.
     pub sources: Sources,
     /// The kernel's workgroup buffers (offset, bytes, location).
@@ -104,6 +107,7 @@ impl Default for Worker {
                 shared_bytes: 0,
                 shadow: Shadow::default(),
                 global: GlobalLog::default(),
+                atomics: GlobalLog::default(),
                 sources: Sources::default(),
                 buffers: &[],
             }),
@@ -200,6 +204,28 @@ pub fn launch(
     if let Err(message) = check_sizes(grid, block, info.shared_bytes) {
         return Err(host.error(op, &message));
     }
+    for (what, launched, stated) in [
+        ("block", block, info.known_block),
+        ("grid", grid, info.known_grid),
+    ] {
+        if let Some((stated, attribute)) = stated.filter(|(s, _)| *s != launched) {
+            let sizes = |s: [i64; 3]| format!("{} x {} x {}", s[0], s[1], s[2]);
+            return Err(host.error_with_notes(
+                op,
+                &format!(
+                    "launch of {} with {what} size {}, but the kernel states {attribute} = {}: \
+                     it was compiled for that size (upstream lowering folds gpu.{what}_dim to it)",
+                    info.name,
+                    sizes(launched),
+                    sizes(stated)
+                ),
+                &[(
+                    info.declared_at,
+                    format!("{} states its {what} size here", info.name),
+                )],
+            ));
+        }
+    }
     let launch = Launch {
         run,
         op,
@@ -212,6 +238,7 @@ pub fn launch(
     let blocks = (grid[0] * grid[1] * grid[2]) as usize;
     let jobs = run.config.jobs.clamp(1, blocks);
     let logs: Mutex<Vec<(usize, GlobalLog)>> = Mutex::new(Vec::new());
+    let atomic_logs: Mutex<Vec<(usize, GlobalLog)>> = Mutex::new(Vec::new());
     let source_logs: Mutex<Vec<(usize, Vec<SourceRead>)>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let host_ptr: *mut Thread = host;
@@ -227,6 +254,10 @@ pub fn launch(
             let log = std::mem::take(&mut worker.block.global);
             if let Ok(mut logs) = logs.lock() {
                 logs.push((b, log));
+            }
+            let atomics = std::mem::take(&mut worker.block.atomics);
+            if let (false, Ok(mut logs)) = (atomics.writes.is_empty(), atomic_logs.lock()) {
+                logs.push((b, atomics));
             }
             let reads = std::mem::take(&mut worker.block.sources.log);
             if let (false, Ok(mut logs)) = (reads.is_empty(), source_logs.lock()) {
@@ -276,9 +307,14 @@ pub fn launch(
             );
         }
         let reads = source_logs.into_inner().unwrap_or_default();
-        if let Some((b0, read, b1, write, address)) =
-            copy_sources::cross_block_source_write(&reads, &mut logs)
-        {
+        let mut atomic_logs = atomic_logs.into_inner().unwrap_or_default();
+        let source_write = copy_sources::cross_block_source_write(&reads, &mut logs)
+            .map(|race| (race, "writes"))
+            .or_else(|| {
+                copy_sources::cross_block_source_write(&reads, &mut atomic_logs)
+                    .map(|race| (race, "atomically updates"))
+            });
+        if let Some(((b0, read, b1, write, address), verb)) = source_write {
             let g0 = block_ids(&launch, b0);
             let g1 = block_ids(&launch, b1);
             let (block0, thread0) = (triple(g0.block), triple(g0.thread_of(read.thread as usize)));
@@ -292,7 +328,7 @@ pub fn launch(
                 "error",
                 &format!(
                     "race (WAR) on global memory byte {} of an asynchronous copy's source buffer: \
-                     thread {thread1} of block {block1} writes it, and the copy of thread \
+                     thread {thread1} of block {block1} {verb} it, and the copy of thread \
                      {thread0} of block {block0} reads it (the order of blocks is unspecified)",
                     address.wrapping_sub(read.base)
                 ),

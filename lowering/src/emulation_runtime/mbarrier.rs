@@ -235,6 +235,11 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)]) {
             if racecheck {
                 synchronized(block, &copy);
             }
+            if t.host_sources.watching() {
+                for (start, _) in copy.src_ranges() {
+                    t.host_sources.complete(copy.op as u32, start);
+                }
+            }
         }
     }
     if racecheck {
@@ -413,7 +418,15 @@ pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
                 "internal error: no bulk copy was issued before it is tracked".into(),
             ));
         };
-        // Taken off the queue as if it was never issued there.
+        // Taken off the queue as if it was never issued there. (The host's
+        // watch of copy sources forgets it: bulk copies of the host are
+        // not watched.)
+        if t.host_sources.watching() {
+            for (start, _) in pending.copy.src_ranges() {
+                t.host_sources.complete(pending.copy.op as u32, start);
+            }
+        }
+        let q = &mut t.queues.slots[queue];
         q.uncommitted_count = q.uncommitted_count.saturating_sub(1);
         if q.uncommitted_count == 0 {
             q.first_uncommitted = None;

@@ -43,7 +43,9 @@
 //! the GPU thread), and the program stops there ([`context::entry`]); the
 //! driver exits 1. Races ([`racecheck`], and writes into the global
 //! source of a copy in flight, [`copy_sources`]) are all reported (once
-//! per pair of ops) and stop the program at the end of their launch.
+//! per pair of ops) and stop the program at the end of their launch; a
+//! write of the host into the source of its own copy in flight stops it
+//! at the write.
 //!
 //! Output order: JIT code prints through C stdio (`printF32`, and
 //! `printMemref*`, whose `std::cout` is synchronized with stdio). Before the
@@ -109,9 +111,15 @@ pub const LAUNCH_FN: &str = "apipe_emu_launch";
 /// Name of the race checker's hook before a workgroup-memory access:
 /// `(id, address, bytes, kind: i64)`, kind 0 a read, 1 a write.
 pub const SHARED_ACCESS_FN: &str = "apipe_emu_shared_access";
-/// Name of the race checker's hook before a non-atomic global store in a
-/// kernel: `(id, address, bytes: i64)`.
+/// Name of the race checker's hook before a global store or atomic
+/// update of one element in a kernel: `(id, address, bytes, kind: i64)`,
+/// kind 1 a write, 2 an atomic update.
 pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
+/// Name of the hook before a write of the host (code outside kernels) of
+/// one element, called only while a host copy is in flight
+/// ([`copy_sources::HOST_WATCH_GLOBAL`]): `(id, address, bytes, kind:
+/// i64)`, kind 1 a write, 2 an atomic update.
+pub const HOST_WRITE_FN: &str = "apipe_emu_host_write";
 /// Name of the runtime function called after `memref.alloc` (and its null
 /// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
 pub const ALLOC_FN: &str = "apipe_emu_alloc";
@@ -291,6 +299,7 @@ pub fn run_entry(config: RunConfig, entry: unsafe extern "C" fn(*mut *mut c_void
 /// copies are dropped; warns about copies never committed.
 fn finish(host: &mut Thread) -> bool {
     let run = host.run();
+    host.host_sources.clear();
     for queue in &mut host.queues.slots {
         queue.groups.clear();
         queue.pending.clear();
@@ -364,11 +373,12 @@ fn check_shared(t: &mut Thread, op: i64, kind: Kind, start: usize, end: usize, e
 }
 
 /// Race checker: op `op` of `t` writes `[start, end)` of global memory
-/// (not atomically): a copy's source read it conflicts with is reported
-/// ([`copy_sources`]), and the write is kept for the copies issued later
-/// in the epoch. `verb` as in [`copy_sources::report`].
+/// (`atomic`: as an atomic update): a copy's source read it conflicts
+/// with is reported ([`copy_sources`]), and the write is kept for the
+/// copies issued later in the epoch. `verb` as in
+/// [`copy_sources::report`].
 #[inline]
-fn check_global_write(t: &Thread, op: i64, start: usize, end: usize, verb: &str) {
+fn check_global_write(t: &Thread, op: i64, start: usize, end: usize, verb: &str, atomic: bool) {
     // SAFETY: null or the live block of a running GPU thread.
     let (Some(ids), Some(block)) = (&t.gpu, unsafe { t.block.as_mut() }) else {
         return;
@@ -381,6 +391,7 @@ fn check_global_write(t: &Thread, op: i64, start: usize, end: usize, verb: &str)
         end,
         op: op as u32,
         thread: t.linear as u32,
+        atomic,
     };
     if let Some(race) = block.sources.write(write, block.shadow.epoch) {
         copy_sources::report(t.run(), &race, verb, ids);
@@ -474,7 +485,7 @@ pub unsafe extern "C" fn apipe_emu_copy(
                 if let Some((s, e)) = shared_range(t, start, end - start) {
                     check_shared(t, op, Kind::Write, s, e, Some(IN_FLIGHT));
                 } else {
-                    check_global_write(t, op, start, end, "writes, as its destination,");
+                    check_global_write(t, op, start, end, "writes, as its destination,", false);
                 }
             }
             // Global sources are watched until the copy completes (the
@@ -504,6 +515,22 @@ pub unsafe extern "C" fn apipe_emu_copy(
                     }
                     block.sources.issue(read);
                 }
+            }
+        }
+        if t.run().config.racecheck && t.gpu.is_none() {
+            // The host's copies: every source byte is watched (its stack
+            // too: a host write into it is the same hazard).
+            // SAFETY: as above.
+            let base = unsafe { Descriptor::read(src_rank, src) }.aligned as usize;
+            for (start, end) in copy.src_ranges() {
+                t.host_sources.issue(SourceRead {
+                    start,
+                    end,
+                    base,
+                    op: op as u32,
+                    thread: 0,
+                    epoch: IN_FLIGHT,
+                });
             }
         }
         let eager = t.run().config.completion == Completion::Eager;
@@ -566,6 +593,7 @@ fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool
     if racecheck {
         t.next_generation();
     }
+    let host = &mut t.host_sources;
     let q = &mut t.queues.slots[slot];
     while let Some(&oldest) = q.groups.front() {
         if !more(oldest, q.groups.len()) {
@@ -573,10 +601,57 @@ fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool
         }
         if racecheck {
             q.complete_oldest(&mut |copy| completed(thread, block, copy));
+        } else if host.watching() {
+            q.complete_oldest(&mut |copy| host_completed(host, copy));
         } else {
             q.complete_oldest(&mut |_| {});
         }
     }
+}
+
+/// The host's watch forgets the source ranges of `copy`, which completed.
+fn host_completed(host: &mut copy_sources::HostWatch, copy: &Copy) {
+    for (start, _) in copy.src_ranges() {
+        host.complete(copy.op as u32, start);
+    }
+}
+
+/// Op `op` of the host thread `t` writes (`atomic`: atomically updates)
+/// `[start, end)`: if a copy of the host still in flight reads those
+/// bytes, a located error at the write with a note at the copy (PTX
+/// leaves the copy's value undefined: it reads its source at some moment
+/// before the wait that completes its group).
+fn check_host_write(
+    t: &Thread,
+    op: i64,
+    start: usize,
+    end: usize,
+    atomic: bool,
+) -> Result<(), Stop> {
+    let Some(read) = t.host_sources.write(start, end) else {
+        return Ok(());
+    };
+    let run = t.run();
+    let byte = start.max(read.start).wrapping_sub(read.base);
+    let verb = if atomic {
+        "atomically updates"
+    } else {
+        "writes"
+    };
+    let names = match (run.name(op), run.name(read.op as i64)) {
+        (Some(me), Some(copy)) => format!(" ('{me}' and '{copy}')"),
+        (Some(me), None) => format!(" ('{me}')"),
+        _ => String::new(),
+    };
+    Err(t.error_with_notes(
+        op,
+        &format!(
+            "the host {verb} global memory byte {byte} of the source buffer of its own \
+             asynchronous copy still in flight, which may not have read it yet: no wait \
+             completes the copy first{names}"
+        ),
+        &[(read.op as i64, "the copy in flight".to_owned())],
+    ))
 }
 
 /// `apipe.commit_group`: returns the new group's token.
@@ -851,27 +926,55 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
     }
 }
 
-/// Race checker: op `op` of the current GPU thread writes `bytes` bytes of
-/// global memory at `address`, not atomically.
-pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64) {
+/// Race checker: op `op` of the current GPU thread writes (`kind` 1) or
+/// atomically updates (2) `bytes` bytes of global memory at `address`.
+pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64, kind: i64) {
     entry((), |t| {
         let private = (t.stack.0..t.stack.1).contains(&(address as usize));
         if private || shared_range(t, address as usize, 1).is_some() {
             return Ok(());
         }
         let (start, end) = (address as usize, address as usize + bytes.max(0) as usize);
-        check_global_write(t, op, start, end, "writes");
-        // SAFETY: null or the live block of a running GPU thread.
-        let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
-            return Ok(());
-        };
-        block.global.record(GlobalWrite {
-            start,
-            end,
-            op: op as u32,
-            thread: ids.linear_thread() as u32,
-        });
+        record_global_write(t, op, start, end, kind == 2);
         Ok(())
+    })
+}
+
+/// Race checker: op `op` of the GPU thread `t` writes (`atomic`:
+/// atomically updates) `[start, end)` of global memory: checked against
+/// the copies' sources and logged for the launch's cross-block checks
+/// (plain writes with plain writes, any write with the copies' reads).
+fn record_global_write(t: &mut Thread, op: i64, start: usize, end: usize, atomic: bool) {
+    check_global_write(t, op, start, end, "writes", atomic);
+    // SAFETY: null or the live block of a running GPU thread.
+    let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    let write = GlobalWrite {
+        start,
+        end,
+        op: op as u32,
+        thread: ids.linear_thread() as u32,
+        atomic,
+    };
+    if atomic {
+        block.atomics.record(write);
+    } else {
+        block.global.record(write);
+    }
+}
+
+/// Op `op` of the host thread writes (`kind` 1) or atomically updates (2)
+/// `bytes` bytes at `address`; JIT code calls it only while a host copy
+/// is in flight ([`copy_sources::HOST_WATCH_GLOBAL`]). A write into the
+/// source of a copy of the host in flight stops the program.
+pub extern "C" fn apipe_emu_host_write(op: i64, address: i64, bytes: i64, kind: i64) {
+    entry((), |t| {
+        if t.gpu.is_some() || !t.host_sources.watching() {
+            return Ok(());
+        }
+        let start = address as usize;
+        check_host_write(t, op, start, start + bytes.max(0) as usize, kind == 2)
     })
 }
 
@@ -893,6 +996,11 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (LAUNCH_FN, apipe_emu_launch as *mut ()),
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
+        (HOST_WRITE_FN, apipe_emu_host_write as *mut ()),
+        (
+            copy_sources::HOST_WATCH_GLOBAL,
+            copy_sources::HOST_WATCH.as_ptr() as *mut (),
+        ),
         (ALLOC_FN, heap::apipe_emu_alloc as *mut ()),
         (LIVE_FN, heap::apipe_emu_live as *mut ()),
         (STACK_RELEASE_FN, apipe_emu_stack_release as *mut ()),

@@ -390,6 +390,9 @@ pub struct GlobalWrite {
     pub op: u32,
     /// Linear thread id in the block.
     pub thread: u32,
+    /// Whether the write is an atomic update (`memref.atomic_rmw`,
+    /// `memref.generic_atomic_rmw`).
+    pub atomic: bool,
 }
 
 /// Logs a block's global writes, merging adjacent repeats as it goes.
@@ -524,6 +527,7 @@ mod tests {
             end,
             op: 0,
             thread: 0,
+            atomic: false,
         };
         let mut a = GlobalLog::default();
         a.record(w(0, 4));

@@ -1,7 +1,8 @@
 //! The race checker's hook for ops that access a region of a memref
 //! rather than one element (`vector.transfer_read` / `transfer_write`,
-//! `memref.copy`, `linalg` ops, atomics, ...: every op whose
-//! `MemoryEffectOpInterface` reads or writes workgroup memory, see
+//! `memref.copy`, `linalg` ops, ...: every op whose
+//! `MemoryEffectOpInterface` reads or writes workgroup memory, or writes
+//! global memory, see
 //! [`crate::emulation::hooks`]).
 //!
 //! The lowering passes the memref through MLIR's C interface (a pointer to
@@ -11,17 +12,14 @@
 //! dimensions touches only the elements inside), walks it, and records
 //! each contiguous run of the innermost dimension (each element, when
 //! that stride is not 1): in workgroup memory in the block's shadow, as a
-//! read, a write or an atomic update; elsewhere, a non-atomic write to
-//! global memory in the block's log of global writes, after checking it
-//! against the global sources of copies in flight
-//! ([`super::copy_sources`]).
+//! read, a write or an atomic update; elsewhere, a write or atomic update
+//! of global memory in the block's log of global writes, after checking
+//! it against the global sources of copies in flight
+//! ([`super::copy_sources`]). In host code (called only while a host copy
+//! is in flight), a write or atomic update into the source of one of the
+//! host's copies in flight stops the program.
 
-use super::{
-    check_shared,
-    context::entry,
-    racecheck::{GlobalWrite, Kind},
-    shared_range, MAX_RANK,
-};
+use super::{check_shared, context::entry, racecheck::Kind, shared_range, MAX_RANK};
 
 /// Race checker: op `op` accesses (`kind` 0 read, 1 write, 2 atomic) the
 /// box `[s_d, s_d + e_d)` of the memref `(rank, descriptor)` whose
@@ -50,7 +48,8 @@ pub unsafe extern "C" fn apipe_emu_region_access(
         return;
     }
     entry((), |t| {
-        if t.gpu.is_none() || t.block.is_null() {
+        let host = t.gpu.is_none();
+        if host && (kind == 0 || !t.host_sources.watching()) || !host && t.block.is_null() {
             return Ok(());
         }
         let rank = rank as usize;
@@ -102,7 +101,12 @@ pub unsafe extern "C" fn apipe_emu_region_access(
             };
             for (element, length) in runs {
                 let address = aligned.wrapping_add((element as usize).wrapping_mul(bytes));
-                record(t, op, kind, address, length);
+                if host {
+                    let atomic = kind == Kind::Atomic;
+                    super::check_host_write(t, op, address, address + length, atomic)?;
+                } else {
+                    record(t, op, kind, address, length);
+                }
             }
             // Next index of the outer dimensions, innermost of them fastest.
             let mut d = outer;
@@ -127,21 +131,12 @@ fn record(t: &mut super::context::Thread, op: i64, kind: Kind, address: usize, l
         check_shared(t, op, kind, start, end, None);
         return;
     }
-    if kind != Kind::Write {
+    if kind == Kind::Read {
         return;
     }
     if (t.stack.0..t.stack.1).contains(&address) {
         return; // private
     }
-    super::check_global_write(t, op, address, address + length, "writes");
-    // SAFETY: null or the live block of a running GPU thread.
-    let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
-        return;
-    };
-    block.global.record(GlobalWrite {
-        start: address,
-        end: address + length,
-        op: op as u32,
-        thread: ids.linear_thread() as u32,
-    });
+    let atomic = kind == Kind::Atomic;
+    super::record_global_write(t, op, address, address + length, atomic);
 }

@@ -12,11 +12,14 @@
 //! Exit status: 0 when no run crashed, 1 when one did (or for a bad
 //! argument), so a CI job fails on any crash.
 
-use apipe_tools::fuzz::{
-    self,
-    classify::{self, Verdict},
-    exec::{Execution, Limits, Stdout},
-    targets, Runner,
+use apipe_tools::{
+    fuzz::{
+        self,
+        classify::{self, Verdict},
+        exec::{Execution, Limits, Stdout},
+        targets, Runner,
+    },
+    Error,
 };
 use clap::{Parser, Subcommand};
 use std::{path::PathBuf, process::ExitCode, time::Duration};
@@ -148,11 +151,11 @@ enum Command {
     },
 }
 
-fn find_target(name: &str) -> Result<targets::Target, String> {
+fn find_target(name: &str) -> Result<targets::Target, Error> {
     targets::all()
         .into_iter()
         .find(|t| t.name == name)
-        .ok_or_else(|| format!("unknown target '{name}' (see apipe-fuzz targets)"))
+        .ok_or_else(|| Error::Usage(format!("unknown target '{name}' (see apipe-fuzz targets)")))
 }
 
 /// The shared start of `replay` and `reduce`: the target, the input's
@@ -170,13 +173,16 @@ fn first_run(
     target: &str,
     variant: u64,
     common: &Common,
-) -> Result<FirstRun, String> {
+) -> Result<FirstRun, Error> {
     let target = find_target(target)?;
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut runner = Runner::new(1, common.limits()).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(file).map_err(|source| Error::ReadInput {
+        path: file.display().to_string(),
+        source,
+    })?;
+    let mut runner = Runner::new(1, common.limits()).map_err(io("cannot start the runner"))?;
     let execution = runner
         .run_one(&target, variant, &text, &Stdout::Discard)
-        .map_err(|e| e.to_string())?;
+        .map_err(io("cannot run the target"))?;
     Ok(FirstRun {
         target,
         text,
@@ -192,14 +198,22 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("apipe-fuzz: error: {message}");
+        Err(error) => {
+            eprintln!("apipe-fuzz: error: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, String> {
+/// An [`Error::Io`] saying `what` failed, for `map_err`.
+fn io(what: &'static str) -> impl Fn(std::io::Error) -> Error {
+    move |source| Error::Io {
+        what: what.to_owned(),
+        source,
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Error> {
     if !matches!(cli.command, Command::Replay { .. }) {
         // A backtrace costs seconds of symbolization in a 250 MB image per
         // panic; the panic line is enough to class a crash.
@@ -232,9 +246,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let selected = targets::select(&filters);
             if selected.is_empty() {
-                return Err(format!(
+                return Err(Error::Usage(format!(
                     "no target matches {filters:?} (see apipe-fuzz targets)"
-                ));
+                )));
             }
             let limits = common.limits();
             let config = fuzz::Config {
@@ -258,7 +272,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 address_space: limits.address_space,
                 progress: !quiet,
             };
-            let summary = fuzz::campaign(&config).map_err(|e| e.to_string())?;
+            let summary = fuzz::campaign(&config).map_err(io("the campaign failed"))?;
             print!("{}", fuzz::render(&config, &summary));
             println!("report: {}", config.out.join("summary.txt").display());
             Ok(if summary.crashes.is_empty() {
@@ -277,7 +291,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             for file in files {
                 if file.is_dir() {
                     let mut found: Vec<PathBuf> = std::fs::read_dir(&file)
-                        .map_err(|e| format!("{}: {e}", file.display()))?
+                        .map_err(|source| Error::ReadInput {
+                            path: file.display().to_string(),
+                            source,
+                        })?
                         .filter_map(|e| e.ok().map(|e| e.path()))
                         .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
                         .collect();
@@ -287,8 +304,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     paths.push(file);
                 }
             }
-            let rows =
-                fuzz::check_files(&paths, &selected, common.limits()).map_err(|e| e.to_string())?;
+            let rows = fuzz::check_files(&paths, &selected, common.limits())
+                .map_err(io("the check failed"))?;
             let mut crashed = false;
             for row in &rows {
                 crashed |= matches!(row.verdict, Verdict::Crash(_));
@@ -346,7 +363,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 execution: first,
             } = first_run(&file, &target, variant, &common)?;
             let Verdict::Crash(crash) = classify::classify(&target, &first) else {
-                return Err(format!("{} does not crash {}", file.display(), target.name));
+                return Err(Error::Usage(format!(
+                    "{} does not crash {}",
+                    file.display(),
+                    target.name
+                )));
             };
             let key = crash.key();
             eprintln!("apipe-fuzz: reducing, class: {key}");
@@ -361,9 +382,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 crash.signature()
             );
             match output {
-                Some(path) => {
-                    std::fs::write(&path, header + &reduced).map_err(|e| e.to_string())?
-                }
+                Some(path) => std::fs::write(&path, header + &reduced).map_err(|source| {
+                    Error::WriteOutput {
+                        path: path.display().to_string(),
+                        source,
+                    }
+                })?,
                 None => print!("{header}{reduced}"),
             }
             Ok(ExitCode::SUCCESS)

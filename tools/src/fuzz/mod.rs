@@ -157,6 +157,25 @@ pub struct Summary {
     pub mutator_panics: u64,
 }
 
+/// Loads the JIT's runner utilities ([`crate::run::DEFAULT_SHARED_LIBS`])
+/// into the driver once, before any fork, with the flags LLVM's
+/// `DynamicLibrary` uses (`RTLD_LAZY | RTLD_GLOBAL`): each `apipe-run`
+/// child's ExecutionEngine then finds them loaded, instead of paying the
+/// dynamic loader's relocation and symbol lookup per input (about 40% of
+/// the CPU time of a small program's run). A library that fails to load is
+/// left to the child, which reports it as `apipe-run` would.
+fn preload_runner_libraries() {
+    for path in crate::run::DEFAULT_SHARED_LIBS {
+        let Ok(c_path) = std::ffi::CString::new(*path) else {
+            continue;
+        };
+        // SAFETY: a NUL-terminated path; the driver is single-threaded
+        // here (no child has been forked yet); the handle is kept for the
+        // life of the process, as LLVM keeps its permanent libraries.
+        let _ = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_LAZY | libc::RTLD_GLOBAL) };
+    }
+}
+
 /// Runs targets on texts in forked children, one at a time or many.
 pub struct Runner {
     pool: Pool,
@@ -171,6 +190,7 @@ impl Runner {
     /// The scratch directory or the pool cannot be made.
     pub fn new(jobs: usize, limits: Limits) -> std::io::Result<Self> {
         crate::register_passes();
+        preload_runner_libraries();
         let base = if Path::new("/dev/shm").is_dir() {
             PathBuf::from("/dev/shm")
         } else {
@@ -423,24 +443,23 @@ pub fn campaign(config: &Config) -> std::io::Result<Summary> {
             let verdict = classify::classify(target, &execution);
             if let Verdict::Crash(crash) = &verdict {
                 if !summary.crashes.contains_key(&crash.key()) {
-                    write_found(
+                    write_example(
                         config,
+                        "found",
                         summary.crashes.len() + 1,
                         target,
-                        crash,
+                        &crash.key(),
                         &text,
                         &execution,
                     );
                 }
             }
             record(
+                config,
                 &mut summary,
-                target_index,
-                target,
                 &execution,
                 &verdict,
-                &applied,
-                (target_index, variant, input, text, applied.clone()),
+                (target_index, variant, input, text, applied),
             );
         }
         if config.progress && last_progress.elapsed() >= Duration::from_secs(30) {
@@ -586,16 +605,17 @@ fn check_seeds(
     Ok(checked)
 }
 
+/// Counts one run of `example` (target index, variant, input number, text,
+/// mutations applied) in `summary`.
 fn record(
+    config: &Config,
     summary: &mut Summary,
-    target_index: usize,
-    target: &Target,
     execution: &Execution,
     verdict: &Verdict,
-    applied: &[&'static str],
     example: (usize, u64, u64, String, Vec<&'static str>),
 ) {
-    let stats = &mut summary.targets[target_index].1;
+    let target = &config.targets[example.0];
+    let stats = &mut summary.targets[example.0].1;
     stats.inputs += 1;
     stats.child_time += execution.elapsed;
     stats.child_cpu += execution.cpu;
@@ -608,8 +628,8 @@ fn record(
         _ => execution.ending.to_string(),
     };
     *stats.endings.entry(ending).or_default() += 1;
-    for name in applied {
-        let entry = summary.mutations.entry(name).or_default();
+    for name in &example.4 {
+        let entry = summary.mutations.entry(*name).or_default();
         entry.0 += 1;
         entry.1 += parsed as u64;
     }
@@ -627,10 +647,20 @@ fn record(
                     .take(160)
                     .collect::<String>();
                 let key = format!("{}: {}", target.tool.binary(), classify::normalize(&line));
-                summary
-                    .unlocated_examples
-                    .entry(key)
-                    .or_insert_with(|| (target.name.clone(), example.3.clone()));
+                if !summary.unlocated_examples.contains_key(&key) {
+                    write_example(
+                        config,
+                        "unlocated",
+                        summary.unlocated_examples.len() + 1,
+                        target,
+                        &key,
+                        &example.3,
+                        execution,
+                    );
+                    summary
+                        .unlocated_examples
+                        .insert(key, (target.name.clone(), example.3.clone()));
+                }
             }
         }
         Verdict::LongByDesign => stats.long_by_design += 1,
@@ -653,19 +683,22 @@ fn record(
     }
 }
 
-/// As soon as a new crash class shows up: its input, unreduced, as
-/// `OUT/found/NN-TARGET.mlir` (with the target, the class key and the end
+/// As soon as a new crash class (`kind` "found") or a new kind of refusal
+/// without a location (`kind` "unlocated") shows up: its input, unreduced,
+/// as `OUT/KIND/NN-TARGET.mlir` (with the target, the class key and the end
 /// of stderr in comments), so that a long campaign can be worked on while
-/// it runs (and survives if it is stopped).
-fn write_found(
+/// it runs (and survives if it is stopped). Replay it with
+/// `apipe-fuzz replay --target TARGET FILE`.
+fn write_example(
     config: &Config,
+    kind: &str,
     number: usize,
     target: &Target,
-    crash: &Crash,
+    key: &str,
     text: &str,
     execution: &Execution,
 ) {
-    let dir = config.out.join("found");
+    let dir = config.out.join(kind);
     if std::fs::create_dir_all(&dir).is_err() {
         return;
     }
@@ -680,9 +713,8 @@ fn write_found(
         .map(|l| format!("// | {}\n", l.chars().take(200).collect::<String>()))
         .collect();
     let header = format!(
-        "// target: {}\n// class: {}\n// stderr (end):\n{tail}",
+        "// target: {}\n// class: {key}\n// stderr (end):\n{tail}",
         target.name,
-        crash.key()
     );
     let _ = std::fs::write(dir.join(format!("{number:02}-{name}.mlir")), header + text);
 }

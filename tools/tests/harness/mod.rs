@@ -54,7 +54,7 @@ pub mod unannotated;
 
 use apipe_dialect::ops;
 use apipe_lowering::{
-    emulation_runtime::{self, Completion, KernelInfo, RunConfig, Schedule, CIFACE_PREFIX},
+    emulation_runtime::{self, Completion, KernelInfo, RunConfig, Schedule},
     to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::{
@@ -959,27 +959,7 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
         .collect();
     lap(report, "lowering");
     let engine = Engine::new(&module, 0, &libraries).expect("JIT");
-    for (name, address) in emulation_runtime::symbols() {
-        engine.register(name, address);
-    }
-    for name in &emulation.copy_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::copy_symbol(),
-        );
-    }
-    for name in &emulation.region_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::region_symbol(),
-        );
-    }
-    for name in &emulation.dealloc_functions {
-        engine.register(
-            &format!("{CIFACE_PREFIX}{name}"),
-            emulation_runtime::dealloc_symbol(),
-        );
-    }
+    engine.bind_runtime(&emulation);
     engine.register("harness_record", harness_record as *mut ());
     engine.register("malloc", harness_malloc as *mut ());
     let mut kernels: Vec<KernelInfo> = emulation.kernels.clone();
