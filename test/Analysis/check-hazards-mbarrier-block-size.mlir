@@ -1,7 +1,7 @@
 // apipe-check-hazards accepts an mbarrier arrival count proved equal to the
 // block size where the kernel states it (`known_block_size`): a constant
-// (4 for [4, 1, 1]), `gpu.block_dim x` alone when y = z = 1, or a product
-// of the dimensions whose size is known and of those whose size is not.
+// (4 for [4, 1, 1]), `gpu.block_dim x` alone when y = z = 1, a product of
+// dimensions of known size, or (no size stated) of the three dimensions.
 // Their broken twins (a count of another size, a dimension missing or
 // counted twice) are reported in check-hazards-mbarrier-invalid.mlir.
 // RUN: apipe-opt %s --apipe-check-hazards | FileCheck %s --implicit-check-not=error:
@@ -107,20 +107,20 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // Only x is known ([4, 0, 0] states no size for y and z): the
-    // count is 4 times the unknown y and z.
-    // CHECK-LABEL: gpu.func @partly_known
-    gpu.func @partly_known(%A: memref<16xi32>, %out: memref<4xi32>)
-        workgroup(%buf: memref<16xi32, 3>, %ring: memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 0, 0>} {
+    // No size stated: the product of the three dimensions, in any order.
+    // CHECK-LABEL: gpu.func @unknown_size
+    gpu.func @unknown_size(%A: memref<16xi32>, %out: memref<4xi32>)
+        workgroup(%buf: memref<16xi32, 3>, %ring: memref<2xi64, 3>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
       %false = arith.constant false
       %tid = gpu.thread_id x
+      %bx = gpu.block_dim x
       %by = gpu.block_dim y
       %bz = gpu.block_dim z
-      %yz = arith.muli %by, %bz : index
-      %count = arith.muli %c4, %yz : index
+      %zx = arith.muli %bz, %bx : index
+      %count = arith.muli %by, %zx : index
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         apipe.mbarrier_init %ring, %count : memref<2xi64, 3>
@@ -155,7 +155,7 @@ module attributes {gpu.container_module} {
     func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
     gpu.launch_func @kernels::@block_dim_xy blocks in (%c1, %c1, %c1) threads in (%c2, %c2, %c1) args(%A : memref<16xi32>, %out : memref<4xi32>)
     func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
-    gpu.launch_func @kernels::@partly_known blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%A : memref<16xi32>, %out : memref<4xi32>)
+    gpu.launch_func @kernels::@unknown_size blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%A : memref<16xi32>, %out : memref<4xi32>)
     func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
     return
   }

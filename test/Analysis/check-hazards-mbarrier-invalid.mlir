@@ -537,16 +537,18 @@ gpu.module @kernels {
 
 // -----
 
-// x known, y and z not: `4 * gpu.block_dim y` leaves z out.
+// No size stated: `4 * gpu.block_dim y * gpu.block_dim z` assumes x = 4.
 gpu.module @kernels {
-  gpu.func @constant_times_unknown(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 0, 0>} {
+  gpu.func @constant_times_unknown(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index
     %false = arith.constant false
     %tid = gpu.thread_id x
     %by = gpu.block_dim y
+    %bz = gpu.block_dim z
     %c4 = arith.constant 4 : index
-    %c4y = arith.muli %c4, %by : index
+    %yz = arith.muli %by, %bz : index
+    %c4y = arith.muli %c4, %yz : index
     %first = arith.cmpi eq, %tid, %c0 : index
     scf.if %first {
       // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early

@@ -755,6 +755,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     let mut when = super::state::hull(&old.when, &instance.when);
                     when.retain(|c| old.when.contains(c));
                     instance.when = when;
+                    // Names only shrink from round to round (the fixed
+                    // point converges).
+                    instance.named_by.retain(|v| old.named_by.contains(v));
+                    instance
+                        .named_numbers
+                        .retain(|v| old.named_numbers.contains(v));
                     if instance.groups != old.groups && !instance.unsynced {
                         instance.groups.slack = None;
                     }
