@@ -5,9 +5,10 @@
 # script:
 #
 #   - early: a scratch buffer is freed BEFORE the main loop. From the first
-#     free of the process on, every checked access looks its buffer up in
-#     the runtime's heap table (apipe_emu_live: the run's heap lock and a
-#     hash lookup);
+#     free of the process on, every checked access asks the runtime
+#     (apipe_emu_live): a buffer the thread found live since the last free
+#     hits its small cache, any other is looked up in the run's heap table
+#     (its lock and a hash lookup);
 #   - late: the same program with that dealloc AFTER the main loop: the
 #     same checks are compiled in, but until the first free each one
 #     returns after one atomic load;

@@ -39,7 +39,12 @@
 //!    `apipe.order` is an i64;
 //!    `apipe.async_stages` is an `array<i64>` on an `scf.for` whose stages
 //!    all occur on ops of its body; `apipe.num_stages` is an i64 >= 2 on an
-//!    `scf.for`; `bypass_l1` is a unit attribute.
+//!    `scf.for`; `bypass_l1` is a unit attribute;
+//! 7. an upstream rule that MLIR 22's own verifier misses, and that passes
+//!    rely on: `memref.generic_atomic_rmw` has one index per dimension of
+//!    its memref (as `memref.atomic_rmw` checks; without it,
+//!    `generate-runtime-verification` and the lowering to LLVM read past
+//!    the index list).
 //!
 //! It reports every failure it finds (not just the first) as an MLIR error
 //! located at the op, and runs after parsing and after every pass.
@@ -108,6 +113,7 @@ fn verify_op(op: &OperationRef) -> bool {
             }
         }
         ops::BULK_COPY => checker.bulk_copy(),
+        "memref.generic_atomic_rmw" => checker.subscripts_match_rank(),
         _ => {}
     }
     if ops::is_apipe(op) && !ops::ancestors(op).any(|p| ops::is_function(&p)) {
@@ -132,6 +138,26 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
         let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
         diagnostic::error(self.op.location(), &format!("'{name}' op {message}"));
         self.ok = false;
+    }
+
+    /// Rule 7: operand 0 is a memref whose rank is the count of the other
+    /// operands (the op's indices).
+    fn subscripts_match_rank(&mut self) {
+        let Some(rank) = self
+            .op
+            .operand(0)
+            .ok()
+            .and_then(|memref| ranked(memref.r#type()))
+            .map(|memref| memref.rank())
+        else {
+            return;
+        };
+        let indices = self.op.operand_count().saturating_sub(1);
+        if indices != rank {
+            self.error(format!(
+                "expects the number of subscripts to be equal to memref rank: {rank}, got {indices} (MLIR 22's verifier does not check it)"
+            ));
+        }
     }
 
     /// `name` is an i64 >= `min` (0: "non-negative", 1: "positive"),

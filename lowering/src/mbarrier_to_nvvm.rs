@@ -257,6 +257,37 @@ impl<'c> Lower<'c> {
         self.before(anchor, op).unwrap()
     }
 
+    /// The address `byte_offset` (an `index`, built by the closure after
+    /// the pointer) bytes past the aligned pointer of `memref`, as an
+    /// `i64`, before `anchor`.
+    fn byte_address<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        memref: Value<'c, 'a>,
+        byte_offset: impl FnOnce() -> Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        let location = anchor.location();
+        let base = self
+            .before(
+                anchor,
+                self.simple(
+                    "memref.extract_aligned_pointer_as_index",
+                    location,
+                    &[memref],
+                    self.index,
+                ),
+            )
+            .unwrap();
+        let address = self
+            .before(anchor, arith::addi(base, byte_offset(), location))
+            .unwrap();
+        self.before(
+            anchor,
+            self.simple("arith.index_cast", location, &[address], self.i64),
+        )
+        .unwrap()
+    }
+
     /// The shared-memory address of slot `slot` (an `index`, or the
     /// constant `fixed` when `slot` is `None`) of `ring`, as `!llvm.ptr<3>`.
     fn slot_pointer<'a>(
@@ -267,34 +298,14 @@ impl<'c> Lower<'c> {
         fixed: i64,
     ) -> Value<'c, 'a> {
         let location = anchor.location();
-        let base = self
-            .before(
-                anchor,
-                self.simple(
-                    "memref.extract_aligned_pointer_as_index",
-                    location,
-                    &[ring],
-                    self.index,
-                ),
-            )
-            .unwrap();
-        let offset = match slot {
+        let wide = self.byte_address(anchor, ring, || match slot {
             Some(slot) => {
                 let eight = self.constant(anchor, self.index, 8);
                 self.before(anchor, arith::muli(slot, eight, location))
                     .unwrap()
             }
             None => self.constant(anchor, self.index, 8 * fixed),
-        };
-        let address = self
-            .before(anchor, arith::addi(base, offset, location))
-            .unwrap();
-        let wide = self
-            .before(
-                anchor,
-                self.simple("arith.index_cast", location, &[address], self.i64),
-            )
-            .unwrap();
+        });
         self.before(
             anchor,
             self.simple("llvm.inttoptr", location, &[wide], self.shared_pointer),

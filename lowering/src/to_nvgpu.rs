@@ -83,9 +83,11 @@ use apipe_passes::{
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::{Attribute, IntegerAttribute},
+        attribute::{
+            ArrayAttribute, Attribute, DictionaryAttribute, IntegerAttribute, TypeAttribute,
+        },
         operation::{OperationBuilder, OperationLike, OperationMutLike},
-        r#type::{IntegerType, MemRefType},
+        r#type::{FunctionType, IntegerType, MemRefType},
         BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
     },
     Context,
@@ -178,21 +180,19 @@ fn with_sync(op: OperationRef, sync: &str, tokens: bool) -> Result<(), Reported>
     for index in 0..op.region_count() {
         rewrite::take_body(&op.region(index).unwrap(), &clone.region(index).unwrap());
     }
-    // SAFETY: both ops are live.
-    unsafe {
-        // The attributes too (a kernel's workgroup attributions).
-        let names = |raw: mlir_sys::MlirOperation| -> Vec<mlir_sys::MlirNamedAttribute> {
-            (0..mlir_sys::mlirOperationGetNumAttributes(raw))
-                .map(|i| mlir_sys::mlirOperationGetAttribute(raw, i))
-                .collect()
-        };
-        for old in names(op.to_raw()) {
-            let name = mlir_sys::mlirIdentifierStr(old.name);
-            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name);
-        }
-        for new in names(clone.to_raw()) {
-            let name = mlir_sys::mlirIdentifierStr(new.name);
-            mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, new.attribute);
+    // The attributes too (a kernel's workgroup attributions).
+    // SAFETY: `op` is live; its attributes change, not its place in the IR.
+    let mut target = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+    let old: Vec<String> = op
+        .attributes()
+        .filter_map(|(name, _)| name.as_string_ref().as_str().ok().map(str::to_owned))
+        .collect();
+    for name in old {
+        let _ = target.remove_attribute(&name);
+    }
+    for (name, attribute) in clone.attributes() {
+        if let Ok(name) = name.as_string_ref().as_str() {
+            target.set_attribute(name, attribute);
         }
     }
     Ok(())
@@ -664,80 +664,58 @@ const VIEW_LIKE: &[&str] = &[
 /// Sets `llvm.align` to at least `align` for block argument `number` of
 /// `func`'s entry block, if it is a workgroup attribution.
 fn align_attribution(func: &OperationRef, number: usize, align: i64) {
-    use melior::ir::attribute::AttributeLike;
-    let Ok(function_type) = func.attribute("function_type") else {
+    let Some(function_type) = func
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|a| FunctionType::try_from(a.value()).ok())
+    else {
         return;
     };
-    // SAFETY: live attributes; each accessor is called on its kind.
-    unsafe {
-        let ty = mlir_sys::mlirTypeAttrGetValue(function_type.to_raw());
-        if !mlir_sys::mlirTypeIsAFunction(ty) {
-            return;
-        }
-        let inputs = mlir_sys::mlirFunctionTypeGetNumInputs(ty) as usize;
-        let count = attributes::integer(func, "workgroup_attributions").unwrap_or(0) as usize;
-        if number < inputs || number >= inputs + count {
-            return;
-        }
-        let index = number - inputs;
-        let context = mlir_sys::mlirOperationGetContext(func.to_raw());
-        let empty = mlir_sys::mlirDictionaryAttrGet(context, 0, std::ptr::null());
-        let existing = func
-            .attribute("workgroup_attrib_attrs")
-            .ok()
-            .map(|a| a.to_raw())
-            .filter(|a| {
-                mlir_sys::mlirAttributeIsAArray(*a)
-                    && mlir_sys::mlirArrayAttrGetNumElements(*a) as usize == count
-            });
-        let mut dicts: Vec<mlir_sys::MlirAttribute> = (0..count)
-            .map(|i| match existing {
-                Some(array) => mlir_sys::mlirArrayAttrGetElement(array, i as isize),
-                None => empty,
-            })
-            .collect();
-        let dict = dicts[index];
-        if !mlir_sys::mlirAttributeIsADictionary(dict) {
-            return;
-        }
-        let key = mlir_sys::MlirStringRef {
-            data: LLVM_ALIGN.as_ptr().cast(),
-            length: LLVM_ALIGN.len(),
-        };
-        let current = mlir_sys::mlirDictionaryAttrGetElementByName(dict, key);
-        if !current.ptr.is_null()
-            && mlir_sys::mlirAttributeIsAInteger(current)
-            && mlir_sys::mlirIntegerAttrGetValueInt(current) >= align
-        {
-            return;
-        }
-        let mut entries: Vec<mlir_sys::MlirNamedAttribute> = (0
-            ..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
-            .map(|i| mlir_sys::mlirDictionaryAttrGetElement(dict, i))
-            .filter(|entry| {
-                let name = mlir_sys::mlirIdentifierStr(entry.name);
-                std::slice::from_raw_parts(name.data.cast::<u8>(), name.length)
-                    != LLVM_ALIGN.as_bytes()
-            })
-            .collect();
-        let i64_type = mlir_sys::mlirIntegerTypeGet(context, 64);
-        entries.push(mlir_sys::mlirNamedAttributeGet(
-            mlir_sys::mlirIdentifierGet(context, key),
-            mlir_sys::mlirIntegerAttrGet(i64_type, align),
-        ));
-        dicts[index] =
-            mlir_sys::mlirDictionaryAttrGet(context, entries.len() as isize, entries.as_ptr());
-        let array = mlir_sys::mlirArrayAttrGet(context, count as isize, dicts.as_ptr());
-        let name = "workgroup_attrib_attrs";
-        mlir_sys::mlirOperationSetAttributeByName(
-            func.to_raw(),
-            mlir_sys::MlirStringRef {
-                data: name.as_ptr().cast(),
-                length: name.len(),
-            },
-            array,
-        );
+    let inputs = function_type.input_count();
+    let count = attributes::integer(func, "workgroup_attributions").unwrap_or(0) as usize;
+    if number < inputs || number >= inputs + count {
+        return;
     }
+    let index = number - inputs;
+    let context_ref = func.context();
+    // SAFETY: `context_ref` (and the context it names) outlives every use
+    // of `context` below.
+    let context = unsafe { context_ref.to_ref() };
+    let empty: Attribute = DictionaryAttribute::new(context, &[]).into();
+    let existing = func
+        .attribute("workgroup_attrib_attrs")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .filter(|a| a.len() == count);
+    let mut dicts: Vec<Attribute> = (0..count)
+        .map(|i| existing.and_then(|a| a.element(i).ok()).unwrap_or(empty))
+        .collect();
+    let Ok(dict) = DictionaryAttribute::try_from(dicts[index]) else {
+        return;
+    };
+    if dict
+        .element_by_name(LLVM_ALIGN)
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .is_some_and(|a| a.value() >= align)
+    {
+        return;
+    }
+    let mut entries: Vec<(Identifier, Attribute)> = (0..dict.len())
+        .filter_map(|i| dict.element(i).ok())
+        .filter(|(name, _)| name.as_string_ref().as_str() != Ok(LLVM_ALIGN))
+        .collect();
+    entries.push((
+        Identifier::new(context, LLVM_ALIGN),
+        IntegerAttribute::new(IntegerType::new(context, 64).into(), align).into(),
+    ));
+    dicts[index] = DictionaryAttribute::new(context, &entries).into();
+    // SAFETY: `func` is live; an attribute changes, not its place in the IR.
+    let mut func = unsafe { melior::ir::operation::OperationRefMut::from_raw(func.to_raw()) };
+    func.set_attribute(
+        "workgroup_attrib_attrs",
+        ArrayAttribute::new(context, &dicts).into(),
+    );
 }
 
 /// The attribution attribute that `convert-gpu-to-nvvm` reads as the

@@ -21,6 +21,12 @@
 // SILENT3-NEXT: // apipe-run: completion=random:3
 // SILENT3:      [0,  1,  2,  3,  -7,  0,  2,  3,  0,  1,  6,  7,  4,  5,  5,  0]
 // SILENT-NOT: error
+// The same after the conversions to token form and to the mbarrier form
+// (copies then complete through mbarrier phases):
+// RUN: apipe-opt %s --apipe-counting-to-tokens --apipe-tokens-to-mbarrier | apipe-run - --completion=lazy,eager,random:3 2>&1 | FileCheck %s --check-prefix=SILENT
+// RUN: apipe-opt %s --apipe-counting-to-tokens --apipe-tokens-to-mbarrier | not apipe-run - --entry=pipeline --completion=eager 2>&1 | FileCheck %s --check-prefix=MBARRIER
+// MBARRIER: error: the host writes global memory byte 8 of the source buffer of its own asynchronous copy still in flight, which may not have read it yet: no wait completes the copy first ('memref.store' and 'apipe.copy'){{$}}
+// MBARRIER-NEXT: note: the copy in flight
 //
 // With the race checker off, a store into the source in flight shows as
 // different values in lazy and eager modes:
@@ -40,6 +46,12 @@
 // RUN: not apipe-run %s --entry=callee 2>&1 | FileCheck %s --check-prefix=CALLEE
 // RUN: not apipe-run %s --entry=stack 2>&1 | FileCheck %s --check-prefix=STACK
 // RUN: not apipe-run %s --entry=pipeline --completion=lazy,eager 2>&1 | FileCheck %s --check-prefix=PIPE
+// An apipe.bulk_copy stays in flight until the host's wait on its
+// mbarrier phase returns (also under eager, where it lands at issue):
+// RUN: not apipe-run %s --entry=bulk --completion=lazy,eager,random:2 2>&1 | FileCheck %s --check-prefix=BULK
+// RUN: apipe-run %s --entry=bulk_after_wait --completion=lazy,eager,random:2 2>&1 | FileCheck %s --check-prefix=BULK-SILENT
+// BULK-SILENT-COUNT-3: [0,  1,  2,  3]
+// BULK-SILENT-NOT: error
 // The program stops at the first error: nothing is printed after it.
 // STORE-NOT: [
 // VECTOR-NOT: [
@@ -343,5 +355,54 @@ func.func @pipeline() {
   apipe.wait_group 0
   %u = memref.cast %B : memref<8xf32> to memref<*xf32>
   call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+
+// apipe.bulk_copy of A[0..4): the store into A[2] comes after the arrival
+// but before the wait on the phase.
+func.func @bulk_copy_then_store(%store_early: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %false = arith.constant false
+  %bad = arith.constant -7 : i32
+  %A = memref.alloc() : memref<8xi32>
+  %buf = memref.alloc() : memref<4xi32, 3>
+  %ring = memref.alloca() : memref<1xi64, 3>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    memref.store %ii, %A[%i] : memref<8xi32>
+  }
+  %c3 = arith.constant 3 : index
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  memref.store %two, %A[%c2] : memref<8xi32>
+  memref.store %three, %A[%c3] : memref<8xi32>
+  apipe.mbarrier_init %ring, %c1 : memref<1xi64, 3>
+  apipe.mbarrier_expect_tx %ring[%c0], 16 : memref<1xi64, 3>
+  apipe.bulk_copy %A[%c0], %buf[%c0], 4, %ring[%c0] : memref<8xi32> to memref<4xi32, 3>, memref<1xi64, 3>
+  apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
+  scf.if %store_early {
+    // BULK: :[[@LINE+3]]:5: error: the host writes global memory byte 8 of the source buffer of its own asynchronous copy still in flight, which may not have read it yet: no wait completes the copy first ('memref.store' and 'apipe.bulk_copy'){{$}}
+    // BULK-NEXT: :[[@LINE-4]]:3: note: the copy in flight
+    // BULK-COUNT-2: :[[@LINE+1]]:5: error: the host writes global memory byte 8 of the source buffer
+    memref.store %bad, %A[%c2] : memref<8xi32>
+  }
+  apipe.mbarrier_wait %ring[%c0], %false : memref<1xi64, 3>
+  memref.store %bad, %A[%c2] : memref<8xi32>
+  %u = memref.cast %buf : memref<4xi32, 3> to memref<*xi32, 3>
+  %h = memref.memory_space_cast %u : memref<*xi32, 3> to memref<*xi32>
+  func.call @printMemrefI32(%h) : (memref<*xi32>) -> ()
+  return
+}
+func.func private @printMemrefI32(memref<*xi32>)
+func.func @bulk() {
+  %true = arith.constant true
+  call @bulk_copy_then_store(%true) : (i1) -> ()
+  return
+}
+func.func @bulk_after_wait() {
+  %false = arith.constant false
+  call @bulk_copy_then_store(%false) : (i1) -> ()
   return
 }

@@ -278,7 +278,15 @@ pub struct Thread {
     /// The host thread, with the race checker: the source ranges of its
     /// copies in flight ([`super::copy_sources::HostWatch`]).
     pub host_sources: super::copy_sources::HostWatch,
+    /// Use-after-free check: buffers found live, as `(aligned pointer,
+    /// frees in the process then)`, by slot `(pointer / 16) mod
+    /// LIVE_CACHE_SLOTS` ([`super::heap::apipe_emu_live`]); an entry holds
+    /// while no buffer has been freed since.
+    pub live_cache: [(usize, u64); LIVE_CACHE_SLOTS],
 }
+
+/// Slots of a thread's cache of live buffers.
+pub const LIVE_CACHE_SLOTS: usize = 8;
 
 /// The read cache's key of a read of `bytes` bytes at workgroup offset
 /// `offset` in generation `generation` (never 0: generations start at 1).
@@ -315,6 +323,8 @@ impl Thread {
                 cache
             },
             host_sources: Default::default(),
+            // (No free has count 0 once the cache is consulted.)
+            live_cache: [(0, 0); LIVE_CACHE_SLOTS],
         }
     }
 

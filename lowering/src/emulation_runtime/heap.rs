@@ -36,7 +36,9 @@
 //!    the memref's aligned pointer: a buffer freed already is an error at
 //!    that op (use after free), with a note at its alloc and at its
 //!    dealloc. Programs without `memref.dealloc` get no such call, and until
-//!    the first free of the process each call returns at once.
+//!    the first free of the process each call returns at once; after it, a
+//!    buffer the thread found live since the last free of the process is
+//!    not looked up again (a per-thread cache, stale after any free).
 //!
 //! Keyed by the aligned pointer, which every view keeps (the allocated
 //! pointer, which `free` gets, is the same for the buffer and its views;
@@ -46,14 +48,20 @@
 //! Not caught: a use of a buffer that has left the quarantine (its address
 //! may belong to newer memory by then: the lookup no longer reports it).
 
-use super::context::{entry, Thread};
+use super::context::{current, entry, Thread, LIVE_CACHE_SLOTS};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Whether any buffer of the process has been freed: until then
 /// [`apipe_emu_live`] has nothing to look up (set, never cleared: runs that
 /// share the process only lose that shortcut).
 static ANY_FREED: AtomicBool = AtomicBool::new(false);
+
+/// The number of frees in the process so far, bumped under the heap's lock
+/// after the buffer is recorded as freed: a buffer that a thread found
+/// live when this count was `n` is still live while the count is `n`
+/// ([`Thread::live_cache`]).
+static FREES: AtomicU64 = AtomicU64::new(0);
 
 /// The most freed buffers remembered for "already freed" messages; past it
 /// the record starts again (a later double free is then reported as memory
@@ -197,6 +205,7 @@ impl Heap {
             self.freed.clear();
         }
         self.freed.insert(aligned, (alloc, op));
+        FREES.fetch_add(1, Ordering::Release);
     }
 }
 
@@ -228,8 +237,22 @@ pub extern "C" fn apipe_emu_alloc(op: i64, aligned: i64) {
 /// Step 3: op `op` (its name recorded by the lowering) is about to use the
 /// buffer of `memref.alloc` whose aligned pointer is `aligned`. Stops the
 /// program with a located error if a `memref.dealloc` has freed it.
+///
+/// The hot path of programs that free (one call per checked access):
+/// until the first free of the process it returns at once; after it, a
+/// buffer the thread found live since the last free anywhere hits the
+/// thread's small cache ([`Thread::live_cache`]) and returns without the
+/// heap's lock.
 pub extern "C" fn apipe_emu_live(op: i64, aligned: i64) {
     if !ANY_FREED.load(Ordering::Acquire) {
+        return;
+    }
+    let frees = FREES.load(Ordering::Acquire);
+    let key = (aligned as usize, frees);
+    let slot = (aligned as usize >> 4) % LIVE_CACHE_SLOTS;
+    // SAFETY: null or the live current thread; nothing else borrows it
+    // during this read.
+    if unsafe { current().as_ref() }.is_some_and(|t| t.live_cache[slot] == key) {
         return;
     }
     entry((), |t| {
@@ -240,6 +263,9 @@ pub extern "C" fn apipe_emu_live(op: i64, aligned: i64) {
             .ok()
             .and_then(|heap| heap.freed_at(aligned as usize));
         let Some((alloc, free)) = freed else {
+            // Live after `frees` frees (counted before the lookup: a free
+            // since then makes the entry stale).
+            t.live_cache[slot] = key;
             return Ok(());
         };
         let name = t.run().name(op).unwrap_or("op").to_owned();

@@ -46,6 +46,11 @@
 //! (a later access by any thread is no race). A thread that reads them
 //! without waiting on that phase, after another thread's wait completed it,
 //! is not reported (the shadow keeps no per-thread phase knowledge).
+//! The host's copies stay in its watch of copy sources
+//! ([`super::copy_sources::HostWatch`]) until the host's own wait returns
+//! on a slot whose phase they counted on has completed (not when they
+//! land: under `eager` an arrival completes at once, and a write into the
+//! source before the wait is still a hazard).
 
 use super::{
     context::{current, entry, triple, Event, Stop, Thread},
@@ -101,6 +106,22 @@ struct Slot {
     tx: i64,
     arrivals: Vec<Arrival>,
     bulk_copies: Vec<BulkCopy>,
+    /// The host's copies counted on this slot, `(op, source start, phase
+    /// they counted on)`: they leave the host's watch of copy sources when
+    /// a wait of the host on the slot returns after that phase.
+    host_copies: Vec<(u32, usize, u64)>,
+}
+
+impl Slot {
+    /// Records `copy` of `t` as counted on the current phase, if `t` is
+    /// the host and watches copy sources.
+    fn count_host_copy(&mut self, t: &Thread, copy: &Copy) {
+        if t.gpu.is_none() && t.host_sources.watching() {
+            for (start, _) in copy.src_ranges() {
+                self.host_copies.push((copy.op as u32, start, self.phase));
+            }
+        }
+    }
 }
 
 #[derive(Default)]
@@ -212,16 +233,16 @@ fn synchronized(block: *mut Block, copy: &Copy) {
 }
 
 /// Lands (if needed) and retires the copies of `thread` issued before
-/// `marks`.
-fn retire(thread: *mut Thread, marks: &[(usize, u64)]) {
+/// `marks`, which count on `slot`.
+fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
     // SAFETY: the thread is the current one or a suspended lane of the
     // running block (its fiber does not run); nothing else borrows its
     // queues during this call.
     let t = unsafe { &mut *thread };
     let racecheck = t.run().config.racecheck && t.gpu.is_some();
     let block = t.block;
-    for &(slot, mark) in marks {
-        let Some(queue) = t.queues.slots.get_mut(slot) else {
+    for &(queue_slot, mark) in marks {
+        let Some(queue) = t.queues.slots.get_mut(queue_slot) else {
             continue;
         };
         while queue.retired < mark {
@@ -235,9 +256,9 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)]) {
             if racecheck {
                 synchronized(block, &copy);
             }
-            if t.host_sources.watching() {
+            if t.gpu.is_none() && t.host_sources.watching() {
                 for (start, _) in copy.src_ranges() {
-                    t.host_sources.complete(copy.op as u32, start);
+                    slot.host_copies.push((copy.op as u32, start, slot.phase));
                 }
             }
         }
@@ -272,11 +293,12 @@ fn force(slot: &mut Slot, progress: &mut u64) {
         if t.run().config.racecheck && t.gpu.is_some() {
             synchronized(t.block, &bulk.copy);
         }
+        slot.count_host_copy(t, &bulk.copy);
         slot.tx -= bulk.bytes;
         maybe_complete(slot, progress);
     }
     for arrival in std::mem::take(&mut slot.arrivals) {
-        retire(arrival.thread, &arrival.marks);
+        retire(arrival.thread, &arrival.marks, slot);
         slot.pending = slot.pending.saturating_sub(1);
         *progress += 1;
         maybe_complete(slot, progress);
@@ -326,6 +348,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
                         tx: 0,
                         arrivals: Vec::new(),
                         bulk_copies: Vec::new(),
+                        host_copies: Vec::new(),
                     },
                 );
             }
@@ -361,7 +384,7 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
                 "apipe.mbarrier_arrive_copies",
                 |slot| {
                     if landed {
-                        retire(thread, &marks);
+                        retire(thread, &marks, slot);
                         slot.pending = slot.pending.saturating_sub(1);
                         *progress += 1;
                         maybe_complete(slot, progress);
@@ -418,15 +441,7 @@ pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
                 "internal error: no bulk copy was issued before it is tracked".into(),
             ));
         };
-        // Taken off the queue as if it was never issued there. (The host's
-        // watch of copy sources forgets it: bulk copies of the host are
-        // not watched.)
-        if t.host_sources.watching() {
-            for (start, _) in pending.copy.src_ranges() {
-                t.host_sources.complete(pending.copy.op as u32, start);
-            }
-        }
-        let q = &mut t.queues.slots[queue];
+        // Taken off the queue as if it was never issued there.
         q.uncommitted_count = q.uncommitted_count.saturating_sub(1);
         if q.uncommitted_count == 0 {
             q.first_uncommitted = None;
@@ -446,6 +461,7 @@ pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
                         if t.run().config.racecheck && t.gpu.is_some() {
                             synchronized(t.block, &pending.copy);
                         }
+                        slot.count_host_copy(t, &pending.copy);
                         slot.tx -= bytes;
                         maybe_complete(slot, progress);
                     } else {
@@ -477,6 +493,9 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
     let parity = (parity & 1) as u64;
     loop {
         let outcome = entry(None, |t| {
+            // The host's copies that the waited phase completed.
+            let mut released: Vec<(u32, usize)> = Vec::new();
+            let host = t.gpu.is_none();
             let result = TABLE.with(|table| {
                 let table = &mut *table.borrow_mut();
                 let progress = &mut table.progress;
@@ -511,9 +530,22 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                 if let Ok(Try::Done) = outcome {
                     let key = current() as usize;
                     table.blocked.remove(&key);
+                    if let (true, Some(slot)) = (host, table.slots.get_mut(&(address as usize))) {
+                        let phase = slot.phase;
+                        slot.host_copies.retain(|&(op, start, counted)| {
+                            let done = counted < phase;
+                            if done {
+                                released.push((op, start));
+                            }
+                            !done
+                        });
+                    }
                 }
                 outcome
             });
+            for (op, start) in released {
+                t.host_sources.complete(op, start);
+            }
             match result {
                 Err(message) => Err(stop(t, op, message)),
                 Ok(Try::Done) => {

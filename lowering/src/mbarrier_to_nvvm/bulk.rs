@@ -139,25 +139,7 @@ impl<'c> Lower<'c> {
         let byte_offset = self
             .before(anchor, arith::muli(linear, size, location))
             .unwrap();
-        let base = self
-            .before(
-                anchor,
-                self.simple(
-                    "memref.extract_aligned_pointer_as_index",
-                    location,
-                    &[memref],
-                    self.index,
-                ),
-            )
-            .unwrap();
-        let address = self
-            .before(anchor, arith::addi(base, byte_offset, location))
-            .unwrap();
-        self.before(
-            anchor,
-            self.simple("arith.index_cast", location, &[address], self.i64),
-        )
-        .unwrap()
+        self.byte_address(anchor, memref, || byte_offset)
     }
 
     /// Step 2.
