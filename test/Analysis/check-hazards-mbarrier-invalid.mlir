@@ -275,7 +275,7 @@ gpu.module @kernels {
     %tid = gpu.thread_id x
     %first = arith.cmpi eq, %tid, %c0 : index
     scf.if %first {
-      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z): every thread arrives once per group, so a phase with another count never completes or completes early
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
       apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
     }
     gpu.barrier
@@ -438,5 +438,231 @@ func.func @read_before_right_wait(%A: memref<64xf32>, %out: memref<16xf32>) {
     %next = arith.addi %count, %c1 : index
     scf.yield %next : index
   }
+  return
+}
+
+// -----
+
+// A constant count other than the stated block size (2 of 4 threads).
+gpu.module @kernels {
+  gpu.func @constant_not_block_size(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %c2 : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` in a 4 x 2 block: y is not 1, so half the threads' arrivals
+// complete each phase.
+gpu.module @kernels {
+  gpu.func @block_dim_x_of_2d(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 2, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` where the kernel states no block size: y and z may be
+// above 1.
+gpu.module @kernels {
+  gpu.func @block_dim_x_unknown_yz(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// `gpu.block_dim x` counted twice (16 for a block of 4).
+gpu.module @kernels {
+  gpu.func @block_dim_x_twice(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bx = gpu.block_dim x
+    %bxx = arith.muli %bx, %bx : index
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %bxx : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// No size stated: `4 * gpu.block_dim y * gpu.block_dim z` assumes x = 4.
+gpu.module @kernels {
+  gpu.func @constant_times_unknown(%A: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %by = gpu.block_dim y
+    %bz = gpu.block_dim z
+    %c4 = arith.constant 4 : index
+    %yz = arith.muli %by, %bz : index
+    %c4y = arith.muli %c4, %yz : index
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:7: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early
+      apipe.mbarrier_init %ring, %c4y : memref<2xi64, 3>
+    }
+    gpu.barrier
+    apipe.copy %A[%tid], %buf[%tid], 1 : memref<1024xf32> to memref<256xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+    apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// Each copy is arrived on but never waited for: its read races. Five
+// iterations on a ring of eight slots arm no slot twice, so no arrive
+// reuses its slot (the arrives before an iteration are bounded by the
+// constant trip count).
+func.func @arrived_not_waited(%A: memref<64xf32>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %buf = memref.alloc() : memref<8x4xf32>
+  %ring = memref.alloca() : memref<8xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<8xi64, 3>
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%cnt = %c0) -> (index) {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%i, %c0], 4 : memref<64xf32> to memref<8x4xf32>
+    %s = arith.andi %cnt, %c7 : index
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<8xi64, 3>
+    // CHECK-NOT: reuses its slot too early
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+    %x = memref.load %buf[%i, %c1] : memref<8x4xf32>
+    memref.store %x, %out[%i] : memref<8xf32>
+    %n = arith.addi %cnt, %c1 : index
+    scf.yield %n : index
+  }
+  return
+}
+
+// -----
+
+// The same for ten iterations: the ninth arrive re-arms slot 0 while its
+// group may be in flight (reported), and the read races (reported too:
+// the walk still runs after the arrive's error).
+func.func @arrived_not_waited_wraps(%A: memref<64xf32>, %out: memref<10xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c10 = arith.constant 10 : index
+  %c7 = arith.constant 7 : index
+  %buf = memref.alloc() : memref<8x4xf32>
+  %ring = memref.alloca() : memref<8xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<8xi64, 3>
+  %r = scf.for %i = %c0 to %c10 step %c1 iter_args(%cnt = %c0) -> (index) {
+    %off = arith.muli %i, %c4 : index
+    %v = arith.remui %i, %c8 : index
+    apipe.copy %A[%off], %buf[%v, %c0], 4 : memref<64xf32> to memref<8x4xf32>
+    %s = arith.andi %cnt, %c7 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_arrive_copies' op reuses its slot too early
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<8xi64, 3>
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 5]]:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
+    %x = memref.load %buf[%v, %c1] : memref<8x4xf32>
+    memref.store %x, %out[%i] : memref<10xf32>
+    %n = arith.addi %cnt, %c1 : index
+    scf.yield %n : index
+  }
+  return
+}
+
+// -----
+
+// apipe-tokens-to-mbarrier=slots=2 of a double-buffered loop with its
+// steady-state wait removed: the arrive re-arms a slot whose group no wait
+// completed, and the read of the slot races with its copy, as does the
+// next copy into it.
+func.func @steady_wait_removed(%arg0: memref<1024xf32>, %arg1: memref<2x4xf32, 3>, %arg2: memref<1xf32>) {
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %ring = memref.alloca() : memref<2xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
+  apipe.copy %arg0[%c0], %arg1[%c0, %c0], 4 : memref<1024xf32> to memref<2x4xf32, 3>
+  apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+  %r:3 = scf.for %i = %c0 to %c256 step %c1 iter_args(%acc = %cst, %old = %c0, %cnt = %c1) -> (f32, index, index) {
+    %i1 = arith.addi %i, %c1 : index
+    %more = arith.cmpi ult, %i1, %c256 : index
+    scf.if %more {
+      %off = arith.muli %i1, %c4 : index
+      %v = arith.remui %i1, %c2 : index
+      apipe.copy %arg0[%off], %arg1[%v, %c0], 4 : memref<1024xf32> to memref<2x4xf32, 3>
+    }
+    %s = arith.andi %cnt, %c1 : index
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_arrive_copies' op reuses its slot too early
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<2xi64, 3>
+    %next = arith.addi %cnt, %c1 : index
+    %u = arith.remui %i, %c2 : index
+    %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %acc) -> (f32) {
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 9]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
+      %x = memref.load %arg1[%u, %k] : memref<2x4xf32, 3>
+      %y = arith.addf %a, %x : f32
+      scf.yield %y : f32
+    }
+    scf.yield %sum, %cnt, %next : f32, index, index
+  }
+  memref.store %r#0, %arg2[%c0] : memref<1xf32>
   return
 }

@@ -120,6 +120,24 @@ pub fn defined_inside(key: usize, op: &OperationRef) -> bool {
     false
 }
 
+/// The size of the `gpu.block_dim` op `op` where the kernel states it
+/// (`known_block_size`, a `gpu.launch` with constant sizes).
+pub fn block_dim_size(op: &OperationRef) -> Option<i64> {
+    gpu::block_dim(op)
+}
+
+/// The block size in dimension `d` (0 for x, 1 for y, 2 for z) that the
+/// function or `gpu.launch` around `op` states, if any.
+pub fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
+    gpu::known_block_size(op, d)
+}
+
+/// The dimension (0 for x, 1 for y, 2 for z) of a `gpu.thread_id`,
+/// `gpu.block_dim`, ... op.
+pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
+    gpu::dimension(op)
+}
+
 /// The integer value of an `IntegerAttr`.
 fn integer_attribute(attribute: melior::ir::Attribute) -> Option<i64> {
     // SAFETY: a live attribute, checked to be an integer first.
@@ -291,10 +309,12 @@ impl Forms {
     }
 
     /// A result of the `scf.for` `l` whose iter_arg has a recurrence form
-    /// ([`Self::recurrence_form`]) and whose trip count `T` is a constant:
+    /// ([`Self::recurrence_form`]) and whose trip count `T` is a constant,
+    /// or a form (`ub - lb`, step 1) that is nonnegative where `l` runs:
     /// that form at `τ_L = T` (each recurrence form holds for `τ_L` in
     /// `[0, T]`, `T` being the value after the last iteration, or the init
-    /// when the loop does not run).
+    /// when the loop does not run: `T = 0`). A count that may be negative
+    /// (the loop does not run, and the result is the init) is not followed.
     fn loop_result(&mut self, value: Value, l: &OperationRef, depth: usize) -> Option<Lin> {
         // SAFETY: `value` is a live result of `l`.
         let n = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
@@ -304,8 +324,15 @@ impl Forms {
         if form.mentions(Symbol::Value(key)) {
             return None;
         }
-        let trips = self.trips(l).count.as_constant()?.max(0);
-        form.replace(Symbol::Iteration(op_key(l)), &Lin::constant(trips))
+        let count = self.trips(l).count;
+        let trips = match count.as_constant() {
+            Some(t) => Lin::constant(t.max(0)),
+            None if !count.mentions(Symbol::Trips(op_key(l))) && self.nonnegative_at(&count, l) => {
+                count
+            }
+            None => return None,
+        };
+        form.replace(Symbol::Iteration(op_key(l)), &trips)
     }
 
     /// A **shift** recurrence (a window of slots or offsets passed along the

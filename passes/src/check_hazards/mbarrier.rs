@@ -22,8 +22,9 @@
 //!    `apipe.mbarrier_init` in the function (once, outside loops and
 //!    branches other than the initialising thread's `scf.if`), with the
 //!    arrival count of every thread that arrives: the block size
-//!    (`gpu.block_dim` x, y and z multiplied) in a kernel, 1 in a host
-//!    function. An arrive, wait, expect or bulk copy on another memref, an
+//!    (`gpu.block_dim` x, y and z multiplied, each one whose size the
+//!    kernel states in `known_block_size` being that size) in a kernel, 1
+//!    in a host function. An arrive, wait, expect or bulk copy on another memref, an
 //!    arrive under thread-dependent control flow, and a bulk copy in a
 //!    function with several rings are located errors.
 //! 2. State per ring: `n` (arrives so far, an interval), `done` (every
@@ -41,9 +42,11 @@
 //!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
 //!    every path; or a pipeline index at offset 0), and its slot's previous
 //!    group must be complete (`done <= K`): else a located error (slot out
-//!    of step, slot reused too early). So must an `apipe.bulk_copy` or
-//!    `apipe.mbarrier_expect_tx` (its bytes count on the next group's
-//!    phase); per ring, `tx` sums the bytes expected minus the bytes bulk
+//!    of step, slot reused too early: only if `n_r >= K` on some path; the
+//!    walk still runs after it, without the guards' completion of step 5,
+//!    so the accesses it exposes are reported too). So must an
+//!    `apipe.bulk_copy` or `apipe.mbarrier_expect_tx` (its bytes count on
+//!    the next group's phase); per ring, `tx` sums the bytes expected minus the bytes bulk
 //!    copied since the thread's last arrive, and an arrive needs `tx = 0`
 //!    on every path (PTX ISA 9.7.13.15.2: a phase completes when its
 //!    arrivals and its transaction count are both done).
@@ -59,14 +62,22 @@
 //!    that group); anything else is a located error (the wait can
 //!    deadlock). Then `done = min(done, max δ_g)`, and the wait completes
 //!    every copy with more than `pending` = the most groups committed after
-//!    g, over the paths.
+//!    g, over the paths. For the walk, each arrive also records the values
+//!    equal to the ring's count there (`δ = 0`): each names the group it
+//!    arms, and a wait on one of them (`x` above) completes every copy
+//!    that value names on every path (`super::names`).
 //! 5. `scf.if` whose condition is `a - b <=u c` (or `<u`): in the then
 //!    region `δ_b - δ_a` lies in `[0, c]` (the guard of a wait on an old
-//!    token). Branches join as interval hulls; a value that is a constant
+//!    token). With `a` the ring's count and `c >= K`, group `b` is
+//!    complete in the else region (the walk completes it there): it was
+//!    armed more than `c` arrives ago, and the arrive of group `n - 1`
+//!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
 //!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
-//!    that still moves becomes infinite); checks run on the final round
+//!    that still moves becomes infinite; with a constant trip count T, `n_r`
+//!    at the header is at most its entry value plus T - 1 times the body's
+//!    arrive ops on r, when none is in a nested loop); checks run on the final round
 //!    only. Other ops with regions that hold mbarrier ops are errors.
 //!
 //! Invariant (soundness): every interval holds the value on every path,
@@ -101,6 +112,22 @@ pub(crate) struct Facts {
     named: HashMap<usize, Option<GroupName>>,
     /// Per group name: the arrives that arm it (step 3).
     arms: HashMap<GroupName, Vec<usize>>,
+    /// Per `scf.if (n - x <=u c)` with `n` the count of a ring of `K <= c`
+    /// slots (the guard of a wait on an old count, step 5): the ring and
+    /// `x`, when every visit has this form (else `None`).
+    guards: HashMap<usize, Option<(usize, usize)>>,
+    /// Per arrive: the values equal to its ring's count `n` there on every
+    /// visit (`δ = 0`): each is the number of the group it arms.
+    counts: HashMap<usize, Vec<usize>>,
+    /// True if an arrive may reuse its slot before the slot's previous
+    /// group is complete (reported): groups more than K back are not known
+    /// complete.
+    reuse_unproved: bool,
+    /// Per arrive that reuses its slot too early: its message (the walk
+    /// still runs; reported before its hazards).
+    reuse: Vec<(usize, String)>,
+    /// True if the function initialises one ring.
+    single_ring: bool,
     /// Per wait for a phase that already completed (step 4): its message.
     /// It leaves the newer group in flight, so the walk reports the reads
     /// of that group's data.
@@ -116,14 +143,16 @@ enum GroupName {
 }
 
 impl Facts {
-    /// The waits for a phase that already completed, as hazards at the
-    /// wait (`nested`: the function's ops).
+    /// The arrives that reuse their slot too early and the waits for a
+    /// phase that already completed, as hazards at the op (`nested`: the
+    /// function's ops).
     pub fn stale_hazards<'c: 'a, 'a>(
         &self,
         nested: &[OperationRef<'c, 'a>],
     ) -> Vec<super::Hazard<'c, 'a>> {
-        self.stale
+        self.reuse
             .iter()
+            .chain(&self.stale)
             .filter_map(|(key, message)| {
                 let op = *nested.iter().find(|o| op_key(*o) == *key)?;
                 Some(super::Hazard {
@@ -141,6 +170,77 @@ impl Facts {
     /// The `pending` of the wait `op` (step 4).
     pub fn pending(&self, op: &OperationRef) -> Option<i64> {
         self.pending.get(&op_key(op)).copied().flatten()
+    }
+
+    /// The count value whose group the wait `op` names on every path
+    /// (step 4: slot `x mod K`, parity `(x div K) & 1` of one count `x`),
+    /// if any: the wait completes that group and the older ones.
+    pub fn named_value(&self, op: &OperationRef) -> Option<usize> {
+        match self.named.get(&op_key(op)).copied().flatten() {
+            Some(GroupName::Value(_, x)) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The count `x` of the guard `scf.if (n - x <=u c)` `op` (step 5),
+    /// if every arrive that arms group `x` is on the guard's ring: in its
+    /// else region group `x` is complete. There `n - x > c >= K` (a group
+    /// armed before, so `x < n`), and the arrive of group `n - 1` proved
+    /// the group `K` back from it, `n - 1 - K >= x`, complete (step 3).
+    pub fn guard_value(&self, op: &OperationRef) -> Option<usize> {
+        if self.reuse_unproved {
+            return None;
+        }
+        let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
+        self.arms
+            .keys()
+            .all(|name| !matches!(name, GroupName::Value(r, y) if *y == x && *r != ring))
+            .then_some(x)
+    }
+
+    /// The numbers of the groups the arrive `op` arms (the n-th arrive of
+    /// the ring, when `n` is known), if the function has one ring: every
+    /// count then counts the arrives of that ring.
+    pub fn armed_numbers(&self, op: &OperationRef) -> Vec<i64> {
+        let key = op_key(op);
+        let rings: HashSet<usize> = self
+            .arms
+            .keys()
+            .map(|name| match name {
+                GroupName::Value(r, _) | GroupName::Number(r, _) => *r,
+            })
+            .collect();
+        if !self.single_ring || rings.len() > 1 {
+            return Vec::new();
+        }
+        let mut out: Vec<i64> = self
+            .arms
+            .iter()
+            .filter_map(|(name, arrives)| match name {
+                GroupName::Number(_, n) if arrives.contains(&key) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The count values whose groups the arrive `op` arms (step 3: its slot
+    /// is `x mod K` of a count `x` equal to the ring's arrives so far).
+    pub fn armed_values(&self, op: &OperationRef) -> Vec<usize> {
+        let key = op_key(op);
+        let mut out: Vec<usize> = self
+            .arms
+            .iter()
+            .filter_map(|(name, arrives)| match name {
+                GroupName::Value(_, x) if arrives.contains(&key) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        out.extend(self.counts.get(&key).into_iter().flatten().copied());
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The arrives that arm the group the wait `op` names, on every path
@@ -176,8 +276,10 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         failed: HashSet::new(),
         soft: HashSet::new(),
         visited: HashSet::new(),
+        log: Vec::new(),
     };
     analysis.find_rings();
+    analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
         let mut state = State::new(&analysis.rings);
         if let [entry] = ops::blocks_of(&function).as_slice() {
@@ -187,8 +289,9 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
     if analysis.failed.is_empty() {
         Ok(analysis.facts)
     } else {
-        // No walk: the waits for a completed phase are reported here.
-        for (key, message) in &analysis.facts.stale {
+        // The errors in the order found; no walk: the waits for a
+        // completed phase are reported here too.
+        for (key, message) in analysis.log.iter().chain(&analysis.facts.stale) {
             if let Some(op) = ops::nested_ops(&function)
                 .iter()
                 .find(|o| op_key(*o) == *key)
@@ -585,6 +688,9 @@ struct Analysis<'c, 'a> {
     failed: HashSet<usize>,
     /// Ops with an error emitted after which the walk still runs.
     soft: HashSet<usize>,
+    /// The errors found (op key, message), emitted in this order if the
+    /// analysis fails.
+    log: Vec<(usize, String)>,
     /// Waits recorded at least once (their facts are joined over visits).
     visited: HashSet<usize>,
 }
@@ -606,11 +712,23 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if self.quiet > 0 || !self.failed.insert(op_key(op)) {
             return;
         }
-        diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
+        self.log.push((op_key(op), message.to_owned()));
     }
 
-    /// A hazard at a wait, reported with the walk's (its facts stay
-    /// sound): the walk names the accesses the defect exposes.
+    /// An error after which the walk still runs and names the accesses the
+    /// defect exposes (an arrive that reuses its slot too early): a hazard
+    /// at `op` in [`Facts::stale_hazards`], or, if the analysis fails, an
+    /// error in the order found.
+    fn error_then_walk(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
+        if self.quiet > 0 || self.failed.contains(&op_key(op)) || !self.soft.insert(op_key(op)) {
+            return;
+        }
+        self.log.push((op_key(op), message.to_owned()));
+        self.facts.reuse.push((op_key(op), message.to_owned()));
+    }
+
+    /// A hazard at a wait (a completed phase), reported with the walk's:
+    /// the walk still runs and names the accesses the defect exposes.
     fn soft_error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
         if self.quiet > 0 || self.failed.contains(&op_key(op)) || !self.soft.insert(op_key(op)) {
             return;
@@ -655,7 +773,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 self.error(op, "initialises a ring of no static size");
                 continue;
             };
-            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, &self.function) {
+            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, op) {
                 self.error(op, &message);
                 continue;
             }
@@ -1044,12 +1162,32 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(n) = r.n.as_exact() {
             self.arm(GroupName::Number(ring, n), op);
         }
+        if self.quiet == 0 {
+            // The values equal to the count here: the group's number.
+            let mut now: Vec<usize> = state
+                .vals
+                .iter()
+                .filter(|(_, v)| state.rel(v, ring).as_exact() == Some(0))
+                .map(|(k, _)| *k)
+                .collect();
+            now.sort_unstable();
+            match self.facts.counts.get_mut(&op_key(op)) {
+                Some(old) => old.retain(|k| now.contains(k)),
+                None => {
+                    self.facts.counts.insert(op_key(op), now);
+                }
+            }
+        }
         let base = self.next_slot(op, state, ring, 1, ("arrives on", "it arms group"));
         if let Some(Some(base)) = base {
             self.arm(GroupName::Value(ring, base), op);
         }
-        if base.is_some() && r.done > k {
-            self.error(
+        // The slot's previous group exists once K groups were armed.
+        if base.is_some() && r.done > k && r.n.hi >= k {
+            // The walk still runs (it names the reads this exposes), but
+            // without the ring's reuse proof (`guard_value`).
+            self.facts.reuse_unproved = true;
+            self.error_then_walk(
                 op,
                 &format!(
                     "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
@@ -1121,9 +1259,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let r = &state.rings[&ring];
         // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
         let pipelined = state.masks(&slot, ring).index & 1 == 1;
+        // `x mod K` of a count `x = n_r`: the op's group is group `x` (a
+        // value that may carry it on).
+        let count = slot_base(state, &slot, k)
+            .filter(|b| state.rel(&state.val(*b), ring).as_exact() == Some(0));
         if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
             // Slot n mod K on every path.
-            return Some(None);
+            return Some(count);
         }
         if let Some(s) = self.constant_slot(state, &slot, k) {
             match enumerate(r.n, k) {
@@ -1138,7 +1280,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                         );
                         return None;
                     }
-                    return Some(None);
+                    return Some(count);
                 }
                 None => {
                     self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
@@ -1367,6 +1509,31 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         self.facts.pending.insert(key, joined);
     }
 
+    /// Step 5: records whether the `scf.if` `op` is the guard `n - x <=u c`
+    /// of a ring of `K <= c` slots on this visit (final rounds only;
+    /// joined over visits).
+    fn guard(&mut self, op: &OperationRef<'c, 'a>, state: &State) {
+        if self.quiet > 0 {
+            return;
+        }
+        let condition = value_key(op.operand(0).unwrap());
+        let guard = match state.val(condition).shape {
+            Shape::Le {
+                a,
+                b: Some(x),
+                bound,
+            } => state.rings.keys().copied().find_map(|r| {
+                let k = self.rings[&r].slots;
+                (state.rel(&state.val(a), r).as_exact() == Some(0) && bound >= k).then_some((r, x))
+            }),
+            _ => None,
+        };
+        let entry = self.facts.guards.entry(op_key(op)).or_insert(guard);
+        if *entry != guard {
+            *entry = None;
+        }
+    }
+
     /// Step 5's refinement: the then region of `scf.if (a - b <=u c)`.
     fn refine(&self, state: &mut State, condition: Value) {
         let Shape::Le { a, b, bound } = state.val(value_key(condition)).shape else {
@@ -1405,6 +1572,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// `scf.if`, `scf.index_switch`, `scf.execute_region`.
     fn branches(&mut self, op: &OperationRef<'c, 'a>, state: &mut State, is_if: bool) {
         let entry = state.clone();
+        if is_if {
+            self.guard(op, &entry);
+        }
         let mut out: Option<State> = None;
         let regions: Vec<_> = op.regions().collect();
         for (i, region) in regions.iter().enumerate() {
@@ -1484,7 +1654,41 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        let header = self.fixed_point(op, entry.clone(), back);
+        let mut header = self.fixed_point(op, entry.clone(), back);
+        // A constant trip count T bounds the arrives before an iteration:
+        // at most T - 1 iterations' worth more than at the entry (each
+        // arrive op of the body runs at most once per iteration, unless
+        // it is in a nested loop).
+        if let [Some(l), Some(u), Some(s)] = bounds.as_slice() {
+            if *s > 0 && u > l {
+                let trips = (u - l + s - 1) / s;
+                let nested: Vec<OperationRef> = ops::nested_ops(op);
+                for (ring, r) in header.rings.iter_mut() {
+                    let arrives: Vec<&OperationRef> = nested
+                        .iter()
+                        .filter(|o| {
+                            ops::is(*o, ops::MBARRIER_ARRIVE_COPIES)
+                                && ring_operand(o).map(value_key) == Some(*ring)
+                        })
+                        .collect();
+                    let in_inner_loop = arrives.iter().any(|a| {
+                        ops::ancestors(a)
+                            .take_while(|p| p != op)
+                            .any(|p| matches!(op_name(&p).as_str(), "scf.for" | "scf.while"))
+                    });
+                    let entry_n = entry.rings[ring].n;
+                    if in_inner_loop || entry_n.hi >= INF {
+                        continue;
+                    }
+                    let most = entry_n
+                        .hi
+                        .saturating_add((trips - 1).saturating_mul(arrives.len() as i64));
+                    if most < INF && most < r.n.hi {
+                        r.n.hi = most.max(r.n.lo);
+                    }
+                }
+            }
+        }
         // The final round: checks and facts.
         let mut exit = header.clone();
         self.block(body, &mut exit);
@@ -1690,12 +1894,19 @@ fn is_i1(value: Value) -> bool {
     attributes::integer_width(value.r#type()) == Some(1)
 }
 
-/// Step 1: the arrival count of `apipe.mbarrier_init` is the number of
-/// threads that arrive: in a kernel, the product of `gpu.block_dim` x, y
-/// and z (or a constant equal to the product of `known_block_size`); in a
-/// host function, 1.
-fn arrival_count(count: Value, kernel: bool, function: &OperationRef) -> Result<(), String> {
-    let mut dims = Vec::new();
+/// Step 1: the arrival count `count` of the ring initialised by `init` is
+/// the number of threads that arrive per group: the block size in a kernel
+/// (`kernel`), 1 in a host function. The count is a product of constants
+/// and `gpu.block_dim`s; each `gpu.block_dim` whose size the kernel states
+/// (`known_block_size`, a `gpu.launch` with constant sizes)
+/// is that size. It equals the block size `x * y * z` for every launch if
+/// the dimensions of unknown size occur in it once each and the constants
+/// multiply to the product of the known sizes (PTX ISA 9.7.13.15.9
+/// `mbarrier.init`: the expected arrival count of each phase).
+fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), String> {
+    const CANNOT: &str = "has an arrival count apipe-check-hazards cannot evaluate (a constant, or a product of constants and gpu.block_dim x, y and z)";
+    // The dimensions of unknown size in the count, and its constant factor.
+    let mut unknown: Vec<usize> = Vec::new();
     let mut constant = 1i64;
     let mut stack = vec![count];
     while let Some(v) = stack.pop() {
@@ -1704,34 +1915,42 @@ fn arrival_count(count: Value, kernel: bool, function: &OperationRef) -> Result<
             continue;
         }
         let Some(def) = crate::access::values::defining_op(v) else {
-            return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into());
+            return Err(CANNOT.into());
         };
         match op_name(&def).as_str() {
-            "arith.muli" => {
+            "arith.muli" | "index.mul" => {
                 stack.push(def.operand(0).unwrap());
                 stack.push(def.operand(1).unwrap());
             }
-            "gpu.block_dim" => dims.push(
-                def.attribute("dimension")
-                    .map(|a| a.to_string())
-                    .unwrap_or_default(),
-            ),
-            _ => return Err("has an arrival count apipe-check-hazards cannot evaluate (a constant, or the product of gpu.block_dim x, y and z)".into()),
+            "arith.index_cast" | "arith.index_castui" => stack.push(def.operand(0).unwrap()),
+            "gpu.block_dim" => match crate::access::values::block_dim_size(&def) {
+                Some(size) => constant = constant.saturating_mul(size),
+                None => unknown.push(
+                    crate::access::values::gpu_dimension(&def).ok_or_else(|| CANNOT.to_owned())?,
+                ),
+            },
+            _ => return Err(CANNOT.into()),
         }
     }
-    dims.sort();
-    let all_dims = dims.len() == 3 && dims.iter().collect::<HashSet<_>>().len() == 3;
-    let known: Option<i64> =
-        crate::access::values::dense_i64(function, "known_block_size").map(|v| v.iter().product());
     let ok = if kernel {
-        (all_dims && constant == 1) || (dims.is_empty() && known == Some(constant))
+        // The block size: the known sizes times the unknown dimensions.
+        let mut known = 1i64;
+        let mut expected_unknown = Vec::new();
+        for d in 0..3 {
+            match crate::access::values::known_block_size(init, d) {
+                Some(size) => known = known.saturating_mul(size),
+                None => expected_unknown.push(d),
+            }
+        }
+        unknown.sort_unstable();
+        unknown == expected_unknown && constant == known
     } else {
-        dims.is_empty() && constant == 1
+        unknown.is_empty() && constant == 1
     };
     if ok {
         Ok(())
     } else if kernel {
-        Err("has an arrival count that is not the block size (gpu.block_dim x * y * z): every thread arrives once per group, so a phase with another count never completes or completes early".into())
+        Err("has an arrival count that is not the block size (gpu.block_dim x * y * z, or the size the kernel states in known_block_size): every thread arrives once per group, so a phase with another count never completes or completes early".into())
     } else {
         Err(format!("has arrival count {constant} in a host function, where one thread arrives per group: a phase with another count never completes or completes early"))
     }

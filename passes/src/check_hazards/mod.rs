@@ -53,7 +53,10 @@
 //!    instances with more than N groups since them (an iteration-dependent
 //!    count splits: in flight under `count <= N`); a `wait` on a token does
 //!    the same with the token's group distance, and completes the copies its
-//!    commit op closed; `gpu.barrier` drops what was complete and the reads.
+//!    commit op closed and those whose group (or a newer one) the token
+//!    names on every path on which they are in flight ([`names`]: a token
+//!    yielded with `apipe.ready` on another branch, or carried past an
+//!    optional commit, still names its copy's group exactly); `gpu.barrier` drops what was complete and the reads.
 //! 4. `scf.if` / `scf.index_switch` / `scf.execute_region`: each region from
 //!    the same state; what each leaves is constrained by its condition
 //!    (`%c` holds, `x = case`, the default's range), then joined: instances
@@ -114,6 +117,7 @@
 
 mod classes;
 mod mbarrier;
+mod names;
 mod report;
 mod state;
 mod walk;
@@ -203,7 +207,8 @@ pub fn find_hazards<'c: 'a, 'a>(
             match mbarrier::analyze(function) {
                 Ok(facts) => {
                     // Waits for a completed phase: hazards of their own;
-                    // the walk names the reads they expose.
+                    // the walk names the reads they expose. So do arrives
+                    // that reuse their slot too early.
                     out.extend(facts.stale_hazards(&nested));
                     Some(facts)
                 }

@@ -8,6 +8,7 @@
 
 use crate::access::{Constraint, Lin, Region, Symbol};
 use melior::ir::{operation::OperationLike, OperationRef};
+use std::collections::BTreeSet;
 
 /// Groups committed on a copy's queue since it was issued (its own group's
 /// commit included, so 0 means uncommitted): between `base` and
@@ -108,6 +109,14 @@ pub(super) struct Instance<'c, 'a> {
     /// The commit op that closed its group (a `wait` on that op's token
     /// completes it).
     pub closer: Option<usize>,
+    /// The values (tokens; counts in the mbarrier form) that name this
+    /// copy's group or a newer one of its queue on every path it stands for
+    /// ([`super::names`]): a wait on one of them completes it.
+    pub named_by: BTreeSet<usize>,
+    /// The group numbers (the n-th arrive on the function's one ring, in
+    /// the mbarrier form) at or after this copy's group on every path: a
+    /// constant count passed on names such a group ([`super::names`]).
+    pub named_numbers: BTreeSet<i64>,
     /// Diagnostics.
     pub trace: Trace<'c, 'a>,
 }
@@ -213,7 +222,11 @@ impl<'c, 'a> Instance<'c, 'a> {
 
     /// Identity for the fixed point (the trace aside).
     fn same(&self, other: &Instance) -> bool {
-        self.same_copy(other) && self.groups == other.groups && self.when == other.when
+        self.same_copy(other)
+            && self.groups == other.groups
+            && self.when == other.when
+            && self.named_by == other.named_by
+            && self.named_numbers == other.named_numbers
     }
 
     /// Applies `map` to every form (regions, count, constraints). A count
@@ -279,6 +292,11 @@ impl<'c, 'a> State<'c, 'a> {
             if let Some(groups) = existing.groups.join(&instance.groups) {
                 existing.groups = groups;
                 existing.when = hull(&existing.when, &instance.when);
+                // Named on both paths.
+                existing.named_by.retain(|v| instance.named_by.contains(v));
+                existing
+                    .named_numbers
+                    .retain(|v| instance.named_numbers.contains(v));
                 // A wait with a count says more than one whose token names
                 // no group on this path.
                 let weak = |w: &Option<WaitSeen>| w.as_ref().is_none_or(|w| w.names_no_group);

@@ -3,6 +3,7 @@
 
 use super::{
     classes::fresh_id,
+    names,
     report::{Hazard, HazardKind, Role},
     state::{key, Count, Instance, Read, State, Trace, WaitSeen},
 };
@@ -235,25 +236,50 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // thread's next arrive completes (one ring per function,
             // checked by `mbarrier`): the commit of one queue, as a copy.
             ops::COPY | ops::BULK_COPY => self.copy(op, state),
-            ops::COMMIT_GROUP => commit(&op, state),
+            ops::COMMIT_GROUP => {
+                commit(&op, state);
+                if let Ok(token) = op.result(0) {
+                    names::name_all(state, attributes::queue(&op), key_of_value(token.into()));
+                }
+            }
             ops::WAIT_GROUP => {
                 let pending = attributes::integer(&op, attributes::PENDING)
                     .unwrap_or(0)
                     .max(0);
-                self.complete(&op, state, attributes::queue(&op), Some(pending), None);
+                self.complete(
+                    &op,
+                    state,
+                    attributes::queue(&op),
+                    Some(pending),
+                    None,
+                    None,
+                );
             }
             ops::WAIT => self.wait_tokens(&op, state),
             ops::READY | ops::MBARRIER_INIT => {}
-            ops::MBARRIER_ARRIVE_COPIES => commit(&op, state),
-            ops::MBARRIER_WAIT => {
-                let (pending, closers) = self
+            ops::MBARRIER_ARRIVE_COPIES => {
+                commit(&op, state);
+                let (armed, numbers) = self
                     .mbarrier
                     .as_ref()
-                    .map(|f| (f.pending(&op), f.closers(&op).to_vec()))
+                    .map(|f| (f.armed_values(&op), f.armed_numbers(&op)))
                     .unwrap_or_default();
-                self.complete(&op, state, 0, pending, closers.first().copied());
+                for value in armed {
+                    names::name_all(state, 0, value);
+                }
+                for n in numbers {
+                    names::name_number(state, n);
+                }
+            }
+            ops::MBARRIER_WAIT => {
+                let (pending, closers, named) = self
+                    .mbarrier
+                    .as_ref()
+                    .map(|f| (f.pending(&op), f.closers(&op).to_vec(), f.named_value(&op)))
+                    .unwrap_or_default();
+                self.complete(&op, state, 0, pending, closers.first().copied(), named);
                 for closer in closers.iter().skip(1) {
-                    self.complete(&op, state, 0, None, Some(*closer));
+                    self.complete(&op, state, 0, None, Some(*closer), None);
                 }
             }
             "gpu.barrier" => {
@@ -304,6 +330,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             when,
             unsynced: false,
             closer: None,
+            named_by: Default::default(),
+            named_numbers: Default::default(),
             trace: Trace::default(),
         });
     }
@@ -360,9 +388,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     /// `wait_group {pending}` (`pending = Some`) or a wait on a token whose
     /// group has at least `pending` newer groups, or (`closer`) the token of
-    /// a commit op: completes the instances of `queue` whose count is
-    /// above `pending` (step 3); an instance whose count depends on the
-    /// iteration stays in flight under `count <= pending`.
+    /// a commit op, or (`named`) a value that names the group
+    /// ([`names`]): completes the instances of `queue` whose count is
+    /// above `pending`, closed by `closer` or named by `named` (step 3); an
+    /// instance whose count depends on the iteration stays in flight under
+    /// `count <= pending`.
     fn complete(
         &mut self,
         op: &OperationRef<'c, 'a>,
@@ -370,6 +400,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         queue: i64,
         pending: Option<i64>,
         closer: Option<usize>,
+        named: Option<usize>,
     ) {
         let instances = std::mem::take(&mut state.instances);
         let context = self.context(op);
@@ -378,7 +409,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 state.add(instance);
                 continue;
             }
-            if closer.is_some() && instance.closer == closer {
+            if closer.is_some() && instance.closer == closer
+                || named.is_some_and(|v| instance.named_by.contains(&v))
+            {
                 self.completed(op, instance, state);
                 continue;
             }
@@ -453,6 +486,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         instance.unsynced = true;
         instance.groups = Count::zero();
         instance.closer = None;
+        instance.named_by.clear();
+        instance.named_numbers.clear();
         instance.trace.wait = Some(WaitSeen {
             op: *op,
             pending: None,
@@ -476,6 +511,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let closer = defining_op(token)
                 .filter(|d| ops::is(d, ops::COMMIT_GROUP))
                 .map(|d| key(&d));
+            let named = Some(key_of_value(token));
             if let Some((l, facts)) = self.iteration_split(op, token) {
                 let tau = Lin::symbol(Symbol::Iteration(key(&l)));
                 let last = facts.len() as i64 - 1;
@@ -506,7 +542,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     // the analysis knows; nothing is completed.
                     if let Some(fact) = fact {
                         let pending = pending_of(&fact);
-                        self.complete(op, &mut part, fact.queue, pending, closer);
+                        self.complete(op, &mut part, fact.queue, pending, closer, named);
+                    } else {
+                        self.complete_named(op, &mut part, named);
                     }
                     out.extend(part.instances);
                 }
@@ -516,9 +554,31 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             }
             let Some(fact) = self.tokens.token_fact(op, token) else {
+                self.complete_named(op, state, named);
                 continue;
             };
-            self.complete(op, state, fact.queue, pending_of(&fact), closer);
+            self.complete(op, state, fact.queue, pending_of(&fact), closer, named);
+        }
+    }
+
+    /// A wait on `named` with no distance fact: completes the instances
+    /// it names ([`names`]), leaves the others as they are.
+    fn complete_named(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        state: &mut State<'c, 'a>,
+        named: Option<usize>,
+    ) {
+        let Some(v) = named else {
+            return;
+        };
+        let instances = std::mem::take(&mut state.instances);
+        for instance in instances {
+            if !instance.unsynced && instance.named_by.contains(&v) {
+                self.completed(op, instance, state);
+            } else {
+                state.add(instance);
+            }
         }
     }
 
@@ -549,9 +609,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut outs: Vec<State<'c, 'a>> = Vec::new();
         for (index, region) in op.regions().enumerate() {
             let mut branch = entry.clone();
+            // The else region of the guard `n - x <=u c` of a wait on an
+            // old count `x` (mbarrier form): group `x` is complete there.
+            if index == 1 {
+                let guard = self.mbarrier.as_ref().and_then(|f| f.guard_value(&op));
+                self.complete_named(&op, &mut branch, guard);
+            }
             if let Some(block) = region.first_block() {
                 self.block(block, &mut branch);
             }
+            // The results name what this region yields (an absent else
+            // region yields nothing).
+            let passed = names::pairs(names::yielded(&op, index, 0), names::results(&op));
+            names::pass_on(&mut branch, &passed, None);
             let mut conditions = System::new();
             self.forms
                 .add_region_constraints(&op, Some(index), &mut conditions);
@@ -623,6 +693,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// The back edge of the loop `l`: the state as the next iteration sees
     /// it (`τ -> τ - 1`, values of the body stale).
     fn back_edge(&mut self, l: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>, iterates: bool) {
+        // The iter_args (`scf.while`: the `before` arguments) name what
+        // the body yields.
+        let (region, skip) = if ops::is(l, "scf.while") {
+            (1, 0)
+        } else {
+            (0, 1)
+        };
+        let passed = names::pairs(names::yielded(l, region, 0), names::arguments(l, 0, skip));
+        names::pass_on(state, &passed, Some(l));
         let mut map = self.stale_map(l, state);
         if iterates {
             let tau = Symbol::Iteration(key(l));
@@ -676,6 +755,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     let mut when = super::state::hull(&old.when, &instance.when);
                     when.retain(|c| old.when.contains(c));
                     instance.when = when;
+                    // Names only shrink from round to round (the fixed
+                    // point converges).
+                    instance.named_by.retain(|v| old.named_by.contains(v));
+                    instance
+                        .named_numbers
+                        .retain(|v| old.named_numbers.contains(v));
                     if instance.groups != old.groups && !instance.unsynced {
                         instance.groups.slack = None;
                     }
@@ -850,6 +935,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if iterates && !quiet {
             entry.constrain_all(&[Constraint::NonNeg(Lin::symbol(tau).scaled(-1).unwrap())]);
         }
+        let inits: Vec<Value> = l.operands().skip(3).collect();
+        let passed = names::pairs(inits.iter().copied(), names::arguments(&l, 0, 1));
+        names::pass_on(&mut entry, &passed, Some(&l));
         let mut header = entry.clone();
         let mut round = 0;
         let end = loop {
@@ -873,6 +961,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // trip count) without any.
         let trips = self.forms.trips(&l);
         let mut run = end;
+        let passed = names::pairs(names::yielded(&l, 0, 0), names::results(&l));
+        names::pass_on(&mut run, &passed, None);
         if iterates {
             if let Some(last) = trips.count.offset(-1) {
                 run.map(&|s| (s == tau).then(|| last.clone()));
@@ -883,6 +973,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         } else {
             run.constrain_all(&trips.when_run);
             let mut skipped = std::mem::take(state);
+            let passed = names::pairs(inits.iter().copied(), names::results(&l));
+            names::pass_on(&mut skipped, &passed, None);
             if let Some(c) = &trips.when_skipped {
                 skipped.constrain_all(c);
             }
@@ -906,12 +998,20 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 instance.groups.slack = None;
             }
         }
+        let passed = names::pairs(w.operands(), names::arguments(&w, 0, 0));
+        names::pass_on(&mut entry, &passed, Some(&w));
+        // `scf.condition` passes its operands after the first to the
+        // `after` arguments and to the results.
+        let to_after = names::pairs(names::yielded(&w, 0, 1), names::arguments(&w, 1, 0));
+        let to_results = names::pairs(names::yielded(&w, 0, 1), names::results(&w));
         let mut header = entry.clone();
         let mut round = 0;
         let exit = loop {
             let mut current = header.clone();
             self.block(before, &mut current);
-            let at_condition = current.clone();
+            let mut at_condition = current.clone();
+            names::pass_on(&mut at_condition, &to_results, None);
+            names::pass_on(&mut current, &to_after, None);
             self.block(after, &mut current);
             self.back_edge(&w, &mut current, false);
             let mut next = entry.clone().join(current);

@@ -18,7 +18,7 @@ use melior::ir::{
 
 /// The dimension (0 for `x`, 1 for `y`, 2 for `z`) of a `gpu.thread_id`,
 /// `gpu.block_dim`, ... op (its `#gpu<dim ...>` attribute).
-fn dimension(op: &OperationRef) -> Option<usize> {
+pub(super) fn dimension(op: &OperationRef) -> Option<usize> {
     let text = op.attribute("dimension").ok()?.to_string();
     ["x>", "y>", "z>"]
         .iter()
@@ -45,7 +45,7 @@ fn dense_i32(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
 /// The block size in dimension `d` stated by the function or launch around
 /// `op`: `known_block_size` of the innermost function-like op, or the
 /// constant block size operand of the innermost `gpu.launch`.
-fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
+pub(super) fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
         if ops::is(&parent, "gpu.launch") {
