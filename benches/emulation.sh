@@ -22,18 +22,8 @@ repeats=${1:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# min over runs of "compile run" (ms) for: apipe-run FILE FLAGS...
-measure() {
-  local best_c=1e18 best_r=1e18 line c r
-  for _ in $(seq "$repeats"); do
-    line=$("$bin/apipe-run" "$@" --time 2>&1 >/dev/null | grep '^apipe-run: compile')
-    c=$(echo "$line" | sed -E 's/.*compile ([0-9.]+) ms.*/\1/')
-    r=$(echo "$line" | sed -E 's/.*run ([0-9.]+) ms.*/\1/')
-    best_c=$(awk -v a="$best_c" -v b="$c" 'BEGIN{print (b<a)?b:a}')
-    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN{print (b<a)?b:a}')
-  done
-  echo "$best_c $best_r"
-}
+# shellcheck source=benches/apipe_run_time.sh
+source "$root/benches/apipe_run_time.sh"
 
 printf '%-10s %-10s %12s %12s %12s %10s\n' iterations mode compile_ms run_ms total_ms vs_sync
 for n in 16 1000000; do

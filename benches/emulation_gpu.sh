@@ -65,18 +65,9 @@ MLIR
 sed -e "/^\/\/ @kernels$/r $work/kernel.mlir" "$work/driver.mlir" > "$work/sgemm.mlir"
 "$bin/apipe-opt" "$work/sgemm.mlir" --apipe-make-sync > "$work/sync.mlir"
 
-# min over runs of "compile run" (ms) for: apipe-run FILE FLAGS...
-measure() {
-  local best_c=1e18 best_r=1e18 line c r
-  for _ in $(seq "$repeats"); do
-    line=$("$bin/apipe-run" "$@" --jobs="$jobs" --time 2>&1 >/dev/null | grep '^apipe-run: compile')
-    c=$(echo "$line" | sed -E 's/.*compile ([0-9.]+) ms.*/\1/')
-    r=$(echo "$line" | sed -E 's/.*run ([0-9.]+) ms.*/\1/')
-    best_c=$(awk -v a="$best_c" -v b="$c" 'BEGIN{print (b<a)?b:a}')
-    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN{print (b<a)?b:a}')
-  done
-  echo "$best_c $best_r"
-}
+run_flags=(--jobs="$jobs")
+# shellcheck source=benches/apipe_run_time.sh
+source "$root/benches/apipe_run_time.sh"
 
 iterations=$((4096 * 16))
 printf '%-10s %-10s %-9s %11s %9s %9s %7s %9s %14s\n' program mode racecheck compile_ms run_ms total_ms ratio run_ratio thread-iter/s

@@ -89,18 +89,8 @@ for v in early late none; do
   [ "$out" = 32 ] || { echo "$v printed '$out', expected 32" >&2; exit 1; }
 done
 
-# min over runs of "compile run" (ms) for: apipe-run FILE
-measure() {
-  local best_c=1e18 best_r=1e18 line c r
-  for _ in $(seq "$repeats"); do
-    line=$("$bin/apipe-run" "$1" --time 2>&1 >/dev/null | grep '^apipe-run: compile')
-    c=$(echo "$line" | sed -E 's/.*compile ([0-9.]+) ms.*/\1/')
-    r=$(echo "$line" | sed -E 's/.*run ([0-9.]+) ms.*/\1/')
-    best_c=$(awk -v a="$best_c" -v b="$c" 'BEGIN{print (b<a)?b:a}')
-    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN{print (b<a)?b:a}')
-  done
-  echo "$best_c $best_r"
-}
+# shellcheck source=benches/apipe_run_time.sh
+source "$root/benches/apipe_run_time.sh"
 
 accesses=$((2 * 65536 * 32))
 read -r nc nr < <(measure "$work/none.mlir")
