@@ -12,7 +12,9 @@
 //! - `ptx`: LLVM IR and PTX through inkwell's NVPTX backend;
 //! - [`ptxas`]: NVIDIA `ptxas` for cubins and resource usage;
 //! - [`launch_bounds`]: the block and grid sizes kernels state, checked
-//!   before lowering (both paths).
+//!   before lowering (both paths);
+//! - [`module_scope`]: no op to run sits directly in a module's body
+//!   (both paths).
 //!
 //! The CPU path (`apipe-run`):
 //! - [`to_emulation`]: apipe ops → calls into the runtime (pass
@@ -35,6 +37,7 @@ pub mod gpu_pipeline;
 pub mod import_nvgpu;
 pub mod launch_bounds;
 pub mod mbarrier_to_nvvm;
+pub mod module_scope;
 #[cfg(feature = "ptx")]
 pub mod ptx;
 pub mod ptxas;

@@ -212,7 +212,10 @@ fn run(cli: &Cli) -> Result<bool, Error> {
         report(&capture);
         return Ok(false);
     };
-    if !module.as_operation().verify() || !apipe_dialect::verifier::verify(&module.as_operation()) {
+    if !module.as_operation().verify()
+        || !apipe_dialect::verifier::verify(&module.as_operation())
+        || !apipe_lowering::module_scope::check(&module.as_operation())
+    {
         report(&capture);
         return Ok(false);
     }

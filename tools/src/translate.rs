@@ -220,7 +220,9 @@ fn translate(
         );
         return Ok(None);
     }
-    if !launch_bounds::check(&module.as_operation()) {
+    if !apipe_lowering::module_scope::check(&module.as_operation())
+        | !launch_bounds::check(&module.as_operation())
+    {
         return Ok(None);
     }
     // 3.
