@@ -238,7 +238,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             ops::COPY | ops::BULK_COPY => self.copy(op, state),
             ops::COMMIT_GROUP => {
                 commit(&op, state);
-                if let Ok(token) = op.result(0) {
+                // Count first: melior's out-of-range error prints the op,
+                // and MLIR verifies the whole function to print it (a
+                // counting-form commit has no result).
+                if let Some(token) = (op.result_count() > 0).then(|| op.result(0).ok()).flatten() {
                     names::name_all(state, attributes::queue(&op), key_of_value(token.into()));
                 }
             }
