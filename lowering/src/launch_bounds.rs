@@ -170,17 +170,8 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
         if !ops::is_function(&op) {
             continue;
         }
-        let mut stated = Vec::new();
-        for name in BLOCK_ATTRIBUTES {
-            if let Some(block) = sizes(&op, name) {
-                stated.push((name, [1, 1, 1], block));
-            }
-        }
-        for name in GRID_ATTRIBUTES {
-            if let Some(grid) = sizes(&op, name) {
-                stated.push((name, grid, [1, 1, 1]));
-            }
-        }
+        let block = declared_block(&op);
+        let grid = declared_grid(&op);
         let mut error = |name: &str, message: &str| {
             let value = op
                 .attribute(name)
@@ -210,12 +201,16 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                 error(name, "every component must be at least 1");
             }
         }
-        for (name, grid, block) in stated {
-            if let Err(message) = check_sizes(grid, block, 0) {
+        let one = [1, 1, 1];
+        let launches = block.iter().map(|b| (b.attribute, one, b.sizes));
+        for (name, launch_grid, launch_block) in
+            launches.chain(grid.iter().map(|g| (g.attribute, g.sizes, one)))
+        {
+            if let Err(message) = check_sizes(launch_grid, launch_block, 0) {
                 error(name, &message);
             }
         }
-        if let Some(message) = block_conflict(&declared_block(&op)) {
+        if let Some(message) = block_conflict(&block) {
             diagnostic::error(op.location(), &format!("'{}' op {message}", ops::name(&op)));
             ok = false;
         }
