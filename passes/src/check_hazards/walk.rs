@@ -315,10 +315,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let (src, dst) = copy_regions(&mut self.forms, &op);
         self.check_read(&op, &src, Role::CopySource, state);
         self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
+        let when = self.context(&op).constraints().to_vec();
         if self.gpu {
             self.check_reads_since_barrier(&op, &dst, state);
+            self.check_writes_since_barrier(&op, &src, &dst, state);
+            self.check_same_copy_other_threads(&op, &src, &dst, &when);
         }
-        let when = self.context(&op).constraints().to_vec();
         state.add(Instance {
             copy: op,
             // An arrive tracks every earlier copy of the thread: one queue.
@@ -377,9 +379,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if self.gpu {
             let when = self.context(op).constraints().to_vec();
             for access in &found.accesses {
-                if access.kind == AccessKind::Read && self.shared(&access.region.root) {
+                // Writes only of workgroup memory: another thread's copy
+                // over them is the race (global bytes that two threads
+                // write are no copy's business).
+                let kept = match access.kind {
+                    AccessKind::Read => self.shared(&access.region.root),
+                    AccessKind::Write => super::classes::workgroup(&access.region.root),
+                };
+                if kept {
                     state.add_read(Read {
                         op: *op,
+                        write: access.kind == AccessKind::Write,
                         region: access.region.clone(),
                         when: when.clone(),
                         carried: None,
@@ -848,7 +858,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             match header
                 .reads
                 .iter()
-                .find(|h| h.op == read.op && h.region == read.region)
+                .find(|h| h.op == read.op && h.write == read.write && h.region == read.region)
             {
                 Some(old) => {
                     let mut when = super::state::hull(&old.when, &read.when);
