@@ -92,8 +92,12 @@
 //!    (exact: no barrier clears them). Nested loops so cost a bounded
 //!    number of passes over each body per enclosing round. The exit is the end of the body at `τ_L = T_L - 1`
 //!    (no zero-trip path for a static trip count), joined with the entry
-//!    under "no iteration" for a dynamic one. `scf.while`: the same without
-//!    `τ`, exiting after its `before` region.
+//!    under "no iteration" for a dynamic one. `scf.while`: the same with
+//!    `τ_W` the back edges taken (its `before` arguments' `x + c`
+//!    recurrences are forms of it, its `after` arguments what
+//!    `scf.condition` passes, and the `after` region runs where the
+//!    condition holds), exiting after its `before` region where the
+//!    condition fails, at an unknown `τ_W`.
 //!
 //! The mbarrier form (docs/mbarrier.md) first goes through [`mbarrier`]:
 //! it proves every wait's phase reached on every path and every arrive on
