@@ -1,6 +1,8 @@
 //! The differential test of the pipeliner and the hazard checker against
 //! the emulator, bounded for CI: 200 generated annotated host inputs (fixed
-//! seed) with their mutants (see `harness/mod.rs`), and a small fixed share
+//! seed; dynamic trip counts 0-5 and 7; the queues of half of the outputs
+//! with several merged by `apipe-merge-queues`) with their mutants (see
+//! `harness/mod.rs`), and a small fixed share
 //! of the other kinds: 12 unannotated host loops (`num-stages` 2-5), 5
 //! annotated and 3 unannotated `gpu.func` kernels (each with at most 4
 //! barrier-removal mutants), on 2 threads. A debug build spends about 1.2
@@ -120,10 +122,12 @@ fn pipeliner_and_checker_against_the_emulator() {
             .unwrap_or_default();
         assert!(barriers.truly_broken > 0 && barriers.truly_broken < barriers.mutants);
     }
-    // Not vacuous: most inputs pipeline, and mutants break.
+    // Not vacuous: most inputs pipeline, and mutants break; merged queues
+    // are among the outputs checked.
     assert!(report.inputs - report.refused >= report.inputs / 2);
     if inputs >= 100 {
         assert!(report.truly_broken > 0 && report.mutants >= report.inputs);
+        assert!(report.merged > 0, "no output with merged queues");
     }
 }
 

@@ -227,7 +227,7 @@ impl Pipeline {
     pub fn scenarios(&self) -> Vec<Scenario> {
         let uppers: Vec<i64> = match self.trip {
             Trip::Static(_) => vec![0],
-            Trip::Dynamic => [0, 1, 2, 3, 5, MAX_TRIPS]
+            Trip::Dynamic => [0, 1, 2, 3, 4, 5, MAX_TRIPS]
                 .iter()
                 .map(|t| self.lower + t * self.step)
                 .collect(),

@@ -114,8 +114,8 @@ impl Input {
         match self {
             Input::Host(p, Stages::Annotated, _) => p.scenarios(),
             // Every dynamic trip count: a schedule of up to 5 stages has a
-            // prologue/epilogue path per count below 5, and the annotated
-            // inputs' counts (0, 1, 2, 3, 5, 7) miss 4.
+            // prologue/epilogue path per count below 5 (the annotated
+            // inputs' counts 0, 1, 2, 3, 4, 5, 7 skip 6).
             Input::Host(p, ..) if p.trip == Trip::Dynamic => {
                 let all = p.scenarios();
                 let conditions: Vec<bool> = all

@@ -4,9 +4,12 @@
 //! For each generated pipelining input ([`common::pipelines`]):
 //! 1. the reference: `apipe-make-sync` of the input;
 //! 2. `apipe-software-pipeline` of it (a refusal is counted, not an error);
-//!    its output must print what the reference prints under every
-//!    completion mode of `apipe-run` ([`MODES`]: lazy, eager, five random
-//!    seeds), and `apipe-check-hazards` must be silent on it;
+//!    on half of the outputs with more than one queue (drawn from the
+//!    input's seed, apart from the other draws), `apipe-merge-queues` of it
+//!    then ([`Report::merged`]; a refusal keeps the output as it is and is
+//!    counted); the output must print what the reference prints under
+//!    every completion mode of `apipe-run` ([`MODES`]: lazy, eager, five
+//!    random seeds), and `apipe-check-hazards` must be silent on it;
 //! 3. mutants of the output ([`Mutation`]): a `pending` one too large, a
 //!    wait removed, a commit moved after its wait, a version index shifted
 //!    by one, a store into the source of a copy just issued. A mutant is
@@ -58,7 +61,8 @@ use apipe_lowering::{
     to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::{
-    check_hazards::find_hazards, make_sync::make_sync, software_pipeline::software_pipeline,
+    check_hazards::find_hazards, make_sync::make_sync, merge_queues::merge_queues,
+    software_pipeline::software_pipeline,
 };
 use apipe_tools::run::{prepare_entry, run_pipeline, Engine, LLVM_PIPELINE};
 use common::Rng;
@@ -145,6 +149,12 @@ pub struct Report {
     pub inputs: usize,
     /// Inputs the pipeliner refused (located errors).
     pub refused: usize,
+    /// Pipelined outputs whose queues `apipe-merge-queues` merged before
+    /// they were run, checked and mutated.
+    pub merged: usize,
+    /// Pipelined outputs drawn for merging that `apipe-merge-queues`
+    /// refused (kept unmerged).
+    pub merge_refused: usize,
     /// The refusals by their first error message.
     pub refusals: BTreeMap<String, usize>,
     /// Pipelined outputs that printed other than the reference in some mode
@@ -255,6 +265,11 @@ impl Report {
         for (message, count) in &self.refusals {
             let _ = writeln!(out, "  {count:5} {message}");
         }
+        let _ = writeln!(
+            out,
+            "queues merged:   {} ({} refused)",
+            self.merged, self.merge_refused
+        );
         let _ = writeln!(
             out,
             "output mismatches (pipeliner vs make-sync): {}",
@@ -386,6 +401,8 @@ struct MutantCase {
 struct Case {
     index: usize,
     input: Input,
+    /// The output's queues were merged (`apipe-merge-queues`).
+    merged: bool,
     reference: String,
     output: String,
     mutants: Vec<MutantCase>,
@@ -701,6 +718,8 @@ impl Report {
     /// Adds the figures of `other` (another thread's batches).
     fn merge(&mut self, other: Report) {
         self.refused += other.refused;
+        self.merged += other.merged;
+        self.merge_refused += other.merge_refused;
         for (k, v) in other.refusals {
             *self.refusals.entry(k).or_default() += v;
         }
@@ -730,6 +749,9 @@ impl Report {
         }
     }
 }
+
+/// Mixed into an input's seed for its `apipe-merge-queues` draw.
+const MERGE_SALT: u64 = 0x6d65_7267_6520_7175;
 
 /// The seed of the `i`-th input of `kind`: the annotated host inputs keep
 /// the seeds they had before the other kinds existed.
@@ -795,6 +817,28 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                 .entry(format!("{kind:?}: {key}"))
                 .or_default() += 1;
             continue;
+        };
+        // `apipe-merge-queues` on half of the outputs with several queues,
+        // drawn apart from `rng` so that the mutants' draws stay the same.
+        let several_queues = output
+            .lines()
+            .any(|l| l.contains(" queue ") && !l.contains(" queue 0"));
+        let draw = Rng::new(input_seed(config.seed, kind, i) ^ MERGE_SALT).coin();
+        let (output, merged) = if several_queues && draw {
+            match transformed(&context, &output, |m| {
+                merge_queues(m.as_operation()).is_ok()
+            }) {
+                Some(merged) => {
+                    report.merged += 1;
+                    (merged, true)
+                }
+                None => {
+                    report.merge_refused += 1;
+                    (output, false)
+                }
+            }
+        } else {
+            (output, false)
         };
         let case_index = cases.len();
         let base = format!("p{}_{i}", kind as usize);
@@ -874,6 +918,7 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
         cases.push(Case {
             index: i,
             input: generated,
+            merged,
             reference: format!("{base}_ref"),
             output: format!("{base}_out"),
             mutants,
@@ -1013,7 +1058,10 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     for case in &cases {
         let gpu = case.input.is_gpu();
         let kind = case.input.kind();
-        let describe = || format!("{kind:?} input {} ({:?})", case.index, case.input);
+        let describe = || {
+            let merged = if case.merged { ", queues merged" } else { "" };
+            format!("{kind:?} input {}{merged} ({:?})", case.index, case.input)
+        };
         // The reference runs with the race checker on (for kernels): the
         // synchronous input is race-free.
         let reference = run_with(&case.reference, Completion::Lazy, Schedule::Forward, gpu);
