@@ -641,7 +641,7 @@ fn schedule_block(
         for s in states.iter_mut() {
             *s = State::Ready;
         }
-        worker.block.shadow.epoch += 1;
+        worker.block.shadow.barrier();
         worker.block.sources.barrier();
         round += 1;
     }
