@@ -318,3 +318,56 @@ func.func @local_buffer_read_after_the_loop(%A: memref<64xf32>, %out: memref<16x
   %last = memref.load %tmp[%c0] : memref<1xf32>
   return %last : f32
 }
+
+// -----
+
+// A load in async stage 0 (an index that the copy uses) of an element that
+// the previous iteration stores in stage 2: in the pipelined loop the load
+// of iteration i + 1 runs before the store of iteration i.
+func.func @index_written_for_next_iteration(%A: memref<64xf32>, %idx: memref<17xindex>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-note @+1 {{the 'memref.load' op of iteration i + 1}}
+    %j = memref.load %idx[%i] {apipe.stage = 0 : i64} : memref<17xindex>
+    %off = arith.muli %j, %c4 {apipe.stage = 0 : i64} : index
+    apipe.copy %A[%off], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
+    %i1 = arith.addi %i, %c1 {apipe.stage = 2 : i64} : index
+    %n = arith.remui %j, %c16 {apipe.stage = 2 : i64} : index
+    // expected-error @+1 {{'memref.store' op in stage 2 writes memory that 'memref.load' op in stage 0 reads 1 iteration later: the pipelined schedule does not keep this loop-carried read-after-write dependence (iteration distance 1);}}
+    memref.store %n, %idx[%i1] {apipe.stage = 2 : i64} : memref<17xindex>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// The same loop without stage annotations: num-stages puts the index load
+// in stage 0, and the dependence test refuses the schedule.
+func.func @index_written_for_next_iteration_unannotated(%A: memref<64xf32>, %idx: memref<17xindex>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-note @+1 {{the 'memref.load' op of iteration i + 1}}
+    %j = memref.load %idx[%i] : memref<17xindex>
+    %off = arith.muli %j, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+    %i1 = arith.addi %i, %c1 : index
+    %y = arith.fptosi %x : f32 to i32
+    %yi = arith.index_cast %y : i32 to index
+    %n = arith.remui %yi, %c16 : index
+    // expected-error @+1 {{'memref.store' op in stage 2 writes memory that 'memref.load' op in stage 0 reads 1 iteration later: the pipelined schedule does not keep this loop-carried read-after-write dependence (iteration distance 1);}}
+    memref.store %n, %idx[%i1] : memref<17xindex>
+  } {apipe.num_stages = 3 : i64}
+  return
+}

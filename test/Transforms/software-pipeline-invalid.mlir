@@ -61,7 +61,7 @@ func.func @side_effect_in_async_stage(%A: memref<64xf32>, %out: memref<16xf32>) 
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
-    // expected-error @+1 {{'memref.store' op has side effects and is in async stage 0; only 'apipe.copy' and side-effect-free ops may be}}
+    // expected-error @+1 {{'memref.store' op may write, allocate or free memory and is in async stage 0; only 'apipe.copy' and ops that at most read memory may be}}
     memref.store %f, %out[%i] {apipe.stage = 0 : i64} : memref<16xf32>
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>

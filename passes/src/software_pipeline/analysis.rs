@@ -135,29 +135,24 @@ fn name_of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
 
-/// Ops allowed in an async stage besides `apipe.copy`: no side effects of
-/// their own (the ops nested in a region op are checked one by one).
-fn is_pure(name: &str) -> bool {
-    const PURE_DIALECTS: &[&str] = &["arith.", "index.", "math.", "affine.apply", "ub."];
-    const PURE_OPS: &[&str] = &[
-        "scf.if",
-        "scf.index_switch",
-        "scf.execute_region",
-        "scf.yield",
-        "scf.for",
-        "memref.subview",
-        "memref.cast",
-        "memref.dim",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "gpu.thread_id",
-        "gpu.block_id",
-        "gpu.block_dim",
-        "gpu.grid_dim",
-        "gpu.lane_id",
-    ];
-    PURE_DIALECTS.iter().any(|p| name.starts_with(p)) || PURE_OPS.contains(&name)
+/// Ops allowed in an async stage besides `apipe.copy`: ops that at most
+/// read memory, as MLIR's `MemoryEffectOpInterface` declares it (pure
+/// arithmetic, views, thread ids, and reads such as a `memref.load` of an
+/// index that a copy uses). Region ops with `HasRecursiveMemoryEffects`
+/// (`scf.if`, `scf.for`, ...) pass: their nested ops are checked one by
+/// one. Writes, allocations, frees, effects of other kinds and ops without
+/// the interface (calls, unregistered ops) are refused.
+///
+/// A read in an async stage runs earlier in the pipelined loop than in the
+/// original one; [`dependences::check`] proves that no write of the loop
+/// is reordered against it before the IR changes.
+fn at_most_reads<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    use apipe_dialect::effects::{memory_effects, EffectKind};
+    let effects = memory_effects(op);
+    effects.recursive
+        || effects
+            .declared
+            .is_some_and(|list| list.iter().all(|e| e.kind == EffectKind::Read))
 }
 
 /// Builds the plan for `loop_op`, or emits every located error it finds.
@@ -324,12 +319,12 @@ pub(crate) fn analyze(
                     inner.location(),
                     &format!("'{name}' op in a loop to pipeline: the pipeliner places all synchronization itself"),
                 );
-            } else if is_async && !is_pure(&name) {
+            } else if is_async && !at_most_reads(inner) {
                 error(
                     &mut ok,
                     inner.location(),
                     &format!(
-                        "'{name}' op has side effects and is in async stage {}; only 'apipe.copy' and side-effect-free ops may be",
+                        "'{name}' op may write, allocate or free memory and is in async stage {}; only 'apipe.copy' and ops that at most read memory may be",
                         stage[k]
                     ),
                 );
