@@ -23,11 +23,15 @@
 //!    - `vector.transfer_read` / `transfer_write`: from the indices, one
 //!      extent per memref dimension that the permutation map sends a
 //!      vector dimension to (1 for the others and for broadcasts);
-//!    - `vector.load` / `store` of several rows, `vector.maskedload` /
-//!      `maskedstore`: the vector's shape on the innermost dimensions (a
-//!      mask is not looked at: masked-off lanes count as accessed);
-//!    - any other op (`memref.copy`, `linalg` ops, `vector.gather`, ...):
-//!      the whole memref it names.
+//!    - `vector.load` / `store` of several rows: the vector's shape on
+//!      the innermost dimensions;
+//!    - masked and indexed vector ops (`vector.maskedload` /
+//!      `maskedstore`, `gather` / `scatter`, `compressstore` /
+//!      `expandload`, masked 1-D transfers): one hook per enabled lane
+//!      ([`super::lanes`]); past its limits, the box as for
+//!      `vector.load` (masked-off lanes then count as accessed);
+//!    - any other op (`memref.copy`, `linalg` ops, ...): the whole memref
+//!      it names.
 //!
 //! 3. host code (outside `gpu.module`s), when it issues copies: before
 //!    each op of steps 1-2 that writes or atomically updates a memref (of
@@ -40,9 +44,9 @@
 //!    host copy in flight is then a located error (atomic or not: an
 //!    atomic update is not ordered against the copy's read either).
 //!
-//! Atomics race only with plain accesses in workgroup memory, and not at
-//! all with each other across blocks; against a copy's source read they
-//! count as writes.
+//! Atomics race with plain accesses in workgroup memory and, across
+//! blocks, with plain writes of global memory, never with each other;
+//! against a copy's source read they count as writes.
 //!
 //! Not instrumented: apipe ops (the runtime records their copies itself),
 //! calls (the callee's own ops are), allocation and free effects, memrefs
@@ -90,7 +94,7 @@ pub fn insert<'c: 'a, 'a>(
         if host && !host_copies || ops::is_apipe(&op) {
             continue;
         }
-        if !element_access(op, emitter, host) {
+        if !element_access(op, emitter, host) && !super::lanes::insert(op, emitter, host) {
             for access in region_accesses(&op) {
                 region_hook(op, emitter, &mut region_functions, access, host);
             }
@@ -102,15 +106,15 @@ pub fn insert<'c: 'a, 'a>(
 }
 
 /// Kind numbers of the runtime hooks.
-const READ: i64 = 0;
-const WRITE: i64 = 1;
+pub(super) const READ: i64 = 0;
+pub(super) const WRITE: i64 = 1;
 const ATOMIC: i64 = 2;
 
 /// Whether an access of `kind` to `memref` needs a hook: in a kernel,
 /// every access of workgroup memory and a write or atomic update of
 /// global (or default) memory that is not the thread's own stack; in host
 /// code (`host`), every write or atomic update.
-fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
+pub(super) fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
     if host {
         return kind != READ;
     }
@@ -193,7 +197,7 @@ struct RegionAccess<'c, 'a> {
 }
 
 /// The extents of a vector type, outermost first (empty if not a vector).
-fn vector_shape(ty: Type) -> Vec<i64> {
+pub(super) fn vector_shape(ty: Type) -> Vec<i64> {
     // SAFETY: accessors on the type kind they are defined for.
     unsafe {
         let raw = ty.to_raw();
@@ -207,7 +211,7 @@ fn vector_shape(ty: Type) -> Vec<i64> {
 }
 
 /// The rank of a ranked memref value.
-fn rank_of(value: Value) -> Option<usize> {
+pub(super) fn rank_of(value: Value) -> Option<usize> {
     MemRefType::try_from(value.r#type()).ok().map(|t| t.rank())
 }
 
@@ -442,7 +446,7 @@ fn region_hook<'c, 'a>(
 }
 
 /// The byte address of `memref[indices]` as an `i64`, computed before `op`.
-fn address<'c, 'a>(
+pub(super) fn address<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &Emitter<'c, 'a>,
     memref: Value<'c, 'a>,

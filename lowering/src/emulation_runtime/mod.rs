@@ -887,6 +887,9 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
     let Some(block) = (unsafe { t.block.as_mut() }) else {
         return;
     };
+    if bytes <= 0 {
+        return; // no lane enabled (a compressed access of no element)
+    }
     let offset = (address as usize).wrapping_sub(block.shared as usize);
     if offset >= block.shared_bytes {
         return;
@@ -931,7 +934,7 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
 pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64, kind: i64) {
     entry((), |t| {
         let private = (t.stack.0..t.stack.1).contains(&(address as usize));
-        if private || shared_range(t, address as usize, 1).is_some() {
+        if bytes <= 0 || private || shared_range(t, address as usize, 1).is_some() {
             return Ok(());
         }
         let (start, end) = (address as usize, address as usize + bytes.max(0) as usize);
@@ -970,7 +973,7 @@ fn record_global_write(t: &mut Thread, op: i64, start: usize, end: usize, atomic
 /// source of a copy of the host in flight stops the program.
 pub extern "C" fn apipe_emu_host_write(op: i64, address: i64, bytes: i64, kind: i64) {
     entry((), |t| {
-        if t.gpu.is_some() || !t.host_sources.watching() {
+        if t.gpu.is_some() || !t.host_sources.watching() || bytes <= 0 {
             return Ok(());
         }
         let start = address as usize;
