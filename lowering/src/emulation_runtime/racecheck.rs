@@ -35,9 +35,11 @@
 //!    the plain accesses of other threads in the same epoch, never with
 //!    another atomic access (PTX `atom` on shared memory is atomic with
 //!    respect to every thread of the CTA).
-//! 5. Global memory: each block logs the byte ranges its non-atomic stores
-//!    write; at the end of a launch two blocks that wrote the same bytes
-//!    are reported (the order of blocks is unspecified).
+//! 5. Global memory: each block logs the byte ranges its stores write,
+//!    plain and atomic apart; at the end of a launch two blocks that wrote
+//!    the same bytes, not both atomically, are reported (the order of
+//!    blocks is unspecified; an atomic update is atomic only with respect
+//!    to other atomics: [`cross_block_plain_atomic`]).
 //! 6. The global source of a copy, which it reads until its group
 //!    completes, is watched apart ([`super::copy_sources`]): only the
 //!    bytes of copies in flight.
@@ -640,6 +642,66 @@ pub fn cross_block_overlap(
     None
 }
 
+/// The first plain write of one block and atomic update of another block
+/// to the same bytes: (block of the plain write, the write, block of the
+/// atomic update, the update, first byte). An atomic update is atomic
+/// only with respect to other atomics: against a plain write of another
+/// block the final value depends on the order of the blocks, which is
+/// unspecified (a data race in the CUDA memory model).
+pub fn cross_block_plain_atomic(
+    plain: &mut [(usize, GlobalLog)],
+    atomic: &mut [(usize, GlobalLog)],
+) -> Option<(usize, GlobalWrite, usize, GlobalWrite, usize)> {
+    if atomic.is_empty() {
+        return None;
+    }
+    // (block, write, is atomic), swept by start; per kind the two
+    // furthest-reaching ranges of distinct blocks: a range that starts
+    // inside one of another block of the other kind finds it.
+    let mut all: Vec<(usize, GlobalWrite, bool)> = Vec::new();
+    for (logs, is_atomic) in [(plain, false), (atomic, true)] {
+        for (block, log) in logs.iter_mut() {
+            log.compact();
+            all.extend(log.writes.iter().map(|w| (*block, *w, is_atomic)));
+        }
+    }
+    all.sort_unstable_by_key(|(block, w, _)| (w.start, *block));
+    let mut reach: [[Option<(usize, GlobalWrite)>; 2]; 2] = [[None; 2]; 2];
+    for (block, w, is_atomic) in all {
+        let (mine, other) = if is_atomic { (1, 0) } else { (0, 1) };
+        let hit = reach[other]
+            .iter()
+            .flatten()
+            .find(|(b, r)| *b != block && r.end > w.start);
+        if let Some(&(b, r)) = hit {
+            return Some(if is_atomic {
+                (b, r, block, w, w.start)
+            } else {
+                (block, w, b, r, w.start)
+            });
+        }
+        let [first, second] = &mut reach[mine];
+        match first {
+            Some((b, r)) if *b == block => {
+                if w.end > r.end {
+                    *first = Some((block, w));
+                }
+            }
+            Some((_, r)) if w.end > r.end => {
+                *second = *first;
+                *first = Some((block, w));
+            }
+            Some(_) => {
+                if second.is_none_or(|(_, r)| w.end > r.end) {
+                    *second = Some((block, w));
+                }
+            }
+            None => *first = Some((block, w)),
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -723,6 +785,43 @@ mod tests {
         s.epoch = 2;
         assert!(s.access(Kind::Write, 0, 4, 2, 3, 2).is_none(), "a barrier");
         assert!(s.access(Kind::Atomic, 0, 4, 0, 1, 2).is_some(), "WAW");
+    }
+
+    #[test]
+    fn a_plain_write_and_an_atomic_of_two_blocks_overlap() {
+        let w = |start, end, atomic| GlobalWrite {
+            start,
+            end,
+            op: 0,
+            thread: 0,
+            atomic,
+        };
+        let log = |ranges: &[(usize, usize)], atomic: bool| {
+            let mut l = GlobalLog::default();
+            ranges.iter().for_each(|&(s, e)| l.record(w(s, e, atomic)));
+            l
+        };
+        // Atomics of two blocks on the same bytes, plain writes elsewhere
+        // and the same block's plain write beside its atomic: no race.
+        let mut plain = vec![
+            (0, log(&[(0, 4), (16, 20)], false)),
+            (1, log(&[(8, 12)], false)),
+        ];
+        let mut atomic = vec![
+            (0, log(&[(8, 12), (20, 24)], true)),
+            (1, log(&[(20, 24)], true)),
+        ];
+        assert!(cross_block_plain_atomic(&mut plain, &mut atomic).is_none());
+        // Block 1 updates atomically what block 0 writes plainly.
+        let mut atomic = vec![(1, log(&[(2, 3)], true))];
+        let (pb, _, ab, _, at) = cross_block_plain_atomic(&mut plain, &mut atomic).unwrap();
+        assert_eq!((pb, ab, at), (0, 1, 2));
+        // The other order: an atomic of block 0 that a long plain write of
+        // block 1 covers, behind a plain write of block 0 reaching further.
+        let mut plain = vec![(0, log(&[(0, 100)], false)), (1, log(&[(10, 60)], false))];
+        let mut atomic = vec![(0, log(&[(40, 44)], true))];
+        let (pb, _, ab, _, at) = cross_block_plain_atomic(&mut plain, &mut atomic).unwrap();
+        assert_eq!((pb, ab, at), (1, 0, 40));
     }
 
     #[test]
