@@ -805,7 +805,7 @@ mod tests {
         // and the same block's plain write beside its atomic: no race.
         let mut plain = vec![
             (0, log(&[(0, 4), (16, 20)], false)),
-            (1, log(&[(8, 12)], false)),
+            (1, log(&[(12, 16)], false)),
         ];
         let mut atomic = vec![
             (0, log(&[(8, 12), (20, 24)], true)),
