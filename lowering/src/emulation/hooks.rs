@@ -34,15 +34,16 @@
 //!      it names.
 //!
 //! 3. host code (outside `gpu.module`s), when it issues copies: before
-//!    each op of steps 1-2 that writes or atomically updates a memref (of
-//!    any memory: the host's copies may read its stack too), a load of
-//!    the runtime's count of hosts with copies in flight
+//!    each op of steps 1-2 that accesses a memref (of any memory: the
+//!    host's copies may read and write its stack too), a load of the
+//!    runtime's count of hosts with copies in flight
 //!    ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
 //!    declared as an external `memref.global`) and, when it is not 0, the
-//!    hook: `apipe_emu_host_write(id, address, bytes, kind)` for one
-//!    element, the region hook otherwise. A write into the source of a
-//!    host copy in flight is then a located error (atomic or not: an
-//!    atomic update is not ordered against the copy's read either).
+//!    hook: `apipe_emu_host_access(id, address, bytes, kind)` for one
+//!    element, the region hook otherwise. A write into the source or
+//!    destination of a host copy in flight, or a read of its destination,
+//!    is then a located error (atomic or not: an atomic update is not
+//!    ordered against the copy either).
 //!
 //! Atomics race with plain accesses in workgroup memory and, across
 //! blocks, with plain writes of global memory, never with each other;
@@ -59,7 +60,7 @@
 
 use super::{address_space, element_bytes, Emitter, WORKGROUP};
 use crate::emulation_runtime::{
-    GLOBAL_WRITE_FN, HOST_WRITE_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
+    GLOBAL_WRITE_FN, HOST_ACCESS_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
 };
 use apipe_dialect::{
     effects::{memory_effects, EffectKind},
@@ -113,10 +114,10 @@ const ATOMIC: i64 = 2;
 /// Whether an access of `kind` to `memref` needs a hook: in a kernel,
 /// every access of workgroup memory and a write or atomic update of
 /// global (or default) memory that is not the thread's own stack; in host
-/// code (`host`), every write or atomic update.
+/// code (`host`), every access.
 pub(super) fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
     if host {
-        return kind != READ;
+        return true;
     }
     match address_space(memref.r#type()) {
         Some(WORKGROUP) => true,
@@ -178,7 +179,7 @@ fn element_access<'c, 'a>(
     let arguments = [id, address, bytes, kind];
     if host {
         let watching = emitter.host_watching(op);
-        emitter.call_if_with(op, watching, HOST_WRITE_FN, &arguments, false);
+        emitter.call_if_with(op, watching, HOST_ACCESS_FN, &arguments, false);
     } else if shared {
         emitter.call(op, SHARED_ACCESS_FN, &arguments, &[]);
     } else {

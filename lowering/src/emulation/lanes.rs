@@ -22,7 +22,7 @@
 //! Each lane's hook is the element hook of [`super::hooks`] step 1
 //! (`apipe_emu_shared_access` for workgroup memory,
 //! `apipe_emu_global_write` for a write of global memory,
-//! `apipe_emu_host_write` in host code under the host's count of copies
+//! `apipe_emu_host_access` in host code under the host's count of copies
 //! in flight) in an `scf.if` on the lane's mask bit: a masked-off lane
 //! touches neither the shared-memory shadow, the watch of copy sources,
 //! nor the cross-block log of global writes.
@@ -40,7 +40,7 @@ use super::{
     hooks::{address, needs_hook, rank_of, transfer_dims, vector_shape, READ, WRITE},
     Emitter, WORKGROUP,
 };
-use crate::emulation_runtime::{GLOBAL_WRITE_FN, HOST_WRITE_FN, SHARED_ACCESS_FN};
+use crate::emulation_runtime::{GLOBAL_WRITE_FN, HOST_ACCESS_FN, SHARED_ACCESS_FN};
 use apipe_dialect::ops;
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{
@@ -225,7 +225,7 @@ pub fn insert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>, h
     let mask = access.mask;
     let watching = host.then(|| emitter.host_watching(op));
     let function = if host {
-        HOST_WRITE_FN
+        HOST_ACCESS_FN
     } else if address_space(access.memref.r#type()) == Some(WORKGROUP) {
         SHARED_ACCESS_FN
     } else {

@@ -120,10 +120,11 @@ struct Slot {
     tx: i64,
     arrivals: Vec<Arrival>,
     bulk_copies: Vec<BulkCopy>,
-    /// The host's copies counted on this slot, `(op, source start, phase
-    /// they counted on)`: they leave the host's watch of copy sources when
-    /// a wait of the host on the slot returns after that phase.
-    host_copies: Vec<(u32, usize, u64)>,
+    /// The host's copies counted on this slot, `(op, range start, whether
+    /// it is a destination range, phase they counted on)`: they leave the
+    /// host's watch of copies when a wait of the host returns after that
+    /// phase.
+    host_copies: Vec<(u32, usize, bool, u64)>,
     /// The GPU threads' copies counted on this slot whose global sources
     /// are watched, `(issuing thread, range id, phase they counted on)`
     /// (see [`synchronized`]); dropped once the range is no longer watched.
@@ -157,10 +158,20 @@ impl Slot {
     /// the host and watches copy sources.
     fn count_host_copy(&mut self, t: &Thread, copy: &Copy) {
         if t.gpu.is_none() && t.host_sources.watching() {
-            for (start, _) in copy.src_ranges() {
-                self.host_copies.push((copy.op as u32, start, self.phase));
-            }
+            push_host_ranges(&mut self.host_copies, self.phase, copy);
         }
+    }
+}
+
+/// Records the source and destination ranges of the host's `copy` as
+/// counted on `phase` (see [`Slot::host_copies`]).
+fn push_host_ranges(host_copies: &mut Vec<(u32, usize, bool, u64)>, phase: u64, copy: &Copy) {
+    let op = copy.op as u32;
+    for (start, _) in copy.src_ranges() {
+        host_copies.push((op, start, false, phase));
+    }
+    for (start, _) in copy.dst_ranges() {
+        host_copies.push((op, start, true, phase));
     }
 }
 
@@ -337,9 +348,7 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
                 synchronized(block, linear, &copy, slot);
             }
             if t.gpu.is_none() && t.host_sources.watching() {
-                for (start, _) in copy.src_ranges() {
-                    slot.host_copies.push((copy.op as u32, start, slot.phase));
-                }
+                push_host_ranges(&mut slot.host_copies, slot.phase, &copy);
             }
         }
     }
@@ -626,7 +635,7 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
     loop {
         let outcome = entry(None, |t| {
             // The host's copies that the waited phase completed.
-            let mut released: Vec<(u32, usize)> = Vec::new();
+            let mut released: Vec<(u32, usize, bool)> = Vec::new();
             let host = t.gpu.is_none();
             let racecheck = !host && t.run().config.racecheck;
             let (block, me) = (t.block, t.linear as u32);
@@ -674,13 +683,14 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                         // phase completes only at a wait on it.
                         for slot in table.slots.values_mut() {
                             let phase = slot.phase;
-                            slot.host_copies.retain(|&(op, start, counted)| {
-                                let done = counted < phase;
-                                if done {
-                                    released.push((op, start));
-                                }
-                                !done
-                            });
+                            slot.host_copies
+                                .retain(|&(op, start, destination, counted)| {
+                                    let done = counted < phase;
+                                    if done {
+                                        released.push((op, start, destination));
+                                    }
+                                    !done
+                                });
                         }
                     }
                     // SAFETY: null or the live block of the running GPU
@@ -694,8 +704,12 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                 }
                 outcome
             });
-            for (op, start) in released {
-                t.host_sources.complete(op, start);
+            for (op, start, destination) in released {
+                if destination {
+                    t.host_sources.complete_destination(op, start);
+                } else {
+                    t.host_sources.complete(op, start);
+                }
             }
             match result {
                 Err(message) => Err(stop(t, op, message)),
