@@ -786,6 +786,19 @@ const UNROLL_BUDGET_BASE: u64 = 4096;
 const WIDEN_AFTER: usize = 3;
 /// Rounds after which everything still moving becomes unknown.
 const GIVE_UP_AFTER: usize = 16;
+/// The most rounds that [`WIDEN_AFTER`] and [`GIVE_UP_AFTER`] wait for a
+/// rotating window of iter_args to settle. A window of `k` tokens settles
+/// in `k` rounds and each round costs `O(k)`, so an unbounded wait costs
+/// `O(k^2)` (a `wait_group 1023` round trip took 8 s). Longer windows are
+/// widened after this many rounds: their facts become less exact (sound,
+/// and a conversion that needs them exact refuses), never wrong.
+const SETTLE_ROUNDS_LIMIT: usize = 64;
+
+/// The round number that [`widen`] sees in a loop with `arguments`
+/// iter_args: rounds are counted after the window has had time to settle.
+fn widen_round(round: usize, arguments: usize) -> usize {
+    round.saturating_sub(arguments.min(SETTLE_ROUNDS_LIMIT))
+}
 
 struct Interpreter<'c> {
     track_commits: bool,
@@ -860,6 +873,46 @@ fn widen(previous: &State, next: &mut State, round: usize) {
         }
         if (give_up || round >= WIDEN_AFTER) && new.min != old.min {
             new.min = 0;
+        }
+    }
+}
+
+/// After [`GIVE_UP_AFTER`] rounds (step 3): the facts of a loop's token
+/// iter_args (`arguments`) become unknown at once, "a group of the queue,
+/// any number of groups after it, or no group", so that a long rotating
+/// window stops moving one slot per round (`k` rounds of `O(k)` each).
+/// Sound: the unknown fact holds for every token of the queue. Done only
+/// when every group the iter_args may name is on one queue (the loop
+/// commits on no other, `queues`, and every fact names it): a ready token's
+/// fact has no queue to give to the group it may hold later. Otherwise the
+/// facts keep moving until they settle.
+fn forget_window(state: &mut State, arguments: &[Value], queues: &BTreeSet<i64>) {
+    let entities: Vec<Entity> = arguments
+        .iter()
+        .filter(|a| ops::is_token(**a))
+        .flat_map(|a| {
+            let k = value_key(*a);
+            [Entity::Value(k), Entity::Later(k)]
+                .into_iter()
+                .chain((0..SPLIT_LIMIT).map(move |i| Entity::Nth(k, i)))
+        })
+        .collect();
+    let named = entities
+        .iter()
+        .filter_map(|e| state.get(e))
+        .filter(|f| f.groups.is_some())
+        .map(|f| f.queue);
+    let all: BTreeSet<i64> = queues.iter().copied().chain(named).collect();
+    let (Some(&queue), 1) = (all.first(), all.len()) else {
+        return;
+    };
+    for entity in &entities {
+        if let Some(fact) = state.get_mut(entity) {
+            *fact = GroupFact {
+                queue,
+                groups: Some(Distance { min: 0, max: None }),
+                may_name_no_group: true,
+            };
         }
     }
 }
@@ -1235,7 +1288,10 @@ impl<'c> Interpreter<'c> {
             let mut next = join_states(&entry, &current);
             // A window of k rotating iter_args needs k rounds before its
             // deepest slot settles: the thresholds start after them.
-            widen(&header, &mut next, round.saturating_sub(arguments.len()));
+            widen(&header, &mut next, widen_round(round, arguments.len()));
+            if widen_round(round, arguments.len()) >= GIVE_UP_AFTER {
+                forget_window(&mut next, &arguments, &queues);
+            }
             if next == header {
                 break (yields, per_iteration);
             }
@@ -1399,8 +1455,12 @@ impl<'c> Interpreter<'c> {
             widen(
                 &header,
                 &mut next,
-                round.saturating_sub(before_arguments.len()),
+                widen_round(round, before_arguments.len()),
             );
+            if widen_round(round, before_arguments.len()) >= GIVE_UP_AFTER {
+                let queues = self.commit_queues_of(&op);
+                forget_window(&mut next, &before_arguments, &queues);
+            }
             if next == header {
                 break (current, forwarded);
             }

@@ -115,3 +115,35 @@ func.func @deep_window(%n: index) {
   }
   return
 }
+
+// -----
+
+// The longest window counting-to-tokens supports (pending = 1023: 1024
+// rotating tokens) beside a short one: both counts come back exactly, and
+// the fixed point stays fast (a window of k tokens settles in k rounds;
+// the analysis waits at most 64 rounds before widening, then forgets the
+// window's facts at once instead of moving one slot per round).
+// CHECK-LABEL: func.func @longest_window
+// CHECK:         scf.for
+// CHECK-NEXT:      apipe.copy
+// CHECK-NEXT:      {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT:      apipe.wait_group 1023{{$}}
+// CHECK-NEXT:      apipe.copy
+// CHECK-NEXT:      {{^ *}}apipe.commit_group{{$}}
+// CHECK-NEXT:      apipe.wait_group 1{{$}}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    apipe.wait_group 0{{$}}
+func.func @longest_window(%n: index, %A: memref<64xf32>, %buf: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 1023
+    apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 1
+  }
+  apipe.wait_group 0
+  return
+}
