@@ -727,7 +727,7 @@ const VECTOR_ACCESSES: &[&str] = &[
 /// The `in_bounds` flags of a transfer op with a vector of `rank` dims:
 /// all false where the attribute is absent or unreadable (every dim then
 /// masked: nothing to check).
-fn in_bounds_flags(op: &OperationRef, rank: usize) -> Vec<bool> {
+pub(super) fn in_bounds_flags(op: &OperationRef, rank: usize) -> Vec<bool> {
     let mut flags = vec![false; rank];
     let Ok(attribute) = op.attribute("in_bounds") else {
         return flags;

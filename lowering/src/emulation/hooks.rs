@@ -23,26 +23,31 @@
 //!    - `vector.transfer_read` / `transfer_write`: from the indices, one
 //!      extent per memref dimension that the permutation map sends a
 //!      vector dimension to (1 for the others and for broadcasts);
-//!    - `vector.load` / `store` of several rows, `vector.maskedload` /
-//!      `maskedstore`: the vector's shape on the innermost dimensions (a
-//!      mask is not looked at: masked-off lanes count as accessed);
-//!    - any other op (`memref.copy`, `linalg` ops, `vector.gather`, ...):
-//!      the whole memref it names.
+//!    - `vector.load` / `store` of several rows: the vector's shape on
+//!      the innermost dimensions;
+//!    - masked and indexed vector ops (`vector.maskedload` /
+//!      `maskedstore`, `gather` / `scatter`, `compressstore` /
+//!      `expandload`, masked 1-D transfers): one hook per enabled lane
+//!      ([`super::lanes`]); past its limits, the box as for
+//!      `vector.load` (masked-off lanes then count as accessed);
+//!    - any other op (`memref.copy`, `linalg` ops, ...): the whole memref
+//!      it names.
 //!
 //! 3. host code (outside `gpu.module`s), when it issues copies: before
-//!    each op of steps 1-2 that writes or atomically updates a memref (of
-//!    any memory: the host's copies may read its stack too), a load of
-//!    the runtime's count of hosts with copies in flight
+//!    each op of steps 1-2 that accesses a memref (of any memory: the
+//!    host's copies may read and write its stack too), a load of the
+//!    runtime's count of hosts with copies in flight
 //!    ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
 //!    declared as an external `memref.global`) and, when it is not 0, the
-//!    hook: `apipe_emu_host_write(id, address, bytes, kind)` for one
-//!    element, the region hook otherwise. A write into the source of a
-//!    host copy in flight is then a located error (atomic or not: an
-//!    atomic update is not ordered against the copy's read either).
+//!    hook: `apipe_emu_host_access(id, address, bytes, kind)` for one
+//!    element, the region hook otherwise. A write into the source or
+//!    destination of a host copy in flight, or a read of its destination,
+//!    is then a located error (atomic or not: an atomic update is not
+//!    ordered against the copy either).
 //!
-//! Atomics race only with plain accesses in workgroup memory, and not at
-//! all with each other across blocks; against a copy's source read they
-//! count as writes.
+//! Atomics race with plain accesses in workgroup memory and, across
+//! blocks, with plain writes of global memory, never with each other;
+//! against a copy's source read they count as writes.
 //!
 //! Not instrumented: apipe ops (the runtime records their copies itself),
 //! calls (the callee's own ops are), allocation and free effects, memrefs
@@ -55,7 +60,7 @@
 
 use super::{address_space, element_bytes, Emitter, WORKGROUP};
 use crate::emulation_runtime::{
-    GLOBAL_WRITE_FN, HOST_WRITE_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
+    GLOBAL_WRITE_FN, HOST_ACCESS_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
 };
 use apipe_dialect::{
     effects::{memory_effects, EffectKind},
@@ -90,7 +95,7 @@ pub fn insert<'c: 'a, 'a>(
         if host && !host_copies || ops::is_apipe(&op) {
             continue;
         }
-        if !element_access(op, emitter, host) {
+        if !element_access(op, emitter, host) && !super::lanes::insert(op, emitter, host) {
             for access in region_accesses(&op) {
                 region_hook(op, emitter, &mut region_functions, access, host);
             }
@@ -102,17 +107,17 @@ pub fn insert<'c: 'a, 'a>(
 }
 
 /// Kind numbers of the runtime hooks.
-const READ: i64 = 0;
-const WRITE: i64 = 1;
+pub(super) const READ: i64 = 0;
+pub(super) const WRITE: i64 = 1;
 const ATOMIC: i64 = 2;
 
 /// Whether an access of `kind` to `memref` needs a hook: in a kernel,
 /// every access of workgroup memory and a write or atomic update of
 /// global (or default) memory that is not the thread's own stack; in host
-/// code (`host`), every write or atomic update.
-fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
+/// code (`host`), every access.
+pub(super) fn needs_hook(memref: Value, kind: i64, host: bool) -> bool {
     if host {
-        return kind != READ;
+        return true;
     }
     match address_space(memref.r#type()) {
         Some(WORKGROUP) => true,
@@ -174,7 +179,7 @@ fn element_access<'c, 'a>(
     let arguments = [id, address, bytes, kind];
     if host {
         let watching = emitter.host_watching(op);
-        emitter.call_if_with(op, watching, HOST_WRITE_FN, &arguments, false);
+        emitter.call_if_with(op, watching, HOST_ACCESS_FN, &arguments, false);
     } else if shared {
         emitter.call(op, SHARED_ACCESS_FN, &arguments, &[]);
     } else {
@@ -193,7 +198,7 @@ struct RegionAccess<'c, 'a> {
 }
 
 /// The extents of a vector type, outermost first (empty if not a vector).
-fn vector_shape(ty: Type) -> Vec<i64> {
+pub(super) fn vector_shape(ty: Type) -> Vec<i64> {
     // SAFETY: accessors on the type kind they are defined for.
     unsafe {
         let raw = ty.to_raw();
@@ -207,7 +212,7 @@ fn vector_shape(ty: Type) -> Vec<i64> {
 }
 
 /// The rank of a ranked memref value.
-fn rank_of(value: Value) -> Option<usize> {
+pub(super) fn rank_of(value: Value) -> Option<usize> {
     MemRefType::try_from(value.r#type()).ok().map(|t| t.rank())
 }
 
@@ -442,7 +447,7 @@ fn region_hook<'c, 'a>(
 }
 
 /// The byte address of `memref[indices]` as an `i64`, computed before `op`.
-fn address<'c, 'a>(
+pub(super) fn address<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &Emitter<'c, 'a>,
     memref: Value<'c, 'a>,

@@ -22,6 +22,7 @@
 pub mod checks;
 pub mod hooks;
 pub mod kernels;
+pub mod lanes;
 pub mod mbarrier;
 pub mod realloc;
 pub mod stack;

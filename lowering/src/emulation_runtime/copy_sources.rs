@@ -43,11 +43,12 @@
 //! copy's plain read.
 //!
 //! The host thread (code outside kernels) has a watch of its own
-//! ([`HostWatch`]): its copies' source ranges from issue until a wait
-//! completes them; a write of the host into one of them stops the program
-//! with a located error at the write. The JIT code calls the host's write
-//! hook only while some host thread has a copy in flight: it first reads
-//! [`HOST_WATCH_GLOBAL`], which counts them.
+//! ([`HostWatch`]): its copies' source and destination ranges from issue
+//! until a wait completes them; a write of the host into one of them, or
+//! a read of a destination (the copy may not have landed), stops the
+//! program with a located error at the access. The JIT code calls the
+//! host's hook only while some host thread has a copy in flight: it first
+//! reads [`HOST_WATCH_GLOBAL`], which counts them.
 //!
 //! Cost: per global write, an insertion in an ordered map of the epoch's
 //! writes, and one bounds test while no copy is in flight (none of its
@@ -72,51 +73,87 @@ pub const HOST_WATCH_GLOBAL: &str = "apipe_emu_host_copies_in_flight";
 /// overlap, e.g. in unit tests; a count keeps each one's hooks on).
 pub static HOST_WATCH: AtomicI64 = AtomicI64::new(0);
 
-/// The source ranges of the host thread's copies in flight (issued, not
-/// completed by a wait), landed or not.
+/// The source and destination ranges of the host thread's copies in
+/// flight (issued, not completed by a wait), landed or not.
 #[derive(Default)]
 pub struct HostWatch {
     reads: Vec<SourceRead>,
-    /// `[low, high)` holds every range of `reads` (a quick reject).
+    /// The destination ranges (a [`SourceRead`] each: the bytes the copy
+    /// writes, `base` the destination's aligned pointer).
+    writes: Vec<SourceRead>,
+    /// `[low, high)` holds every range of `reads` and `writes` (a quick
+    /// reject).
     low: usize,
     /// See `low`.
     high: usize,
 }
 
 impl HostWatch {
-    /// A copy issued by the host reads `read`'s range.
-    pub fn issue(&mut self, read: SourceRead) {
-        if self.reads.is_empty() {
+    /// Widens the quick reject for a new range; counts the watch in
+    /// [`HOST_WATCH`] when it starts watching.
+    fn add(&mut self, range: &SourceRead) {
+        if !self.watching() {
             HOST_WATCH.fetch_add(1, Ordering::Relaxed);
             (self.low, self.high) = (usize::MAX, 0);
         }
-        self.low = self.low.min(read.start);
-        self.high = self.high.max(read.end);
+        self.low = self.low.min(range.start);
+        self.high = self.high.max(range.end);
+    }
+
+    /// Uncounts the watch when it stops watching.
+    fn removed(&mut self, was_watching: bool) {
+        if was_watching && !self.watching() {
+            HOST_WATCH.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A copy issued by the host reads `read`'s range.
+    pub fn issue(&mut self, read: SourceRead) {
+        self.add(&read);
         self.reads.push(read);
+    }
+
+    /// A copy issued by the host writes `write`'s range.
+    pub fn issue_destination(&mut self, write: SourceRead) {
+        self.add(&write);
+        self.writes.push(write);
     }
 
     /// A wait completed the copy `op` whose source range starts at
     /// `start`: its oldest such range is no longer watched.
     pub fn complete(&mut self, op: u32, start: usize) {
+        let was = self.watching();
         if let Some(i) = self
             .reads
             .iter()
             .position(|r| r.op == op && r.start == start)
         {
             self.reads.remove(i);
-            if self.reads.is_empty() {
-                HOST_WATCH.fetch_sub(1, Ordering::Relaxed);
-            }
         }
+        self.removed(was);
+    }
+
+    /// A wait completed the copy `op` whose destination range starts at
+    /// `start`: its oldest such range is no longer watched.
+    pub fn complete_destination(&mut self, op: u32, start: usize) {
+        let was = self.watching();
+        if let Some(i) = self
+            .writes
+            .iter()
+            .position(|r| r.op == op && r.start == start)
+        {
+            self.writes.remove(i);
+        }
+        self.removed(was);
     }
 
     /// Whether any range is watched.
     #[inline]
     pub fn watching(&self) -> bool {
-        !self.reads.is_empty()
+        !self.reads.is_empty() || !self.writes.is_empty()
     }
 
-    /// The first watched range that `[start, end)` overlaps.
+    /// The first watched source range that `[start, end)` overlaps.
     pub fn write(&self, start: usize, end: usize) -> Option<&SourceRead> {
         if end <= self.low || start >= self.high {
             return None;
@@ -124,12 +161,20 @@ impl HostWatch {
         self.reads.iter().find(|r| start < r.end && r.start < end)
     }
 
+    /// The first watched destination range that `[start, end)` overlaps.
+    pub fn destination(&self, start: usize, end: usize) -> Option<&SourceRead> {
+        if end <= self.low || start >= self.high {
+            return None;
+        }
+        self.writes.iter().find(|r| start < r.end && r.start < end)
+    }
+
     /// Forgets every range (the end of the entry).
     pub fn clear(&mut self) {
-        if self.watching() {
-            HOST_WATCH.fetch_sub(1, Ordering::Relaxed);
-        }
+        let was = self.watching();
         self.reads.clear();
+        self.writes.clear();
+        self.removed(was);
     }
 }
 
@@ -577,6 +622,21 @@ mod tests {
                 ..read(100, 116, 0)
             }]
         );
+    }
+
+    #[test]
+    fn the_host_watch_keeps_each_destination_until_its_wait() {
+        let mut h = HostWatch::default();
+        h.issue(read(0, 16, 0));
+        h.issue_destination(read(100, 116, 0));
+        assert!(h.destination(0, 16).is_none(), "the source");
+        assert!(h.write(100, 116).is_none(), "the destination");
+        assert_eq!(h.destination(112, 120).map(|r| r.start), Some(100));
+        h.complete(7, 0);
+        assert!(h.watching(), "the destination is still in flight");
+        h.complete_destination(7, 100);
+        assert!(!h.watching());
+        assert!(h.destination(100, 116).is_none());
     }
 
     #[test]

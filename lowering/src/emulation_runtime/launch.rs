@@ -316,8 +316,33 @@ pub fn launch(
                 false,
             );
         }
-        let reads = source_logs.into_inner().unwrap_or_default();
         let mut atomic_logs = atomic_logs.into_inner().unwrap_or_default();
+        if let Some((b0, w0, b1, w1, address)) =
+            racecheck::cross_block_plain_atomic(&mut logs, &mut atomic_logs)
+        {
+            let ids = |b: usize, w: &racecheck::GlobalWrite| {
+                let g = block_ids(&launch, b);
+                (triple(g.block), triple(g.thread_of(w.thread as usize)))
+            };
+            let ((block0, thread0), (block1, thread1)) = (ids(b0, &w0), ids(b1, &w1));
+            run.races.fetch_add(1, Ordering::SeqCst);
+            run.message(
+                w0.op as i64,
+                "error",
+                &format!(
+                    "race (WAW) on global memory at address {address:#x}: thread {thread0} of \
+                     block {block0} writes the bytes that thread {thread1} of block {block1} \
+                     atomically updates (an atomic update is atomic only with respect to other \
+                     atomics; the order of blocks is unspecified)"
+                ),
+                &[(
+                    w1.op as i64,
+                    format!("the atomic update, by thread {thread1} of block {block1}"),
+                )],
+                false,
+            );
+        }
+        let reads = source_logs.into_inner().unwrap_or_default();
         let source_write = copy_sources::cross_block_source_write(&reads, &mut logs)
             .map(|race| (race, "writes"))
             .or_else(|| {
@@ -641,7 +666,7 @@ fn schedule_block(
         for s in states.iter_mut() {
             *s = State::Ready;
         }
-        worker.block.shadow.epoch += 1;
+        worker.block.shadow.barrier();
         worker.block.sources.barrier();
         round += 1;
     }

@@ -22,7 +22,11 @@
 //!    queue, up to a mark per queue); if they have all landed (`eager`, or
 //!    early under `random`) it counts at once (P -= 1), else it waits in
 //!    the slot until a wait forces it. The copies count as tracked: no
-//!    "never committed" warning.
+//!    "never committed" warning. An arrival that counts (at once, or
+//!    forced) first counts the same thread's earlier arrivals still
+//!    pending, on their own slots: they track a prefix of its copies,
+//!    which land first, so each copy completes through the phase of the
+//!    earliest arrival that tracks it.
 //! 3. `expect_tx(slot, B)`: T += B on the current phase.
 //! 4. A bulk copy is issued as an `apipe.copy` on the reserved queue
 //!    [`BULK_QUEUE`], then `bulk_track(slot, B)` moves it from that queue to
@@ -41,12 +45,15 @@
 //!    a deadlock, at this op, when no thread can make progress. The host
 //!    thread, alone, reports it at once.
 //!
-//! Race checker: copies that complete through a phase are synchronized
-//! with every thread that waits on it, so their bytes leave the shadow
-//! (a later access by any thread is no race). A thread that reads them
-//! without waiting on that phase, after another thread's wait completed it,
-//! is not reported (the shadow keeps no per-thread phase knowledge).
-//! Their global sources stay watched ([`super::copy_sources::Sources`])
+//! Race checker: a copy that completes through a phase (its arrival or
+//! bulk copy retired, at once under `eager`) is synchronized only with
+//! the threads that wait on that phase. Its shared-memory bytes
+//! (destination, and a shared source) stay in flight in the block's
+//! shadow ([`super::racecheck::Shadow`]): the slot keeps them with the
+//! phase they counted on, and each GPU thread's wait that returns after
+//! that phase orders them before that thread's later accesses
+//! (`Shadow::waited`); any other thread's access is a race until a
+//! `gpu.barrier` follows such a wait. Their global sources stay watched ([`super::copy_sources::Sources`])
 //! after the arrival retires them: the slot keeps each one's range id and
 //! phase, and each GPU thread's wait that returns after that phase orders
 //! the range before that thread's later writes (`Sources::waited`); for
@@ -93,6 +100,8 @@ struct Arrival {
     /// Per queue slot of that thread, the copies issued before the arrival
     /// (see [`super::queues::Queue::retired`]).
     marks: Vec<(usize, u64)>,
+    /// The order of arrivals on this OS thread's slots ([`Table`]).
+    seq: u64,
 }
 
 /// A bulk copy in flight towards a slot.
@@ -111,14 +120,37 @@ struct Slot {
     tx: i64,
     arrivals: Vec<Arrival>,
     bulk_copies: Vec<BulkCopy>,
-    /// The host's copies counted on this slot, `(op, source start, phase
-    /// they counted on)`: they leave the host's watch of copy sources when
-    /// a wait of the host on the slot returns after that phase.
-    host_copies: Vec<(u32, usize, u64)>,
+    /// The host's copies counted on this slot, `(op, range start, whether
+    /// it is a destination range, phase they counted on)`: they leave the
+    /// host's watch of copies when a wait of the host returns after that
+    /// phase.
+    host_copies: Vec<(u32, usize, bool, u64)>,
     /// The GPU threads' copies counted on this slot whose global sources
     /// are watched, `(issuing thread, range id, phase they counted on)`
     /// (see [`synchronized`]); dropped once the range is no longer watched.
     gpu_copies: Vec<(u32, u64, u64)>,
+    /// The GPU threads' copies counted on this slot that access workgroup
+    /// memory (see [`synchronized`]); dropped once a barrier ordered them
+    /// before every thread.
+    shared_copies: Vec<SharedCopy>,
+}
+
+/// A copy of a GPU thread, counted on a slot, whose bytes of workgroup
+/// memory stay in flight in the race checker's shadow until a wait on the
+/// phase returns.
+struct SharedCopy {
+    /// The issuing thread's linear id.
+    thread: u32,
+    /// The copy op.
+    op: u32,
+    /// The phase it counted on.
+    phase: u64,
+    /// Its byte ranges, as offsets in workgroup memory: read (source) or
+    /// write (destination).
+    ranges: Vec<(Kind, usize, usize)>,
+    /// `(epoch, index)` of its completion in the shadow, once a wait
+    /// returned (`Shadow::waited`).
+    completion: Option<(u32, u32)>,
 }
 
 impl Slot {
@@ -126,10 +158,20 @@ impl Slot {
     /// the host and watches copy sources.
     fn count_host_copy(&mut self, t: &Thread, copy: &Copy) {
         if t.gpu.is_none() && t.host_sources.watching() {
-            for (start, _) in copy.src_ranges() {
-                self.host_copies.push((copy.op as u32, start, self.phase));
-            }
+            push_host_ranges(&mut self.host_copies, self.phase, copy);
         }
+    }
+}
+
+/// Records the source and destination ranges of the host's `copy` as
+/// counted on `phase` (see [`Slot::host_copies`]).
+fn push_host_ranges(host_copies: &mut Vec<(u32, usize, bool, u64)>, phase: u64, copy: &Copy) {
+    let op = copy.op as u32;
+    for (start, _) in copy.src_ranges() {
+        host_copies.push((op, start, false, phase));
+    }
+    for (start, _) in copy.dst_ranges() {
+        host_copies.push((op, start, true, phase));
     }
 }
 
@@ -143,6 +185,8 @@ struct Table {
     /// Why each blocked thread waits (by thread address), for the
     /// deadlock message.
     blocked: HashMap<usize, String>,
+    /// The sequence number of the next arrival ([`Arrival::seq`]).
+    next_arrival: u64,
 }
 
 thread_local! {
@@ -208,11 +252,11 @@ fn maybe_complete(slot: &mut Slot, progress: &mut u64) -> bool {
     }
 }
 
-/// Removes `copy`'s bytes from the race checker's shadow of `block`: it
-/// completed through the current phase of `slot`, which synchronizes it
-/// with every waiter. Its global sources stay watched until waits on that
-/// phase return: `slot` records their range ids (of `thread`, the issuing
-/// thread's linear id).
+/// The race checker's record of `copy`, of the GPU thread `thread`
+/// (linear id), completed through the current phase of `slot`, which
+/// synchronizes it with the threads that wait on that phase: its global
+/// sources stay watched and its bytes of workgroup memory stay in flight
+/// until such waits return; `slot` records their range ids and ranges.
 fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
     // SAFETY: null or the live block of the running GPU threads.
     let Some(block) = (unsafe { block.as_mut() }) else {
@@ -226,23 +270,57 @@ fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
         }
     }
     let base = block.shared as usize;
-    for (kind, ranges) in [
+    let mut ranges = Vec::new();
+    for (kind, all) in [
         (Kind::Read, copy.src_ranges().collect::<Vec<_>>()),
         (Kind::Write, copy.dst_ranges().collect::<Vec<_>>()),
     ] {
-        for (start, end) in ranges {
+        for (start, end) in all {
             if let Some(offset) = start.checked_sub(base) {
                 if offset < block.shared_bytes {
-                    block.shadow.forget_in_flight(
-                        kind,
-                        offset,
-                        offset + (end - start),
-                        copy.op as u32,
-                    );
+                    ranges.push((kind, offset, offset + (end - start)));
                 }
             }
         }
     }
+    if !ranges.is_empty() {
+        slot.shared_copies.push(SharedCopy {
+            thread,
+            op: copy.op as u32,
+            phase: slot.phase,
+            ranges,
+            completion: None,
+        });
+    }
+}
+
+/// A wait of the GPU thread `waiter` returned on `slot`: the copies that
+/// its completed phases counted are ordered before `waiter` (their global
+/// sources before its later writes, their workgroup bytes before its
+/// later accesses).
+fn waited(block: &mut Block, slot: &mut Slot, waiter: u32) {
+    let (phase, now) = (slot.phase, block.shadow.epoch);
+    slot.gpu_copies.retain(|&(thread, id, counted)| {
+        counted >= phase || block.sources.waited(thread, id, waiter, now)
+    });
+    slot.shared_copies.retain_mut(|copy| {
+        if copy.phase >= phase {
+            return true;
+        }
+        let mut live = false;
+        for &(kind, start, end) in &copy.ranges {
+            live |= block.shadow.waited(
+                kind,
+                start,
+                end,
+                copy.thread,
+                copy.op,
+                waiter,
+                &mut copy.completion,
+            );
+        }
+        live
+    });
 }
 
 /// Lands (if needed) and retires the copies of `thread` issued before
@@ -270,9 +348,7 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
                 synchronized(block, linear, &copy, slot);
             }
             if t.gpu.is_none() && t.host_sources.watching() {
-                for (start, _) in copy.src_ranges() {
-                    slot.host_copies.push((copy.op as u32, start, slot.phase));
-                }
+                push_host_ranges(&mut slot.host_copies, slot.phase, &copy);
             }
         }
     }
@@ -292,13 +368,16 @@ fn all_landed(thread: &Thread, marks: &[(usize, u64)]) -> bool {
     })
 }
 
-/// Step 6's forcing: every recorded arrival and bulk copy of `slot` lands
-/// and counts.
+/// Step 6's forcing: every recorded arrival and bulk copy of the slot at
+/// `address` (initialised) lands and counts.
 ///
 /// Each arrival and each landing counts on the phase that is current at
 /// that moment, as on the GPU: arrivals beyond E complete the phase and
 /// count on the next one (a slot reused too early).
-fn force(slot: &mut Slot, progress: &mut u64) {
+fn force(slots: &mut HashMap<usize, Slot>, address: usize, progress: &mut u64) {
+    let Some(slot) = slots.get_mut(&address) else {
+        return;
+    };
     for bulk in std::mem::take(&mut slot.bulk_copies) {
         bulk.copy.land();
         // SAFETY: as in `retire`.
@@ -310,11 +389,54 @@ fn force(slot: &mut Slot, progress: &mut u64) {
         slot.tx -= bulk.bytes;
         maybe_complete(slot, progress);
     }
-    for arrival in std::mem::take(&mut slot.arrivals) {
-        retire(arrival.thread, &arrival.marks, slot);
-        slot.pending = slot.pending.saturating_sub(1);
-        *progress += 1;
-        maybe_complete(slot, progress);
+    loop {
+        let Some(slot) = slots.get_mut(&address) else {
+            return;
+        };
+        if slot.arrivals.is_empty() {
+            return;
+        }
+        let arrival = slot.arrivals.remove(0);
+        count_arrival(slots, address, arrival, progress);
+    }
+}
+
+/// Retires `arrival` (landing its copies) and counts it on the slot at
+/// `address`, after the arrivals of the same thread still pending before
+/// it (on any slot), each on its own slot: they track a prefix of its
+/// copies (PTX `cp.async.mbarrier.arrive` tracks every earlier `cp.async`
+/// of the thread), and on the GPU an arrival triggers as soon as the
+/// copies it tracks have landed, so a later arrival never completes an
+/// earlier one's copies in its place (a wait on the earlier slot's phase
+/// orders them).
+fn count_arrival(
+    slots: &mut HashMap<usize, Slot>,
+    address: usize,
+    arrival: Arrival,
+    progress: &mut u64,
+) {
+    let before = |a: &Arrival| a.thread == arrival.thread && a.seq < arrival.seq;
+    let mut earlier: Vec<(u64, usize, Arrival)> = Vec::new();
+    for (&at, slot) in slots.iter_mut() {
+        let mut i = 0;
+        while i < slot.arrivals.len() {
+            if before(&slot.arrivals[i]) {
+                let a = slot.arrivals.remove(i);
+                earlier.push((a.seq, at, a));
+            } else {
+                i += 1;
+            }
+        }
+    }
+    earlier.sort_by_key(|(seq, _, _)| *seq);
+    earlier.push((arrival.seq, address, arrival));
+    for (_, at, a) in earlier {
+        if let Some(slot) = slots.get_mut(&at) {
+            retire(a.thread, &a.marks, slot);
+            slot.pending = slot.pending.saturating_sub(1);
+            *progress += 1;
+            maybe_complete(slot, progress);
+        }
     }
 }
 
@@ -363,6 +485,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
                         bulk_copies: Vec::new(),
                         host_copies: Vec::new(),
                         gpu_copies: Vec::new(),
+                        shared_copies: Vec::new(),
                     },
                 );
             }
@@ -392,21 +515,25 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
         let result = TABLE.with(|table| {
             let table = &mut *table.borrow_mut();
             let progress = &mut table.progress;
+            let address = address as usize;
             with_slot(
                 &mut table.slots,
-                address as usize,
+                address,
                 "apipe.mbarrier_arrive_copies",
-                |slot| {
-                    if landed {
-                        retire(thread, &marks, slot);
-                        slot.pending = slot.pending.saturating_sub(1);
-                        *progress += 1;
-                        maybe_complete(slot, progress);
-                    } else {
-                        slot.arrivals.push(Arrival { thread, marks });
-                    }
-                },
-            )
+                |_| (),
+            )?;
+            table.next_arrival += 1;
+            let arrival = Arrival {
+                thread,
+                marks,
+                seq: table.next_arrival,
+            };
+            if landed {
+                count_arrival(&mut table.slots, address, arrival, progress);
+            } else if let Some(slot) = table.slots.get_mut(&address) {
+                slot.arrivals.push(arrival);
+            }
+            Ok(())
         });
         result.map_err(|message| stop(t, op, message))?;
         t.tick();
@@ -508,41 +635,41 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
     loop {
         let outcome = entry(None, |t| {
             // The host's copies that the waited phase completed.
-            let mut released: Vec<(u32, usize)> = Vec::new();
+            let mut released: Vec<(u32, usize, bool)> = Vec::new();
             let host = t.gpu.is_none();
             let racecheck = !host && t.run().config.racecheck;
             let (block, me) = (t.block, t.linear as u32);
             let result = TABLE.with(|table| {
                 let table = &mut *table.borrow_mut();
                 let progress = &mut table.progress;
-                let outcome = with_slot(
-                    &mut table.slots,
-                    address as usize,
-                    "apipe.mbarrier_wait",
-                    |slot| {
-                        if slot.phase % 2 != parity {
-                            *progress += 1;
-                            return Try::Done;
+                let at = address as usize;
+                let outcome = with_slot(&mut table.slots, at, "apipe.mbarrier_wait", |slot| {
+                    slot.phase % 2 != parity
+                })
+                .map(|done| {
+                    if !done {
+                        force(&mut table.slots, at, progress);
+                    }
+                    let Some(slot) = table.slots.get(&at) else {
+                        return Try::Done;
+                    };
+                    if slot.phase % 2 != parity {
+                        *progress += 1;
+                        return Try::Done;
+                    }
+                    Try::Blocked(format!(
+                        "it waits for phase {} (parity {parity}) of the slot, which has {} of {} \
+                         arrivals{}",
+                        slot.phase,
+                        slot.expected - slot.pending,
+                        slot.expected,
+                        if slot.tx != 0 {
+                            format!(" and {} transaction bytes outstanding", slot.tx)
+                        } else {
+                            String::new()
                         }
-                        force(slot, progress);
-                        if slot.phase % 2 != parity {
-                            *progress += 1;
-                            return Try::Done;
-                        }
-                        Try::Blocked(format!(
-                            "it waits for phase {} (parity {parity}) of the slot, which has {} of {} \
-                             arrivals{}",
-                            slot.phase,
-                            slot.expected - slot.pending,
-                            slot.expected,
-                            if slot.tx != 0 {
-                                format!(" and {} transaction bytes outstanding", slot.tx)
-                            } else {
-                                String::new()
-                            }
-                        ))
-                    },
-                );
+                    ))
+                });
                 if let Ok(Try::Done) = outcome {
                     let key = current() as usize;
                     table.blocked.remove(&key);
@@ -556,13 +683,14 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                         // phase completes only at a wait on it.
                         for slot in table.slots.values_mut() {
                             let phase = slot.phase;
-                            slot.host_copies.retain(|&(op, start, counted)| {
-                                let done = counted < phase;
-                                if done {
-                                    released.push((op, start));
-                                }
-                                !done
-                            });
+                            slot.host_copies
+                                .retain(|&(op, start, destination, counted)| {
+                                    let done = counted < phase;
+                                    if done {
+                                        released.push((op, start, destination));
+                                    }
+                                    !done
+                                });
                         }
                     }
                     // SAFETY: null or the live block of the running GPU
@@ -571,18 +699,17 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                     if let (true, Some(block), Some(slot)) =
                         (racecheck, block, table.slots.get_mut(&(address as usize)))
                     {
-                        // This thread's wait orders the sources of the
-                        // copies that the completed phases counted.
-                        let (phase, now) = (slot.phase, block.shadow.epoch);
-                        slot.gpu_copies.retain(|&(thread, id, counted)| {
-                            counted >= phase || block.sources.waited(thread, id, me, now)
-                        });
+                        waited(block, slot, me);
                     }
                 }
                 outcome
             });
-            for (op, start) in released {
-                t.host_sources.complete(op, start);
+            for (op, start, destination) in released {
+                if destination {
+                    t.host_sources.complete_destination(op, start);
+                } else {
+                    t.host_sources.complete(op, start);
+                }
             }
             match result {
                 Err(message) => Err(stop(t, op, message)),

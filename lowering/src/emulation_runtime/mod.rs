@@ -115,11 +115,11 @@ pub const SHARED_ACCESS_FN: &str = "apipe_emu_shared_access";
 /// update of one element in a kernel: `(id, address, bytes, kind: i64)`,
 /// kind 1 a write, 2 an atomic update.
 pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
-/// Name of the hook before a write of the host (code outside kernels) of
-/// one element, called only while a host copy is in flight
+/// Name of the hook before an access of the host (code outside kernels)
+/// to one element, called only while a host copy is in flight
 /// ([`copy_sources::HOST_WATCH_GLOBAL`]): `(id, address, bytes, kind:
-/// i64)`, kind 1 a write, 2 an atomic update.
-pub const HOST_WRITE_FN: &str = "apipe_emu_host_write";
+/// i64)`, kind 0 a read, 1 a write, 2 an atomic update.
+pub const HOST_ACCESS_FN: &str = "apipe_emu_host_access";
 /// Name of the runtime function called after `memref.alloc` (and its null
 /// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
 pub const ALLOC_FN: &str = "apipe_emu_alloc";
@@ -518,12 +518,25 @@ pub unsafe extern "C" fn apipe_emu_copy(
             }
         }
         if t.run().config.racecheck && t.gpu.is_none() {
-            // The host's copies: every source byte is watched (its stack
-            // too: a host write into it is the same hazard).
+            // The host's copies: every source and destination byte is
+            // watched (its stack too: a host access to it is the same
+            // hazard).
             // SAFETY: as above.
             let base = unsafe { Descriptor::read(src_rank, src) }.aligned as usize;
             for (start, end) in copy.src_ranges() {
                 t.host_sources.issue(SourceRead {
+                    start,
+                    end,
+                    base,
+                    op: op as u32,
+                    thread: 0,
+                    epoch: IN_FLIGHT,
+                });
+            }
+            // SAFETY: as above.
+            let base = unsafe { Descriptor::read(dst_rank, dst) }.aligned as usize;
+            for (start, end) in copy.dst_ranges() {
+                t.host_sources.issue_destination(SourceRead {
                     start,
                     end,
                     base,
@@ -609,48 +622,68 @@ fn complete_while(t: &mut Thread, slot: usize, more: impl Fn(u64, usize) -> bool
     }
 }
 
-/// The host's watch forgets the source ranges of `copy`, which completed.
-fn host_completed(host: &mut copy_sources::HostWatch, copy: &Copy) {
+/// The host's watch forgets the source and destination ranges of
+/// `copy`, which completed.
+pub(crate) fn host_completed(host: &mut copy_sources::HostWatch, copy: &Copy) {
     for (start, _) in copy.src_ranges() {
         host.complete(copy.op as u32, start);
     }
+    for (start, _) in copy.dst_ranges() {
+        host.complete_destination(copy.op as u32, start);
+    }
 }
 
-/// Op `op` of the host thread `t` writes (`atomic`: atomically updates)
-/// `[start, end)`: if a copy of the host still in flight reads those
-/// bytes, a located error at the write with a note at the copy (PTX
-/// leaves the copy's value undefined: it reads its source at some moment
-/// before the wait that completes its group).
-fn check_host_write(
-    t: &Thread,
-    op: i64,
-    start: usize,
-    end: usize,
-    atomic: bool,
-) -> Result<(), Stop> {
-    let Some(read) = t.host_sources.write(start, end) else {
-        return Ok(());
-    };
+/// Op `op` of the host thread `t` accesses `[start, end)` as `kind`
+/// (0 a read, 1 a write, 2 an atomic update): a write into the source or
+/// destination of a copy of the host still in flight, or a read of its
+/// destination, is a located error at the access with a note at the copy
+/// (PTX leaves the result undefined: the copy reads its source and writes
+/// its destination at some moment before the wait that completes its
+/// group).
+fn check_host_access(t: &Thread, op: i64, kind: i64, start: usize, end: usize) -> Result<(), Stop> {
     let run = t.run();
-    let byte = start.max(read.start).wrapping_sub(read.base);
-    let verb = if atomic {
-        "atomically updates"
-    } else {
-        "writes"
-    };
-    let names = match (run.name(op), run.name(read.op as i64)) {
+    let names = |copy: u32| match (run.name(op), run.name(copy as i64)) {
         (Some(me), Some(copy)) => format!(" ('{me}' and '{copy}')"),
         (Some(me), None) => format!(" ('{me}')"),
         _ => String::new(),
     };
+    let verb = match kind {
+        0 => "reads",
+        1 => "writes",
+        _ => "atomically updates",
+    };
+    if kind != 0 {
+        if let Some(read) = t.host_sources.write(start, end) {
+            let byte = start.max(read.start).wrapping_sub(read.base);
+            return Err(t.error_with_notes(
+                op,
+                &format!(
+                    "the host {verb} global memory byte {byte} of the source buffer of its own \
+                     asynchronous copy still in flight, which may not have read it yet: no wait \
+                     completes the copy first{}",
+                    names(read.op)
+                ),
+                &[(read.op as i64, "the copy in flight".to_owned())],
+            ));
+        }
+    }
+    let Some(write) = t.host_sources.destination(start, end) else {
+        return Ok(());
+    };
+    let byte = start.max(write.start).wrapping_sub(write.base);
+    let why = if kind == 0 {
+        "which may not have written it yet"
+    } else {
+        "which may write it after this access"
+    };
     Err(t.error_with_notes(
         op,
         &format!(
-            "the host {verb} global memory byte {byte} of the source buffer of its own \
-             asynchronous copy still in flight, which may not have read it yet: no wait \
-             completes the copy first{names}"
+            "the host {verb} global memory byte {byte} of the destination buffer of its own \
+             asynchronous copy still in flight, {why}: no wait completes the copy first{}",
+            names(write.op)
         ),
-        &[(read.op as i64, "the copy in flight".to_owned())],
+        &[(write.op as i64, "the copy in flight".to_owned())],
     ))
 }
 
@@ -887,6 +920,9 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
     let Some(block) = (unsafe { t.block.as_mut() }) else {
         return;
     };
+    if bytes <= 0 {
+        return; // no lane enabled (a compressed access of no element)
+    }
     let offset = (address as usize).wrapping_sub(block.shared as usize);
     if offset >= block.shared_bytes {
         return;
@@ -931,7 +967,7 @@ pub extern "C" fn apipe_emu_shared_access(op: i64, address: i64, bytes: i64, kin
 pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64, kind: i64) {
     entry((), |t| {
         let private = (t.stack.0..t.stack.1).contains(&(address as usize));
-        if private || shared_range(t, address as usize, 1).is_some() {
+        if bytes <= 0 || private || shared_range(t, address as usize, 1).is_some() {
             return Ok(());
         }
         let (start, end) = (address as usize, address as usize + bytes.max(0) as usize);
@@ -964,18 +1000,31 @@ fn record_global_write(t: &mut Thread, op: i64, start: usize, end: usize, atomic
     }
 }
 
-/// Op `op` of the host thread writes (`kind` 1) or atomically updates (2)
-/// `bytes` bytes at `address`; JIT code calls it only while a host copy
-/// is in flight ([`copy_sources::HOST_WATCH_GLOBAL`]). A write into the
-/// source of a copy of the host in flight stops the program.
-pub extern "C" fn apipe_emu_host_write(op: i64, address: i64, bytes: i64, kind: i64) {
-    entry((), |t| {
-        if t.gpu.is_some() || !t.host_sources.watching() {
-            return Ok(());
-        }
-        let start = address as usize;
-        check_host_write(t, op, start, start + bytes.max(0) as usize, kind == 2)
-    })
+/// Op `op` of the host thread reads (`kind` 0), writes (1) or atomically
+/// updates (2) `bytes` bytes at `address`; JIT code calls it only while a
+/// host copy is in flight ([`copy_sources::HOST_WATCH_GLOBAL`]). A write
+/// into the source or destination of a copy of the host in flight, or a
+/// read of its destination, stops the program ([`check_host_access`]).
+///
+/// Host code in a pipelined loop calls it for every access while copies
+/// are in flight: an access that touches no watched range returns before
+/// [`entry`]'s bookkeeping (nothing in that test can panic).
+pub extern "C" fn apipe_emu_host_access(op: i64, address: i64, bytes: i64, kind: i64) {
+    // SAFETY: null or the live current thread; nothing else borrows it
+    // during the call.
+    let Some(t) = (unsafe { current().as_ref() }) else {
+        return;
+    };
+    if t.gpu.is_some() || bytes <= 0 {
+        return;
+    }
+    let (start, end) = (address as usize, address as usize + bytes as usize);
+    let watched = t.host_sources.destination(start, end).is_some()
+        || kind != 0 && t.host_sources.write(start, end).is_some();
+    if !watched {
+        return;
+    }
+    entry((), |t| check_host_access(t, op, kind, start, end))
 }
 
 /// The runtime's symbols for the JIT: `(name, address)` of the functions
@@ -996,7 +1045,7 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (LAUNCH_FN, apipe_emu_launch as *mut ()),
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
-        (HOST_WRITE_FN, apipe_emu_host_write as *mut ()),
+        (HOST_ACCESS_FN, apipe_emu_host_access as *mut ()),
         (
             copy_sources::HOST_WATCH_GLOBAL,
             copy_sources::HOST_WATCH.as_ptr() as *mut (),

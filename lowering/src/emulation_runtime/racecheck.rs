@@ -20,14 +20,26 @@
 //!    wait + barrier is a race, and an access of the issuing thread itself
 //!    to the bytes of its own copy in flight is reported too (a missing
 //!    wait).
+//!    A copy that an mbarrier phase completes (its arrival retired it, at
+//!    once under `eager`; super::mbarrier) stays in flight until a wait
+//!    on that phase returns, in any thread: then its bytes name a
+//!    [`Completion`] of the current epoch (the thread field
+//!    [`COMPLETED`], the op field the completion's index), which lists the
+//!    threads whose wait returned. Those threads are ordered after the
+//!    copy (PTX ISA 9.7.13.15: a completed phase makes the copies it
+//!    tracked visible to the threads that observe it); any other thread's
+//!    access in the same epoch is a race, and the next `gpu.barrier`
+//!    orders the copy before every thread ([`Shadow::barrier`]).
 //! 4. Atomic read-modify-writes (`memref.atomic_rmw`,
 //!    `memref.generic_atomic_rmw`) are writes marked atomic: they race with
 //!    the plain accesses of other threads in the same epoch, never with
 //!    another atomic access (PTX `atom` on shared memory is atomic with
 //!    respect to every thread of the CTA).
-//! 5. Global memory: each block logs the byte ranges its non-atomic stores
-//!    write; at the end of a launch two blocks that wrote the same bytes
-//!    are reported (the order of blocks is unspecified).
+//! 5. Global memory: each block logs the byte ranges its stores write,
+//!    plain and atomic apart; at the end of a launch two blocks that wrote
+//!    the same bytes, not both atomically, are reported (the order of
+//!    blocks is unspecified; an atomic update is atomic only with respect
+//!    to other atomics: [`cross_block_plain_atomic`]).
 //! 6. The global source of a copy, which it reads until its group
 //!    completes, is watched apart ([`super::copy_sources`]): only the
 //!    bytes of copies in flight.
@@ -63,6 +75,27 @@ const ATOMIC_BIT: u64 = 1 << OP_BITS;
 const THREAD_SHIFT: u32 = OP_BITS + 1;
 /// Bits of a packed access that hold the thread (at most 1024 per block).
 const THREAD_BITS: u32 = 11;
+/// The thread field of a packed access that stands for an asynchronous
+/// copy completed through an mbarrier phase in the current epoch: its op
+/// field is the index of its [`Completion`] in [`Shadow::completions`]
+/// (no thread has this id: a block has at most 1024 threads).
+pub const COMPLETED: u32 = (1 << THREAD_BITS) - 1;
+/// The most completions one epoch records (the op field's range); past
+/// it a completed copy is forgotten (no later access conflicts with it).
+const MAX_COMPLETIONS: usize = (1 << OP_BITS) - 1;
+
+/// An asynchronous copy completed through an mbarrier phase in the
+/// current epoch (step 3 of the module doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// The linear id of the issuing thread.
+    pub thread: u32,
+    /// The copy op.
+    pub op: u32,
+    /// The threads whose wait on the completing phase returned in this
+    /// epoch: ordered after the copy.
+    pub waiters: Vec<u32>,
+}
 
 impl Access {
     /// The access as one word: epoch, thread, op (0: none).
@@ -108,6 +141,9 @@ pub struct Shadow {
     pub read2: Vec<u64>,
     /// The current epoch (starts at 1 for each block).
     pub epoch: u32,
+    /// The copies completed through an mbarrier phase in the current
+    /// epoch, by index (step 3 of the module doc).
+    pub completions: Vec<Completion>,
 }
 
 /// A race found: the access that found it and the earlier one.
@@ -120,13 +156,24 @@ pub struct Race {
     pub other: Access,
     /// Whether `other` is a copy still in flight of the same thread.
     pub own_in_flight: bool,
+    /// Whether `other` is a copy that an mbarrier phase completed in this
+    /// epoch, which the accessing thread did not wait for.
+    pub unwaited: bool,
 }
 
 /// Whether the packed access `other` conflicts with an access of `thread`
 /// at epoch `now` (`atomic`: an atomic one): `Some(own)` if so, `own` when
 /// it is the thread's own copy in flight.
+/// A copy completed through an mbarrier in this epoch (`completions`)
+/// conflicts unless `thread` waited for it.
 #[inline(always)]
-fn conflicts(other: u64, now: u32, thread: u32, atomic: bool) -> Option<bool> {
+fn conflicts(
+    other: u64,
+    now: u32,
+    thread: u32,
+    atomic: bool,
+    completions: &[Completion],
+) -> Option<bool> {
     if other == 0 || atomic && other & ATOMIC_BIT != 0 {
         return None;
     }
@@ -135,10 +182,43 @@ fn conflicts(other: u64, now: u32, thread: u32, atomic: bool) -> Option<bool> {
         return None;
     }
     let by = ((other >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32;
+    if by == COMPLETED {
+        let index = (other & ((1 << OP_BITS) - 1)) as usize;
+        return completions
+            .get(index)
+            .is_some_and(|c| !c.waiters.contains(&thread))
+            .then_some(false);
+    }
     if by != thread {
         Some(false)
     } else {
         (epoch == IN_FLIGHT).then_some(true)
+    }
+}
+
+/// The race of an access with the packed access `other` (`own`: the
+/// thread's own copy in flight): a completed copy is named by its issuing
+/// thread and op.
+fn make_race(
+    name: &'static str,
+    offset: usize,
+    other: u64,
+    own: bool,
+    completions: &[Completion],
+) -> Race {
+    let mut access = Access::unpack(other);
+    let mut unwaited = false;
+    if access.thread == COMPLETED {
+        if let Some(c) = completions.get(access.op as usize) {
+            (access.thread, access.op, unwaited) = (c.thread, c.op, true);
+        }
+    }
+    Race {
+        name,
+        offset,
+        other: access,
+        own_in_flight: own,
+        unwaited,
     }
 }
 
@@ -150,6 +230,15 @@ impl Shadow {
             words.resize(bytes, 0);
         }
         self.epoch = 1;
+        self.completions.clear();
+    }
+
+    /// A `gpu.barrier` completed: a new epoch; the copies completed
+    /// through an mbarrier in the last one are ordered before every
+    /// thread.
+    pub fn barrier(&mut self) {
+        self.epoch += 1;
+        self.completions.clear();
     }
 
     /// Records an access of `thread` by op `op` to bytes `[start, end)` of
@@ -186,7 +275,7 @@ impl Shadow {
                         .iter()
                         .all(|&w| w == self.write[start])
                     && self.read[start..end].iter().all(|&r| r == self.read[start])
-                    && conflicts(self.write[start], now, thread, false).is_none()
+                    && conflicts(self.write[start], now, thread, false, &self.completions).is_none()
                 {
                     let r = self.read[start];
                     let r_epoch = (r >> 32) as u32;
@@ -201,12 +290,9 @@ impl Shadow {
                 }
                 for offset in start..end {
                     let w = self.write[offset];
-                    if let Some(own) = conflicts(w, now, thread, false) {
-                        race.get_or_insert(Race {
-                            name: "RAW",
-                            offset,
-                            other: Access::unpack(w),
-                            own_in_flight: own,
+                    if let Some(own) = conflicts(w, now, thread, false, &self.completions) {
+                        race.get_or_insert_with(|| {
+                            make_race("RAW", offset, w, own, &self.completions)
                         });
                     }
                     let r = self.read[offset];
@@ -228,14 +314,12 @@ impl Shadow {
                     ]
                     .into_iter()
                     .find_map(|(name, other)| {
-                        conflicts(other, now, thread, atomic).map(|own| (name, other, own))
+                        conflicts(other, now, thread, atomic, &self.completions)
+                            .map(|own| (name, other, own))
                     });
                     if let Some((name, other, own)) = found {
-                        race.get_or_insert(Race {
-                            name,
-                            offset,
-                            other: Access::unpack(other),
-                            own_in_flight: own,
+                        race.get_or_insert_with(|| {
+                            make_race(name, offset, other, own, &self.completions)
                         });
                     }
                     self.write[offset] = me;
@@ -279,11 +363,81 @@ impl Shadow {
 }
 
 impl Shadow {
-    /// A copy by op `op` completed through an mbarrier phase, which
-    /// synchronizes it with every thread that waits on the phase: its
-    /// bytes `[start, end)` recorded in flight are forgotten (no later
-    /// access conflicts with them).
-    pub fn forget_in_flight(&mut self, kind: Kind, start: usize, end: usize, op: u32) {
+    /// A wait of `waiter` returned on the mbarrier phase that completed
+    /// the copy `op` of `thread`, whose bytes `[start, end)` of workgroup
+    /// memory were recorded in flight as `kind` (step 3 of the module
+    /// doc). `completion` is the copy's [`Completion`] as `(epoch,
+    /// index)` once a wait made one (the caller keeps it for the copy's
+    /// other ranges and later waits). Returns false when the copy is
+    /// ordered before every thread (completed in an earlier epoch: a
+    /// barrier followed), so that the caller can forget it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn waited(
+        &mut self,
+        kind: Kind,
+        start: usize,
+        end: usize,
+        thread: u32,
+        op: u32,
+        waiter: u32,
+        completion: &mut Option<(u32, u32)>,
+    ) -> bool {
+        let index = match *completion {
+            Some((epoch, _)) if epoch != self.epoch => return false,
+            Some((_, index)) => index,
+            None if self.completions.len() >= MAX_COMPLETIONS => {
+                self.forget_in_flight(kind, start, end, thread, op);
+                return false;
+            }
+            None => {
+                self.completions.push(Completion {
+                    thread,
+                    op,
+                    waiters: Vec::new(),
+                });
+                let index = (self.completions.len() - 1) as u32;
+                *completion = Some((self.epoch, index));
+                index
+            }
+        };
+        let c = &mut self.completions[index as usize];
+        if !c.waiters.contains(&waiter) {
+            c.waiters.push(waiter);
+        }
+        let in_flight = Access {
+            epoch: IN_FLIGHT,
+            thread,
+            op,
+            atomic: false,
+        }
+        .pack();
+        let done = Access {
+            epoch: self.epoch,
+            thread: COMPLETED,
+            op: index,
+            atomic: false,
+        }
+        .pack();
+        self.replace(kind, start, end, in_flight, done);
+        true
+    }
+
+    /// A copy completed through an mbarrier that no later access
+    /// conflicts with: its bytes recorded in flight are forgotten.
+    fn forget_in_flight(&mut self, kind: Kind, start: usize, end: usize, thread: u32, op: u32) {
+        let in_flight = Access {
+            epoch: IN_FLIGHT,
+            thread,
+            op,
+            atomic: false,
+        }
+        .pack();
+        self.replace(kind, start, end, in_flight, 0);
+    }
+
+    /// Replaces the words `from` of bytes `[start, end)` in the arrays of
+    /// `kind` by `to`.
+    fn replace(&mut self, kind: Kind, start: usize, end: usize, from: u64, to: u64) {
         let end = end.min(self.write.len());
         let start = start.min(end);
         let arrays: [&mut Vec<u64>; 2] = match kind {
@@ -292,9 +446,8 @@ impl Shadow {
         };
         for words in arrays {
             for word in words.iter_mut().take(end).skip(start) {
-                let access = Access::unpack(*word);
-                if access.epoch == IN_FLIGHT && access.op == op.min((1 << OP_BITS) - 1) {
-                    *word = 0;
+                if *word == from {
+                    *word = to;
                 }
             }
         }
@@ -339,14 +492,31 @@ pub fn report(
         (Some(me), None) => format!(" ('{me}')"),
         _ => String::new(),
     };
+    let copy_verb = if race.name == "WAR" {
+        "reads"
+    } else {
+        "writes"
+    };
     let (message, note) = if race.own_in_flight {
         (
             format!(
                 "thread {me} of block {block} {verb} shared memory byte {}{buffer} that its own \
-                 asynchronous copy still in flight writes: no wait completes the copy first{names}",
+                 asynchronous copy still in flight {copy_verb}: no wait completes the copy \
+                 first{names}",
                 race.offset
             ),
             "the copy in flight".to_owned(),
+        )
+    } else if race.unwaited && other == me {
+        (
+            format!(
+                "thread {me} of block {block} {verb} shared memory byte {}{buffer} that its own \
+                 asynchronous copy {copy_verb}, which another thread's 'apipe.mbarrier_wait' \
+                 completed: this thread did not wait on that phase, and no gpu.barrier orders \
+                 the other thread's wait first{names}",
+                race.offset
+            ),
+            "the copy, completed by another thread's wait".to_owned(),
         )
     } else {
         let other_verb = if race.name == "WAR" {
@@ -356,18 +526,30 @@ pub fn report(
         } else {
             "writes"
         };
-        let in_flight = if race.other.epoch == IN_FLIGHT {
-            " (an asynchronous copy still in flight)"
+        let (how, note) = if race.unwaited {
+            (
+                format!(
+                    ", as an asynchronous copy that another thread's 'apipe.mbarrier_wait' \
+                     completed, with no wait of thread {me} on that phase and no gpu.barrier \
+                     after the wait"
+                ),
+                " (an asynchronous copy completed through an mbarrier phase)",
+            )
+        } else if race.other.epoch == IN_FLIGHT {
+            (
+                " with no gpu.barrier between".to_owned(),
+                " (an asynchronous copy still in flight)",
+            )
         } else {
-            ""
+            (" with no gpu.barrier between".to_owned(), "")
         };
         (
             format!(
                 "race ({}) on shared memory byte {}{buffer}: thread {me} of block {block} {verb} \
-                 it, and thread {other} {other_verb} it with no gpu.barrier between{names}",
+                 it, and thread {other} {other_verb} it{how}{names}",
                 race.name, race.offset
             ),
-            format!("the other access, by thread {other}{in_flight}"),
+            format!("the other access, by thread {other}{note}"),
         )
     };
     run.message(
@@ -460,6 +642,66 @@ pub fn cross_block_overlap(
     None
 }
 
+/// The first plain write of one block and atomic update of another block
+/// to the same bytes: (block of the plain write, the write, block of the
+/// atomic update, the update, first byte). An atomic update is atomic
+/// only with respect to other atomics: against a plain write of another
+/// block the final value depends on the order of the blocks, which is
+/// unspecified (a data race in the CUDA memory model).
+pub fn cross_block_plain_atomic(
+    plain: &mut [(usize, GlobalLog)],
+    atomic: &mut [(usize, GlobalLog)],
+) -> Option<(usize, GlobalWrite, usize, GlobalWrite, usize)> {
+    if atomic.is_empty() {
+        return None;
+    }
+    // (block, write, is atomic), swept by start; per kind the two
+    // furthest-reaching ranges of distinct blocks: a range that starts
+    // inside one of another block of the other kind finds it.
+    let mut all: Vec<(usize, GlobalWrite, bool)> = Vec::new();
+    for (logs, is_atomic) in [(plain, false), (atomic, true)] {
+        for (block, log) in logs.iter_mut() {
+            log.compact();
+            all.extend(log.writes.iter().map(|w| (*block, *w, is_atomic)));
+        }
+    }
+    all.sort_unstable_by_key(|(block, w, _)| (w.start, *block));
+    let mut reach: [[Option<(usize, GlobalWrite)>; 2]; 2] = [[None; 2]; 2];
+    for (block, w, is_atomic) in all {
+        let (mine, other) = if is_atomic { (1, 0) } else { (0, 1) };
+        let hit = reach[other]
+            .iter()
+            .flatten()
+            .find(|(b, r)| *b != block && r.end > w.start);
+        if let Some(&(b, r)) = hit {
+            return Some(if is_atomic {
+                (b, r, block, w, w.start)
+            } else {
+                (block, w, b, r, w.start)
+            });
+        }
+        let [first, second] = &mut reach[mine];
+        match first {
+            Some((b, r)) if *b == block => {
+                if w.end > r.end {
+                    *first = Some((block, w));
+                }
+            }
+            Some((_, r)) if w.end > r.end => {
+                *second = *first;
+                *first = Some((block, w));
+            }
+            Some(_) => {
+                if second.is_none_or(|(_, r)| w.end > r.end) {
+                    *second = Some((block, w));
+                }
+            }
+            None => *first = Some((block, w)),
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,6 +745,31 @@ mod tests {
     }
 
     #[test]
+    fn an_mbarrier_copy_is_in_flight_until_a_wait_then_ordered_for_its_waiters() {
+        let mut s = Shadow::default();
+        s.reset(8);
+        // Thread 0's copy (op 1) writes bytes 0..4; its arrival retired it.
+        assert!(s.access(Kind::Write, 0, 4, 0, 1, IN_FLIGHT).is_none());
+        s.barrier();
+        assert!(s.access(Kind::Read, 0, 4, 1, 2, 2).is_some(), "no wait yet");
+        assert!(s.access(Kind::Read, 0, 4, 0, 2, 2).unwrap().own_in_flight);
+        let mut completion = None;
+        assert!(s.waited(Kind::Write, 0, 4, 0, 1, 2, &mut completion));
+        assert_eq!(completion, Some((2, 0)));
+        assert!(s.access(Kind::Read, 0, 4, 2, 3, 2).is_none(), "the waiter");
+        let race = s.access(Kind::Read, 2, 4, 3, 3, 2).expect("no wait");
+        assert!(race.unwaited && !race.own_in_flight);
+        assert_eq!((race.other.thread, race.other.op, race.offset), (0, 1, 2));
+        let race = s.access(Kind::Read, 0, 1, 0, 3, 2).expect("the issuer");
+        assert!(race.unwaited && race.other.thread == 0);
+        assert!(s.waited(Kind::Write, 0, 4, 0, 1, 0, &mut completion));
+        assert!(s.access(Kind::Read, 0, 4, 0, 4, 2).is_none(), "waited too");
+        s.barrier();
+        assert!(s.access(Kind::Write, 0, 4, 3, 5, 3).is_none(), "a barrier");
+        assert!(!s.waited(Kind::Write, 0, 4, 0, 1, 3, &mut completion));
+    }
+
+    #[test]
     fn atomics_race_with_plain_accesses_only() {
         let mut s = Shadow::default();
         s.reset(8);
@@ -518,6 +785,43 @@ mod tests {
         s.epoch = 2;
         assert!(s.access(Kind::Write, 0, 4, 2, 3, 2).is_none(), "a barrier");
         assert!(s.access(Kind::Atomic, 0, 4, 0, 1, 2).is_some(), "WAW");
+    }
+
+    #[test]
+    fn a_plain_write_and_an_atomic_of_two_blocks_overlap() {
+        let w = |start, end, atomic| GlobalWrite {
+            start,
+            end,
+            op: 0,
+            thread: 0,
+            atomic,
+        };
+        let log = |ranges: &[(usize, usize)], atomic: bool| {
+            let mut l = GlobalLog::default();
+            ranges.iter().for_each(|&(s, e)| l.record(w(s, e, atomic)));
+            l
+        };
+        // Atomics of two blocks on the same bytes, plain writes elsewhere
+        // and the same block's plain write beside its atomic: no race.
+        let mut plain = vec![
+            (0, log(&[(0, 4), (16, 20)], false)),
+            (1, log(&[(12, 16)], false)),
+        ];
+        let mut atomic = vec![
+            (0, log(&[(8, 12), (20, 24)], true)),
+            (1, log(&[(20, 24)], true)),
+        ];
+        assert!(cross_block_plain_atomic(&mut plain, &mut atomic).is_none());
+        // Block 1 updates atomically what block 0 writes plainly.
+        let mut atomic = vec![(1, log(&[(2, 3)], true))];
+        let (pb, _, ab, _, at) = cross_block_plain_atomic(&mut plain, &mut atomic).unwrap();
+        assert_eq!((pb, ab, at), (0, 1, 2));
+        // The other order: an atomic of block 0 that a long plain write of
+        // block 1 covers, behind a plain write of block 0 reaching further.
+        let mut plain = vec![(0, log(&[(0, 100)], false)), (1, log(&[(10, 60)], false))];
+        let mut atomic = vec![(0, log(&[(40, 44)], true))];
+        let (pb, _, ab, _, at) = cross_block_plain_atomic(&mut plain, &mut atomic).unwrap();
+        assert_eq!((pb, ab, at), (1, 0, 40));
     }
 
     #[test]

@@ -16,8 +16,9 @@
 //! of global memory in the block's log of global writes, after checking
 //! it against the global sources of copies in flight
 //! ([`super::copy_sources`]). In host code (called only while a host copy
-//! is in flight), a write or atomic update into the source of one of the
-//! host's copies in flight stops the program.
+//! is in flight), a write or atomic update into the source or destination
+//! of one of the host's copies in flight, or a read of its destination,
+//! stops the program.
 
 use super::{check_shared, context::entry, racecheck::Kind, shared_range, MAX_RANK};
 
@@ -49,7 +50,7 @@ pub unsafe extern "C" fn apipe_emu_region_access(
     }
     entry((), |t| {
         let host = t.gpu.is_none();
-        if host && (kind == 0 || !t.host_sources.watching()) || !host && t.block.is_null() {
+        if host && !t.host_sources.watching() || !host && t.block.is_null() {
             return Ok(());
         }
         let rank = rank as usize;
@@ -102,8 +103,12 @@ pub unsafe extern "C" fn apipe_emu_region_access(
             for (element, length) in runs {
                 let address = aligned.wrapping_add((element as usize).wrapping_mul(bytes));
                 if host {
-                    let atomic = kind == Kind::Atomic;
-                    super::check_host_write(t, op, address, address + length, atomic)?;
+                    let code = match kind {
+                        Kind::Read => 0,
+                        Kind::Write => 1,
+                        Kind::Atomic => 2,
+                    };
+                    super::check_host_access(t, op, code, address, address + length)?;
                 } else {
                     record(t, op, kind, address, length);
                 }
