@@ -111,11 +111,12 @@
 // a window of iter_args (the slot of tile i+1 becomes the slot of tile i),
 // which the checker follows to `(i + c) mod 3`, into the epilogue through
 // the loop's results. single_buffer's 8: in the prologue, loop and epilogue,
-// both tiles' copy (write-after-write) or load (read-after-write).
+// both tiles' copy (write-after-write) or load (read-after-write, of the
+// element another thread copies).
 // RUN: grep -c "error:" %t.up.hazards | FileCheck %s --check-prefix=UP-HAZARD-COUNT
 // UP-HAZARD-COUNT: {{^}}8{{$}}
 // UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
-// UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'memref.load' op reads bytes that another thread's async copy may still be writing (this thread has x = 0, the other x = {{[0-9]+}}; only the wait of the thread that issued it, then a gpu.barrier, orders the two) (read-after-write between threads)
 
 // apipe: one group per stage and iteration, wait_group 1 (exact: one group
 // committed after the waited one), three versions per tile buffer, one

@@ -230,7 +230,7 @@ impl System {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Row {
     coefficients: BTreeMap<usize, i128>,
     constant: i128,
@@ -413,10 +413,21 @@ impl Solver {
             ..
         } = self.atom_vars[index].clone();
         self.atom_vars[index].exact = true;
+        // `x mod V` and `x div V` of the same `x` share their definition:
+        // the quotient of one is the other (else two thread ids `t` and
+        // `t'` with equal `t div 4` and `t mod 4` are not proved equal
+        // when they are unbounded).
+        let partner = self
+            .atom_vars
+            .iter()
+            .find(|a| {
+                a.exact && a.is_mod != is_mod && a.divisor == divisor && a.dividend == dividend
+            })
+            .map(|a| a.var);
         let (q, r) = if is_mod {
-            (self.new_var(), var)
+            (partner.unwrap_or_else(|| self.new_var()), var)
         } else {
-            (var, self.new_var())
+            (var, partner.unwrap_or_else(|| self.new_var()))
         };
         // dividend - divisor*q - r = 0
         let mut row = dividend;

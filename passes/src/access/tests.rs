@@ -66,6 +66,36 @@ fn elimination_separates_unbounded_unknowns() {
 }
 
 #[test]
+fn quotient_and_remainder_of_one_value_share_its_definition() {
+    // Two threads t != t' (no upper bound) with equal t div 4 and equal
+    // 4 * (t mod 4) .. + 4 ranges: t = 4q + r = t'. Infeasible only if the
+    // quotient of `t mod 4` is `t div 4`.
+    let (t, u) = (sym(0), sym(1));
+    let div = |x: &Lin| Lin::div(x.clone(), 4, Signedness::Unsigned);
+    let rem = |x: &Lin| Lin::modulo(x.clone(), 4, Signedness::Unsigned);
+    let d = rem(&t)
+        .scaled(4)
+        .unwrap()
+        .plus(&rem(&u).scaled(4).unwrap(), -1)
+        .unwrap();
+    let mut system = System::new();
+    system.push(ge(t.clone()));
+    system.push(ge(u.clone()));
+    system.push(Constraint::le(&t.offset(1).unwrap(), &u).unwrap());
+    system.push(Constraint::eq(&div(&t), &div(&u)).unwrap());
+    system.push(ge(d.offset(3).unwrap()));
+    system.push(ge(d.scaled(-1).unwrap().offset(3).unwrap()));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // Equal quotients, different remainders: t = 4, t' = 5.
+    let mut system = System::new();
+    system.push(ge(t.clone()));
+    system.push(ge(u.clone()));
+    system.push(Constraint::le(&t.offset(1).unwrap(), &u).unwrap());
+    system.push(Constraint::eq(&div(&t), &div(&u)).unwrap());
+    assert!(system.feasible().may());
+}
+
+#[test]
 fn remainder_of_a_possibly_negative_value_is_only_bounded() {
     // t unconstrained: (t + 2) remui 3 vs t remui 3 may meet (t = -2 gives
     // (2^64 - 2) mod 3 vs 0 ...): not provably disjoint.

@@ -247,15 +247,33 @@ impl Forms {
     /// the induction proves it when the recurrence is `(x + c) mod V` with
     /// a constant init in `[0, V)` and `V <= K` (then every `x` lies in
     /// `[0, V)`); otherwise the iter_arg stays a symbol.
+    ///
+    /// An `scf.while` is the same with its `before` arguments as the
+    /// iter_args (init: the while's operand, next: the `after` region's
+    /// yield) and `τ_W` its iterations, numbered from 0 by the back edges
+    /// taken ([`Self::while_after_argument`] gives the `after` arguments).
     fn recurrence_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let (block, n) = block_argument(value)?;
         let l = block.parent_operation()?;
-        if n == 0 || !ops::is(&l, "scf.for") || !ops::is_entry_block(&block) {
+        if !ops::is_entry_block(&block) {
             return None;
         }
-        constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
-        let init = l.operand(3 + n - 1).ok()?;
-        let yielded = block.terminator()?.operand(n - 1).ok()?;
+        let (init, yielded) = if ops::is(&l, "scf.while") {
+            if block.parent_region() != l.region(0).ok() {
+                return None;
+            }
+            let after = l.region(1).ok()?.first_block()?;
+            (l.operand(n).ok()?, after.terminator()?.operand(n).ok()?)
+        } else {
+            if n == 0 || !ops::is(&l, "scf.for") {
+                return None;
+            }
+            constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
+            (
+                l.operand(3 + n - 1).ok()?,
+                block.terminator()?.operand(n - 1).ok()?,
+            )
+        };
         let key = value_key(value);
         let me = Lin::symbol(Symbol::Value(key));
         // Probe: the yield in terms of `x` itself.
@@ -384,6 +402,19 @@ impl Forms {
         (first == init).then_some(shifted)
     }
 
+    /// The form of argument `m` of an `scf.while`'s `after` region: the
+    /// value `scf.condition` passes to it (operand `m + 1`) in the same
+    /// iteration.
+    fn while_after_argument(&mut self, value: Value, depth: usize) -> Option<Lin> {
+        let (block, m) = block_argument(value)?;
+        let w = block.parent_operation()?;
+        if !ops::is(&w, "scf.while") || block.parent_region() != w.region(1).ok() {
+            return None;
+        }
+        let condition = w.region(0).ok()?.first_block()?.terminator()?;
+        Some(self.of_at(condition.operand(m + 1).ok()?, depth + 1))
+    }
+
     /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
     /// positive constant step.
     fn induction_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
@@ -404,6 +435,7 @@ impl Forms {
             return self
                 .induction_form(value, depth)
                 .or_else(|| self.recurrence_form(value, depth))
+                .or_else(|| self.while_after_argument(value, depth))
                 .or_else(|| gpu::launch_block_size(value).map(Lin::constant));
         };
         let name = ops::name(&op);
@@ -866,6 +898,20 @@ impl Forms {
         let name = ops::name(parent);
         match (name.as_str(), region) {
             ("scf.for", Some(0)) => system.extend(self.loop_body_constraints(parent)),
+            // An `scf.while`'s iteration (the back edges taken) is
+            // nonnegative; its `after` region runs where the condition holds.
+            ("scf.while", Some(region)) => {
+                system.push(Constraint::NonNeg(Lin::symbol(Symbol::Iteration(op_key(
+                    parent,
+                )))));
+                let condition = (region == 1)
+                    .then(|| parent.region(0).ok()?.first_block()?.terminator())
+                    .flatten()
+                    .and_then(|c| c.operand(0).ok());
+                if let Some(condition) = condition {
+                    system.extend(self.condition(condition, true));
+                }
+            }
             ("scf.if", Some(branch)) => {
                 if let Ok(condition) = parent.operand(0) {
                     system.extend(self.condition(condition, branch == 0));

@@ -11,6 +11,16 @@
 //! for its thread but with no barrier since, and a read with no barrier
 //! since, matter only for other threads: the comparison also requires one
 //! thread id to differ (`tid' >= tid + 1` or `tid' <= tid - 1`).
+//!
+//! Races between threads: an instance in flight that meets the access only
+//! for another thread (the same thread's comparison is disjoint) is a race
+//! between threads, reported with thread ids that meet
+//! ([`Analysis::thread_witness`]); a copy is also compared with itself run
+//! by another thread ([`Analysis::check_same_copy_other_threads`]) and with
+//! other threads' workgroup writes since the last barrier
+//! ([`Analysis::check_writes_since_barrier`]). Copies that write equal
+//! values in every thread ([`Analysis::same_values_in_every_thread`]) do
+//! not race with each other.
 
 use super::{
     report::{self, Facts, HazardKind, Role},
@@ -18,7 +28,7 @@ use super::{
     walk::Analysis,
 };
 use crate::access::{overlap_with, region::Root, Constraint, Lin, Overlap, Region, Symbol, System};
-use melior::ir::OperationRef;
+use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Which threads the other side of a comparison may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,9 +66,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if threads == Threads::Any {
             return overlap_with(mine, &theirs, system, &mut self.forms);
         }
+        // Thread ids of the regions and of the constraints (a guard
+        // `%tid == 0` on both sides makes the threads equal: no race).
         let mut ids = Vec::new();
         mine.symbols(&mut ids);
         theirs.symbols(&mut ids);
+        for c in system.constraints() {
+            c.symbols(&mut ids);
+        }
         let ids: Vec<usize> = ids
             .into_iter()
             .filter_map(|s| match s {
@@ -141,13 +156,97 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// How `mine` (an access at `op`) meets `theirs`, a region of
+    /// `instance`, for `threads`; and whether only another thread's access
+    /// meets it (the instance is in flight, the same thread's is disjoint).
+    fn meets_instance(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        mine: &Region,
+        theirs: &Region,
+        instance: &Instance<'c, 'a>,
+        threads: Threads,
+    ) -> ((Overlap, System), bool) {
+        let verdict = self.meets(op, mine, theirs, &instance.when, threads);
+        if !verdict.0.may() || instance.unsynced || threads == Threads::Same {
+            return (verdict, false);
+        }
+        if threads == Threads::Other {
+            return (verdict, true);
+        }
+        let same = self.meets(op, mine, theirs, &instance.when, Threads::Same);
+        if same.0.may() {
+            return (same, false);
+        }
+        let other = self.meets(op, mine, theirs, &instance.when, Threads::Other);
+        if other.0.may() {
+            (other, true)
+        } else {
+            (verdict, false)
+        }
+    }
+
+    /// Values of the thread ids (this thread's, then the other's) under
+    /// `system` that give an overlap, as `x = 1 here, x = 0 there`; `None`
+    /// if no ids or no values are found.
+    fn thread_witness(&mut self, system: &System) -> Option<String> {
+        let mut symbols = Vec::new();
+        for c in system.constraints() {
+            c.symbols(&mut symbols);
+        }
+        let mut mine = Vec::new();
+        let mut other = Vec::new();
+        for s in symbols {
+            match s {
+                Symbol::Value(k) if self.is_thread_id(k) => mine.push((s, k)),
+                Symbol::OtherThread(k) if self.is_thread_id(k) => other.push((s, k)),
+                _ => {}
+            }
+        }
+        if mine.is_empty() && other.is_empty() {
+            return None;
+        }
+        // x, y, z order, whatever the order of the constraints.
+        for ids in [&mut mine, &mut other] {
+            ids.sort_by_key(|(_, k)| (thread_dimension(*k), *k));
+            ids.dedup_by_key(|(_, k)| *k);
+        }
+        let mut system = system.clone();
+        let mut pick = |s: Symbol| -> Option<i64> {
+            let x = Lin::symbol(s);
+            let (lo, _) = system.range_of(&x)?;
+            let lo = lo.unwrap_or(0);
+            let v = (lo..lo + 64).find(|v| {
+                let mut at = system.clone();
+                at.extend(Constraint::eq(&x, &Lin::constant(*v)));
+                at.feasible().may()
+            })?;
+            system.extend(Constraint::eq(&x, &Lin::constant(v)));
+            Some(v)
+        };
+        let mut side = |ids: &[(Symbol, usize)]| -> Option<String> {
+            let parts: Option<Vec<String>> = ids
+                .iter()
+                .map(|(s, k)| Some(format!("{} = {}", thread_dimension(*k), pick(*s)?)))
+                .collect();
+            Some(parts?.join(", "))
+        };
+        let here = side(&mine)?;
+        let there = side(&other)?;
+        Some(match (here.is_empty(), there.is_empty()) {
+            (false, false) => format!("this thread has {here}, the other {there}"),
+            (false, true) => format!("this thread has {here}"),
+            _ => format!("the other thread has {there}"),
+        })
+    }
+
     fn found(
         &mut self,
         kind: HazardKind,
         role: Role,
         op: &OperationRef<'c, 'a>,
         instance: &Instance<'c, 'a>,
-        (verdict, system): (Overlap, System),
+        ((verdict, system), between): ((Overlap, System), bool),
     ) {
         let Overlap::May { alias, .. } = verdict else {
             return;
@@ -173,7 +272,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
             "hazard"
         );
         let facts = self.facts(instance, &system);
-        let hazard = report::instance_hazard(kind, role, *op, instance, alias, facts);
+        let threads = between.then(|| {
+            self.thread_witness(&system)
+                .unwrap_or_else(|| "any two threads".to_owned())
+        });
+        let kind = if between {
+            kind.between_threads()
+        } else {
+            kind
+        };
+        let hazard = report::instance_hazard(kind, role, *op, instance, alias, facts, threads);
         self.record(hazard);
     }
 
@@ -189,7 +297,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     ) {
         for instance in &state.instances {
             let threads = self.threads_for(instance);
-            let verdict = self.meets(op, region, &instance.dst, &instance.when, threads);
+            let verdict = self.meets_instance(op, region, &instance.dst, instance, threads);
             let kind = if instance.unsynced {
                 HazardKind::MissingBarrierBeforeRead
             } else {
@@ -214,10 +322,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
         state: &State<'c, 'a>,
     ) {
         for instance in &state.instances {
-            if source.is_some_and(|s| *s == instance.src && *region == instance.dst) {
-                continue;
-            }
-            let threads = self.threads_for(instance);
+            // The same values into the same bytes, by the same thread: no
+            // hazard. Another thread's copy of them is still a race (its
+            // regions differ where they depend on the thread id, and two
+            // copies in flight into the same bytes race in any case).
+            let same_values = source.is_some_and(|s| *s == instance.src && *region == instance.dst);
+            let threads = match (self.threads_for(instance), same_values) {
+                (Threads::Same, true) => continue,
+                (Threads::Any, true) if self.same_values_in_every_thread(&instance.src, region) => {
+                    continue
+                }
+                (Threads::Any, true) => Threads::Other,
+                (threads, _) => threads,
+            };
             let (src_kind, dst_kind) = if instance.unsynced {
                 (
                     HazardKind::MissingBarrierBeforeWrite,
@@ -226,12 +343,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 (HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite)
             };
-            let verdict = self.meets(op, region, &instance.dst, &instance.when, threads);
-            if verdict.0.may() {
+            let verdict = self.meets_instance(op, region, &instance.dst, instance, threads);
+            if verdict.0 .0.may() {
                 self.found(dst_kind, role, op, instance, verdict);
                 continue;
             }
-            let verdict = self.meets(op, region, &instance.src, &instance.when, threads);
+            let verdict = self.meets_instance(op, region, &instance.src, instance, threads);
             self.found(src_kind, role, op, instance, verdict);
         }
     }
@@ -244,7 +361,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         region: &Region,
         state: &State<'c, 'a>,
     ) {
-        for read in &state.reads {
+        for read in state.reads.iter().filter(|r| !r.write) {
             let (verdict, system) =
                 self.meets(op, region, &read.region, &read.when, Threads::Other);
             if verdict.may() {
@@ -257,6 +374,130 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// A copy at `op` from `src` into `dst` (in a `gpu.func`) against the
+    /// plain writes of other threads into workgroup memory with no barrier
+    /// since: its destination (write-after-write) and its source
+    /// (read-after-write), both races between threads.
+    pub(super) fn check_writes_since_barrier(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        src: &Region,
+        dst: &Region,
+        state: &State<'c, 'a>,
+    ) {
+        for write in state.reads.iter().filter(|r| r.write) {
+            for (region, role) in [(dst, Role::CopyDestination), (src, Role::CopySource)] {
+                let (verdict, system) =
+                    self.meets(op, region, &write.region, &write.when, Threads::Other);
+                // Two buffers that may alias are no proof of a race (a
+                // kernel writes one argument while it copies another).
+                if !matches!(verdict, Overlap::May { alias: false, .. }) {
+                    continue;
+                }
+                let age = write.carried.and_then(|l| {
+                    age(&write.when, &l).or_else(|| summary_age(&write.when, &system, &l))
+                });
+                let threads = self
+                    .thread_witness(&system)
+                    .unwrap_or_else(|| "any two threads".to_owned());
+                let hazard = report::write_hazard(*op, role, write, age, threads);
+                self.record(hazard);
+                break;
+            }
+        }
+    }
+
+    /// A copy at `op` from `src` into `dst` (in a `gpu.func`) against the
+    /// same copy issued by another thread at the same point: every thread
+    /// runs it, and copies of different threads in flight are never
+    /// ordered (a wait completes the waiting thread's copies only, and a
+    /// barrier orders only what is complete). Their destinations must be
+    /// disjoint (else write-after-write), and this one's source disjoint
+    /// from theirs (else read-after-write).
+    pub(super) fn check_same_copy_other_threads(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        src: &Region,
+        dst: &Region,
+        when: &[Constraint],
+    ) {
+        let benign = self.same_values_in_every_thread(src, dst);
+        for (mine, role, kind) in [
+            (dst, Role::CopyDestination, HazardKind::WriteAfterWrite),
+            (src, Role::CopySource, HazardKind::ReadAfterWrite),
+        ] {
+            if benign && matches!(role, Role::CopyDestination) {
+                continue;
+            }
+            let (verdict, system) = self.meets(op, mine, dst, when, Threads::Other);
+            let Overlap::May { alias, .. } = verdict else {
+                continue;
+            };
+            if alias {
+                continue;
+            }
+            let threads = self
+                .thread_witness(&system)
+                .unwrap_or_else(|| "any two threads".to_owned());
+            let hazard = report::same_copy_hazard(*op, kind.between_threads(), role, threads);
+            self.record(hazard);
+            return;
+        }
+    }
+
+    /// True if every thread that runs a copy from `src` into `dst` writes
+    /// the same values into the bytes they share: both regions are the
+    /// same in every thread, or, dimension by dimension, the source starts
+    /// at the same distance from the destination in every thread (equal
+    /// extents). Two threads copying `A[off .. off + 4]` into `tile[0 .. 4]`
+    /// (a tile every thread loads, as the pipeliner emits for a copy that
+    /// does not depend on the thread) write equal bytes: no hazard, the
+    /// content is the same whichever lands last. `A[tid]` into `buf[0]` is
+    /// a race.
+    pub(super) fn same_values_in_every_thread(&mut self, src: &Region, dst: &Region) -> bool {
+        use crate::access::Dim;
+        let mut invariant = |x: &[Symbol]| !x.iter().any(|s| self.is_variant(*s));
+        let mut symbols = Vec::new();
+        src.symbols(&mut symbols);
+        dst.symbols(&mut symbols);
+        // An unfollowed view may be anywhere in each thread.
+        let followed = |r: &Region| {
+            r.dims
+                .as_ref()
+                .is_some_and(|dims| dims.iter().all(|d| matches!(d, Dim::Range { .. })))
+        };
+        if !followed(src) || !followed(dst) {
+            return false;
+        }
+        if invariant(&symbols) {
+            return true;
+        }
+        let (Some(a), Some(b)) = (&src.dims, &dst.dims) else {
+            return false;
+        };
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (
+                    Dim::Range {
+                        start: s1,
+                        extent: e1,
+                    },
+                    Dim::Range {
+                        start: s2,
+                        extent: e2,
+                    },
+                ) => {
+                    e1 == e2
+                        && s1.plus(s2, -1).is_some_and(|d| {
+                            let mut symbols = Vec::new();
+                            d.symbols(&mut symbols);
+                            invariant(&symbols)
+                        })
+                }
+                _ => false,
+            })
+    }
+
     /// True if other threads may access `root` (not a thread's own
     /// allocation).
     pub(super) fn shared(&self, root: &Root) -> bool {
@@ -265,6 +506,34 @@ impl<'c, 'a> Analysis<'c, 'a> {
             RootKind::Fresh => root.space.contains("workgroup") || root.space == "3",
             _ => true,
         }
+    }
+}
+
+/// True if `root` is workgroup (shared) memory.
+pub(super) fn workgroup(root: &Root) -> bool {
+    root.space.contains("workgroup") || root.space == "3"
+}
+
+/// The dimension of the thread id `k` (`x`, `y` or `z`), for messages.
+fn thread_dimension(k: usize) -> String {
+    use crate::access::values::{block_argument, defining_op, value_of};
+    // SAFETY: keys of symbols come from live values of this function.
+    let value = unsafe { value_of(k) };
+    if let Some(op) = defining_op(value) {
+        let text = op
+            .attribute("dimension")
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        for d in ["x", "y", "z"] {
+            if text.contains(&format!(" {d}>")) || text.ends_with(&format!("{d}>")) {
+                return d.to_owned();
+            }
+        }
+        return "id".to_owned();
+    }
+    match block_argument(value) {
+        Some((_, n)) if (3..6).contains(&n) => ["x", "y", "z"][n - 3].to_owned(),
+        _ => "id".to_owned(),
     }
 }
 

@@ -23,7 +23,19 @@
 //!   wait;
 //! - missing barrier, write side: an `apipe.copy` into data other threads
 //!   read with no `gpu.barrier` since, or a write into data other threads'
-//!   copies may still write.
+//!   copies may still write;
+//! - races between threads (read-after-write, write-after-read,
+//!   write-after-write between threads): in a `gpu.func`, two accesses of
+//!   different threads to overlapping bytes, one of them an async copy in
+//!   flight (its destination is written, its source read, from its issue
+//!   until its group completes in the issuing thread), with no
+//!   `gpu.barrier` ordering them after that completion. A wait completes
+//!   only the waiting thread's copies, so two threads' copies in flight are
+//!   never ordered: the same `apipe.copy` run by every thread must write
+//!   disjoint bytes in distinct threads (or equal values: the same source
+//!   at the same distance from the destination in every thread), and a
+//!   copy over (or from) bytes another thread wrote needs a barrier after
+//!   that write. Messages give thread ids that meet.
 //!
 //! Each is a located error at the access with notes: at the copy (issued in
 //! which iteration, how many newer groups are committed), at the wait that
@@ -41,14 +53,18 @@
 //!    affine in loop iterations), the constraints under which it exists
 //!    (its issue context, path conditions), and in a `gpu.func` whether it is
 //!    complete for its thread but not yet behind a barrier; plus, in a
-//!    `gpu.func`, the reads of shared data not yet behind a barrier. Regions
+//!    `gpu.func`, the reads of shared data and the writes of workgroup
+//!    memory not yet behind a barrier. Regions
 //!    are forms of the values in scope ([`crate::access::values`]): a loop
 //!    induction variable is `lb + step * τ_L`.
 //! 3. Transfer: an access (by its memory effects) is checked against every
 //!    instance (classes above; the regions meet under the point's context
-//!    and the instance's constraints, [`crate::access::overlap`]); a copy is
-//!    checked as a read of `src` and a write of `dst`, then added
-//!    uncommitted; a commit adds one group to its queue's instances and
+//!    and the instance's constraints, [`crate::access::overlap`]; in a
+//!    `gpu.func` an overlap only with another thread's instance is a race
+//!    between threads); a copy is checked as a read of `src` and a write of
+//!    `dst`, in a `gpu.func` also against the reads and workgroup writes of
+//!    other threads with no barrier since and against itself run by another
+//!    thread, then added uncommitted; a commit adds one group to its queue's instances and
 //!    closes the uncommitted ones; `wait_group {pending = N}` completes the
 //!    instances with more than N groups since them (an iteration-dependent
 //!    count splits: in flight under `count <= N`); a `wait` on a token does
@@ -76,8 +92,12 @@
 //!    (exact: no barrier clears them). Nested loops so cost a bounded
 //!    number of passes over each body per enclosing round. The exit is the end of the body at `τ_L = T_L - 1`
 //!    (no zero-trip path for a static trip count), joined with the entry
-//!    under "no iteration" for a dynamic one. `scf.while`: the same without
-//!    `τ`, exiting after its `before` region.
+//!    under "no iteration" for a dynamic one. `scf.while`: the same with
+//!    `τ_W` the back edges taken (its `before` arguments' `x + c`
+//!    recurrences are forms of it, its `after` arguments what
+//!    `scf.condition` passes, and the `after` region runs where the
+//!    condition holds), exiting after its `before` region where the
+//!    condition fails, at an unknown `τ_W`.
 //!
 //! The mbarrier form (docs/mbarrier.md) first goes through [`mbarrier`]:
 //! it proves every wait's phase reached on every path and every arrive on

@@ -29,6 +29,20 @@ pub enum HazardKind {
     /// An async copy or a write into data that other threads may still be
     /// reading or copying, with no `gpu.barrier` in between.
     MissingBarrierBeforeWrite,
+    /// A read of bytes that another thread's async copy may still be
+    /// writing (a copy in flight, or the same copy of another thread; or a
+    /// copy reading bytes another thread wrote with no barrier since): a
+    /// race between threads, which only that thread's wait and then a
+    /// `gpu.barrier` order.
+    ReadAfterWriteBetweenThreads,
+    /// A write of bytes that another thread's async copy may still be
+    /// reading (its source).
+    WriteAfterReadBetweenThreads,
+    /// A write (a plain write, or an async copy) of bytes that another
+    /// thread's async copy may still be writing, or a copy into bytes
+    /// another thread wrote with no barrier since: two threads' copies in
+    /// flight into the same bytes land in either order.
+    WriteAfterWriteBetweenThreads,
 }
 
 impl HazardKind {
@@ -41,6 +55,19 @@ impl HazardKind {
             HazardKind::MissingBarrierBeforeRead | HazardKind::MissingBarrierBeforeWrite => {
                 "missing barrier"
             }
+            HazardKind::ReadAfterWriteBetweenThreads => "read-after-write between threads",
+            HazardKind::WriteAfterReadBetweenThreads => "write-after-read between threads",
+            HazardKind::WriteAfterWriteBetweenThreads => "write-after-write between threads",
+        }
+    }
+
+    /// The same class between two threads.
+    pub(super) fn between_threads(self) -> Self {
+        match self {
+            HazardKind::ReadAfterWrite => HazardKind::ReadAfterWriteBetweenThreads,
+            HazardKind::WriteAfterRead => HazardKind::WriteAfterReadBetweenThreads,
+            HazardKind::WriteAfterWrite => HazardKind::WriteAfterWriteBetweenThreads,
+            other => other,
         }
     }
 }
@@ -106,6 +133,7 @@ fn instance_notes<'c, 'a>(
     instance: &Instance<'c, 'a>,
     facts: Facts,
     barrier: bool,
+    between: bool,
 ) -> Vec<(Location<'c>, String)> {
     let mut notes = Vec::new();
     let queue = instance.queue;
@@ -146,9 +174,14 @@ fn instance_notes<'c, 'a>(
         (Some(d), false) => format!("; {} newer group(s) {closed_on} since its group", d - 1),
         (None, false) => String::new(),
     };
+    let whose = if between {
+        "the other thread's async copy"
+    } else {
+        "the async copy"
+    };
     notes.push((
         instance.copy.location(),
-        format!("the async copy still in flight{issued}{count}"),
+        format!("{whose} still in flight{issued}{count}"),
     ));
     match &instance.trace.wait {
         Some(wait) => {
@@ -256,9 +289,27 @@ pub(super) fn instance_hazard<'c, 'a>(
     instance: &Instance<'c, 'a>,
     alias: bool,
     facts: Facts,
+    threads: Option<String>,
 ) -> Hazard<'c, 'a> {
     let name = ops::name(&at);
     let what = match (kind, role) {
+        (HazardKind::ReadAfterWriteBetweenThreads, Role::CopySource) => {
+            "reads (as its source) bytes that another thread's async copy may still be writing"
+        }
+        (HazardKind::ReadAfterWriteBetweenThreads, _) => {
+            "reads bytes that another thread's async copy may still be writing"
+        }
+        (HazardKind::WriteAfterReadBetweenThreads, _) => {
+            "writes bytes that another thread's async copy may still be reading (its source)"
+        }
+        (HazardKind::WriteAfterWriteBetweenThreads, Role::CopyDestination) => {
+            "writes bytes that another thread's async copy may still be writing: copies of \
+             different threads in flight land in either order"
+        }
+        (HazardKind::WriteAfterWriteBetweenThreads, _) => {
+            "writes bytes that another thread's async copy may still be writing: the copy may \
+             land after this write and erase it"
+        }
         (HazardKind::ReadAfterWrite, Role::CopySource) => {
             "reads (as its source) a buffer region that an async copy may still be writing"
         }
@@ -289,7 +340,14 @@ pub(super) fn instance_hazard<'c, 'a>(
              gpu.barrier after the wait that completes them"
         }
     };
-    let mut message = format!("'{name}' op {what} ({})", kind.name());
+    let mut message = match &threads {
+        Some(threads) => format!(
+            "'{name}' op {what} ({threads}; only the wait of the thread that issued it, then a \
+             gpu.barrier, orders the two) ({})",
+            kind.name()
+        ),
+        None => format!("'{name}' op {what} ({})", kind.name()),
+    };
     if let Role::Assumed(_) = role {
         message += ": it has no memory-effect information, so it may read and write any part \
                     of the buffers it receives";
@@ -307,7 +365,99 @@ pub(super) fn instance_hazard<'c, 'a>(
         at,
         other: instance.copy,
         message,
-        notes: instance_notes(instance, facts, barrier),
+        notes: instance_notes(instance, facts, barrier, threads.is_some()),
+    }
+}
+
+/// The copy `at` against the same copy issued by another thread (`kind`:
+/// write-after-write of their destinations, or read-after-write of this
+/// source from the other destination; `threads`: the thread ids or the
+/// relation).
+pub(super) fn same_copy_hazard<'c, 'a>(
+    at: OperationRef<'c, 'a>,
+    kind: HazardKind,
+    role: Role,
+    threads: String,
+) -> Hazard<'c, 'a> {
+    let what = match role {
+        Role::CopySource => {
+            "reads (as its source) bytes that the same copy issued by another \
+                             thread may still be writing"
+        }
+        _ => {
+            "writes bytes that the same copy issued by another thread may also be writing: \
+              copies of different threads in flight land in either order"
+        }
+    };
+    Hazard {
+        kind,
+        conservative: false,
+        at,
+        other: at,
+        message: format!(
+            "'apipe.copy' op {what} ({threads}; a wait completes the waiting thread's copies \
+             only, so no gpu.barrier can order two threads' copies in flight) ({})",
+            kind.name()
+        ),
+        notes: vec![(
+            at.location(),
+            "the same async copy, issued by the other thread".to_owned(),
+        )],
+    }
+}
+
+/// A copy `at` whose destination or source (`role`) meets a plain write
+/// of another thread with no `gpu.barrier` since (`age`: iterations of its
+/// carrying loop since the write; `threads`: the thread ids or the
+/// relation).
+pub(super) fn write_hazard<'c, 'a>(
+    at: OperationRef<'c, 'a>,
+    role: Role,
+    write: &Read<'c, 'a>,
+    age: Option<i64>,
+    threads: String,
+) -> Hazard<'c, 'a> {
+    let name = ops::name(&at);
+    let (kind, what) = match role {
+        Role::CopySource => (
+            HazardKind::ReadAfterWriteBetweenThreads,
+            "reads (as its source) bytes that another thread wrote",
+        ),
+        _ => (
+            HazardKind::WriteAfterWriteBetweenThreads,
+            "writes bytes that another thread wrote",
+        ),
+    };
+    let mut notes = vec![(
+        write.op.location(),
+        format!(
+            "the other thread's write{}: no gpu.barrier follows it before the copy on some path",
+            match age {
+                Some(0) | None => String::new(),
+                Some(1) => " in the previous iteration".to_owned(),
+                Some(k) => format!(" {k} iterations earlier"),
+            }
+        ),
+    )];
+    if let (Some(l), Some(1..)) = (write.carried, age) {
+        notes.push((
+            l.location(),
+            "the write is carried into the next iteration of this loop with no gpu.barrier \
+             after it"
+                .to_owned(),
+        ));
+    }
+    Hazard {
+        kind,
+        conservative: false,
+        at,
+        other: write.op,
+        message: format!(
+            "'{name}' op {what}, with no gpu.barrier between that write and this copy \
+             ({threads}) ({})",
+            kind.name()
+        ),
+        notes,
     }
 }
 

@@ -121,12 +121,16 @@ pub(super) struct Instance<'c, 'a> {
     pub trace: Trace<'c, 'a>,
 }
 
-/// A read of possibly shared data with no `gpu.barrier` after it yet.
+/// A plain read (or, `write`, a plain write) of possibly shared data with
+/// no `gpu.barrier` after it yet: another thread's async copy over it is a
+/// race until a barrier orders the two.
 #[derive(Clone, Debug)]
 pub(super) struct Read<'c, 'a> {
-    /// The reading op.
+    /// The reading (writing) op.
     pub op: OperationRef<'c, 'a>,
-    /// What it read.
+    /// True for a write.
+    pub write: bool,
+    /// What it read (wrote).
     pub region: Region,
     /// The constraints under which it happened.
     pub when: Vec<Constraint>,
@@ -262,7 +266,10 @@ impl<'c, 'a> Instance<'c, 'a> {
 
 impl<'c, 'a> Read<'c, 'a> {
     fn same(&self, other: &Read) -> bool {
-        self.op == other.op && self.region == other.region && self.when == other.when
+        self.op == other.op
+            && self.write == other.write
+            && self.region == other.region
+            && self.when == other.when
     }
 
     /// Applies `map` to the region and constraints.
@@ -317,11 +324,15 @@ impl<'c, 'a> State<'c, 'a> {
         self.instances.push(instance);
     }
 
-    /// Adds `read`, merged with the same read (constraints intersected).
+    /// Adds `read` (or a write), merged with the same access (constraints
+    /// intersected).
     pub fn add_read(&mut self, mut read: Read<'c, 'a>) {
         read.when = sorted(std::mem::take(&mut read.when));
         for existing in &mut self.reads {
-            if existing.op == read.op && existing.region == read.region {
+            if existing.op == read.op
+                && existing.write == read.write
+                && existing.region == read.region
+            {
                 existing.when = hull(&existing.when, &read.when);
                 return;
             }

@@ -161,6 +161,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
             Symbol::Iteration(l) | Symbol::Trips(l) => {
                 // SAFETY: loop keys come from live ops of this function.
                 let l = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
+                // An `scf.while` runs as long as its condition holds.
+                if ops::is(&l, "scf.while") {
+                    let condition = l
+                        .region(0)
+                        .ok()
+                        .and_then(|r| r.first_block())
+                        .and_then(|b| b.terminator())
+                        .and_then(|c| c.operand(0).ok());
+                    return condition.is_none_or(|c| self.value_variant(key_of_value(c), 0));
+                }
                 (0..l.operand_count().min(3))
                     .any(|i| self.value_variant(key_of_value(l.operand(i).unwrap()), 0))
             }
@@ -315,10 +325,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let (src, dst) = copy_regions(&mut self.forms, &op);
         self.check_read(&op, &src, Role::CopySource, state);
         self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
+        let when = self.context(&op).constraints().to_vec();
         if self.gpu {
             self.check_reads_since_barrier(&op, &dst, state);
+            self.check_writes_since_barrier(&op, &src, &dst, state);
+            self.check_same_copy_other_threads(&op, &src, &dst, &when);
         }
-        let when = self.context(&op).constraints().to_vec();
         state.add(Instance {
             copy: op,
             // An arrive tracks every earlier copy of the thread: one queue.
@@ -377,9 +389,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if self.gpu {
             let when = self.context(op).constraints().to_vec();
             for access in &found.accesses {
-                if access.kind == AccessKind::Read && self.shared(&access.region.root) {
+                // Writes only of workgroup memory: another thread's copy
+                // over them is the race (global bytes that two threads
+                // write are no copy's business).
+                let kept = match access.kind {
+                    AccessKind::Read => self.shared(&access.region.root),
+                    AccessKind::Write => super::classes::workgroup(&access.region.root),
+                };
+                if kept {
                     state.add_read(Read {
                         op: *op,
+                        write: access.kind == AccessKind::Write,
                         region: access.region.clone(),
                         when: when.clone(),
                         carried: None,
@@ -848,7 +868,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             match header
                 .reads
                 .iter()
-                .find(|h| h.op == read.op && h.region == read.region)
+                .find(|h| h.op == read.op && h.write == read.write && h.region == read.region)
             {
                 Some(old) => {
                     let mut when = super::state::hull(&old.when, &read.when);
@@ -995,11 +1015,30 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let (Some(before), Some(after)) = (before, after) else {
             return;
         };
+        let tau = Symbol::Iteration(key(&w));
         let mut entry = state.clone();
         for instance in &mut entry.instances {
             if !instance.unsynced && group_distance::max_groups(&w, instance.queue) != Some(0) {
                 instance.groups.slack = None;
             }
+        }
+        // Iterations are numbered by the back edges taken (`τ_W`, the
+        // `before` arguments' recurrences are forms in it): the entry
+        // reaches iteration 0 only, unless nothing in the loop commits,
+        // waits or synchronizes (see `for_loop`).
+        let quiet = !ops::nested_ops(&w).iter().any(|o| {
+            matches!(
+                ops::name(o).as_str(),
+                ops::COMMIT_GROUP
+                    | ops::WAIT_GROUP
+                    | ops::WAIT
+                    | ops::MBARRIER_ARRIVE_COPIES
+                    | ops::MBARRIER_WAIT
+                    | "gpu.barrier"
+            )
+        });
+        if !quiet {
+            entry.constrain_all(&[Constraint::NonNeg(Lin::symbol(tau).scaled(-1).unwrap())]);
         }
         let passed = names::pairs(w.operands(), names::arguments(&w, 0, 0));
         names::pass_on(&mut entry, &passed, Some(&w));
@@ -1016,7 +1055,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             names::pass_on(&mut at_condition, &to_results, None);
             names::pass_on(&mut current, &to_after, None);
             self.block(after, &mut current);
-            self.back_edge(&w, &mut current, false);
+            self.back_edge(&w, &mut current, true);
             let mut next = entry.clone().join(current);
             if round >= self.widen_after {
                 self.widen(&w, &header, &mut next, round);
@@ -1027,6 +1066,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             header = next;
             round += 1;
         };
+        // The exit: the condition is false there (with the iterations'
+        // "condition held" constraints, this pins the exit iteration where
+        // the `before` arguments are forms of it); the exit iteration itself
+        // becomes a fresh symbol.
+        let mut exit = exit;
+        if let Some(condition) = before.terminator().and_then(|c| c.operand(0).ok()) {
+            let fails = self.forms.condition(condition, false);
+            exit.constrain_all(&fails);
+        }
+        let last = Lin::symbol(Symbol::Fresh(fresh_id(key(&w), 4)));
+        exit.map(&|s| (s == tau).then(|| last.clone()));
         *state = exit;
     }
 
