@@ -3,17 +3,22 @@
 // flight the wait returns at once, so the read after it sees the data from
 // before the copy (lazy completion); once the group has landed it blocks on
 // the slot's next phase, which no arrive completes (eager completion).
-// RUN: apipe-run %s --completion=lazy | FileCheck %s --check-prefix=STALE
+// RUN: apipe-run %s --completion=lazy --no-racecheck | FileCheck %s --check-prefix=STALE
 // STALE: [0]
+// With the race checker (on by default), that read of the copy's
+// destination in flight stops the program, where apipe-check-hazards
+// reports it too:
+// RUN: not apipe-run %s --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: mbarrier-completed-phase.mlir:41:8: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet: no wait completes the copy first ('memref.load' and 'apipe.copy')
 // RUN: not apipe-run %s --completion=eager 2>&1 | FileCheck %s --check-prefix=EAGER
-// EAGER: mbarrier-completed-phase.mlir:35:3: error: deadlock: this 'apipe.mbarrier_wait' can never return
+// EAGER: mbarrier-completed-phase.mlir:40:3: error: deadlock: this 'apipe.mbarrier_wait' can never return
 // apipe-check-hazards reports it as what it is on hardware: a wait that
 // does not wait for the group just armed, and the read-after-write on that
 // group's data at the read, naming the copy.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
-// CHECK: mbarrier-completed-phase.mlir:35:3: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 3 groups old on its ring of 2 slots, and the slot was armed again since by a group 1 groups old that this wait does not wait for
-// CHECK: mbarrier-completed-phase.mlir:36:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// CHECK: mbarrier-completed-phase.mlir:33:3: note: the async copy still in flight; 0 newer group(s) closed by arrives on the ring since its group
+// CHECK: mbarrier-completed-phase.mlir:40:3: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed: its parity names the group 3 groups old on its ring of 2 slots, and the slot was armed again since by a group 1 groups old that this wait does not wait for
+// CHECK: mbarrier-completed-phase.mlir:41:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: mbarrier-completed-phase.mlir:38:3: note: the async copy still in flight; 0 newer group(s) closed by arrives on the ring since its group
 // CHECK-NOT: error:
 
 func.func private @printMemrefF32(memref<*xf32>)
