@@ -1,6 +1,6 @@
 // The broken twins of check-hazards-named-while.mlir: a wait on the wrong
-// token (one iteration too new in the loop: ready at i = 2; the older of the
-// two results after the loop; the double buffer yielding the token it
+// token (in the loop the index_switch's token of queue 1 instead of the
+// tile's own of queue 0; the older of the two results after the loop; the double buffer yielding the token it
 // received instead of its own) and a wait removed, in the loop and after
 // it. Each is reported at the read (exact line:col) with a note at the
 // copy, and each prints another value than the synchronous program when the
@@ -15,32 +15,45 @@
 // RUN: FileCheck %s < %t.mb.err --implicit-check-not="error: 'memref.load'"
 // RUN: FileCheck %s --check-prefix=COPY < %t.mb.err --implicit-check-not="error: 'apipe.copy'"
 // RUN: grep -c "error:" %t.mb.err | FileCheck %s --check-prefix=COUNT
-// Each kernel run with 7 tiles in lazy, eager and 2 random completion modes
-// prints something else than its synchronous version in some mode:
-// RUN: apipe-run %s -e main_triple_wrong_token --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_wrong_token
+// Each program run with 7 tiles in lazy, eager and 2 random completion modes
+// (the extra copies of the triple buffer go to queue 1, so their waits do not
+// complete the tiles of queue 0) prints something else than its synchronous
+// version in some mode without the race checker; with it, each stops at the
+// same read with a located error (the host's watch of its copies in flight):
+// RUN: not apipe-run %s -e main_triple_wrong_token 2> %t.watch
+// RUN: not apipe-run %s -e main_triple_no_wait 2>> %t.watch
+// RUN: not apipe-run %s -e main_triple_older_result 2>> %t.watch
+// RUN: not apipe-run %s -e main_triple_no_wait_after 2>> %t.watch
+// RUN: not apipe-run %s -e main_double_own_token_not_yielded 2>> %t.watch
+// RUN: not apipe-run %s -e main_double_no_wait 2>> %t.watch
+// RUN: FileCheck %s --check-prefix=WATCH < %t.watch
+// RUN: grep -c "error:" %t.watch | FileCheck %s --check-prefix=WATCH-COUNT
+// WATCH-COUNT: {{^}}6{{$}}
+// RUN: apipe-run %s -e main_triple_wrong_token --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_wrong_token
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_triple_wrong_token | grep -v Unranked > %t.triple_wrong_token.sync
-// RUN: cat %t.triple_wrong_token.sync %t.triple_wrong_token.sync %t.triple_wrong_token.sync %t.triple_wrong_token.sync | not diff -q - %t.triple_wrong_token
-// RUN: apipe-run %s -e main_triple_no_wait --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_no_wait
+// RUN: cat %t.triple_wrong_token.sync %t.triple_wrong_token.sync %t.triple_wrong_token.sync %t.triple_wrong_token.sync | not diff - %t.triple_wrong_token
+// RUN: apipe-run %s -e main_triple_no_wait --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_no_wait
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_triple_no_wait | grep -v Unranked > %t.triple_no_wait.sync
-// RUN: cat %t.triple_no_wait.sync %t.triple_no_wait.sync %t.triple_no_wait.sync %t.triple_no_wait.sync | not diff -q - %t.triple_no_wait
-// RUN: apipe-run %s -e main_triple_older_result --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_older_result
+// RUN: cat %t.triple_no_wait.sync %t.triple_no_wait.sync %t.triple_no_wait.sync %t.triple_no_wait.sync | not diff - %t.triple_no_wait
+// RUN: apipe-run %s -e main_triple_older_result --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_older_result
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_triple_older_result | grep -v Unranked > %t.triple_older_result.sync
-// RUN: cat %t.triple_older_result.sync %t.triple_older_result.sync %t.triple_older_result.sync %t.triple_older_result.sync | not diff -q - %t.triple_older_result
-// RUN: apipe-run %s -e main_triple_no_wait_after --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_no_wait_after
+// RUN: cat %t.triple_older_result.sync %t.triple_older_result.sync %t.triple_older_result.sync %t.triple_older_result.sync | not diff - %t.triple_older_result
+// RUN: apipe-run %s -e main_triple_no_wait_after --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.triple_no_wait_after
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_triple_no_wait_after | grep -v Unranked > %t.triple_no_wait_after.sync
-// RUN: cat %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync | not diff -q - %t.triple_no_wait_after
-// RUN: apipe-run %s -e main_double_own_token_not_yielded --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.double_own_token_not_yielded
+// RUN: cat %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync %t.triple_no_wait_after.sync | not diff - %t.triple_no_wait_after
+// RUN: apipe-run %s -e main_double_own_token_not_yielded --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.double_own_token_not_yielded
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_double_own_token_not_yielded | grep -v Unranked > %t.double_own_token_not_yielded.sync
-// RUN: cat %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync | not diff -q - %t.double_own_token_not_yielded
-// RUN: apipe-run %s -e main_double_no_wait --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.double_no_wait
+// RUN: cat %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync %t.double_own_token_not_yielded.sync | not diff - %t.double_own_token_not_yielded
+// RUN: apipe-run %s -e main_double_no_wait --no-racecheck --completion=lazy,eager,random:1,random:2 | grep -v -e Unranked -e 'apipe-run: completion=' > %t.double_no_wait
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - -e main_double_no_wait | grep -v Unranked > %t.double_no_wait.sync
-// RUN: cat %t.double_no_wait.sync %t.double_no_wait.sync %t.double_no_wait.sync %t.double_no_wait.sync | not diff -q - %t.double_no_wait
+// RUN: cat %t.double_no_wait.sync %t.double_no_wait.sync %t.double_no_wait.sync %t.double_no_wait.sync | not diff - %t.double_no_wait
 
 func.func private @printMemrefF32(memref<*xf32>)
 
 // triple_wrong_token: a triple buffer in an scf.while: tile i is copied into slot i mod 3 and
 // committed (%t); an optional extra copy (i mod 3 == 0) is committed with an
-// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, and waited
+// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, all on
+// queue 1 (so their waits do not complete the tiles of queue 0), and waited
 // through the scf.index_switch's token; from i = 2 on, the tile of i - 2 is
 // read after a wait on its token, carried two iterations in the `before`
 // arguments (%t -> %t1 -> %t2). After the loop a wait on the result that
@@ -69,17 +82,17 @@ func.func @triple_wrong_token(%A: memref<256xf32>, %out: memref<64xf32>, %T: ind
     %xt = scf.index_switch %v -> !apipe.token
     case 0 {
       %o = arith.addi %off, %c100 : index
-      apipe.copy %A[%o], %ex[%i], 1 : memref<256xf32> to memref<64xf32>
-      %e = apipe.commit_group
-      %f = apipe.commit_group
+      apipe.copy %A[%o], %ex[%i], 1 queue 1 : memref<256xf32> to memref<64xf32>
+      %e = apipe.commit_group queue 1
+      %f = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     case 1 {
-      %e = apipe.commit_group
+      %e = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     default {
-      %rr = apipe.ready
+      %rr = apipe.ready queue 1
       scf.yield %rr : !apipe.token
     }
     apipe.wait %xt
@@ -96,6 +109,7 @@ func.func @triple_wrong_token(%A: memref<256xf32>, %out: memref<64xf32>, %T: ind
       %u = arith.remui %j, %c3 : index
       %x = memref.load %buf[%u, %c2] : memref<3x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:12: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
       memref.store %x, %out[%j] : memref<64xf32>
     }
     %in = arith.addi %i, %c1 : index
@@ -121,7 +135,8 @@ func.func @triple_wrong_token(%A: memref<256xf32>, %out: memref<64xf32>, %T: ind
 
 // triple_no_wait: a triple buffer in an scf.while: tile i is copied into slot i mod 3 and
 // committed (%t); an optional extra copy (i mod 3 == 0) is committed with an
-// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, and waited
+// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, all on
+// queue 1 (so their waits do not complete the tiles of queue 0), and waited
 // through the scf.index_switch's token; from i = 2 on, the tile of i - 2 is
 // read after a wait on its token, carried two iterations in the `before`
 // arguments (%t -> %t1 -> %t2). After the loop a wait on the result that
@@ -150,17 +165,17 @@ func.func @triple_no_wait(%A: memref<256xf32>, %out: memref<64xf32>, %T: index) 
     %xt = scf.index_switch %v -> !apipe.token
     case 0 {
       %o = arith.addi %off, %c100 : index
-      apipe.copy %A[%o], %ex[%i], 1 : memref<256xf32> to memref<64xf32>
-      %e = apipe.commit_group
-      %f = apipe.commit_group
+      apipe.copy %A[%o], %ex[%i], 1 queue 1 : memref<256xf32> to memref<64xf32>
+      %e = apipe.commit_group queue 1
+      %f = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     case 1 {
-      %e = apipe.commit_group
+      %e = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     default {
-      %rr = apipe.ready
+      %rr = apipe.ready queue 1
       scf.yield %rr : !apipe.token
     }
     apipe.wait %xt
@@ -176,6 +191,7 @@ func.func @triple_no_wait(%A: memref<256xf32>, %out: memref<64xf32>, %T: index) 
       %u = arith.remui %j, %c3 : index
       %x = memref.load %buf[%u, %c2] : memref<3x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:12: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
       memref.store %x, %out[%j] : memref<64xf32>
     }
     %in = arith.addi %i, %c1 : index
@@ -201,7 +217,8 @@ func.func @triple_no_wait(%A: memref<256xf32>, %out: memref<64xf32>, %T: index) 
 
 // triple_older_result: a triple buffer in an scf.while: tile i is copied into slot i mod 3 and
 // committed (%t); an optional extra copy (i mod 3 == 0) is committed with an
-// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, and waited
+// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, all on
+// queue 1 (so their waits do not complete the tiles of queue 0), and waited
 // through the scf.index_switch's token; from i = 2 on, the tile of i - 2 is
 // read after a wait on its token, carried two iterations in the `before`
 // arguments (%t -> %t1 -> %t2). After the loop a wait on the result that
@@ -229,17 +246,17 @@ func.func @triple_older_result(%A: memref<256xf32>, %out: memref<64xf32>, %T: in
     %xt = scf.index_switch %v -> !apipe.token
     case 0 {
       %o = arith.addi %off, %c100 : index
-      apipe.copy %A[%o], %ex[%i], 1 : memref<256xf32> to memref<64xf32>
-      %e = apipe.commit_group
-      %f = apipe.commit_group
+      apipe.copy %A[%o], %ex[%i], 1 queue 1 : memref<256xf32> to memref<64xf32>
+      %e = apipe.commit_group queue 1
+      %f = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     case 1 {
-      %e = apipe.commit_group
+      %e = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     default {
-      %rr = apipe.ready
+      %rr = apipe.ready queue 1
       scf.yield %rr : !apipe.token
     }
     apipe.wait %xt
@@ -268,6 +285,7 @@ func.func @triple_older_result(%A: memref<256xf32>, %out: memref<64xf32>, %T: in
     %u = arith.remui %T1, %c3 : index
     %x = memref.load %buf[%u, %c2] : memref<3x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:10: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
     memref.store %x, %out[%T1] : memref<64xf32>
   }
   %h2 = arith.cmpi sge, %T2, %c0 : index
@@ -281,7 +299,8 @@ func.func @triple_older_result(%A: memref<256xf32>, %out: memref<64xf32>, %T: in
 
 // triple_no_wait_after: a triple buffer in an scf.while: tile i is copied into slot i mod 3 and
 // committed (%t); an optional extra copy (i mod 3 == 0) is committed with an
-// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, and waited
+// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, all on
+// queue 1 (so their waits do not complete the tiles of queue 0), and waited
 // through the scf.index_switch's token; from i = 2 on, the tile of i - 2 is
 // read after a wait on its token, carried two iterations in the `before`
 // arguments (%t -> %t1 -> %t2). After the loop a wait on the result that
@@ -309,17 +328,17 @@ func.func @triple_no_wait_after(%A: memref<256xf32>, %out: memref<64xf32>, %T: i
     %xt = scf.index_switch %v -> !apipe.token
     case 0 {
       %o = arith.addi %off, %c100 : index
-      apipe.copy %A[%o], %ex[%i], 1 : memref<256xf32> to memref<64xf32>
-      %e = apipe.commit_group
-      %f = apipe.commit_group
+      apipe.copy %A[%o], %ex[%i], 1 queue 1 : memref<256xf32> to memref<64xf32>
+      %e = apipe.commit_group queue 1
+      %f = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     case 1 {
-      %e = apipe.commit_group
+      %e = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     default {
-      %rr = apipe.ready
+      %rr = apipe.ready queue 1
       scf.yield %rr : !apipe.token
     }
     apipe.wait %xt
@@ -347,6 +366,7 @@ func.func @triple_no_wait_after(%A: memref<256xf32>, %out: memref<64xf32>, %T: i
     %u = arith.remui %T1, %c3 : index
     %x = memref.load %buf[%u, %c2] : memref<3x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:10: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
     memref.store %x, %out[%T1] : memref<64xf32>
   }
   %h2 = arith.cmpi sge, %T2, %c0 : index
@@ -388,6 +408,7 @@ func.func @double_own_token_not_yielded(%A: memref<256xf32>, %out: memref<64xf32
       %u = arith.remui %j, %c2 : index
       %x = memref.load %buf[%u, %c1] : memref<2x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:12: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
       memref.store %x, %out[%j] : memref<64xf32>
     }
     %kn = arith.addi %k, %c1 : index
@@ -433,6 +454,7 @@ func.func @double_no_wait(%A: memref<256xf32>, %out: memref<64xf32>, %T: index) 
       %u = arith.remui %j, %c2 : index
       %x = memref.load %buf[%u, %c1] : memref<2x4xf32>
 // CHECK: check-hazards-named-while-invalid.mlir:[[# @LINE - 1]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// WATCH: check-hazards-named-while-invalid.mlir:[[# @LINE - 2]]:12: error: the host reads global memory byte {{[0-9]+}} of the destination buffer of its own asynchronous copy still in flight, which may not have written it yet
       memref.store %x, %out[%j] : memref<64xf32>
     }
     %kn = arith.addi %k, %c1 : index

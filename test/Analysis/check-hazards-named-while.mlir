@@ -37,7 +37,8 @@ func.func private @printMemrefF32(memref<*xf32>)
 
 // A triple buffer in an scf.while: tile i is copied into slot i mod 3 and
 // committed (%t); an optional extra copy (i mod 3 == 0) is committed with an
-// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, and waited
+// extra group, (i mod 3 == 1) an empty group, (i mod 3 == 2) none, all on
+// queue 1 (so their waits do not complete the tiles of queue 0), and waited
 // through the scf.index_switch's token; from i = 2 on, the tile of i - 2 is
 // read after a wait on its token, carried two iterations in the `before`
 // arguments (%t -> %t1 -> %t2). After the loop a wait on the result that
@@ -65,17 +66,17 @@ func.func @triple(%A: memref<256xf32>, %out: memref<64xf32>, %T: index) {
     %xt = scf.index_switch %v -> !apipe.token
     case 0 {
       %o = arith.addi %off, %c100 : index
-      apipe.copy %A[%o], %ex[%i], 1 : memref<256xf32> to memref<64xf32>
-      %e = apipe.commit_group
-      %f = apipe.commit_group
+      apipe.copy %A[%o], %ex[%i], 1 queue 1 : memref<256xf32> to memref<64xf32>
+      %e = apipe.commit_group queue 1
+      %f = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     case 1 {
-      %e = apipe.commit_group
+      %e = apipe.commit_group queue 1
       scf.yield %e : !apipe.token
     }
     default {
-      %rr = apipe.ready
+      %rr = apipe.ready queue 1
       scf.yield %rr : !apipe.token
     }
     apipe.wait %xt
