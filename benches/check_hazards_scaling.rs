@@ -58,7 +58,7 @@ fn input(m: usize) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "func.func @streams(%A: memref<64xf32>, %out: memref<16xf32>) {{"
+        "func.func @streams(%A: memref<64xf32>, %out: memref<16xf32> {{llvm.noalias}}) {{"
     );
     for c in [0, 1, 4, 16] {
         let _ = writeln!(t, "  %c{c} = arith.constant {c} : index");

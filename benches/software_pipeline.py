@@ -30,7 +30,7 @@ import re
 import subprocess
 import tempfile
 
-LOOP = """func.func @f{n}(%A: memref<64xf32>, %out: memref<64xf32>) {{
+LOOP = """func.func @f{n}(%A: memref<64xf32>, %out: memref<64xf32> {{llvm.noalias}}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index

@@ -16,7 +16,7 @@
 //
 // Launch: grid 1024, block 128; src and dst hold 16777216 floats (64 MiB).
 gpu.module @kernels {
-  gpu.func @copy_bw(%src: memref<16777216xf32>, %dst: memref<16777216xf32>)
+  gpu.func @copy_bw(%src: memref<16777216xf32> {llvm.noalias}, %dst: memref<16777216xf32> {llvm.noalias})
       workgroup(%buf: memref<512xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

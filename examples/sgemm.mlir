@@ -25,7 +25,7 @@
 //
 // Launch: grid (32, 32), block 256.
 gpu.module @kernels {
-  gpu.func @sgemm(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<2048x2048xf32>)
+  gpu.func @sgemm(%A: memref<2048x2048xf32> {llvm.noalias}, %B: memref<2048x2048xf32> {llvm.noalias}, %C: memref<2048x2048xf32> {llvm.noalias})
       workgroup(%As: memref<64x16xf32, 3>, %Bs: memref<16x64xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

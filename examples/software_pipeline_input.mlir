@@ -10,7 +10,7 @@
 // synchronous reference: out[j] = 4 * (4j) + 6 = [6, 22, 38, 54, ...].
 func.func private @printMemrefF32(memref<*xf32>)
 
-func.func @stream_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @stream_sum(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

@@ -18,7 +18,7 @@
 //
 // Launch: grid 256, block 32; A holds 1048576 floats, out 8192.
 gpu.module @kernels {
-  gpu.func @stream_sum(%A: memref<1048576xf32>, %out: memref<8192xf32>)
+  gpu.func @stream_sum(%A: memref<1048576xf32> {llvm.noalias}, %out: memref<8192xf32> {llvm.noalias})
       workgroup(%buf: memref<128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

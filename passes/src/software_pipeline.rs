@@ -1282,7 +1282,7 @@ mod tests {
     use melior::ir::Module;
 
     const TWO_STAGES: &str = r#"
-func.func @f(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+func.func @f(%A: memref<64xf32>, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

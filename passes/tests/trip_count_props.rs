@@ -87,7 +87,7 @@ fn non_positive_steps_have_no_trip_count() {
 
 /// A two-stage loop over dynamic bounds; `UNSIGNED` is `unsigned ` or empty.
 const DYNAMIC: &str = r#"
-func.func @f(%A: memref<64xf32>, %out: memref<4xf32>, %lb: index, %ub: index, %step: index) {
+func.func @f(%A: memref<64xf32>, %out: memref<4xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32>

@@ -16,7 +16,7 @@
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - --entry=main | FileCheck %s --check-prefix=VALUES
 // VALUES: [1,  5,  9,  13,  17,  21,  25,  29,  33,  37,  41,  45,  49,  53,  57,  61,  65,  69,  73,  77,  81,  85,  89,  93,  97,  101,  105,  109,  113,  117,  121,  125,  129,  133,  137,  141,  145,  149,  153,  157]
 
-func.func @k(%A: memref<256xf32>, %out: memref<40xf32>) {
+func.func @k(%A: memref<256xf32> {llvm.noalias}, %out: memref<40xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

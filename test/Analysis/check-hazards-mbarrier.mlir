@@ -95,7 +95,7 @@
 // The correct twins of check-hazards-mbarrier-invalid.mlir.
 // CHECK-LABEL: func.func @constant_slots
 // CHECK: apipe.mbarrier_wait %{{.*}}[%{{.*}}], %false
-func.func @constant_slots(%A: memref<64xf32>) -> f32 {
+func.func @constant_slots(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %false = arith.constant false
@@ -119,7 +119,7 @@ func.func @constant_slots(%A: memref<64xf32>) -> f32 {
 // A ring of 2 reused: group 2 re-arms slot 0 after group 0's wait, and the
 // wait on it names phase 1 (parity 1).
 // CHECK-LABEL: func.func @slot_reused_after_wait
-func.func @slot_reused_after_wait(%A: memref<64xf32>) -> f32 {
+func.func @slot_reused_after_wait(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -146,7 +146,7 @@ func.func @slot_reused_after_wait(%A: memref<64xf32>) -> f32 {
 // count carried as iter_args; the wait names the previous group (2 groups
 // old on a ring of 2).
 // CHECK-LABEL: func.func @loop
-func.func @loop(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @loop(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -216,7 +216,7 @@ func.func @guarded(%n: index) {
 // no barrier (the phase completes only once every thread has arrived).
 // CHECK-LABEL: gpu.func @kernel
 gpu.module @kernels {
-  gpu.func @kernel(%A: memref<1024xf32>, %out: memref<1024xf32>) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
+  gpu.func @kernel(%A: memref<1024xf32> {llvm.noalias}, %out: memref<1024xf32> {llvm.noalias}) workgroup(%buf : memref<256xf32, 3>, %ring : memref<2xi64, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
@@ -249,7 +249,7 @@ gpu.module @kernels {
 // writes it: slot `count mod 3`, parity `((count div 3) & 1) != 0`.
 // CHECK-LABEL: func.func @loop_three_slots
 // CHECK: arith.remui %{{.*}}, %c3
-func.func @loop_three_slots(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @loop_three_slots(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -288,7 +288,7 @@ func.func @loop_three_slots(%A: memref<64xf32>, %out: memref<16xf32>) {
 // A ring of 1 slot: every group arms slot 0 (a constant), the parity is
 // `(count & 1) != 0`; each wait completes the group before the next arrive.
 // CHECK-LABEL: func.func @loop_one_slot
-func.func @loop_one_slot(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @loop_one_slot(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

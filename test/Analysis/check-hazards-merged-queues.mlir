@@ -34,7 +34,7 @@
 // WEAKQ: check-hazards-merged-queues.mlir:[[# @LINE + 15]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 13]]:5: note: the async copy still in flight; 1 newer group(s) committed on queue 1 since its group
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 9]]:3: note: `pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 1 when it waits; `pending <= 1` completes it
-func.func @two_async_static(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @two_async_static(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
@@ -65,7 +65,7 @@ func.func @two_async_static(%A: memref<64xf32>, %out: memref<16xf32>) {
 // WEAKQ: check-hazards-merged-queues.mlir:[[# @LINE + 15]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 13]]:5: note: the async copy still in flight; 1 newer group(s) committed on queue 1 since its group
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 9]]:3: note: `pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 1 when it waits; `pending <= 1` completes it
-func.func @two_async_dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+func.func @two_async_dynamic(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
@@ -102,7 +102,7 @@ func.func @two_async_dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %n: index
 // WEAKQ: check-hazards-merged-queues.mlir:[[# @LINE + 17]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 15]]:5: note: the async copy still in flight; 1 newer group(s) committed on queue 2 since its group
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 10]]:3: note: `pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 2 when it waits; `pending <= 1` completes it
-func.func @three_async_static(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @three_async_static(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
@@ -140,7 +140,7 @@ func.func @three_async_static(%A: memref<64xf32>, %out: memref<16xf32>) {
 // WEAKQ: check-hazards-merged-queues.mlir:[[# @LINE + 17]]:10: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 15]]:5: note: the async copy still in flight; 1 newer group(s) committed on queue 2 since its group
 // WEAKQ-NEXT: check-hazards-merged-queues.mlir:[[# @LINE + 10]]:3: note: `pending = 2` leaves this copy's group in flight: 1 newer group(s) are committed on queue 2 when it waits; `pending <= 1` completes it
-func.func @three_async_dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+func.func @three_async_dynamic(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index

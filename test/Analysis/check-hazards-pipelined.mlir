@@ -12,7 +12,7 @@
 
 // Three versions (consumer in stage 2) inside an outer loop.
 // WEAK: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-func.func @outer_loop_three_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @outer_loop_three_versions(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -33,7 +33,7 @@ func.func @outer_loop_three_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // Four versions, two outer loops, a dynamic inner trip count.
 // WEAK: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-func.func @two_outer_loops_dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+func.func @two_outer_loops_dynamic(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -57,7 +57,7 @@ func.func @two_outer_loops_dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %n:
 // Row-by-row tile copies in an inner loop (stage 0), the tile read in an
 // inner loop (stage 1).
 // WEAK: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-func.func @inner_loop_copies_and_reads(%A: memref<16x4xf32>, %out: memref<8xf32>) {
+func.func @inner_loop_copies_and_reads(%A: memref<16x4xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

@@ -68,7 +68,7 @@
 // CHECK-NEXT: apipe.wait_group 1
 // CHECK-NEXT: arith.remui
 // CHECK-NEXT: memref.load
-func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32>) {
+func.func @double_buffer_commit_then_wait(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -98,7 +98,7 @@ func.func @double_buffer_commit_then_wait(%A: memref<64xf32>, %out: memref<8xf32
 // versions `(j + 2) mod 3` written and `j mod 3` read never meet in flight.
 // CHECK-LABEL: func.func @three_versions_exact_count
 // CHECK: apipe.wait_group 2
-func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
+func.func @three_versions_exact_count(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -130,7 +130,7 @@ func.func @three_versions_exact_count(%A: memref<64xf32>, %out: memref<8xf32>) {
 // Two buffers, the consumer one stage later: the next tile goes to the other
 // buffer, so the read never meets the copy in flight.
 // CHECK-LABEL: func.func @two_buffers_consumer_one_stage_later
-func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref<8xf32>) {
+func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -166,7 +166,7 @@ func.func @two_buffers_consumer_one_stage_later(%A: memref<64xf32>, %out: memref
 // The wait on both paths (and a token wait after the if) covers the read.
 // CHECK-LABEL: func.func @wait_on_every_path
 // CHECK-LABEL: func.func @token_wait_after_if
-func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
+func.func @wait_on_every_path(%A: memref<64xf32> {llvm.noalias}, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
@@ -180,7 +180,7 @@ func.func @wait_on_every_path(%A: memref<64xf32>, %cond: i1) -> f32 {
   return %x : f32
 }
 
-func.func @token_wait_after_if(%A: memref<64xf32>, %cond: i1) -> f32 {
+func.func @token_wait_after_if(%A: memref<64xf32> {llvm.noalias}, %cond: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %buf = memref.alloc() : memref<4xf32, 3>
   apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
@@ -199,7 +199,7 @@ func.func @token_wait_after_if(%A: memref<64xf32>, %cond: i1) -> f32 {
 // copied (the indices provably match).
 // CHECK-LABEL: gpu.func @same_thread_no_barrier
 gpu.module @kernels {
-  gpu.func @same_thread_no_barrier(%A: memref<4096xf32>, %out: memref<128xf32>)
+  gpu.func @same_thread_no_barrier(%A: memref<4096xf32> {llvm.noalias}, %out: memref<128xf32> {llvm.noalias})
       workgroup(%buf: memref<128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %tid = gpu.thread_id x
@@ -216,7 +216,7 @@ gpu.module @kernels {
 
 // The async reader is waited on (queue 1) before its source is overwritten.
 // CHECK-LABEL: func.func @async_reader_waited
-func.func @async_reader_waited(%A: memref<64xf32>) {
+func.func @async_reader_waited(%A: memref<64xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %shared = memref.alloc() : memref<4xf32, 3>
@@ -237,7 +237,7 @@ func.func @async_reader_waited(%A: memref<64xf32>) {
 
 // Disjoint regions of one buffer and distinct buffers need no wait.
 // CHECK-LABEL: func.func @disjoint_regions
-func.func @disjoint_regions(%A: memref<64xf32>) -> f32 {
+func.func @disjoint_regions(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %buf = memref.alloc() : memref<8xf32, 3>
@@ -258,7 +258,7 @@ func.func @disjoint_regions(%A: memref<64xf32>) -> f32 {
 // check-hazards-invalid.mlir), and a store into a disjoint part of the
 // destination while the copy is in flight.
 // CHECK-LABEL: func.func @stores_after_wait
-func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
+func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %f = arith.constant 1.0 : f32
@@ -281,7 +281,7 @@ func.func @stores_after_wait(%v: vector<4xf32>, %B: memref<8xf32>) {
 // group has exactly one newer group at the wait, so `pending = 1` completes
 // every copy before the read.
 // CHECK-LABEL: func.func @copies_in_inner_loop
-func.func @copies_in_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @copies_in_inner_loop(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -306,7 +306,7 @@ func.func @copies_in_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
 // rows of a double buffer picked by the outer iteration, then one commit:
 // the wait `pending = 1` leaves only the next tile's group in flight.
 // CHECK-LABEL: func.func @row_copies_double_buffer
-func.func @row_copies_double_buffer(%A: memref<64x8xf32>, %out: memref<16xf32>, %rows: index) {
+func.func @row_copies_double_buffer(%A: memref<64x8xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %rows: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -337,7 +337,7 @@ func.func @row_copies_double_buffer(%A: memref<64x8xf32>, %out: memref<16xf32>, 
 // A wait inside an inner loop of a static trip count (>= 1) completes the
 // copy before the read after that loop: the loop cannot run zero times.
 // CHECK-LABEL: func.func @wait_in_static_inner_loop
-func.func @wait_in_static_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @wait_in_static_inner_loop(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -363,7 +363,7 @@ func.func @wait_in_static_inner_loop(%A: memref<64xf32>, %out: memref<16xf32>) {
 // The same with a trip count of one, and with a dynamic trip count known to
 // be positive where the read is (the read sits under `scf.if %n > 0`).
 // CHECK-LABEL: func.func @wait_in_inner_loop_that_runs
-func.func @wait_in_inner_loop_that_runs(%A: memref<64xf32>, %n: index) -> f32 {
+func.func @wait_in_inner_loop_that_runs(%A: memref<64xf32> {llvm.noalias}, %n: index) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
@@ -401,7 +401,7 @@ func.func @wait_in_inner_loop_that_runs(%A: memref<64xf32>, %n: index) -> f32 {
 // CHECK-LABEL: gpu.func @one_barrier_double_buffer
 module attributes {gpu.container_module} {
 gpu.module @m {
-  gpu.func @one_barrier_double_buffer(%A: memref<8192xf32>, %out: memref<32xf32>) workgroup(%buf: memref<2x128xf32, #gpu.address_space<workgroup>>) kernel {
+  gpu.func @one_barrier_double_buffer(%A: memref<8192xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) workgroup(%buf: memref<2x128xf32, #gpu.address_space<workgroup>>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -444,7 +444,7 @@ gpu.module @m {
 // iteration j - 1 read, behind the barrier of iteration j.
 // CHECK-LABEL: gpu.func @one_barrier_triple_buffer
 gpu.module @m {
-  gpu.func @one_barrier_triple_buffer(%A: memref<8192xf32>, %out: memref<32xf32>) workgroup(%buf: memref<3x128xf32, 3>) kernel {
+  gpu.func @one_barrier_triple_buffer(%A: memref<8192xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) workgroup(%buf: memref<3x128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -490,7 +490,7 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @own_tile_2d_no_barrier
 // CHECK-LABEL: gpu.func @own_tile_double_buffer_no_barrier
 gpu.module @own_tiles {
-  gpu.func @own_tile_no_barrier(%A: memref<4096xf32>, %out: memref<128xf32>) workgroup(%buf: memref<128xf32, 3>) kernel {
+  gpu.func @own_tile_no_barrier(%A: memref<4096xf32> {llvm.noalias}, %out: memref<128xf32> {llvm.noalias}) workgroup(%buf: memref<128xf32, 3>) kernel {
     %c4 = arith.constant 4 : index
     %tid = gpu.thread_id x
     %my = arith.muli %tid, %c4 : index
@@ -501,7 +501,7 @@ gpu.module @own_tiles {
     memref.store %x, %out[%tid] : memref<128xf32>
     gpu.return
   }
-  gpu.func @own_tile_2d_no_barrier(%A: memref<4096xf32>, %out: memref<128xf32>) workgroup(%buf: memref<2x128xf32, 3>) kernel {
+  gpu.func @own_tile_2d_no_barrier(%A: memref<4096xf32> {llvm.noalias}, %out: memref<128xf32> {llvm.noalias}) workgroup(%buf: memref<2x128xf32, 3>) kernel {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %tid = gpu.thread_id x
@@ -514,7 +514,7 @@ gpu.module @own_tiles {
     memref.store %x, %out[%tid] : memref<128xf32>
     gpu.return
   }
-  gpu.func @own_tile_double_buffer_no_barrier(%A: memref<8192xf32>, %out: memref<32xf32>) workgroup(%buf: memref<2x128xf32, 3>) kernel {
+  gpu.func @own_tile_double_buffer_no_barrier(%A: memref<8192xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) workgroup(%buf: memref<2x128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -550,7 +550,7 @@ gpu.module @own_tiles {
 // unrolled iteration of the pipeliner's prologue) never runs: the read
 // before the wait is no hazard.
 // CHECK-LABEL: func.func @copy_in_dead_branch
-func.func @copy_in_dead_branch(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @copy_in_dead_branch(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index

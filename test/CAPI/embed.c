@@ -40,7 +40,7 @@ static MlirPass createPass(const char *argument, const char *options) {
 
 // A two-stage loop: the copy of iteration i overlaps the use of i - 1.
 static const char *input =
-    "func.func @two_stages(%A: memref<64xf32>, %out: memref<16xf32>) {\n"
+    "func.func @two_stages(%A: memref<64xf32>, %out: memref<16xf32> {llvm.noalias}) {\n"
     "  %c0 = arith.constant 0 : index\n"
     "  %c1 = arith.constant 1 : index\n"
     "  %c4 = arith.constant 4 : index\n"

@@ -29,7 +29,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // dst[t * 512 + 4 * x + k] = src[order[t] * 512 + (4 * x + 4 + k) mod 512].
-    gpu.func @gather_tiles(%src: memref<8192xf32>, %dst: memref<8192xf32>, %order: memref<16xindex>)
+    gpu.func @gather_tiles(%src: memref<8192xf32> {llvm.noalias}, %dst: memref<8192xf32> {llvm.noalias}, %order: memref<16xindex> {llvm.noalias})
         workgroup(%buf: memref<512xf32, 3>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -29,7 +29,7 @@ module attributes {gpu.container_module} {
     // each of the 128 threads copies 4 floats of tile t and writes back
     // its neighbour's 4 (a barrier after the copy and one after the reads,
     // as a synchronous kernel needs).
-    gpu.func @rotate(%src: memref<8192xf32>, %dst: memref<8192xf32>)
+    gpu.func @rotate(%src: memref<8192xf32> {llvm.noalias}, %dst: memref<8192xf32> {llvm.noalias})
         workgroup(%buf: memref<512xf32, 3>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

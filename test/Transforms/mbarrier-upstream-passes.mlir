@@ -18,7 +18,7 @@
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[B]][%[[C0]]] : memref<4xf32, 3>
 // CHECK-NEXT: apipe.mbarrier_wait
 // CHECK-NEXT: arith.addf %[[X]], %[[Y]]
-func.func @cse_keeps_loads_on_both_sides_of_a_wait(%buf: memref<4xf32, 3>, %ring: memref<2xi64, 3>, %p: i1) -> f32 {
+func.func @cse_keeps_loads_on_both_sides_of_a_wait(%buf: memref<4xf32, 3> {llvm.noalias}, %ring: memref<2xi64, 3> {llvm.noalias}, %p: i1) -> f32 {
   %c0 = arith.constant 0 : index
   %x = memref.load %buf[%c0] : memref<4xf32, 3>
   apipe.mbarrier_wait %ring[%c0], %p : memref<2xi64, 3>
@@ -37,7 +37,7 @@ func.func @cse_keeps_loads_on_both_sides_of_a_wait(%buf: memref<4xf32, 3>, %ring
 // CHECK-NEXT: apipe.mbarrier_arrive_copies
 // CHECK-NEXT: apipe.mbarrier_wait
 // CHECK-NEXT: memref.load
-func.func @licm_keeps_the_load_in_the_loop(%buf: memref<4xf32, 3>, %out: memref<8xf32>, %ring: memref<2xi64, 3>, %p: i1) {
+func.func @licm_keeps_the_load_in_the_loop(%buf: memref<4xf32, 3> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}, %ring: memref<2xi64, 3> {llvm.noalias}, %p: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -60,7 +60,7 @@ func.func @licm_keeps_the_load_in_the_loop(%buf: memref<4xf32, 3>, %out: memref<
 // CHECK-NEXT: apipe.mbarrier_expect_tx
 // CHECK-NEXT: apipe.bulk_copy
 // CHECK-NEXT: apipe.bulk_copy
-func.func @nothing_merged(%A: memref<64xf32>, %buf: memref<64xf32, 3>, %ring: memref<2xi64, 3>) {
+func.func @nothing_merged(%A: memref<64xf32> {llvm.noalias}, %buf: memref<64xf32, 3> {llvm.noalias}, %ring: memref<2xi64, 3> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>

@@ -41,7 +41,7 @@ func.func private @printMemrefF32(memref<*xf32>)
 // IR-NEXT: apipe.wait_group 3
 // IR: memref.store %{{.*}}, %arg2[%[[K]]] : memref<16xf32>
 // IR-NEXT: }
-func.func @gather(%A: memref<64xf32>, %idx: memref<16xindex>, %out: memref<16xf32>) {
+func.func @gather(%A: memref<64xf32> {llvm.noalias}, %idx: memref<16xindex> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -61,7 +61,7 @@ func.func @gather(%A: memref<64xf32>, %idx: memref<16xindex>, %out: memref<16xf3
 // own iteration read: iteration i + d reads idx[i + d], never idx[i], so
 // the reordered load and store are disjoint. idx[i] becomes idx[i] + 100.
 // out[i] = A[4 * idx[i] + 2].
-func.func @index_rewritten_in_place(%A: memref<64xf32>, %idx: memref<16xindex>, %out: memref<16xf32>) {
+func.func @index_rewritten_in_place(%A: memref<64xf32> {llvm.noalias}, %idx: memref<16xindex> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -86,7 +86,7 @@ func.func @index_rewritten_in_place(%A: memref<64xf32>, %idx: memref<16xindex>, 
 // loop, which the num-stages option does not override): the scheduler puts
 // the index load in stage 0 with the copy that uses it.
 // REMARK: software-pipeline-async-reads-run.mlir:[[#@LINE+8]]:3: remark: scheduled 3 stages (num_stages = 3): stage 0: 3 ops, stage 2: 2 ops;
-func.func @gather_unannotated(%A: memref<64xf32>, %idx: memref<16xindex>, %out: memref<16xf32>) {
+func.func @gather_unannotated(%A: memref<64xf32> {llvm.noalias}, %idx: memref<16xindex> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -103,7 +103,7 @@ func.func @gather_unannotated(%A: memref<64xf32>, %idx: memref<16xindex>, %out: 
   return
 }
 
-func.func @reset(%out: memref<16xf32>) {
+func.func @reset(%out: memref<16xf32> {llvm.noalias}) {
   %m = arith.constant -1.0 : f32
   linalg.fill ins(%m : f32) outs(%out : memref<16xf32>)
   return

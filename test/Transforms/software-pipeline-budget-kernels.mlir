@@ -13,7 +13,7 @@
 // CHECK: software-pipeline-budget-kernels.mlir:[[#@LINE+40]]:5: error: the annotated schedule needs 65536 bytes of shared memory, over the budget of 49152 bytes (max-shared-bytes); use fewer stages
 // -----
 gpu.module @two_loops {
-  gpu.func @two(%A: memref<65536xf32>, %out: memref<65536xf32>)
+  gpu.func @two(%A: memref<65536xf32> {llvm.noalias}, %out: memref<65536xf32> {llvm.noalias})
       workgroup(%t1: memref<2048xf32, 3>, %t2: memref<2560xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -41,7 +41,7 @@ gpu.module @two_loops {
 }
 // -----
 gpu.module @annotated {
-  gpu.func @big(%A: memref<65536xf32>, %out: memref<65536xf32>)
+  gpu.func @big(%A: memref<65536xf32> {llvm.noalias}, %out: memref<65536xf32> {llvm.noalias})
       workgroup(%tile: memref<4096xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -44,7 +44,7 @@
 // RUN: count 0 < %t.out
 // TOOBIG: software-pipeline-budget.mlir:[[#@LINE+11]]:5: error: 2 stages (the fewest) need 32784 bytes of shared memory, over the budget of 32783 bytes (max-shared-bytes); tried 4 stages: 65552 bytes, 3 stages: 49168 bytes
 gpu.module @kernels {
-  gpu.func @big(%A: memref<65536xf32>, %out: memref<65536xf32>)
+  gpu.func @big(%A: memref<65536xf32> {llvm.noalias}, %out: memref<65536xf32> {llvm.noalias})
       workgroup(%tile: memref<4096xf32, 3>, %flag: memref<3xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -9,7 +9,7 @@
 
 // Both branches copy the whole buffer (from different sources): every
 // iteration writes it. (A report once warned here.)
-func.func @both_branches_write_the_whole_buffer(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @both_branches_write_the_whole_buffer(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -35,7 +35,7 @@ func.func @both_branches_write_the_whole_buffer(%X: memref<64xf32>, %Y: memref<6
 // -----
 
 // Only odd iterations copy, every iteration reads.
-func.func @then_only(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @then_only(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -60,7 +60,7 @@ func.func @then_only(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32
 // -----
 
 // Only odd iterations copy, and only they read.
-func.func @read_under_the_same_condition(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @read_under_the_same_condition(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -86,7 +86,7 @@ func.func @read_under_the_same_condition(%X: memref<64xf32>, %Y: memref<64xf32>,
 // -----
 
 // Odd iterations copy, even iterations read.
-func.func @read_under_the_opposite_condition(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @read_under_the_opposite_condition(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -115,7 +115,7 @@ func.func @read_under_the_opposite_condition(%X: memref<64xf32>, %Y: memref<64xf
 
 // The branches write different halves; the read at 1 is in the half only
 // odd iterations write.
-func.func @branches_write_different_halves(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @branches_write_different_halves(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -143,7 +143,7 @@ func.func @branches_write_different_halves(%X: memref<64xf32>, %Y: memref<64xf32
 
 // Both branches write [0, 4) (odd ones also [4, 8)); the read at 1 is
 // always written.
-func.func @both_branches_write_the_half_read(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @both_branches_write_the_half_read(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -170,7 +170,7 @@ func.func @both_branches_write_the_half_read(%X: memref<64xf32>, %Y: memref<64xf
 // -----
 
 // As above, but the read at 5 is in [4, 8), which even iterations skip.
-func.func @read_in_the_part_one_branch_skips(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @read_in_the_part_one_branch_skips(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -199,7 +199,7 @@ func.func @read_in_the_part_one_branch_skips(%X: memref<64xf32>, %Y: memref<64xf
 // -----
 
 // scf.index_switch: every case and the default copy the whole buffer.
-func.func @switch_every_case_writes(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @switch_every_case_writes(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -234,7 +234,7 @@ func.func @switch_every_case_writes(%X: memref<64xf32>, %Y: memref<64xf32>, %out
 // -----
 
 // scf.index_switch whose default does not copy.
-func.func @switch_default_skips(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @switch_default_skips(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -269,7 +269,7 @@ func.func @switch_default_skips(%X: memref<64xf32>, %Y: memref<64xf32>, %out: me
 // -----
 
 // Nested conditions whose leaves all copy the whole buffer.
-func.func @nested_conditions_cover_every_path(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @nested_conditions_cover_every_path(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -300,7 +300,7 @@ func.func @nested_conditions_cover_every_path(%X: memref<64xf32>, %Y: memref<64x
 // -----
 
 // One leaf of the nested conditions does not copy.
-func.func @nested_condition_skips_a_leaf(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @nested_condition_skips_a_leaf(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -330,7 +330,7 @@ func.func @nested_condition_skips_a_leaf(%X: memref<64xf32>, %Y: memref<64xf32>,
 // -----
 
 // A condition defined outside the loop: every iteration copies, or none.
-func.func @loop_invariant_condition(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>, %flag: i1) {
+func.func @loop_invariant_condition(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -355,7 +355,7 @@ func.func @loop_invariant_condition(%X: memref<64xf32>, %Y: memref<64xf32>, %out
 
 // The branches write at different dynamic offsets, which may overlap the
 // read.
-func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>, %a: index, %b: index) {
+func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %a: index, %b: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -382,7 +382,7 @@ func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32>, %Y: memr
 // -----
 
 // Both branches write at the same dynamic offset: the same elements.
-func.func @branches_write_the_same_dynamic_offset(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>, %a: index) {
+func.func @branches_write_the_same_dynamic_offset(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %a: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -408,7 +408,7 @@ func.func @branches_write_the_same_dynamic_offset(%X: memref<64xf32>, %Y: memref
 // -----
 
 // Copies in an inner loop whose bounds are the same in every iteration.
-func.func @copies_in_an_inner_loop_with_fixed_bounds(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @copies_in_an_inner_loop_with_fixed_bounds(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -434,7 +434,7 @@ func.func @copies_in_an_inner_loop_with_fixed_bounds(%X: memref<64xf32>, %Y: mem
 
 // Copies in an inner loop that runs t mod 2 times: even iterations copy
 // nothing.
-func.func @copies_in_an_inner_loop_with_iteration_bounds(%X: memref<64xf32>, %Y: memref<64xf32>, %out: memref<16xf32>) {
+func.func @copies_in_an_inner_loop_with_iteration_bounds(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

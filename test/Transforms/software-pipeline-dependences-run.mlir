@@ -34,7 +34,7 @@ func.func private @printMemrefF32(memref<*xf32>)
 // IR-NEXT: %[[Y2:.*]] = arith.addf %[[Y]], %[[Y]] : f32
 // IR-NEXT: memref.store %[[Y2]], %arg1[%[[K]]] : memref<16xf32>
 // IR-NEXT: }
-func.func @tmp_per_iteration(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
+func.func @tmp_per_iteration(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -58,7 +58,7 @@ func.func @tmp_per_iteration(%A: memref<64xf32>, %out: memref<16xf32>, %n: index
 // In place: stage 2 writes B[4i], which the copy of the same iteration read
 // (complete at the wait before the load); later copies read B[4(i + d) ...).
 // out[i] = B[4i + 2], then B[4i] = B[4i + 2] + 100.
-func.func @in_place(%B: memref<64xf32>, %out: memref<16xf32>) {
+func.func @in_place(%B: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -79,7 +79,7 @@ func.func @in_place(%B: memref<64xf32>, %out: memref<16xf32>) {
 
 // Strided: the copy reads C[8i, 8i + 4), stage 1 stores C[8i + 4], which no
 // copy reads. out[i] = C[8i + 3].
-func.func @strided_disjoint(%C: memref<128xf32>, %out: memref<16xf32>) {
+func.func @strided_disjoint(%C: memref<128xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -100,7 +100,7 @@ func.func @strided_disjoint(%C: memref<128xf32>, %out: memref<16xf32>) {
 
 // 2-D through subviews: the copy reads row i, columns [0, 4); stage 1
 // writes D[i + 1, 6]. out[i] = D[i, 1].
-func.func @two_dimensional_disjoint(%D: memref<16x8xf32>, %out: memref<16xf32>) {
+func.func @two_dimensional_disjoint(%D: memref<16x8xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c6 = arith.constant 6 : index
@@ -123,7 +123,7 @@ func.func @two_dimensional_disjoint(%D: memref<16x8xf32>, %out: memref<16xf32>) 
 // stage 1 stores tmp[4i + j] for j in [0, 4), stage 2 reads tmp[4i] and
 // tmp[4i + 3] (the store of iteration i + 1, tmp[4i + 4 + j'], never meets
 // them). out[i] = A[4i] + A[4i + 3].
-func.func @inner_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @inner_loops(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -165,7 +165,7 @@ func.func @inner_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
 // IR: memref.store %{{.*}}, %{{.*}}[%c0] : memref<1xf32, strided<[1], offset: ?>>
 // IR: memref.load %{{.*}}[%c0] : memref<1xf32, strided<[1], offset: ?>>
 // IR: scf.yield
-func.func @local_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @local_versions(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -193,13 +193,13 @@ func.func @local_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
-func.func @reset(%out: memref<16xf32>) {
+func.func @reset(%out: memref<16xf32> {llvm.noalias}) {
   %m = arith.constant -1.0 : f32
   linalg.fill ins(%m : f32) outs(%out : memref<16xf32>)
   return
 }
 
-func.func @iota(%A: memref<?xf32>) {
+func.func @iota(%A: memref<?xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %A, %c0 : memref<?xf32>

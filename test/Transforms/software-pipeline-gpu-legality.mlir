@@ -36,7 +36,7 @@
 // CHECK: memref.subview %[[T]][%{{.*}}, 0] [1, 6] [1, 1] : memref<3x8xf32, #gpu.address_space<workgroup>> to memref<6xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
 gpu.module @m {
-  gpu.func @padded_versions(%A: memref<4096xf32>, %out: memref<32xf32>) workgroup(%tile: memref<6xf32, #gpu.address_space<workgroup>>) kernel {
+  gpu.func @padded_versions(%A: memref<4096xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) workgroup(%tile: memref<6xf32, #gpu.address_space<workgroup>>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -64,7 +64,7 @@ gpu.module @m {
 // CHECK-SAME: workgroup(%[[T:.*]] : memref<2x2x5xf16, 3>)
 // CHECK: memref.subview %[[T]][%{{.*}}, 0, 0] [1, 1, 5] [1, 1, 1] : memref<2x2x5xf16, 3> to memref<1x5xf16, strided<[5, 1], offset: ?>, 3>
 gpu.module @m {
-  gpu.func @padded_rows(%A: memref<4096xf16>, %out: memref<32xf16>) workgroup(%tile: memref<1x5xf16, 3>) kernel {
+  gpu.func @padded_rows(%A: memref<4096xf16> {llvm.noalias}, %out: memref<32xf16> {llvm.noalias}) workgroup(%tile: memref<1x5xf16, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
@@ -85,7 +85,7 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @no_padding_needed
 // CHECK-SAME: workgroup(%{{.*}} : memref<2x2x6xf32, 3>)
 gpu.module @m {
-  gpu.func @no_padding_needed(%A: memref<4096xf32>, %out: memref<32xf32>) workgroup(%tile: memref<2x6xf32, 3>) kernel {
+  gpu.func @no_padding_needed(%A: memref<4096xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) workgroup(%tile: memref<2x6xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
@@ -109,7 +109,7 @@ gpu.module @m {
 // CHECK-NOT: memref.dealloc
 // CHECK: gpu.return
 gpu.module @m {
-  gpu.func @workgroup_alloc(%A: memref<8192xf32>, %out: memref<32xf32>) kernel {
+  gpu.func @workgroup_alloc(%A: memref<8192xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) kernel {
     %tile = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -86,7 +86,7 @@
 // NOBAR-NOT: gpu.barrier
 // NOBAR: gpu.return
 gpu.module @kernels {
-  gpu.func @stream_in_gpu_func(%A: memref<4096xf32>, %out: memref<4096xf32>)
+  gpu.func @stream_in_gpu_func(%A: memref<4096xf32> {llvm.noalias}, %out: memref<4096xf32> {llvm.noalias})
       workgroup(%buf: memref<128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -2,7 +2,7 @@
 // error, before it changes the IR.
 // RUN: apipe-opt %s --split-input-file --apipe-software-pipeline="sync=tokens" --verify-diagnostics
 
-func.func @op_without_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @op_without_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -18,7 +18,7 @@ func.func @op_without_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @negative_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @negative_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -35,7 +35,7 @@ func.func @negative_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @value_used_before_produced(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @value_used_before_produced(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -53,7 +53,7 @@ func.func @value_used_before_produced(%A: memref<64xf32>, %out: memref<16xf32>) 
 
 // -----
 
-func.func @side_effect_in_async_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @side_effect_in_async_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -73,7 +73,7 @@ func.func @side_effect_in_async_stage(%A: memref<64xf32>, %out: memref<16xf32>) 
 
 func.func private @effect(index)
 
-func.func @call_cannot_move(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @call_cannot_move(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -90,7 +90,7 @@ func.func @call_cannot_move(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @async_stage_without_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @async_stage_without_copy(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -107,7 +107,7 @@ func.func @async_stage_without_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @buffer_is_function_argument(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %out: memref<16xf32>) {
+func.func @buffer_is_function_argument(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32, 3> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -122,7 +122,7 @@ func.func @buffer_is_function_argument(%A: memref<64xf32>, %buf: memref<4xf32, 3
 
 // -----
 
-func.func @read_in_the_copy_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @read_in_the_copy_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -140,7 +140,7 @@ func.func @read_in_the_copy_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @iter_arg_read_two_stages_before_its_yield(%A: memref<64xf32>) -> f32 {
+func.func @iter_arg_read_two_stages_before_its_yield(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -159,7 +159,7 @@ func.func @iter_arg_read_two_stages_before_its_yield(%A: memref<64xf32>) -> f32 
 
 // -----
 
-func.func @iter_arg_read_before_its_yield_in_the_same_time_step(%A: memref<64xf32>) -> f32 {
+func.func @iter_arg_read_before_its_yield_in_the_same_time_step(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -178,7 +178,7 @@ func.func @iter_arg_read_before_its_yield_in_the_same_time_step(%A: memref<64xf3
 
 // -----
 
-func.func @iter_arg_yields_a_value_from_outside(%A: memref<64xf32>) -> f32 {
+func.func @iter_arg_yields_a_value_from_outside(%A: memref<64xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -198,7 +198,7 @@ func.func @iter_arg_yields_a_value_from_outside(%A: memref<64xf32>) -> f32 {
 
 // Both loops of a nest are annotated: only the inner one is pipelined, and a
 // remark says so on the outer one.
-func.func @nested_annotated_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @nested_annotated_loops(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -217,7 +217,7 @@ func.func @nested_annotated_loops(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @ordered_before_its_operand(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @ordered_before_its_operand(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -235,7 +235,7 @@ func.func @ordered_before_its_operand(%A: memref<64xf32>, %out: memref<16xf32>) 
 
 // -----
 
-func.func @missing_order(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @missing_order(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -251,7 +251,7 @@ func.func @missing_order(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @buffer_used_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+func.func @buffer_used_after_the_loop(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -268,7 +268,7 @@ func.func @buffer_used_after_the_loop(%A: memref<64xf32>, %out: memref<16xf32>) 
 
 // -----
 
-func.func @stage_too_large(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @stage_too_large(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -284,7 +284,7 @@ func.func @stage_too_large(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @copy_in_unlisted_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @copy_in_unlisted_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -300,7 +300,7 @@ func.func @copy_in_unlisted_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
-func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @synchronous_write_read_later(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -322,7 +322,7 @@ func.func @synchronous_write_read_later(%A: memref<64xf32>, %out: memref<16xf32>
 
 // -----
 
-func.func @i32_induction_variable(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @i32_induction_variable(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0 : i32
@@ -343,7 +343,7 @@ func.func @i32_induction_variable(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // A warning, not an error: the copy runs only in some iterations, and the
 // reader does not sit under the same condition.
-func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @conditional_copy_into_versions(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -366,7 +366,7 @@ func.func @conditional_copy_into_versions(%A: memref<64xf32>, %out: memref<16xf3
 
 // A write to the copied buffer through another view (a subview made in the
 // loop): refused, the versions would not follow it.
-func.func @view_writer(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @view_writer(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

@@ -8,7 +8,7 @@
 // 1, so the kernel carries it in one iter_arg, initialized with the init
 // (iteration -1), and the epilogue's add gives the result.
 // CHECK-LABEL: func.func @sum_two_stages_eight_iterations
-// CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[INIT:.*]]: f32) -> f32
+// CHECK-SAME: (%[[A:.*]]: memref<64xf32> {llvm.noalias}, %[[INIT:.*]]: f32) -> f32
 // CHECK: apipe.copy
 // CHECK: %[[T0:.*]] = apipe.commit_group
 // CHECK: %[[K:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]], %[[T:.*]] = %[[T0]]) -> (f32, !apipe.token) {
@@ -23,7 +23,7 @@
 // CHECK: %[[XL:.*]] = memref.load
 // CHECK: %[[R:.*]] = arith.addf %[[K]]#0, %[[XL]] : f32
 // CHECK: return %[[R]] : f32
-func.func @sum_two_stages_eight_iterations(%A: memref<64xf32>, %init: f32) -> f32 {
+func.func @sum_two_stages_eight_iterations(%A: memref<64xf32> {llvm.noalias}, %init: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -44,7 +44,7 @@ func.func @sum_two_stages_eight_iterations(%A: memref<64xf32>, %init: f32) -> f3
 // A counter yielded by stage 0 and read by stage 0 for a 3-stage loop: the
 // loop result is the last iteration's value, which the kernel hands out.
 // CHECK-LABEL: func.func @counter_in_stage_zero
-// CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<8xi32>) -> i32
+// CHECK-SAME: (%[[A:.*]]: memref<64xf32> {llvm.noalias}, %[[OUT:.*]]: memref<8xi32> {llvm.noalias}) -> i32
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[N0:.*]] = arith.addi %[[ZERO]], %[[ONE]] : i32
@@ -55,7 +55,7 @@ func.func @sum_two_stages_eight_iterations(%A: memref<64xf32>, %init: f32) -> f3
 // CHECK: }
 // CHECK-NOT: arith.addi %{{.*}}, %[[ONE]] : i32
 // CHECK: return %[[K]]#0 : i32
-func.func @counter_in_stage_zero(%A: memref<64xf32>, %out: memref<8xi32>) -> i32 {
+func.func @counter_in_stage_zero(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xi32> {llvm.noalias}) -> i32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -77,11 +77,11 @@ func.func @counter_in_stage_zero(%A: memref<64xf32>, %out: memref<8xi32>) -> i32
 
 // Zero iterations: the loop and its buffer are gone, the result is the init.
 // CHECK-LABEL: func.func @zero_iterations_give_the_init
-// CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[INIT:.*]]: f32) -> f32
+// CHECK-SAME: (%[[A:.*]]: memref<64xf32> {llvm.noalias}, %[[INIT:.*]]: f32) -> f32
 // CHECK-NOT: scf.for
 // CHECK-NOT: apipe.copy
 // CHECK: return %[[INIT]] : f32
-func.func @zero_iterations_give_the_init(%A: memref<64xf32>, %init: f32) -> f32 {
+func.func @zero_iterations_give_the_init(%A: memref<64xf32> {llvm.noalias}, %init: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32>
@@ -99,7 +99,7 @@ func.func @zero_iterations_give_the_init(%A: memref<64xf32>, %init: f32) -> f32 
 // Dynamic trip count, 2 stages: the switch yields the init for 0 iterations
 // and the last sum otherwise; the function returns the switch result.
 // CHECK-LABEL: func.func @dynamic_sum
-// CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[N:.*]]: index, %[[INIT:.*]]: f32) -> f32
+// CHECK-SAME: (%[[A:.*]]: memref<64xf32> {llvm.noalias}, %[[N:.*]]: index, %[[INIT:.*]]: f32) -> f32
 // CHECK: %[[SW:.*]] = scf.index_switch %{{.*}} -> f32
 // CHECK-NEXT: case 0 {
 // CHECK-NEXT:   scf.yield %[[INIT]] : f32
@@ -109,7 +109,7 @@ func.func @zero_iterations_give_the_init(%A: memref<64xf32>, %init: f32) -> f32 
 // CHECK: %[[R:.*]] = arith.addf %[[K]]#0, %{{.*}} : f32
 // CHECK-NEXT: scf.yield %[[R]] : f32
 // CHECK: return %[[SW]] : f32
-func.func @dynamic_sum(%A: memref<64xf32>, %n: index, %init: f32) -> f32 {
+func.func @dynamic_sum(%A: memref<64xf32> {llvm.noalias}, %n: index, %init: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32>

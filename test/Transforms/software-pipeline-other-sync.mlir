@@ -24,7 +24,7 @@
 // TOK: apipe.wait %[[T]]{{$}}
 // TOK: scf.for
 // TOK: return
-func.func @user_token_wait_kept(%A: memref<64xf32>, %B: memref<64xf32>, %pre: memref<4xf32, 3>, %out: memref<16xf32>, %c: i1) {
+func.func @user_token_wait_kept(%A: memref<64xf32> {llvm.noalias}, %B: memref<64xf32> {llvm.noalias}, %pre: memref<4xf32, 3> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -54,7 +54,7 @@ func.func @user_token_wait_kept(%A: memref<64xf32>, %B: memref<64xf32>, %pre: me
 // CHECK: {{^ *}}apipe.commit_group{{$}}
 // CHECK-NEXT: apipe.wait_group 3{{$}}
 // CHECK: scf.for
-func.func @user_counting_wait_kept(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @user_counting_wait_kept(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

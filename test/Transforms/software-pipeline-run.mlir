@@ -22,7 +22,7 @@
 func.func private @printMemrefF32(memref<*xf32>)
 
 // out[i] = A[4i + 1], stages [0, 1].
-func.func @two_stages(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @two_stages(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -39,7 +39,7 @@ func.func @two_stages(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // RFC example b: out[i] = A[4i + 2] through shared and local buffers.
-func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @rfc_example_b(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index
@@ -59,7 +59,7 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // Interleaved producers and two buffers read at different stages:
 // out[i] = A[4i] + A[4i + 3], stages [0, 0, 1, 3], order [0, 2, 1, 1].
-func.func @interleaved_two_buffers(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @interleaved_two_buffers(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -80,7 +80,7 @@ func.func @interleaved_two_buffers(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // Stages [0, 3] over iterations [lb, ub) with step: out[i] = A[4i + 1].
-func.func @dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -95,7 +95,7 @@ func.func @dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: in
 }
 
 // Static trip count 2 with stages [0, 3]: out[0..2) = A[1], A[5].
-func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @trip_count_two(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -111,7 +111,7 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // GEMM-like nest: acc[m] += sum over k of A[4k + m], the inner loop consumes.
-func.func @gemm_like_nest(%A: memref<64xf32>, %acc: memref<16xf32>) {
+func.func @gemm_like_nest(%A: memref<64xf32> {llvm.noalias}, %acc: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -133,7 +133,7 @@ func.func @gemm_like_nest(%A: memref<64xf32>, %acc: memref<16xf32>) {
 // A conditional copy: only even iterations copy, and only they consume (the
 // predicate, an i1 made in stage 0, rotates to stage 2): out[i] = A[4i + 1]
 // for even i.
-func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @conditional_copy(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -155,7 +155,7 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
-func.func @reset(%out: memref<16xf32>) {
+func.func @reset(%out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index

@@ -36,7 +36,7 @@
 func.func private @printMemrefF32(memref<*xf32>)
 
 // out[i] = sum over j <= i of A[4j + 1] (an f32 iter_arg).
-func.func @running_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @running_sum(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -56,7 +56,7 @@ func.func @running_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // out[i] = A[4i + 2], the offset an iter_arg bumped by 4.
-func.func @carried_offset(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @carried_offset(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -74,7 +74,7 @@ func.func @carried_offset(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // out[0..4) = sum over the 16 tiles of A (a vector<4xf32> iter_arg).
-func.func @vector_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @vector_sum(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -93,7 +93,7 @@ func.func @vector_sum(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // The synchronous form (commit, wait_group 0): out[i] = A[4i + 3].
-func.func @sync_form(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @sync_form(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -112,7 +112,7 @@ func.func @sync_form(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // Two copies into two buffers: out[i] = A[4i] * A[63 - 4i].
-func.func @two_buffers(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @two_buffers(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -135,7 +135,7 @@ func.func @two_buffers(%A: memref<64xf32>, %out: memref<16xf32>) {
 }
 
 // Dynamic bounds and step: out[i] = A[4i + 1] for i in [lb, ub) by step.
-func.func @dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -151,7 +151,7 @@ func.func @dynamic(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: in
 
 // apipe.num_stages = 4 on the loop and a hand stage on the load (it wins
 // over the option): out[i] = A[4i + 1] + 100.
-func.func @hand_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @hand_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -168,7 +168,7 @@ func.func @hand_stage(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
-func.func @reset(%out: memref<16xf32>) {
+func.func @reset(%out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index

@@ -49,7 +49,7 @@
 // CHECK-COUNT-2: apipe.wait_group 1
 // CHECK-NOT: apipe.copy
 // CHECK: return
-func.func @rules(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
+func.func @rules(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -88,7 +88,7 @@ func.func @rules(%A: memref<64xf32>, %out: memref<16xf32>) -> f32 {
 // CHECK-NEXT: %[[BUMP:.*]] = arith.addi %[[OFF]], %c4
 // CHECK-NEXT: apipe.commit_group queue 0
 // CHECK-NEXT: scf.yield %[[BUMP]] : index
-func.func @carried_offset(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @carried_offset(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -129,7 +129,7 @@ func.func @carried_offset(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT: scf.yield %[[X]], %[[V1]] : f32, f32
 // NOOPT-LABEL: func.func @hand_wins
 // NOOPT: scf.for %{{.*}} = %c0 to %c13 step %c1 iter_args
-func.func @hand_wins(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @hand_wins(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -171,7 +171,7 @@ func.func @hand_wins(%A: memref<64xf32>, %out: memref<16xf32>) {
 // FIRST-NEXT: arith.remui
 // FIRST-NEXT: memref.subview
 // FIRST-NEXT: vector.load
-func.func @vector_acc(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @vector_acc(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -208,7 +208,7 @@ func.func @vector_acc(%A: memref<64xf32>, %out: memref<4xf32>) {
 // NVGPU-NEXT: }
 // NOOPT-LABEL: func.func @sync_form
 // NOOPT: apipe.wait_group 0
-func.func @sync_form(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @sync_form(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -233,7 +233,7 @@ func.func @sync_form(%A: memref<64xf32>, %out: memref<16xf32>) {
 // NVGPU: apipe.copy
 // NVGPU-NEXT: apipe.commit_group queue 0
 // NVGPU-NEXT: }
-func.func @nvgpu_form(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @nvgpu_form(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

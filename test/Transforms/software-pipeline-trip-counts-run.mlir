@@ -20,7 +20,7 @@
 func.func private @printMemrefF32(memref<*xf32>)
 
 // Static: [-7, 5) step 4: 3 iteration(s).
-func.func @static_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_negative_lower_bound(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -40,7 +40,7 @@ func.func @static_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>)
   return
 }
 
-func.func @dynamic_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_negative_lower_bound(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -58,7 +58,7 @@ func.func @dynamic_negative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>
 }
 
 // Static: [3, 5) step 100: 1 iteration(s).
-func.func @static_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_step_larger_than_range(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -78,7 +78,7 @@ func.func @static_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf32
   return
 }
 
-func.func @dynamic_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_step_larger_than_range(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -96,7 +96,7 @@ func.func @dynamic_step_larger_than_range(%A: memref<64xf32>, %out: memref<16xf3
 }
 
 // Static: [9223372036854775797, 9223372036854775803) step 2: 3 iteration(s).
-func.func @static_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_near_index_max(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -116,7 +116,7 @@ func.func @static_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
-func.func @dynamic_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_near_index_max(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -134,7 +134,7 @@ func.func @dynamic_near_index_max(%A: memref<64xf32>, %out: memref<16xf32>, %lb:
 }
 
 // Static: [-9223372036854775808, -9223372036854775799) step 4: 3 iteration(s).
-func.func @static_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_near_index_min(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -154,7 +154,7 @@ func.func @static_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>) {
   return
 }
 
-func.func @dynamic_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_near_index_min(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -172,7 +172,7 @@ func.func @dynamic_near_index_min(%A: memref<64xf32>, %out: memref<16xf32>, %lb:
 }
 
 // Static: [-9223372036854775803, 4611686018427387893) step 4611686018427387904: 3 iteration(s).
-func.func @static_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_span_over_index_max(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -192,7 +192,7 @@ func.func @static_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>) 
   return
 }
 
-func.func @dynamic_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_span_over_index_max(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -210,7 +210,7 @@ func.func @dynamic_span_over_index_max(%A: memref<64xf32>, %out: memref<16xf32>,
 }
 
 // Static: unsigned [-10, -4) step 2: 3 iteration(s).
-func.func @static_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_unsigned_negative_bounds(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -230,7 +230,7 @@ func.func @static_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16xf
   return
 }
 
-func.func @dynamic_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_unsigned_negative_bounds(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -248,7 +248,7 @@ func.func @dynamic_unsigned_negative_bounds(%A: memref<64xf32>, %out: memref<16x
 }
 
 // Static: unsigned [9223372036854775805, -9223372036854775805) step 2: 3 iteration(s).
-func.func @static_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_unsigned_across_sign_bit(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -268,7 +268,7 @@ func.func @static_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16xf
   return
 }
 
-func.func @dynamic_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_unsigned_across_sign_bit(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -286,7 +286,7 @@ func.func @dynamic_unsigned_across_sign_bit(%A: memref<64xf32>, %out: memref<16x
 }
 
 // Static: [9223372036854775805, -9223372036854775805) step 2: 0 iteration(s).
-func.func @static_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @static_signed_across_sign_bit_is_empty(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -306,7 +306,7 @@ func.func @static_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: memr
   return
 }
 
-func.func @dynamic_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_signed_across_sign_bit_is_empty(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -323,7 +323,7 @@ func.func @dynamic_signed_across_sign_bit_is_empty(%A: memref<64xf32>, %out: mem
   return
 }
 
-func.func @reset(%out: memref<16xf32>) {
+func.func @reset(%out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index

@@ -9,7 +9,7 @@
 // CHECK-NEXT: arith.constant 4
 // CHECK-NEXT: memref.alloc() : memref<4xf32, 3>
 // CHECK-NEXT: return
-func.func @trip_count_zero(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @trip_count_zero(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -39,7 +39,7 @@ func.func @trip_count_zero(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT: memref.store
 // CHECK-NEXT: return
 // CHECK-NOT: scf.for
-func.func @trip_count_one(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @trip_count_one(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -76,7 +76,7 @@ func.func @trip_count_one(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT: memref.load
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[C1]]]
 // CHECK-NEXT: return
-func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @trip_count_two(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -101,7 +101,7 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
 // when lb is negative) and an epilogue indexed from the end (iterations
 // N - 3, N - 2, N - 1).
 // CHECK-LABEL: func.func @dynamic_trip_count
-// CHECK-SAME: (%{{.*}}: memref<64xf32>, %{{.*}}: memref<16xf32>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[STEP:.*]]: index)
+// CHECK-SAME: (%{{.*}}: memref<64xf32> {llvm.noalias}, %{{.*}}: memref<16xf32> {llvm.noalias}, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[STEP:.*]]: index)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
@@ -139,7 +139,7 @@ func.func @trip_count_two(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK:        apipe.wait %[[K]]#0
 // CHECK:        memref.store
 // CHECK-NEXT: }
-func.func @dynamic_trip_count(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index, %step: index) {
+func.func @dynamic_trip_count(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index, %step: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -161,7 +161,7 @@ func.func @dynamic_trip_count(%A: memref<64xf32>, %out: memref<16xf32>, %lb: ind
 // CHECK-SAME: %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index)
 // CHECK: %[[RUNS:.*]] = arith.cmpi ult, %[[LB]], %[[UB]] : index
 // CHECK: scf.for unsigned
-func.func @dynamic_unsigned(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index, %ub: index) {
+func.func @dynamic_unsigned(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %lb: index, %ub: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -181,7 +181,7 @@ func.func @dynamic_unsigned(%A: memref<64xf32>, %out: memref<16xf32>, %lb: index
 // CHECK-LABEL: func.func @dynamic_nonnegative_lower_bound
 // CHECK: arith.cmpi slt
 // CHECK: scf.for %
-func.func @dynamic_nonnegative_lower_bound(%A: memref<64xf32>, %out: memref<16xf32>, %ub: index) {
+func.func @dynamic_nonnegative_lower_bound(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %ub: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4xf32, 3>
@@ -203,7 +203,7 @@ func.func @dynamic_nonnegative_lower_bound(%A: memref<64xf32>, %out: memref<16xf
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KN]] step
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[KN]]]
 // CHECK-NEXT: return
-func.func @upper_bound_index_max(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @upper_bound_index_max(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %big = arith.constant 9223372036854775807 : index
@@ -226,7 +226,7 @@ func.func @upper_bound_index_max(%A: memref<64xf32>, %out: memref<4xf32>) {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KN]] step
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[LAST]]]
 // CHECK-NEXT: return
-func.func @upper_bound_index_max_step_two(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @upper_bound_index_max_step_two(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -251,7 +251,7 @@ func.func @upper_bound_index_max_step_two(%A: memref<64xf32>, %out: memref<4xf32
 // CHECK: scf.for unsigned %{{.*}} = %{{.*}} to %[[KN]] step
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[LAST]]]
 // CHECK-NEXT: return
-func.func @whole_index_range(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @whole_index_range(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %min = arith.constant -9223372036854775808 : index
@@ -272,7 +272,7 @@ func.func @whole_index_range(%A: memref<64xf32>, %out: memref<4xf32>) {
 // CHECK-LABEL: func.func @unsigned_upper_bound_negative_as_signed
 // CHECK-DAG: %[[KN:.*]] = arith.constant -2 : index
 // CHECK: scf.for unsigned %{{.*}} = %{{.*}} to %[[KN]] step
-func.func @unsigned_upper_bound_negative_as_signed(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @unsigned_upper_bound_negative_as_signed(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %m1 = arith.constant -1 : index
@@ -293,7 +293,7 @@ func.func @unsigned_upper_bound_negative_as_signed(%A: memref<64xf32>, %out: mem
 // CHECK-NOT: scf.for
 // CHECK-NOT: apipe.copy
 // CHECK: return
-func.func @signed_empty_across_sign_bit(%A: memref<64xf32>, %out: memref<4xf32>) {
+func.func @signed_empty_across_sign_bit(%A: memref<64xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %lb = arith.constant 9223372036854775805 : index

@@ -19,7 +19,7 @@
 // COUNT-NEXT: apipe.wait_group 1{{$}}
 // COUNT-NOT: apipe.token
 // CHECK-LABEL: func.func @two_stage_sixteen_iterations
-// CHECK-SAME: (%[[A:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<16xf32>)
+// CHECK-SAME: (%[[A:.*]]: memref<64xf32> {llvm.noalias}, %[[OUT:.*]]: memref<16xf32> {llvm.noalias})
 // CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -52,7 +52,7 @@
 // CHECK-NEXT: memref.dealloc %[[BUF]] : memref<2x4xf32, 3>
 // CHECK-NOT: apipe.stage
 // CHECK-NOT: apipe.async_stages
-func.func @two_stage_sixteen_iterations(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @two_stage_sixteen_iterations(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -100,7 +100,7 @@ func.func @two_stage_sixteen_iterations(%A: memref<64xf32>, %out: memref<16xf32>
 // CHECK-NEXT: apipe.wait %[[K]]#0
 // CHECK-NOT: apipe.wait
 // CHECK: return
-func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @stages_zero_three(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -170,7 +170,7 @@ func.func @stages_zero_three(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK: apipe.commit_group queue 0
 // CHECK-NEXT: apipe.commit_group queue 1
 // CHECK-NEXT: apipe.wait %[[BE]]
-func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @rfc_example_b(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -223,7 +223,7 @@ func.func @rfc_example_b(%A: memref<64xf32>, %out: memref<16xf32>) {
 // CHECK-COUNT-3: apipe.commit_group
 // CHECK-NOT: apipe.commit_group
 // CHECK: return
-func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: memref<16xf32>) {
+func.func @interleaved_producers(%A: memref<64xf32> {llvm.noalias}, %B: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -275,7 +275,7 @@ func.func @interleaved_producers(%A: memref<64xf32>, %B: memref<64xf32>, %out: m
 // CHECK: apipe.wait %[[K]]#1
 // CHECK: apipe.wait %[[K]]#2
 // CHECK: arith.addf %[[K]]#0
-func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf32>) {
+func.func @two_buffers_different_versions(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -314,7 +314,7 @@ func.func @two_buffers_different_versions(%A: memref<64xf32>, %out: memref<16xf3
 // CHECK-NEXT:   {{^ *}}}
 // CHECK-NEXT:   apipe.commit_group
 // CHECK-NEXT:   apipe.wait %[[D1]]
-func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1) {
+func.func @conditional_copy(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -353,7 +353,7 @@ func.func @conditional_copy(%A: memref<64xf32>, %out: memref<16xf32>, %flag: i1)
 // CHECK-NEXT:   %[[E:.*]] = arith.addi %[[M]]
 // CHECK-NEXT:   memref.load %[[VIEW]][%[[E]]]
 // CHECK-COUNT-2: scf.for %{{.*}} = %c0 to %c4 step %c1 {
-func.func @gemm_like_nest(%A: memref<256xf32>, %acc: memref<4xf32>) {
+func.func @gemm_like_nest(%A: memref<256xf32> {llvm.noalias}, %acc: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

@@ -22,7 +22,7 @@
 // CHECK-NEXT: apipe.wait_group 0{{$}}
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<4xf32, 3>
 // CHECK-NEXT: return %[[X]], %[[Y]]
-func.func @cse_keeps_loads_on_both_sides_of_wait_group(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) -> (f32, f32) {
+func.func @cse_keeps_loads_on_both_sides_of_wait_group(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32, 3> {llvm.noalias}, %i: index) -> (f32, f32) {
   %c0 = arith.constant 0 : index
   apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.commit_group
@@ -41,7 +41,7 @@ func.func @cse_keeps_loads_on_both_sides_of_wait_group(%A: memref<64xf32>, %buf:
 // CHECK-NEXT: apipe.wait %[[T]]{{$}}
 // CHECK-NEXT: %[[Y:.*]] = memref.load
 // CHECK-NEXT: return %[[X]], %[[Y]]
-func.func @cse_keeps_loads_on_both_sides_of_wait(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) -> (f32, f32) {
+func.func @cse_keeps_loads_on_both_sides_of_wait(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32, 3> {llvm.noalias}, %i: index) -> (f32, f32) {
   %c0 = arith.constant 0 : index
   apipe.copy %A[%i], %buf[%c0], 4 queue 1 : memref<64xf32> to memref<4xf32, 3>
   %t = apipe.commit_group queue 1
@@ -70,7 +70,7 @@ func.func @cse_keeps_loads_on_both_sides_of_wait(%A: memref<64xf32>, %buf: memre
 // CHECK-NEXT: %[[DEAD:.*]] = memref.alloc()
 // CHECK-NEXT: apipe.copy %{{.*}}[%{{.*}}], %[[DEAD]][%{{.*}}], 4
 // CHECK-NEXT: return
-func.func @nothing_dropped_or_merged(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %i: index) {
+func.func @nothing_dropped_or_merged(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32, 3> {llvm.noalias}, %i: index) {
   %c0 = arith.constant 0 : index
   apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
   apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
@@ -105,7 +105,7 @@ func.func @nothing_dropped_or_merged(%A: memref<64xf32>, %buf: memref<4xf32, 3>,
 // CHECK-NEXT: memref.load
 // CHECK-NEXT: memref.store
 // CHECK-NEXT: }
-func.func @licm_keeps_sync_in_loop(%A: memref<64xf32>, %buf: memref<4xf32, 3>, %out: memref<16xf32>, %k: index) {
+func.func @licm_keeps_sync_in_loop(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32, 3> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %k: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

@@ -26,7 +26,8 @@
 //! # Algorithm of the overlap test
 //! 1. Roots: two different roots overlap only if they may alias ([`RootKind`]:
 //!    fresh allocations alias nothing else; arguments, globals and unknown
-//!    roots of one memory space may alias each other).
+//!    roots of one memory space may alias each other, except an argument
+//!    marked `llvm.noalias`, which aliases no other argument or global).
 //! 2. Same root: per dimension, `[sa, sa + ea)` meets `[sb, sb + eb)` iff
 //!    `-ea < sa - sb < eb` (`sa = sb` for single elements); these
 //!    constraints join the context of the accesses (the constraints of the
@@ -71,7 +72,9 @@ pub use affine::{Atom, Lin, Signedness, Symbol};
 pub use constraints::{Constraint, Feasibility, System};
 pub use dependence::{may_depend, may_depend_at, may_meet_in_one_iteration, IterationDistance};
 pub use effects::{accesses, copy_regions, Access, AccessKind, OpAccesses};
-pub use region::{may_alias, overlap, overlap_with, Dim, Overlap, Region, Root, RootKind};
+pub use region::{
+    may_alias, overlap, overlap_with, same_buffer, Dim, Overlap, Region, Root, RootKind,
+};
 pub use values::Forms;
 
 #[cfg(test)]

@@ -29,8 +29,14 @@ pub enum RootKind {
     /// workgroup or private attribution): aliases no other root.
     Fresh,
     /// A function argument: may alias other arguments, globals and unknown
-    /// roots, not fresh buffers.
-    Argument,
+    /// roots, not fresh buffers; with `noalias` (the argument carries
+    /// `llvm.noalias`, LLVM's `noalias` / CUDA's `__restrict__`: no other
+    /// pointer the function uses reaches its memory) it aliases no other
+    /// root.
+    Argument {
+        /// The argument carries the `llvm.noalias` attribute.
+        noalias: bool,
+    },
     /// `memref.get_global @name`: the same global as every other access of
     /// `@name`, and may alias arguments and unknown roots.
     Global(String),
@@ -155,8 +161,12 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
         return false;
     }
     match (&a.kind, &b.kind) {
+        // A buffer of unknown origin may be (based on) any other.
         (RootKind::Other, _) | (_, RootKind::Other) => true,
         (RootKind::Fresh, _) | (_, RootKind::Fresh) => false,
+        (RootKind::Argument { noalias: true }, _) | (_, RootKind::Argument { noalias: true }) => {
+            false
+        }
         (RootKind::Global(x), RootKind::Global(y)) => x == y,
         _ => true,
     }
@@ -312,6 +322,35 @@ fn function_input_count(function: &melior::ir::OperationRef) -> Option<usize> {
     }
 }
 
+/// True if argument `number` of `function` carries `llvm.noalias` (in its
+/// `arg_attrs`, as `func.func` and `gpu.func` keep them).
+fn argument_is_noalias(function: &melior::ir::OperationRef, number: usize) -> bool {
+    let Ok(attributes) = function.attribute("arg_attrs") else {
+        return false;
+    };
+    // SAFETY: a live attribute; checked to be an array of dictionaries, and
+    // the index below its size, before each access.
+    unsafe {
+        let raw = attributes.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw)
+            || number as isize >= mlir_sys::mlirArrayAttrGetNumElements(raw)
+        {
+            return false;
+        }
+        let dictionary = mlir_sys::mlirArrayAttrGetElement(raw, number as isize);
+        if !mlir_sys::mlirAttributeIsADictionary(dictionary) {
+            return false;
+        }
+        let name = mlir_sys::MlirStringRef {
+            data: c"llvm.noalias".as_ptr(),
+            length: "llvm.noalias".len(),
+        };
+        !mlir_sys::mlirDictionaryAttrGetElementByName(dictionary, name)
+            .ptr
+            .is_null()
+    }
+}
+
 /// The root description of a value that is not a view.
 fn root_of(value: Value) -> Root {
     let symbol = Symbol::Value(value_key(value));
@@ -336,7 +375,9 @@ fn root_of(value: Value) -> Root {
                 {
                     RootKind::Fresh
                 } else {
-                    RootKind::Argument
+                    RootKind::Argument {
+                        noalias: argument_is_noalias(&parent, number),
+                    }
                 }
             }
             _ => RootKind::Other,

@@ -476,11 +476,11 @@ fn roots_alias_by_kind() {
     };
     assert!(!may_alias(
         &root(1, RootKind::Fresh),
-        &root(2, RootKind::Argument)
+        &root(2, RootKind::Argument { noalias: false })
     ));
     assert!(may_alias(
-        &root(1, RootKind::Argument),
-        &root(2, RootKind::Argument)
+        &root(1, RootKind::Argument { noalias: false }),
+        &root(2, RootKind::Argument { noalias: false })
     ));
     assert!(may_alias(
         &root(1, RootKind::Global("a".into())),
@@ -498,7 +498,23 @@ fn roots_alias_by_kind() {
     ));
     let mut shared = root(3, RootKind::Other);
     shared.space = "3".into();
-    assert!(!may_alias(&shared, &root(4, RootKind::Argument)));
+    assert!(!may_alias(
+        &shared,
+        &root(4, RootKind::Argument { noalias: false })
+    ));
+    // An argument marked llvm.noalias aliases no other argument or global,
+    // but an unknown root may be based on it.
+    let restrict = root(5, RootKind::Argument { noalias: true });
+    assert!(!may_alias(
+        &restrict,
+        &root(6, RootKind::Argument { noalias: false })
+    ));
+    assert!(!may_alias(
+        &root(6, RootKind::Global("a".into())),
+        &restrict
+    ));
+    assert!(may_alias(&restrict, &root(7, RootKind::Other)));
+    assert!(may_alias(&restrict, &restrict.clone()));
 }
 
 /// One random access of a generated loop: `buf[(a*i + b) op V]`.

@@ -42,17 +42,21 @@
 //!    (read-after-write, write-after-read, write-after-write) and the
 //!    iteration distance, with a note at the other op. Nothing is changed.
 //!
-//! Assumption: two different buffers that are function arguments or
-//! globals (different names) do not overlap (TVM's buffer model; CUDA
-//! kernels' `__restrict__` inputs and outputs); a buffer of unknown origin
-//! (a call result, a loaded memref) may overlap every other.
+//! Aliasing ([`crate::access::may_alias`]): two different function
+//! arguments, or an argument and a global, may be the same memory (MLIR's
+//! and LLVM's default; the caller may pass one buffer twice) unless one of
+//! the arguments carries `llvm.noalias` (LLVM `noalias`, CUDA
+//! `__restrict__`); a buffer of unknown origin (a call result, a loaded
+//! memref) may overlap every other; fresh allocations overlap nothing else.
+//! A dependence that rests only on such possible aliasing is refused like
+//! any other, with a hint at `llvm.noalias`.
 //!
 //! Invariant: only reads the IR.
 
 use super::analysis::Item;
 use crate::access::{
-    self, may_depend_at, may_meet_in_one_iteration, AccessKind, Constraint, Dim, Forms,
-    IterationDistance, Overlap, Region, RootKind, Symbol,
+    self, may_depend_at, may_meet_in_one_iteration, same_buffer, AccessKind, Constraint, Dim,
+    Forms, IterationDistance, Overlap, Region, RootKind, Symbol,
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -262,17 +266,7 @@ fn overlap_at(
     let (Some(rx), Some(ry)) = (&x.region, &y.region) else {
         return MAY;
     };
-    let verdict = may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance);
-    match verdict {
-        // Two different buffers that are arguments or globals: assumed
-        // not to overlap (module doc).
-        Overlap::May { alias: true, .. }
-            if rx.root.kind != RootKind::Other && ry.root.kind != RootKind::Other =>
-        {
-            Overlap::Disjoint
-        }
-        v => v,
-    }
+    may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance)
 }
 
 /// What an access does, for a message.
@@ -325,8 +319,16 @@ fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, ex
         }
         _ => String::new(),
     };
+    // Different buffers (arguments, globals, buffers of unknown origin)
+    // that may be the same memory.
+    let aliased = match (&x.region, &y.region) {
+        (Some(a), Some(b)) if !same_buffer(&a.root, &b.root) => {
+            "; the two buffers are different values that may be the same memory: mark the function argument {llvm.noalias} if it overlaps no other buffer, or"
+        }
+        _ => ";",
+    };
     let message = format!(
-        "'{}' op in stage {} {} memory that '{}' op in stage {} {} {when}: the pipelined schedule does not keep this {carried}{kind} dependence (iteration distance {at}){done}; change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first",
+        "'{}' op in stage {} {} memory that '{}' op in stage {} {} {when}: the pipelined schedule does not keep this {carried}{kind} dependence (iteration distance {at}){done}{aliased} change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first",
         name_of(&x.op),
         stage[x.k],
         verb(x, !exact),

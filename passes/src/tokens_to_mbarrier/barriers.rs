@@ -142,7 +142,7 @@ enum Buffer {
 /// `None` for a root that may be any buffer.
 fn buffer(root: &crate::access::region::Root) -> Option<Buffer> {
     match &root.kind {
-        RootKind::Fresh | RootKind::Argument => Some(Buffer::Value(root.symbol)),
+        RootKind::Fresh | RootKind::Argument { .. } => Some(Buffer::Value(root.symbol)),
         RootKind::Global(name) => Some(Buffer::Global(name.clone())),
         RootKind::Other => None,
     }

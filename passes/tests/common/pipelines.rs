@@ -255,7 +255,7 @@ impl Pipeline {
         let mut t = String::new();
         let _ = writeln!(
             t,
-            "func.func @kernel(%A: memref<{na}xf32>, %out: memref<{no}xf32>, %n: index, %c: i1) {{"
+            "func.func @kernel(%A: memref<{na}xf32>, %out: memref<{no}xf32> {{llvm.noalias}}, %n: index, %c: i1) {{"
         );
         for v in 0..=8 {
             let _ = writeln!(t, "  %c{v} = arith.constant {v} : index");

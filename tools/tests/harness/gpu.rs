@@ -212,7 +212,7 @@ impl GpuPipeline {
         };
         let _ = writeln!(
             t,
-            "  gpu.func @kernel_k(%A: memref<{na}xf32>, %out: memref<{no}xf32>, %n: index) workgroup({}) kernel{known} {{",
+            "  gpu.func @kernel_k(%A: memref<{na}xf32>, %out: memref<{no}xf32> {{llvm.noalias}}, %n: index) workgroup({}) kernel{known} {{",
             buffers.join(", ")
         );
         let pad = "    ";
