@@ -14,7 +14,8 @@
 //!    [`bulk::check`] (sm_90 only);
 //! 2. `apipe.mbarrier_init %ring, %n` becomes one `nvvm.mbarrier.init`
 //!    (`mbarrier.init.shared.b64`, PTX ISA 9.7.13.15.9) per slot with the
-//!    arrival count `%n` as `i32`. No `fence.mbarrier_init` follows: the
+//!    arrival count `%n` as `i32` (an `scf.for` over the slots for a ring
+//!    of more than [`UNROLLED_INIT_SLOTS`]). No `fence.mbarrier_init` follows: the
 //!    PTX ISA requires it only to make the initialisation visible to the
 //!    async proxy (bulk copies, TMA) or to other CTAs of a cluster; the
 //!    `gpu.barrier` that `apipe-tokens-to-mbarrier` places after the
@@ -54,12 +55,12 @@ mod bulk;
 use apipe_dialect::{diagnostic, ops, Reported};
 use apipe_passes::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use melior::{
-    dialect::{arith, DialectHandle},
+    dialect::{arith, scf, DialectHandle},
     ir::{
         attribute::{Attribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        BlockLike, Identifier, Location, OperationRef, Type, Value,
+        Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
     },
     Context,
 };
@@ -111,6 +112,10 @@ fn run(op: OperationRef, options: &PassOptions) -> Result<(), Reported> {
     }
     mbarrier_to_nvvm(&op, sm as u32)
 }
+
+/// Rings of at most this many slots are initialised by one
+/// `nvvm.mbarrier.init` per slot; larger ones by a loop over the slots.
+const UNROLLED_INIT_SLOTS: i64 = 16;
 
 /// K, the slots of a ring `memref<K x i64, 3>` (the verifier guarantees a
 /// static K).
@@ -329,14 +334,33 @@ impl<'c> Lower<'c> {
                 ),
             )
             .unwrap();
-        for slot in 0..slots {
-            let pointer = self.slot_pointer(op, ring, None, slot);
+        let init = |anchor: OperationRef<'c, '_>, slot: Option<Value<'c, '_>>, fixed: i64| {
+            let pointer = self.slot_pointer(anchor, ring, slot, fixed);
             let init = OperationBuilder::new("nvvm.mbarrier.init", location)
                 .add_operands(&[pointer, count])
                 .build()
                 .expect("valid nvvm.mbarrier.init");
-            self.before(op, init);
+            self.before(anchor, init);
+        };
+        if slots <= UNROLLED_INIT_SLOTS {
+            for slot in 0..slots {
+                init(op, None, slot);
+            }
+            return;
         }
+        // A larger ring: one init per iteration of an scf.for over the
+        // slots (unrolled, a fuzzed ring of 29,055 slots kept LLVM's code
+        // generation busy for minutes).
+        let lower = self.constant(op, self.index, 0);
+        let upper = self.constant(op, self.index, slots);
+        let step = self.constant(op, self.index, 1);
+        let body = Block::new(&[(self.index, location)]);
+        let terminator = body.append_operation(scf::r#yield(&[], location));
+        let slot: Value = body.argument(0).unwrap().into();
+        let region = Region::new();
+        region.append_block(body);
+        self.before(op, scf::r#for(lower, upper, step, region, location));
+        init(terminator, Some(slot), 0);
     }
 
     /// Step 3.
