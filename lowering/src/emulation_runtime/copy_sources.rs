@@ -531,7 +531,8 @@ pub fn cross_block_source_write(
         log.compact();
         all.extend(log.writes.iter().map(|w| (*block, Range::Write(*w))));
     }
-    all.sort_by_key(|(block, r)| (bounds(r).0, *block));
+    // Unstable: ranges with equal keys are of one block, never compared.
+    all.sort_unstable_by_key(|(block, r)| (bounds(r).0, *block));
     // Per kind (0 read, 1 write): the two furthest-reaching ranges of
     // distinct blocks.
     let mut reach: [[Option<(usize, Range)>; 2]; 2] = [[None; 2]; 2];

@@ -306,6 +306,28 @@ impl Shadow {
                 }
             }
             Kind::Write | Kind::Atomic => {
+                // Fast path: a write over bytes whose records are all alike
+                // (a tile written once per epoch: the common case) is
+                // decided once, at the first byte, as the loop would.
+                let n = end - start;
+                if n > 1 {
+                    let first = (self.write[start], self.read[start], self.read2[start]);
+                    if self.write[start..end].iter().all(|&w| w == first.0)
+                        && self.read[start..end].iter().all(|&r| r == first.1)
+                        && self.read2[start..end].iter().all(|&r| r == first.2)
+                    {
+                        let found = [("WAW", first.0), ("WAR", first.1), ("WAR", first.2)]
+                            .into_iter()
+                            .find_map(|(name, other)| {
+                                conflicts(other, now, thread, atomic, &self.completions)
+                                    .map(|own| (name, other, own))
+                            });
+                        self.write[start..end].fill(me);
+                        return found.map(|(name, other, own)| {
+                            make_race(name, start, other, own, &self.completions)
+                        });
+                    }
+                }
                 for offset in start..end {
                     let found = [
                         ("WAW", self.write[offset]),
@@ -724,6 +746,33 @@ mod tests {
             .access(Kind::Write, 0, 1, 1, 4, 2)
             .expect("WAR with the other reader");
         assert_eq!((war.name, war.other.thread), ("WAR", 2));
+    }
+
+    #[test]
+    fn a_write_decides_like_byte_by_byte_on_alike_and_mixed_records() {
+        // Alike records (the fast path): the race is at the first byte.
+        let mut s = Shadow::default();
+        s.reset(16);
+        assert!(s.access(Kind::Write, 0, 16, 0, 1, 1).is_none());
+        let waw = s.access(Kind::Write, 4, 12, 1, 2, 1).expect("WAW");
+        assert_eq!((waw.name, waw.offset, waw.other.thread), ("WAW", 4, 0));
+        assert!(s.access(Kind::Write, 4, 12, 1, 3, 1).is_none(), "own bytes");
+        // Mixed records (the byte loop): the first byte that conflicts.
+        let mut s = Shadow::default();
+        s.reset(16);
+        assert!(s.access(Kind::Write, 0, 8, 0, 1, 1).is_none());
+        assert!(s.access(Kind::Read, 8, 16, 2, 4, 1).is_none());
+        let war = s.access(Kind::Write, 6, 16, 2, 5, 1).expect("WAW first");
+        assert_eq!((war.name, war.offset, war.other.thread), ("WAW", 6, 0));
+        let mut s = Shadow::default();
+        s.reset(16);
+        assert!(s.access(Kind::Write, 0, 8, 0, 1, 1).is_none());
+        assert!(s.access(Kind::Read, 8, 16, 2, 4, 1).is_none());
+        let war = s.access(Kind::Write, 0, 16, 0, 5, 1).expect("WAR");
+        assert_eq!((war.name, war.offset, war.other.thread), ("WAR", 8, 2));
+        // After a barrier the alike records are old: no race.
+        s.barrier();
+        assert!(s.access(Kind::Write, 0, 16, 3, 6, s.epoch).is_none());
     }
 
     #[test]
