@@ -16,7 +16,10 @@ use crate::{
     group_distance::{self, GroupDistance},
 };
 use apipe_dialect::{attributes, ops};
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value};
+use melior::ir::{
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, TypeLike, Value,
+    ValueLike,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Rounds of a loop's fixed point after which carried instances forget
@@ -57,6 +60,13 @@ pub(crate) struct Analysis<'c, 'a> {
     /// pipeline of 9 stages (8 groups in flight) was once widened too early
     /// and reported as racing.
     widen_after: usize,
+    /// The function's first `gpu.thread_id` of each dimension
+    /// ([`Analysis::thread_id_of_dimension`]), found once.
+    thread_ids: Option<[Option<usize>; 3]>,
+    /// Per dimension, whether the function reads an id of it or is
+    /// launched in the module with a size other than 1 there
+    /// ([`Analysis::dimension_may_differ`]), found once.
+    reads_dimension: Option<[bool; 3]>,
 }
 
 /// [`Analysis::widen_after`] for `function`.
@@ -102,6 +112,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             seen: HashSet::new(),
             seen_kinds: HashSet::new(),
             widen_after: rounds_before_widening(&function),
+            thread_ids: None,
+            reads_dimension: None,
         })
     }
 
@@ -152,6 +164,98 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .parent_operation()
                     .is_some_and(|p| ops::is(&p, "gpu.launch"))
         })
+    }
+
+    /// The dimension (0 for x, 1 for y, 2 for z) of the thread id `k`
+    /// (a `gpu.thread_id`, a `gpu.global_id`, a `gpu.launch` body's
+    /// thread id argument).
+    pub(super) fn thread_id_dimension(&self, k: usize) -> Option<usize> {
+        if !self.is_thread_id(k) {
+            return None;
+        }
+        // SAFETY: keys of symbols come from live values of this function.
+        let value = unsafe { value_of(k) };
+        match defining_op(value) {
+            Some(op) => crate::access::values::gpu_dimension(&op),
+            None => block_argument(value).map(|(_, n)| n - 3),
+        }
+    }
+
+    /// A thread id of dimension `d` (0 for x, 1 for y, 2 for z) in scope
+    /// at `op`: the thread id argument of the innermost `gpu.launch`
+    /// around it, else the function's first `gpu.thread_id` of that
+    /// dimension; `None` if the function has none.
+    pub(super) fn thread_id_of_dimension(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        d: usize,
+    ) -> Option<usize> {
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                let block = parent.region(0).ok()?.first_block()?;
+                return Some(crate::access::values::value_key(
+                    block.argument(3 + d).ok()?.into(),
+                ));
+            }
+            current = parent.parent_operation();
+        }
+        *self
+            .thread_ids
+            .get_or_insert_with(|| {
+                let mut ids = [None; 3];
+                for op in ops::nested_ops(&self.function) {
+                    if ops::is(&op, "gpu.thread_id") {
+                        if let (Some(d), Ok(result)) =
+                            (crate::access::values::gpu_dimension(&op), op.result(0))
+                        {
+                            ids[d].get_or_insert(crate::access::values::value_key(result.into()));
+                        }
+                    }
+                }
+                ids
+            })
+            .get(d)?
+    }
+
+    /// True if two threads of the block running `op` may have different
+    /// ids in dimension `d` (0 for x, 1 for y, 2 for z): the size stated
+    /// (`known_block_size`, a `gpu.launch` with constant sizes) exceeds 1;
+    /// with none stated, a `gpu.launch` body, or a function that reads an
+    /// id of that dimension (`gpu.thread_id`, `gpu.global_id`), or a kernel
+    /// that a `gpu.launch_func` of the module launches with a size there
+    /// other than the constant 1. A kernel that never reads an id of a
+    /// dimension, and is launched in the module only with size 1 there (or
+    /// not at all), is assumed to run with size 1 there (README, "Status
+    /// and known limits").
+    pub(super) fn dimension_may_differ(&mut self, op: &OperationRef<'c, 'a>, d: usize) -> bool {
+        if let Some(size) = crate::access::values::known_block_size(op, d) {
+            return size > 1;
+        }
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                return true;
+            }
+            current = parent.parent_operation();
+        }
+        let function = self.function;
+        let reads = *self.reads_dimension.get_or_insert_with(|| {
+            let mut reads = [false; 3];
+            for op in ops::nested_ops(&function) {
+                if matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id") {
+                    let elects = op.result(0).is_ok_and(|r| only_elects(r.into(), 0));
+                    if let (Some(d), false) = (crate::access::values::gpu_dimension(&op), elects) {
+                        reads[d] = true;
+                    }
+                }
+            }
+            for (d, launched) in launched_block_sizes(&function).into_iter().enumerate() {
+                reads[d] |= launched;
+            }
+            reads
+        });
+        reads.get(d).copied().unwrap_or(true)
     }
 
     /// True if the symbol may differ between threads.
@@ -1099,6 +1203,69 @@ impl<'c, 'a> Analysis<'c, 'a> {
 /// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
 /// body, or a function that uses thread ids or barriers (a kernel written as
 /// `func.func`, as IREE and upstream tests do).
+/// True if `value` (a thread id) is used only to elect thread
+/// `(0, 0, 0)`: through `arith.ori` with other ids into `arith.cmpi` with
+/// the constant 0, as `apipe-tokens-to-mbarrier` emits for the thread that
+/// initializes the barriers. Such a read says nothing about how the
+/// kernel's data depends on that dimension.
+/// A plain `%tid_y == 0` is no election (a guard on the dimension itself).
+fn only_elects(value: Value, depth: usize) -> bool {
+    let users = crate::token_values::users(value);
+    depth < 8
+        && !users.is_empty()
+        && users.iter().all(|user| match ops::name(user).as_str() {
+            "arith.ori" => user
+                .result(0)
+                .is_ok_and(|r| only_elects(r.into(), depth + 1)),
+            "arith.cmpi" => depth > 0 && user.operands().any(|v| constant(v) == Some(0)),
+            _ => false,
+        })
+}
+
+/// Per dimension, whether some `gpu.launch_func` of the module around the
+/// `gpu.func` `function` launches it with a block size there other than
+/// the constant 1 (all false for other functions).
+fn launched_block_sizes(function: &OperationRef) -> [bool; 3] {
+    let mut out = [false; 3];
+    if !ops::is(function, "gpu.func") {
+        return out;
+    }
+    let name = |op: &OperationRef| {
+        op.attribute("sym_name")
+            .ok()
+            .map(|a| a.to_string().trim_matches('"').to_owned())
+    };
+    let (Some(kernel), Some(module)) = (
+        name(function),
+        function.parent_operation().and_then(|m| name(&m)),
+    ) else {
+        return out;
+    };
+    let wanted = format!("@{module}::@{kernel}");
+    let mut root = *function;
+    while let Some(parent) = root.parent_operation() {
+        root = parent;
+    }
+    for launch in ops::nested_ops(&root) {
+        if !ops::is(&launch, "gpu.launch_func")
+            || launch.attribute("kernel").map(|a| a.to_string()).ok() != Some(wanted.clone())
+        {
+            continue;
+        }
+        // Operands: the async dependencies, then grid x, y, z and block
+        // x, y, z.
+        let dependencies = launch
+            .operands()
+            .take_while(|v| !v.r#type().is_index())
+            .count();
+        for (d, flag) in out.iter_mut().enumerate() {
+            let size = launch.operand(dependencies + 3 + d).ok().and_then(constant);
+            *flag |= size != Some(1);
+        }
+    }
+    out
+}
+
 fn runs_on_threads(function: &OperationRef) -> bool {
     ops::is(function, "gpu.func")
         || ops::is(function, "gpu.launch")
