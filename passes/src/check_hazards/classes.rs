@@ -297,7 +297,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         })
     }
 
-    fn found(
+    pub(super) fn found(
         &mut self,
         kind: HazardKind,
         role: Role,

@@ -77,7 +77,11 @@
 //!    the same state; what each leaves is constrained by its condition
 //!    (`%c` holds, `x = case`, the default's range), then joined: instances
 //!    of the same copy and regions merge, their counts as a hull, their
-//!    constraints intersected.
+//!    constraints intersected. In a `gpu.func`, where the condition (or
+//!    the switch operand) may differ between threads, the regions are
+//!    exclusive for one thread only: each region's accesses are also
+//!    checked against the copies other threads issue in the other regions,
+//!    in flight at any moment (races between threads).
 //! 5. `scf.for`: instances from before the loop see `base + per * τ_L` in
 //!    iteration `τ_L` (`per`: the groups one iteration commits); the header
 //!    is the join of the entry and the back edge (`τ_L -> τ_L - 1`, values

@@ -67,6 +67,22 @@ pub(crate) struct Analysis<'c, 'a> {
     /// launched in the module with a size other than 1 there
     /// ([`Analysis::dimension_may_differ`]), found once.
     reads_dimension: Option<[bool; 3]>,
+    /// Per open region of a branch op whose condition may differ between
+    /// threads (innermost last): the copies issued and the accesses made
+    /// in it, at any depth ([`Analysis::divergent`]).
+    divergent_events: Vec<Events<'c, 'a>>,
+}
+
+/// The copies issued and the accesses made in a region (at any depth).
+#[derive(Default)]
+struct Events<'c, 'a> {
+    copies: Vec<Instance<'c, 'a>>,
+    accesses: Vec<(
+        OperationRef<'c, 'a>,
+        crate::access::Region,
+        AccessKind,
+        Role,
+    )>,
 }
 
 /// [`Analysis::widen_after`] for `function`.
@@ -114,6 +130,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             widen_after: rounds_before_widening(&function),
             thread_ids: None,
             reads_dimension: None,
+            divergent_events: Vec::new(),
         })
     }
 
@@ -435,6 +452,39 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.check_writes_since_barrier(&op, &src, &dst, state);
             self.check_same_copy_other_threads(&op, &src, &dst, &when);
         }
+        if let Some(events) = self.divergent_events.last_mut() {
+            for (region, kind, role) in [
+                (&src, AccessKind::Read, Role::CopySource),
+                (&dst, AccessKind::Write, Role::CopyDestination),
+            ] {
+                if !events
+                    .accesses
+                    .iter()
+                    .any(|(o, r, _, _)| *o == op && r == region)
+                {
+                    events.accesses.push((op, region.clone(), kind, role));
+                }
+            }
+            if !events
+                .copies
+                .iter()
+                .any(|i| i.copy == op && i.dst == dst && i.src == src)
+            {
+                events.copies.push(Instance {
+                    copy: op,
+                    queue: attributes::queue(&op),
+                    src: src.clone(),
+                    dst: dst.clone(),
+                    groups: Count::zero(),
+                    when: when.clone(),
+                    unsynced: false,
+                    closer: None,
+                    named_by: Default::default(),
+                    named_numbers: Default::default(),
+                    trace: Trace::default(),
+                });
+            }
+        }
         state.add(Instance {
             copy: op,
             // An arrive tracks every earlier copy of the thread: one queue.
@@ -467,6 +517,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 Role::Plain(access.kind)
             };
+            if let Some(events) = self.divergent_events.last_mut() {
+                if !events
+                    .accesses
+                    .iter()
+                    .any(|(o, r, _, _)| o == op && *r == access.region)
+                {
+                    events
+                        .accesses
+                        .push((*op, access.region.clone(), access.kind, role));
+                }
+            }
             match access.kind {
                 AccessKind::Read => self.check_read(op, &access.region, role, state),
                 AccessKind::Write => self.check_write(op, &access.region, role, None, state),
@@ -734,7 +795,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
     fn branches(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         let entry = std::mem::take(state);
         let mut outs: Vec<State<'c, 'a>> = Vec::new();
+        let divergent = self.gpu
+            && !ops::is(&op, "scf.execute_region")
+            && op
+                .operand(0)
+                .is_ok_and(|c| self.is_variant(Symbol::Value(crate::access::values::value_key(c))));
+        let mut events = Vec::new();
         for (index, region) in op.regions().enumerate() {
+            if divergent {
+                self.divergent_events.push(Events::default());
+            }
             let mut branch = entry.clone();
             // The else region of the guard `n - x <=u c` of a wait on an
             // old count `x` (mbarrier form): group `x` is complete there.
@@ -754,6 +824,18 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .add_region_constraints(&op, Some(index), &mut conditions);
             branch.constrain_all(conditions.constraints());
             outs.push(branch);
+            if divergent {
+                events.push(self.divergent_events.pop().unwrap_or_default());
+            }
+        }
+        if divergent {
+            self.divergent(&op, &events);
+            if let Some(parent) = self.divergent_events.last_mut() {
+                for e in events {
+                    parent.copies.extend(e.copies);
+                    parent.accesses.extend(e.accesses);
+                }
+            }
         }
         // The branch on which an instance stays in flight while another
         // completes it decides the path (a note in diagnostics).
@@ -779,6 +861,45 @@ impl<'c, 'a> Analysis<'c, 'a> {
             joined = joined.join(out);
         }
         *state = joined;
+    }
+
+    /// Races between threads that take different regions of the branch op
+    /// `op`, whose condition may differ between threads: one region runs
+    /// for some threads while another runs for others, so one thread's
+    /// accesses in region `i` meet another thread's copies issued in region
+    /// `j`, in flight at any moment of region `i` (no wait or barrier of one
+    /// region orders the other's). For a single thread the regions are
+    /// exclusive, which the join of the branches already follows.
+    fn divergent(&mut self, op: &OperationRef<'c, 'a>, events: &[Events<'c, 'a>]) {
+        use super::classes::Threads;
+        for (i, mine) in events.iter().enumerate() {
+            for (j, theirs) in events.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                for copy in &theirs.copies {
+                    let mut instance = copy.clone();
+                    instance.trace.divergent = Some((*op, j));
+                    for (at, region, kind, role) in &mine.accesses {
+                        let sides: &[(&crate::access::Region, HazardKind)] = match kind {
+                            AccessKind::Read => &[(&instance.dst, HazardKind::ReadAfterWrite)],
+                            AccessKind::Write => &[
+                                (&instance.dst, HazardKind::WriteAfterWrite),
+                                (&instance.src, HazardKind::WriteAfterRead),
+                            ],
+                        };
+                        for (theirs, kind) in sides {
+                            let verdict =
+                                self.meets(at, region, theirs, &instance.when, Threads::Other);
+                            if verdict.0.may() {
+                                self.found(*kind, *role, at, &instance, (verdict, true));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The symbols of `state` defined inside `op`, mapped to their stale
