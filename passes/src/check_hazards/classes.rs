@@ -57,6 +57,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         when: &[Constraint],
         threads: Threads,
     ) -> (Overlap, System) {
+        // Each comparison counts against the function's work budget.
+        self.work = self.work.saturating_add(1);
         let mut system = self.context(op);
         if threads == Threads::Same {
             system.extend(when.iter().cloned());

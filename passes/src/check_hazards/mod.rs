@@ -88,7 +88,11 @@
 //!    defined in the body stale), iterated to a fixed point (waits bound the
 //!    instances in flight, so it is reached within a few rounds; otherwise
 //!    carried instances are summarized over their iteration after 6 rounds, their
-//!    regions after 16). Two cases converge at once: in a loop with no
+//!    regions after 16; more rounds before widening where the function keeps
+//!    more groups in flight, but only in loops that issue copies or close
+//!    groups, and at most `T + 2` for a static trip count `T`; and one work
+//!    budget per function, past which every loop widens at once, bounds
+//!    nested fixed points). Two cases converge at once: in a loop with no
 //!    commit, wait or barrier what enters it holds in every iteration (no
 //!    "first iteration only" bound, which would grow by one per round); in
 //!    a loop with no `gpu.barrier` the reads of earlier iterations are

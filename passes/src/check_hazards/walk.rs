@@ -34,6 +34,21 @@ const GIVE_UP_AFTER: usize = 10;
 /// allows 64 stages).
 const MOST_BEFORE_WIDENING: usize = 68;
 
+/// The most op visits of loop bodies in one function's fixed points, all
+/// loops and nestings together. Past it every loop entered (or still
+/// iterating) widens at once and gives up on regions at once, which is
+/// sound (only precision drops): a nest of loops with huge counts then
+/// costs a few passes per level instead of `(rounds)^depth`.
+const WORK_BUDGET: usize = 50_000;
+
+/// The rounds of one loop's fixed point: before widening, and before
+/// regions become whole buffers.
+#[derive(Clone, Copy, Debug)]
+struct Rounds {
+    widen: usize,
+    give_up: usize,
+}
+
 /// The analysis of one function.
 pub(crate) struct Analysis<'c, 'a> {
     pub function: OperationRef<'c, 'a>,
@@ -71,6 +86,8 @@ pub(crate) struct Analysis<'c, 'a> {
     /// threads (innermost last): the copies issued and the accesses made
     /// in it, at any depth ([`Analysis::divergent`]).
     divergent_events: Vec<Events<'c, 'a>>,
+    /// Op visits of loop bodies so far ([`WORK_BUDGET`]).
+    pub(super) work: usize,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -131,6 +148,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             thread_ids: None,
             reads_dimension: None,
             divergent_events: Vec::new(),
+            work: 0,
         })
     }
 
@@ -971,9 +989,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         l: &OperationRef<'c, 'a>,
         header: &State<'c, 'a>,
         next: &mut State<'c, 'a>,
-        round: usize,
+        give_up: bool,
     ) {
-        let give_up = round >= self.widen_after + GIVE_UP_AFTER;
         let tau = Symbol::Iteration(key(l));
         let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
         let earlier = Lin::symbol(tau)
@@ -1121,6 +1138,53 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// The rounds of the fixed point of the loop `l` ([`Rounds`]): a loop
+    /// that issues no copy and closes no group (no `apipe.copy`,
+    /// `apipe.commit_group`, `apipe.mbarrier_arrive_copies` inside) carries
+    /// no new instance from iteration to iteration, so [`WIDEN_AFTER`]
+    /// rounds; one with a static trip count `T` has no iteration `T` steps
+    /// back, so at most `T + 2` ([`WIDEN_AFTER`] at the least); otherwise
+    /// the function's [`Analysis::widen_after`]. Past [`WORK_BUDGET`]: none.
+    fn rounds(&self, l: &OperationRef<'c, 'a>, nested: &[OperationRef<'c, 'a>]) -> Rounds {
+        if self.work > WORK_BUDGET {
+            return Rounds {
+                widen: 0,
+                give_up: 0,
+            };
+        }
+        let issues = nested.iter().any(|o| {
+            matches!(
+                ops::name(o).as_str(),
+                ops::COPY | ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES
+            )
+        });
+        let mut widen = if issues {
+            self.widen_after
+        } else {
+            WIDEN_AFTER
+        };
+        if let Some(trips) = crate::trip_count::static_trip_count(l) {
+            let trips = usize::try_from(trips).unwrap_or(usize::MAX);
+            widen = widen.min(trips.saturating_add(2).max(WIDEN_AFTER));
+        }
+        Rounds {
+            widen,
+            give_up: widen + GIVE_UP_AFTER,
+        }
+    }
+
+    /// Counts one pass over a loop body (its ops times the instances and
+    /// reads live at its header) against
+    /// [`WORK_BUDGET`]; past it, `rounds` widens and gives up from `round`
+    /// on.
+    fn spend(&mut self, ops: usize, round: usize, rounds: &mut Rounds) {
+        self.work = self.work.saturating_add(ops.max(1));
+        if self.work > WORK_BUDGET {
+            rounds.widen = rounds.widen.min(round);
+            rounds.give_up = rounds.give_up.min(round);
+        }
+    }
+
     /// Step 5: `scf.for`.
     fn for_loop(&mut self, l: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         // A loop still annotated for apipe-software-pipeline: the pipeliner
@@ -1188,18 +1252,21 @@ impl<'c, 'a> Analysis<'c, 'a> {
         names::pass_on(&mut entry, &passed, Some(&l));
         let mut header = entry.clone();
         let mut round = 0;
+        let mut rounds = self.rounds(&l, &nested);
         let end = loop {
             let mut current = header.clone();
             self.block(body, &mut current);
+            let live = 1 + header.instances.len() + header.reads.len();
+            self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             let mut back = current.clone();
             self.back_edge(&l, &mut back, iterates);
             let mut next = entry.clone().join(back);
-            if round >= self.widen_after {
-                self.widen(&l, &header, &mut next, round);
+            if round >= rounds.widen {
+                self.widen(&l, &header, &mut next, round >= rounds.give_up);
             } else if iterates && self.gpu && !has_barrier {
                 self.widen_reads(&l, &header, &mut next, false);
             }
-            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > rounds.give_up + 2 {
                 break current;
             }
             header = next;
@@ -1273,8 +1340,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let to_results = names::pairs(names::yielded(&w, 0, 1), names::results(&w));
         let mut header = entry.clone();
         let mut round = 0;
+        let nested = ops::nested_ops(&w);
+        let mut rounds = self.rounds(&w, &nested);
         let exit = loop {
             let mut current = header.clone();
+            let live = 1 + header.instances.len() + header.reads.len();
+            self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             self.block(before, &mut current);
             let mut at_condition = current.clone();
             names::pass_on(&mut at_condition, &to_results, None);
@@ -1282,10 +1353,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.block(after, &mut current);
             self.back_edge(&w, &mut current, true);
             let mut next = entry.clone().join(current);
-            if round >= self.widen_after {
-                self.widen(&w, &header, &mut next, round);
+            if round >= rounds.widen {
+                self.widen(&w, &header, &mut next, round >= rounds.give_up);
             }
-            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > rounds.give_up + 2 {
                 break at_condition;
             }
             header = next;
