@@ -8,6 +8,7 @@
 // RUN: apipe-run %s --entry=main_linear --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EMU --implicit-check-not=error:
 // RUN: apipe-run %s --entry=main_y_of_size_1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EMU --implicit-check-not=error:
 // RUN: apipe-run %s --entry=main_x_only --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EMU --implicit-check-not=error:
+// RUN: apipe-run %s --entry=main_unused_y --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EMU --implicit-check-not=error:
 // RUN: apipe-run %s --entry=main_linear_3d --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EMU --implicit-check-not=error:
 // EMU-COUNT-2: // apipe-run: completion=lazy
 
@@ -52,6 +53,23 @@ module attributes {gpu.container_module} {
       memref.store %x, %out[%tx] : memref<64xf32>
       gpu.return
     }
+    // Declares its y id but never uses it, states no block size and is
+    // launched 2x1: only thread 0 copies, waits and reads its own copy.
+    gpu.func @unused_y(%A: memref<64xf32>, %out: memref<64xf32>) workgroup(%buf: memref<64xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %t0 = arith.cmpi eq, %tx, %c0 : index
+      scf.if %t0 {
+        apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<64xf32, 3>
+        apipe.commit_group
+        apipe.wait_group 0
+        %x = memref.load %buf[%c2] : memref<64xf32, 3>
+        memref.store %x, %out[%c0] : memref<64xf32>
+      }
+      gpu.return
+    }
     // Block 2x2x2 (stated): thread (x, y, z) copies into buf[4 * z + 2 * y + x].
     gpu.func @linear_3d(%A: memref<64xf32>, %out: memref<64xf32>) workgroup(%buf: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 2, 2, 2>} {
       %c2 = arith.constant 2 : index
@@ -93,6 +111,14 @@ module attributes {gpu.container_module} {
     %A = memref.alloc() : memref<64xf32>
     %out = memref.alloc() : memref<64xf32>
     gpu.launch_func @kernels::@x_only blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%A : memref<64xf32>, %out : memref<64xf32>)
+    return
+  }
+  func.func @main_unused_y() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %A = memref.alloc() : memref<64xf32>
+    %out = memref.alloc() : memref<64xf32>
+    gpu.launch_func @kernels::@unused_y blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%A : memref<64xf32>, %out : memref<64xf32>)
     return
   }
   func.func @main_linear_3d() {

@@ -256,8 +256,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// True if two threads of the block running `op` may have different
     /// ids in dimension `d` (0 for x, 1 for y, 2 for z): the size stated
     /// (`known_block_size`, a `gpu.launch` with constant sizes) exceeds 1;
-    /// with none stated, a `gpu.launch` body, or a function that reads an
-    /// id of that dimension (`gpu.thread_id`, `gpu.global_id`), or a kernel
+    /// with none stated, a `gpu.launch` body, or a function that uses an
+    /// id of that dimension (`gpu.thread_id`, `gpu.global_id` with a use),
+    /// or a kernel
     /// that a `gpu.launch_func` of the module launches with a size there
     /// other than the constant 1. A kernel that never reads an id of a
     /// dimension, and is launched in the module only with size 1 there (or
@@ -279,8 +280,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let mut reads = [false; 3];
             for op in ops::nested_ops(&function) {
                 if matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id") {
-                    let elects = op.result(0).is_ok_and(|r| only_elects(r.into(), 0));
-                    if let (Some(d), false) = (crate::access::values::gpu_dimension(&op), elects) {
+                    // An id with no use, or used only to elect thread
+                    // (0, 0, 0), says nothing of the data.
+                    let read = op.result(0).is_ok_and(|r| {
+                        !crate::token_values::users(r.into()).is_empty()
+                            && !only_elects(r.into(), 0)
+                    });
+                    if let (Some(d), true) = (crate::access::values::gpu_dimension(&op), read) {
                         reads[d] = true;
                     }
                 }
