@@ -203,6 +203,8 @@ pub struct Forms {
     assumed: Vec<(usize, i64)>,
     facts: HashMap<Symbol, Vec<Constraint>>,
     trips: HashMap<usize, Trips>,
+    /// Nesting of [`Forms::condition`] through `andi` / `ori` / `xori`.
+    condition_depth: usize,
 }
 
 /// How deep the folding of one value goes.
@@ -976,6 +978,26 @@ impl Forms {
         let Some(op) = defining_op(condition) else {
             return out;
         };
+        // Conjunctions: `a andi b` holds where both hold; `a ori b` fails
+        // where both fail; `a xori true` is the negation of `a`. (The other
+        // outcomes are disjunctions: only the condition's own symbol.)
+        if op.operand_count() == 2 && self.condition_depth < 16 {
+            let (a, b) = (op.operand(0).unwrap(), op.operand(1).unwrap());
+            let parts: Vec<(Value, bool)> = match (ops::name(&op).as_str(), holds) {
+                ("arith.andi", true) | ("arith.ori", false) => vec![(a, holds), (b, holds)],
+                ("arith.xori", _) if constant(b).is_some_and(|c| c != 0) => vec![(a, !holds)],
+                ("arith.xori", _) if constant(a).is_some_and(|c| c != 0) => vec![(b, !holds)],
+                _ => Vec::new(),
+            };
+            if !parts.is_empty() {
+                self.condition_depth += 1;
+                for (part, holds) in parts {
+                    out.extend(self.condition(part, holds));
+                }
+                self.condition_depth -= 1;
+                return out;
+            }
+        }
         if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
             return out;
         }

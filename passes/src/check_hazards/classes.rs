@@ -9,8 +9,12 @@
 //! region is compared with every thread-variant value renamed
 //! ([`Symbol::OtherThread`]), which includes the same thread. A copy complete
 //! for its thread but with no barrier since, and a read with no barrier
-//! since, matter only for other threads: the comparison also requires one
-//! thread id to differ (`tid' >= tid + 1` or `tid' <= tid - 1`).
+//! since, matter only for other threads: the comparison also requires the
+//! threads to differ in one dimension (`tid' >= tid + 1` or
+//! `tid' <= tid - 1`), each dimension a case of its own, including those
+//! the regions do not name (threads `(0, 0)` and `(0, 1)` both write
+//! `buf[tx]`); a dimension of size 1 cannot differ
+//! ([`Analysis::dimension_may_differ`]).
 //!
 //! Races between threads: an instance in flight that meets the access only
 //! for another thread (the same thread's comparison is disjoint) is a race
@@ -29,6 +33,7 @@ use super::{
 };
 use crate::access::{overlap_with, region::Root, Constraint, Lin, Overlap, Region, Symbol, System};
 use melior::ir::{operation::OperationLike, OperationRef};
+use std::collections::HashMap;
 
 /// Which threads the other side of a comparison may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +57,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         when: &[Constraint],
         threads: Threads,
     ) -> (Overlap, System) {
+        // Each comparison counts against the function's work budget.
+        self.work = self.work.saturating_add(1);
         let mut system = self.context(op);
         if threads == Threads::Same {
             system.extend(when.iter().cloned());
@@ -89,7 +96,28 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if ids.is_empty() {
             return overlap_with(mine, &theirs, system, &mut self.forms);
         }
-        for k in ids {
+        // Two distinct threads differ in at least one dimension, not
+        // necessarily one whose id the comparison names: threads (0, 0)
+        // and (0, 1) both write `buf[tx]`. Each dimension's "differs" case
+        // is checked on its own (a disjunction); a dimension whose size is
+        // known to be 1 cannot differ. A dimension with no id in the
+        // comparison differs through an id of the function of that
+        // dimension (its values show in the witness), or unconstrained.
+        let mut cases = ids.clone();
+        let mut unnamed = false;
+        for d in 0..3 {
+            if ids.iter().any(|k| self.thread_id_dimension(*k) == Some(d))
+                || !self.dimension_may_differ(op, d)
+            {
+                continue;
+            }
+            match self.thread_id_of_dimension(op, d) {
+                Some(k) if !cases.contains(&k) => cases.push(k),
+                Some(_) => {}
+                None => unnamed = true,
+            }
+        }
+        for k in cases {
             let mine_id = Lin::symbol(Symbol::Value(k));
             let other_id = Lin::symbol(Symbol::OtherThread(k));
             for (a, b) in [(&mine_id, &other_id), (&other_id, &mine_id)] {
@@ -102,6 +130,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     return (verdict, system);
                 }
             }
+        }
+        if unnamed {
+            // The threads differ in a dimension the function names no id
+            // of: nothing constrains it.
+            return overlap_with(mine, &theirs, system, &mut self.forms);
         }
         (Overlap::Disjoint, system)
     }
@@ -189,7 +222,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// Values of the thread ids (this thread's, then the other's) under
     /// `system` that give an overlap, as `x = 1 here, x = 0 there`; `None`
     /// if no ids or no values are found.
-    fn thread_witness(&mut self, system: &System) -> Option<String> {
+    fn thread_witness(&mut self, op: &OperationRef<'c, 'a>, system: &System) -> Option<String> {
         let mut symbols = Vec::new();
         for c in system.constraints() {
             c.symbols(&mut symbols);
@@ -224,15 +257,41 @@ impl<'c, 'a> Analysis<'c, 'a> {
             system.extend(Constraint::eq(&x, &Lin::constant(v)));
             Some(v)
         };
-        let mut side = |ids: &[(Symbol, usize)]| -> Option<String> {
+        let mut values = HashMap::new();
+        let mut side = |ids: &[(Symbol, usize)], values: &mut HashMap<Symbol, i64>| {
             let parts: Option<Vec<String>> = ids
                 .iter()
-                .map(|(s, k)| Some(format!("{} = {}", thread_dimension(*k), pick(*s)?)))
+                .map(|(s, k)| {
+                    let v = pick(*s)?;
+                    values.insert(*s, v);
+                    Some(format!("{} = {}", thread_dimension(*k), v))
+                })
                 .collect();
             Some(parts?.join(", "))
         };
-        let here = side(&mine)?;
-        let there = side(&other)?;
+        let here = side(&mine, &mut values)?;
+        let there = side(&other, &mut values)?;
+        // Where the ids shown agree, the threads differ in another
+        // dimension (one whose size is not known to be 1).
+        let agree = !mine.is_empty()
+            && mine.iter().all(|(s, k)| {
+                let theirs = values.get(&Symbol::OtherThread(*k));
+                theirs.is_some() && theirs == values.get(s)
+            });
+        let shown: Vec<String> = mine.iter().map(|(_, k)| thread_dimension(*k)).collect();
+        let elsewhere: Vec<&str> = ["x", "y", "z"]
+            .into_iter()
+            .enumerate()
+            .filter(|(d, name)| {
+                !shown.iter().any(|s| s == name) && self.dimension_may_differ(op, *d)
+            })
+            .map(|(_, name)| name)
+            .collect();
+        let there = if agree && !elsewhere.is_empty() {
+            format!("{there} and another {}", elsewhere.join(" or "))
+        } else {
+            there
+        };
         Some(match (here.is_empty(), there.is_empty()) {
             (false, false) => format!("this thread has {here}, the other {there}"),
             (false, true) => format!("this thread has {here}"),
@@ -240,7 +299,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         })
     }
 
-    fn found(
+    pub(super) fn found(
         &mut self,
         kind: HazardKind,
         role: Role,
@@ -273,7 +332,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         );
         let facts = self.facts(instance, &system);
         let threads = between.then(|| {
-            self.thread_witness(&system)
+            self.thread_witness(op, &system)
                 .unwrap_or_else(|| "any two threads".to_owned())
         });
         let kind = if between {
@@ -398,7 +457,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     age(&write.when, &l).or_else(|| summary_age(&write.when, &system, &l))
                 });
                 let threads = self
-                    .thread_witness(&system)
+                    .thread_witness(op, &system)
                     .unwrap_or_else(|| "any two threads".to_owned());
                 let hazard = report::write_hazard(*op, role, write, age, threads);
                 self.record(hazard);
@@ -437,7 +496,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             }
             let threads = self
-                .thread_witness(&system)
+                .thread_witness(op, &system)
                 .unwrap_or_else(|| "any two threads".to_owned());
             let hazard = report::same_copy_hazard(*op, kind.between_threads(), role, threads);
             self.record(hazard);

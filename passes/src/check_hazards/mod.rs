@@ -77,14 +77,22 @@
 //!    the same state; what each leaves is constrained by its condition
 //!    (`%c` holds, `x = case`, the default's range), then joined: instances
 //!    of the same copy and regions merge, their counts as a hull, their
-//!    constraints intersected.
+//!    constraints intersected. In a `gpu.func`, where the condition (or
+//!    the switch operand) may differ between threads, the regions are
+//!    exclusive for one thread only: each region's accesses are also
+//!    checked against the copies other threads issue in the other regions,
+//!    in flight at any moment (races between threads).
 //! 5. `scf.for`: instances from before the loop see `base + per * τ_L` in
 //!    iteration `τ_L` (`per`: the groups one iteration commits); the header
 //!    is the join of the entry and the back edge (`τ_L -> τ_L - 1`, values
 //!    defined in the body stale), iterated to a fixed point (waits bound the
 //!    instances in flight, so it is reached within a few rounds; otherwise
 //!    carried instances are summarized over their iteration after 6 rounds, their
-//!    regions after 16). Two cases converge at once: in a loop with no
+//!    regions after 16; more rounds before widening where the function keeps
+//!    more groups in flight, but only in loops that issue copies or close
+//!    groups, and at most `T + 2` for a static trip count `T`; and one work
+//!    budget per function, past which every loop widens at once, bounds
+//!    nested fixed points). Two cases converge at once: in a loop with no
 //!    commit, wait or barrier what enters it holds in every iteration (no
 //!    "first iteration only" bound, which would grow by one per round); in
 //!    a loop with no `gpu.barrier` the reads of earlier iterations are

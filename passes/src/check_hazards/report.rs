@@ -138,6 +138,34 @@ fn instance_notes<'c, 'a>(
     let mut notes = Vec::new();
     let queue = instance.queue;
     let issued = iterations_back(facts.age);
+    if let Some((branch, region)) = instance.trace.divergent {
+        let which = match (ops::name(&branch).as_str(), region) {
+            ("scf.if", 0) => "the then branch".to_owned(),
+            ("scf.if", _) => "the else branch".to_owned(),
+            ("scf.index_switch", 0) => "its default region".to_owned(),
+            ("scf.index_switch", r) => {
+                match crate::access::values::dense_i64(&branch, "cases")
+                    .and_then(|cases| cases.get(r - 1).copied())
+                {
+                    Some(case) => format!("its case {case}"),
+                    None => format!("region {r} of this scf.index_switch"),
+                }
+            }
+            (name, r) => format!("region {r} of this {name}"),
+        };
+        notes.push((
+            instance.copy.location(),
+            "the other thread's async copy, which may be in flight while this thread runs the other branch"
+                .to_owned(),
+        ));
+        notes.push((
+            branch.location(),
+            format!(
+                "the condition differs between threads: another thread may take {which} while this one takes the branch of the access; nothing orders the two branches"
+            ),
+        ));
+        return notes;
+    }
     if barrier {
         notes.push((
             instance.copy.location(),

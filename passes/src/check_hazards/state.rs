@@ -84,6 +84,10 @@ pub(super) struct Trace<'c, 'a> {
     /// A branch (the op and its region) on which it stayed in flight while
     /// the other branches completed it.
     pub branch: Option<(OperationRef<'c, 'a>, usize)>,
+    /// A branch op whose condition may differ between threads, and the
+    /// region in which another thread issued this copy while this thread
+    /// runs another region ([`super::walk::Analysis`]'s divergent check).
+    pub divergent: Option<(OperationRef<'c, 'a>, usize)>,
 }
 
 /// A copy that may be in flight.

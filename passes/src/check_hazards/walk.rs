@@ -16,7 +16,10 @@ use crate::{
     group_distance::{self, GroupDistance},
 };
 use apipe_dialect::{attributes, ops};
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value};
+use melior::ir::{
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, TypeLike, Value,
+    ValueLike,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Rounds of a loop's fixed point after which carried instances forget
@@ -30,6 +33,21 @@ const GIVE_UP_AFTER: usize = 10;
 /// The most rounds before widening, whatever the depth (the pipeliner
 /// allows 64 stages).
 const MOST_BEFORE_WIDENING: usize = 68;
+
+/// The most op visits of loop bodies in one function's fixed points, all
+/// loops and nestings together. Past it every loop entered (or still
+/// iterating) widens at once and gives up on regions at once, which is
+/// sound (only precision drops): a nest of loops with huge counts then
+/// costs a few passes per level instead of `(rounds)^depth`.
+const WORK_BUDGET: usize = 50_000;
+
+/// The rounds of one loop's fixed point: before widening, and before
+/// regions become whole buffers.
+#[derive(Clone, Copy, Debug)]
+struct Rounds {
+    widen: usize,
+    give_up: usize,
+}
 
 /// The analysis of one function.
 pub(crate) struct Analysis<'c, 'a> {
@@ -57,6 +75,31 @@ pub(crate) struct Analysis<'c, 'a> {
     /// pipeline of 9 stages (8 groups in flight) was once widened too early
     /// and reported as racing.
     widen_after: usize,
+    /// The function's first `gpu.thread_id` of each dimension
+    /// ([`Analysis::thread_id_of_dimension`]), found once.
+    thread_ids: Option<[Option<usize>; 3]>,
+    /// Per dimension, whether the function reads an id of it or is
+    /// launched in the module with a size other than 1 there
+    /// ([`Analysis::dimension_may_differ`]), found once.
+    reads_dimension: Option<[bool; 3]>,
+    /// Per open region of a branch op whose condition may differ between
+    /// threads (innermost last): the copies issued and the accesses made
+    /// in it, at any depth ([`Analysis::divergent`]).
+    divergent_events: Vec<Events<'c, 'a>>,
+    /// Op visits of loop bodies so far ([`WORK_BUDGET`]).
+    pub(super) work: usize,
+}
+
+/// The copies issued and the accesses made in a region (at any depth).
+#[derive(Default)]
+struct Events<'c, 'a> {
+    copies: Vec<Instance<'c, 'a>>,
+    accesses: Vec<(
+        OperationRef<'c, 'a>,
+        crate::access::Region,
+        AccessKind,
+        Role,
+    )>,
 }
 
 /// [`Analysis::widen_after`] for `function`.
@@ -102,6 +145,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             seen: HashSet::new(),
             seen_kinds: HashSet::new(),
             widen_after: rounds_before_widening(&function),
+            thread_ids: None,
+            reads_dimension: None,
+            divergent_events: Vec::new(),
+            work: 0,
         })
     }
 
@@ -152,6 +199,104 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .parent_operation()
                     .is_some_and(|p| ops::is(&p, "gpu.launch"))
         })
+    }
+
+    /// The dimension (0 for x, 1 for y, 2 for z) of the thread id `k`
+    /// (a `gpu.thread_id`, a `gpu.global_id`, a `gpu.launch` body's
+    /// thread id argument).
+    pub(super) fn thread_id_dimension(&self, k: usize) -> Option<usize> {
+        if !self.is_thread_id(k) {
+            return None;
+        }
+        // SAFETY: keys of symbols come from live values of this function.
+        let value = unsafe { value_of(k) };
+        match defining_op(value) {
+            Some(op) => crate::access::values::gpu_dimension(&op),
+            None => block_argument(value).map(|(_, n)| n - 3),
+        }
+    }
+
+    /// A thread id of dimension `d` (0 for x, 1 for y, 2 for z) in scope
+    /// at `op`: the thread id argument of the innermost `gpu.launch`
+    /// around it, else the function's first `gpu.thread_id` of that
+    /// dimension; `None` if the function has none.
+    pub(super) fn thread_id_of_dimension(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        d: usize,
+    ) -> Option<usize> {
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                let block = parent.region(0).ok()?.first_block()?;
+                return Some(crate::access::values::value_key(
+                    block.argument(3 + d).ok()?.into(),
+                ));
+            }
+            current = parent.parent_operation();
+        }
+        *self
+            .thread_ids
+            .get_or_insert_with(|| {
+                let mut ids = [None; 3];
+                for op in ops::nested_ops(&self.function) {
+                    if ops::is(&op, "gpu.thread_id") {
+                        if let (Some(d), Ok(result)) =
+                            (crate::access::values::gpu_dimension(&op), op.result(0))
+                        {
+                            ids[d].get_or_insert(crate::access::values::value_key(result.into()));
+                        }
+                    }
+                }
+                ids
+            })
+            .get(d)?
+    }
+
+    /// True if two threads of the block running `op` may have different
+    /// ids in dimension `d` (0 for x, 1 for y, 2 for z): the size stated
+    /// (`known_block_size`, a `gpu.launch` with constant sizes) exceeds 1;
+    /// with none stated, a `gpu.launch` body, or a function that uses an
+    /// id of that dimension (`gpu.thread_id`, `gpu.global_id` with a use),
+    /// or a kernel
+    /// that a `gpu.launch_func` of the module launches with a size there
+    /// other than the constant 1. A kernel that never reads an id of a
+    /// dimension, and is launched in the module only with size 1 there (or
+    /// not at all), is assumed to run with size 1 there (README, "Status
+    /// and known limits").
+    pub(super) fn dimension_may_differ(&mut self, op: &OperationRef<'c, 'a>, d: usize) -> bool {
+        if let Some(size) = crate::access::values::known_block_size(op, d) {
+            return size > 1;
+        }
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                return true;
+            }
+            current = parent.parent_operation();
+        }
+        let function = self.function;
+        let reads = *self.reads_dimension.get_or_insert_with(|| {
+            let mut reads = [false; 3];
+            for op in ops::nested_ops(&function) {
+                if matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id") {
+                    // An id with no use, or used only to elect thread
+                    // (0, 0, 0), says nothing of the data.
+                    let read = op.result(0).is_ok_and(|r| {
+                        !crate::token_values::users(r.into()).is_empty()
+                            && !only_elects(r.into(), 0)
+                    });
+                    if let (Some(d), true) = (crate::access::values::gpu_dimension(&op), read) {
+                        reads[d] = true;
+                    }
+                }
+            }
+            for (d, launched) in launched_block_sizes(&function).into_iter().enumerate() {
+                reads[d] |= launched;
+            }
+            reads
+        });
+        reads.get(d).copied().unwrap_or(true)
     }
 
     /// True if the symbol may differ between threads.
@@ -331,6 +476,39 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.check_writes_since_barrier(&op, &src, &dst, state);
             self.check_same_copy_other_threads(&op, &src, &dst, &when);
         }
+        if let Some(events) = self.divergent_events.last_mut() {
+            for (region, kind, role) in [
+                (&src, AccessKind::Read, Role::CopySource),
+                (&dst, AccessKind::Write, Role::CopyDestination),
+            ] {
+                if !events
+                    .accesses
+                    .iter()
+                    .any(|(o, r, _, _)| *o == op && r == region)
+                {
+                    events.accesses.push((op, region.clone(), kind, role));
+                }
+            }
+            if !events
+                .copies
+                .iter()
+                .any(|i| i.copy == op && i.dst == dst && i.src == src)
+            {
+                events.copies.push(Instance {
+                    copy: op,
+                    queue: attributes::queue(&op),
+                    src: src.clone(),
+                    dst: dst.clone(),
+                    groups: Count::zero(),
+                    when: when.clone(),
+                    unsynced: false,
+                    closer: None,
+                    named_by: Default::default(),
+                    named_numbers: Default::default(),
+                    trace: Trace::default(),
+                });
+            }
+        }
         state.add(Instance {
             copy: op,
             // An arrive tracks every earlier copy of the thread: one queue.
@@ -363,6 +541,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 Role::Plain(access.kind)
             };
+            if let Some(events) = self.divergent_events.last_mut() {
+                if !events
+                    .accesses
+                    .iter()
+                    .any(|(o, r, _, _)| o == op && *r == access.region)
+                {
+                    events
+                        .accesses
+                        .push((*op, access.region.clone(), access.kind, role));
+                }
+            }
             match access.kind {
                 AccessKind::Read => self.check_read(op, &access.region, role, state),
                 AccessKind::Write => self.check_write(op, &access.region, role, None, state),
@@ -630,7 +819,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
     fn branches(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         let entry = std::mem::take(state);
         let mut outs: Vec<State<'c, 'a>> = Vec::new();
+        let divergent = self.gpu
+            && !ops::is(&op, "scf.execute_region")
+            && op
+                .operand(0)
+                .is_ok_and(|c| self.is_variant(Symbol::Value(crate::access::values::value_key(c))));
+        let mut events = Vec::new();
         for (index, region) in op.regions().enumerate() {
+            if divergent {
+                self.divergent_events.push(Events::default());
+            }
             let mut branch = entry.clone();
             // The else region of the guard `n - x <=u c` of a wait on an
             // old count `x` (mbarrier form): group `x` is complete there.
@@ -650,6 +848,18 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .add_region_constraints(&op, Some(index), &mut conditions);
             branch.constrain_all(conditions.constraints());
             outs.push(branch);
+            if divergent {
+                events.push(self.divergent_events.pop().unwrap_or_default());
+            }
+        }
+        if divergent {
+            self.divergent(&op, &events);
+            if let Some(parent) = self.divergent_events.last_mut() {
+                for e in events {
+                    parent.copies.extend(e.copies);
+                    parent.accesses.extend(e.accesses);
+                }
+            }
         }
         // The branch on which an instance stays in flight while another
         // completes it decides the path (a note in diagnostics).
@@ -675,6 +885,45 @@ impl<'c, 'a> Analysis<'c, 'a> {
             joined = joined.join(out);
         }
         *state = joined;
+    }
+
+    /// Races between threads that take different regions of the branch op
+    /// `op`, whose condition may differ between threads: one region runs
+    /// for some threads while another runs for others, so one thread's
+    /// accesses in region `i` meet another thread's copies issued in region
+    /// `j`, in flight at any moment of region `i` (no wait or barrier of one
+    /// region orders the other's). For a single thread the regions are
+    /// exclusive, which the join of the branches already follows.
+    fn divergent(&mut self, op: &OperationRef<'c, 'a>, events: &[Events<'c, 'a>]) {
+        use super::classes::Threads;
+        for (i, mine) in events.iter().enumerate() {
+            for (j, theirs) in events.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                for copy in &theirs.copies {
+                    let mut instance = copy.clone();
+                    instance.trace.divergent = Some((*op, j));
+                    for (at, region, kind, role) in &mine.accesses {
+                        let sides: &[(&crate::access::Region, HazardKind)] = match kind {
+                            AccessKind::Read => &[(&instance.dst, HazardKind::ReadAfterWrite)],
+                            AccessKind::Write => &[
+                                (&instance.dst, HazardKind::WriteAfterWrite),
+                                (&instance.src, HazardKind::WriteAfterRead),
+                            ],
+                        };
+                        for (theirs, kind) in sides {
+                            let verdict =
+                                self.meets(at, region, theirs, &instance.when, Threads::Other);
+                            if verdict.0.may() {
+                                self.found(*kind, *role, at, &instance, (verdict, true));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The symbols of `state` defined inside `op`, mapped to their stale
@@ -746,9 +995,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         l: &OperationRef<'c, 'a>,
         header: &State<'c, 'a>,
         next: &mut State<'c, 'a>,
-        round: usize,
+        give_up: bool,
     ) {
-        let give_up = round >= self.widen_after + GIVE_UP_AFTER;
         let tau = Symbol::Iteration(key(l));
         let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
         let earlier = Lin::symbol(tau)
@@ -896,6 +1144,53 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// The rounds of the fixed point of the loop `l` ([`Rounds`]): a loop
+    /// that issues no copy and closes no group (no `apipe.copy`,
+    /// `apipe.commit_group`, `apipe.mbarrier_arrive_copies` inside) carries
+    /// no new instance from iteration to iteration, so [`WIDEN_AFTER`]
+    /// rounds; one with a static trip count `T` has no iteration `T` steps
+    /// back, so at most `T + 2` ([`WIDEN_AFTER`] at the least); otherwise
+    /// the function's [`Analysis::widen_after`]. Past [`WORK_BUDGET`]: none.
+    fn rounds(&self, l: &OperationRef<'c, 'a>, nested: &[OperationRef<'c, 'a>]) -> Rounds {
+        if self.work > WORK_BUDGET {
+            return Rounds {
+                widen: 0,
+                give_up: 0,
+            };
+        }
+        let issues = nested.iter().any(|o| {
+            matches!(
+                ops::name(o).as_str(),
+                ops::COPY | ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES
+            )
+        });
+        let mut widen = if issues {
+            self.widen_after
+        } else {
+            WIDEN_AFTER
+        };
+        if let Some(trips) = crate::trip_count::static_trip_count(l) {
+            let trips = usize::try_from(trips).unwrap_or(usize::MAX);
+            widen = widen.min(trips.saturating_add(2).max(WIDEN_AFTER));
+        }
+        Rounds {
+            widen,
+            give_up: widen + GIVE_UP_AFTER,
+        }
+    }
+
+    /// Counts one pass over a loop body (its ops times the instances and
+    /// reads live at its header) against
+    /// [`WORK_BUDGET`]; past it, `rounds` widens and gives up from `round`
+    /// on.
+    fn spend(&mut self, ops: usize, round: usize, rounds: &mut Rounds) {
+        self.work = self.work.saturating_add(ops.max(1));
+        if self.work > WORK_BUDGET {
+            rounds.widen = rounds.widen.min(round);
+            rounds.give_up = rounds.give_up.min(round);
+        }
+    }
+
     /// Step 5: `scf.for`.
     fn for_loop(&mut self, l: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         // A loop still annotated for apipe-software-pipeline: the pipeliner
@@ -963,18 +1258,21 @@ impl<'c, 'a> Analysis<'c, 'a> {
         names::pass_on(&mut entry, &passed, Some(&l));
         let mut header = entry.clone();
         let mut round = 0;
+        let mut rounds = self.rounds(&l, &nested);
         let end = loop {
             let mut current = header.clone();
             self.block(body, &mut current);
+            let live = 1 + header.instances.len() + header.reads.len();
+            self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             let mut back = current.clone();
             self.back_edge(&l, &mut back, iterates);
             let mut next = entry.clone().join(back);
-            if round >= self.widen_after {
-                self.widen(&l, &header, &mut next, round);
+            if round >= rounds.widen {
+                self.widen(&l, &header, &mut next, round >= rounds.give_up);
             } else if iterates && self.gpu && !has_barrier {
                 self.widen_reads(&l, &header, &mut next, false);
             }
-            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > rounds.give_up + 2 {
                 break current;
             }
             header = next;
@@ -1048,8 +1346,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let to_results = names::pairs(names::yielded(&w, 0, 1), names::results(&w));
         let mut header = entry.clone();
         let mut round = 0;
+        let nested = ops::nested_ops(&w);
+        let mut rounds = self.rounds(&w, &nested);
         let exit = loop {
             let mut current = header.clone();
+            let live = 1 + header.instances.len() + header.reads.len();
+            self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             self.block(before, &mut current);
             let mut at_condition = current.clone();
             names::pass_on(&mut at_condition, &to_results, None);
@@ -1057,10 +1359,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.block(after, &mut current);
             self.back_edge(&w, &mut current, true);
             let mut next = entry.clone().join(current);
-            if round >= self.widen_after {
-                self.widen(&w, &header, &mut next, round);
+            if round >= rounds.widen {
+                self.widen(&w, &header, &mut next, round >= rounds.give_up);
             }
-            if next.same(&header) || round > self.widen_after + GIVE_UP_AFTER + 2 {
+            if next.same(&header) || round > rounds.give_up + 2 {
                 break at_condition;
             }
             header = next;
@@ -1099,6 +1401,69 @@ impl<'c, 'a> Analysis<'c, 'a> {
 /// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
 /// body, or a function that uses thread ids or barriers (a kernel written as
 /// `func.func`, as IREE and upstream tests do).
+/// True if `value` (a thread id) is used only to elect thread
+/// `(0, 0, 0)`: through `arith.ori` with other ids into `arith.cmpi` with
+/// the constant 0, as `apipe-tokens-to-mbarrier` emits for the thread that
+/// initializes the barriers. Such a read says nothing about how the
+/// kernel's data depends on that dimension.
+/// A plain `%tid_y == 0` is no election (a guard on the dimension itself).
+fn only_elects(value: Value, depth: usize) -> bool {
+    let users = crate::token_values::users(value);
+    depth < 8
+        && !users.is_empty()
+        && users.iter().all(|user| match ops::name(user).as_str() {
+            "arith.ori" => user
+                .result(0)
+                .is_ok_and(|r| only_elects(r.into(), depth + 1)),
+            "arith.cmpi" => depth > 0 && user.operands().any(|v| constant(v) == Some(0)),
+            _ => false,
+        })
+}
+
+/// Per dimension, whether some `gpu.launch_func` of the module around the
+/// `gpu.func` `function` launches it with a block size there other than
+/// the constant 1 (all false for other functions).
+fn launched_block_sizes(function: &OperationRef) -> [bool; 3] {
+    let mut out = [false; 3];
+    if !ops::is(function, "gpu.func") {
+        return out;
+    }
+    let name = |op: &OperationRef| {
+        op.attribute("sym_name")
+            .ok()
+            .map(|a| a.to_string().trim_matches('"').to_owned())
+    };
+    let (Some(kernel), Some(module)) = (
+        name(function),
+        function.parent_operation().and_then(|m| name(&m)),
+    ) else {
+        return out;
+    };
+    let wanted = format!("@{module}::@{kernel}");
+    let mut root = *function;
+    while let Some(parent) = root.parent_operation() {
+        root = parent;
+    }
+    for launch in ops::nested_ops(&root) {
+        if !ops::is(&launch, "gpu.launch_func")
+            || launch.attribute("kernel").map(|a| a.to_string()).ok() != Some(wanted.clone())
+        {
+            continue;
+        }
+        // Operands: the async dependencies, then grid x, y, z and block
+        // x, y, z.
+        let dependencies = launch
+            .operands()
+            .take_while(|v| !v.r#type().is_index())
+            .count();
+        for (d, flag) in out.iter_mut().enumerate() {
+            let size = launch.operand(dependencies + 3 + d).ok().and_then(constant);
+            *flag |= size != Some(1);
+        }
+    }
+    out
+}
+
 fn runs_on_threads(function: &OperationRef) -> bool {
     ops::is(function, "gpu.func")
         || ops::is(function, "gpu.launch")
