@@ -1,5 +1,6 @@
 //! The differential test of the pipeliner and the hazard checker against
-//! the emulator, bounded for CI: 200 generated annotated host inputs (fixed
+//! the emulator, bounded for CI: 300 inputs, 280 generated annotated host
+//! inputs (fixed
 //! seed; dynamic trip counts 0-5 and 7; the queues of half of the outputs
 //! with several merged by `apipe-merge-queues`) with their mutants (see
 //! `harness/mod.rs`), and a small fixed share
@@ -9,7 +10,7 @@
 //! CPU-seconds per host input (the checker's solver, the MLIR lowering of
 //! about 6,000 lines per input, the runs) and 6-8 per kernel (more mutants,
 //! each run in 3 completion modes x 3 thread orders and once with the race
-//! checker), so the whole takes about three minutes of 2 cores.
+//! checker), so the whole takes about four minutes of 2 cores.
 //! `benches/differential.rs` runs the full counts (5,000 host inputs, 1,000
 //! unannotated, 1,500 kernels with every barrier removed) in release.
 //! `APIPE_DIFFERENTIAL_INPUTS`, `_UNANNOTATED`, `_GPU`, `_GPU_UNANNOTATED`,
@@ -27,7 +28,7 @@ fn pipeliner_and_checker_against_the_emulator() {
     let inputs = std::env::var("APIPE_DIFFERENTIAL_INPUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+        .unwrap_or(280);
     let batch = std::env::var("APIPE_DIFFERENTIAL_BATCH")
         .ok()
         .and_then(|v| v.parse().ok())
