@@ -206,13 +206,23 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                 }
             }
             if ops::is(&op, "gpu.func") {
-                if let Some(entry) = entry_block(&op) {
+                // The entry arguments past the function's inputs are its
+                // workgroup and private attributions, whatever memory space
+                // their types name (a fuzzed `memref<?xf32, 4>` in the
+                // workgroup list got no bytes and the kernel segfaulted).
+                let inputs = op
+                    .attribute("function_type")
+                    .ok()
+                    .and_then(|a| TypeAttribute::try_from(a).ok())
+                    .and_then(|a| FunctionType::try_from(a.value()).ok())
+                    .map(|t| t.input_count());
+                if let (Some(entry), Some(inputs)) = (entry_block(&op), inputs) {
                     for i in 0..entry.argument_count() {
                         let ty = entry.argument(i).unwrap().r#type();
                         let space = address_space(ty);
-                        if (space == Some(WORKGROUP) || space == Some(PRIVATE))
-                            && static_bytes(ty).is_none()
-                        {
+                        let attribution =
+                            i >= inputs || space == Some(WORKGROUP) || space == Some(PRIVATE);
+                        if attribution && static_bytes(ty).is_none() {
                             error(&op, format!("the attribution {ty} needs a static shape of whole bytes to be emulated"));
                         }
                     }
