@@ -316,12 +316,7 @@ impl Shadow {
                         && self.read[start..end].iter().all(|&r| r == first.1)
                         && self.read2[start..end].iter().all(|&r| r == first.2)
                     {
-                        let found = [("WAW", first.0), ("WAR", first.1), ("WAR", first.2)]
-                            .into_iter()
-                            .find_map(|(name, other)| {
-                                conflicts(other, now, thread, atomic, &self.completions)
-                                    .map(|own| (name, other, own))
-                            });
+                        let found = write_conflict(first, now, thread, atomic, &self.completions);
                         self.write[start..end].fill(me);
                         return found.map(|(name, other, own)| {
                             make_race(name, start, other, own, &self.completions)
@@ -329,16 +324,8 @@ impl Shadow {
                     }
                 }
                 for offset in start..end {
-                    let found = [
-                        ("WAW", self.write[offset]),
-                        ("WAR", self.read[offset]),
-                        ("WAR", self.read2[offset]),
-                    ]
-                    .into_iter()
-                    .find_map(|(name, other)| {
-                        conflicts(other, now, thread, atomic, &self.completions)
-                            .map(|own| (name, other, own))
-                    });
+                    let records = (self.write[offset], self.read[offset], self.read2[offset]);
+                    let found = write_conflict(records, now, thread, atomic, &self.completions);
                     if let Some((name, other, own)) = found {
                         race.get_or_insert_with(|| {
                             make_race(name, offset, other, own, &self.completions)
@@ -382,6 +369,23 @@ impl Shadow {
             }
         }
     }
+}
+
+/// The first record of a byte, `(write, read, read2)`, that a write of
+/// `thread` at epoch `now` conflicts with: its kind ("WAW" or "WAR"), the
+/// record, and whether it is the thread's own copy in flight.
+fn write_conflict(
+    (write, read, read2): (u64, u64, u64),
+    now: u32,
+    thread: u32,
+    atomic: bool,
+    completions: &[Completion],
+) -> Option<(&'static str, u64, bool)> {
+    [("WAW", write), ("WAR", read), ("WAR", read2)]
+        .into_iter()
+        .find_map(|(name, other)| {
+            conflicts(other, now, thread, atomic, completions).map(|own| (name, other, own))
+        })
 }
 
 impl Shadow {
