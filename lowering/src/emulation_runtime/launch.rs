@@ -297,11 +297,12 @@ pub fn launch(
     }
     if run.config.racecheck {
         let mut logs = logs.into_inner().unwrap_or_default();
+        // (block, thread) ids of a logged write of block `b`.
+        let ids = |b: usize, w: &racecheck::GlobalWrite| {
+            let g = block_ids(&launch, b);
+            (triple(g.block), triple(g.thread_of(w.thread as usize)))
+        };
         if let Some((b0, w0, b1, w1, address)) = racecheck::cross_block_overlap(&mut logs) {
-            let ids = |b: usize, w: &racecheck::GlobalWrite| {
-                let g = block_ids(&launch, b);
-                (triple(g.block), triple(g.thread_of(w.thread as usize)))
-            };
             let ((block0, thread0), (block1, thread1)) = (ids(b0, &w0), ids(b1, &w1));
             run.races.fetch_add(1, Ordering::SeqCst);
             run.message(
@@ -320,10 +321,6 @@ pub fn launch(
         if let Some((b0, w0, b1, w1, address)) =
             racecheck::cross_block_plain_atomic(&mut logs, &mut atomic_logs)
         {
-            let ids = |b: usize, w: &racecheck::GlobalWrite| {
-                let g = block_ids(&launch, b);
-                (triple(g.block), triple(g.thread_of(w.thread as usize)))
-            };
             let ((block0, thread0), (block1, thread1)) = (ids(b0, &w0), ids(b1, &w1));
             run.races.fetch_add(1, Ordering::SeqCst);
             run.message(
