@@ -102,6 +102,23 @@ struct Events<'c, 'a> {
     )>,
 }
 
+/// True if no op of a loop (`nested`: its nested ops) commits, waits,
+/// arrives or is a `gpu.barrier`: what is in flight (or unread behind no
+/// barrier) at its entry stays so in every iteration.
+fn quiet(nested: &[OperationRef]) -> bool {
+    !nested.iter().any(|o| {
+        matches!(
+            ops::name(o).as_str(),
+            ops::COMMIT_GROUP
+                | ops::WAIT_GROUP
+                | ops::WAIT
+                | ops::MBARRIER_ARRIVE_COPIES
+                | ops::MBARRIER_WAIT
+                | "gpu.barrier"
+        )
+    })
+}
+
 /// [`Analysis::widen_after`] for `function`.
 fn rounds_before_widening(function: &OperationRef) -> usize {
     let mut depth = 0;
@@ -1216,17 +1233,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // No op in the loop completes, commits or synchronizes anything:
         // what is in flight (or unread behind no barrier) at its entry
         // stays so in every iteration.
-        let quiet = !has_barrier
-            && !nested.iter().any(|o| {
-                matches!(
-                    ops::name(o).as_str(),
-                    ops::COMMIT_GROUP
-                        | ops::WAIT_GROUP
-                        | ops::WAIT
-                        | ops::MBARRIER_ARRIVE_COPIES
-                        | ops::MBARRIER_WAIT
-                )
-            });
+        let quiet = quiet(&nested);
         // Copies from before the loop see the groups of every iteration.
         let mut entry = state.clone();
         for instance in &mut entry.instances {
@@ -1324,17 +1331,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // `before` arguments' recurrences are forms in it): the entry
         // reaches iteration 0 only, unless nothing in the loop commits,
         // waits or synchronizes (see `for_loop`).
-        let quiet = !ops::nested_ops(&w).iter().any(|o| {
-            matches!(
-                ops::name(o).as_str(),
-                ops::COMMIT_GROUP
-                    | ops::WAIT_GROUP
-                    | ops::WAIT
-                    | ops::MBARRIER_ARRIVE_COPIES
-                    | ops::MBARRIER_WAIT
-                    | "gpu.barrier"
-            )
-        });
+        let quiet = quiet(&ops::nested_ops(&w));
         if !quiet {
             entry.constrain_all(&[Constraint::NonNeg(Lin::symbol(tau).scaled(-1).unwrap())]);
         }
