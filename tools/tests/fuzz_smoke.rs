@@ -92,12 +92,12 @@ fn input(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-/// `apipe-fuzz replay FILE --target run:lazy ARGS`: (success, stdout).
+/// `apipe-fuzz replay FILE --target run:modes ARGS`: (success, stdout).
 fn replay(file: &Path, args: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_apipe-fuzz"))
         .arg("replay")
         .arg(file)
-        .args(["--target", "run:lazy"])
+        .args(["--target", "run:modes"])
         .args(args)
         .output()
         .expect("run apipe-fuzz");

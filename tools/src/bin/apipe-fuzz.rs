@@ -6,7 +6,7 @@
 //! apipe-fuzz campaign --targets run,translate --inputs 100
 //! apipe-fuzz targets                                            # names and command lines
 //! apipe-fuzz replay crash.mlir --target opt:apipe-merge-queues
-//! apipe-fuzz reduce crash.mlir --target run:lazy -o small.mlir
+//! apipe-fuzz reduce crash.mlir --target run:modes -o small.mlir
 //! ```
 //!
 //! Exit status: 0 when no run crashed, 1 when one did (or for a bad

@@ -454,14 +454,14 @@ mod tests {
     fn a_located_diagnostic_naming_a_crash_is_a_refusal() {
         let stderr = "in.mlir:21:7: error: 'memref.dealloc' of a buffer that is already freed \
                       (double free)\nin.mlir:16:14: note: the buffer was allocated here\n";
-        let verdict = classify(&target("run:lazy"), &run(Ending::Exited(1), stderr, 0));
+        let verdict = classify(&target("run:modes"), &run(Ending::Exited(1), stderr, 0));
         assert!(
             matches!(verdict, Verdict::Refused { located: true }),
             "{verdict:?}"
         );
         // The same text from glibc, not located, is a crash.
         let glibc = "free(): double free detected in tcache 2\n";
-        let verdict = classify(&target("run:lazy"), &run(Ending::Exited(1), glibc, 0));
+        let verdict = classify(&target("run:modes"), &run(Ending::Exited(1), glibc, 0));
         assert!(matches!(verdict, Verdict::Crash(_)), "{verdict:?}");
     }
 
@@ -536,7 +536,7 @@ mod tests {
 
     #[test]
     fn timeouts_by_design_are_not_crashes() {
-        let run_target = target("run:lazy");
+        let run_target = target("run:modes");
         assert_eq!(
             classify(&run_target, &run(Ending::TimedOut, "", 2)),
             Verdict::LongByDesign
