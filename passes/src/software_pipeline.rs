@@ -286,7 +286,17 @@ pub fn software_pipeline<'c: 'a, 'a>(
                 })
                 .collect();
             if loops.is_empty() {
-                diagnostic::error(root.location(), &message);
+                // No loop would use the option (all are annotated by hand,
+                // or none has copies): point at the first loop, or else the
+                // first op, rather than at the file (`file:0:0`).
+                let nested = ops::self_and_nested_ops(root);
+                let at = nested
+                    .iter()
+                    .skip(1)
+                    .find(|l| ops::is(*l, "scf.for"))
+                    .or_else(|| nested.get(1))
+                    .map_or_else(|| root.location(), |l| l.location());
+                diagnostic::error(at, &message);
             }
             for l in &loops {
                 diagnostic::error(l.location(), &message);

@@ -7,8 +7,13 @@
 // RUN: apipe-opt %s --split-input-file --apipe-software-pipeline --verify-diagnostics
 // RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=1" 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not apipe-opt %s --split-input-file --apipe-software-pipeline="num-stages=66" 2>&1 | FileCheck %s --check-prefix=OPTION66
-// OPTION: software-pipeline-schedule-invalid.mlir:[[#@LINE+9]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 1
-// OPTION66: software-pipeline-schedule-invalid.mlir:[[#@LINE+8]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 66
+// OPTION: software-pipeline-schedule-invalid.mlir:[[#@LINE+14]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 1
+// OPTION66: software-pipeline-schedule-invalid.mlir:[[#@LINE+13]]:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 66
+// When no loop would use the option (every loop is annotated by hand), the
+// error points at the first loop, not at the file (`:0:0`):
+// RUN: not apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline="num-stages=1" 2>&1 | FileCheck %s --check-prefix=ANNOTATED
+// ANNOTATED: software_pipeline_input.mlir:20:3: error: apipe-software-pipeline: num-stages must be in [2, 65], got 1
+// ANNOTATED-NOT: error
 
 func.func @no_attribute(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
