@@ -34,11 +34,15 @@ const GIVE_UP_AFTER: usize = 10;
 /// allows 64 stages).
 const MOST_BEFORE_WIDENING: usize = 68;
 
-/// The most op visits of loop bodies in one function's fixed points, all
-/// loops and nestings together. Past it every loop entered (or still
-/// iterating) widens at once and gives up on regions at once, which is
-/// sound (only precision drops): a nest of loops with huge counts then
-/// costs a few passes per level instead of `(rounds)^depth`.
+/// The most op visits of loop bodies (and region comparisons) in the fixed
+/// points of one outermost loop nest, all its loops together. Past it
+/// every loop entered (or still iterating) widens at once and gives up on
+/// regions at once, which is sound (only precision drops): a nest of loops
+/// with huge counts then costs a few passes per level instead of
+/// `(rounds)^depth`. The budget is per nest, not per function, so that a
+/// long function of many ordinary loops (the pipeliner's output on 250
+/// tile streams) keeps its precision: the cost stays linear in the number
+/// of nests.
 const WORK_BUDGET: usize = 50_000;
 
 /// The rounds of one loop's fixed point: before widening, and before
@@ -86,8 +90,11 @@ pub(crate) struct Analysis<'c, 'a> {
     /// threads (innermost last): the copies issued and the accesses made
     /// in it, at any depth ([`Analysis::divergent`]).
     divergent_events: Vec<Events<'c, 'a>>,
-    /// Op visits of loop bodies so far ([`WORK_BUDGET`]).
+    /// Op visits of loop bodies so far in the current outermost loop nest
+    /// ([`WORK_BUDGET`]).
     pub(super) work: usize,
+    /// Loops open around the op being walked (0: outside every loop).
+    loop_depth: usize,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -166,6 +173,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             reads_dimension: None,
             divergent_events: Vec::new(),
             work: 0,
+            loop_depth: 0,
         })
     }
 
@@ -461,8 +469,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 state.instances.retain(|i| !i.unsynced);
                 state.reads.clear();
             }
-            "scf.for" => self.for_loop(op, state),
-            "scf.while" => self.while_loop(op, state),
+            "scf.for" | "scf.while" => {
+                // Each outermost loop nest gets its own work budget.
+                if self.loop_depth == 0 {
+                    self.work = 0;
+                }
+                self.loop_depth += 1;
+                if name == "scf.for" {
+                    self.for_loop(op, state);
+                } else {
+                    self.while_loop(op, state);
+                }
+                self.loop_depth -= 1;
+            }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
             _ if ops::is_function(&op) => {}
             _ => {
