@@ -81,12 +81,15 @@
 // - @divergent_arrive as 256 threads: threads 128..255 never arrive.
 // RUN: not apipe-run %t.mlir --entry=divergent_256 --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=DIVERGENT
 // DIVERGENT-COUNT-6: error: deadlock: thread (0,0,0) of block (0,0,0) waits at this 'apipe.mbarrier_wait' and no thread of the block can make progress: it waits for phase 0 (parity 0) of the slot, which has 128 of 256 arrivals
-// - @unpublished as 4 threads: with the reverse schedule, thread 3 arrives
-//   before thread 0 initialises the ring (no barrier orders them). (Under
-//   the forward schedule thread 0 initialises first and nothing is
-//   reported: see /work/notes/bugs-k2.md.)
+// - @unpublished as 4 threads: no barrier orders thread 0's init of the
+//   ring before the other threads' arrives. With the reverse schedule,
+//   thread 3 arrives before the init; with the forward schedule thread 0
+//   initialises first, and the race checker reports thread 1's arrive (an
+//   atomic update of the ring's bytes) against the init (a plain write):
 // RUN: not apipe-run %t.mlir --entry=unpublished_4 --schedule=reverse 2>&1 | FileCheck %s --check-prefix=UNPUBLISHED
 // UNPUBLISHED: error: 'apipe.mbarrier_arrive_copies' on an mbarrier slot that no 'apipe.mbarrier_init' initialised (thread (3,0,0) of block (0,0,0))
+// RUN: not apipe-run %t.mlir --entry=unpublished_4 --schedule=forward --completion=lazy,eager,random:1 2>&1 | FileCheck %s --check-prefix=UNPUBLISHED-FORWARD
+// UNPUBLISHED-FORWARD: error: race (WAW) on shared memory byte {{[0-9]+}} (byte 0 of the workgroup buffer at {{.*}}): thread (1,0,0) of block (0,0,0) atomically updates it, and thread (0,0,0) writes it with no gpu.barrier between ('apipe.mbarrier_arrive_copies' and 'apipe.mbarrier_init')
 // - @constant_not_block_size as 4 threads (count 2): as @count_one, the
 //   arrivals complete phases 0 and 1 under eager completion; the waits
 //   then name phase 2.

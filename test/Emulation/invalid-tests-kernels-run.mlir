@@ -12,9 +12,8 @@
 //   wait: both copies land when the kernel ends), 1 block x 1 thread: its
 //   indices are constant, so more threads of a block would copy to the same
 //   workgroup bytes (a race, checked below) and more blocks to the same
-//   global bytes (a race too, which apipe-run does not report today: its
-//   check of two blocks' global writes does not see apipe.copy
-//   destinations). With
+//   global bytes (a race too, checked below: two blocks' copies write the
+//   same global bytes). With
 //   src[j] = j + 1, g = [1, 2, 3, 4, 0, 0, 0, 0];
 // - Target/translate-two-gpu-modules.mlir @first::@k and @second::@k
 //   (empty), 2 blocks x 32 threads;
@@ -62,6 +61,10 @@
 // @bad_copies with 2 threads in a block races, as said above:
 // RUN: not apipe-run %t.mlir --entry=bad_copies_two_threads 2>&1 | FileCheck %s --check-prefix=TWO-THREADS
 // TWO-THREADS: error: race (WAW) on shared memory byte 0 (byte 0 of the workgroup buffer at {{.*}}): thread ({{0|1}},0,0) of block (0,0,0) writes it, and thread ({{1|0}},0,0) writes it with no gpu.barrier between ('apipe.copy' and 'apipe.copy')
+// and so does @bad_copies with 2 blocks of 1 thread, on global memory
+// (each block's copy writes g[0..4)):
+// RUN: not apipe-run %t.mlir --entry=bad_copies_two_blocks 2>&1 | FileCheck %s --check-prefix=TWO-BLOCKS
+// TWO-BLOCKS: error: race (WAW) on global memory at address {{.*}}: thread (0,0,0) of block (1,0,0) and thread (0,0,0) of block (0,0,0) write the same bytes, neither atomically (the order of blocks is unspecified)
 
 module attributes {gpu.container_module} {
 // @copy_one
@@ -115,6 +118,17 @@ module attributes {gpu.container_module} {
     %done = llvm.mlir.addressof @done_text : !llvm.ptr
     func.call @printString(%done) : (!llvm.ptr) -> ()
     func.call @printNewline() : () -> ()
+    memref.dealloc %g : memref<512xf32>
+    memref.dealloc %src : memref<1024xf32>
+    return
+  }
+
+  func.func @bad_copies_two_blocks() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %src = func.call @input() : () -> memref<1024xf32>
+    %g = memref.alloc() : memref<512xf32>
+    gpu.launch_func @bad_copies::@bad_copies blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%src : memref<1024xf32>, %g : memref<512xf32>)
     memref.dealloc %g : memref<512xf32>
     memref.dealloc %src : memref<1024xf32>
     return

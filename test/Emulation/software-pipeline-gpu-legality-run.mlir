@@ -42,12 +42,14 @@
 // RUN: apipe-opt %t.mlir --apipe-software-pipeline="sync=tokens" > %t.tokens.mlir
 // RUN: apipe-run %t.tokens.mlir --completion=lazy,eager,random:1 --schedule=forward,random:2 | grep -v -e '^// apipe-run' -e base@ > %t.tokens.out
 // RUN: diff %t.expected %t.tokens.out
-// The mbarrier form runs one kernel per apipe-run, each in every mode
-// (launched one after the other in one program, the arrival a kernel never
-// waits for, of its last, empty group, makes apipe-run report a false race
-// at the next kernel's read after its wait, in lazy and random completion:
-// a reported apipe-run bug; the values are right):
+// The mbarrier form runs all six kernels one after the other in one
+// program (each leaves the arrival of its last, empty group never waited
+// for, in a slot of workgroup memory that the next kernel reuses for
+// other data: the slot must die with its block), and one kernel per
+// apipe-run, each in every mode:
 // RUN: apipe-opt %t.tokens.mlir --apipe-tokens-to-mbarrier > %t.mbarrier.mlir
+// RUN: apipe-run %t.mbarrier.mlir --completion=lazy,eager,random:1 --schedule=forward,random:2 | grep -v -e '^// apipe-run' -e base@ > %t.mbarrier.all
+// RUN: diff %t.expected %t.mbarrier.all
 // RUN: apipe-run %t.mbarrier.mlir --entry=versions_only --completion=lazy,eager,random:1 --schedule=forward,reverse | grep -v -e '^// apipe-run' -e base@ > %t.mb1
 // RUN: apipe-run %t.mbarrier.mlir --entry=rows_only --completion=lazy,eager,random:1 --schedule=forward,reverse | grep -v -e '^// apipe-run' -e base@ > %t.mb2
 // RUN: apipe-run %t.mbarrier.mlir --entry=nopad_only --completion=lazy,eager,random:1 --schedule=forward,reverse | grep -v -e '^// apipe-run' -e base@ > %t.mb3

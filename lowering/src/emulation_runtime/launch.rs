@@ -506,6 +506,10 @@ fn run_block(launch: &Launch, linear: usize, worker: &mut Worker) -> Result<(), 
         }
         worker.stacks.push(fiber.into_stack());
     }
+    // The block's workgroup memory dies with it, and its mbarrier slots too
+    // (the next block reuses the memory at the same addresses).
+    let shared = worker.shared.as_ptr() as usize;
+    super::mbarrier::forget_block(shared, shared + bytes);
     result?;
     // 4. Copies still pending land at the end of the block.
     for t in 0..n {

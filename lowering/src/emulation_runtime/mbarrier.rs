@@ -8,7 +8,17 @@
 //! slot's 8 bytes and the table remembers it: a slot whose bytes do not hold
 //! its cookie was never initialised (fresh workgroup memory is `0xff`
 //! bytes) or was overwritten by the program, an error at the op that uses
-//! it. So nothing of a finished block survives into the next one.
+//! it. When a block ends, the table forgets the slots in its workgroup
+//! memory ([`forget_block`]), with their arrivals still pending: the next
+//! block on the OS thread reuses that memory at the same addresses, and a
+//! stale arrival (of a thread whose lane it reuses too) must not count
+//! there. So nothing of a finished block survives into the next one.
+//!
+//! The race checker ([`check_ring`]) sees the ops on a ring of workgroup
+//! memory as accesses to its bytes, as the PTX ISA's memory model does:
+//! `init` writes the slots (a plain write), the other ops update them
+//! atomically. An arrive or a wait of another thread after an `init`, with
+//! no `gpu.barrier` between, is a race, whichever thread runs first.
 //!
 //! Per slot (PTX ISA 9.7.13.15.2, "Contents of the mbarrier object"): the
 //! phase, the expected arrival count E, the pending arrival count P, the
@@ -191,6 +201,30 @@ struct Table {
 
 thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
+}
+
+/// Forgets the slots at addresses in `[start, end)`, the workgroup memory
+/// of a block that ended, with their pending arrivals and copies.
+pub fn forget_block(start: usize, end: usize) {
+    TABLE.with(|table| {
+        table
+            .borrow_mut()
+            .slots
+            .retain(|&address, _| !(start..end).contains(&address));
+    });
+}
+
+/// Race checker: op `op` of the GPU thread `t` accesses the `bytes` bytes
+/// of a ring at `address` (`Kind::Write` for `init`, `Kind::Atomic` for the
+/// other mbarrier ops); nothing for the host or a ring outside workgroup
+/// memory.
+fn check_ring(t: &mut Thread, op: i64, address: i64, bytes: usize, kind: Kind) {
+    if !(t.run().config.racecheck && t.gpu.is_some()) {
+        return;
+    }
+    if let Some((start, end)) = super::shared_range(t, address as usize, bytes) {
+        super::check_shared(t, op, kind, start, end, None);
+    }
 }
 
 /// Progress made on this OS thread's mbarriers so far (see [`Table`]).
@@ -466,6 +500,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
                 ),
             ));
         }
+        check_ring(t, op, address, 8 * slots.max(0) as usize, Kind::Write);
         TABLE.with(|table| {
             let mut table = table.borrow_mut();
             for i in 0..slots.max(0) as usize {
@@ -499,6 +534,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
 /// `apipe.mbarrier_arrive_copies` on the slot at `address`.
 pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
     entry((), |t| {
+        check_ring(t, op, address, 8, Kind::Atomic);
         let marks: Vec<(usize, u64)> = t
             .queues
             .slots
@@ -544,6 +580,7 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
 /// `apipe.mbarrier_expect_tx` of `bytes` on the slot at `address`.
 pub extern "C" fn apipe_emu_mbarrier_expect_tx(op: i64, address: i64, bytes: i64) {
     entry((), |t| {
+        check_ring(t, op, address, 8, Kind::Atomic);
         let result = TABLE.with(|table| {
             let table = &mut *table.borrow_mut();
             let progress = &mut table.progress;
@@ -567,6 +604,7 @@ pub extern "C" fn apipe_emu_mbarrier_expect_tx(op: i64, address: i64, bytes: i64
 /// moves it to the slot at `address`, where it completes `bytes`.
 pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
     entry((), |t| {
+        check_ring(t, op, address, 8, Kind::Atomic);
         let Some(queue) = t.queues.find(BULK_QUEUE) else {
             return Err(stop(
                 t,
@@ -632,8 +670,12 @@ enum Try {
 /// `parity` (step 6).
 pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
     let parity = (parity & 1) as u64;
+    let mut first_try = true;
     loop {
         let outcome = entry(None, |t| {
+            if std::mem::take(&mut first_try) {
+                check_ring(t, op, address, 8, Kind::Atomic);
+            }
             // The host's copies that the waited phase completed.
             let mut released: Vec<(u32, usize, bool)> = Vec::new();
             let host = t.gpu.is_none();

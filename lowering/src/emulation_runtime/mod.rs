@@ -484,8 +484,8 @@ pub unsafe extern "C" fn apipe_emu_copy(
             for (start, end) in copy.dst_ranges() {
                 if let Some((s, e)) = shared_range(t, start, end - start) {
                     check_shared(t, op, Kind::Write, s, e, Some(IN_FLIGHT));
-                } else {
-                    check_global_write(t, op, start, end, "writes, as its destination,", false);
+                } else if !(t.stack.0..t.stack.1).contains(&start) {
+                    record_global_write(t, op, start, end, "writes, as its destination,", false);
                 }
             }
             // Global sources are watched until the copy completes (the
@@ -971,17 +971,25 @@ pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64, kind
             return Ok(());
         }
         let (start, end) = (address as usize, address as usize + bytes.max(0) as usize);
-        record_global_write(t, op, start, end, kind == 2);
+        record_global_write(t, op, start, end, "writes", kind == 2);
         Ok(())
     })
 }
 
 /// Race checker: op `op` of the GPU thread `t` writes (`atomic`:
-/// atomically updates) `[start, end)` of global memory: checked against
+/// atomically updates; a store, or an async copy's destination) `[start,
+/// end)` of global memory (`verb` as in [`copy_sources::report`]): checked against
 /// the copies' sources and logged for the launch's cross-block checks
 /// (plain writes with plain writes, any write with the copies' reads).
-fn record_global_write(t: &mut Thread, op: i64, start: usize, end: usize, atomic: bool) {
-    check_global_write(t, op, start, end, "writes", atomic);
+fn record_global_write(
+    t: &mut Thread,
+    op: i64,
+    start: usize,
+    end: usize,
+    verb: &str,
+    atomic: bool,
+) {
+    check_global_write(t, op, start, end, verb, atomic);
     // SAFETY: null or the live block of a running GPU thread.
     let (Some(ids), Some(block)) = (t.gpu, unsafe { t.block.as_mut() }) else {
         return;

@@ -317,7 +317,7 @@ impl Shadow {
                         && self.read2[start..end].iter().all(|&r| r == first.2)
                     {
                         let found = write_conflict(first, now, thread, atomic, &self.completions);
-                        self.write[start..end].fill(me);
+                        self.write[start..end].fill(last_write(first.0, me, now, thread, atomic));
                         return found.map(|(name, other, own)| {
                             make_race(name, start, other, own, &self.completions)
                         });
@@ -331,7 +331,7 @@ impl Shadow {
                             make_race(name, offset, other, own, &self.completions)
                         });
                     }
-                    self.write[offset] = me;
+                    self.write[offset] = last_write(records.0, me, now, thread, atomic);
                 }
             }
         }
@@ -374,6 +374,26 @@ impl Shadow {
 /// The first record of a byte, `(write, read, read2)`, that a write of
 /// `thread` at epoch `now` conflicts with: its kind ("WAW" or "WAR"), the
 /// record, and whether it is the thread's own copy in flight.
+/// The write record of a byte after an access `me` of `thread` (`atomic`:
+/// an atomic one) over the record `write`, at epoch `now`: an atomic update
+/// keeps the same thread's plain write of this epoch, which every other
+/// thread's access until the next barrier still races with (an atomic
+/// record races only with plain accesses). So an `apipe.mbarrier_init`
+/// and the same thread's arrive, then another thread's arrive with no
+/// barrier between, is a race.
+#[inline(always)]
+fn last_write(write: u64, me: u64, now: u32, thread: u32, atomic: bool) -> u64 {
+    let plain_own_now = write != 0
+        && write & ATOMIC_BIT == 0
+        && (write >> 32) as u32 == now
+        && ((write >> THREAD_SHIFT) & ((1 << THREAD_BITS) - 1)) as u32 == thread;
+    if atomic && plain_own_now {
+        write
+    } else {
+        me
+    }
+}
+
 fn write_conflict(
     (write, read, read2): (u64, u64, u64),
     now: u32,
@@ -820,6 +840,22 @@ mod tests {
         s.barrier();
         assert!(s.access(Kind::Write, 0, 4, 3, 5, 3).is_none(), "a barrier");
         assert!(!s.waited(Kind::Write, 0, 4, 0, 1, 3, &mut completion));
+    }
+
+    #[test]
+    fn an_atomic_keeps_the_threads_plain_write_of_the_epoch() {
+        let mut s = Shadow::default();
+        s.reset(8);
+        // Thread 0 writes (an mbarrier init), then updates atomically (its
+        // arrive): thread 1's atomic update still races with the write.
+        assert!(s.access(Kind::Write, 0, 8, 0, 1, 1).is_none());
+        assert!(s.access(Kind::Atomic, 0, 8, 0, 2, 1).is_none());
+        let race = s.access(Kind::Atomic, 0, 8, 1, 2, 1).expect("WAW");
+        assert_eq!((race.name, race.other.thread, race.other.op), ("WAW", 0, 1));
+        // After a barrier, atomics of two threads do not race.
+        s.barrier();
+        assert!(s.access(Kind::Atomic, 0, 8, 0, 2, s.epoch).is_none());
+        assert!(s.access(Kind::Atomic, 0, 8, 1, 2, s.epoch).is_none());
     }
 
     #[test]

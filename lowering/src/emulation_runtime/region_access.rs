@@ -143,5 +143,5 @@ fn record(t: &mut super::context::Thread, op: i64, kind: Kind, address: usize, l
         return; // private
     }
     let atomic = kind == Kind::Atomic;
-    super::record_global_write(t, op, address, address + length, atomic);
+    super::record_global_write(t, op, address, address + length, "writes", atomic);
 }
