@@ -5,8 +5,11 @@
 //! a range `[start, start + extent)` whose start is a [`Lin`] form, or any
 //! position ([`Dim::Any`]); `dims = None` is the whole buffer. Regions are
 //! compared in elements of the root, so two accesses touch a common byte iff
-//! their regions share an element (views that change the element type, such
-//! as `memref.view`, give the whole buffer).
+//! their regions share an element. `memref.view` (a typed view of an `i8`
+//! buffer at a byte shift) maps its elements to the bytes of the root, and
+//! `memref.reinterpret_cast` of a row-major buffer maps through the linear
+//! element offset; other views that change the element type, or layouts
+//! that are not followed, give the whole buffer.
 
 use super::{
     affine::{Lin, Signedness, Symbol},
@@ -496,6 +499,8 @@ fn through_view<'c: 'a, 'a>(
         ("memref.subview", Some(dims)) => subview(forms, &op, source, dims),
         ("memref.expand_shape", Some(dims)) => expand_shape(&op, memref, dims),
         ("memref.collapse_shape", Some(dims)) => collapse_shape(&op, source, dims),
+        ("memref.view", Some(dims)) => view(forms, &op, memref, source, dims),
+        ("memref.reinterpret_cast", Some(dims)) => reinterpret_cast(forms, &op, source, dims),
         ("memref.transpose", Some(dims)) => permutation(&op).and_then(|perm| {
             let mut out = vec![Dim::Any; dims.len()];
             for (i, p) in perm.iter().enumerate() {
@@ -571,6 +576,150 @@ fn subview(
         });
     }
     Some(out)
+}
+
+/// The strides of a memref type whose layout is row-major from offset 0
+/// (the identity layout, or strides equal to it), with every size past the
+/// first static; `None` otherwise.
+fn row_major_strides(ty: Type) -> Option<Vec<i64>> {
+    let memref = MemRefType::try_from(ty).ok()?;
+    let rank = memref.rank();
+    let mut strides = vec![0i64; rank.max(1)];
+    let mut offset = 0i64;
+    // SAFETY: `memref` is live; `strides` has room for `rank` entries.
+    let result = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(
+            memref.to_raw(),
+            strides.as_mut_ptr(),
+            &mut offset,
+        )
+    };
+    if result.value == 0 || offset != 0 {
+        return None;
+    }
+    strides.truncate(rank);
+    let mut expected = 1i64;
+    for i in (0..rank).rev() {
+        if strides[i] != expected {
+            return None;
+        }
+        if i > 0 {
+            expected = expected.checked_mul(static_size(ty, i)?)?;
+        }
+    }
+    Some(strides)
+}
+
+/// The linear range `(start, extent)` of `dims` in a layout of `strides`:
+/// exact when at most the innermost dimension with an extent above 1 is
+/// ranged, the smallest enclosing range otherwise.
+fn linearize(dims: &[Dim], strides: &[i64]) -> Option<(Lin, i64)> {
+    if dims.len() != strides.len() {
+        return None;
+    }
+    let mut start = Lin::constant(0);
+    let mut last = 0i64;
+    for (dim, &stride) in dims.iter().zip(strides) {
+        let Dim::Range { start: s, extent } = dim else {
+            return None;
+        };
+        start = start.plus(s, stride)?;
+        last = last.checked_add((extent - 1).checked_mul(stride)?)?;
+    }
+    Some((start, last.checked_add(1)?))
+}
+
+/// The positions in a row-major buffer of type `ty` (static sizes past the
+/// first) of the linear range `(start, extent)`: itself in one dimension;
+/// in several, one element is delinearized (`(x div inner) mod size`, as
+/// `collapse_shape`) and a longer range is any position.
+fn delinearize(start: Lin, extent: i64, ty: Type) -> Option<Vec<Dim>> {
+    let rank = MemRefType::try_from(ty).ok()?.rank();
+    if rank == 1 {
+        return Some(vec![Dim::Range { start, extent }]);
+    }
+    if extent != 1 {
+        return Some(vec![Dim::Any; rank]);
+    }
+    let mut out = Vec::with_capacity(rank);
+    let mut inner = 1i64;
+    for d in (0..rank).rev() {
+        let position = Lin::div(start.clone(), inner, Signedness::Euclidean);
+        let position = if d > 0 {
+            let size = static_size(ty, d)?;
+            inner = inner.checked_mul(size)?;
+            Lin::modulo(position, size, Signedness::Euclidean)
+        } else {
+            position
+        };
+        out.push(Dim::Range {
+            start: position,
+            extent: 1,
+        });
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// `memref.view %bytes[%shift][sizes]`: a row-major view of the 1-D `i8`
+/// buffer `source` from byte `%shift` (MLIR's `memref.view`); element `L`
+/// (linear) of the view is bytes `shift + L * size .. + size` of the source.
+fn view(
+    forms: &mut Forms,
+    op: &melior::ir::OperationRef,
+    result: Value,
+    source: Value,
+    dims: Vec<Dim>,
+) -> Option<Vec<Dim>> {
+    if row_major_strides(source.r#type())?.len() != 1 {
+        return None;
+    }
+    let strides = row_major_strides(result.r#type())?;
+    let element = MemRefType::try_from(result.r#type()).ok()?.element();
+    let bits = i64::from(crate::cp_async::bit_width(element)?);
+    if bits % 8 != 0 {
+        return None;
+    }
+    let size = bits / 8;
+    let (start, extent) = linearize(&dims, &strides)?;
+    let shift = forms.of(op.operand(1).ok()?);
+    Some(vec![Dim::Range {
+        start: start.scaled(size)?.plus(&shift, 1)?,
+        extent: extent.checked_mul(size)?,
+    }])
+}
+
+/// `memref.reinterpret_cast %source to offset: [o], sizes: [...], strides:
+/// [...]` (MLIR's `memref.reinterpret_cast`): position `p` of the result is
+/// element `o + sum(stride * p)` from the source's base pointer, which is
+/// its position 0 only when the source is row-major from offset 0 (else
+/// the whole buffer); the linear range is then delinearized in the source.
+fn reinterpret_cast(
+    forms: &mut Forms,
+    op: &melior::ir::OperationRef,
+    source: Value,
+    dims: Vec<Dim>,
+) -> Option<Vec<Dim>> {
+    row_major_strides(source.r#type())?;
+    let offsets = dense_i64(op, "static_offsets")?;
+    let sizes = dense_i64(op, "static_sizes")?;
+    let strides = dense_i64(op, "static_strides")?;
+    if offsets.len() != 1 {
+        return None;
+    }
+    // Dynamic values follow the source in the order offsets, sizes,
+    // strides; a dynamic stride is not followed.
+    let mut dynamic = op.operands().skip(1);
+    let offset = if offsets[0] == i64::MIN {
+        forms.of(dynamic.next()?)
+    } else {
+        Lin::constant(offsets[0])
+    };
+    if sizes.contains(&i64::MIN) || strides.iter().any(|&s| s == i64::MIN || s <= 0) {
+        return None;
+    }
+    let (start, extent) = linearize(&dims, &strides)?;
+    delinearize(start.plus(&offset, 1)?, extent, source.r#type())
 }
 
 /// `memref.expand_shape`: each source dimension is the linearization of its
