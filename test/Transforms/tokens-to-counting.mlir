@@ -343,7 +343,14 @@ func.func @static_trip_count_sixteen() {
 // -----
 
 // A gpu.launch body is a kernel: its groups are counted on their own, and
-// they do not count for the host function around it.
+// they do not count for the host function around it. It runs under
+// apipe-run (a 1x1x1 launch; only empty groups: nothing to print), as
+// written and converted, in every completion mode and two schedules:
+// RUN: sed -n '/^func.func @gpu_launch_body_counted_on_its_own/,/^}/p' %s > %t.launch.mlir
+// RUN: apipe-run %t.launch.mlir --entry=gpu_launch_body_counted_on_its_own --completion=lazy,eager,random:1 --schedule=forward,reverse | FileCheck %s --check-prefix=LAUNCH-RUN
+// RUN: apipe-opt %t.launch.mlir --apipe-tokens-to-counting | apipe-run - --entry=gpu_launch_body_counted_on_its_own --completion=lazy,eager,random:1 --schedule=forward,reverse | FileCheck %s --check-prefix=LAUNCH-RUN
+// LAUNCH-RUN-COUNT-6: // apipe-run: completion={{.*}} schedule={{.*}}
+// LAUNCH-RUN-NOT: {{.}}
 // CHECK-LABEL: func.func @gpu_launch_body_counted_on_its_own
 // CHECK: {{^ *}}apipe.commit_group{{$}}
 // CHECK-NEXT: gpu.launch

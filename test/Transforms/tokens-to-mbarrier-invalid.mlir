@@ -90,6 +90,12 @@ gpu.module @kernels {
 
 // -----
 
+// The refused launch runs under apipe-run as written (one empty group and
+// its wait), in every completion mode and two schedules:
+// RUN: sed -n '/^func.func @inline_launch/,/^}/p' %s | sed -e '/expected-/d' > %t.launch.mlir
+// RUN: apipe-run %t.launch.mlir --entry=inline_launch --completion=lazy,eager,random:1 --schedule=forward,reverse | FileCheck %s --check-prefix=LAUNCH-RUN
+// LAUNCH-RUN-COUNT-6: // apipe-run: completion={{.*}} schedule={{.*}}
+// LAUNCH-RUN-NOT: {{.}}
 func.func @inline_launch() {
   %c1 = arith.constant 1 : index
   // expected-error @+1 {{'gpu.launch' body commits groups: apipe-tokens-to-mbarrier places the ring of mbarrier slots in a kernel's workgroup attributions; outline the launch into a gpu.func kernel first (gpu-kernel-outlining)}}
