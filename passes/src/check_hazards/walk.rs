@@ -95,6 +95,10 @@ pub(crate) struct Analysis<'c, 'a> {
     pub(super) work: usize,
     /// Loops open around the op being walked (0: outside every loop).
     loop_depth: usize,
+    /// The roots the function may write (its ops' write accesses, copy
+    /// destinations included), and whether an op may write all memory;
+    /// found once ([`Analysis::may_be_written`]).
+    written: Option<(Vec<crate::access::Root>, bool)>,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -174,6 +178,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             divergent_events: Vec::new(),
             work: 0,
             loop_depth: 0,
+            written: None,
         })
     }
 
@@ -348,6 +353,43 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// True if the memory that the load `op` reads may be written by the
+    /// function: by an op that writes all memory, or by a write access to
+    /// the same buffer or to a buffer of unknown origin. Two different
+    /// arguments (or an argument and a global) are taken to be distinct
+    /// here, as for the hazards the checker reports as errors.
+    fn may_be_written(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        use crate::access::{region::RootKind, same_buffer};
+        if self.written.is_none() {
+            let mut roots = Vec::new();
+            let mut all = false;
+            for o in ops::nested_ops(&self.function) {
+                let found = accesses(&mut self.forms, &o);
+                all |= found.writes_all;
+                roots.extend(
+                    found
+                        .accesses
+                        .into_iter()
+                        .filter(|a| a.kind == AccessKind::Write)
+                        .map(|a| a.region.root),
+                );
+            }
+            self.written = Some((roots, all));
+        }
+        let read = accesses(&mut self.forms, op);
+        let Some((roots, all)) = &self.written else {
+            return true;
+        };
+        *all || read.reads_all
+            || read.accesses.iter().any(|a| {
+                roots.iter().any(|w| {
+                    same_buffer(w, &a.region.root)
+                        || matches!(w.kind, RootKind::Other)
+                        || matches!(a.region.root.kind, RootKind::Other)
+                })
+            })
+    }
+
     fn value_variant(&mut self, k: usize, depth: usize) -> bool {
         if let Some(v) = self.variant.get(&k) {
             return *v;
@@ -372,6 +414,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 | "gpu.cluster_dim"
                 | "gpu.cluster_block_id"
                 | "gpu.cluster_dim_blocks" => false,
+                // A load at the same position in every thread, of memory
+                // that nothing in the function writes, reads the same value
+                // in every thread (a trip count or a bound read from a
+                // table).
+                "memref.load" | "vector.load" | "affine.load" => {
+                    let indices: Vec<usize> = op.operands().skip(1).map(key_of_value).collect();
+                    indices
+                        .into_iter()
+                        .any(|o| self.value_variant(o, depth + 1))
+                        || self.may_be_written(&op)
+                }
                 _ if name.starts_with("arith.")
                     || name.starts_with("index.")
                     || name == "affine.apply" =>
