@@ -476,6 +476,34 @@ pub fn max_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> Op
     most
 }
 
+/// The fewest and the most groups that one full iteration of the
+/// `scf.while` `w` (its `before` region, then its `after` region) commits
+/// on `queue`; `None` for the most when it is not bounded.
+pub fn while_iteration_groups<'c: 'a, 'a>(
+    w: &OperationRef<'c, 'a>,
+    queue: i64,
+) -> (u64, Option<u64>) {
+    let mut least: u64 = 0;
+    let mut most = Some(0u64);
+    for region in w.regions() {
+        let Some(block) = region.first_block() else {
+            continue;
+        };
+        if block.next_in_region().is_some() {
+            return (0, None);
+        }
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            least = least.saturating_add(op_min_groups(&inner, queue));
+            most = most
+                .zip(op_max_groups(&inner, queue))
+                .and_then(|(a, b)| a.checked_add(b));
+            next = inner.next_in_block();
+        }
+    }
+    (least, most)
+}
+
 /// [`max_groups`] of one op (a commit counts itself; loops multiply).
 fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
     let name = ops::name(op);

@@ -390,6 +390,43 @@ impl<'c, 'a> Analysis<'c, 'a> {
             })
     }
 
+    /// [`Analysis::value_variant`] of argument `n` (key `k`) of `block`, a
+    /// region of the `scf.while` `w`. An `after` argument is the
+    /// `scf.condition` operand it receives. A `before` argument is variant
+    /// if its initial value or the value the `after` region yields for it
+    /// is: the cycle through the loop is first taken as invariant, and the
+    /// answers found under that assumption are dropped when the argument
+    /// turns out variant (a least fixed point).
+    fn while_argument_variant(
+        &mut self,
+        w: &OperationRef<'c, 'a>,
+        block: BlockRef<'c, 'a>,
+        n: usize,
+        k: usize,
+        depth: usize,
+    ) -> bool {
+        let region = |i: usize| w.region(i).ok().and_then(|r| r.first_block());
+        let terminator_operand = |b: Option<BlockRef<'c, 'a>>, i: usize| {
+            b.and_then(|b| b.terminator())
+                .and_then(|t| t.operand(i).ok())
+                .map(key_of_value)
+        };
+        if region(1) == Some(block) {
+            return terminator_operand(region(0), n + 1)
+                .is_none_or(|v| self.value_variant(v, depth + 1));
+        }
+        let known: HashSet<usize> = self.variant.keys().copied().collect();
+        self.variant.insert(k, false);
+        let variant = w
+            .operand(n)
+            .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+            || terminator_operand(region(1), n).is_none_or(|v| self.value_variant(v, depth + 1));
+        if variant {
+            self.variant.retain(|key, v| known.contains(key) || *v);
+        }
+        variant
+    }
+
     fn value_variant(&mut self, k: usize, depth: usize) -> bool {
         if let Some(v) = self.variant.get(&k) {
             return *v;
@@ -445,6 +482,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     p.operand(i)
                         .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
                 }),
+                Some(p) if ops::is(&p, "scf.while") => {
+                    self.while_argument_variant(&p, block, n, k, depth)
+                }
                 _ => true,
             }
         } else {
@@ -1393,9 +1433,22 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return;
         };
         let tau = Symbol::Iteration(key(&w));
+        // Copies from before the loop see the groups of every iteration:
+        // at the start of iteration τ, τ full iterations (`before`, then
+        // `after`) have committed theirs (as for `scf.for`).
         let mut entry = state.clone();
         for instance in &mut entry.instances {
-            if !instance.unsynced && group_distance::max_groups(&w, instance.queue) != Some(0) {
+            if instance.unsynced {
+                continue;
+            }
+            let (least, most) = group_distance::while_iteration_groups(&w, instance.queue);
+            if least == 0 && most == Some(0) {
+                continue;
+            }
+            if let Some(base) = instance.groups.base.plus(&Lin::symbol(tau), least as i64) {
+                instance.groups.base = base;
+            }
+            if most != Some(least) {
                 instance.groups.slack = None;
             }
         }
