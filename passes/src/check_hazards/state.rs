@@ -121,6 +121,13 @@ pub(super) struct Instance<'c, 'a> {
     /// the mbarrier form) at or after this copy's group on every path: a
     /// constant count passed on names such a group ([`super::names`]).
     pub named_numbers: BTreeSet<i64>,
+    /// In the mbarrier form: a wait on its phase returned in another
+    /// thread (another region of a branch on the thread id), which completes
+    /// the copies of every thread that arrived on the phase (PTX ISA
+    /// 9.7.13.15: a phase completes for the whole CTA). In flight for this
+    /// thread until a `gpu.barrier` orders it after that wait; complete
+    /// after the barrier.
+    pub waited_elsewhere: bool,
     /// Diagnostics.
     pub trace: Trace<'c, 'a>,
 }
@@ -223,6 +230,7 @@ impl<'c, 'a> Instance<'c, 'a> {
                     == other.trace.wait.as_ref().map(|w| w.op))
             && self.queue == other.queue
             && self.unsynced == other.unsynced
+            && self.waited_elsewhere == other.waited_elsewhere
             && self.closer == other.closer
             && self.src == other.src
             && self.dst == other.dst

@@ -559,7 +559,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
             }
             "gpu.barrier" => {
-                state.instances.retain(|i| !i.unsynced);
+                state
+                    .instances
+                    .retain(|i| !i.unsynced && !i.waited_elsewhere);
                 state.reads.clear();
             }
             "scf.for" | "scf.while" => {
@@ -634,6 +636,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     closer: None,
                     named_by: Default::default(),
                     named_numbers: Default::default(),
+                    waited_elsewhere: false,
                     trace: Trace::default(),
                 });
             }
@@ -654,6 +657,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             closer: None,
             named_by: Default::default(),
             named_numbers: Default::default(),
+            waited_elsewhere: false,
             trace: Trace::default(),
         });
     }
@@ -1006,6 +1010,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 let was_in_flight = entry.instances.iter().any(|x| x.copy == copy);
                 if completed_elsewhere && was_in_flight && !outs[i].instances[j].unsynced {
                     outs[i].instances[j].trace.branch = Some((op, i));
+                    // Completed by another thread's wait on the phase.
+                    if divergent && self.mbarrier.is_some() {
+                        outs[i].instances[j].waited_elsewhere = true;
+                    }
                 }
             }
         }
