@@ -49,7 +49,8 @@
 // next tile's bulk copy overwrites data other threads may still read.
 // RUN: sed -e 's/expect_tx %%ring\[%%slot\], 2048/expect_tx %%ring[%%slot], 1024/' %t.mlir > %t.bytes.mlir
 // RUN: not apipe-run %t.bytes.mlir --entry=bulk_only --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=BYTES
-// BYTES-COUNT-6: error: deadlock: thread (0,0,0) of block (0,0,0) waits at this 'apipe.mbarrier_wait' and no thread of the block can make progress: it waits for phase 0 (parity 0) of the slot, which has 128 of 128 arrivals and -1024 transaction bytes outstanding
+// (The reverse schedule runs block 1 first.)
+// BYTES-COUNT-6: error: deadlock: thread (0,0,0) of block ({{0|1}},0,0) waits at this 'apipe.mbarrier_wait' and no thread of the block can make progress: it waits for phase 0 (parity 0) of the slot, which has 128 of 128 arrivals and -1024 transaction bytes outstanding
 // BYTES-NOT: 8384512
 // RUN: sed -e '/expect_tx %%ring\[%%slot\], 2048/d' %t.mlir > %t.noexpect.mlir
 // RUN: not apipe-run %t.noexpect.mlir --entry=bulk_only --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=NOEXPECT
@@ -58,15 +59,15 @@
 // NOEXPECT-NOT: 8384512
 // RUN: sed -e 's/512, %%ring\[%%slot\] :/512, %%ring[%%slot1] :/' %t.mlir > %t.slot.mlir
 // RUN: not apipe-run %t.slot.mlir --entry=bulk_only --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=SLOT
-// SLOT-COUNT-6: error: deadlock: thread (0,0,0) of block (0,0,0) waits at this 'apipe.mbarrier_wait' and no thread of the block can make progress: it waits for phase 0 (parity 0) of the slot, which has 128 of 128 arrivals and 2048 transaction bytes outstanding
+// SLOT-COUNT-6: error: deadlock: thread (0,0,0) of block ({{0|1}},0,0) waits at this 'apipe.mbarrier_wait' and no thread of the block can make progress: it waits for phase 0 (parity 0) of the slot, which has 128 of 128 arrivals and 2048 transaction bytes outstanding
 // SLOT-NOT: 8384512
 // RUN: sed -e 's/^\( *\)apipe.mbarrier_wait %%ring\[%%ws\], %%parity.*$/\1%%early = memref.load %%buf[%%c0, %%lane] : memref<3x512xf32, 3>\n&/' %t.mlir > %t.early.mlir
 // RUN: not apipe-run %t.early.mlir --entry=bulk_only --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY-COUNT-6: error: thread (0,0,0) of block (0,0,0) reads shared memory byte {{[0-9]+}} (byte 0 of the workgroup buffer at {{.*}}) that its own asynchronous copy still in flight writes: no wait completes the copy first ('memref.load' and 'apipe.bulk_copy')
+// EARLY-COUNT-6: error: thread (0,0,0) of block ({{0|1}},0,0) reads shared memory byte {{[0-9]+}} (byte 0 of the workgroup buffer at {{.*}}) that its own asynchronous copy still in flight writes: no wait completes the copy first ('memref.load' and 'apipe.bulk_copy')
 // EARLY-NOT: 8384512
 // RUN: sed -e '/^ *gpu.barrier  *\/\/ WAR$/d' %t.mlir > %t.war.mlir
 // RUN: not apipe-run %t.war.mlir --entry=bulk_only --completion=lazy,eager,random:1 --schedule=forward,reverse 2>&1 | FileCheck %s --check-prefix=WAR
-// WAR-COUNT-6: error: race (WAR) on shared memory byte {{[0-9]+}} (byte {{[0-9]+}} of the workgroup buffer at {{.*}}): thread (0,0,0) of block (0,0,0) writes it, and thread (1,0,0) reads it with no gpu.barrier between ('apipe.bulk_copy' and 'memref.load')
+// WAR-COUNT-6: error: race (WAR) on shared memory byte {{[0-9]+}} (byte {{[0-9]+}} of the workgroup buffer at {{.*}}): thread (0,0,0) of block ({{0|1}},0,0) writes it, and thread (1,0,0) reads it with no gpu.barrier between ('apipe.bulk_copy' and 'memref.load')
 // WAR-NOT: 8384512
 //
 // The broken kernels of check-hazards-mbarrier-invalid.mlir, at the launch

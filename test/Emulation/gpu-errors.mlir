@@ -10,7 +10,8 @@
 // RUN: not apipe-run %s --entry=different_barriers 2>&1 | FileCheck %s --check-prefix=DIFFERENT
 // RUN: not apipe-run %s --entry=barrier_in_uneven_loop 2>&1 | FileCheck %s --check-prefix=UNEVEN
 // RUN: not apipe-run %s --entry=out_of_bounds 2>&1 | FileCheck %s --check-prefix=OOB
-// RUN: not apipe-run %s --entry=out_of_bounds --schedule=reverse 2>&1 | FileCheck %s --check-prefix=OOB
+// The reverse schedule runs the last block first:
+// RUN: not apipe-run %s --entry=out_of_bounds --schedule=reverse 2>&1 | FileCheck %s --check-prefix=OOB-REVERSE
 // RUN: not apipe-run %s --entry=copy_read_without_barrier --schedule=reverse 2>&1 | FileCheck %s --check-prefix=RAW
 // RUN: not apipe-run %s --entry=copy_read_without_barrier 2>&1 | FileCheck %s --check-prefix=WAR
 // RUN: not apipe-run %s --entry=copy_read_in_flight 2>&1 | FileCheck %s --check-prefix=INFLIGHT
@@ -80,6 +81,7 @@ module attributes {gpu.container_module} {
       %c2 = arith.constant 2 : index
       %tid = gpu.thread_id x
       %i = arith.muli %tid, %c2 : index
+      // OOB-REVERSE: gpu-errors.mlir:[[# @LINE + 2]]:12: error: 'memref.load' out-of-bounds access (thread (3,0,0) of block (1,0,0))
       // OOB: gpu-errors.mlir:[[# @LINE + 1]]:12: error: 'memref.load' out-of-bounds access (thread (3,0,0) of block (0,0,0))
       %x = memref.load %w[%i] : memref<6xf32, 3>
       gpu.return

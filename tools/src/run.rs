@@ -96,8 +96,9 @@ pub struct Cli {
     /// list runs the entry once per policy (and schedule) in one JIT.
     #[arg(long = "completion", default_value = "lazy", value_name = "POLICY")]
     pub completion: String,
-    /// The order of the threads of a block between barriers: forward,
-    /// reverse, or random[:SEED]. A comma-separated list runs once each.
+    /// The order of the threads of a block between barriers, and of the
+    /// blocks of a launch: forward, reverse, or random[:SEED]. A
+    /// comma-separated list runs once each.
     #[arg(long = "schedule", default_value = "forward", value_name = "ORDER")]
     pub schedule: String,
     /// Check kernels for races on shared memory (and writes into the global

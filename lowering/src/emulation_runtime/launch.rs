@@ -253,10 +253,11 @@ pub fn launch(
     let next = AtomicUsize::new(0);
     let host_ptr: *mut Thread = host;
     let work = |worker: &mut Worker| loop {
-        let b = next.fetch_add(1, Ordering::Relaxed);
-        if b >= blocks || run.failed.load(Ordering::Relaxed) {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= blocks || run.failed.load(Ordering::Relaxed) {
             break;
         }
+        let b = run.config.schedule.block(i, blocks);
         if run_block(&launch, b, worker).is_err() {
             break;
         }

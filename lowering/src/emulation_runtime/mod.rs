@@ -186,16 +186,55 @@ impl std::str::FromStr for Completion {
     }
 }
 
-/// The order in which the threads of a block run between two barriers.
+/// The order in which the threads of a block run between two barriers, and
+/// the order in which the blocks of a launch start (with one job, the order
+/// they run in: CUDA gives no order between blocks, so a kernel whose
+/// output depends on it shows it as different output between schedules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// Thread 0 first (linear thread id, x fastest).
+    /// Thread 0 first (linear thread id, x fastest); block 0 first.
     Forward,
-    /// The last thread first.
+    /// The last thread first; the last block first.
     Reverse,
     /// A reproducible pseudo-random permutation per block and barrier
-    /// interval.
+    /// interval; the blocks in a reproducible pseudo-random order.
     Random(u64),
+}
+
+impl Schedule {
+    /// The block that starts `i`-th among `blocks` (a bijection of
+    /// `0..blocks`; for `Random`, `i -> (a i + c) mod blocks` with `a`
+    /// coprime to `blocks`, both from the seed: no table for huge grids).
+    pub fn block(self, i: usize, blocks: usize) -> usize {
+        match self {
+            Schedule::Forward => i,
+            Schedule::Reverse => blocks - 1 - i,
+            Schedule::Random(seed) => {
+                let n = blocks as u128;
+                let mut a = splitmix64(seed) as u128 % n;
+                while a == 0 || gcd(a, n) != 1 {
+                    a += 1;
+                }
+                let c = splitmix64(seed ^ 0x5851_f42d_4c95_7f2d) as u128 % n;
+                ((a * i as u128 + c) % n) as usize
+            }
+        }
+    }
+}
+
+/// SplitMix64's output function: a well-mixed 64-bit value of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 impl std::str::FromStr for Schedule {

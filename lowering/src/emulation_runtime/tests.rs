@@ -197,6 +197,29 @@ fn parses_schedule() {
 }
 
 #[test]
+fn every_schedule_orders_the_blocks_as_a_permutation() {
+    for blocks in [1usize, 2, 6, 7, 64, 1000] {
+        for schedule in [
+            Schedule::Forward,
+            Schedule::Reverse,
+            Schedule::Random(0),
+            Schedule::Random(7),
+            Schedule::Random(u64::MAX),
+        ] {
+            let mut seen = vec![false; blocks];
+            for i in 0..blocks {
+                let b = schedule.block(i, blocks);
+                assert!(b < blocks && !seen[b], "{schedule:?} {blocks}");
+                seen[b] = true;
+            }
+        }
+    }
+    assert_eq!(Schedule::Reverse.block(0, 5), 4);
+    // A random order is not the forward one (for this seed and size).
+    assert!((0..64).any(|i| Schedule::Random(3).block(i, 64) != i));
+}
+
+#[test]
 fn read_cache_keys_never_collide_with_empty_slots() {
     use super::context::read_key;
     assert_ne!(read_key(1, 4, 0), 0);
