@@ -9,10 +9,12 @@ func.func @rank_five_copy(%a: memref<1x1x1x1x8xf32>, %b: memref<8xf32>) {
 
 // -----
 
-func.func @sub_byte_elements(%a: memref<8xi4>, %b: memref<8xi4>) {
+// A vector of 3 x i1 is packed in 3 bits (an i4 element takes a byte of its
+// own, and is copied: test/Emulation/sub-byte-copies.mlir).
+func.func @sub_byte_elements(%a: memref<8xvector<3xi1>>, %b: memref<8xvector<3xi1>>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'apipe.copy' element type i4 has no whole number of bytes; emulation cannot copy it}}
-  apipe.copy %a[%c0], %b[%c0], 4 : memref<8xi4> to memref<8xi4>
+  // expected-error @+1 {{'apipe.copy' element type vector<3xi1> has no whole number of bytes; emulation cannot copy it}}
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<8xvector<3xi1>> to memref<8xvector<3xi1>>
   return
 }
 

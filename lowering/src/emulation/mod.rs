@@ -368,13 +368,16 @@ impl<'c, 'a> Emitter<'c, 'a> {
     }
 }
 
-/// The size of an element of type `ty` in memory, if it is a whole number
-/// of bytes (the LLVM lowering's layout: `index` is 64 bits); a vector
-/// counts all its elements.
+/// The size of an element of type `ty` in memory, as the LLVM lowering lays
+/// it out (its allocation size on x86-64): `index` is 64 bits; an integer
+/// or float of `b` bits takes `ceil(b / 8)` bytes rounded up to a power of
+/// two (an `i4` or `i1` element takes a byte of its own, unpacked); a
+/// vector packs its elements and counts them all, so it needs a whole
+/// number of bytes (`None` otherwise, and for other types).
 pub fn element_bytes(ty: Type) -> Option<i64> {
     use mlir_sys::{
-        mlirFloatTypeGetWidth, mlirIntegerTypeGetWidth, mlirShapedTypeGetDimSize,
-        mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirTypeIsAFloat, mlirTypeIsAVector,
+        mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType, mlirShapedTypeGetRank,
+        mlirTypeIsAVector,
     };
     // SAFETY: each accessor is called on the type kind it is defined for.
     unsafe {
@@ -383,22 +386,29 @@ pub fn element_bytes(ty: Type) -> Option<i64> {
             let count: i64 = (0..mlirShapedTypeGetRank(ty.to_raw()))
                 .map(|d| mlirShapedTypeGetDimSize(ty.to_raw(), d as isize))
                 .product();
-            return element_bytes(element).map(|b| b * count);
+            let bits = i64::from(scalar_bits(element)?).checked_mul(count)?;
+            return (bits > 0 && bits % 8 == 0).then_some(bits / 8);
         }
     }
-    // SAFETY: as above.
-    let bits = unsafe {
+    let bits = scalar_bits(ty)?;
+    (bits > 0).then(|| i64::from(bits.div_ceil(8).next_power_of_two()))
+}
+
+/// The width in bits of an `index`, integer or float type.
+fn scalar_bits(ty: Type) -> Option<u32> {
+    use mlir_sys::{mlirFloatTypeGetWidth, mlirIntegerTypeGetWidth, mlirTypeIsAFloat};
+    // SAFETY: each accessor is called on the type kind it is defined for.
+    unsafe {
         if ty.is_index() {
-            64
+            Some(64)
         } else if ty.is_integer() {
-            mlirIntegerTypeGetWidth(ty.to_raw())
+            Some(mlirIntegerTypeGetWidth(ty.to_raw()))
         } else if mlirTypeIsAFloat(ty.to_raw()) {
-            mlirFloatTypeGetWidth(ty.to_raw())
+            Some(mlirFloatTypeGetWidth(ty.to_raw()))
         } else {
-            return None;
+            None
         }
-    };
-    (bits > 0 && bits % 8 == 0).then_some(bits as i64 / 8)
+    }
 }
 
 /// The name of `op` in the emulator's messages: `memref.realloc` for the
