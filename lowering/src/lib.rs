@@ -41,6 +41,7 @@ pub mod module_scope;
 #[cfg(feature = "ptx")]
 pub mod ptx;
 pub mod ptxas;
+pub mod switch_cases;
 pub mod to_emulation;
 pub mod to_nvgpu;
 

@@ -209,6 +209,7 @@ pub fn to_emulation<'c: 'a, 'a>(
     {
         ok &= check_generic_atomic(op);
     }
+    ok &= crate::switch_cases::check(root);
     for op in apipe_ops.iter().filter(|op| ops::is_apipe(*op)) {
         ok &= check_op(root, op);
     }

@@ -222,6 +222,7 @@ fn translate(
     }
     if !apipe_lowering::module_scope::check(&module.as_operation())
         | !launch_bounds::check(&module.as_operation())
+        | !apipe_lowering::switch_cases::check(&module.as_operation())
     {
         return Ok(None);
     }
