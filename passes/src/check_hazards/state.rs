@@ -221,6 +221,31 @@ pub(super) fn hull(a: &[Constraint], b: &[Constraint]) -> Vec<Constraint> {
 }
 
 impl<'c, 'a> Instance<'c, 'a> {
+    /// The copy `copy` on `queue` at its issue: no group committed since,
+    /// in flight under `when`, named by nothing yet.
+    pub fn issued(
+        copy: OperationRef<'c, 'a>,
+        queue: i64,
+        src: Region,
+        dst: Region,
+        when: Vec<Constraint>,
+    ) -> Self {
+        Instance {
+            copy,
+            queue,
+            src,
+            dst,
+            groups: Count::zero(),
+            when,
+            unsynced: false,
+            closer: None,
+            named_by: Default::default(),
+            named_numbers: Default::default(),
+            waited_elsewhere: false,
+            trace: Trace::default(),
+        }
+    }
+
     /// True if both are the same copy with the same regions and status (they
     /// may be merged).
     pub fn same_copy(&self, other: &Instance) -> bool {

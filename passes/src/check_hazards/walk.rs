@@ -5,7 +5,7 @@ use super::{
     classes::fresh_id,
     names,
     report::{Hazard, HazardKind, Role},
-    state::{key, Count, Instance, Read, State, Trace, WaitSeen},
+    state::{key, Count, Instance, Read, State, WaitSeen},
 };
 use crate::{
     access::{
@@ -625,41 +625,22 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .iter()
                 .any(|i| i.copy == op && i.dst == dst && i.src == src)
             {
-                events.copies.push(Instance {
-                    copy: op,
-                    queue: attributes::queue(&op),
-                    src: src.clone(),
-                    dst: dst.clone(),
-                    groups: Count::zero(),
-                    when: when.clone(),
-                    unsynced: false,
-                    closer: None,
-                    named_by: Default::default(),
-                    named_numbers: Default::default(),
-                    waited_elsewhere: false,
-                    trace: Trace::default(),
-                });
+                events.copies.push(Instance::issued(
+                    op,
+                    attributes::queue(&op),
+                    src.clone(),
+                    dst.clone(),
+                    when.clone(),
+                ));
             }
         }
-        state.add(Instance {
-            copy: op,
-            // An arrive tracks every earlier copy of the thread: one queue.
-            queue: if self.mbarrier.is_some() {
-                0
-            } else {
-                attributes::queue(&op)
-            },
-            src,
-            dst,
-            groups: Count::zero(),
-            when,
-            unsynced: false,
-            closer: None,
-            named_by: Default::default(),
-            named_numbers: Default::default(),
-            waited_elsewhere: false,
-            trace: Trace::default(),
-        });
+        // An arrive tracks every earlier copy of the thread: one queue.
+        let queue = if self.mbarrier.is_some() {
+            0
+        } else {
+            attributes::queue(&op)
+        };
+        state.add(Instance::issued(op, queue, src, dst, when));
     }
 
     /// Step 3: any other op, through its memory effects.
