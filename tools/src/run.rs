@@ -294,6 +294,9 @@ fn run(cli: &Cli) -> Result<bool, Error> {
     for kernel in &mut kernels {
         kernel.entry = Some(engine.lookup_packed(&kernel.function)?);
     }
+    let kernels: std::sync::Arc<[_]> = kernels.into();
+    let checks: std::sync::Arc<[String]> = emulation.checks.clone().into();
+    let names: std::sync::Arc<[String]> = emulation.names.clone().into();
     let compiled = start.elapsed();
     // 6.
     let mut ok = true;
@@ -317,9 +320,9 @@ fn run(cli: &Cli) -> Result<bool, Error> {
                 schedule,
                 racecheck,
                 jobs: cli.jobs,
-                locations,
-                checks: emulation.checks.clone(),
-                names: emulation.names.clone(),
+                locations: locations.into(),
+                checks: checks.clone(),
+                names: names.clone(),
                 kernels: kernels.clone(),
             };
             ok &= emulation_runtime::run_entry(config, entry);

@@ -20,7 +20,7 @@ use std::{
     io::Write,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
-        Mutex,
+        Arc, Mutex,
     },
 };
 
@@ -80,16 +80,18 @@ pub struct RunConfig {
     pub racecheck: bool,
     /// OS threads that run blocks (1: every block on the calling thread).
     pub jobs: usize,
-    /// `locations[id]`: `file:line:col` of the op with that id.
-    pub locations: Vec<String>,
+    /// `locations[id]`: `file:line:col` of the op with that id. This and
+    /// the three tables below are shared (`Arc`), so that a harness that
+    /// runs one module in many modes does not copy them per run.
+    pub locations: Arc<[String]>,
     /// Run-time check messages by op id (`cf.assert` and the lowering's own
     /// checks), see [`crate::to_emulation::Emulation::checks`].
-    pub checks: Vec<String>,
+    pub checks: Arc<[String]>,
     /// Op names by op id (apipe ops and the race checker's hooks; empty
     /// for others), see [`crate::to_emulation::Emulation::names`].
-    pub names: Vec<String>,
+    pub names: Arc<[String]>,
     /// The kernels, by kernel index.
-    pub kernels: Vec<KernelInfo>,
+    pub kernels: Arc<[KernelInfo]>,
     /// The op id of the entry function (`locations[entry_op]`), where an
     /// error that no op owns points (an overflow of the entry's stack); -1
     /// when unknown.

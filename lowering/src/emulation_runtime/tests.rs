@@ -1,6 +1,7 @@
 //! Unit tests of the runtime's host-side events.
 
 use super::*;
+use std::sync::Arc;
 
 fn config(completion: Completion, locations: Vec<String>) -> RunConfig {
     RunConfig {
@@ -8,10 +9,10 @@ fn config(completion: Completion, locations: Vec<String>) -> RunConfig {
         schedule: Schedule::Forward,
         racecheck: false,
         jobs: 1,
-        locations,
-        checks: Vec::new(),
-        names: Vec::new(),
-        kernels: Vec::new(),
+        locations: locations.into(),
+        checks: Arc::from([]),
+        names: Arc::from([]),
+        kernels: Arc::from([]),
         entry_op: -1,
     }
 }
