@@ -390,7 +390,11 @@ gpu.module @bounds {
 // -----
 
 // Racy twins: the block size unknown or wider than the row, an upper bound
-// one too large; the gpu.launch with constant sizes is silent.
+// one too large; the gpu.launch with constant sizes is silent. The upper
+// bound kernels' buffer has room for `tx + 64` in every thread they allow:
+// an access out of bounds in some thread would be undefined behaviour,
+// which the checker assumes away (thread 64 storing to `buf[128]` of a
+// `memref<128xf32>` would bound the ids by 64 and hide the race).
 gpu.module @bounds_racy {
   gpu.func @own_2d_unknown(%A: memref<4096xf32>, %out: memref<128xf32>) workgroup(%buf: memref<128xf32, 3>) kernel {
     %c32 = arith.constant 32 : index
@@ -420,27 +424,27 @@ gpu.module @bounds_racy {
     memref.store %x, %out[%my] : memref<128xf32>
     gpu.return
   }
-  gpu.func @upper_bound_attr(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<128xf32, 3>) kernel {
+  gpu.func @upper_bound_attr(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<192xf32, 3>) kernel {
     %c64 = arith.constant 64 : index
     %tx = gpu.thread_id x upper_bound 64
     %hi = arith.addi %tx, %c64 : index
-    apipe.copy %A[%tx], %buf[%tx], 1 : memref<4096xf32> to memref<128xf32, 3>
+    apipe.copy %A[%tx], %buf[%tx], 1 : memref<4096xf32> to memref<192xf32, 3>
     apipe.commit_group
     apipe.wait_group 0
-    %x = memref.load %buf[%tx] : memref<128xf32, 3>
-    memref.store %x, %buf[%hi] : memref<128xf32, 3>
+    %x = memref.load %buf[%tx] : memref<192xf32, 3>
+    memref.store %x, %buf[%hi] : memref<192xf32, 3>
     gpu.return
   }
-  gpu.func @upper_bound_too_large(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<128xf32, 3>) kernel {
+  gpu.func @upper_bound_too_large(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<192xf32, 3>) kernel {
     %c64 = arith.constant 64 : index
     %tx = gpu.thread_id x upper_bound 65
     %hi = arith.addi %tx, %c64 : index
-    apipe.copy %A[%tx], %buf[%tx], 1 : memref<4096xf32> to memref<128xf32, 3>
+    apipe.copy %A[%tx], %buf[%tx], 1 : memref<4096xf32> to memref<192xf32, 3>
     apipe.commit_group
     apipe.wait_group 0
-    %x = memref.load %buf[%tx] : memref<128xf32, 3>
+    %x = memref.load %buf[%tx] : memref<192xf32, 3>
     // CHECK: check-hazards-carried.mlir:[[# @LINE + 1]]:5: error: 'memref.store' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)
-    memref.store %x, %buf[%hi] : memref<128xf32, 3>
+    memref.store %x, %buf[%hi] : memref<192xf32, 3>
     gpu.return
   }
 }

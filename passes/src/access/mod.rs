@@ -73,7 +73,7 @@ pub use constraints::{Constraint, Feasibility, System};
 pub use dependence::{may_depend, may_depend_at, may_meet_in_one_iteration, IterationDistance};
 pub use effects::{accesses, copy_regions, Access, AccessKind, OpAccesses};
 pub use region::{
-    may_alias, overlap, overlap_with, same_buffer, Dim, Overlap, Region, Root, RootKind,
+    in_bounds, may_alias, overlap, overlap_with, same_buffer, Dim, Overlap, Region, Root, RootKind,
 };
 pub use values::Forms;
 

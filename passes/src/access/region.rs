@@ -155,6 +155,40 @@ impl Region {
     }
 }
 
+/// The constraints that keep `region` inside its root buffer, per
+/// dimension of static size `S` whose range `[start, start + extent)` is
+/// known: `start >= 0` and `start + extent <= S`. An access outside its
+/// buffer is undefined behaviour (MLIR's `memref.load` / `memref.store`,
+/// and a copy's source and destination; subviews stay inside their
+/// source), so these hold for the thread that makes the access. Empty for
+/// a whole-buffer region, an unranked or dynamic root, or a dimension
+/// of unknown position.
+pub fn in_bounds(region: &Region) -> Vec<Constraint> {
+    let (Symbol::Value(k) | Symbol::Stale(k) | Symbol::OtherThread(k)) = region.root.symbol else {
+        return Vec::new();
+    };
+    let Some(dims) = &region.dims else {
+        return Vec::new();
+    };
+    // SAFETY: root symbols are keys of live values (regions are valid
+    // while the IR is unchanged, see the module's invariants).
+    let ty = unsafe { super::values::value_of(k) }.r#type();
+    if MemRefType::try_from(ty).map_or(true, |t| t.rank() != dims.len()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (d, dim) in dims.iter().enumerate() {
+        let (Dim::Range { start, extent }, Some(size)) = (dim, static_size(ty, d)) else {
+            continue;
+        };
+        out.push(Constraint::NonNeg(start.clone()));
+        if let Some(room) = start.scaled(-1).and_then(|s| s.offset(size - extent)) {
+            out.push(Constraint::NonNeg(room));
+        }
+    }
+    out
+}
+
 /// True if the roots may be the same memory.
 pub fn may_alias(a: &Root, b: &Root) -> bool {
     if same_buffer(a, b) {

@@ -31,7 +31,9 @@ use super::{
     state::{Instance, State},
     walk::Analysis,
 };
-use crate::access::{overlap_with, region::Root, Constraint, Lin, Overlap, Region, Symbol, System};
+use crate::access::{
+    in_bounds, overlap_with, region::Root, Constraint, Lin, Overlap, Region, Symbol, System,
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 use std::collections::HashMap;
 
@@ -48,12 +50,21 @@ pub(super) enum Threads {
 
 impl<'c, 'a> Analysis<'c, 'a> {
     /// How `mine` (an access at `op`) may meet `theirs` (an instance or a
-    /// read under `when`), for `threads`.
+    /// read under `when`, made by the op `their_op`), for `threads`.
+    ///
+    /// Between threads, each access is in bounds for the thread that made
+    /// it ([`in_bounds`]: outside, it is undefined behaviour); `theirs` also
+    /// for this thread when `their_op` runs in every thread on the same
+    /// path ([`Analysis::runs_in_every_thread`]): this thread made the same
+    /// access; and `mine` also for the other thread when `op` does. So `buf[tid]` copied into a `memref<32xf32>`
+    /// bounds the thread ids by 32 in a kernel that states no block size,
+    /// and a read of `buf[tid mod 32]` is the thread's own element.
     pub(super) fn meets(
         &mut self,
         op: &OperationRef<'c, 'a>,
         mine: &Region,
         theirs: &Region,
+        their_op: &OperationRef<'c, 'a>,
         when: &[Constraint],
         threads: Threads,
     ) -> (Overlap, System) {
@@ -65,11 +76,21 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return overlap_with(mine, theirs, system, &mut self.forms);
         }
         let rename = self.other_thread_renaming(theirs, when);
-        let theirs = theirs.substitute(&|s| rename(s));
+        let renamed = theirs.substitute(&|s| rename(s));
         system.extend(
             when.iter()
                 .filter_map(|c| c.substitute(&|s| rename(s)).flatten()),
         );
+        system.extend(in_bounds(mine));
+        system.extend(in_bounds(&renamed));
+        if self.runs_in_every_thread(their_op) {
+            system.extend(in_bounds(theirs));
+        }
+        if self.runs_in_every_thread(op) {
+            let rename_mine = self.other_thread_renaming(mine, &[]);
+            system.extend(in_bounds(&mine.substitute(&|s| rename_mine(s))));
+        }
+        let theirs = renamed;
         if threads == Threads::Any {
             return overlap_with(mine, &theirs, system, &mut self.forms);
         }
@@ -200,18 +221,32 @@ impl<'c, 'a> Analysis<'c, 'a> {
         instance: &Instance<'c, 'a>,
         threads: Threads,
     ) -> ((Overlap, System), bool) {
-        let verdict = self.meets(op, mine, theirs, &instance.when, threads);
+        let verdict = self.meets(op, mine, theirs, &instance.copy, &instance.when, threads);
         if !verdict.0.may() || instance.unsynced || threads == Threads::Same {
             return (verdict, false);
         }
         if threads == Threads::Other {
             return (verdict, true);
         }
-        let same = self.meets(op, mine, theirs, &instance.when, Threads::Same);
+        let same = self.meets(
+            op,
+            mine,
+            theirs,
+            &instance.copy,
+            &instance.when,
+            Threads::Same,
+        );
         if same.0.may() {
             return (same, false);
         }
-        let other = self.meets(op, mine, theirs, &instance.when, Threads::Other);
+        let other = self.meets(
+            op,
+            mine,
+            theirs,
+            &instance.copy,
+            &instance.when,
+            Threads::Other,
+        );
         if other.0.may() {
             (other, true)
         } else {
@@ -421,8 +456,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         state: &State<'c, 'a>,
     ) {
         for read in state.reads.iter().filter(|r| !r.write) {
-            let (verdict, system) =
-                self.meets(op, region, &read.region, &read.when, Threads::Other);
+            let (verdict, system) = self.meets(
+                op,
+                region,
+                &read.region,
+                &read.op,
+                &read.when,
+                Threads::Other,
+            );
             if verdict.may() {
                 let age = read.carried.and_then(|l| {
                     age(&read.when, &l).or_else(|| summary_age(&read.when, &system, &l))
@@ -446,8 +487,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
     ) {
         for write in state.reads.iter().filter(|r| r.write) {
             for (region, role) in [(dst, Role::CopyDestination), (src, Role::CopySource)] {
-                let (verdict, system) =
-                    self.meets(op, region, &write.region, &write.when, Threads::Other);
+                let (verdict, system) = self.meets(
+                    op,
+                    region,
+                    &write.region,
+                    &write.op,
+                    &write.when,
+                    Threads::Other,
+                );
                 // Two buffers that may alias are no proof of a race (a
                 // kernel writes one argument while it copies another).
                 if !matches!(verdict, Overlap::May { alias: false, .. }) {
@@ -488,7 +535,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             if benign && matches!(role, Role::CopyDestination) {
                 continue;
             }
-            let (verdict, system) = self.meets(op, mine, dst, when, Threads::Other);
+            let (verdict, system) = self.meets(op, mine, dst, op, when, Threads::Other);
             let Overlap::May { alias, .. } = verdict else {
                 continue;
             };

@@ -329,6 +329,32 @@ impl<'c, 'a> Analysis<'c, 'a> {
         reads.get(d).copied().unwrap_or(true)
     }
 
+    /// True if every thread of the block that reaches `op`'s function runs
+    /// `op` on the same path: every branch and loop around it (up to the
+    /// function) decides on values equal in every thread ([`is_variant`]),
+    /// and no other op with regions encloses it.
+    ///
+    /// [`is_variant`]: Analysis::is_variant
+    pub(super) fn runs_in_every_thread(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        for parent in ops::ancestors(op) {
+            if parent == self.function {
+                return true;
+            }
+            let uniform = match ops::name(&parent).as_str() {
+                "scf.if" | "scf.index_switch" => parent
+                    .operand(0)
+                    .is_ok_and(|c| !self.is_variant(Symbol::Value(key_of_value(c)))),
+                "scf.for" | "scf.while" => !self.is_variant(Symbol::Trips(key(&parent))),
+                "scf.execute_region" => true,
+                _ => false,
+            };
+            if !uniform {
+                return false;
+            }
+        }
+        false
+    }
+
     /// True if the symbol may differ between threads.
     pub(super) fn is_variant(&mut self, s: Symbol) -> bool {
         match s {
@@ -1031,8 +1057,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                             ],
                         };
                         for (theirs, kind) in sides {
-                            let verdict =
-                                self.meets(at, region, theirs, &instance.when, Threads::Other);
+                            let verdict = self.meets(
+                                at,
+                                region,
+                                theirs,
+                                &instance.copy,
+                                &instance.when,
+                                Threads::Other,
+                            );
                             if verdict.0.may() {
                                 self.found(*kind, *role, at, &instance, (verdict, true));
                                 break;
@@ -1201,7 +1233,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// are pending at the header, which is exactly the summary (nothing is
     /// lost), and the fixed point is reached in two rounds instead of
     /// [`WIDEN_AFTER`]; loops nested `d` deep otherwise cost
-    /// `WIDEN_AFTER^d` passes over the innermost body.
+    /// `WIDEN_AFTER^d` passes over the innermost body. In a loop with a
+    /// barrier it runs from the second round: a read the header already
+    /// holds keeps its constraints, so a loop whose every path clears its
+    /// reads is exact as before, and only reads that cross the back edge
+    /// again (a path without a barrier, such as the empty case of a
+    /// pipelined kernel's `scf.index_switch` under an outer loop) become the
+    /// summary at once instead of after [`Analysis::widen_after`] rounds
+    /// (which spent the work budget and widened everything).
     fn widen_reads(
         &mut self,
         l: &OperationRef<'c, 'a>,
@@ -1370,14 +1409,22 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let end = loop {
             let mut current = header.clone();
             self.block(body, &mut current);
-            let live = 1 + header.instances.len() + header.reads.len();
+            // A round costs its op visits times the copies in flight (each
+            // access is compared with each). Reads since the last barrier
+            // are not counted here: they cost a comparison only when a copy
+            // is issued, and each comparison is counted where it is made
+            // ([`Analysis::meets`]). Counting them here made a kernel whose
+            // missing barrier let 24 reads cross an outer loop's back edge
+            // (then cleared by the next barrier) spend 143,000 and widen
+            // into false races.
+            let live = 1 + header.instances.len();
             self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             let mut back = current.clone();
             self.back_edge(&l, &mut back, iterates);
             let mut next = entry.clone().join(back);
             if round >= rounds.widen {
                 self.widen(&l, &header, &mut next, round >= rounds.give_up);
-            } else if iterates && self.gpu && !has_barrier {
+            } else if iterates && self.gpu && (!has_barrier || round >= 1) {
                 self.widen_reads(&l, &header, &mut next, false);
             }
             if next.same(&header) || round > rounds.give_up + 2 {
@@ -1461,7 +1508,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut rounds = self.rounds(&w, &nested);
         let exit = loop {
             let mut current = header.clone();
-            let live = 1 + header.instances.len() + header.reads.len();
+            // As in `for_loop`: copies in flight, not reads.
+            let live = 1 + header.instances.len();
             self.spend(nested.len().saturating_mul(live), round, &mut rounds);
             self.block(before, &mut current);
             let mut at_condition = current.clone();
