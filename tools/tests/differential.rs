@@ -11,8 +11,8 @@
 //! about 6,000 lines per input, the runs) and 6-8 per kernel (more mutants,
 //! each run in 3 completion modes x 3 thread orders and once with the race
 //! checker), so the whole takes about four minutes of 2 cores.
-//! `benches/differential.rs` runs the full counts (5,000 host inputs, 1,000
-//! unannotated, 1,500 kernels with every barrier removed) in release.
+//! `benches/differential.rs` runs the full counts (4,000 host inputs, 1,000
+//! unannotated, 225 kernels with every barrier removed) in release.
 //! `APIPE_DIFFERENTIAL_INPUTS`, `_UNANNOTATED`, `_GPU`, `_GPU_UNANNOTATED`,
 //! `_BARRIERS`, `_JOBS`, `_BATCH` override the counts, the barrier mutants
 //! per kernel, threads and inputs per JIT; `APIPE_DIFFERENTIAL_DUMP=<dir>`
