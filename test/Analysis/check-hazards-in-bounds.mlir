@@ -80,6 +80,63 @@ module attributes {gpu.container_module} {
       memref.store %x, %out[%tid] : memref<64xf32>
       gpu.return
     }
+    // Racy twins whose regions run past the buffer where the op touches
+    // nothing: lanes 3 of `vector.transfer_read` at 29 (padded) and of a
+    // `vector.maskedload` (masked off) are element 32 of a 32-element
+    // buffer, so their regions are not taken to be in bounds (they once
+    // hid these races): every thread reads elements 29-31, which threads
+    // 29-31 copied.
+    gpu.func @transfer_read_padded(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<32xf32, 3>) kernel {
+      %c29 = arith.constant 29 : index
+      %pad = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4096xf32> to memref<32xf32, 3>
+      apipe.commit_group
+      apipe.wait_group 0
+      // CHECK: check-hazards-in-bounds.mlir:[[# @LINE + 1]]:12: error: 'vector.transfer_read' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+      %v = vector.transfer_read %buf[%c29], %pad : memref<32xf32, 3>, vector<4xf32>
+      %x = vector.extract %v[0] : f32 from vector<4xf32>
+      memref.store %x, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+    gpu.func @masked_load(%A: memref<4096xf32>, %out: memref<64xf32>) workgroup(%buf: memref<32xf32, 3>) kernel {
+      %c29 = arith.constant 29 : index
+      %pad = arith.constant dense<0.0> : vector<4xf32>
+      %m = arith.constant dense<[true, true, true, false]> : vector<4xi1>
+      %tid = gpu.thread_id x
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<4096xf32> to memref<32xf32, 3>
+      apipe.commit_group
+      apipe.wait_group 0
+      // CHECK: check-hazards-in-bounds.mlir:[[# @LINE + 1]]:12: error: 'vector.maskedload' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+      %v = vector.maskedload %buf[%c29], %m, %pad : memref<32xf32, 3>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+      %x = vector.extract %v[0] : f32 from vector<4xf32>
+      memref.store %x, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+    // Racy twin: a copy with `src_elements` = 2 reads A[4094..4095] only,
+    // but its region is 4 elements (up to 4097): not taken to be in
+    // bounds. Thread 1 stores into A[4095] while thread 0's copy reads it.
+    gpu.func @src_elements_at_the_end(%A: memref<4096xf32>) workgroup(%buf: memref<64xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4094 = arith.constant 4094 : index
+      %c4095 = arith.constant 4095 : index
+      %f = arith.constant 7.0 : f32
+      %tid = gpu.thread_id x
+      %z = arith.cmpi eq, %tid, %c0 : index
+      scf.if %z {
+        apipe.copy %A[%c4094], %buf[%c0], 4, %c2 : memref<4096xf32> to memref<64xf32, 3>
+      }
+      apipe.commit_group
+      %o = arith.cmpi eq, %tid, %c1 : index
+      scf.if %o {
+        // CHECK: check-hazards-in-bounds.mlir:[[# @LINE + 1]]:9: error: 'memref.store' op writes bytes that another thread's async copy may still be reading (its source) (this thread has x = 1, the other x = 0; only the wait of the thread that issued it, then a gpu.barrier, orders the two) (write-after-read between threads)
+        memref.store %f, %A[%c4095] : memref<4096xf32>
+      }
+      apipe.wait_group 0
+      gpu.return
+    }
   }
   func.func private @printMemrefF32(memref<*xf32>)
   func.func @main() {

@@ -81,12 +81,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             when.iter()
                 .filter_map(|c| c.substitute(&|s| rename(s)).flatten()),
         );
-        system.extend(in_bounds(mine));
-        system.extend(in_bounds(&renamed));
-        if self.runs_in_every_thread(their_op) {
+        let (mine_bounded, theirs_bounded) = (bounded_access(op), bounded_access(their_op));
+        if mine_bounded {
+            system.extend(in_bounds(mine));
+        }
+        if theirs_bounded {
+            system.extend(in_bounds(&renamed));
+        }
+        if theirs_bounded && self.runs_in_every_thread(their_op) {
             system.extend(in_bounds(theirs));
         }
-        if self.runs_in_every_thread(op) {
+        if mine_bounded && self.runs_in_every_thread(op) {
             let rename_mine = self.other_thread_renaming(mine, &[]);
             system.extend(in_bounds(&mine.substitute(&|s| rename_mine(s))));
         }
@@ -681,4 +686,27 @@ pub(super) fn summary_age(when: &[Constraint], system: &System, l: &OperationRef
 /// the analysis (summaries must compare equal between fixed-point rounds).
 pub(super) fn fresh_id(l: usize, what: u32) -> u32 {
     ((l >> 3) as u32).wrapping_mul(0x9e37_79b9) ^ what.wrapping_mul(0x85eb_ca6b) | 0x8000_0000
+}
+
+/// True if `op`'s regions are exactly the elements it touches, each of which
+/// must be in bounds ([`in_bounds`]): `memref.load` and `memref.store`
+/// (MLIR: out of bounds is undefined behaviour), and `apipe.copy` without
+/// `src_elements` (docs/dialect.md; `cp.async` out of bounds is undefined,
+/// PTX ISA 9.7.9.25). Not `vector.transfer_read` / `transfer_write` (out of
+/// bounds lanes are padded or masked), masked vector ops, or a copy with
+/// `src_elements` (its source region is sized by `elements`, which may run
+/// past the buffer): their regions may be larger than what they touch.
+fn bounded_access(op: &OperationRef) -> bool {
+    match apipe_dialect::ops::name(op).as_str() {
+        "memref.load" | "memref.store" => true,
+        apipe_dialect::ops::COPY => {
+            let ranks = op
+                .operand(0)
+                .ok()
+                .and_then(crate::access::region::rank)
+                .zip(op.operand(1).ok().and_then(crate::access::region::rank));
+            ranks.is_some_and(|(src, dst)| op.operand_count() == 2 + src + dst)
+        }
+        _ => false,
+    }
 }

@@ -161,7 +161,7 @@ use apipe_dialect::{
     Reported,
 };
 use melior::{
-    ir::{operation::OperationLike, OperationRef},
+    ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
     pass::Pass,
 };
 
@@ -255,6 +255,27 @@ pub fn find_hazards<'c: 'a, 'a>(
         if !has_copy {
             continue;
         }
+        // The walk follows structured control flow only: an async op in a
+        // region of several blocks (`cf.br` / `cf.cond_br`, in the
+        // function or an `scf.execute_region`) would go unseen. Refused.
+        if let Some(op) = nested.iter().find(|op| {
+            op_name_is_async(op)
+                && op
+                    .block()
+                    .and_then(|b| b.parent_region())
+                    .and_then(|r| r.first_block())
+                    .is_some_and(|b| b.next_in_region().is_some())
+        }) {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{}' op in a region of several blocks: apipe-check-hazards follows async copies, commits and waits only through structured control flow (scf)",
+                    apipe_dialect::ops::name(op)
+                ),
+            );
+            ok = false;
+            continue;
+        }
         match walk::Analysis::new(function, &committing) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
@@ -268,6 +289,12 @@ pub fn find_hazards<'c: 'a, 'a>(
     } else {
         Err(Reported)
     }
+}
+
+/// True for the ops whose order the walk follows: apipe's copies, commits,
+/// waits and mbarrier ops.
+fn op_name_is_async(op: &OperationRef) -> bool {
+    apipe_dialect::ops::name(op).starts_with("apipe.")
 }
 
 #[cfg(test)]

@@ -332,13 +332,27 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// True if every thread of the block that reaches `op`'s function runs
     /// `op` on the same path: every branch and loop around it (up to the
     /// function) decides on values equal in every thread ([`is_variant`]),
-    /// and no other op with regions encloses it.
+    /// no other op with regions encloses it, and every region on the way
+    /// has a single block (a `cf.cond_br` inside an `scf.execute_region`
+    /// may branch on the thread id).
     ///
     /// [`is_variant`]: Analysis::is_variant
     pub(super) fn runs_in_every_thread(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        let single_block = |o: &OperationRef<'c, 'a>| {
+            o.block().and_then(|b| b.parent_region()).is_some_and(|r| {
+                r.first_block()
+                    .is_some_and(|b| b.next_in_region().is_none())
+            })
+        };
+        if !single_block(op) {
+            return false;
+        }
         for parent in ops::ancestors(op) {
             if parent == self.function {
                 return true;
+            }
+            if !single_block(&parent) {
+                return false;
             }
             let uniform = match ops::name(&parent).as_str() {
                 "scf.if" | "scf.index_switch" => parent
