@@ -164,6 +164,7 @@ use melior::{
     ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
     pass::Pass,
 };
+use std::collections::HashSet;
 
 /// The registry entry of `apipe-check-hazards`.
 pub static INFO: PassInfo = PassInfo {
@@ -226,6 +227,44 @@ pub fn find_hazards<'c: 'a, 'a>(
     // in the number of functions.
     let committing =
         group_distance::functions_containing(root, &[apipe_dialect::ops::COMMIT_GROUP]);
+    // Each function is checked on its own: a kernel that calls a function
+    // with apipe ops would have that function's copies in flight, and
+    // thread-dependent arguments in it, unseen. Refused at the call.
+    let with_async: HashSet<String> = group_distance::functions(root)
+        .iter()
+        .filter(|f| {
+            apipe_dialect::ops::nested_ops(*f)
+                .iter()
+                .any(op_name_is_async)
+        })
+        .filter_map(|f| {
+            f.attribute("sym_name")
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+        })
+        .collect();
+    if !with_async.is_empty() {
+        for call in apipe_dialect::ops::self_and_nested_ops(root) {
+            if !apipe_dialect::ops::is(&call, "func.call") || !in_gpu_code(&call) {
+                continue;
+            }
+            let callee = call
+                .attribute("callee")
+                .ok()
+                .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned());
+            if let Some(callee) = callee.filter(|c| with_async.contains(c)) {
+                diagnostic::error(
+                    call.location(),
+                    &format!(
+                        "'func.call' op in GPU code calls @{callee}, which has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)"
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
     for function in group_distance::functions(root) {
         let nested = apipe_dialect::ops::nested_ops(&function);
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
@@ -289,6 +328,12 @@ pub fn find_hazards<'c: 'a, 'a>(
     } else {
         Err(Reported)
     }
+}
+
+/// True if `op` is inside a `gpu.func` or a `gpu.launch` body.
+fn in_gpu_code(op: &OperationRef) -> bool {
+    apipe_dialect::ops::ancestors(op)
+        .any(|p| apipe_dialect::ops::is(&p, "gpu.func") || apipe_dialect::ops::is(&p, "gpu.launch"))
 }
 
 /// True for the ops whose order the walk follows: apipe's copies, commits,

@@ -334,10 +334,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// function) decides on values equal in every thread ([`is_variant`]),
     /// no other op with regions encloses it, and every region on the way
     /// has a single block (a `cf.cond_br` inside an `scf.execute_region`
-    /// may branch on the thread id).
+    /// may branch on the thread id), in a kernel (not a device function).
     ///
     /// [`is_variant`]: Analysis::is_variant
     pub(super) fn runs_in_every_thread(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        // Only a kernel's (or a `gpu.launch` body's) arguments are the same
+        // in every thread; a device function's may not be (a helper called
+        // with `tid < 16`).
+        let kernel = (ops::is(&self.function, "gpu.func")
+            && self.function.has_attribute("gpu.kernel"))
+            || ops::is(&self.function, "gpu.launch");
+        if !kernel {
+            return false;
+        }
         let single_block = |o: &OperationRef<'c, 'a>| {
             o.block().and_then(|b| b.parent_region()).is_some_and(|r| {
                 r.first_block()
