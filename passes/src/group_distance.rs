@@ -404,6 +404,15 @@ pub fn functions_containing<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     names: &[&str],
 ) -> HashSet<String> {
+    functions_where(op, |inner| names.iter().any(|name| ops::is(inner, name)))
+}
+
+/// The symbol names of the functions in the top-level op above `op` that
+/// contain an op for which `contains` holds (e.g. [`ops::is_apipe`]).
+pub fn functions_where<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
+) -> HashSet<String> {
     // SAFETY: `op` is live.
     let mut top = unsafe { OperationRef::from_raw(op.to_raw()) };
     while let Some(parent) = top.parent_operation() {
@@ -411,10 +420,7 @@ pub fn functions_containing<'c: 'a, 'a>(
     }
     let mut out = HashSet::new();
     for function in functions(&top) {
-        let contains = ops::nested_ops(&function)
-            .iter()
-            .any(|inner| names.iter().any(|name| ops::is(inner, name)));
-        if contains {
+        if ops::nested_ops(&function).iter().any(&contains) {
             if let Some(symbol) = symbol_name(&function) {
                 out.insert(symbol);
             }

@@ -56,9 +56,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// it ([`in_bounds`]: outside, it is undefined behaviour); `theirs` also
     /// for this thread when `their_op` runs in every thread on the same
     /// path ([`Analysis::runs_in_every_thread`]): this thread made the same
-    /// access; and `mine` also for the other thread when `op` does. So `buf[tid]` copied into a `memref<32xf32>`
-    /// bounds the thread ids by 32 in a kernel that states no block size,
-    /// and a read of `buf[tid mod 32]` is the thread's own element.
+    /// access; and `mine` also for the other thread when `op` does. Only for
+    /// ops whose regions are what they touch (`bounded_access`). So
+    /// `buf[tid]` copied into a `memref<32xf32>` bounds the thread ids by 32
+    /// in a kernel that states no block size, and a read of `buf[tid mod
+    /// 32]` is the thread's own element.
     pub(super) fn meets(
         &mut self,
         op: &OperationRef<'c, 'a>,

@@ -164,7 +164,6 @@ use melior::{
     ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
     pass::Pass,
 };
-use std::collections::HashSet;
 
 /// The registry entry of `apipe-check-hazards`.
 pub static INFO: PassInfo = PassInfo {
@@ -230,31 +229,13 @@ pub fn find_hazards<'c: 'a, 'a>(
     // Each function is checked on its own: a kernel that calls a function
     // with apipe ops would have that function's copies in flight, and
     // thread-dependent arguments in it, unseen. Refused at the call.
-    let with_async: HashSet<String> = group_distance::functions(root)
-        .iter()
-        .filter(|f| {
-            apipe_dialect::ops::nested_ops(*f)
-                .iter()
-                .any(op_name_is_async)
-        })
-        .filter_map(|f| {
-            f.attribute("sym_name")
-                .ok()
-                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_owned())
-        })
-        .collect();
+    let with_async = group_distance::functions_where(root, apipe_dialect::ops::is_apipe);
     if !with_async.is_empty() {
         for call in apipe_dialect::ops::self_and_nested_ops(root) {
             if !apipe_dialect::ops::is(&call, "func.call") || !in_gpu_code(&call) {
                 continue;
             }
-            let callee = call
-                .attribute("callee")
-                .ok()
-                .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
-                .map(|s| s.value().to_owned());
-            if let Some(callee) = callee.filter(|c| with_async.contains(c)) {
+            if let Some(callee) = group_distance::callee(&call).filter(|c| with_async.contains(c)) {
                 diagnostic::error(
                     call.location(),
                     &format!(
@@ -298,7 +279,7 @@ pub fn find_hazards<'c: 'a, 'a>(
         // region of several blocks (`cf.br` / `cf.cond_br`, in the
         // function or an `scf.execute_region`) would go unseen. Refused.
         if let Some(op) = nested.iter().find(|op| {
-            op_name_is_async(op)
+            apipe_dialect::ops::is_apipe(*op)
                 && op
                     .block()
                     .and_then(|b| b.parent_region())
@@ -334,12 +315,6 @@ pub fn find_hazards<'c: 'a, 'a>(
 fn in_gpu_code(op: &OperationRef) -> bool {
     apipe_dialect::ops::ancestors(op)
         .any(|p| apipe_dialect::ops::is(&p, "gpu.func") || apipe_dialect::ops::is(&p, "gpu.launch"))
-}
-
-/// True for the ops whose order the walk follows: apipe's copies, commits,
-/// waits and mbarrier ops.
-fn op_name_is_async(op: &OperationRef) -> bool {
-    apipe_dialect::ops::name(op).starts_with("apipe.")
 }
 
 #[cfg(test)]
