@@ -119,16 +119,21 @@
 // UP-HAZARDS-DAG: up.imported.mlir:[[#]]:[[#]]: error: 'memref.load' op reads bytes that another thread's async copy may still be writing (this thread has x = 0, the other x = {{[0-9]+}}; only the wait of the thread that issued it, then a gpu.barrier, orders the two) (read-after-write between threads)
 
 // apipe: one group per stage and iteration, wait_group 1 (exact: one group
-// committed after the waited one), three versions per tile buffer, one
-// gpu.barrier per iteration (the user's barriers replaced).
-// REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: memref<3x32xf32, 3> x 3 (1152 bytes), memref<3x32xf32, 3> x 3 (1152 bytes); shared memory: 2304 of 49152 bytes; 1 gpu.barrier per iteration
+// committed after the waited one), one gpu.barrier per iteration (the
+// user's barriers replaced). The tiles the input multi-buffered by hand
+// (slot i mod 3) keep their type and their slots: the slots already keep
+// the two tiles in flight apart from the one being read, in every thread,
+// so no versions are added (shared memory stays 768 bytes, as upstream's).
+// The single tile buffer gets three versions.
+// REMARK: vs-upstream.mlir:[[#@LINE+61]]:12: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots), memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 768 of 49152 bytes; 1 gpu.barrier per iteration
 // REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 4 ops, stage 2: 6 ops; versions: memref<32xf32, 3> x 3 (384 bytes), memref<32xf32, 3> x 3 (384 bytes); shared memory: 768 of 49152 bytes; 1 gpu.barrier per iteration
-// REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: {{.*}}; shared memory: 2304 of 49152 bytes; 1 gpu.barrier per iteration
-// REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: {{.*}}; shared memory: 2304 of 49152 bytes; 1 gpu.barrier per iteration
+// REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots), memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 768 of 49152 bytes; 1 gpu.barrier per iteration
+// REMARK: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 6 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots), memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 768 of 49152 bytes; 1 gpu.barrier per iteration
 // REMARK-NOT: remark
 //
 // APIPE-LABEL: gpu.func @multi_buffered
-// APIPE-SAME: workgroup(%{{.*}} : memref<3x3x32xf32, 3>, %{{.*}} : memref<3x3x32xf32, 3>)
+// APIPE-SAME: workgroup(%{{.*}} : memref<3x32xf32, 3>, %{{.*}} : memref<3x32xf32, 3>)
+// APIPE-NOT: memref.subview
 // APIPE-COUNT-2: apipe.commit_group queue 0
 // APIPE: scf.for
 // APIPE-NEXT: apipe.wait_group 1

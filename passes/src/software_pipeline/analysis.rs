@@ -75,6 +75,10 @@ pub(crate) struct Plan {
     pub schedule: Vec<Item>,
     pub carried: Vec<Carried>,
     pub buffers: Vec<Buffer>,
+    /// Buffers that async copies write and that keep their type: the
+    /// loop's own indexing (slot `iv mod K`) keeps the iterations in
+    /// flight apart (`dependences::Accesses::own_slots`).
+    pub own_slots: Vec<MlirValue>,
     /// The address of each body result, mapped to its op index.
     pub produced: HashMap<usize, usize>,
     pub lower: MlirValue,
@@ -590,7 +594,8 @@ pub(crate) fn analyze(
         }
         last
     };
-    let mut buffers = Vec::new();
+    // (buffer, value, location of its first writer, versions, shape)
+    let mut wanted: Vec<(usize, MlirValue, melior::ir::Location, i64, Vec<i64>)> = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
     for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
@@ -618,12 +623,6 @@ pub(crate) fn analyze(
             });
         }
         let versions = last - writer + 1;
-        // Every path through an iteration must write what it reads of the
-        // buffer (`conditional_writes`); a value defined outside the loop is
-        // the same in every iteration.
-        let varies = |v: usize| {
-            produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v)
-        };
         let shape: Vec<i64> = melior::ir::r#type::MemRefType::try_from(
             // SAFETY: `value` is a live operand of a body op.
             unsafe { Value::from_raw(value) }.r#type(),
@@ -638,37 +637,8 @@ pub(crate) fn analyze(
                 .collect()
         })
         .unwrap_or_default();
-        let skipped = (versions > 1)
-            .then(|| conditional_writes::skipped_write(&body, b, &shape, &varies))
-            .flatten();
-        if let Some(at) = skipped {
-            // Refused, not warned: the pipelined loop would read another
-            // iteration's data where the input loop reads the last write.
-            error(
-                &mut ok,
-                at,
-                &format!(
-                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
-                ),
-            );
-        }
         if versions > 1 {
-            // SAFETY: `value` is a live operand of a body op.
-            let value = unsafe { Value::from_raw(value) };
-            // Each version starts aligned to the largest copy into it.
-            let align = body
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| async_stages.contains(&stage[*k]))
-                .flat_map(|(k, _)| nested[k].iter())
-                .filter(|o| ops::is(*o, ops::COPY) && key(o.operand(1).unwrap().to_raw()) == b)
-                .map(cp_async::required_alignment)
-                .max()
-                .unwrap_or(1);
-            match multi_buffer::check(value, &loop_op, versions, align, location) {
-                Ok(buffer) => buffers.push(buffer),
-                Err(()) => ok = false,
-            }
+            wanted.push((b, value, location, versions, shape));
         }
     }
 
@@ -731,10 +701,83 @@ pub(crate) fn analyze(
         }
     }
 
+    // Versions of the buffers async copies write (RFC 0077
+    // "Multi-buffering"), unless the loop's own indexing already keeps the
+    // iterations in flight together apart (a loop multi-buffered by hand,
+    // slot `iv mod K`): then the buffer keeps its type and its slots
+    // (`dependences::Accesses::own_slots` proves it on the schedule).
+    let unversioned = dependences::Schedule {
+        stage: &stage,
+        async_stages: &async_stages,
+        schedule: &schedule,
+        versions: &[],
+    };
+    let mut memory = ok.then(|| dependences::Accesses::of(&nested, &unversioned));
+    // Every path through an iteration must write what it reads of the
+    // buffer (`conditional_writes`); a value defined outside the loop is
+    // the same in every iteration.
+    let varies =
+        |v: usize| produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v);
+    let body_block_arguments: HashSet<usize> = iter_args.keys().copied().collect();
+    let mut buffers = Vec::new();
+    let mut own_slots = Vec::new();
+    for (b, value, location, versions, shape) in wanted {
+        if let Some(memory) = memory.as_mut() {
+            let mut forms = access::Forms::new();
+            // SAFETY: `value` is a live operand of a body op.
+            let root = access::region::whole(&mut forms, unsafe { Value::from_raw(value) }).root;
+            // Slots carried in iter_args are left to versions: the
+            // pipelined loop would carry a window of them whose initial
+            // values are computed in the prologue, which the checker does
+            // not fold.
+            let carried_slots = memory.ops_on(&root).iter().any(|op| {
+                op.operands()
+                    .any(|v| reaches_iter_arg(v, &body_block_arguments, &mut HashSet::new()))
+            });
+            if root.symbol == access::Symbol::Value(b)
+                && !carried_slots
+                && memory.own_slots(&loop_op, &unversioned, &root, in_gpu_code(&loop_op))
+            {
+                own_slots.push(value);
+                continue;
+            }
+        }
+        let skipped = conditional_writes::skipped_write(&body, b, &shape, &varies);
+        if let Some(at) = skipped {
+            // Refused, not warned: the pipelined loop would read another
+            // iteration's data where the input loop reads the last write.
+            error(
+                &mut ok,
+                at,
+                &format!(
+                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
+                ),
+            );
+        }
+        {
+            // SAFETY: `value` is a live operand of a body op.
+            let value = unsafe { Value::from_raw(value) };
+            // Each version starts aligned to the largest copy into it.
+            let align = body
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| async_stages.contains(&stage[*k]))
+                .flat_map(|(k, _)| nested[k].iter())
+                .filter(|o| ops::is(*o, ops::COPY) && key(o.operand(1).unwrap().to_raw()) == b)
+                .map(cp_async::required_alignment)
+                .max()
+                .unwrap_or(1);
+            match multi_buffer::check(value, &loop_op, versions, align, location) {
+                Ok(buffer) => buffers.push(buffer),
+                Err(()) => ok = false,
+            }
+        }
+    }
+
     // Memory dependences: the schedule must keep every one of the
     // original loop (`dependences`). Local buffers written synchronously
     // get versions first where the schedule needs them.
-    if ok {
+    if let Some(memory) = memory.as_mut().filter(|_| ok) {
         let versions: Vec<(usize, i64)> = buffers
             .iter()
             .map(|b: &Buffer| (key(b.value), b.versions))
@@ -744,9 +787,8 @@ pub(crate) fn analyze(
             let value = unsafe { Value::from_raw(MlirValue { ptr: b as _ }) };
             multi_buffer::describe(value, &loop_op, v, 1, loop_location)
         };
-        let sync = dependences::sync_versions(
+        let sync = memory.sync_versions(
             &loop_op,
-            &nested,
             &dependences::Schedule {
                 stage: &stage,
                 async_stages: &async_stages,
@@ -764,9 +806,8 @@ pub(crate) fn analyze(
             .iter()
             .map(|b: &Buffer| (key(b.value), b.versions))
             .collect();
-        ok = dependences::check(
+        ok = memory.check(
             &loop_op,
-            &nested,
             &dependences::Schedule {
                 stage: &stage,
                 async_stages: &async_stages,
@@ -843,6 +884,7 @@ pub(crate) fn analyze(
         schedule,
         carried,
         buffers,
+        own_slots,
         produced,
         lower: lower.to_raw(),
         upper: upper.to_raw(),
@@ -858,6 +900,30 @@ pub(crate) fn analyze(
     };
     plan.barriers = barriers::place(&plan, mode);
     Ok(plan)
+}
+
+/// True if the index or memref value `value` is, or is computed in the
+/// loop body from, one of the loop's iter_args (`iter_args`: their keys).
+/// Values of other types (the data an op stores) are not followed.
+fn reaches_iter_arg(value: Value, iter_args: &HashSet<usize>, seen: &mut HashSet<usize>) -> bool {
+    let ty = value.r#type();
+    if !ty.is_index() && !ty.is_mem_ref() {
+        return false;
+    }
+    if !seen.insert(key(value.to_raw())) {
+        return false;
+    }
+    if iter_args.contains(&key(value.to_raw())) {
+        return true;
+    }
+    access::values::defining_op(value)
+        .is_some_and(|op| op.operands().any(|v| reaches_iter_arg(v, iter_args, seen)))
+}
+
+/// True if `op` runs in every thread of a block: it is nested in a
+/// `gpu.func` or a `gpu.launch` body.
+fn in_gpu_code(op: &OperationRef) -> bool {
+    ops::ancestors(op).any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"))
 }
 
 /// True if `op` is nested in a `gpu.func`.

@@ -53,9 +53,10 @@
 //! read by another stage, in every step where that stage is active.
 
 use super::analysis::{Item, Plan};
+use super::multi_buffer::{slot_dimension, Slots};
 use crate::access::{self, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ValueLike};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// How barriers are placed.
@@ -259,6 +260,8 @@ struct Site {
     completion: Option<(i64, usize)>,
     /// An async copy whose group is never waited for in the loop.
     unwaited: bool,
+    /// The versions of its buffer it touches.
+    slots: Slots,
 }
 
 /// Everything the placement needs about one loop (step 1).
@@ -337,6 +340,8 @@ impl Model {
         };
         let mut forms = Forms::new();
         let mut buffers: Vec<Buffer> = Vec::new();
+        // The region dimensions of each site (`None`: the whole buffer).
+        let mut site_dims: Vec<Option<Vec<access::Dim>>> = Vec::new();
         let multi: HashMap<usize, i64> = plan
             .buffers
             .iter()
@@ -419,7 +424,9 @@ impl Model {
                             write,
                             completion,
                             unwaited,
+                            slots: Slots::Iteration,
                         });
+                        site_dims.push(access.dims.clone());
                     }
                 }
             }
@@ -440,7 +447,36 @@ impl Model {
                     write: false,
                     completion,
                     unwaited,
+                    slots: Slots::Iteration,
                 });
+                site_dims.push(None);
+            }
+        }
+        // Buffers that keep their own slots: one version per slot.
+        for (index, root) in buffers.iter().enumerate() {
+            let Buffer::Value(value) = *root else {
+                continue;
+            };
+            if multi.contains_key(&value) {
+                continue;
+            }
+            let on: Vec<usize> = (0..model.sites.len())
+                .filter(|&i| model.sites[i].buffer == Some(index))
+                .collect();
+            // SAFETY: the buffer is a live value of the loop's function.
+            let ty =
+                unsafe { melior::ir::Value::from_raw(mlir_sys::MlirValue { ptr: value as _ }) }
+                    .r#type();
+            let shape = super::multi_buffer::static_shape(ty);
+            let regions: Vec<Option<&Vec<access::Dim>>> =
+                on.iter().map(|&i| site_dims[i].as_ref()).collect();
+            if let Some((_, size, slots)) =
+                slot_dimension(&shape, &regions, plan.loop_op.ptr as usize)
+            {
+                model.versions[index] = size;
+                for (&i, slots) in on.iter().zip(slots) {
+                    model.sites[i].slots = slots;
+                }
             }
         }
         for (k, p, stage) in user_barriers {
@@ -487,9 +523,14 @@ impl Model {
 
     /// The buffer versions `(buffer, version)` an access of iteration `i`
     /// touches.
-    fn keys(&self, buffer: Option<usize>, i: i64) -> Vec<(usize, i64)> {
+    fn keys(&self, buffer: Option<usize>, slots: Slots, i: i64) -> Vec<(usize, i64)> {
         match buffer {
-            Some(b) if b != usize::MAX => vec![(b, i.rem_euclid(self.versions[b]))],
+            Some(b) if b != usize::MAX => match slots {
+                Slots::Iteration => vec![(b, i.rem_euclid(self.versions[b]))],
+                Slots::Rotating { a, c, k } => vec![(b, (a * i + c).rem_euclid(k))],
+                Slots::Fixed { start, extent } => (start..start + extent).map(|v| (b, v)).collect(),
+                Slots::All => (0..self.versions[b]).map(|v| (b, v)).collect(),
+            },
             _ => (0..self.versions.len())
                 .flat_map(|b| (0..self.versions[b]).map(move |v| (b, v)))
                 .chain(std::iter::once((usize::MAX, 0)))
@@ -507,7 +548,7 @@ impl Model {
         let outside = |buffers: &[usize], at: i64, out: &mut HashMap<(usize, i64), Vec<Event>>| {
             for &b in buffers {
                 let keys: Vec<(usize, i64)> = if b == usize::MAX {
-                    self.keys(None, 0)
+                    self.keys(None, Slots::All, 0)
                 } else {
                     (0..self.versions[b]).map(|v| (b, v)).collect()
                 };
@@ -536,7 +577,7 @@ impl Model {
                     (None, true) => i64::MAX,
                     (None, false) => start,
                 };
-                for key in self.keys(site.buffer, i) {
+                for key in self.keys(site.buffer, site.slots, i) {
                     out.entry(key).or_default().push(Event {
                         start,
                         end,
@@ -936,6 +977,7 @@ mod tests {
                 write: completion.is_some() || rng.below(2) == 0,
                 completion,
                 unwaited: false,
+                slots: Slots::Iteration,
             });
         }
         let kept = if rng.below(4) == 0 {
@@ -1106,6 +1148,7 @@ mod tests {
                     write: false,
                     completion: None,
                     unwaited: false,
+                    slots: Slots::Iteration,
                 },
                 Site {
                     position: 2,
@@ -1114,6 +1157,7 @@ mod tests {
                     write: true,
                     completion: Some((1, 0)),
                     unwaited: false,
+                    slots: Slots::Iteration,
                 },
             ],
             versions: vec![2],
@@ -1158,6 +1202,8 @@ struct BufferAccess {
     write: bool,
     /// An `apipe.copy`: from its issue until its group completes.
     asynchronous: bool,
+    /// The region's dimensions (`None`: the whole buffer).
+    dims: Option<Vec<access::Dim>>,
 }
 
 /// The accesses of `op` itself ([`access::accesses`]: MLIR memory effects,
@@ -1190,6 +1236,7 @@ fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
                 read: a.kind == AccessKind::Read,
                 write: a.kind == AccessKind::Write,
                 asynchronous: a.asynchronous,
+                dims: a.region.dims.clone(),
             }
         })
         .collect();
@@ -1201,6 +1248,7 @@ fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
                 read: found.reads_all,
                 write: found.writes_all,
                 asynchronous: false,
+                dims: None,
             });
         }
     }

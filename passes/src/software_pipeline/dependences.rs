@@ -59,7 +59,7 @@ use crate::access::{
     Forms, IterationDistance, Overlap, Region, RootKind, Symbol,
 };
 use apipe_dialect::{diagnostic, ops};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use std::collections::HashSet;
 
 /// A point of the pipelined execution relative to time step `i` of
@@ -68,6 +68,7 @@ use std::collections::HashSet;
 type Point = (i64, usize, usize);
 
 /// One access of the body.
+#[derive(Clone)]
 struct Access<'c, 'a> {
     /// The body op (index) it belongs to.
     k: usize,
@@ -444,135 +445,229 @@ fn first_reversal(
     }
 }
 
-/// Steps 3-5: checks every pair; emits the errors; true if none.
-pub(super) fn check<'c: 'a, 'a>(
-    l: &OperationRef<'c, 'a>,
-    nested: &[Vec<OperationRef<'c, 'a>>],
-    plan: &Schedule,
-) -> bool {
-    let mut forms = Forms::new();
-    let accesses = collect(&mut forms, nested, plan);
-    let mut reported: HashSet<(usize, usize)> = HashSet::new();
-    let key = |op: &OperationRef| op.to_raw().ptr as usize;
-    for x in &accesses {
-        for y in &accesses {
-            if x.kind == AccessKind::Read && y.kind == AccessKind::Read {
-                continue;
-            }
-            let pair = (key(&x.op).min(key(&y.op)), key(&x.op).max(key(&y.op)));
-            if reported.contains(&pair) {
-                continue;
-            }
-            if let Some((distance, exact)) = first_reversal(&mut forms, x, y, l, plan) {
-                // A witness is a certain dependence only where the regions
-                // depend on iteration numbers alone (not on unknown values).
-                let exact = exact && known(x) && known(y);
-                reported.insert(pair);
-                report(x, y, plan.stage, distance, exact);
-            }
-        }
-    }
-    reported.is_empty()
+/// The accesses of a loop body under one schedule (steps 1-2), collected
+/// once for [`Accesses::own_slots`], [`Accesses::sync_versions`] and
+/// [`Accesses::check`]: the versions of `Schedule` are not used here (they
+/// are read by each test).
+pub(super) struct Accesses<'c, 'a> {
+    forms: Forms,
+    list: Vec<Access<'c, 'a>>,
 }
 
-/// Buffers written by synchronous ops that need versions (RFC 0077
-/// "Multi-buffering" versions every intermediate buffer): `(buffer key,
-/// versions)` for each fresh buffer (`memref.alloc` / `alloca`, not in
-/// `plan.versions`) that no async copy accesses, whose order the schedule
-/// would break (a reversed pair on it may overlap), and that carries no
-/// data across iterations (no write of iteration `i` may meet a read of
-/// iteration `i + d`, `d >= 1`: each iteration reads only what it wrote,
-/// so version `i mod V` holds it). `V` is the last stage that accesses
-/// the buffer minus the first stage that writes it, plus one;
-/// `can_expand(key, V)` says whether the buffer can be re-allocated. The
-/// final [`check`] proves the versioned schedule.
-pub(super) fn sync_versions<'c: 'a, 'a>(
-    l: &OperationRef<'c, 'a>,
-    nested: &[Vec<OperationRef<'c, 'a>>],
-    plan: &Schedule,
-    can_expand: &dyn Fn(usize, i64) -> bool,
-) -> Vec<(usize, i64)> {
-    let mut forms = Forms::new();
-    let accesses = collect(&mut forms, nested, plan);
-    let root_of = |a: &Access| match &a.region {
-        Some(Region {
-            root:
-                access::Root {
-                    symbol: Symbol::Value(key),
-                    kind: RootKind::Fresh,
-                    ..
-                },
-            ..
-        }) => Some(*key),
-        _ => None,
-    };
-    let mut keys: Vec<usize> = accesses.iter().filter_map(root_of).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let mut out = Vec::new();
-    for key in keys {
-        if plan.versions.iter().any(|(b, _)| *b == key) {
-            continue;
+impl<'c: 'a, 'a> Accesses<'c, 'a> {
+    /// Steps 1-2 for the ops nested in each body op.
+    pub fn of(nested: &[Vec<OperationRef<'c, 'a>>], plan: &Schedule) -> Self {
+        let mut forms = Forms::new();
+        let list = collect(&mut forms, nested, plan);
+        Accesses { forms, list }
+    }
+
+    /// Steps 3-5: checks every pair; emits the errors; true if none.
+    pub fn check(&mut self, l: &OperationRef<'c, 'a>, plan: &Schedule) -> bool {
+        let Accesses { forms, list } = self;
+        let mut reported: HashSet<(usize, usize)> = HashSet::new();
+        let key = |op: &OperationRef| op.to_raw().ptr as usize;
+        for x in list.iter() {
+            for y in list.iter() {
+                if x.kind == AccessKind::Read && y.kind == AccessKind::Read {
+                    continue;
+                }
+                let pair = (key(&x.op).min(key(&y.op)), key(&x.op).max(key(&y.op)));
+                if reported.contains(&pair) {
+                    continue;
+                }
+                if let Some((distance, exact)) = first_reversal(forms, x, y, l, plan) {
+                    // A witness is a certain dependence only where the
+                    // regions depend on iteration numbers alone (not on
+                    // unknown values).
+                    let exact = exact && known(x) && known(y);
+                    reported.insert(pair);
+                    report(x, y, plan.stage, distance, exact);
+                }
+            }
         }
-        let on: Vec<&Access> = accesses
+        reported.is_empty()
+    }
+
+    /// The ops that access the buffer `root`.
+    pub fn ops_on(&self, root: &access::Root) -> Vec<OperationRef<'c, 'a>> {
+        let mut out: Vec<OperationRef<'c, 'a>> = Vec::new();
+        for a in &self.list {
+            if a.region.as_ref().is_some_and(|r| r.root == *root) && !out.contains(&a.op) {
+                out.push(a.op);
+            }
+        }
+        out
+    }
+
+    /// True if the buffer `root` (a fresh buffer or workgroup attribution
+    /// that async copies write) keeps the schedule's order without
+    /// versions: its own indexing already puts the iterations in flight
+    /// together on different elements, as a loop that was multi-buffered
+    /// by hand writes it (IREE's and upstream MLIR's `memref::multiBuffer`
+    /// output: slot `iv mod K`). Every pair of its accesses, one a write,
+    /// is put to step 3 with `root` not versioned (`plan.versions` must
+    /// not name it); an access of all memory is left to [`Self::check`]
+    /// (versions do not change its verdict). The buffer must have a slot
+    /// dimension ([`super::multi_buffer::slot_dimension`]: one that every
+    /// access indexes by `(a * iv + c) mod K` or by constants, the same in
+    /// every thread); a buffer without one gets versions even where a
+    /// schedule could reuse it.
+    ///
+    /// `threads`: the loop runs in every thread of a block (GPU code), and
+    /// an access of one thread must also stay apart from the other
+    /// threads' accesses of the iterations in flight: the accesses are
+    /// compared along the slot dimension only, every other dimension being
+    /// any position.
+    pub fn own_slots(
+        &mut self,
+        l: &OperationRef<'c, 'a>,
+        plan: &Schedule,
+        root: &access::Root,
+        threads: bool,
+    ) -> bool {
+        let Accesses { forms, list } = self;
+        let mut on: Vec<Access> = list
             .iter()
-            .filter(|a| root_of(a) == Some(key))
+            .filter(|a| a.region.as_ref().is_some_and(|r| r.root == *root))
+            .cloned()
             .collect();
-        if on.iter().any(|a| a.asynchronous) {
-            continue;
-        }
-        let Some(first_write) = on
-            .iter()
-            .filter(|a| a.kind == AccessKind::Write)
-            .map(|a| plan.stage[a.k])
-            .min()
-        else {
-            continue;
+        let Symbol::Value(value) = root.symbol else {
+            return false;
         };
-        let last = on.iter().map(|a| plan.stage[a.k]).max().unwrap_or(0);
-        let versions = last - first_write + 1;
-        if versions <= 1 {
-            continue;
+        // SAFETY: the root is a live value of the loop's function.
+        let ty = unsafe { melior::ir::Value::from_raw(mlir_sys::MlirValue { ptr: value as _ }) }
+            .r#type();
+        let shape = super::multi_buffer::static_shape(ty);
+        let regions: Vec<Option<&Vec<Dim>>> = on
+            .iter()
+            .map(|a| a.region.as_ref().and_then(|r| r.dims.as_ref()))
+            .collect();
+        let Some((d, _, _)) =
+            super::multi_buffer::slot_dimension(&shape, &regions, l.to_raw().ptr as usize)
+        else {
+            return false;
+        };
+        if threads {
+            for a in &mut on {
+                if let Some(dims) = a.region.as_mut().and_then(|r| r.dims.as_mut()) {
+                    for (i, dim) in dims.iter_mut().enumerate() {
+                        if i != d {
+                            *dim = Dim::Any;
+                        }
+                    }
+                }
+            }
         }
-        let needed = on.iter().any(|x| {
+        !on.iter().any(|x| {
             on.iter().any(|y| {
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                    && first_reversal(&mut forms, x, y, l, plan).is_some()
+                    && first_reversal(forms, x, y, l, plan).is_some()
             })
-        });
-        if !needed {
-            continue;
-        }
-        // A read covered by an earlier write of its iteration reads that
-        // iteration's data; any other read must not meet a write of an
-        // earlier iteration.
-        let carried = on.iter().filter(|r| r.kind == AccessKind::Read).any(|r| {
-            let covered = on.iter().any(|w| {
-                w.kind == AccessKind::Write
-                    && (w.k, w.nested) < (r.k, r.nested)
-                    && w.op.parent_operation().as_ref() == Some(l)
-                    && covers(&mut forms, w, r)
-            });
-            !covered
-                && on.iter().filter(|w| w.kind == AccessKind::Write).any(|w| {
-                    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
-                        return true;
-                    };
-                    may_depend_at(
-                        &mut forms,
-                        (rw, Some(&w.op)),
-                        (rr, Some(&r.op)),
-                        l,
-                        IterationDistance::AtLeast(1),
-                    )
-                    .may()
-                })
-        });
-        if !carried && can_expand(key, versions) {
-            out.push((key, versions));
-        }
+        })
     }
-    out
+
+    /// Buffers written by synchronous ops that need versions (RFC 0077
+    /// "Multi-buffering" versions every intermediate buffer): `(buffer key,
+    /// versions)` for each fresh buffer (`memref.alloc` / `alloca`, not in
+    /// `plan.versions`) that no async copy accesses, whose order the schedule
+    /// would break (a reversed pair on it may overlap), and that carries no
+    /// data across iterations (no write of iteration `i` may meet a read of
+    /// iteration `i + d`, `d >= 1`: each iteration reads only what it wrote,
+    /// so version `i mod V` holds it). `V` is the last stage that accesses
+    /// the buffer minus the first stage that writes it, plus one;
+    /// `can_expand(key, V)` says whether the buffer can be re-allocated. The
+    /// final [`Self::check`] proves the versioned schedule.
+    pub fn sync_versions(
+        &mut self,
+        l: &OperationRef<'c, 'a>,
+        plan: &Schedule,
+        can_expand: &dyn Fn(usize, i64) -> bool,
+    ) -> Vec<(usize, i64)> {
+        let Accesses {
+            forms,
+            list: accesses,
+        } = self;
+        let root_of = |a: &Access| match &a.region {
+            Some(Region {
+                root:
+                    access::Root {
+                        symbol: Symbol::Value(key),
+                        kind: RootKind::Fresh,
+                        ..
+                    },
+                ..
+            }) => Some(*key),
+            _ => None,
+        };
+        let mut keys: Vec<usize> = accesses.iter().filter_map(root_of).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut out = Vec::new();
+        for key in keys {
+            if plan.versions.iter().any(|(b, _)| *b == key) {
+                continue;
+            }
+            let on: Vec<&Access> = accesses
+                .iter()
+                .filter(|a| root_of(a) == Some(key))
+                .collect();
+            if on.iter().any(|a| a.asynchronous) {
+                continue;
+            }
+            let Some(first_write) = on
+                .iter()
+                .filter(|a| a.kind == AccessKind::Write)
+                .map(|a| plan.stage[a.k])
+                .min()
+            else {
+                continue;
+            };
+            let last = on.iter().map(|a| plan.stage[a.k]).max().unwrap_or(0);
+            let versions = last - first_write + 1;
+            if versions <= 1 {
+                continue;
+            }
+            let needed = on.iter().any(|x| {
+                on.iter().any(|y| {
+                    (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
+                        && first_reversal(forms, x, y, l, plan).is_some()
+                })
+            });
+            if !needed {
+                continue;
+            }
+            // A read covered by an earlier write of its iteration reads that
+            // iteration's data; any other read must not meet a write of an
+            // earlier iteration.
+            let carried = on.iter().filter(|r| r.kind == AccessKind::Read).any(|r| {
+                let covered = on.iter().any(|w| {
+                    w.kind == AccessKind::Write
+                        && (w.k, w.nested) < (r.k, r.nested)
+                        && w.op.parent_operation().as_ref() == Some(l)
+                        && covers(forms, w, r)
+                });
+                !covered
+                    && on.iter().filter(|w| w.kind == AccessKind::Write).any(|w| {
+                        let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+                            return true;
+                        };
+                        may_depend_at(
+                            forms,
+                            (rw, Some(&w.op)),
+                            (rr, Some(&r.op)),
+                            l,
+                            IterationDistance::AtLeast(1),
+                        )
+                        .may()
+                    })
+            });
+            if !carried && can_expand(key, versions) {
+                out.push((key, versions));
+            }
+        }
+        out
+    }
 }
 
 /// True if the region of `w` holds every element of the region of `r` in

@@ -61,6 +61,102 @@ pub(crate) struct Buffer {
     pub expanded_type: MlirType,
 }
 
+/// Which versions of its buffer an access of iteration `i` touches. A
+/// buffer the pipeliner multi-buffers has `V` versions, version `i mod V`
+/// being iteration `i`'s; a buffer that keeps its own slots (a loop
+/// multi-buffered by hand: `super::analysis::Plan::own_slots`) has as versions the
+/// positions of its slot dimension (the first dimension that every access
+/// indexes by `(a * iv + c) mod K` or by constants; [`slot_dimension`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slots {
+    /// Version `i mod V`.
+    Iteration,
+    /// Position `(a * i + c) mod k` of the slot dimension (`a, c >= 0`).
+    Rotating { a: i64, c: i64, k: i64 },
+    /// Positions `[start, start + extent)` of the slot dimension.
+    Fixed { start: i64, extent: i64 },
+    /// Every version.
+    All,
+}
+
+/// What an access's region says of its position along one dimension of a
+/// buffer, in iteration `τ_L` of the loop `l` (its op address): `None` if
+/// the position depends on anything else.
+pub(crate) fn slots_of(dim: &crate::access::Dim, l: usize) -> Option<Slots> {
+    let crate::access::Dim::Range { start, extent } = dim else {
+        return None;
+    };
+    if let Some(c) = start.as_constant() {
+        return Some(Slots::Fixed {
+            start: c,
+            extent: *extent,
+        });
+    }
+    let mut terms = start.terms();
+    let (Some((crate::access::Atom::Mod(x, k, _), 1)), None, 0, 1) =
+        (terms.next(), terms.next(), start.constant_term(), *extent)
+    else {
+        return None;
+    };
+    let mut inner = x.terms();
+    let iteration = crate::access::Atom::Sym(crate::access::Symbol::Iteration(l));
+    let (a, c) = match (inner.next(), inner.next()) {
+        (Some((atom, a)), None) if *atom == iteration => (a, x.constant_term()),
+        _ => return None,
+    };
+    // A nonnegative dividend: every remainder is in `[0, k)`.
+    (a >= 0 && c >= 0).then_some(Slots::Rotating { a, c, k: *k })
+}
+
+/// The slot dimension of a buffer that is not multi-buffered, from the
+/// regions of its accesses (`None`: an access of the whole buffer), in
+/// iterations of the loop `l` (its op address): `(dimension, its size D,
+/// the slots of each access along it)` for the first dimension of static
+/// size along which every access is [`Slots::Rotating`] with `k <= D` or
+/// [`Slots::Fixed`] within `[0, D)`, and at least one rotates. `None` if
+/// there is none (the buffer is then one version).
+pub(crate) fn slot_dimension(
+    shape: &[Option<i64>],
+    regions: &[Option<&Vec<crate::access::Dim>>],
+    l: usize,
+) -> Option<(usize, i64, Vec<Slots>)> {
+    (0..shape.len()).find_map(|d| {
+        let size = shape[d]?;
+        let slots: Vec<Slots> = regions
+            .iter()
+            .map(|dims| {
+                let slots = slots_of((*dims)?.get(d)?, l)?;
+                match slots {
+                    Slots::Rotating { k, .. } if k <= size => Some(slots),
+                    Slots::Fixed { start, extent } if start >= 0 && start + extent <= size => {
+                        Some(slots)
+                    }
+                    _ => None,
+                }
+            })
+            .collect::<Option<_>>()?;
+        slots
+            .iter()
+            .any(|s| matches!(s, Slots::Rotating { .. }))
+            .then_some((d, size, slots))
+    })
+}
+
+/// The static size of each dimension of a memref type (`None`: dynamic);
+/// empty for another type.
+pub(crate) fn static_shape(ty: Type) -> Vec<Option<i64>> {
+    MemRefType::try_from(ty)
+        .map(|t| {
+            (0..t.rank())
+                .map(|d| match t.dim_size(d) {
+                    Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub(crate) fn parse_type<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, text: &str) -> MlirType {
     let context = op.context();
     // SAFETY: `context` is bound first (a temporary's `to_ref` would dangle).

@@ -128,8 +128,18 @@ pub(crate) fn plan_bytes(plan: &Plan) -> i64 {
         .sum()
 }
 
-/// `memref<64x16xf32, 3> x 3 (12288 bytes)` for each multi-buffered buffer.
+/// `memref<64x16xf32, 3> x 3 (12288 bytes)` for each multi-buffered buffer,
+/// `memref<3x64xf32, 3> x 1 (768 bytes, its own slots)` for each buffer
+/// whose own slots the loop keeps (`Plan::own_slots`).
 pub(crate) fn describe_versions(plan: &Plan) -> String {
+    let own = plan.own_slots.iter().map(|&v| {
+        // SAFETY: a live value of this context.
+        let ty = unsafe { melior::ir::Value::from_raw(v) }.r#type();
+        format!(
+            "{ty} x 1 ({} bytes, its own slots)",
+            padded(type_bytes(ty).unwrap_or(0))
+        )
+    });
     let parts: Vec<String> = plan
         .buffers
         .iter()
@@ -147,6 +157,7 @@ pub(crate) fn describe_versions(plan: &Plan) -> String {
                 padded(type_bytes(new).unwrap_or(0))
             )
         })
+        .chain(own)
         .collect();
     if parts.is_empty() {
         "none".into()
