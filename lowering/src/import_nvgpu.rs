@@ -87,7 +87,10 @@ fn name_of(op: &OperationRef) -> String {
 }
 
 fn is_nvgpu_token(value: Value) -> bool {
-    value.r#type().to_string() == nvgpu::TOKEN_TYPE
+    use melior::ir::TypeLike;
+    let ty = value.r#type();
+    // Printed only when it is an nvgpu type: the test runs on every operand.
+    ty.dialect().namespace() == Ok("nvgpu") && ty.to_string() == nvgpu::TOKEN_TYPE
 }
 
 fn is_placeholder(op: &OperationRef) -> bool {

@@ -20,6 +20,8 @@
 // RUN: apipe-run %t.mlir -e main_rotating --completion=lazy,eager,random:1 --schedule=forward,reverse >> %t.out
 // RUN: FileCheck %s --check-prefix=VALUES24 < %t.out
 // RUN: apipe-run %t.mlir -e main_host --completion=lazy,eager,random:1,random:2 | FileCheck %s --check-prefix=HOST4
+// RUN: apipe-run %t.sync.mlir -e main_host_narrow | FileCheck %s --check-prefix=NARROW
+// RUN: apipe-run %t.mlir -e main_host_narrow --completion=lazy,eager,random:1,random:2 | FileCheck %s --check-prefix=NARROW4
 //
 // Copies first: the copy of tile i + 2 is issued before tile i is read, so
 // two slots are too few (versions); three are enough.
@@ -49,12 +51,17 @@
 // HOST: {{^}}[120]
 // HOST4-COUNT-4: {{^}}[120]
 // HOST4-NOT: {{^}}[
+// The narrow slots: sum over i < 20 of g[4 i + 1].
+// NARROW: {{^}}[780]
+// NARROW4-COUNT-4: {{^}}[780]
+// NARROW4-NOT: {{^}}[
 
-// REMARK: own-slots.mlir:[[#@LINE+47]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 384 of 49152 bytes; 1 gpu.barrier per iteration
-// REMARK: own-slots.mlir:[[#@LINE+75]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 384 of 49152 bytes; 1 gpu.barrier per iteration
-// REMARK: own-slots.mlir:[[#@LINE+105]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<2x32xf32, 3> x 1 (256 bytes, its own slots); shared memory: 256 of 49152 bytes; 2 gpu.barrier per iteration
-// REMARK: own-slots.mlir:[[#@LINE+135]]:14: remark: scheduled 3 stages (num_stages = 3): {{.*}}; versions: memref<3x32xf32, 3> x 3 (1152 bytes); shared memory: 1152 of 49152 bytes; 1 gpu.barrier per iteration
-// REMARK: own-slots.mlir:[[#@LINE+218]]:10: remark: scheduled 3 stages (num_stages = 3): {{.*}}; versions: memref<3x4xf32> x 1 (48 bytes, its own slots); buffers: 0 bytes
+// REMARK: own-slots.mlir:[[#@LINE+48]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 384 of 49152 bytes; 1 gpu.barrier per iteration
+// REMARK: own-slots.mlir:[[#@LINE+76]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 384 of 49152 bytes; 1 gpu.barrier per iteration
+// REMARK: own-slots.mlir:[[#@LINE+106]]:14: remark: scheduled 3 stages (num_stages = 3): stage 0: 5 ops, stage 2: 4 ops; versions: memref<2x32xf32, 3> x 1 (256 bytes, its own slots); shared memory: 256 of 49152 bytes; 2 gpu.barrier per iteration
+// REMARK: own-slots.mlir:[[#@LINE+136]]:14: remark: scheduled 3 stages (num_stages = 3): {{.*}}; versions: memref<3x32xf32, 3> x 3 (1152 bytes); shared memory: 1152 of 49152 bytes; 1 gpu.barrier per iteration
+// REMARK: own-slots.mlir:[[#@LINE+219]]:10: remark: scheduled 3 stages (num_stages = 3): {{.*}}; versions: memref<3x4xf32> x 1 (48 bytes, its own slots); buffers: 0 bytes
+// REMARK: own-slots.mlir:[[#@LINE+241]]:10: remark: scheduled 3 stages (num_stages = 3): {{.*}}; versions: memref<3x4xf32> x 3 (144 bytes); buffers: 144 bytes
 // REMARK-NOT: remark
 // COPIES-FIRST-COUNT-2: versions: memref<3x32xf32, 3> x 1 (384 bytes, its own slots); shared memory: 384 of 49152 bytes; 1 gpu.barrier per iteration
 // COPIES-FIRST: versions: memref<2x32xf32, 3> x 3 (768 bytes); shared memory: 768 of 49152 bytes; 1 gpu.barrier per iteration
@@ -282,6 +289,43 @@ module attributes {gpu.container_module} {
     }
     memref.dealloc %t : memref<3x4xf32>
     memref.store %r, %out[%c0] : memref<1xf32>
+    return
+  }
+
+  // A slot index computed in i4 wraps at 16 (tiles 15 and 16 share slot
+  // 0): not i mod 3, so the buffer gets versions.
+  func.func @host_narrow(%g: memref<256xf32>, %out: memref<1xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c20 = arith.constant 20 : index
+    %c3i = arith.constant 3 : i4
+    %zero = arith.constant 0.0 : f32
+    %t = memref.alloc() : memref<3x4xf32>
+    %r = scf.for %i = %c0 to %c20 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %i4 = arith.index_cast %i : index to i4
+      %s4 = arith.remui %i4, %c3i : i4
+      %slot = arith.index_castui %s4 : i4 to index
+      %off = arith.muli %i, %c4 : index
+      apipe.copy %g[%off], %t[%slot, %c0], 4 : memref<256xf32> to memref<3x4xf32>
+      %x = memref.load %t[%slot, %c1] : memref<3x4xf32>
+      %s = arith.addf %acc, %x : f32
+      scf.yield %s : f32
+    }
+    memref.dealloc %t : memref<3x4xf32>
+    memref.store %r, %out[%c0] : memref<1xf32>
+    return
+  }
+
+  func.func @main_host_narrow() {
+    %g = memref.alloc() : memref<256xf32>
+    %out = memref.alloc() : memref<1xf32>
+    func.call @fill(%g) : (memref<256xf32>) -> ()
+    func.call @host_narrow(%g, %out) : (memref<256xf32>, memref<1xf32>) -> ()
+    %u = memref.cast %out : memref<1xf32> to memref<*xf32>
+    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    memref.dealloc %g : memref<256xf32>
+    memref.dealloc %out : memref<1xf32>
     return
   }
 

@@ -721,26 +721,28 @@ pub(crate) fn analyze(
     let body_block_arguments: HashSet<usize> = iter_args.keys().copied().collect();
     let mut buffers = Vec::new();
     let mut own_slots = Vec::new();
+    // The roots of the buffers async copies write that get versions.
+    let mut versioned: Vec<(access::Root, i64)> = Vec::new();
     for (b, value, location, versions, shape) in wanted {
         if let Some(memory) = memory.as_mut() {
             let mut forms = access::Forms::new();
             // SAFETY: `value` is a live operand of a body op.
             let root = access::region::whole(&mut forms, unsafe { Value::from_raw(value) }).root;
-            // Slots carried in iter_args are left to versions: the
-            // pipelined loop would carry a window of them whose initial
-            // values are computed in the prologue, which the checker does
-            // not fold.
-            let carried_slots = memory.ops_on(&root).iter().any(|op| {
+            // Slots are kept only where their indices are plain index
+            // arithmetic (`plain_index`); other buffers get versions.
+            let plain = memory.ops_on(&root).iter().all(|op| {
                 op.operands()
-                    .any(|v| reaches_iter_arg(v, &body_block_arguments, &mut HashSet::new()))
+                    .filter(|v| v.r#type().is_index() || v.r#type().is_mem_ref())
+                    .all(|v| plain_index(v, &body_block_arguments, &mut HashSet::new()))
             });
             if root.symbol == access::Symbol::Value(b)
-                && !carried_slots
+                && plain
                 && memory.own_slots(&loop_op, &unversioned, &root, in_gpu_code(&loop_op))
             {
                 own_slots.push(value);
                 continue;
             }
+            versioned.push((root, versions));
         }
         let skipped = conditional_writes::skipped_write(&body, b, &shape, &varies);
         if let Some(at) = skipped {
@@ -795,6 +797,7 @@ pub(crate) fn analyze(
                 schedule: &schedule,
                 versions: &versions,
             },
+            in_gpu_code(&loop_op),
             &|b, v| describe(b, v).is_ok(),
         );
         for (b, v) in sync {
@@ -815,6 +818,24 @@ pub(crate) fn analyze(
                 versions: &versions,
             },
         );
+        // Each version holds its own iteration's data only: a read of what
+        // an earlier iteration wrote would read another version.
+        let checked = ok;
+        for (root, versions) in versioned.iter().filter(|_| checked) {
+            if let Some((read, write)) = memory.carried_read(&loop_op, root, in_gpu_code(&loop_op))
+            {
+                diagnostic::emit(
+                    read.location(),
+                    diagnostic::Severity::Error,
+                    &format!(
+                        "'{}' op may read data that an earlier iteration wrote into the buffer, which needs {versions} versions for this schedule (multi-buffering gives each iteration its own version): read only what the same iteration copied, or give the buffer slots of its own that keep the tiles in flight apart",
+                        name_of(&read)
+                    ),
+                    &[(write.location(), "the write of an earlier iteration")],
+                );
+                ok = false;
+            }
+        }
     }
 
     // Carried values: body results, then tokens (token form only).
@@ -902,22 +923,25 @@ pub(crate) fn analyze(
     Ok(plan)
 }
 
-/// True if the index or memref value `value` is, or is computed in the
-/// loop body from, one of the loop's iter_args (`iter_args`: their keys).
-/// Values of other types (the data an op stores) are not followed.
-fn reaches_iter_arg(value: Value, iter_args: &HashSet<usize>, seen: &mut HashSet<usize>) -> bool {
-    let ty = value.r#type();
-    if !ty.is_index() && !ty.is_mem_ref() {
-        return false;
-    }
+/// True if the index or memref value `value` is computed from index and
+/// memref values only, none of them one of the loop's iter_args
+/// (`iter_args`: their keys). A slot index that passes through another
+/// integer type may wrap there (`index_cast` to `i4`), which the access
+/// forms assume it does not; one carried in iter_args rotates through a
+/// window of values that the pipelined loop computes in its prologue.
+fn plain_index(value: Value, iter_args: &HashSet<usize>, seen: &mut HashSet<usize>) -> bool {
     if !seen.insert(key(value.to_raw())) {
-        return false;
-    }
-    if iter_args.contains(&key(value.to_raw())) {
         return true;
     }
-    access::values::defining_op(value)
-        .is_some_and(|op| op.operands().any(|v| reaches_iter_arg(v, iter_args, seen)))
+    if iter_args.contains(&key(value.to_raw())) {
+        return false;
+    }
+    access::values::defining_op(value).is_none_or(|op| {
+        op.operands().all(|v| {
+            let ty = v.r#type();
+            (ty.is_index() || ty.is_mem_ref()) && plain_index(v, iter_args, seen)
+        })
+    })
 }
 
 /// True if `op` runs in every thread of a block: it is nested in a

@@ -88,11 +88,14 @@ pub(crate) enum BarrierPlan {
 pub(crate) struct Minimal {
     /// The gaps of every kernel iteration.
     pub kernel: Vec<usize>,
-    /// Dynamic trip count (`N ≥ S`): prologue step `τ`.
+    /// Dynamic trip count (`N ≥ S`): prologue step `τ` (`S` entries; empty
+    /// for a static trip count, which uses `fixed`).
     pub prologue: Vec<Vec<usize>>,
-    /// Dynamic trip count (`N ≥ S`): epilogue step `N − 1 + k`, at `k − 1`.
+    /// Dynamic trip count (`N ≥ S`): epilogue step `N − 1 + k`, at `k − 1`
+    /// (`S` entries; empty for a static trip count).
     pub epilogue: Vec<Vec<usize>>,
-    /// Static trip counts: `n` → the gaps of each step.
+    /// `n` → the gaps of each step: the static trip count (capped at
+    /// `horizon`), or for a dynamic one each `n < S`.
     pub fixed: HashMap<u64, Vec<Vec<usize>>>,
     /// The user's barriers (body op indices) left out.
     pub dropped: HashSet<usize>,
@@ -724,15 +727,20 @@ impl Model {
         let kernel = self.kernel()?;
         let width = 2 * (s + self.versions.iter().copied().max().unwrap_or(1) as u64) + 4;
         let horizon = s + width;
+        // A static trip count needs its own placement only; a dynamic one
+        // the placements of the counts below `S` (the emitted switch) and
+        // the union over `N ∈ [S, horizon]` for its prologue and epilogue.
+        let counts: Vec<u64> = match trip_count {
+            Some(n) => vec![n.min(horizon)],
+            None => (0..s).collect(),
+        };
         let mut fixed = HashMap::new();
-        let mut counts: Vec<u64> = (0..s).collect();
-        counts.extend(trip_count.map(|n| n.min(horizon)));
         for n in counts {
             fixed.insert(n, self.fixed(n, &kernel)?);
         }
         let mut prologue = vec![BTreeSet::new(); s as usize];
         let mut epilogue = vec![BTreeSet::new(); s as usize];
-        for n in s..=horizon {
+        for n in (s..=horizon).filter(|_| trip_count.is_none()) {
             let steps = self.fixed(n, &kernel)?;
             for tau in 0..s {
                 prologue[tau as usize].extend(steps[tau as usize].iter().copied());

@@ -56,7 +56,7 @@
 use super::analysis::Item;
 use crate::access::{
     self, may_depend_at, may_meet_in_one_iteration, same_buffer, AccessKind, Constraint, Dim,
-    Forms, IterationDistance, Overlap, Region, RootKind, Symbol,
+    Forms, IterationDistance, Lin, Overlap, Region, RootKind, Symbol,
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
@@ -452,6 +452,9 @@ fn first_reversal(
 pub(super) struct Accesses<'c, 'a> {
     forms: Forms,
     list: Vec<Access<'c, 'a>>,
+    /// The roots [`Self::own_slots`] proved: no pair of their accesses is
+    /// reversed without versions, so [`Self::check`] skips those pairs.
+    proven: Vec<access::Root>,
 }
 
 impl<'c: 'a, 'a> Accesses<'c, 'a> {
@@ -459,17 +462,32 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
     pub fn of(nested: &[Vec<OperationRef<'c, 'a>>], plan: &Schedule) -> Self {
         let mut forms = Forms::new();
         let list = collect(&mut forms, nested, plan);
-        Accesses { forms, list }
+        Accesses {
+            forms,
+            list,
+            proven: Vec::new(),
+        }
     }
 
     /// Steps 3-5: checks every pair; emits the errors; true if none.
     pub fn check(&mut self, l: &OperationRef<'c, 'a>, plan: &Schedule) -> bool {
-        let Accesses { forms, list } = self;
+        let Accesses {
+            forms,
+            list,
+            proven,
+        } = self;
+        let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
         let mut reported: HashSet<(usize, usize)> = HashSet::new();
         let key = |op: &OperationRef| op.to_raw().ptr as usize;
         for x in list.iter() {
             for y in list.iter() {
                 if x.kind == AccessKind::Read && y.kind == AccessKind::Read {
+                    continue;
+                }
+                if on_proven(x)
+                    && on_proven(y)
+                    && x.region.as_ref().map(|r| &r.root) == y.region.as_ref().map(|r| &r.root)
+                {
                     continue;
                 }
                 let pair = (key(&x.op).min(key(&y.op)), key(&x.op).max(key(&y.op)));
@@ -487,6 +505,25 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             }
         }
         reported.is_empty()
+    }
+
+    /// A read of the buffer `root` that may read data an earlier iteration
+    /// wrote into it ([`carried_read`]; the reads that some path of an
+    /// iteration does not write are `super::conditional_writes`' to find),
+    /// with that write: `(read op, write op)`. Versions would give the read
+    /// another iteration's version. `threads`: the loop is GPU code.
+    pub fn carried_read(
+        &mut self,
+        l: &OperationRef<'c, 'a>,
+        root: &access::Root,
+        threads: bool,
+    ) -> Option<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
+        let on: Vec<&Access> = self
+            .list
+            .iter()
+            .filter(|a| a.region.as_ref().is_some_and(|r| r.root == *root))
+            .collect();
+        carried_read(&mut self.forms, l, &on, threads, true).map(|(r, w)| (on[r].op, on[w].op))
     }
 
     /// The ops that access the buffer `root`.
@@ -526,7 +563,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         root: &access::Root,
         threads: bool,
     ) -> bool {
-        let Accesses { forms, list } = self;
+        let Accesses { forms, list, .. } = self;
         let mut on: Vec<Access> = list
             .iter()
             .filter(|a| a.region.as_ref().is_some_and(|r| r.root == *root))
@@ -559,12 +596,16 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                 }
             }
         }
-        !on.iter().any(|x| {
+        let kept = !on.iter().any(|x| {
             on.iter().any(|y| {
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
                     && first_reversal(forms, x, y, l, plan).is_some()
             })
-        })
+        });
+        if kept {
+            self.proven.push(root.clone());
+        }
+        kept
     }
 
     /// Buffers written by synchronous ops that need versions (RFC 0077
@@ -577,16 +618,19 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
     /// so version `i mod V` holds it). `V` is the last stage that accesses
     /// the buffer minus the first stage that writes it, plus one;
     /// `can_expand(key, V)` says whether the buffer can be re-allocated. The
-    /// final [`Self::check`] proves the versioned schedule.
+    /// final [`Self::check`] proves the versioned schedule. `threads`: the
+    /// loop is GPU code ([`carried_read`] spans threads).
     pub fn sync_versions(
         &mut self,
         l: &OperationRef<'c, 'a>,
         plan: &Schedule,
+        threads: bool,
         can_expand: &dyn Fn(usize, i64) -> bool,
     ) -> Vec<(usize, i64)> {
         let Accesses {
             forms,
             list: accesses,
+            ..
         } = self;
         let root_of = |a: &Access| match &a.region {
             Some(Region {
@@ -637,37 +681,278 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             if !needed {
                 continue;
             }
-            // A read covered by an earlier write of its iteration reads that
-            // iteration's data; any other read must not meet a write of an
-            // earlier iteration.
-            let carried = on.iter().filter(|r| r.kind == AccessKind::Read).any(|r| {
-                let covered = on.iter().any(|w| {
-                    w.kind == AccessKind::Write
-                        && (w.k, w.nested) < (r.k, r.nested)
-                        && w.op.parent_operation().as_ref() == Some(l)
-                        && covers(forms, w, r)
-                });
-                !covered
-                    && on.iter().filter(|w| w.kind == AccessKind::Write).any(|w| {
-                        let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
-                            return true;
-                        };
-                        may_depend_at(
-                            forms,
-                            (rw, Some(&w.op)),
-                            (rr, Some(&r.op)),
-                            l,
-                            IterationDistance::AtLeast(1),
-                        )
-                        .may()
-                    })
-            });
+            let carried = carried_read(forms, l, &on, threads, false).is_some();
             if !carried && can_expand(key, versions) {
                 out.push((key, versions));
             }
         }
         out
     }
+}
+
+/// A read among `on` (the accesses of one buffer) that may read data an
+/// earlier iteration wrote, with the write: `(read, write)` indices into
+/// `on`. A read covered by an earlier write of its own iteration ([`covers`])
+/// that runs whenever it does ([`runs_whenever`]; with `paths_checked`, any
+/// write under `scf.if`s only, the paths being left to
+/// `super::conditional_writes`) reads that iteration's data; any other read
+/// must
+/// not meet a write of an earlier iteration (`may_depend_at`, distance `>=
+/// 1`). Such a read defeats versions (version `i mod V` holds iteration
+/// `i`'s writes only).
+///
+/// `threads` (GPU code): a read may see another thread's writes, so each
+/// index is split into its part that is the same in every thread (loop
+/// iterations, trip counts, constants: [`uniform_part`]) and the rest. A
+/// read is covered by a write as [`covers_in_block`] says (the tile a block
+/// copies together and then reads); the carried
+/// test compares the uniform dimensions only, every other being any
+/// position.
+fn carried_read(
+    forms: &mut Forms,
+    l: &OperationRef,
+    on: &[&Access],
+    threads: bool,
+    paths_checked: bool,
+) -> Option<(usize, usize)> {
+    let projected: Vec<Option<Region>> = on
+        .iter()
+        .map(|a| {
+            let mut region = a.region.clone()?;
+            if let Some(dims) = region.dims.as_mut() {
+                for dim in dims.iter_mut() {
+                    if matches!(dim, Dim::Range { start, .. } if !uniform_part(start).1) {
+                        *dim = Dim::Any;
+                    }
+                }
+            }
+            Some(region)
+        })
+        .collect();
+    on.iter()
+        .enumerate()
+        .filter(|(_, r)| r.kind == AccessKind::Read)
+        .find_map(|(ri, r)| {
+            let covered = on.iter().any(|w| {
+                w.kind == AccessKind::Write
+                    && (w.k, w.nested) < (r.k, r.nested)
+                    && (if paths_checked {
+                        guards(&w.op, l, true).is_some()
+                    } else {
+                        runs_whenever(&w.op, &r.op, l)
+                    })
+                    && if threads {
+                        covers_in_block(forms, w, r, l)
+                    } else {
+                        covers(forms, w, r)
+                    }
+            });
+            if covered {
+                return None;
+            }
+            on.iter()
+                .enumerate()
+                .filter(|(_, w)| w.kind == AccessKind::Write)
+                .filter(|(_, w)| {
+                    // A write of the same elements in every iteration, earlier
+                    // than the read, overwrites what an earlier iteration
+                    // wrote there before the read.
+                    !((w.k, w.nested) < (r.k, r.nested)
+                        && (paths_checked || runs_whenever(&w.op, &r.op, l))
+                        && same_in_every_iteration(w, l))
+                })
+                .find(|(wi, w)| {
+                    let (rw, rr) = if threads {
+                        (&projected[*wi], &projected[ri])
+                    } else {
+                        (&w.region, &r.region)
+                    };
+                    let (Some(rw), Some(rr)) = (rw, rr) else {
+                        return true;
+                    };
+                    may_depend_at(
+                        forms,
+                        (rw, Some(&w.op)),
+                        (rr, Some(&r.op)),
+                        l,
+                        IterationDistance::AtLeast(1),
+                    )
+                    .may()
+                })
+                .map(|(wi, _)| (ri, wi))
+        })
+}
+
+/// True if `w` writes the same elements in every iteration of `l`: its
+/// region mentions neither the iteration of `l` nor a value computed in
+/// the loop, and the ops between it and `l` are `scf.if`,
+/// `scf.index_switch` and `scf.for` loops whose bounds are computed before
+/// `l`.
+fn same_in_every_iteration(w: &Access, l: &OperationRef) -> bool {
+    let Some(region) = &w.region else {
+        return false;
+    };
+    let mut symbols = Vec::new();
+    region.symbols(&mut symbols);
+    let lp = l.to_raw().ptr as usize;
+    if symbols.iter().any(|s| match s {
+        Symbol::Iteration(x) | Symbol::Trips(x) => *x == lp,
+        Symbol::Value(k) => access::values::defined_inside(*k, l),
+        Symbol::Stale(_) | Symbol::OtherThread(_) | Symbol::Fresh(_) => true,
+    }) {
+        return false;
+    }
+    if region
+        .dims
+        .as_ref()
+        .is_some_and(|d| d.iter().any(|d| matches!(d, Dim::Any)))
+    {
+        return false;
+    }
+    for parent in ops::ancestors(&w.op) {
+        if parent == *l {
+            return true;
+        }
+        let invariant_bounds = ops::is(&parent, "scf.for")
+            && parent
+                .operands()
+                .take(3)
+                .all(|v| !access::values::defined_inside(v.to_raw().ptr as usize, l));
+        if !(invariant_bounds || ops::is(&parent, "scf.if") || ops::is(&parent, "scf.index_switch"))
+        {
+            return false;
+        }
+    }
+    false
+}
+
+/// `index` split into the part that is the same in every thread of a
+/// block (the constant and the atoms over loop iterations and trip counts
+/// only) and whether that is all of it.
+fn uniform_part(index: &Lin) -> (Lin, bool) {
+    let mut part = Lin::constant(index.constant_term());
+    let mut whole = true;
+    for (atom, c) in index.terms() {
+        let term = Lin::atom(atom.clone());
+        let mut symbols = Vec::new();
+        term.symbols(&mut symbols);
+        if symbols
+            .iter()
+            .all(|s| matches!(s, Symbol::Iteration(_) | Symbol::Trips(_)))
+        {
+            match part.plus(&term, c) {
+                Some(sum) => part = sum,
+                None => whole = false,
+            }
+        } else {
+            whole = false;
+        }
+    }
+    (part, whole)
+}
+
+/// [`covers`] across the threads of a block (see [`carried_read`]): the
+/// write's region is the whole buffer, or in every dimension
+/// - where the write's index depends on the thread, the uniform part of
+///   the read's index differs from the write's by something that does not
+///   depend on the iteration of `l` (the block's threads together write
+///   the tile along that dimension; the read picks any position of it);
+/// - where it does not, the read's index is uniform too and its range
+///   lies within the write's by a constant difference.
+///
+/// Where no index of either depends on the thread, [`covers`] decides.
+fn covers_in_block(forms: &mut Forms, w: &Access, r: &Access, l: &OperationRef) -> bool {
+    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+        return false;
+    };
+    if rw.root != rr.root {
+        return false;
+    }
+    let Some(dw) = &rw.dims else {
+        return true;
+    };
+    let Some(dr) = &rr.dims else {
+        return false;
+    };
+    let same_in_every_thread = |dims: &[Dim]| {
+        dims.iter()
+            .all(|d| matches!(d, Dim::Range { start, .. } if uniform_part(start).1))
+    };
+    if same_in_every_thread(dw) && same_in_every_thread(dr) {
+        // No index depends on the thread: the test of one thread is exact.
+        return covers(forms, w, r);
+    }
+    let iteration = Symbol::Iteration(l.to_raw().ptr as usize);
+    dw.len() == dr.len()
+        && dw.iter().zip(dr).all(|(a, b)| {
+            let (
+                Dim::Range {
+                    start: sw,
+                    extent: ew,
+                },
+                Dim::Range {
+                    start: sr,
+                    extent: er,
+                },
+            ) = (a, b)
+            else {
+                return false;
+            };
+            let ((uw, whole_w), (ur, whole_r)) = (uniform_part(sw), uniform_part(sr));
+            if whole_w {
+                // `[sr, sr + er)` within `[sw, sw + ew)`.
+                whole_r
+                    && ur.plus(&uw, -1).is_some_and(|d| match d.as_constant() {
+                        Some(d) => d >= 0 && d + er <= *ew,
+                        None => d == Lin::constant(0) && ew >= er,
+                    })
+            } else {
+                ur.plus(&uw, -1)
+                    .is_some_and(|shift| !shift.mentions(iteration))
+            }
+        })
+}
+
+/// `(condition value, branch)` of each `scf.if` / `scf.index_switch`
+/// (selector value, case region) between `op` and the loop `l` whose
+/// condition is computed in the loop body; `None` if another op
+/// lies between and `strict`.
+fn guards(op: &OperationRef, l: &OperationRef, strict: bool) -> Option<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    let mut child = *op;
+    for parent in ops::ancestors(op) {
+        if parent == *l {
+            return Some(out);
+        }
+        if !ops::is(&parent, "scf.if") && !ops::is(&parent, "scf.index_switch") {
+            if strict {
+                return None;
+            }
+            child = parent;
+            continue;
+        }
+        let condition = parent.operand(0).ok()?.to_raw().ptr as usize;
+        // A condition that does not change between iterations: when it
+        // is false, no iteration runs `op`.
+        if access::values::defined_inside(condition, l) {
+            out.push((condition, access::values::region_index(&parent, &child)?));
+        }
+        child = parent;
+    }
+    None
+}
+
+/// True if `w` runs whenever `r` runs in an iteration of `l`: every
+/// ancestor of `w` in the body is an `scf.if`, and each whose condition is
+/// computed in the body has `r` under the same condition value and branch
+/// too. (A condition defined outside the loop is the same in every
+/// iteration: when it is false, no iteration runs `w`, and a buffer that
+/// gets versions holds no data from before the loop, `multi_buffer`.)
+fn runs_whenever(w: &OperationRef, r: &OperationRef, l: &OperationRef) -> bool {
+    let (Some(gw), Some(gr)) = (guards(w, l, true), guards(r, l, false)) else {
+        return false;
+    };
+    gw.iter().all(|g| gr.contains(g))
 }
 
 /// True if the region of `w` holds every element of the region of `r` in
