@@ -246,6 +246,7 @@ pub fn find_hazards<'c: 'a, 'a>(
             }
         }
     }
+    let launches = std::rc::Rc::new(walk::launched_block_sizes(root));
     for function in group_distance::functions(root) {
         let nested = apipe_dialect::ops::nested_ops(&function);
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
@@ -296,7 +297,7 @@ pub fn find_hazards<'c: 'a, 'a>(
             ok = false;
             continue;
         }
-        match walk::Analysis::new(function, &committing) {
+        match walk::Analysis::new(function, &committing, launches.clone()) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
                 out.extend(analysis.run())

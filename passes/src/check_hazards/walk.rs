@@ -86,6 +86,10 @@ pub(crate) struct Analysis<'c, 'a> {
     /// launched in the module with a size other than 1 there
     /// ([`Analysis::dimension_may_differ`]), found once.
     reads_dimension: Option<[bool; 3]>,
+    /// [`launched_block_sizes`] of the module.
+    launches: std::rc::Rc<HashMap<String, [bool; 3]>>,
+    /// [`Analysis::thread_id_dimension`] of each thread id seen.
+    dimensions: std::cell::RefCell<HashMap<usize, Option<usize>>>,
     /// Per open region of a branch op whose condition may differ between
     /// threads (innermost last): the copies issued and the accesses made
     /// in it, at any depth ([`Analysis::divergent`]).
@@ -149,10 +153,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// Steps 1-2: the group-distance facts of the function's tokens (its
     /// errors are emitted as they are).
     /// `committing`: the module's functions that commit groups
-    /// ([`group_distance::functions_containing`]).
+    /// ([`group_distance::functions_containing`]); `launches`: the module's
+    /// [`launched_block_sizes`].
     pub fn new(
         function: OperationRef<'c, 'a>,
         committing: &HashSet<String>,
+        launches: std::rc::Rc<HashMap<String, [bool; 3]>>,
     ) -> Result<Self, apipe_dialect::Reported> {
         let tokens = GroupDistance::compute_with(
             &function,
@@ -175,6 +181,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             widen_after: rounds_before_widening(&function),
             thread_ids: None,
             reads_dimension: None,
+            launches,
+            dimensions: Default::default(),
             divergent_events: Vec::new(),
             work: 0,
             loop_depth: 0,
@@ -238,12 +246,18 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if !self.is_thread_id(k) {
             return None;
         }
+        // Cached: the dimension attribute is read by printing it.
+        if let Some(&d) = self.dimensions.borrow().get(&k) {
+            return d;
+        }
         // SAFETY: keys of symbols come from live values of this function.
         let value = unsafe { value_of(k) };
-        match defining_op(value) {
+        let d = match defining_op(value) {
             Some(op) => crate::access::values::gpu_dimension(&op),
             None => block_argument(value).map(|(_, n)| n - 3),
-        }
+        };
+        self.dimensions.borrow_mut().insert(k, d);
+        d
     }
 
     /// A thread id of dimension `d` (0 for x, 1 for y, 2 for z) in scope
@@ -321,7 +335,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     }
                 }
             }
-            for (d, launched) in launched_block_sizes(&function).into_iter().enumerate() {
+            let launched = launch_name(&function)
+                .and_then(|name| self.launches.get(&name).copied())
+                .unwrap_or_default();
+            for (d, launched) in launched.into_iter().enumerate() {
                 reads[d] |= launched;
             }
             reads
@@ -1602,48 +1619,52 @@ fn only_elects(value: Value, depth: usize) -> bool {
         })
 }
 
-/// Per dimension, whether some `gpu.launch_func` of the module around the
-/// `gpu.func` `function` launches it with a block size there other than
-/// the constant 1 (all false for other functions).
-fn launched_block_sizes(function: &OperationRef) -> [bool; 3] {
-    let mut out = [false; 3];
-    if !ops::is(function, "gpu.func") {
-        return out;
-    }
-    let name = |op: &OperationRef| {
-        op.attribute("sym_name")
-            .ok()
-            .map(|a| a.to_string().trim_matches('"').to_owned())
-    };
-    let (Some(kernel), Some(module)) = (
-        name(function),
-        function.parent_operation().and_then(|m| name(&m)),
-    ) else {
-        return out;
-    };
-    let wanted = format!("@{module}::@{kernel}");
-    let mut root = *function;
-    while let Some(parent) = root.parent_operation() {
-        root = parent;
-    }
-    for launch in ops::nested_ops(&root) {
-        if !ops::is(&launch, "gpu.launch_func")
-            || launch.attribute("kernel").map(|a| a.to_string()).ok() != Some(wanted.clone())
-        {
+/// Per kernel (`@module::@kernel`, as `gpu.launch_func` names it) and
+/// dimension, whether some `gpu.launch_func` under `root` launches it with a
+/// block size there other than the constant 1. One walk of the module, for
+/// every function ([`Analysis::dimension_may_differ`]).
+pub(super) fn launched_block_sizes<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+) -> HashMap<String, [bool; 3]> {
+    let mut out: HashMap<String, [bool; 3]> = HashMap::new();
+    for launch in ops::self_and_nested_ops(root) {
+        if !ops::is(&launch, "gpu.launch_func") {
             continue;
         }
+        let Ok(kernel) = launch.attribute("kernel").map(|a| a.to_string()) else {
+            continue;
+        };
         // Operands: the async dependencies, then grid x, y, z and block
         // x, y, z.
         let dependencies = launch
             .operands()
             .take_while(|v| !v.r#type().is_index())
             .count();
-        for (d, flag) in out.iter_mut().enumerate() {
+        let flags = out.entry(kernel).or_default();
+        for (d, flag) in flags.iter_mut().enumerate() {
             let size = launch.operand(dependencies + 3 + d).ok().and_then(constant);
             *flag |= size != Some(1);
         }
     }
     out
+}
+
+/// The name `gpu.launch_func` gives the `gpu.func` `function`
+/// (`@module::@kernel`), if it is one.
+fn launch_name(function: &OperationRef) -> Option<String> {
+    if !ops::is(function, "gpu.func") {
+        return None;
+    }
+    let name = |op: &OperationRef| {
+        op.attribute("sym_name")
+            .ok()
+            .map(|a| a.to_string().trim_matches('"').to_owned())
+    };
+    let (kernel, module) = (
+        name(function)?,
+        function.parent_operation().and_then(|m| name(&m))?,
+    );
+    Some(format!("@{module}::@{kernel}"))
 }
 
 fn runs_on_threads(function: &OperationRef) -> bool {
