@@ -869,17 +869,9 @@ fn uniform_part(index: &Lin) -> (Lin, bool) {
 ///
 /// Where no index of either depends on the thread, [`covers`] decides.
 fn covers_in_block(forms: &mut Forms, w: &Access, r: &Access, l: &OperationRef) -> bool {
-    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
-        return false;
-    };
-    if rw.root != rr.root {
-        return false;
-    }
-    let Some(dw) = &rw.dims else {
-        return true;
-    };
-    let Some(dr) = &rr.dims else {
-        return false;
+    let (dw, dr) = match dimensions_to_compare(w, r) {
+        Ok(dims) => dims,
+        Err(answer) => return answer,
     };
     let same_in_every_thread = |dims: &[Dim]| {
         dims.iter()
@@ -890,34 +882,60 @@ fn covers_in_block(forms: &mut Forms, w: &Access, r: &Access, l: &OperationRef) 
         return covers(forms, w, r);
     }
     let iteration = Symbol::Iteration(l.to_raw().ptr as usize);
-    dw.len() == dr.len()
-        && dw.iter().zip(dr).all(|(a, b)| {
-            let (
-                Dim::Range {
-                    start: sw,
-                    extent: ew,
-                },
-                Dim::Range {
-                    start: sr,
-                    extent: er,
-                },
-            ) = (a, b)
-            else {
-                return false;
-            };
-            let ((uw, whole_w), (ur, whole_r)) = (uniform_part(sw), uniform_part(sr));
-            if whole_w {
-                // `[sr, sr + er)` within `[sw, sw + ew)`.
-                whole_r
-                    && ur.plus(&uw, -1).is_some_and(|d| match d.as_constant() {
-                        Some(d) => d >= 0 && d + er <= *ew,
-                        None => d == Lin::constant(0) && ew >= er,
-                    })
-            } else {
-                ur.plus(&uw, -1)
-                    .is_some_and(|shift| !shift.mentions(iteration))
-            }
-        })
+    dw.iter().zip(dr).all(|(a, b)| {
+        let Some((sw, ew, sr, er)) = ranges(a, b) else {
+            return false;
+        };
+        let ((uw, whole_w), (ur, whole_r)) = (uniform_part(sw), uniform_part(sr));
+        if whole_w {
+            // `[sr, sr + er)` within `[sw, sw + ew)`.
+            whole_r
+                && ur.plus(&uw, -1).is_some_and(|d| match d.as_constant() {
+                    Some(d) => d >= 0 && d + er <= ew,
+                    None => d == Lin::constant(0) && ew >= er,
+                })
+        } else {
+            ur.plus(&uw, -1)
+                .is_some_and(|shift| !shift.mentions(iteration))
+        }
+    })
+}
+
+/// The dimensions of the regions of `w` and `r` for [`covers`] and
+/// [`covers_in_block`], or the answer without them: `Err(false)` for
+/// different roots, a whole-buffer read, or different ranks; `Err(true)`
+/// for a whole-buffer write.
+fn dimensions_to_compare<'x>(w: &'x Access, r: &'x Access) -> Result<(&'x [Dim], &'x [Dim]), bool> {
+    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
+        return Err(false);
+    };
+    if rw.root != rr.root {
+        return Err(false);
+    }
+    let Some(dw) = &rw.dims else {
+        return Err(true);
+    };
+    match &rr.dims {
+        Some(dr) if dr.len() == dw.len() => Ok((dw, dr)),
+        _ => Err(false),
+    }
+}
+
+/// `(start, extent)` of both dimensions, if both are ranges.
+fn ranges<'x>(a: &'x Dim, b: &'x Dim) -> Option<(&'x Lin, i64, &'x Lin, i64)> {
+    match (a, b) {
+        (
+            Dim::Range {
+                start: sa,
+                extent: ea,
+            },
+            Dim::Range {
+                start: sb,
+                extent: eb,
+            },
+        ) => Some((sa, *ea, sb, *eb)),
+        _ => None,
+    }
 }
 
 /// `(condition value, branch)` of each `scf.if` / `scf.index_switch`
@@ -966,34 +984,13 @@ fn runs_whenever(w: &OperationRef, r: &OperationRef, l: &OperationRef) -> bool {
 /// every iteration (same root; per dimension `sw <= sr` and `sr + er <= sw
 /// + ew` wherever `r` runs, by its context).
 fn covers(forms: &mut Forms, w: &Access, r: &Access) -> bool {
-    let (Some(rw), Some(rr)) = (&w.region, &r.region) else {
-        return false;
+    let (dw, dr) = match dimensions_to_compare(w, r) {
+        Ok(dims) => dims,
+        Err(answer) => return answer,
     };
-    if rw.root != rr.root {
-        return false;
-    }
-    let Some(dw) = &rw.dims else {
-        return true;
-    };
-    let Some(dr) = &rr.dims else {
-        return false;
-    };
-    if dw.len() != dr.len() {
-        return false;
-    }
     let context = forms.context(&r.op, None);
     dw.iter().zip(dr).all(|(a, b)| {
-        let (
-            Dim::Range {
-                start: sw,
-                extent: ew,
-            },
-            Dim::Range {
-                start: sr,
-                extent: er,
-            },
-        ) = (a, b)
-        else {
+        let Some((sw, ew, sr, er)) = ranges(a, b) else {
             return false;
         };
         // Infeasible: sr < sw (sw - sr - 1 >= 0), and sr + er > sw + ew.
