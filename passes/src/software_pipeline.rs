@@ -23,7 +23,12 @@
 //!    the induction variable, between every pair of accesses whose order
 //!    the schedule changes), or refuses with the two ops and the iteration
 //!    distance;
-//! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`;
+//! 2. multi-buffer (`multi_buffer`): each buffer gets its own `V`, except
+//!    one the loop multi-buffered by hand whose slots (`iv mod K`) already
+//!    keep the iterations in flight apart (`dependences::Accesses::own_slots`:
+//!    it keeps its type); a buffer that gets versions must not be read for
+//!    what an earlier iteration wrote (`Accesses::carried_read`), since each
+//!    version holds its own iteration's data only;
 //! 3. emit before the loop: each cloned `apipe.copy` of async stage `s`
 //!    gets `queue = s` (the RFC convention); one
 //!    `apipe.commit_group {queue = s}` per async stage per time step,
