@@ -429,7 +429,8 @@ pub fn functions_where<'c: 'a, 'a>(
     out
 }
 
-fn symbol_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+/// The symbol name of `op` (its `sym_name` string), if any.
+pub fn symbol_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
     Some(
         StringAttribute::try_from(attribute)

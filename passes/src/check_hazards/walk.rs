@@ -1655,14 +1655,11 @@ fn launch_name(function: &OperationRef) -> Option<String> {
     if !ops::is(function, "gpu.func") {
         return None;
     }
-    let name = |op: &OperationRef| {
-        op.attribute("sym_name")
-            .ok()
-            .map(|a| a.to_string().trim_matches('"').to_owned())
-    };
     let (kernel, module) = (
-        name(function)?,
-        function.parent_operation().and_then(|m| name(&m))?,
+        group_distance::symbol_name(function)?,
+        function
+            .parent_operation()
+            .and_then(|m| group_distance::symbol_name(&m))?,
     );
     Some(format!("@{module}::@{kernel}"))
 }

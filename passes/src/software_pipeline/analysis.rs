@@ -623,20 +623,14 @@ pub(crate) fn analyze(
             });
         }
         let versions = last - writer + 1;
-        let shape: Vec<i64> = melior::ir::r#type::MemRefType::try_from(
+        // Dynamic sizes as -1 (`conditional_writes`).
+        let shape: Vec<i64> = multi_buffer::static_shape(
             // SAFETY: `value` is a live operand of a body op.
             unsafe { Value::from_raw(value) }.r#type(),
         )
-        .map(|t| {
-            use melior::ir::r#type::ShapedTypeLike;
-            (0..t.rank())
-                .map(|i| match t.dim_size(i) {
-                    Ok(melior::ir::r#type::DimSize::Static(n)) => n as i64,
-                    _ => -1,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .into_iter()
+        .map(|size| size.unwrap_or(-1))
+        .collect();
         if versions > 1 {
             wanted.push((b, value, location, versions, shape));
         }

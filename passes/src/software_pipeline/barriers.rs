@@ -56,7 +56,7 @@ use super::analysis::{Item, Plan};
 use super::multi_buffer::{slot_dimension, Slots};
 use crate::access::{self, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// How barriers are placed.
@@ -466,15 +466,11 @@ impl Model {
             let on: Vec<usize> = (0..model.sites.len())
                 .filter(|&i| model.sites[i].buffer == Some(index))
                 .collect();
-            // SAFETY: the buffer is a live value of the loop's function.
-            let ty =
-                unsafe { melior::ir::Value::from_raw(mlir_sys::MlirValue { ptr: value as _ }) }
-                    .r#type();
-            let shape = super::multi_buffer::static_shape(ty);
             let regions: Vec<Option<&Vec<access::Dim>>> =
                 on.iter().map(|&i| site_dims[i].as_ref()).collect();
+            // `value`: a live buffer value of the loop's function.
             if let Some((_, size, slots)) =
-                slot_dimension(&shape, &regions, plan.loop_op.ptr as usize)
+                slot_dimension(value, &regions, plan.loop_op.ptr as usize)
             {
                 model.versions[index] = size;
                 for (&i, slots) in on.iter().zip(slots) {

@@ -525,19 +525,15 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         root: &access::Root,
         threads: bool,
     ) -> Option<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
-        let on: Vec<&Access> = self
-            .list
-            .iter()
-            .filter(|a| a.region.as_ref().is_some_and(|r| r.root == *root))
-            .collect();
+        let on: Vec<&Access> = on_root(&self.list, root).collect();
         carried_read(&mut self.forms, l, &on, threads, true).map(|(r, w)| (on[r].op, on[w].op))
     }
 
     /// The ops that access the buffer `root`.
     pub fn ops_on(&self, root: &access::Root) -> Vec<OperationRef<'c, 'a>> {
         let mut out: Vec<OperationRef<'c, 'a>> = Vec::new();
-        for a in &self.list {
-            if a.region.as_ref().is_some_and(|r| r.root == *root) && !out.contains(&a.op) {
+        for a in on_root(&self.list, root) {
+            if !out.contains(&a.op) {
                 out.push(a.op);
             }
         }
@@ -571,24 +567,17 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         threads: bool,
     ) -> bool {
         let Accesses { forms, list, .. } = self;
-        let mut on: Vec<Access> = list
-            .iter()
-            .filter(|a| a.region.as_ref().is_some_and(|r| r.root == *root))
-            .cloned()
-            .collect();
+        let mut on: Vec<Access> = on_root(list, root).cloned().collect();
         let Symbol::Value(value) = root.symbol else {
             return false;
         };
-        // SAFETY: the root is a live value of the loop's function.
-        let ty = unsafe { melior::ir::Value::from_raw(mlir_sys::MlirValue { ptr: value as _ }) }
-            .r#type();
-        let shape = super::multi_buffer::static_shape(ty);
         let regions: Vec<Option<&Vec<Dim>>> = on
             .iter()
             .map(|a| a.region.as_ref().and_then(|r| r.dims.as_ref()))
             .collect();
+        // `value`: the root, a live value of the loop's function.
         let Some((d, _, _)) =
-            super::multi_buffer::slot_dimension(&shape, &regions, l.to_raw().ptr as usize)
+            super::multi_buffer::slot_dimension(value, &regions, l.to_raw().ptr as usize)
         else {
             return false;
         };
@@ -695,6 +684,15 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         }
         out
     }
+}
+
+/// The accesses of `list` to the buffer `root`.
+fn on_root<'x, 'c, 'a>(
+    list: &'x [Access<'c, 'a>],
+    root: &'x access::Root,
+) -> impl Iterator<Item = &'x Access<'c, 'a>> {
+    list.iter()
+        .filter(move |a| a.region.as_ref().is_some_and(|r| r.root == *root))
 }
 
 /// A read among `on` (the accesses of one buffer) that may read data an

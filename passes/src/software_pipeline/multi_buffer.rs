@@ -82,7 +82,7 @@ pub(crate) enum Slots {
 /// What an access's region says of its position along one dimension of a
 /// buffer, in iteration `τ_L` of the loop `l` (its op address): `None` if
 /// the position depends on anything else.
-pub(crate) fn slots_of(dim: &crate::access::Dim, l: usize) -> Option<Slots> {
+fn slots_of(dim: &crate::access::Dim, l: usize) -> Option<Slots> {
     let crate::access::Dim::Range { start, extent } = dim else {
         return None;
     };
@@ -108,18 +108,21 @@ pub(crate) fn slots_of(dim: &crate::access::Dim, l: usize) -> Option<Slots> {
     (a >= 0 && c >= 0).then_some(Slots::Rotating { a, c, k: *k })
 }
 
-/// The slot dimension of a buffer that is not multi-buffered, from the
-/// regions of its accesses (`None`: an access of the whole buffer), in
-/// iterations of the loop `l` (its op address): `(dimension, its size D,
-/// the slots of each access along it)` for the first dimension of static
-/// size along which every access is [`Slots::Rotating`] with `k <= D` or
-/// [`Slots::Fixed`] within `[0, D)`, and at least one rotates. `None` if
-/// there is none (the buffer is then one version).
+/// The slot dimension of the buffer `value` (the address of its root
+/// value; not multi-buffered), from the regions of its accesses (`None`:
+/// an access of the whole buffer), in iterations of the loop `l` (its op
+/// address): `(dimension, its size D, the slots of each access along it)`
+/// for the first dimension of static size along which every access is
+/// [`Slots::Rotating`] with `k <= D` or [`Slots::Fixed`] within `[0, D)`,
+/// and at least one rotates. `None` if there is none (the buffer is then
+/// one version).
 pub(crate) fn slot_dimension(
-    shape: &[Option<i64>],
+    value: usize,
     regions: &[Option<&Vec<crate::access::Dim>>],
     l: usize,
 ) -> Option<(usize, i64, Vec<Slots>)> {
+    // SAFETY: the caller passes the address of a live value.
+    let shape = static_shape(unsafe { Value::from_raw(MlirValue { ptr: value as _ }) }.r#type());
     (0..shape.len()).find_map(|d| {
         let size = shape[d]?;
         let slots: Vec<Slots> = regions
