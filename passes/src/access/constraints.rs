@@ -492,18 +492,44 @@ impl Solver {
     }
 
     /// The bounds after steps 3 and 4, per variable (`None` if infeasible).
+    ///
+    /// Propagation runs twice: on the rows as given, then after step 3 has
+    /// substituted the equalities away. A substituted variable gets the
+    /// range of its definition intersected with its bounds from the first
+    /// run: the definition's range alone forgets how its variables are
+    /// correlated (`t = 3q + r - 4` with `q` in `[1, 2]` and `r` in
+    /// `[0, 2]` ranges over `[-1, 4]`, while the rows that named `t`
+    /// bounded it by `[0, 4]`), and then `t mod 4` would not get its exact
+    /// definition in step 2.
     fn propagated_bounds(mut self) -> Option<Vec<(Option<i128>, Option<i128>)>> {
+        let mut direct = self.initial_bounds();
+        if !self.propagate(&mut direct) {
+            return None;
+        }
         let mut substitutions = Vec::new();
         if !self.eliminate(&mut substitutions) {
             return None;
         }
-        let mut bounds = self.initial_bounds();
+        let mut bounds = direct.clone();
         if !self.propagate(&mut bounds) {
             return None;
         }
-        // Substituted variables get the range of their definition.
+        // Substituted variables get the range of their definition, within
+        // their direct bounds.
         for (v, by) in substitutions.iter().rev() {
             let (lo, hi) = by.range(&bounds);
+            let (direct_lo, direct_hi) = direct[*v];
+            let lo = match (lo, direct_lo) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            let hi = match (hi, direct_hi) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if lo.zip(hi).is_some_and(|(lo, hi)| lo > hi) {
+                return None;
+            }
             bounds[*v] = (lo, hi);
         }
         Some(bounds)

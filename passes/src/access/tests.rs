@@ -1035,3 +1035,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn substituted_dividends_keep_their_direct_bounds() {
+    // The versions and slots of a pipelined loop over slots the user wrote
+    // as `(i + 1) mod 3`: version `t mod 4` against `(t + 3) mod 4` (never
+    // equal), with `(t + 1) mod 3 = (t + 4) mod 3` (always) for t in
+    // [0, 4]. Solving the second equality for `t` gives a definition whose
+    // range is wider than [0, 4]; `t mod 4` still gets its exact definition.
+    let t = sym(0);
+    let mut system = System::new();
+    system.extend(range(0, 0, 4));
+    let version = Lin::modulo(t.clone(), 4, Signedness::Unsigned);
+    let later = Lin::modulo(t.offset(3).unwrap(), 4, Signedness::Unsigned);
+    system.push(Constraint::eq(&version, &later).unwrap());
+    let slot = Lin::modulo(t.offset(1).unwrap(), 3, Signedness::Euclidean);
+    let later_slot = Lin::modulo(t.offset(4).unwrap(), 3, Signedness::Euclidean);
+    system.push(Constraint::eq(&slot, &later_slot).unwrap());
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // The same slots with versions that do meet: (t + 4) mod 4 = t mod 4.
+    let mut system = System::new();
+    system.extend(range(0, 0, 4));
+    let same = Lin::modulo(t.offset(4).unwrap(), 4, Signedness::Unsigned);
+    system.push(Constraint::eq(&version, &same).unwrap());
+    system.push(Constraint::eq(&slot, &later_slot).unwrap());
+    assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
+    assert_eq!(system.range_of(&t), Some((Some(0), Some(4))));
+}
