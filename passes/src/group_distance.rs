@@ -107,7 +107,10 @@ use melior::ir::{
     operation::OperationLike,
     BlockLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},
+    rc::Rc,
+};
 
 /// Groups committed on a queue after a group, over all paths: at least
 /// `min`, at most `max` (`None`: no bound).
@@ -232,7 +235,8 @@ pub struct Options<'c, 'a> {
     /// The committing functions of the module ([`functions_containing`]
     /// with `[ops::COMMIT_GROUP]`), computed once by a caller that analyzes
     /// many functions; `None`: computed here (unless `function_only`).
-    pub committing_functions: Option<HashSet<String>>,
+    /// Shared (`Rc`): each function's analysis reads the same set.
+    pub committing_functions: Option<Rc<HashSet<String>>>,
 }
 
 /// A followed entity.
@@ -634,10 +638,10 @@ impl GroupDistance {
             // A function with no apipe op of its own asks nothing of the
             // analysis: the groups its callees commit shift no count here.
             committing_functions: match (&options.committing_functions, options.function_only) {
-                _ if !ops::nested_ops(function).iter().any(ops::is_apipe) => HashSet::new(),
-                (_, true) => HashSet::new(),
-                (Some(names), false) => names.clone(),
-                (None, false) => functions_containing(function, &[ops::COMMIT_GROUP]),
+                _ if !ops::nested_ops(function).iter().any(ops::is_apipe) => Rc::default(),
+                (_, true) => Rc::default(),
+                (Some(names), false) => Rc::clone(names),
+                (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
             },
             result: GroupDistance::default(),
             errors: Vec::new(),
@@ -840,7 +844,7 @@ struct Interpreter<'c> {
     points: HashSet<usize>,
     dies_after: HashMap<usize, Vec<Entity>>,
     commit_queues: HashMap<usize, BTreeSet<i64>>,
-    committing_functions: HashSet<String>,
+    committing_functions: Rc<HashSet<String>>,
     result: GroupDistance,
     errors: Vec<(Location<'c>, String)>,
     reported: HashSet<(usize, String)>,

@@ -114,8 +114,12 @@ pub fn inexact_reason<'c: 'a, 'a>(
 /// [`Reported`] after located errors.
 pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported> {
     let function_only = group_distance::is_function(&root);
-    let committing_functions =
-        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
+    let committing_functions = (!function_only).then(|| {
+        std::rc::Rc::new(group_distance::functions_containing(
+            &root,
+            &[ops::COMMIT_GROUP],
+        ))
+    });
     let mut plans = Vec::new();
     let mut ok = true;
     for function in group_distance::functions(&root) {

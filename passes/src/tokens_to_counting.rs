@@ -113,8 +113,12 @@ pub(crate) fn convert(root: OperationRef, strict: bool, op_name: &str) -> Result
     // Nested under `func.func`, sibling functions may be converted in
     // parallel: do not read them.
     let function_only = group_distance::is_function(&root);
-    let committing_functions =
-        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
+    let committing_functions = (!function_only).then(|| {
+        std::rc::Rc::new(group_distance::functions_containing(
+            &root,
+            &[ops::COMMIT_GROUP],
+        ))
+    });
     for function in group_distance::functions(&root) {
         let options = Options {
             function_only,

@@ -147,8 +147,12 @@ pub fn plan<'c, 'a>(
     // Nested under `func.func`, sibling functions may be converted in
     // parallel: do not read them.
     let function_only = group_distance::is_function(&root);
-    let committing_functions =
-        (!function_only).then(|| group_distance::functions_containing(&root, &[ops::COMMIT_GROUP]));
+    let committing_functions = (!function_only).then(|| {
+        std::rc::Rc::new(group_distance::functions_containing(
+            &root,
+            &[ops::COMMIT_GROUP],
+        ))
+    });
     let mut plans = Vec::new();
     for function in group_distance::functions(&root) {
         let distance_options = DistanceOptions {

@@ -224,8 +224,10 @@ pub fn find_hazards<'c: 'a, 'a>(
     let mut ok = true;
     // Once for the module: per function it would make the check quadratic
     // in the number of functions.
-    let committing =
-        group_distance::functions_containing(root, &[apipe_dialect::ops::COMMIT_GROUP]);
+    let committing = std::rc::Rc::new(group_distance::functions_containing(
+        root,
+        &[apipe_dialect::ops::COMMIT_GROUP],
+    ));
     // Each function is checked on its own: a kernel that calls a function
     // with apipe ops would have that function's copies in flight, and
     // thread-dependent arguments in it, unseen. Refused at the call.
