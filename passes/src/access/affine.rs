@@ -224,6 +224,27 @@ impl Lin {
         }
     }
 
+    /// The form with every symbol renamed by `rename`, which must be
+    /// injective on the form's symbols (so no two terms merge).
+    pub fn renamed(&self, rename: &dyn Fn(Symbol) -> Symbol) -> Lin {
+        let terms = self
+            .terms
+            .iter()
+            .map(|(atom, coefficient)| {
+                let atom = match atom {
+                    Atom::Sym(s) => Atom::Sym(rename(*s)),
+                    Atom::Mod(x, v, sign) => Atom::Mod(Rc::new(x.renamed(rename)), *v, *sign),
+                    Atom::Div(x, v, sign) => Atom::Div(Rc::new(x.renamed(rename)), *v, *sign),
+                };
+                (atom, *coefficient)
+            })
+            .collect();
+        Lin {
+            terms,
+            constant: self.constant,
+        }
+    }
+
     /// The form with every symbol `s` for which `map(s)` is `Some` replaced
     /// by that form (inside remainders and quotients too); `None` on
     /// overflow.

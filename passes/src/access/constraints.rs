@@ -38,7 +38,10 @@
 //! witness of the whole system (every atom defined exactly).
 
 use super::affine::{Atom, Lin, Signedness, Symbol};
-use std::collections::{BTreeMap, HashMap};
+use std::{
+    cell::RefCell,
+    collections::{BTreeMap, HashMap},
+};
 
 /// One constraint.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -144,6 +147,15 @@ pub struct System {
     constraints: Vec<Constraint>,
 }
 
+/// Most systems [`System::feasible`] remembers per thread; the memo starts
+/// over when it is full.
+const MEMO_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    /// [`System::feasible`]'s answers, by [`System::canonical`] system.
+    static MEMO: RefCell<HashMap<Vec<Constraint>, Feasibility>> = RefCell::new(HashMap::new());
+}
+
 /// Largest product of variable ranges that [`System::feasible`] enumerates.
 const ENUMERATION_LIMIT: u128 = 1 << 14;
 /// Most rows Fourier-Motzkin elimination (step 6) may hold; past it the
@@ -181,12 +193,61 @@ impl System {
     }
 
     /// Decides whether integer values satisfy every constraint (module doc,
-    /// steps 1-5).
+    /// steps 1-6).
+    ///
+    /// Answers are memoized per thread on the system with its symbols
+    /// renamed in order of first appearance ([`System::canonical`]): the
+    /// answer does not depend on which symbols a system names, and the
+    /// kernels of one module repeat the same systems (one per shape of
+    /// loop) over different values. An answer found for one system is a
+    /// sound answer for every renaming of it.
     pub fn feasible(&self) -> Feasibility {
-        let Some(solver) = self.prepared() else {
-            return Feasibility::Infeasible;
+        let key = self.canonical();
+        if let Some(answer) = MEMO.with(|memo| memo.borrow().get(&key).copied()) {
+            return answer;
+        }
+        let answer = match self.prepared() {
+            Some(solver) => solver.solve(),
+            None => Feasibility::Infeasible,
         };
-        solver.solve()
+        MEMO.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() >= MEMO_ENTRIES {
+                memo.clear();
+            }
+            memo.insert(key, answer);
+        });
+        answer
+    }
+
+    /// The constraints with every symbol renamed to [`Symbol::Fresh`] `n`,
+    /// `n` its rank of first appearance: equal for systems that differ
+    /// only in the symbols they name (in the same order).
+    fn canonical(&self) -> Vec<Constraint> {
+        let mut symbols = Vec::new();
+        for c in &self.constraints {
+            c.symbols(&mut symbols);
+        }
+        let rank: HashMap<Symbol, u32> = symbols
+            .iter()
+            .enumerate()
+            .map(|(n, s)| (*s, n as u32))
+            .collect();
+        let rename = |s: Symbol| Symbol::Fresh(rank[&s]);
+        self.constraints
+            .iter()
+            .map(|c| match c {
+                Constraint::NonNeg(x) => Constraint::NonNeg(x.renamed(&rename)),
+                Constraint::Zero(x) => Constraint::Zero(x.renamed(&rename)),
+                Constraint::Holds(s, b) => Constraint::Holds(rename(*s), *b),
+                Constraint::Min(r, a, b) => {
+                    Constraint::Min(r.renamed(&rename), a.renamed(&rename), b.renamed(&rename))
+                }
+                Constraint::Max(r, a, b) => {
+                    Constraint::Max(r.renamed(&rename), a.renamed(&rename), b.renamed(&rename))
+                }
+            })
+            .collect()
     }
 
     /// Bounds of `x` where the system holds, by bound propagation (step 4
@@ -219,6 +280,11 @@ impl System {
         let mut solver = Solver::default();
         for c in &self.constraints {
             solver.add(c);
+        }
+        // Only atoms that are not Euclidean wait for a proof of their sign;
+        // with none, the system is complete and the caller solves it.
+        if solver.atom_vars.iter().all(|a| a.exact) {
+            return Some(solver);
         }
         if solver.clone().solve() == Feasibility::Infeasible {
             return None;

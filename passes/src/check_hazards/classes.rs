@@ -32,13 +32,16 @@ use super::{
     walk::Analysis,
 };
 use crate::access::{
-    in_bounds, overlap_with, region::Root, Constraint, Lin, Overlap, Region, Symbol, System,
+    in_bounds, overlap_with,
+    region::{may_alias, Root},
+    values::op_key,
+    Constraint, Lin, Overlap, Region, Symbol, System,
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 use std::collections::HashMap;
 
 /// Which threads the other side of a comparison may be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Threads {
     /// The executing thread only (outside a `gpu.func`).
     Same,
@@ -47,6 +50,10 @@ pub(super) enum Threads {
     /// Any other thread.
     Other,
 }
+
+/// One question [`Analysis::meets`] answers: the two ops (by key), the two
+/// regions, the other side's conditions, and the threads.
+pub(super) type Meeting = (usize, usize, Region, Region, Vec<Constraint>, Threads);
 
 impl<'c, 'a> Analysis<'c, 'a> {
     /// How `mine` (an access at `op`) may meet `theirs` (an instance or a
@@ -72,6 +79,38 @@ impl<'c, 'a> Analysis<'c, 'a> {
     ) -> (Overlap, System) {
         // Each comparison counts against the function's work budget.
         self.work = self.work.saturating_add(1);
+        // Buffers that are never the same memory (two workgroup buffers, a
+        // fresh allocation and an argument) never meet: decided before the
+        // context of the access is built.
+        if !may_alias(&mine.root, &theirs.root) {
+            return (Overlap::Disjoint, System::new());
+        }
+        let meeting = (
+            op_key(op),
+            op_key(their_op),
+            mine.clone(),
+            theirs.clone(),
+            when.to_vec(),
+            threads,
+        );
+        if let Some(answer) = self.meetings.get(&meeting) {
+            return answer.clone();
+        }
+        let answer = self.meets_uncached(op, mine, theirs, their_op, when, threads);
+        self.meetings.insert(meeting, answer.clone());
+        answer
+    }
+
+    /// [`Analysis::meets`], computed.
+    fn meets_uncached(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        mine: &Region,
+        theirs: &Region,
+        their_op: &OperationRef<'c, 'a>,
+        when: &[Constraint],
+        threads: Threads,
+    ) -> (Overlap, System) {
         let mut system = self.context(op);
         if threads == Threads::Same {
             system.extend(when.iter().cloned());

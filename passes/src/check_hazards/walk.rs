@@ -103,6 +103,9 @@ pub(crate) struct Analysis<'c, 'a> {
     /// destinations included), and whether an op may write all memory;
     /// found once ([`Analysis::may_be_written`]).
     written: Option<(Vec<crate::access::Root>, bool)>,
+    /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
+    /// same accesses with the same instances in each round.
+    pub(super) meetings: HashMap<super::classes::Meeting, (crate::access::Overlap, System)>,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -157,13 +160,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// [`launched_block_sizes`].
     pub fn new(
         function: OperationRef<'c, 'a>,
-        committing: &HashSet<String>,
+        committing: &std::rc::Rc<HashSet<String>>,
         launches: std::rc::Rc<HashMap<String, [bool; 3]>>,
     ) -> Result<Self, apipe_dialect::Reported> {
         let tokens = GroupDistance::compute_with(
             &function,
             &group_distance::Options {
-                committing_functions: Some(committing.clone()),
+                committing_functions: Some(std::rc::Rc::clone(committing)),
                 ..group_distance::Options::default()
             },
         )?;
@@ -187,6 +190,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             work: 0,
             loop_depth: 0,
             written: None,
+            meetings: HashMap::new(),
         })
     }
 
