@@ -149,7 +149,7 @@ pub struct System {
 
 /// Most systems [`System::feasible`] remembers per thread; the memo starts
 /// over when it is full.
-const MEMO_ENTRIES: usize = 1 << 16;
+const MEMO_ENTRIES: usize = 1 << 14;
 
 thread_local! {
     /// [`System::feasible`]'s answers, by [`System::canonical`] system.
