@@ -253,6 +253,8 @@ unsafe extern "C" fn run_pass(
         info,
         values: values.iter().map(|v| v.is_set.then_some(v.value)).collect(),
     };
+    // Each run solves its own systems (and leaves no answers behind).
+    crate::access::System::forget_answers();
     // A panic must not unwind into C++ (that aborts the process): turn it
     // into a located internal error and a failed pass.
     let body = std::panic::AssertUnwindSafe(|| (info.run)(op, &options).is_ok());
@@ -266,6 +268,7 @@ unsafe extern "C" fn run_pass(
         );
         false
     });
+    crate::access::System::forget_answers();
     succeeded && apipe_dialect::verifier::verify(&op)
 }
 

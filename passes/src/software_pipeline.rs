@@ -595,17 +595,39 @@ fn transform(plan: &Plan, sync: SyncForm) {
     };
     // Reuse the index constants that precede the loop in its block; new
     // constants go before constant 0, which precedes all emitted code.
+    // A block may hold many loops, each scanned up to itself: the name is
+    // compared as an interned identifier (a pointer), not as text.
+    // SAFETY: a live context; the string outlives the call.
+    let constant_name = unsafe {
+        mlir_sys::mlirIdentifierGet(
+            context.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: c"arith.constant".as_ptr(),
+                length: "arith.constant".len(),
+            },
+        )
+    };
     let mut next = loop_op.block().and_then(|b| b.first_operation());
     while let Some(op) = next {
         if op.to_raw().ptr == plan.loop_op.ptr {
             break;
+        }
+        next = op.next_in_block();
+        // SAFETY: a live op; identifiers of one context compare by pointer.
+        if !unsafe {
+            mlir_sys::mlirIdentifierEqual(
+                mlir_sys::mlirOperationGetName(op.to_raw()),
+                constant_name,
+            )
+        } {
+            continue;
         }
         // `result(0)` only when there is one: melior builds the error of an
         // out-of-range index by printing (and verifying) the op.
         let first = (op.result_count() > 0).then(|| op.result(0).unwrap());
         let result = first.map(|r| r.to_raw());
         let is_index = first.is_some_and(|r| r.r#type() == Type::index(context));
-        if ops::is(&op, "arith.constant") && is_index {
+        if is_index {
             if let Some(v) = op
                 .attribute("value")
                 .ok()
@@ -617,7 +639,6 @@ fn transform(plan: &Plan, sync: SyncForm) {
                     .or_insert(result.unwrap());
             }
         }
-        next = op.next_in_block();
     }
     emitter.constant(0);
     // SAFETY: `constant(0)` just made this value as the result of an op it

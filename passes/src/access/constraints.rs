@@ -220,6 +220,13 @@ impl System {
         answer
     }
 
+    /// Forgets the answers [`System::feasible`] remembers on this thread:
+    /// each pass run starts with none (and frees them at its end), and a
+    /// benchmark that repeats a run measures it anew.
+    pub fn forget_answers() {
+        MEMO.with(|memo| *memo.borrow_mut() = HashMap::new());
+    }
+
     /// The constraints with every symbol renamed to [`Symbol::Fresh`] `n`,
     /// `n` its rank of first appearance: equal for systems that differ
     /// only in the symbols they name (in the same order).
