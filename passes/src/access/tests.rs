@@ -1062,3 +1062,41 @@ fn substituted_dividends_keep_their_direct_bounds() {
     assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
     assert_eq!(system.range_of(&t), Some((Some(0), Some(4))));
 }
+
+#[test]
+fn answers_are_remembered_per_renaming_only() {
+    System::forget_answers();
+    // (a + 2) mod 3 = a mod 3 with a >= 0: never, whatever `a` is called.
+    let never = |a: Lin| {
+        let mut system = System::new();
+        system.push(ge(a.clone()));
+        let x = Lin::modulo(a.offset(2).unwrap(), 3, Signedness::Unsigned);
+        let y = Lin::modulo(a, 3, Signedness::Unsigned);
+        system.push(Constraint::eq(&x, &y).unwrap());
+        system
+    };
+    assert_eq!(never(sym(0)).feasible(), Feasibility::Infeasible);
+    assert_eq!(never(sym(7)).feasible(), Feasibility::Infeasible);
+    // The same shape with another constant is another system: (a + 3) mod
+    // 3 = a mod 3 holds (a witness with `a` bounded).
+    let a = sym(7);
+    let mut system = System::new();
+    system.extend(range(7, 0, 9));
+    let x = Lin::modulo(a.offset(3).unwrap(), 3, Signedness::Unsigned);
+    let y = Lin::modulo(a.clone(), 3, Signedness::Unsigned);
+    system.push(Constraint::eq(&x, &y).unwrap());
+    assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
+    // Two symbols in the other order are not confused: b >= a + 1 and
+    // a >= b + 1 is infeasible, b >= a + 1 and a >= b - 1 is not.
+    let (a, b) = (sym(1), sym(2));
+    let ordered = |slack: i64| {
+        let mut system = System::new();
+        system.push(Constraint::le(&a.offset(1).unwrap(), &b).unwrap());
+        system.push(Constraint::le(&b.offset(slack).unwrap(), &a).unwrap());
+        system
+    };
+    assert_eq!(ordered(1).feasible(), Feasibility::Infeasible);
+    assert!(ordered(-1).feasible().may());
+    System::forget_answers();
+    assert_eq!(ordered(1).feasible(), Feasibility::Infeasible);
+}
