@@ -56,7 +56,16 @@ pub const TOKEN_TYPE: &str = "!apipe.token";
 
 /// True if `op` is the apipe op named `name` (one of the constants above).
 pub fn is<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> bool {
-    op.name().as_string_ref().as_str() == Ok(name)
+    // Compared as bytes: no UTF-8 check of the op's name on each call (the
+    // passes ask this of every op they walk, sometimes once per loop).
+    let raw = op.name().as_string_ref().to_raw();
+    if raw.length == 0 || raw.data.is_null() {
+        return name.is_empty();
+    }
+    // SAFETY: an identifier of a live context: `data` points to `length`
+    // bytes that live as long as the context.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    bytes.strip_suffix(&[0]).unwrap_or(bytes) == name.as_bytes()
 }
 
 /// True for any op of the apipe dialect.

@@ -595,31 +595,15 @@ fn transform(plan: &Plan, sync: SyncForm) {
     };
     // Reuse the index constants that precede the loop in its block; new
     // constants go before constant 0, which precedes all emitted code.
-    // A block may hold many loops, each scanned up to itself: the name is
-    // compared as an interned identifier (a pointer), not as text.
-    // SAFETY: a live context; the string outlives the call.
-    let constant_name = unsafe {
-        mlir_sys::mlirIdentifierGet(
-            context.to_raw(),
-            mlir_sys::MlirStringRef {
-                data: c"arith.constant".as_ptr(),
-                length: "arith.constant".len(),
-            },
-        )
-    };
+    // A block may hold many loops, each scanned up to itself: ops other
+    // than constants are passed over by name alone.
     let mut next = loop_op.block().and_then(|b| b.first_operation());
     while let Some(op) = next {
         if op.to_raw().ptr == plan.loop_op.ptr {
             break;
         }
         next = op.next_in_block();
-        // SAFETY: a live op; identifiers of one context compare by pointer.
-        if !unsafe {
-            mlir_sys::mlirIdentifierEqual(
-                mlir_sys::mlirOperationGetName(op.to_raw()),
-                constant_name,
-            )
-        } {
+        if !ops::is(&op, "arith.constant") {
             continue;
         }
         // `result(0)` only when there is one: melior builds the error of an
