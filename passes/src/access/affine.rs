@@ -8,7 +8,7 @@
 //! equal (atoms are kept sorted, zero coefficients dropped), and arithmetic
 //! returns `None` on i64 overflow instead of a wrong form.
 
-use std::{collections::BTreeMap, fmt, rc::Rc};
+use std::{cmp::Ordering, fmt, rc::Rc};
 
 /// A symbol of a form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -62,7 +62,10 @@ pub enum Atom {
 /// `constant + sum(coefficient * atom)`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Lin {
-    terms: BTreeMap<Atom, i64>,
+    /// Sorted by atom, no zero coefficient, no atom twice. A sorted vector
+    /// rather than a map: forms have a few terms, and are cloned, hashed
+    /// and compared far more often than they are built.
+    terms: Vec<(Atom, i64)>,
     constant: i64,
 }
 
@@ -70,7 +73,7 @@ impl Lin {
     /// The constant `c`.
     pub fn constant(c: i64) -> Self {
         Lin {
-            terms: BTreeMap::new(),
+            terms: Vec::new(),
             constant: c,
         }
     }
@@ -111,7 +114,7 @@ impl Lin {
             Atom::Sym(_) => {}
         }
         Lin {
-            terms: BTreeMap::from([(a, 1)]),
+            terms: vec![(a, 1)],
             constant: 0,
         }
     }
@@ -138,7 +141,9 @@ impl Lin {
 
     /// The coefficient of `atom` (0 if absent).
     pub fn coefficient(&self, atom: &Atom) -> i64 {
-        self.terms.get(atom).copied().unwrap_or(0)
+        self.terms
+            .binary_search_by(|(a, _)| a.cmp(atom))
+            .map_or(0, |k| self.terms[k].1)
     }
 
     /// `Some(c)` if the form is the constant `c`.
@@ -148,27 +153,46 @@ impl Lin {
 
     /// `Some(s)` if the form is exactly the symbol `s`.
     pub fn as_symbol(&self) -> Option<Symbol> {
-        match self.terms.iter().next() {
-            Some((Atom::Sym(s), 1)) if self.terms.len() == 1 && self.constant == 0 => Some(*s),
+        match self.terms.as_slice() {
+            [(Atom::Sym(s), 1)] if self.constant == 0 => Some(*s),
             _ => None,
         }
     }
 
     /// `self + factor * other`; `None` on overflow.
     pub fn plus(&self, other: &Lin, factor: i64) -> Option<Lin> {
-        let mut out = self.clone();
-        out.constant = out
+        let constant = self
             .constant
             .checked_add(other.constant.checked_mul(factor)?)?;
-        for (atom, coefficient) in &other.terms {
-            let add = coefficient.checked_mul(factor)?;
-            let entry = out.terms.entry(atom.clone()).or_insert(0);
-            *entry = entry.checked_add(add)?;
-            if *entry == 0 {
-                out.terms.remove(atom);
+        // Merge of the two sorted term lists.
+        let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
+        let (mut mine, mut theirs) = (self.terms.iter().peekable(), other.terms.iter().peekable());
+        loop {
+            let order = match (mine.peek(), theirs.peek()) {
+                (None, None) => break,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((a, _)), Some((b, _))) => a.cmp(b),
+            };
+            match order {
+                Ordering::Less => terms.push(mine.next()?.clone()),
+                Ordering::Greater => {
+                    let (atom, c) = theirs.next()?;
+                    let c = c.checked_mul(factor)?;
+                    if c != 0 {
+                        terms.push((atom.clone(), c));
+                    }
+                }
+                Ordering::Equal => {
+                    let ((atom, a), (_, b)) = (mine.next()?, theirs.next()?);
+                    let c = a.checked_add(b.checked_mul(factor)?)?;
+                    if c != 0 {
+                        terms.push((atom.clone(), c));
+                    }
+                }
             }
         }
-        Some(out)
+        Some(Lin { terms, constant })
     }
 
     /// `self + c`; `None` on overflow.
@@ -185,8 +209,8 @@ impl Lin {
     pub fn tightened_nonneg(&self) -> Lin {
         let g = self
             .terms
-            .values()
-            .fold(0u64, |g, c| gcd_u64(g, c.unsigned_abs()));
+            .iter()
+            .fold(0u64, |g, (_, c)| gcd_u64(g, c.unsigned_abs()));
         if g < 2 {
             return self.clone();
         }
@@ -204,7 +228,7 @@ impl Lin {
 
     /// True if the symbol `s` occurs (also inside remainders and quotients).
     pub fn mentions(&self, s: Symbol) -> bool {
-        self.terms.keys().any(|atom| match atom {
+        self.terms.iter().any(|(atom, _)| match atom {
             Atom::Sym(t) => *t == s,
             Atom::Mod(x, _, _) | Atom::Div(x, _, _) => x.mentions(s),
         })
@@ -212,7 +236,7 @@ impl Lin {
 
     /// Every symbol that occurs, also inside remainders and quotients.
     pub fn symbols(&self, out: &mut Vec<Symbol>) {
-        for atom in self.terms.keys() {
+        for (atom, _) in &self.terms {
             match atom {
                 Atom::Sym(s) => {
                     if !out.contains(s) {
@@ -227,7 +251,7 @@ impl Lin {
     /// The form with every symbol renamed by `rename`, which must be
     /// injective on the form's symbols (so no two terms merge).
     pub fn renamed(&self, rename: &dyn Fn(Symbol) -> Symbol) -> Lin {
-        let terms = self
+        let mut terms: Vec<(Atom, i64)> = self
             .terms
             .iter()
             .map(|(atom, coefficient)| {
@@ -239,6 +263,8 @@ impl Lin {
                 (atom, *coefficient)
             })
             .collect();
+        // Injective: no two atoms merge, but their order may change.
+        terms.sort_by(|(a, _), (b, _)| a.cmp(b));
         Lin {
             terms,
             constant: self.constant,
