@@ -74,7 +74,8 @@ use melior::{
     pass::Pass,
     Context,
 };
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest `pending` the conversion accepts: the window holds
 /// `pending + 1` tokens, carried through every loop that commits.
@@ -133,7 +134,7 @@ pub fn check_all(root: &OperationRef) -> bool {
     // Nested under `func.func`, MLIR may convert sibling functions in
     // parallel: do not read them (calls are then not checked).
     let synchronizing = if group_distance::is_function(root) {
-        HashSet::new()
+        FxHashSet::default()
     } else {
         group_distance::functions_containing(root, &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT])
     };
@@ -153,7 +154,7 @@ fn is_single_block_execute_region(op: &OperationRef) -> bool {
 /// Step 1 for one function.
 /// `synchronizing`: the functions that commit or wait (empty when other
 /// functions may not be read).
-fn check(function: &OperationRef, synchronizing: &HashSet<String>) -> bool {
+fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
     let mut ok = true;
     let commits = |op: &OperationRef| !group_distance::commit_queues(op).is_empty();
     let blocks = ops::blocks_of(function);
@@ -337,8 +338,8 @@ pub fn starts_empty(function: &OperationRef) -> bool {
 /// The token values that may carry one of `seeds` (through `scf.for` /
 /// `scf.while` iter_args and results, `scf.if` / `scf.index_switch` /
 /// `scf.execute_region` results), keyed by address.
-fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> HashSet<usize> {
-    let mut reached: HashSet<usize> = seeds.iter().map(|v| v.ptr as usize).collect();
+fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> FxHashSet<usize> {
+    let mut reached: FxHashSet<usize> = seeds.iter().map(|v| v.ptr as usize).collect();
     let mut work = seeds;
     while let Some(raw) = work.pop() {
         // SAFETY: every value in the work list is live.

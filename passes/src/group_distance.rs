@@ -107,8 +107,9 @@ use melior::ir::{
     operation::OperationLike,
     BlockLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
 };
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::{
-    collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},
+    collections::{BTreeMap, BTreeSet, VecDeque},
     rc::Rc,
 };
 
@@ -236,7 +237,7 @@ pub struct Options<'c, 'a> {
     /// with `[ops::COMMIT_GROUP]`), computed once by a caller that analyzes
     /// many functions; `None`: computed here (unless `function_only`).
     /// Shared (`Rc`): each function's analysis reads the same set.
-    pub committing_functions: Option<Rc<HashSet<String>>>,
+    pub committing_functions: Option<Rc<FxHashSet<String>>>,
 }
 
 /// A followed entity.
@@ -271,12 +272,12 @@ type State = BTreeMap<Entity, GroupFact>;
 /// The result of the analysis on one function.
 #[derive(Clone, Debug, Default)]
 pub struct GroupDistance {
-    operand_facts: HashMap<(usize, usize), GroupFact>,
+    operand_facts: FxHashMap<(usize, usize), GroupFact>,
     /// Facts of a wait's token operand that is a token iter_arg of an
     /// `scf.for`: in iterations `0..k`, then in the later ones, each joined
     /// over its visits.
-    split_facts: HashMap<(usize, usize), Vec<Option<GroupFact>>>,
-    snapshots: HashMap<usize, State>,
+    split_facts: FxHashMap<(usize, usize), Vec<Option<GroupFact>>>,
+    snapshots: FxHashMap<usize, State>,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -337,9 +338,9 @@ pub fn commit_queues<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> BTreeSet<i6
 /// Linear in the size of `root` times that window.
 pub fn forced_commits<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
-) -> HashMap<usize, OperationRef<'c, 'a>> {
+) -> FxHashMap<usize, OperationRef<'c, 'a>> {
     let nested = ops::nested_ops(root);
-    let mut committing: HashSet<usize> = HashSet::new();
+    let mut committing: FxHashSet<usize> = FxHashSet::default();
     let mut window = 0usize;
     for op in &nested {
         if ops::is(op, ops::COMMIT_GROUP) {
@@ -355,7 +356,7 @@ pub fn forced_commits<'c: 'a, 'a>(
             }
         }
     }
-    let mut out = HashMap::new();
+    let mut out = FxHashMap::default();
     for block in ops::blocks_of(root) {
         forced_in_block(block, VecDeque::new(), window, &committing, &mut out);
     }
@@ -366,8 +367,8 @@ fn forced_in_block<'c, 'a>(
     block: BlockRef<'c, 'a>,
     mut newest: VecDeque<OperationRef<'c, 'a>>,
     window: usize,
-    committing: &HashSet<usize>,
-    out: &mut HashMap<usize, OperationRef<'c, 'a>>,
+    committing: &FxHashSet<usize>,
+    out: &mut FxHashMap<usize, OperationRef<'c, 'a>>,
 ) {
     let mut next = block.first_operation();
     while let Some(op) = next {
@@ -407,7 +408,7 @@ fn forced_in_block<'c, 'a>(
 pub fn functions_containing<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     names: &[&str],
-) -> HashSet<String> {
+) -> FxHashSet<String> {
     functions_where(op, |inner| names.iter().any(|name| ops::is(inner, name)))
 }
 
@@ -416,13 +417,13 @@ pub fn functions_containing<'c: 'a, 'a>(
 pub fn functions_where<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
-) -> HashSet<String> {
+) -> FxHashSet<String> {
     // SAFETY: `op` is live.
     let mut top = unsafe { OperationRef::from_raw(op.to_raw()) };
     while let Some(parent) = top.parent_operation() {
         top = parent;
     }
-    let mut out = HashSet::new();
+    let mut out = FxHashSet::default();
     for function in functions(&top) {
         if ops::nested_ops(&function).iter().any(&contains) {
             if let Some(symbol) = symbol_name(&function) {
@@ -634,7 +635,7 @@ impl GroupDistance {
             track_commits: options.track_commits,
             points: options.points.iter().map(op_key).collect(),
             dies_after: liveness(function),
-            commit_queues: HashMap::new(),
+            commit_queues: FxHashMap::default(),
             // A function with no apipe op of its own asks nothing of the
             // analysis: the groups its callees commit shift no count here.
             committing_functions: match (&options.committing_functions, options.function_only) {
@@ -645,9 +646,9 @@ impl GroupDistance {
             },
             result: GroupDistance::default(),
             errors: Vec::new(),
-            reported: HashSet::new(),
-            while_yields: HashMap::new(),
-            split_width: HashMap::new(),
+            reported: FxHashSet::default(),
+            while_yields: FxHashMap::default(),
+            split_width: FxHashMap::default(),
             yield_splits: Vec::new(),
             unroll_budget: UNROLL_BUDGET_PER_OP * (ops::nested_ops(function).len() as u64)
                 + UNROLL_BUDGET_BASE,
@@ -745,8 +746,8 @@ impl GroupDistance {
 
 /// For each op, the token values that die after it: the op of the value's
 /// block that holds (transitively) the value's last use (step 7).
-fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> HashMap<usize, Vec<Entity>> {
-    let mut out: HashMap<usize, Vec<Entity>> = HashMap::new();
+fn liveness<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> FxHashMap<usize, Vec<Entity>> {
+    let mut out: FxHashMap<usize, Vec<Entity>> = FxHashMap::default();
     let mut add =
         |value: Value<'c, 'a>, block: BlockRef<'c, 'a>, default: Option<OperationRef<'c, 'a>>| {
             let mut last = default;
@@ -841,18 +842,18 @@ fn widen_round(round: usize, arguments: usize) -> usize {
 
 struct Interpreter<'c> {
     track_commits: bool,
-    points: HashSet<usize>,
-    dies_after: HashMap<usize, Vec<Entity>>,
-    commit_queues: HashMap<usize, BTreeSet<i64>>,
-    committing_functions: Rc<HashSet<String>>,
+    points: FxHashSet<usize>,
+    dies_after: FxHashMap<usize, Vec<Entity>>,
+    commit_queues: FxHashMap<usize, BTreeSet<i64>>,
+    committing_functions: Rc<FxHashSet<String>>,
     result: GroupDistance,
     errors: Vec<(Location<'c>, String)>,
-    reported: HashSet<(usize, String)>,
-    while_yields: HashMap<usize, Vec<Option<GroupFact>>>,
+    reported: FxHashSet<(usize, String)>,
+    while_yields: FxHashMap<usize, Vec<Option<GroupFact>>>,
     /// Ops that unrolled loop bodies may still visit (step 3).
     unroll_budget: u64,
     /// The split width of each token iter_arg of an `scf.for` (step 3).
-    split_width: HashMap<usize, usize>,
+    split_width: FxHashMap<usize, usize>,
     /// The split facts of the operands of the terminator of the block run
     /// last: iterations `0..SPLIT_LIMIT`, then later ones.
     yield_splits: Vec<(usize, Vec<Option<GroupFact>>)>,

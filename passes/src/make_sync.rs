@@ -49,7 +49,7 @@ use melior::{
     Context,
 };
 use mlir_sys::mlirTypeIsAFloat;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
@@ -132,7 +132,7 @@ fn kernel_mbarrier_waits<'c, 'a>(
 ) -> Option<Vec<OperationRef<'c, 'a>>> {
     let mut waits = Vec::new();
     // Per function (by op key).
-    let mut divergence: HashMap<usize, Divergence> = HashMap::new();
+    let mut divergence: FxHashMap<usize, Divergence> = FxHashMap::default();
     let mut ok = true;
     for op in nested.iter().filter(|op| ops::is(*op, ops::MBARRIER_WAIT)) {
         let Some(function) = group_distance::enclosing_function(*op) else {

@@ -139,7 +139,7 @@ use melior::{
     Context,
 };
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The registry entry of `apipe-software-pipeline`.
 pub static INFO: PassInfo = PassInfo {
@@ -314,7 +314,7 @@ pub fn software_pipeline<'c: 'a, 'a>(
         .into_iter()
         .filter_map(|l| schedule::request(&l, options.num_stages).map(|r| (l, r)))
         .collect();
-    let requested_set: HashSet<usize> = requested
+    let requested_set: FxHashSet<usize> = requested
         .iter()
         .map(|(l, _)| l.to_raw().ptr as usize)
         .collect();
@@ -348,7 +348,7 @@ pub fn software_pipeline<'c: 'a, 'a>(
     // 2. Check everything first, within each kernel's budget.
     let mut planned = Vec::new();
     let mut ok = true;
-    let mut kernels: HashMap<usize, i64> = HashMap::new();
+    let mut kernels: FxHashMap<usize, i64> = FxHashMap::default();
     for (l, request) in &innermost {
         match plan_loop(*l, *request, &options, &mut kernels) {
             Ok(p) => planned.push(p),
@@ -387,7 +387,7 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
             None => schedule::Request::Annotated,
         });
     let planned =
-        plan_loop(loop_op, request, &options, &mut HashMap::new()).map_err(|()| Reported)?;
+        plan_loop(loop_op, request, &options, &mut FxHashMap::default()).map_err(|()| Reported)?;
     planned.report();
     transform(&planned.plan, options.sync);
     Ok(())
@@ -470,7 +470,7 @@ fn plan_loop(
     loop_op: OperationRef,
     request: schedule::Request,
     options: &PipelineOptions,
-    kernels: &mut HashMap<usize, i64>,
+    kernels: &mut FxHashMap<usize, i64>,
 ) -> Result<Planned, ()> {
     let kernel = ops::ancestors(&loop_op).find(|p| ops::is(p, "gpu.func"));
     let budget = options.max_shared_bytes;
@@ -572,7 +572,7 @@ fn transform(plan: &Plan, sync: SyncForm) {
             remove_annotations(inner.to_raw());
         }
     }
-    let mut expanded = HashMap::new();
+    let mut expanded = FxHashMap::default();
     for (i, buffer) in plan.buffers.iter().enumerate() {
         expanded.insert(
             key(buffer.value),
@@ -584,8 +584,8 @@ fn transform(plan: &Plan, sync: SyncForm) {
         plan,
         location,
         anchor: plan.loop_op,
-        constants: HashMap::new(),
-        table: HashMap::new(),
+        constants: FxHashMap::default(),
+        table: FxHashMap::default(),
         point: Point::Before(plan.loop_op),
         expanded,
         trip: None,
@@ -704,9 +704,9 @@ enum Point {
 
 #[derive(Default)]
 struct PartCache {
-    index: HashMap<Iteration, MlirValue>,
-    induction: HashMap<Iteration, MlirValue>,
-    version: HashMap<(Iteration, i64), MlirValue>,
+    index: FxHashMap<Iteration, MlirValue>,
+    induction: FxHashMap<Iteration, MlirValue>,
+    version: FxHashMap<(Iteration, i64), MlirValue>,
 }
 
 struct Emitter<'c, 'p> {
@@ -716,12 +716,12 @@ struct Emitter<'c, 'p> {
     /// Constants go before this op (the original loop): they dominate
     /// everything that is emitted.
     anchor: MlirOperation,
-    constants: HashMap<i64, MlirValue>,
+    constants: FxHashMap<i64, MlirValue>,
     /// (value key, iteration) -> the value of that iteration.
-    table: HashMap<(usize, Iteration), MlirValue>,
+    table: FxHashMap<(usize, Iteration), MlirValue>,
     point: Point,
     /// Buffer key -> (index in plan.buffers, expanded value).
-    expanded: HashMap<usize, (usize, MlirValue)>,
+    expanded: FxHashMap<usize, (usize, MlirValue)>,
     /// The trip count value (dynamic case).
     trip: Option<MlirValue>,
     kernel_counter: Option<MlirValue>,

@@ -38,10 +38,8 @@
 //! witness of the whole system (every atom defined exactly).
 
 use super::affine::{Atom, Lin, Signedness, Symbol};
-use std::{
-    cell::RefCell,
-    collections::{BTreeMap, HashMap},
-};
+use rustc_hash::FxHashMap;
+use std::{cell::RefCell, collections::BTreeMap};
 
 /// One constraint.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -153,7 +151,7 @@ const MEMO_ENTRIES: usize = 1 << 14;
 
 thread_local! {
     /// [`System::feasible`]'s answers, by [`System::canonical`] system.
-    static MEMO: RefCell<HashMap<Vec<Constraint>, Feasibility>> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<FxHashMap<Vec<Constraint>, Feasibility>> = RefCell::new(FxHashMap::default());
 }
 
 /// Largest product of variable ranges that [`System::feasible`] enumerates.
@@ -224,7 +222,7 @@ impl System {
     /// each pass run starts with none (and frees them at its end), and a
     /// benchmark that repeats a run measures it anew.
     pub fn forget_answers() {
-        MEMO.with(|memo| *memo.borrow_mut() = HashMap::new());
+        MEMO.with(|memo| *memo.borrow_mut() = FxHashMap::default());
     }
 
     /// The constraints with every symbol renamed to [`Symbol::Fresh`] `n`,
@@ -235,7 +233,7 @@ impl System {
         for c in &self.constraints {
             c.symbols(&mut symbols);
         }
-        let rank: HashMap<Symbol, u32> = symbols
+        let rank: FxHashMap<Symbol, u32> = symbols
             .iter()
             .enumerate()
             .map(|(n, s)| (*s, n as u32))
@@ -276,7 +274,7 @@ impl System {
     /// definitions of the atoms whose dividend is provably nonnegative;
     /// `None` if already infeasible.
     fn prepared(&self) -> Option<Solver> {
-        let mut holds: HashMap<Symbol, bool> = HashMap::new();
+        let mut holds: FxHashMap<Symbol, bool> = FxHashMap::default();
         for c in &self.constraints {
             if let Constraint::Holds(s, b) = c {
                 if holds.insert(*s, *b).is_some_and(|old| old != *b) {
@@ -406,8 +404,8 @@ enum MinMax {
 
 #[derive(Clone, Debug, Default)]
 struct Solver {
-    symbols: HashMap<Symbol, usize>,
-    atoms: HashMap<Atom, usize>,
+    symbols: FxHashMap<Symbol, usize>,
+    atoms: FxHashMap<Atom, usize>,
     atom_vars: Vec<AtomVar>,
     var_count: usize,
     equalities: Vec<Row>,

@@ -29,7 +29,7 @@ use melior::ir::{
     attribute::AttributeLike as _, operation::OperationLike, BlockLike, BlockRef, OperationRef,
     RegionLike, Value, ValueLike,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 mod gpu;
 
@@ -187,7 +187,7 @@ pub struct Trips {
 /// pointers, valid while the IR is unchanged).
 #[derive(Default)]
 pub struct Forms {
-    cache: HashMap<usize, Lin>,
+    cache: FxHashMap<usize, Lin>,
     /// Keys cached while a recurrence is probed (see
     /// [`Forms::recurrence_form`]), dropped after the probe: they may hold
     /// the probed iter_arg as a plain symbol.
@@ -201,8 +201,8 @@ pub struct Forms {
     /// `(key, K)` for "the probed iter_arg `key` lies in `[0, K)` in every
     /// iteration"; the probe of `key` proves it by induction or fails.
     assumed: Vec<(usize, i64)>,
-    facts: HashMap<Symbol, Vec<Constraint>>,
-    trips: HashMap<usize, Trips>,
+    facts: FxHashMap<Symbol, Vec<Constraint>>,
+    trips: FxHashMap<usize, Trips>,
     /// Nesting of [`Forms::condition`] through `andi` / `ori` / `xori`.
     condition_depth: usize,
 }

@@ -38,7 +38,7 @@ use crate::access::{
     Constraint, Lin, Overlap, Region, Symbol, System,
 };
 use melior::ir::{operation::OperationLike, OperationRef};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Which threads the other side of a comparison may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -338,8 +338,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             system.extend(Constraint::eq(&x, &Lin::constant(v)));
             Some(v)
         };
-        let mut values = HashMap::new();
-        let mut side = |ids: &[(Symbol, usize)], values: &mut HashMap<Symbol, i64>| {
+        let mut values = FxHashMap::default();
+        let mut side = |ids: &[(Symbol, usize)], values: &mut FxHashMap<Symbol, i64>| {
             let parts: Option<Vec<String>> = ids
                 .iter()
                 .map(|(s, k)| {

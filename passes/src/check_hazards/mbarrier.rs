@@ -95,7 +95,8 @@ use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 
 mod pipe;
 use pipe::Masks;
@@ -106,19 +107,19 @@ pub(crate) struct Facts {
     /// Per `apipe.mbarrier_wait` (op key): the copies it completes are
     /// those with more than `pending` groups committed after them (on any
     /// ring); `None`: none proved.
-    pending: HashMap<usize, Option<i64>>,
+    pending: FxHashMap<usize, Option<i64>>,
     /// Per wait: the group it names, when every path names it through
     /// one count value or one constant group number (step 4).
-    named: HashMap<usize, Option<GroupName>>,
+    named: FxHashMap<usize, Option<GroupName>>,
     /// Per group name: the arrives that arm it (step 3).
-    arms: HashMap<GroupName, Vec<usize>>,
+    arms: FxHashMap<GroupName, Vec<usize>>,
     /// Per `scf.if (n - x <=u c)` with `n` the count of a ring of `K <= c`
     /// slots (the guard of a wait on an old count, step 5): the ring and
     /// `x`, when every visit has this form (else `None`).
-    guards: HashMap<usize, Option<(usize, usize)>>,
+    guards: FxHashMap<usize, Option<(usize, usize)>>,
     /// Per arrive: the values equal to its ring's count `n` there on every
     /// visit (`δ = 0`): each is the number of the group it arms.
-    counts: HashMap<usize, Vec<usize>>,
+    counts: FxHashMap<usize, Vec<usize>>,
     /// True if an arrive may reuse its slot before the slot's previous
     /// group is complete (reported): groups more than K back are not known
     /// complete.
@@ -203,7 +204,7 @@ impl Facts {
     /// count then counts the arrives of that ring.
     pub fn armed_numbers(&self, op: &OperationRef) -> Vec<i64> {
         let key = op_key(op);
-        let rings: HashSet<usize> = self
+        let rings: FxHashSet<usize> = self
             .arms
             .keys()
             .map(|name| match name {
@@ -273,9 +274,9 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         rings: BTreeMap::new(),
         facts: Facts::default(),
         quiet: 0,
-        failed: HashSet::new(),
-        soft: HashSet::new(),
-        visited: HashSet::new(),
+        failed: FxHashSet::default(),
+        soft: FxHashSet::default(),
+        visited: FxHashSet::default(),
         log: Vec::new(),
     };
     analysis.find_rings();
@@ -501,7 +502,7 @@ struct RingState {
 struct State {
     /// False on a path that cannot run (a guard that never holds).
     live: bool,
-    vals: HashMap<usize, Val>,
+    vals: FxHashMap<usize, Val>,
     rings: BTreeMap<usize, RingState>,
 }
 
@@ -515,7 +516,7 @@ impl State {
     fn new(rings: &BTreeMap<usize, Ring>) -> State {
         State {
             live: true,
-            vals: HashMap::new(),
+            vals: FxHashMap::default(),
             rings: rings
                 .iter()
                 .map(|(k, r)| {
@@ -588,7 +589,7 @@ impl State {
             return other.clone();
         }
         let merge = |a: Itv, b: Itv| if widen { a.widen(a.join(b)) } else { a.join(b) };
-        let mut vals = HashMap::new();
+        let mut vals = FxHashMap::default();
         for (k, a) in &self.vals {
             let Some(b) = other.vals.get(k) else { continue };
             let mut rel = BTreeMap::new();
@@ -685,14 +686,14 @@ struct Analysis<'c, 'a> {
     /// errors, no facts.
     quiet: usize,
     /// Ops with an error emitted (one each).
-    failed: HashSet<usize>,
+    failed: FxHashSet<usize>,
     /// Ops with an error emitted after which the walk still runs.
-    soft: HashSet<usize>,
+    soft: FxHashSet<usize>,
     /// The errors found (op key, message), emitted in this order if the
     /// analysis fails.
     log: Vec<(usize, String)>,
     /// Waits recorded at least once (their facts are joined over visits).
-    visited: HashSet<usize>,
+    visited: FxHashSet<usize>,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -748,7 +749,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 )
             });
         let divergence = kernel.then(|| Divergence::compute(&self.function));
-        let mut refused = HashSet::new();
+        let mut refused = FxHashSet::default();
         for op in &nested {
             let name = op_name(op);
             if name != ops::MBARRIER_INIT {

@@ -20,7 +20,7 @@ use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, TypeLike, Value,
     ValueLike,
 };
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Rounds of a loop's fixed point after which carried instances forget
 /// their iteration (a summary over all earlier iterations), at the least:
@@ -64,13 +64,13 @@ pub(crate) struct Analysis<'c, 'a> {
     /// in every thread, so no barrier is needed after it).
     pub mbarrier: Option<super::mbarrier::Facts>,
     tokens: GroupDistance,
-    contexts: HashMap<usize, System>,
-    variant: HashMap<usize, bool>,
+    contexts: FxHashMap<usize, System>,
+    variant: FxHashMap<usize, bool>,
     hazards: Vec<Hazard<'c, 'a>>,
     /// (access, other op) and (access, class) pairs reported: one error
     /// per pair and per class.
-    seen: HashSet<(usize, usize)>,
-    seen_kinds: HashSet<(usize, HazardKind)>,
+    seen: FxHashSet<(usize, usize)>,
+    seen_kinds: FxHashSet<(usize, HazardKind)>,
     /// Rounds of a loop's fixed point before carried instances forget
     /// their iteration: a copy issued `k` iterations back is followed
     /// exactly only while `k` is below it, so it exceeds the most groups
@@ -87,9 +87,9 @@ pub(crate) struct Analysis<'c, 'a> {
     /// ([`Analysis::dimension_may_differ`]), found once.
     reads_dimension: Option<[bool; 3]>,
     /// [`launched_block_sizes`] of the module.
-    launches: std::rc::Rc<HashMap<String, [bool; 3]>>,
+    launches: std::rc::Rc<FxHashMap<String, [bool; 3]>>,
     /// [`Analysis::thread_id_dimension`] of each thread id seen.
-    dimensions: std::cell::RefCell<HashMap<usize, Option<usize>>>,
+    dimensions: std::cell::RefCell<FxHashMap<usize, Option<usize>>>,
     /// Per open region of a branch op whose condition may differ between
     /// threads (innermost last): the copies issued and the accesses made
     /// in it, at any depth ([`Analysis::divergent`]).
@@ -105,7 +105,7 @@ pub(crate) struct Analysis<'c, 'a> {
     written: Option<(Vec<crate::access::Root>, bool)>,
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
-    pub(super) meetings: HashMap<super::classes::Meeting, (crate::access::Overlap, System)>,
+    pub(super) meetings: FxHashMap<super::classes::Meeting, (crate::access::Overlap, System)>,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -160,8 +160,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// [`launched_block_sizes`].
     pub fn new(
         function: OperationRef<'c, 'a>,
-        committing: &std::rc::Rc<HashSet<String>>,
-        launches: std::rc::Rc<HashMap<String, [bool; 3]>>,
+        committing: &std::rc::Rc<FxHashSet<String>>,
+        launches: std::rc::Rc<FxHashMap<String, [bool; 3]>>,
     ) -> Result<Self, apipe_dialect::Reported> {
         let tokens = GroupDistance::compute_with(
             &function,
@@ -176,11 +176,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
             forms: Forms::new(),
             mbarrier: None,
             tokens,
-            contexts: HashMap::new(),
-            variant: HashMap::new(),
+            contexts: FxHashMap::default(),
+            variant: FxHashMap::default(),
             hazards: Vec::new(),
-            seen: HashSet::new(),
-            seen_kinds: HashSet::new(),
+            seen: FxHashSet::default(),
+            seen_kinds: FxHashSet::default(),
             widen_after: rounds_before_widening(&function),
             thread_ids: None,
             reads_dimension: None,
@@ -190,7 +190,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             work: 0,
             loop_depth: 0,
             written: None,
-            meetings: HashMap::new(),
+            meetings: FxHashMap::default(),
         })
     }
 
@@ -485,7 +485,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return terminator_operand(region(0), n + 1)
                 .is_none_or(|v| self.value_variant(v, depth + 1));
         }
-        let known: HashSet<usize> = self.variant.keys().copied().collect();
+        let known: FxHashSet<usize> = self.variant.keys().copied().collect();
         self.variant.insert(k, false);
         let variant = w
             .operand(n)
@@ -1122,7 +1122,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     /// The symbols of `state` defined inside `op`, mapped to their stale
     /// versions (a back edge of `op`, or leaving it).
-    fn stale_map(&self, op: &OperationRef<'c, 'a>, state: &State<'c, 'a>) -> HashMap<Symbol, Lin> {
+    fn stale_map(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        state: &State<'c, 'a>,
+    ) -> FxHashMap<Symbol, Lin> {
         let mut symbols = Vec::new();
         for i in &state.instances {
             i.src.symbols(&mut symbols);
@@ -1141,7 +1145,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 c.symbols(&mut symbols);
             }
         }
-        let mut map = HashMap::new();
+        let mut map = FxHashMap::default();
         for s in symbols {
             match s {
                 Symbol::Value(k) if defined_inside(k, op) => {
@@ -1629,8 +1633,8 @@ fn only_elects(value: Value, depth: usize) -> bool {
 /// every function ([`Analysis::dimension_may_differ`]).
 pub(super) fn launched_block_sizes<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
-) -> HashMap<String, [bool; 3]> {
-    let mut out: HashMap<String, [bool; 3]> = HashMap::new();
+) -> FxHashMap<String, [bool; 3]> {
+    let mut out: FxHashMap<String, [bool; 3]> = FxHashMap::default();
     for launch in ops::self_and_nested_ops(root) {
         if !ops::is(&launch, "gpu.launch_func") {
             continue;

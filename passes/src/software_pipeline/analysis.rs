@@ -29,7 +29,7 @@ use melior::ir::{
     RegionLike, TypeLike, Value, ValueLike,
 };
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One entry of the pipelined body order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,13 +80,13 @@ pub(crate) struct Plan {
     /// flight apart (`dependences::Accesses::own_slots`).
     pub own_slots: Vec<MlirValue>,
     /// The address of each body result, mapped to its op index.
-    pub produced: HashMap<usize, usize>,
+    pub produced: FxHashMap<usize, usize>,
     pub lower: MlirValue,
     pub upper: MlirValue,
     pub step: MlirValue,
     pub induction: MlirValue,
     /// Body iter_arg key -> key of the value the yield gives for it.
-    pub iter_args: HashMap<usize, usize>,
+    pub iter_args: FxHashMap<usize, usize>,
     /// The yielded values, one per iter_arg and loop result.
     pub yielded: Vec<MlirValue>,
     /// The initial values of the iter_args.
@@ -291,7 +291,7 @@ pub(crate) fn analyze(
 
     // Per op: the nested ops (self included), copies, and checks.
     let nested: Vec<Vec<OperationRef>> = body.iter().map(ops::self_and_nested_ops).collect();
-    let mut copies_of_stage: HashMap<i64, usize> = HashMap::new();
+    let mut copies_of_stage: FxHashMap<i64, usize> = FxHashMap::default();
     for (k, _) in body.iter().enumerate() {
         let is_async = async_stages.contains(&stage[k]);
         for inner in &nested[k] {
@@ -368,17 +368,17 @@ pub(crate) fn analyze(
     }
 
     // SSA values crossing stages.
-    let mut produced: HashMap<usize, usize> = HashMap::new();
+    let mut produced: FxHashMap<usize, usize> = FxHashMap::default();
     for (k, op) in body.iter().enumerate() {
         for r in op.results() {
             produced.insert(key(r.to_raw()), k);
         }
     }
-    let mut distance: HashMap<usize, i64> = HashMap::new();
+    let mut distance: FxHashMap<usize, i64> = FxHashMap::default();
 
     // Loop-carried values: iter_arg `j` of iteration `i` is the value that
     // the yield gives in iteration `i − 1`.
-    let mut iter_args: HashMap<usize, usize> = HashMap::new();
+    let mut iter_args: FxHashMap<usize, usize> = FxHashMap::default();
     let mut results_of_yield = Vec::new();
     for (j, y) in terminator.operands().enumerate() {
         let arg = block.argument(j + 1).unwrap().to_raw();
@@ -411,7 +411,7 @@ pub(crate) fn analyze(
     }
     for (k, _) in body.iter().enumerate() {
         for inner in &nested[k] {
-            let mut read = HashSet::new();
+            let mut read = FxHashSet::default();
             for operand in inner.operands() {
                 let Some(&v) = iter_args.get(&key(operand.to_raw())) else {
                     continue;
@@ -486,10 +486,10 @@ pub(crate) fn analyze(
     }
 
     // Buffers written by async copies, the reads of them, and versions.
-    let accesses: Vec<HashSet<usize>> = (0..body.len())
+    let accesses: Vec<FxHashSet<usize>> = (0..body.len())
         .map(|k| {
             let is_async = async_stages.contains(&stage[k]);
-            let mut set = HashSet::new();
+            let mut set = FxHashSet::default();
             for inner in &nested[k] {
                 for (i, operand) in inner.operands().enumerate() {
                     if is_async && i == 1 && ops::is(inner, ops::COPY) {
@@ -523,7 +523,7 @@ pub(crate) fn analyze(
     // multi-buffering. Refused (MLIR memory effects, roots through views).
     {
         let mut forms = access::Forms::new();
-        let tracked: HashSet<usize> = written_by.iter().map(|(b, _, _, _)| *b).collect();
+        let tracked: FxHashSet<usize> = written_by.iter().map(|(b, _, _, _)| *b).collect();
         let mut roots: Vec<(access::Root, melior::ir::Location)> = Vec::new();
         for &(_, _, value, location) in &written_by {
             // SAFETY: `value` is a live operand of a body op.
@@ -558,7 +558,7 @@ pub(crate) fn analyze(
         }
     }
     // The first reader, in body order, of each (async stage, reader stage).
-    let mut first_reader: HashMap<(i64, i64), usize> = HashMap::new();
+    let mut first_reader: FxHashMap<(i64, i64), usize> = FxHashMap::default();
     for &k in &by_order {
         for &(b, s, _, _) in &written_by {
             if !accesses[k].contains(&b) {
@@ -596,7 +596,7 @@ pub(crate) fn analyze(
     };
     // (buffer, value, location of its first writer, versions, shape)
     let mut wanted: Vec<(usize, MlirValue, melior::ir::Location, i64, Vec<i64>)> = Vec::new();
-    let mut seen: HashSet<usize> = HashSet::new();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
     for &(b, _, value, location) in &written_by {
         if !seen.insert(b) {
             continue;
@@ -681,7 +681,7 @@ pub(crate) fn analyze(
     }
 
     // The count of each wait (see `Item::Wait`).
-    let commit_position: HashMap<i64, usize> = schedule
+    let commit_position: FxHashMap<i64, usize> = schedule
         .iter()
         .enumerate()
         .filter_map(|(i, item)| match item {
@@ -712,7 +712,7 @@ pub(crate) fn analyze(
     // the same in every iteration.
     let varies =
         |v: usize| produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v);
-    let body_block_arguments: HashSet<usize> = iter_args.keys().copied().collect();
+    let body_block_arguments: FxHashSet<usize> = iter_args.keys().copied().collect();
     let mut buffers = Vec::new();
     let mut own_slots = Vec::new();
     // The roots of the buffers async copies write that get versions.
@@ -727,7 +727,7 @@ pub(crate) fn analyze(
             let plain = memory.ops_on(&root).iter().all(|op| {
                 op.operands()
                     .filter(|v| v.r#type().is_index() || v.r#type().is_mem_ref())
-                    .all(|v| plain_index(v, &body_block_arguments, &mut HashSet::new()))
+                    .all(|v| plain_index(v, &body_block_arguments, &mut FxHashSet::default()))
             });
             if root.symbol == access::Symbol::Value(b)
                 && plain
@@ -923,7 +923,7 @@ pub(crate) fn analyze(
 /// integer type may wrap there (`index_cast` to `i4`), which the access
 /// forms assume it does not; one carried in iter_args rotates through a
 /// window of values that the pipelined loop computes in its prologue.
-fn plain_index(value: Value, iter_args: &HashSet<usize>, seen: &mut HashSet<usize>) -> bool {
+fn plain_index(value: Value, iter_args: &FxHashSet<usize>, seen: &mut FxHashSet<usize>) -> bool {
     if !seen.insert(key(value.to_raw())) {
         return true;
     }

@@ -57,7 +57,8 @@ use super::multi_buffer::{slot_dimension, Slots};
 use crate::access::{self, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeSet;
 
 /// How barriers are placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,9 +97,9 @@ pub(crate) struct Minimal {
     pub epilogue: Vec<Vec<usize>>,
     /// `n` → the gaps of each step: the static trip count (capped at
     /// `horizon`), or for a dynamic one each `n < S`.
-    pub fixed: HashMap<u64, Vec<Vec<usize>>>,
+    pub fixed: FxHashMap<u64, Vec<Vec<usize>>>,
     /// The user's barriers (body op indices) left out.
-    pub dropped: HashSet<usize>,
+    pub dropped: FxHashSet<usize>,
     /// How many of the user's barriers stay in the body (each runs once per
     /// kernel iteration, besides the placed ones in `kernel`).
     pub kept: usize,
@@ -204,7 +205,7 @@ pub(crate) fn place(plan: &Plan, mode: BarrierMode) -> BarrierPlan {
 /// overwrites nothing, but the async stage's next copies do: write after
 /// read) and after the waits of each op.
 fn conservative(plan: &Plan) -> Vec<(usize, i64)> {
-    let war_stages: HashSet<i64> = plan
+    let war_stages: FxHashSet<i64> = plan
         .schedule
         .iter()
         .filter_map(|item| match item {
@@ -213,7 +214,7 @@ fn conservative(plan: &Plan) -> Vec<(usize, i64)> {
         })
         .collect();
     let mut gaps = Vec::new();
-    let mut seen_stage: HashSet<i64> = HashSet::new();
+    let mut seen_stage: FxHashSet<i64> = FxHashSet::default();
     let mut waits_from = None;
     // The gap right after the last run of waits: every later op of the
     // step may read what they complete, so the barrier there is wanted in
@@ -280,7 +281,7 @@ struct Model {
     /// The user's barriers that stay: (position, stage).
     kept: Vec<(usize, i64)>,
     /// The user's barriers left out (body op indices).
-    dropped: HashSet<usize>,
+    dropped: FxHashSet<usize>,
     /// Buffers accessed before / after the loop with no barrier between.
     before: Vec<usize>,
     after: Vec<usize>,
@@ -345,7 +346,7 @@ impl Model {
         let mut buffers: Vec<Buffer> = Vec::new();
         // The region dimensions of each site (`None`: the whole buffer).
         let mut site_dims: Vec<Option<Vec<access::Dim>>> = Vec::new();
-        let multi: HashMap<usize, i64> = plan
+        let multi: FxHashMap<usize, i64> = plan
             .buffers
             .iter()
             .map(|b| (b.value.ptr as usize, b.versions))
@@ -362,7 +363,7 @@ impl Model {
             buffers.len() - 1
         };
         // The first wait (in time) for each async stage's group.
-        let mut completion: HashMap<i64, (i64, usize)> = HashMap::new();
+        let mut completion: FxHashMap<i64, (i64, usize)> = FxHashMap::default();
         for (p, item) in plan.schedule.iter().enumerate() {
             if let Item::Wait { s, t, .. } = *item {
                 let candidate = (t - s, p);
@@ -539,28 +540,29 @@ impl Model {
 
     /// The events of the sequence for `n` iterations, per buffer version,
     /// in start order.
-    fn events(&self, n: u64) -> HashMap<(usize, i64), Vec<Event>> {
+    fn events(&self, n: u64) -> FxHashMap<(usize, i64), Vec<Event>> {
         let n = n as i64;
         let l = self.len as i64;
         let steps = if n == 0 { 0 } else { n + self.max_stage };
-        let mut out: HashMap<(usize, i64), Vec<Event>> = HashMap::new();
-        let outside = |buffers: &[usize], at: i64, out: &mut HashMap<(usize, i64), Vec<Event>>| {
-            for &b in buffers {
-                let keys: Vec<(usize, i64)> = if b == usize::MAX {
-                    self.keys(None, Slots::All, 0)
-                } else {
-                    (0..self.versions[b]).map(|v| (b, v)).collect()
-                };
-                for key in keys {
-                    out.entry(key).or_default().push(Event {
-                        start: at,
-                        end: at,
-                        write: true,
-                        group: None,
-                    });
+        let mut out: FxHashMap<(usize, i64), Vec<Event>> = FxHashMap::default();
+        let outside =
+            |buffers: &[usize], at: i64, out: &mut FxHashMap<(usize, i64), Vec<Event>>| {
+                for &b in buffers {
+                    let keys: Vec<(usize, i64)> = if b == usize::MAX {
+                        self.keys(None, Slots::All, 0)
+                    } else {
+                        (0..self.versions[b]).map(|v| (b, v)).collect()
+                    };
+                    for key in keys {
+                        out.entry(key).or_default().push(Event {
+                            start: at,
+                            end: at,
+                            write: true,
+                            group: None,
+                        });
+                    }
                 }
-            }
-        };
+            };
         if steps > 0 {
             outside(&self.before, -1, &mut out);
         }
@@ -730,7 +732,7 @@ impl Model {
             Some(n) => vec![n.min(horizon)],
             None => (0..s).collect(),
         };
-        let mut fixed = HashMap::new();
+        let mut fixed = FxHashMap::default();
         for n in counts {
             fixed.insert(n, self.fixed(n, &kernel)?);
         }
@@ -1000,7 +1002,7 @@ mod tests {
             sites,
             versions,
             kept,
-            dropped: HashSet::new(),
+            dropped: FxHashSet::default(),
             before,
             after,
         }
@@ -1084,8 +1086,8 @@ mod tests {
                     kernel: gaps.to_vec(),
                     prologue: vec![(0..=model.len).collect(); s as usize],
                     epilogue: vec![(0..=model.len).collect(); s as usize],
-                    fixed: HashMap::new(),
-                    dropped: HashSet::new(),
+                    fixed: FxHashMap::default(),
+                    dropped: FxHashSet::default(),
                     kept: 0,
                     horizon: u64::MAX,
                 };

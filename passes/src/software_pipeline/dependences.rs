@@ -60,7 +60,7 @@ use crate::access::{
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// A point of the pipelined execution relative to time step `i` of
 /// iteration `i`: (step offset, schedule position, position of the nested
@@ -477,7 +477,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             proven,
         } = self;
         let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
-        let mut reported: HashSet<(usize, usize)> = HashSet::new();
+        let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
         let key = |op: &OperationRef| op.to_raw().ptr as usize;
         for x in list.iter() {
             for y in list.iter() {

@@ -58,7 +58,7 @@ use melior::ir::{
     RegionLike, ValueLike,
 };
 use mlir_sys::MlirOperation;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// How a loop asks to be pipelined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,8 +200,8 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
         commits: Vec<MlirOperation>,
         waited: usize,
     }
-    let mut queues: HashMap<i64, Queue> = HashMap::new();
-    let mut tokens: HashSet<usize> = HashSet::new();
+    let mut queues: FxHashMap<i64, Queue> = FxHashMap::default();
+    let mut tokens: FxHashSet<usize> = FxHashSet::default();
     for op in &body {
         let name = ops::name(op);
         if name == ops::READY {
@@ -292,7 +292,7 @@ pub(crate) fn assign(
     }
     let last = num_stages - 1;
     // 1. The synchronous form's commits and waits are left out.
-    let dropped: HashSet<usize> = synchronous_form(loop_op)
+    let dropped: FxHashSet<usize> = synchronous_form(loop_op)
         .unwrap_or_default()
         .iter()
         .map(|o| o.ptr as usize)
@@ -304,14 +304,14 @@ pub(crate) fn assign(
     let block = loop_op.region(0).unwrap().first_block().unwrap();
     let terminator = block.terminator().unwrap();
     let nested: Vec<Vec<OperationRef>> = body.iter().map(ops::self_and_nested_ops).collect();
-    let mut producer: HashMap<usize, usize> = HashMap::new();
+    let mut producer: FxHashMap<usize, usize> = FxHashMap::default();
     for (k, op) in body.iter().enumerate() {
         for r in op.results() {
             producer.insert(r.to_raw().ptr as usize, k);
         }
     }
     // iter_arg -> the body op whose result the yield gives for it.
-    let mut yielded_by: HashMap<usize, usize> = HashMap::new();
+    let mut yielded_by: FxHashMap<usize, usize> = FxHashMap::default();
     for (j, y) in terminator.operands().enumerate() {
         if let (Ok(arg), Some(&p)) = (
             block.argument(j + 1),
@@ -339,7 +339,7 @@ pub(crate) fn assign(
     let copies: Vec<usize> = (0..body.len())
         .filter(|&k| nested[k].iter().any(|o| ops::is(o, ops::COPY)))
         .collect();
-    let mut producers: HashSet<usize> = copies.iter().copied().collect();
+    let mut producers: FxHashSet<usize> = copies.iter().copied().collect();
     let mut work = copies.clone();
     while let Some(k) = work.pop() {
         for &v in operands_of(k) {
@@ -351,7 +351,7 @@ pub(crate) fn assign(
         }
     }
     // 3. Stage N-1: the readers of the copies' destinations, forward.
-    let destinations: HashSet<usize> = copies
+    let destinations: FxHashSet<usize> = copies
         .iter()
         .flat_map(|&k| nested[k].iter().filter(|o| ops::is(*o, ops::COPY)))
         .map(|c| c.operand(1).unwrap().to_raw().ptr as usize)
@@ -364,12 +364,13 @@ pub(crate) fn assign(
             })
         })
     };
-    let mut consumers: HashSet<usize> = (0..body.len())
+    let mut consumers: FxHashSet<usize> = (0..body.len())
         .filter(|&k| !producers.contains(&k) && reads_destination(k))
         .collect();
     let mut work: Vec<usize> = consumers.iter().copied().collect();
     while let Some(k) = work.pop() {
-        let mut made: HashSet<usize> = body[k].results().map(|r| r.to_raw().ptr as usize).collect();
+        let mut made: FxHashSet<usize> =
+            body[k].results().map(|r| r.to_raw().ptr as usize).collect();
         // The iter_args that this op yields.
         made.extend(
             yielded_by
@@ -403,7 +404,7 @@ pub(crate) fn assign(
     let mut ok = true;
     for &c in &copies {
         let copy = nested[c].iter().find(|o| ops::is(*o, ops::COPY)).unwrap();
-        let written: HashSet<usize> = nested[c]
+        let written: FxHashSet<usize> = nested[c]
             .iter()
             .filter(|o| ops::is(*o, ops::COPY))
             .map(|o| o.operand(1).unwrap().to_raw().ptr as usize)

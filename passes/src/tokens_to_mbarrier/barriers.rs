@@ -29,7 +29,7 @@
 use crate::access::{accesses, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Removes the `gpu.barrier`s of `kernel` that directly follow an
 /// `apipe.mbarrier_wait` and order nothing else (steps 1-2); returns how
@@ -50,7 +50,7 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
             kernel,
             origin: barrier,
             forms: Forms::new(),
-            visited: HashSet::new(),
+            visited: FxHashSet::default(),
             found: Found::default(),
         };
         scan.forward(barrier.next_in_block(), barrier);
@@ -170,7 +170,7 @@ struct Scan<'c, 'a> {
     forms: Forms,
     /// The loops whose back edge was followed (a cycle back to them adds
     /// nothing new).
-    visited: HashSet<usize>,
+    visited: FxHashSet<usize>,
     found: Found,
 }
 

@@ -24,7 +24,7 @@
 
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Op names whose results differ per thread.
 const SOURCES: &[&str] = &[
@@ -39,7 +39,7 @@ const SOURCES: &[&str] = &[
 
 /// The divergent values of one function.
 pub struct Divergence {
-    values: HashSet<usize>,
+    values: FxHashSet<usize>,
 }
 
 fn key(value: Value) -> usize {
@@ -50,7 +50,7 @@ impl Divergence {
     /// Computes the divergent values of `function` (steps 1-3).
     pub fn compute<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> Self {
         let mut this = Self {
-            values: HashSet::new(),
+            values: FxHashSet::default(),
         };
         let nested = ops::nested_ops(function);
         loop {

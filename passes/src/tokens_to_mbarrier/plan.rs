@@ -46,7 +46,8 @@ use apipe_dialect::{attributes, ops};
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, Location, OperationRef, RegionLike,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The options of the pass that shape the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +99,7 @@ pub struct FunctionPlan<'c, 'a> {
     pub slots: BTreeMap<i64, u64>,
     /// Per `apipe.wait` (by op), the token operands to wait on; operands
     /// that name no group on any path are left out.
-    pub waits: HashMap<usize, Vec<TokenWait>>,
+    pub waits: FxHashMap<usize, Vec<TokenWait>>,
     /// The commits (by op) that wait for their slot's previous group first.
     pub acquires: BTreeSet<usize>,
 }
@@ -252,7 +253,7 @@ pub fn plan_function<'c, 'a>(
     // 1. K per queue.
     let mut window: BTreeMap<i64, u64> =
         commits.iter().map(|c| (attributes::queue(c), 0)).collect();
-    let mut facts: HashMap<usize, Vec<(usize, GroupFact)>> = HashMap::new();
+    let mut facts: FxHashMap<usize, Vec<(usize, GroupFact)>> = FxHashMap::default();
     for wait in &waits {
         let mut list = Vec::new();
         for (index, token) in wait.operands().enumerate() {
@@ -292,7 +293,7 @@ pub fn plan_function<'c, 'a>(
         })
         .collect();
     // 2. Guards.
-    let mut plan_waits = HashMap::new();
+    let mut plan_waits = FxHashMap::default();
     for wait in &waits {
         let mut list = Vec::new();
         for (operand, fact) in &facts[&op_key(wait)] {
@@ -359,7 +360,7 @@ impl Waited {
 
 struct AcquireFlow<'p, 'c, 'a> {
     slots: &'p BTreeMap<i64, u64>,
-    facts: &'p HashMap<usize, Vec<(usize, GroupFact)>>,
+    facts: &'p FxHashMap<usize, Vec<(usize, GroupFact)>>,
     acquires: BTreeSet<usize>,
     function: OperationRef<'c, 'a>,
 }
