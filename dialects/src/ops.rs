@@ -54,26 +54,30 @@ pub const MBARRIER_OPS: &[&str] = &[
 /// The token type, as the parser spells it.
 pub const TOKEN_TYPE: &str = "!apipe.token";
 
+/// The bytes of `op`'s name (`b"scf.for"`), with no UTF-8 check: the
+/// passes and the verifier ask for the name of every op they walk, and
+/// compare it with ASCII constants.
+pub fn name_bytes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> &'c [u8] {
+    let raw = op.name().as_string_ref().to_raw();
+    if raw.length == 0 || raw.data.is_null() {
+        return &[];
+    }
+    // SAFETY: an identifier of the live context `'c`: `data` points to
+    // `length` bytes that live as long as the context.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    bytes.strip_suffix(&[0]).unwrap_or(bytes)
+}
+
 /// True if `op` is the apipe op named `name` (one of the constants above).
 pub fn is<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> bool {
     // Compared as bytes: no UTF-8 check of the op's name on each call (the
     // passes ask this of every op they walk, sometimes once per loop).
-    let raw = op.name().as_string_ref().to_raw();
-    if raw.length == 0 || raw.data.is_null() {
-        return name.is_empty();
-    }
-    // SAFETY: an identifier of a live context: `data` points to `length`
-    // bytes that live as long as the context.
-    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
-    bytes.strip_suffix(&[0]).unwrap_or(bytes) == name.as_bytes()
+    name_bytes(op) == name.as_bytes()
 }
 
 /// True for any op of the apipe dialect.
 pub fn is_apipe<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .is_ok_and(|name| name.starts_with("apipe."))
+    name_bytes(op).starts_with(b"apipe.")
 }
 
 /// The full name of `op` (`"scf.for"`).
@@ -212,7 +216,6 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
 /// `*.func` (`func.func`, `gpu.func`, `llvm.func`), and `gpu.launch` (its
 /// body is each thread's kernel).
 pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    let identifier = op.name();
-    let name = identifier.as_string_ref().as_str().unwrap_or("");
-    name.ends_with(".func") || name == "gpu.launch"
+    let name = name_bytes(op);
+    name.ends_with(b".func") || name == b"gpu.launch"
 }

@@ -76,9 +76,16 @@ pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
 
 fn verify_op(op: &OperationRef) -> bool {
     let mut checker = Checker { op, ok: true };
-    // The name is read once: every op of the module comes through here.
-    let identifier = op.name();
-    match identifier.as_string_ref().as_str().unwrap_or("") {
+    // The name is read once, as bytes: every op of the module comes through
+    // here, and only apipe ops and one memref op have rules by name.
+    let name = ops::name_bytes(op);
+    let apipe = name.starts_with(b"apipe.");
+    let named = if apipe || name == b"memref.generic_atomic_rmw" {
+        std::str::from_utf8(name).unwrap_or("")
+    } else {
+        ""
+    };
+    match named {
         ops::COPY => {
             checker.copy();
             checker.queue();
@@ -116,7 +123,7 @@ fn verify_op(op: &OperationRef) -> bool {
         "memref.generic_atomic_rmw" => checker.subscripts_match_rank(),
         _ => {}
     }
-    if ops::is_apipe(op) && !ops::ancestors(op).any(|p| ops::is_function(&p)) {
+    if apipe && !ops::ancestors(op).any(|p| ops::is_function(&p)) {
         checker.error(
             "must be inside a function body (func.func, gpu.func, llvm.func or a gpu.launch body): \
              groups and waits belong to a running thread"
@@ -406,6 +413,12 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
     }
 
     fn annotations(&mut self) {
+        // The annotations are discardable attributes (dialect-prefixed, not
+        // declared by any op): an op with none has none of them.
+        // SAFETY: a live op.
+        if unsafe { mlir_sys::mlirOperationGetNumDiscardableAttributes(self.op.to_raw()) } == 0 {
+            return;
+        }
         if let Ok(stage) = self.op.attribute(STAGE) {
             let parent_is_for = self
                 .op
