@@ -233,12 +233,16 @@ impl System {
         for c in &self.constraints {
             c.symbols(&mut symbols);
         }
-        let rank: FxHashMap<Symbol, u32> = symbols
-            .iter()
-            .enumerate()
-            .map(|(n, s)| (*s, n as u32))
-            .collect();
-        let rename = |s: Symbol| Symbol::Fresh(rank[&s]);
+        // The rank is the position in `symbols`, which holds each symbol
+        // once: a system names a few, so a scan beats building a map.
+        let rename = |s: Symbol| {
+            Symbol::Fresh(
+                symbols
+                    .iter()
+                    .position(|x| *x == s)
+                    .map_or(u32::MAX, |n| n as u32),
+            )
+        };
         self.constraints
             .iter()
             .map(|c| match c {
