@@ -8,7 +8,8 @@
 //! equal (atoms are kept sorted, zero coefficients dropped), and arithmetic
 //! returns `None` on i64 overflow instead of a wrong form.
 
-use std::{cmp::Ordering, fmt, rc::Rc};
+use itertools::{EitherOrBoth, Itertools};
+use std::{fmt, rc::Rc};
 
 /// A symbol of a form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -166,30 +167,20 @@ impl Lin {
             .checked_add(other.constant.checked_mul(factor)?)?;
         // Merge of the two sorted term lists.
         let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
-        let (mut mine, mut theirs) = (self.terms.iter().peekable(), other.terms.iter().peekable());
-        loop {
-            let order = match (mine.peek(), theirs.peek()) {
-                (None, None) => break,
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (Some((a, _)), Some((b, _))) => a.cmp(b),
+        for pair in self
+            .terms
+            .iter()
+            .merge_join_by(&other.terms, |(a, _), (b, _)| a.cmp(b))
+        {
+            let (atom, c) = match pair {
+                EitherOrBoth::Left((atom, a)) => (atom, *a),
+                EitherOrBoth::Right((atom, b)) => (atom, b.checked_mul(factor)?),
+                EitherOrBoth::Both((atom, a), (_, b)) => {
+                    (atom, a.checked_add(b.checked_mul(factor)?)?)
+                }
             };
-            match order {
-                Ordering::Less => terms.push(mine.next()?.clone()),
-                Ordering::Greater => {
-                    let (atom, c) = theirs.next()?;
-                    let c = c.checked_mul(factor)?;
-                    if c != 0 {
-                        terms.push((atom.clone(), c));
-                    }
-                }
-                Ordering::Equal => {
-                    let ((atom, a), (_, b)) = (mine.next()?, theirs.next()?);
-                    let c = a.checked_add(b.checked_mul(factor)?)?;
-                    if c != 0 {
-                        terms.push((atom.clone(), c));
-                    }
-                }
+            if c != 0 {
+                terms.push((atom.clone(), c));
             }
         }
         Some(Lin { terms, constant })
