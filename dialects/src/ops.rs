@@ -195,14 +195,31 @@ fn collect_nested<'c: 'a, 'a>(
     }
 }
 
+/// The op that defines `value`, if it is an op result (`None` for a block
+/// argument). Asks MLIR directly: melior's `OperationResult::try_from`
+/// prints the value into its error when it is not a result, which made
+/// failed lookups cost over a thousand instructions each.
+pub fn defining_op<'c, 'a>(
+    value: melior::ir::Value<'c, 'a>,
+) -> Option<melior::ir::OperationRef<'c, 'a>> {
+    // SAFETY: `value` is live; the owner of an op result is a live op.
+    unsafe {
+        use melior::ir::ValueLike as _;
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        Some(melior::ir::OperationRef::from_raw(
+            mlir_sys::mlirOpResultGetOwner(value.to_raw()),
+        ))
+    }
+}
+
 /// The integer value of `value` when an `arith.constant` or `index.constant`
 /// with an integer attribute defines it (any width, read as a signed 64-bit
 /// integer), else `None`. The one constant folder of index and integer
 /// operands: loop bounds, copy indices, `src_elements`.
 pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
-    let owner = melior::ir::operation::OperationResult::try_from(value)
-        .ok()?
-        .owner();
+    let owner = defining_op(value)?;
     let identifier = owner.name();
     let name = identifier.as_string_ref().as_str().ok()?;
     if name != "arith.constant" && name != "index.constant" {

@@ -168,8 +168,7 @@ fn lower_assert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>)
 
 /// The value of `value` if an `arith.constant` defines it.
 pub fn constant_value(value: Value) -> Option<i64> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
-    let owner = result.owner();
+    let owner = ops::defining_op(value)?;
     if !ops::is(&owner, "arith.constant") {
         return None;
     }
@@ -559,8 +558,8 @@ fn viewed<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Option
 
 /// The value that `value` is a view (of a view ...) of (step 5).
 fn origin<'c: 'a, 'a>(mut value: Value<'c, 'a>) -> Value<'c, 'a> {
-    while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
-        match viewed(&result.owner(), value) {
+    while let Some(owner) = ops::defining_op(value) {
+        match viewed(&owner, value) {
             Some(source) => value = source,
             None => break,
         }
@@ -575,8 +574,7 @@ fn ranked_source<'c: 'a, 'a>(mut value: Value<'c, 'a>) -> Option<Value<'c, 'a>> 
         if MemRefType::try_from(value.r#type()).is_ok() {
             return Some(value);
         }
-        let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
-        value = viewed(&result.owner(), value)?;
+        value = viewed(&ops::defining_op(value)?, value)?;
     }
 }
 
@@ -671,9 +669,8 @@ fn uses_to_check<'c: 'a, 'a>(
                     continue;
                 };
                 let source = origin(operand);
-                let check = match melior::ir::operation::OperationResult::try_from(source) {
-                    Ok(result) => {
-                        let owner = result.owner();
+                let check = match ops::defining_op(source) {
+                    Some(owner) => {
                         if ops::is(&owner, "memref.alloc") {
                             *allocs
                                 .entry(owner.to_raw().ptr as usize)
@@ -688,7 +685,7 @@ fn uses_to_check<'c: 'a, 'a>(
                     }
                     // Block arguments: function arguments, iter_args, `cf`
                     // successor operands.
-                    Err(_) => true,
+                    None => true,
                 };
                 if check && !seen.contains(&ranked) {
                     seen.push(ranked);

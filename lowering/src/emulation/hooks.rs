@@ -488,10 +488,9 @@ pub(super) fn address<'c, 'a>(
 fn is_stack(memref: Value) -> bool {
     let mut value = memref;
     loop {
-        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
+        let Some(owner) = ops::defining_op(value) else {
             return false;
         };
-        let owner = result.owner();
         let name = ops::name(&owner);
         if name == "memref.alloca" {
             return true;

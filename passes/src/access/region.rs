@@ -12,7 +12,7 @@
 //! that are not followed, give the whole buffer.
 
 use super::{
-    affine::{Lin, Signedness, Symbol},
+    affine::{Atom, Lin, Signedness, Symbol},
     constraints::{Constraint, Feasibility, System},
     values::{block_argument, defining_op, dense_i64, value_key, Forms},
 };
@@ -213,6 +213,94 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
 pub fn same_buffer(a: &Root, b: &Root) -> bool {
     a.symbol == b.symbol
         || matches!((&a.kind, &b.kind), (RootKind::Global(x), RootKind::Global(y)) if x == y)
+}
+
+/// True if `a` and `b` are provably disjoint from their forms alone, for
+/// every value of their symbols: a cheap test that decides most
+/// comparisons of a pipelined loop's versions (`buf[(τ + 2) mod 3]` and
+/// `buf[τ mod 3]`) before any system is built, and never answers "may"
+/// (a `false` decides nothing: [`overlap_with`] then does).
+///
+/// Both regions must be over the same buffer with ranges in some
+/// dimension `[sa, sa + ea)` and `[sb, sb + eb)` whose distance `sa - sb`
+/// is a constant `c` outside `(-ea, eb)`, or, for version indices, is
+/// `(x + δ) mod V - x mod V + c`: the two remainders of dividends that are
+/// provably nonnegative (iteration counts with positive coefficients, or
+/// a Euclidean remainder) differ by `δ mod V` or `δ mod V - V`, and both
+/// distances lie outside `(-ea, eb)`. Only dimensions whose symbols are
+/// all `fixed` (the same values on both sides: not renamed to another
+/// thread's) decide.
+pub fn disjoint_by_forms(a: &Region, b: &Region, fixed: &mut dyn FnMut(Symbol) -> bool) -> bool {
+    if !same_buffer(&a.root, &b.root) {
+        return false;
+    }
+    let (Some(x), Some(y)) = (&a.dims, &b.dims) else {
+        return false;
+    };
+    x.len() == y.len()
+        && x.iter().zip(y).any(|pair| match pair {
+            (
+                Dim::Range {
+                    start: sa,
+                    extent: ea,
+                },
+                Dim::Range {
+                    start: sb,
+                    extent: eb,
+                },
+            ) => {
+                sa.plus(sb, -1).is_some_and(|d| {
+                    distances(&d).is_some_and(|mut ds| ds.all(|d| d >= *eb || d <= -ea))
+                }) && {
+                    let mut symbols = Vec::new();
+                    sa.symbols(&mut symbols);
+                    sb.symbols(&mut symbols);
+                    symbols.into_iter().all(&mut *fixed)
+                }
+            }
+            _ => false,
+        })
+}
+
+/// The values a distance form `d` can take, when it is a constant or the
+/// difference of two remainders by the same `V` whose dividends differ by
+/// a constant (see [`disjoint_by_forms`]); `None` otherwise.
+fn distances(d: &Lin) -> Option<impl Iterator<Item = i64>> {
+    let c = d.constant_term();
+    let terms: Vec<(&Atom, i64)> = d.terms().collect();
+    let (r, v) = match terms.as_slice() {
+        [] => (0, 0),
+        [(Atom::Mod(x1, v1, s1), k1), (Atom::Mod(x2, v2, s2), k2)]
+            if v1 == v2 && *k1 == -*k2 && k1.abs() == 1 =>
+        {
+            if !(nonneg_dividend(x1, *s1) && nonneg_dividend(x2, *s2)) {
+                return None;
+            }
+            // `plus` of the positive remainder minus the negative one.
+            let (p, n) = if *k1 == 1 { (x1, x2) } else { (x2, x1) };
+            let delta = p.plus(n, -1)?.as_constant()?;
+            (delta.rem_euclid(*v1), *v1)
+        }
+        _ => return None,
+    };
+    // `p mod V - n mod V` is `r` or `r - V` (`r = δ mod V`); exactly `r`
+    // when `r = 0` (equal dividends modulo `V`).
+    let first = c.checked_add(r)?;
+    let second = if r == 0 { first } else { first.checked_sub(v)? };
+    Some([first, second].into_iter())
+}
+
+/// True if a remainder of `x` with `sign` is `x`'s Euclidean remainder:
+/// always for [`Signedness::Euclidean`], else when `x` is provably
+/// nonnegative from its form alone (a nonnegative constant plus iteration
+/// counts and trip counts, which are never negative, with positive
+/// coefficients).
+fn nonneg_dividend(x: &Lin, sign: Signedness) -> bool {
+    sign == Signedness::Euclidean
+        || (x.constant_term() >= 0
+            && x.terms().all(|(atom, k)| {
+                k > 0 && matches!(atom, Atom::Sym(Symbol::Iteration(_) | Symbol::Trips(_)))
+            }))
 }
 
 /// How `a` and `b` may meet where `system` holds (the context of the

@@ -1100,3 +1100,125 @@ fn answers_are_remembered_per_renaming_only() {
     System::forget_answers();
     assert_eq!(ordered(1).feasible(), Feasibility::Infeasible);
 }
+
+/// A random pair of version-index forms of one dimension, as a pipelined
+/// loop makes them: `(a*τ + b) mod V` on both sides (the same `a`, `V` and
+/// signedness, different offsets), `a*τ + x + b`, or constants; over an
+/// iteration count `τ` (never negative) and a free symbol `x`.
+fn version_pair() -> impl Strategy<Value = (Lin, Lin)> {
+    (0u8..3, -2i64..=3, -4i64..=6, -4i64..=6, 1i64..=6, 0u8..3).prop_filter_map(
+        "the form overflows i64",
+        |(shape, a, b1, b2, v, sign)| {
+            let sign = [
+                Signedness::Unsigned,
+                Signedness::Signed,
+                Signedness::Euclidean,
+            ][sign as usize];
+            let tau = Lin::symbol(Symbol::Iteration(1));
+            let side = |b: i64| -> Option<Lin> {
+                let x = tau.scaled(a)?.offset(b)?;
+                match shape {
+                    0 => Some(Lin::modulo(x, v, sign)),
+                    1 => x.plus(&sym(0), 1),
+                    _ => Some(Lin::constant(b)),
+                }
+            };
+            Some((side(b1)?, side(b2)?))
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// [`disjoint_by_forms`] is a proof: regions it calls disjoint share no
+    /// element for any iteration count in [0, 12] and free symbol in
+    /// [-4, 4], with remainders taken as the op would.
+    #[test]
+    fn disjoint_by_forms_is_sound(
+        starts in proptest::collection::vec((version_pair(), 1i64..=3, 1i64..=3), 1..3),
+    ) {
+        let root = Root { symbol: Symbol::Value(7), kind: RootKind::Fresh, space: String::new() };
+        let region = |side: usize| Region {
+            root: root.clone(),
+            dims: Some(starts.iter().map(|((a, b), ea, eb)| Dim::Range {
+                start: if side == 0 { a.clone() } else { b.clone() },
+                extent: if side == 0 { *ea } else { *eb },
+            }).collect()),
+        };
+        let (a, b) = (region(0), region(1));
+        if !disjoint_by_forms(&a, &b, &mut |_| true) {
+            return Ok(());
+        }
+        for tau in 0..=12 {
+            for x in -4..=4 {
+                let value = |s: Symbol| match s {
+                    Symbol::Iteration(_) => Some(tau),
+                    Symbol::Fresh(0) => Some(x),
+                    _ => None,
+                };
+                let meets = starts.iter().all(|((sa, sb), ea, eb)| {
+                    match (exact_value(sa, &value), exact_value(sb, &value)) {
+                        (Some(p), Some(q)) => p < q + i128::from(*eb) && q < p + i128::from(*ea),
+                        _ => true,
+                    }
+                });
+                prop_assert!(!meets, "called disjoint, meet at τ = {tau}, x = {x}: {:?}", starts);
+            }
+        }
+    }
+}
+
+#[test]
+fn disjoint_by_forms_separates_versions_only_where_fixed() {
+    let tau = Lin::symbol(Symbol::Iteration(1));
+    let tid = Lin::symbol(Symbol::Value(9));
+    let version = |k: i64| Lin::modulo(tau.offset(k).unwrap(), 3, Signedness::Unsigned);
+    let region = |v: Lin| Region {
+        root: Root {
+            symbol: Symbol::Value(7),
+            kind: RootKind::Fresh,
+            space: "3".into(),
+        },
+        dims: Some(vec![
+            Dim::Range {
+                start: v,
+                extent: 1,
+            },
+            Dim::Range {
+                start: tid.clone(),
+                extent: 1,
+            },
+        ]),
+    };
+    // buf[(τ + 2) mod 3, tid] and buf[τ mod 3, tid]: versions 2 apart.
+    assert!(disjoint_by_forms(
+        &region(version(2)),
+        &region(version(0)),
+        &mut |_| true
+    ));
+    // The same version: no proof (they meet).
+    assert!(!disjoint_by_forms(
+        &region(version(3)),
+        &region(version(0)),
+        &mut |_| true
+    ));
+    // Constant versions 0 and 1.
+    assert!(disjoint_by_forms(
+        &region(Lin::constant(0)),
+        &region(Lin::constant(1)),
+        &mut |_| true
+    ));
+    // `τ - 1` may be negative: its unsigned remainder is no version.
+    assert!(!disjoint_by_forms(
+        &region(version(-1)),
+        &region(version(0)),
+        &mut |_| true
+    ));
+    // A dimension whose symbols another thread renames decides nothing.
+    assert!(!disjoint_by_forms(
+        &region(version(2)),
+        &region(version(0)),
+        &mut |s| !matches!(s, Symbol::Iteration(_))
+    ));
+}

@@ -44,17 +44,7 @@ pub fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
 }
 
 /// The op that defines `value`, if it is an op result.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: `value` is live; the owner of an op result is a live op.
-    unsafe {
-        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
-            return None;
-        }
-        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
-            value.to_raw(),
-        )))
-    }
-}
+pub use apipe_dialect::ops::defining_op;
 
 /// The block and position of `value` if it is a block argument.
 pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c, 'a>, usize)> {

@@ -32,7 +32,7 @@ use super::{
     walk::Analysis,
 };
 use crate::access::{
-    in_bounds, overlap_with,
+    disjoint_by_forms, in_bounds, overlap_with,
     region::{may_alias, Root},
     values::op_key,
     Constraint, Lin, Overlap, Region, Symbol, System,
@@ -83,6 +83,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // fresh allocation and an argument) never meet: decided before the
         // context of the access is built.
         if !may_alias(&mine.root, &theirs.root) {
+            return (Overlap::Disjoint, System::new());
+        }
+        // Regions apart by their forms alone (two versions of a buffer),
+        // in a dimension that another thread's renaming leaves as it is.
+        if (threads == Threads::Same || !self.is_variant(theirs.root.symbol))
+            && disjoint_by_forms(mine, theirs, &mut |s| {
+                threads == Threads::Same || !self.is_variant(s)
+            })
+        {
             return (Overlap::Disjoint, System::new());
         }
         let meeting = (

@@ -34,9 +34,7 @@ use crate::workgroup_memory;
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute},
-    operation::{
-        OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, OperationResult,
-    },
+    operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
     r#type::{MemRefType, ShapedTypeLike},
     BlockLike, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
 };
@@ -209,8 +207,7 @@ pub(crate) fn describe<'c>(
     first_use: melior::ir::Location<'c>,
 ) -> Result<Buffer, (melior::ir::Location<'c>, String)> {
     let fail = |message: &str| Err((first_use, message.to_owned()));
-    let alloc = if let Ok(result) = OperationResult::try_from(value) {
-        let owner = result.owner();
+    let alloc = if let Some(owner) = ops::defining_op(value) {
         if !(ops::is(&owner, "memref.alloc") || ops::is(&owner, "memref.alloca")) {
             return fail(&format!(
                 "buffer written by an async copy and read {} stage(s) later needs {versions} versions, but it is defined by '{}', not by memref.alloc/alloca",

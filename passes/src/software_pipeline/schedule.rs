@@ -228,9 +228,7 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
         }
         if name == ops::WAIT {
             for token in op.operands() {
-                let owner = melior::ir::operation::OperationResult::try_from(token)
-                    .ok()?
-                    .owner();
+                let owner = ops::defining_op(token)?;
                 // A commit of this iteration, before the wait.
                 let queue = queues.get_mut(&attributes::queue(&owner))?;
                 let k = queue
