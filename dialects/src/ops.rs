@@ -195,6 +195,12 @@ fn collect_nested<'c: 'a, 'a>(
     }
 }
 
+/// True if `op` is `ancestor` or nested in one of its regions, at any
+/// depth.
+pub fn is_inside(op: &OperationRef, ancestor: &OperationRef) -> bool {
+    op == ancestor || ancestors(op).any(|p| p == *ancestor)
+}
+
 /// The op that defines `value`, if it is an op result (`None` for a block
 /// argument). Asks MLIR directly: melior's `OperationResult::try_from`
 /// prints the value into its error when it is not a result, which made

@@ -655,8 +655,8 @@ func.func @steady_wait_removed(%arg0: memref<1024xf32>, %arg1: memref<2x4xf32, 3
     %next = arith.addi %cnt, %c1 : index
     %u = arith.remui %i, %c2 : index
     %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %acc) -> (f32) {
-      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 2]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 9]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE - 8]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
+      // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
       %x = memref.load %arg1[%u, %k] : memref<2x4xf32, 3>
       %y = arith.addf %a, %x : f32
       scf.yield %y : f32

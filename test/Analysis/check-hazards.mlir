@@ -34,21 +34,21 @@
 // count one too large (pending = 3 where 2 is exact) leaves the tile in
 // flight; the notes give the count that completes it.
 // RUN: not apipe-opt %apipe_root/test/Transforms/software-pipeline-gpu.mlir --apipe-software-pipeline="barriers=false" --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBAR
-// NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
-// NOBAR: note: the async copy, issued by every thread: other threads' copies may not have landed
-// NOBAR: note: this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access
 // NOBAR: error: 'apipe.copy' op overwrites data that other threads may still be reading, with no gpu.barrier between their read and this copy (missing barrier)
 // NOBAR: note: the read of other threads' data in the previous iteration: no gpu.barrier follows it before the copy on some path
 // NOBAR: note: the read is carried into the next iteration of this loop with no gpu.barrier after it
 // NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// NOBAR: note: the async copy, issued by every thread: other threads' copies may not have landed
+// NOBAR: note: this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access
+// NOBAR: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
 // NOBAR-NOT: error:
 // RUN: apipe-opt %apipe_root/examples/software_pipeline_input.mlir --apipe-software-pipeline -o %t.mlir
 // RUN: sed 's/apipe.wait_group 2/apipe.wait_group 3/' %t.mlir | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
+// TOO-LARGE: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // TOO-LARGE-NEXT: %{{.*}} = memref.load %subview_4[%arg3]
 // TOO-LARGE: note: the async copy still in flight; 2 newer group(s) committed on queue 0 since its group
 // TOO-LARGE: note: `pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it
-// TOO-LARGE: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
 // TOO-LARGE: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // TOO-LARGE: note: `pending = 3` leaves this copy's group in flight: 2 newer group(s) are committed on queue 0 when it waits; `pending <= 2` completes it
 

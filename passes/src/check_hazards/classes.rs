@@ -77,6 +77,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         when: &[Constraint],
         threads: Threads,
     ) -> (Overlap, System) {
+        if !self.checking {
+            return (Overlap::Disjoint, System::new());
+        }
         // Each comparison counts against the function's work budget.
         self.work = self.work.saturating_add(1);
         // Buffers that are never the same memory (two workgroup buffers, a
@@ -259,9 +262,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         Facts {
             groups_now: lower(&instance.groups.base),
             groups_at_wait: instance.trace.wait.as_ref().and_then(|w| lower(&w.groups)),
-            age: instance.trace.carried.and_then(|l| {
-                age(&instance.when, &l).or_else(|| summary_age(&instance.when, system, &l))
-            }),
+            age: carried_age(
+                &instance.copy,
+                instance.trace.carried,
+                &instance.when,
+                system,
+            ),
         }
     }
 
@@ -520,9 +526,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 Threads::Other,
             );
             if verdict.may() {
-                let age = read.carried.and_then(|l| {
-                    age(&read.when, &l).or_else(|| summary_age(&read.when, &system, &l))
-                });
+                let age = carried_age(&read.op, read.carried, &read.when, &system);
                 let hazard = report::read_hazard(*op, read, age);
                 self.record(hazard);
             }
@@ -555,9 +559,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 if !matches!(verdict, Overlap::May { alias: false, .. }) {
                     continue;
                 }
-                let age = write.carried.and_then(|l| {
-                    age(&write.when, &l).or_else(|| summary_age(&write.when, &system, &l))
-                });
+                let age = carried_age(&write.op, write.carried, &write.when, &system);
                 let threads = self
                     .thread_witness(op, &system)
                     .unwrap_or_else(|| "any two threads".to_owned());
@@ -712,6 +714,22 @@ pub(super) fn age(when: &[Constraint], l: &OperationRef) -> Option<i64> {
         })
         .filter(|k| *k >= 0)
         .min()
+}
+
+/// Iterations of the loop `carried` (which carries an access by `op` under
+/// `when` across its back edge) since the access, where the hazard's
+/// constraints `system` hold: [`age`], else [`summary_age`]. `None` when
+/// `op` is outside the loop: an access made before the loop was issued in
+/// no iteration of it (a copy before the loop, still unsynced in every
+/// iteration, is no copy "earlier in this iteration").
+fn carried_age(
+    op: &OperationRef,
+    carried: Option<OperationRef>,
+    when: &[Constraint],
+    system: &System,
+) -> Option<i64> {
+    let l = carried.filter(|l| apipe_dialect::ops::is_inside(op, l))?;
+    age(when, &l).or_else(|| summary_age(when, system, &l))
 }
 
 /// Iterations of the loop `l` since an access summarized as issued in

@@ -10,8 +10,9 @@ use super::{
 use crate::{
     access::{
         accesses, copy_regions,
+        region::Region,
         values::{block_argument, constant, defined_inside, defining_op, value_of},
-        AccessKind, Constraint, Forms, Lin, Symbol, System,
+        AccessKind, Constraint, Forms, Lin, OpAccesses, Symbol, System,
     },
     group_distance::{self, GroupDistance},
 };
@@ -106,6 +107,16 @@ pub(crate) struct Analysis<'c, 'a> {
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
     pub(super) meetings: FxHashMap<super::classes::Meeting, (crate::access::Overlap, System)>,
+    /// Each op's accesses and each copy's regions, by op key: a loop's
+    /// fixed point visits the same ops in each round, and the IR does not
+    /// change while it is analyzed.
+    op_accesses: FxHashMap<usize, std::rc::Rc<OpAccesses<'c, 'a>>>,
+    copies: FxHashMap<usize, std::rc::Rc<(Region, Region)>>,
+    /// False while a loop's first round runs: its header (the entry state)
+    /// is part of every later round's, so every comparison it would make
+    /// is made again later, under a header that holds more
+    /// ([`Analysis::for_loop`]). [`Analysis::meets`] finds nothing then.
+    pub(super) checking: bool,
 }
 
 /// The copies issued and the accesses made in a region (at any depth).
@@ -191,6 +202,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
             loop_depth: 0,
             written: None,
             meetings: FxHashMap::default(),
+            op_accesses: FxHashMap::default(),
+            copies: FxHashMap::default(),
+            checking: true,
         })
     }
 
@@ -434,19 +448,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let mut roots = Vec::new();
             let mut all = false;
             for o in ops::nested_ops(&self.function) {
-                let found = accesses(&mut self.forms, &o);
+                let found = self.accesses_of(&o);
                 all |= found.writes_all;
                 roots.extend(
                     found
                         .accesses
-                        .into_iter()
+                        .iter()
                         .filter(|a| a.kind == AccessKind::Write)
-                        .map(|a| a.region.root),
+                        .map(|a| a.region.root.clone()),
                 );
             }
             self.written = Some((roots, all));
         }
-        let read = accesses(&mut self.forms, op);
+        let read = self.accesses_of(op);
         let Some((roots, all)) = &self.written else {
             return true;
         };
@@ -665,10 +679,26 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// [`accesses`] of `op`, computed once.
+    fn accesses_of(&mut self, op: &OperationRef<'c, 'a>) -> std::rc::Rc<OpAccesses<'c, 'a>> {
+        let forms = &mut self.forms;
+        std::rc::Rc::clone(
+            self.op_accesses
+                .entry(key(op))
+                .or_insert_with(|| std::rc::Rc::new(accesses(forms, op))),
+        )
+    }
+
     /// Step 3: an `apipe.copy` reads its source and writes its destination
     /// (checked against the state), then is in flight, uncommitted.
     fn copy(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let (src, dst) = copy_regions(&mut self.forms, &op);
+        let forms = &mut self.forms;
+        let regions = std::rc::Rc::clone(
+            self.copies
+                .entry(key(&op))
+                .or_insert_with(|| std::rc::Rc::new(copy_regions(forms, &op))),
+        );
+        let (src, dst) = (regions.0.clone(), regions.1.clone());
         self.check_read(&op, &src, Role::CopySource, state);
         self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
         let when = self.context(&op).constraints().to_vec();
@@ -715,7 +745,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     /// Step 3: any other op, through its memory effects.
     fn plain(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let found = accesses(&mut self.forms, op);
+        let found = self.accesses_of(op);
         if found.is_empty() {
             return;
         }
@@ -1454,7 +1484,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut header = entry.clone();
         let mut round = 0;
         let mut rounds = self.rounds(&l, &nested);
+        // The first round runs unchecked (see `checking`); if it is also
+        // the last, the body is walked once more, checked.
+        let checking = self.checking;
         let end = loop {
+            self.checking = checking && round > 0;
             let mut current = header.clone();
             self.block(body, &mut current);
             // A round costs its op visits times the copies in flight (each
@@ -1476,11 +1510,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 self.widen_reads(&l, &header, &mut next, false);
             }
             if next.same(&header) || round > rounds.give_up + 2 {
+                if checking && !self.checking {
+                    self.checking = true;
+                    current = header;
+                    self.block(body, &mut current);
+                }
                 break current;
             }
             header = next;
             round += 1;
         };
+        self.checking = checking;
         // The exit: after the last iteration (τ = T - 1), or (a dynamic
         // trip count) without any.
         let trips = self.forms.trips(&l);

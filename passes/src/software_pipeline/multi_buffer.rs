@@ -171,17 +171,6 @@ fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     crate::token_values::users(value)
 }
 
-fn inside(op: &OperationRef, ancestor: &OperationRef) -> bool {
-    let mut current = Some(*op);
-    while let Some(o) = current {
-        if o.to_raw().ptr == ancestor.to_raw().ptr {
-            return true;
-        }
-        current = o.parent_operation();
-    }
-    false
-}
-
 /// Checks that `value` can be expanded to `versions` versions for the
 /// pipelined `loop_op`, and describes the expansion. Emits a located error
 /// otherwise, at `first_use` (the first copy that writes the buffer).
@@ -215,7 +204,7 @@ pub(crate) fn describe<'c>(
                 owner.name().as_string_ref().as_str().unwrap_or("?")
             ));
         }
-        if inside(&owner, loop_op) {
+        if ops::is_inside(&owner, loop_op) {
             return fail("buffer written by an async copy is allocated inside the pipelined loop; allocate it before the loop");
         }
         if workgroup_memory::is_workgroup_alloc(&owner) && super::analysis::in_gpu_func(loop_op) {
@@ -249,7 +238,7 @@ pub(crate) fn describe<'c>(
         }
     };
     for user in users(value) {
-        if !inside(&user, loop_op) && !ops::is(&user, "memref.dealloc") {
+        if !ops::is_inside(&user, loop_op) && !ops::is(&user, "memref.dealloc") {
             return Err((
                 user.location(),
                 "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)".to_owned(),
