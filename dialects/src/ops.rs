@@ -80,9 +80,11 @@ pub fn is_apipe<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     name_bytes(op).starts_with(b"apipe.")
 }
 
-/// The full name of `op` (`"scf.for"`).
-pub fn name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+/// The full name of `op` (`"scf.for"`; `"?"` if it is not UTF-8), borrowed
+/// from the context's identifier: no copy (the passes ask this of most ops
+/// they walk).
+pub fn name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> &'c str {
+    std::str::from_utf8(name_bytes(op)).unwrap_or("?")
 }
 
 /// K, the slots of an mbarrier ring `memref<K x i64, 3>` (one 64-bit

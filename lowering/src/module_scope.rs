@@ -28,7 +28,7 @@ const UNNAMED_MODULE_OPS: [&str; 5] = [
 
 /// Whether `op` belongs directly in a module's body.
 fn module_level(op: &OperationRef) -> bool {
-    op.attribute("sym_name").is_ok() || UNNAMED_MODULE_OPS.contains(&ops::name(op).as_str())
+    op.attribute("sym_name").is_ok() || UNNAMED_MODULE_OPS.contains(&ops::name(op))
 }
 
 /// A located error at every op under `root` (itself a module, or holding

@@ -254,7 +254,7 @@ pub fn to_emulation<'c: 'a, 'a>(
         .iter()
         .map(|op| {
             let id = emitter.id(op.location(), "");
-            emitter.name(id, &crate::emulation::op_name(op));
+            emitter.name(id, crate::emulation::op_name(op));
             id
         })
         .collect();
@@ -526,7 +526,7 @@ impl<'c, 'a> Lowering<'_, 'c, 'a> {
             let dst = op.operand(1).unwrap();
             let indices: Vec<Value> = op.operands().skip(2).collect();
             copy_call(em, &mut self.typed, id, op, src, dst, &indices, queue);
-        } else if ops::MBARRIER_OPS.contains(&ops::name(&op).as_str()) {
+        } else if ops::MBARRIER_OPS.contains(&ops::name(&op)) {
             let typed = &mut self.typed;
             mbarrier::lower(em, id, op, &mut |em, operands| {
                 let mbarrier::BulkCopyOperands {

@@ -205,7 +205,7 @@ fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
                 ok = false;
             }
         }
-        let threaded = THREADED.contains(&name.as_str())
+        let threaded = THREADED.contains(&name)
             && (name != "scf.execute_region" || is_single_block_execute_region(&op));
         if op.region_count() > 0 && !threaded && !group_distance::is_function(&op) && commits(&op) {
             diagnostic::error(
@@ -356,7 +356,7 @@ fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> FxHashSet<usize> {
                 if operand != value {
                     continue;
                 }
-                match name.as_str() {
+                match name {
                     "scf.for" if index >= 3 => {
                         next.push(argument(&user, 0, index - 2));
                         next.push(result(&user, index - 3));
@@ -369,7 +369,7 @@ fn reached_by(seeds: Vec<mlir_sys::MlirValue>) -> FxHashSet<usize> {
                     }
                     "scf.yield" => {
                         let owner = user.parent_operation().unwrap();
-                        match ops::name(&owner).as_str() {
+                        match ops::name(&owner) {
                             "scf.for" => {
                                 next.push(argument(&owner, 0, index + 1));
                                 next.push(result(&owner, index));
@@ -469,7 +469,7 @@ impl<'c> Converter<'c> {
 
     fn op<'a>(&self, op: OperationRef<'c, 'a>, windows: &mut Windows<'c, 'a>) {
         let name = ops::name(&op);
-        match name.as_str() {
+        match name {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
                 // Count first: melior prints the module into the error of an
@@ -527,7 +527,7 @@ impl<'c> Converter<'c> {
                     }
                     return;
                 }
-                match name.as_str() {
+                match name {
                     "scf.for" => self.for_loop(op, windows, &queues),
                     "scf.while" => self.while_loop(op, windows, &queues),
                     _ => self.branches(op, windows, &queues),

@@ -385,7 +385,7 @@ fn forced_in_block<'c, 'a>(
             }
         } else if op.region_count() > 0 {
             let inherits = matches!(
-                ops::name(&op).as_str(),
+                ops::name(&op),
                 "scf.if" | "scf.index_switch" | "scf.execute_region"
             );
             for inner in ops::blocks_of(&op) {
@@ -519,7 +519,7 @@ pub fn while_iteration_groups<'c: 'a, 'a>(
 /// [`max_groups`] of one op (a commit counts itself; loops multiply).
 fn op_max_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> Option<u64> {
     let name = ops::name(op);
-    match name.as_str() {
+    match name {
         // In the mbarrier form an arrive ends a group of the thread's copies
         // (`cp.async.mbarrier.arrive.noinc` tracks every earlier copy, PTX
         // ISA 9.7.9.25.3.4), on queue 0 (it has no `queue`): the hazard walk
@@ -570,7 +570,7 @@ pub fn min_groups<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, queue: i64) -> u6
 
 /// [`min_groups`] of one op (a commit counts itself; loops multiply).
 fn op_min_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> u64 {
-    match ops::name(op).as_str() {
+    match ops::name(op) {
         ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES => {
             u64::from(attributes::queue(op) == queue)
         }
@@ -1101,7 +1101,7 @@ impl<'c> Interpreter<'c> {
         }
         let name = ops::name(&op);
 
-        match name.as_str() {
+        match name {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
                 for fact in state.values_mut() {

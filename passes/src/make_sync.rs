@@ -138,7 +138,7 @@ fn kernel_mbarrier_waits<'c, 'a>(
         let Some(function) = group_distance::enclosing_function(*op) else {
             continue;
         };
-        if !matches!(ops::name(&function).as_str(), "gpu.func" | "gpu.launch") {
+        if !matches!(ops::name(&function), "gpu.func" | "gpu.launch") {
             continue;
         }
         let divergence = divergence

@@ -80,8 +80,8 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
     // The root's own block arguments count too (a function argument).
     for op in ops::self_and_nested_ops(root) {
         let name = ops::name(&op);
-        if op.operands().any(ops::is_token) && !TOKEN_USERS.contains(&name.as_str()) {
-            let reason = match name.as_str() {
+        if op.operands().any(ops::is_token) && !TOKEN_USERS.contains(&name) {
+            let reason = match name {
                 "func.return" | "func.call" | "gpu.return" | "llvm.call" | "llvm.return" => {
                     "tokens cannot cross function boundaries"
                 }
@@ -94,14 +94,11 @@ pub fn check_removable<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
             );
             ok = false;
         }
-        if !TOKEN_ARGUMENT_OWNERS.contains(&name.as_str()) {
-            ok &= check_block_arguments(&op, &name);
+        if !TOKEN_ARGUMENT_OWNERS.contains(&name) {
+            ok &= check_block_arguments(&op, name);
         }
         let is_source = ops::is(&op, ops::COMMIT_GROUP) || ops::is(&op, ops::READY);
-        if !is_source
-            && op.results().any(ops::is_token)
-            && !TOKEN_RESULT_OWNERS.contains(&name.as_str())
-        {
+        if !is_source && op.results().any(ops::is_token) && !TOKEN_RESULT_OWNERS.contains(&name) {
             diagnostic::error(
                 op.location(),
                 &format!("'{name}' op produces an !apipe.token value that cannot be removed"),
@@ -154,7 +151,7 @@ pub fn strip_tokens<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) {
             continue;
         }
         let has_tokens = op.operands().any(ops::is_token) || op.results().any(ops::is_token);
-        let has_token_arguments = TOKEN_ARGUMENT_OWNERS.contains(&ops::name(&op).as_str());
+        let has_token_arguments = TOKEN_ARGUMENT_OWNERS.contains(&ops::name(&op));
         if has_tokens || has_token_arguments {
             rebuild_without_tokens(op);
         }
@@ -206,7 +203,7 @@ pub fn rebuild<'c, 'a>(
             region
         })
         .collect();
-    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
+    let replacement = OperationBuilder::new(ops::name(&op), op.location())
         .add_operands(operands)
         .add_results(result_types)
         .add_attributes(&attributes)
@@ -256,7 +253,7 @@ pub fn tail_results<'c, 'a>(op: OperationRef<'c, 'a>, count: usize) -> Vec<Value
 pub fn append_operands<'c, 'a>(op: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) {
     let operands: Vec<Value> = op.operands().chain(extra.iter().copied()).collect();
     let attributes: Vec<_> = op.attributes().collect();
-    let replacement = OperationBuilder::new(&ops::name(&op), op.location())
+    let replacement = OperationBuilder::new(ops::name(&op), op.location())
         .add_operands(&operands)
         .add_attributes(&attributes)
         .build()

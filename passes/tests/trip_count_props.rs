@@ -128,7 +128,7 @@ impl Expr {
             .ok()
             .map_or(-1, |a| IntegerAttribute::try_from(a).unwrap().value());
         let operands = op.operands().map(Expr::read).collect();
-        Expr::Op(name, predicate, operands)
+        Expr::Op(name.to_owned(), predicate, operands)
     }
 
     /// Evaluates it in 64-bit wrapping arithmetic, as the hardware does.

@@ -533,14 +533,14 @@ fn is_runtime_call(op: &OperationRef) -> bool {
 /// operands (step 5), and its name in messages.
 fn use_name(user: &OperationRef) -> Option<String> {
     let terminator = user.next_in_block().is_none();
-    if NOT_USES.contains(&ops::name(user).as_str()) || is_runtime_call(user) || terminator {
+    if NOT_USES.contains(&ops::name(user)) || is_runtime_call(user) || terminator {
         return None;
     }
     // Step 6 of the lowering made each `apipe.copy` a call of the runtime.
     if callee(user).is_some_and(|c| c.starts_with(&format!("@{COPY_FN_PREFIX}"))) {
         return Some(ops::COPY.to_owned());
     }
-    Some(op_name(user))
+    Some(op_name(user).to_owned())
 }
 
 /// The source of `value` if view op `op` returns it (step 5).
@@ -550,7 +550,7 @@ fn viewed<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Option
     }
     view_source(op).or_else(|| {
         VIEWS
-            .contains(&ops::name(op).as_str())
+            .contains(&ops::name(op))
             .then(|| op.operand(0).ok())
             .flatten()
     })
@@ -600,7 +600,7 @@ fn may_be_freed(buffer: Value, launches: bool) -> bool {
             if is_free(&user)
                 || (ops::is(&user, "func.call") && !is_runtime_call(&user))
                 || user.next_in_block().is_none()
-                || ["scf.for", "scf.while", "arith.select"].contains(&name.as_str())
+                || ["scf.for", "scf.while", "arith.select"].contains(&name)
                 || (metadata && launches)
                 || (returns_memref && !metadata)
             {
@@ -649,7 +649,7 @@ fn uses_to_check<'c: 'a, 'a>(
             continue;
         }
         for op in ops::nested_ops(&function) {
-            let view = view_source(&op).is_some() || VIEWS.contains(&ops::name(&op).as_str());
+            let view = view_source(&op).is_some() || VIEWS.contains(&ops::name(&op));
             let Some(name) = use_name(&op).filter(|_| !view) else {
                 continue;
             };
@@ -679,8 +679,7 @@ fn uses_to_check<'c: 'a, 'a>(
                             // Never freed (stack, globals), or of unknown
                             // provenance (call and `scf.if` results,
                             // `arith.select`, ...).
-                            !["memref.alloca", "memref.get_global"]
-                                .contains(&ops::name(&owner).as_str())
+                            !["memref.alloca", "memref.get_global"].contains(&ops::name(&owner))
                         }
                     }
                     // Block arguments: function arguments, iter_args, `cf`

@@ -135,7 +135,7 @@ fn element_access<'c, 'a>(
 ) -> bool {
     // (memref operand, first index operand, value type, kind)
     let result_type = || op.result(0).map(|r| r.r#type());
-    let access = match ops::name(&op).as_str() {
+    let access = match ops::name(&op) {
         "memref.load" | "vector.load" => (0, 1, result_type(), READ),
         "memref.store" | "vector.store" => (1, 2, op.operand(0).map(|v| v.r#type()), WRITE),
         "memref.atomic_rmw" => (1, 2, result_type(), ATOMIC),
@@ -172,7 +172,7 @@ fn element_access<'c, 'a>(
     };
     let address = address(op, emitter, memref, &indices, element);
     let id = emitter.id(op.location(), "");
-    emitter.name(id, &ops::name(&op));
+    emitter.name(id, ops::name(&op));
     let id = emitter.constant(op, emitter.i64_type(), id);
     let bytes = emitter.constant(op, emitter.i64_type(), bytes);
     let kind = emitter.constant(op, emitter.i64_type(), kind);
@@ -319,7 +319,7 @@ fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a
             .flatten()
             .unwrap_or(0)
     };
-    let narrowed = match ops::name(op).as_str() {
+    let narrowed = match ops::name(op) {
         // (When step 1 could not read their element type.)
         "memref.atomic_rmw" => Some(indexed(1, ATOMIC, None)),
         "memref.generic_atomic_rmw" => Some(indexed(0, ATOMIC, None)),
@@ -410,7 +410,7 @@ fn region_hook<'c, 'a>(
     }
     let i64_type = emitter.i64_type();
     let id = emitter.id(op.location(), "");
-    emitter.name(id, &ops::name(&op));
+    emitter.name(id, ops::name(&op));
     let mut arguments = vec![
         emitter.constant(op, i64_type, id),
         emitter.constant(op, i64_type, access.kind),
@@ -504,7 +504,7 @@ fn is_stack(memref: Value) -> bool {
             "memref.expand_shape",
             "memref.transpose",
         ];
-        if !view.contains(&name.as_str()) || owner.operand_count() == 0 {
+        if !view.contains(&name) || owner.operand_count() == 0 {
             return false;
         }
         match owner.operand(0) {

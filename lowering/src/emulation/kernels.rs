@@ -182,7 +182,7 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
             continue;
         }
         if in_gpu {
-            if dialect == "gpu" && !GPU_OPS.contains(&name.as_str()) {
+            if dialect == "gpu" && !GPU_OPS.contains(&name) {
                 error(
                     &op,
                     format!(
@@ -280,7 +280,7 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
             }
             continue;
         }
-        match name.as_str() {
+        match name {
             "gpu.launch_func" => {
                 if let Some(message) = launch_problem(&op) {
                     error(&op, message);

@@ -102,7 +102,7 @@ fn describe<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<LaneAccess<'c, 'a>> {
         return None;
     }
     let after = base + 1 + rank;
-    let (kind, mask, shape, lanes, bounded) = match name.as_str() {
+    let (kind, mask, shape, lanes, bounded) = match name {
         "vector.maskedload" => (READ, at(after)?, result_shape()?, Lanes::Contiguous, false),
         "vector.maskedstore" => (
             WRITE,
@@ -215,7 +215,7 @@ pub fn insert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>, h
     let i64_type = emitter.i64_type();
     let index = emitter.index_type();
     let id = emitter.id(location, "");
-    emitter.name(id, &ops::name(&op));
+    emitter.name(id, ops::name(&op));
     let id = emitter.constant(op, i64_type, id);
     let kind = emitter.constant(op, i64_type, access.kind);
     let element = emitter.constant(op, i64_type, bytes);

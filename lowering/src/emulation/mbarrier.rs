@@ -109,7 +109,7 @@ pub fn lower<'c, 'a>(
 ) -> bool {
     let i64_type = em.i64_type();
     let name = ops::name(&op);
-    match name.as_str() {
+    match name {
         ops::MBARRIER_INIT => {
             let ring = op.operand(0).unwrap();
             let slots = MemRefType::try_from(ring.r#type())

@@ -413,9 +413,9 @@ fn scalar_bits(ty: Type) -> Option<u32> {
 
 /// The name of `op` in the emulator's messages: `memref.realloc` for the
 /// ops a realloc became ([`realloc`]), else its own.
-pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> &'c str {
     if op.attribute(realloc::REALLOC).is_ok() {
-        "memref.realloc".to_owned()
+        "memref.realloc"
     } else {
         apipe_dialect::ops::name(op)
     }

@@ -196,20 +196,23 @@ impl Lin {
     /// The tightest form of the integer constraint `self >= 0`: with `g`
     /// the gcd of the coefficients (`g >= 2`), every coefficient divided by
     /// `g` and the constant rounded down (`2x + 1 >= 0` is `x >= 0` over the
-    /// integers; every atom takes integer values). `self` itself otherwise.
-    pub fn tightened_nonneg(&self) -> Lin {
+    /// integers; every atom takes integer values). `self` itself otherwise
+    /// (taken by value: most constraints are already tight, and are kept
+    /// without a copy).
+    pub fn tightened_nonneg(mut self) -> Lin {
         let g = self
             .terms
             .iter()
             .fold(0u64, |g, (_, c)| gcd_u64(g, c.unsigned_abs()));
         if g < 2 {
-            return self.clone();
+            return self;
         }
         let g = g as i64;
-        Lin {
-            terms: self.terms.iter().map(|(a, c)| (a.clone(), c / g)).collect(),
-            constant: self.constant.div_euclid(g),
+        for (_, c) in &mut self.terms {
+            *c /= g;
         }
+        self.constant = self.constant.div_euclid(g);
+        self
     }
 
     /// `factor * self`; `None` on overflow.
@@ -266,19 +269,90 @@ impl Lin {
     /// by that form (inside remainders and quotients too); `None` on
     /// overflow.
     pub fn substitute(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Lin> {
-        let mut out = Lin::constant(self.constant);
-        for (atom, coefficient) in &self.terms {
-            let replaced = match atom {
-                Atom::Sym(s) => match map(*s) {
-                    Some(by) => by,
-                    None => Lin::symbol(*s),
-                },
-                Atom::Mod(x, v, sign) => Lin::modulo(x.substitute(map)?, *v, *sign),
-                Atom::Div(x, v, sign) => Lin::div(x.substitute(map)?, *v, *sign),
+        Some(self.substituted(map)?.unwrap_or_else(|| self.clone()))
+    }
+
+    /// [`Lin::substitute`], with `Some(None)` when `map` replaces no symbol
+    /// of the form (the form stays as it is, and is not copied). An atom
+    /// replaced by one atom plus a constant (`τ -> τ - 1` at a back edge, a
+    /// value renamed stale, a version `(τ + 1) mod V` whose dividend
+    /// shifted) is replaced in place and moves the constant (the terms are
+    /// sorted again after a change of atom); only the terms replaced by
+    /// other forms are merged back in.
+    pub fn substituted(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Option<Lin>> {
+        // `self` with the renames and shifts applied; `None` while there is
+        // none.
+        let mut shifted: Option<Lin> = None;
+        let mut renamed = false;
+        // Terms (by index) replaced by other forms.
+        let mut moved: Vec<(usize, Lin)> = Vec::new();
+        for (k, (atom, coefficient)) in self.terms.iter().enumerate() {
+            let by = match atom {
+                Atom::Sym(s) => map(*s),
+                Atom::Mod(x, v, sign) => x.substituted(map)?.map(|y| Lin::modulo(y, *v, *sign)),
+                Atom::Div(x, v, sign) => x.substituted(map)?.map(|y| Lin::div(y, *v, *sign)),
             };
-            out = out.plus(&replaced, *coefficient)?;
+            let Some(mut by) = by else {
+                continue;
+            };
+            // One atom plus a constant (a symbol renamed or shifted, a
+            // remainder of a substituted dividend): in place.
+            if matches!(by.terms.as_slice(), [(_, 1)]) {
+                let out = shifted.get_or_insert_with(|| self.clone());
+                out.constant = out
+                    .constant
+                    .checked_add(coefficient.checked_mul(by.constant)?)?;
+                let (replacement, _) = by.terms.pop().expect("one term");
+                if replacement != *atom {
+                    out.terms[k].0 = replacement;
+                    renamed = true;
+                }
+                continue;
+            }
+            moved.push((k, by));
         }
-        Some(out)
+        if moved.is_empty() {
+            if let (true, Some(out)) = (renamed, &mut shifted) {
+                out.resort()?;
+            }
+            return Some(shifted);
+        }
+        // The renames and shifts left every term in place: indices still
+        // hold.
+        let base = shifted.unwrap_or_else(|| self.clone());
+        let mut out = Lin {
+            terms: base
+                .terms
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| !moved.iter().any(|(j, _)| j == k))
+                .map(|(_, term)| term)
+                .collect(),
+            constant: base.constant,
+        };
+        if renamed {
+            out.resort()?;
+        }
+        for (k, by) in &moved {
+            out = out.plus(by, self.terms[*k].1)?;
+        }
+        Some(Some(out))
+    }
+
+    /// Restores the term invariant (sorted by atom, no atom twice, no zero
+    /// coefficient) after atoms were renamed in place; `None` on overflow.
+    fn resort(&mut self) -> Option<()> {
+        self.terms.sort_by(|(a, _), (b, _)| a.cmp(b));
+        let mut merged: Vec<(Atom, i64)> = Vec::with_capacity(self.terms.len());
+        for (atom, c) in self.terms.drain(..) {
+            match merged.last_mut() {
+                Some((last, d)) if *last == atom => *d = d.checked_add(c)?,
+                _ => merged.push((atom, c)),
+            }
+        }
+        merged.retain(|(_, c)| *c != 0);
+        self.terms = merged;
+        Some(())
     }
 
     /// The form with the symbol `s` replaced by `by`; `None` on overflow.

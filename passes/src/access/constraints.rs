@@ -150,7 +150,8 @@ pub struct System {
 const MEMO_ENTRIES: usize = 1 << 14;
 
 thread_local! {
-    /// [`System::feasible`]'s answers, by [`System::canonical`] system.
+    /// [`System::feasible`]'s answers, by system as asked and by
+    /// [`System::canonical`] system.
     static MEMO: RefCell<FxHashMap<Vec<Constraint>, Feasibility>> = RefCell::new(FxHashMap::default());
 }
 
@@ -199,21 +200,31 @@ impl System {
     /// kernels of one module repeat the same systems (one per shape of
     /// loop) over different values. An answer found for one system is a
     /// sound answer for every renaming of it.
+    ///
+    /// The system as it is is looked up first (no copy is built for the
+    /// lookup: the passes ask the same system again within a function, from
+    /// round to round of a fixed point), then its canonical renaming. Both
+    /// are keys of the one memo: each is a system, and a system's answer
+    /// does not depend on its symbols' names.
     pub fn feasible(&self) -> Feasibility {
-        let key = self.canonical();
-        if let Some(answer) = MEMO.with(|memo| memo.borrow().get(&key).copied()) {
+        if let Some(answer) = MEMO.with(|memo| memo.borrow().get(&self.constraints[..]).copied()) {
             return answer;
         }
-        let answer = match self.prepared() {
+        let key = self.canonical();
+        let known = MEMO.with(|memo| memo.borrow().get(&key).copied());
+        let answer = known.unwrap_or_else(|| match self.prepared() {
             Some(solver) => solver.solve(),
             None => Feasibility::Infeasible,
-        };
+        });
         MEMO.with(|memo| {
             let mut memo = memo.borrow_mut();
-            if memo.len() >= MEMO_ENTRIES {
+            if memo.len() + 2 > MEMO_ENTRIES {
                 memo.clear();
             }
-            memo.insert(key, answer);
+            if known.is_none() {
+                memo.insert(key, answer);
+            }
+            memo.insert(self.constraints.clone(), answer);
         });
         answer
     }

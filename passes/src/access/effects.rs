@@ -201,7 +201,7 @@ fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, boo
             .map(|v| vector_shape(v.r#type()))
             .unwrap_or_default()
     };
-    let found = match name.as_str() {
+    let found = match name {
         "memref.load" | "memref.generic_atomic_rmw" => narrowed(forms, op, 0, 1, &[]),
         "memref.store" | "memref.atomic_rmw" => narrowed(forms, op, 1, 2, &[]),
         "vector.load" | "vector.maskedload" => narrowed(forms, op, 0, 1, &result_shape()),

@@ -115,20 +115,27 @@ impl Region {
     /// symbol.
     pub fn substitute(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Region {
         let mut out = self.clone();
+        out.substitute_in_place(map);
+        out
+    }
+
+    /// [`Region::substitute`] on the region itself (no copy of the forms
+    /// `map` leaves alone).
+    pub fn substitute_in_place(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
         if let Some(symbol) = map(self.root.symbol).and_then(|l| l.as_symbol()) {
-            out.root.symbol = symbol;
+            self.root.symbol = symbol;
         }
-        if let Some(dims) = &mut out.dims {
+        if let Some(dims) = &mut self.dims {
             for dim in dims {
                 if let Dim::Range { start, .. } = dim {
-                    match start.substitute(map) {
-                        Some(s) => *start = s,
+                    match start.substituted(map) {
+                        Some(Some(s)) => *start = s,
+                        Some(None) => {}
                         None => *dim = Dim::Any,
                     }
                 }
             }
         }
-        out
     }
 
     /// True if the symbol `s` occurs in a dimension (or is the root).
@@ -481,7 +488,7 @@ fn root_of(value: Value) -> Root {
     let symbol = Symbol::Value(value_key(value));
     let space = memory_space(value.r#type());
     let kind = if let Some(op) = defining_op(value) {
-        match ops::name(&op).as_str() {
+        match ops::name(&op) {
             "memref.alloc" | "memref.alloca" => RootKind::Fresh,
             "memref.get_global" => op
                 .attribute("name")
@@ -598,7 +605,7 @@ fn through_view<'c: 'a, 'a>(
 ) -> Option<(Value<'c, 'a>, Option<Vec<Dim>>)> {
     let op = defining_op(memref)?;
     let source = effects::view_source(&op)
-        .or_else(|| match ops::name(&op).as_str() {
+        .or_else(|| match ops::name(&op) {
             // View ops of their operand 0 that MLIR 22 may not mark as
             // ViewLikeOpInterface.
             "memref.assume_alignment"
@@ -611,7 +618,7 @@ fn through_view<'c: 'a, 'a>(
         })
         .filter(|v| is_memref(*v))?;
     let name = ops::name(&op);
-    let dims = match (name.as_str(), dims) {
+    let dims = match (name, dims) {
         (_, None) => None,
         ("memref.cast" | "memref.memory_space_cast" | "memref.assume_alignment", dims) => {
             // Same layout; a cast to or from an unranked memref keeps the

@@ -77,7 +77,7 @@ pub enum Step {
 /// the caller's own analysis). `None`: not a pipeline-state op.
 pub fn step(op: &OperationRef, constants: &[Option<i64>]) -> Option<Step> {
     let constant = |i: usize| constants.get(i).copied().flatten();
-    match ops::name(op).as_str() {
+    match ops::name(op) {
         "arith.addi" => match (constant(0), constant(1)) {
             (_, Some(1)) => Some(Step::Increment { x: 0 }),
             (Some(1), _) => Some(Step::Increment { x: 1 }),

@@ -886,7 +886,7 @@ fn tightened_nonneg_divides_by_the_gcd_and_rounds_down() {
     assert_eq!(y.tightened_nonneg(), want);
     // Coprime coefficients and constants stay.
     let z = sym(0).plus(&sym(1), 2).unwrap().offset(-7).unwrap();
-    assert_eq!(z.tightened_nonneg(), z);
+    assert_eq!(z.clone().tightened_nonneg(), z);
     assert_eq!(Lin::constant(-3).tightened_nonneg(), Lin::constant(-3));
 }
 
@@ -1221,4 +1221,52 @@ fn disjoint_by_forms_separates_versions_only_where_fixed() {
         &region(version(0)),
         &mut |s| !matches!(s, Symbol::Iteration(_))
     ));
+}
+
+/// [`Lin::substitute`] as a sum rebuilt term by term (every term through
+/// [`Lin::plus`]): the normal form the fast paths of
+/// [`Lin::substituted`] (in-place renames and shifts) must give as well.
+fn substitute_by_sums(f: &Lin, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Lin> {
+    let mut out = Lin::constant(f.constant_term());
+    for (atom, coefficient) in f.terms() {
+        let replaced = match atom {
+            Atom::Sym(s) => map(*s).unwrap_or_else(|| Lin::symbol(*s)),
+            Atom::Mod(x, v, sign) => Lin::modulo(substitute_by_sums(x, map)?, *v, *sign),
+            Atom::Div(x, v, sign) => Lin::div(substitute_by_sums(x, map)?, *v, *sign),
+        };
+        out = out.plus(&replaced, coefficient)?;
+    }
+    Some(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Renames (`a -> b + c`, two symbols onto one, a symbol onto itself
+    /// shifted), general replacements and untouched symbols give the same
+    /// form, in normal form, as the sum rebuilt term by term; an untouched
+    /// form is reported as such.
+    #[test]
+    fn substituted_matches_the_sum_term_by_term(
+        f in form(),
+        replacement in form(),
+        kinds in proptest::collection::vec((0u8..3, 0usize..3, -4i64..=4), 3),
+    ) {
+        let map = |s: Symbol| -> Option<Lin> {
+            let Symbol::Fresh(n) = s else { return None };
+            let (kind, target, shift) = *kinds.get(n as usize)?;
+            match kind {
+                0 => None,
+                1 => sym(target).offset(shift),
+                _ => Some(replacement.clone()),
+            }
+        };
+        let want = substitute_by_sums(&f, &map);
+        prop_assert_eq!(f.substitute(&map), want.clone());
+        if let Some(Some(changed)) = f.substituted(&map) {
+            prop_assert_eq!(Some(changed), want);
+        } else if let Some(None) = f.substituted(&map) {
+            prop_assert_eq!(Some(f.clone()), want);
+        }
+    }
 }

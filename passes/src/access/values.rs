@@ -436,7 +436,7 @@ impl Forms {
             (i < operand_count).then(|| this.of_at(op.operand(i).unwrap(), depth + 1))
         };
         let positive = |lin: &Lin| lin.as_constant().filter(|c| *c > 0);
-        match name.as_str() {
+        match name {
             "arith.addi" => operand(self, 0)?.plus(&operand(self, 1)?, 1),
             "arith.subi" => operand(self, 0)?.plus(&operand(self, 1)?, -1),
             "arith.muli" => {
@@ -458,7 +458,7 @@ impl Forms {
             }
             "arith.divui" | "arith.divsi" | "arith.floordivsi" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                let sign = match name.as_str() {
+                let sign = match name {
                     "arith.divui" => Signedness::Unsigned,
                     "arith.divsi" => Signedness::Signed,
                     _ => Signedness::Euclidean,
@@ -484,7 +484,7 @@ impl Forms {
             "arith.shli" | "arith.shrui" | "arith.shrsi" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let shift = b.as_constant().filter(|s| (0..62).contains(s))?;
-                match name.as_str() {
+                match name {
                     "arith.shli" => a.scaled(1 << shift),
                     "arith.shrui" => Some(Lin::div(a, 1 << shift, Signedness::Unsigned)),
                     _ => Some(Lin::div(a, 1 << shift, Signedness::Euclidean)),
@@ -616,7 +616,7 @@ impl Forms {
             return out;
         };
         let name = ops::name(&op);
-        match name.as_str() {
+        match name {
             // `0 <= tid < block_dim`, where the block size is known.
             "gpu.thread_id" => {
                 let mut out = vec![Constraint::NonNeg(me.clone())];
@@ -888,7 +888,7 @@ impl Forms {
         system: &mut System,
     ) {
         let name = ops::name(parent);
-        match (name.as_str(), region) {
+        match (name, region) {
             ("scf.for", Some(0)) => system.extend(self.loop_body_constraints(parent)),
             // An `scf.while`'s iteration (the back edges taken) is
             // nonnegative; its `after` region runs where the condition holds.
@@ -973,7 +973,7 @@ impl Forms {
         // outcomes are disjunctions: only the condition's own symbol.)
         if op.operand_count() == 2 && self.condition_depth < 16 {
             let (a, b) = (op.operand(0).unwrap(), op.operand(1).unwrap());
-            let parts: Vec<(Value, bool)> = match (ops::name(&op).as_str(), holds) {
+            let parts: Vec<(Value, bool)> = match (ops::name(&op), holds) {
                 ("arith.andi", true) | ("arith.ori", false) => vec![(a, holds), (b, holds)],
                 ("arith.xori", _) if constant(b).is_some_and(|c| c != 0) => vec![(a, !holds)],
                 ("arith.xori", _) if constant(a).is_some_and(|c| c != 0) => vec![(b, !holds)],

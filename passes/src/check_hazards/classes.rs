@@ -765,7 +765,7 @@ pub(super) fn fresh_id(l: usize, what: u32) -> u32 {
 /// `src_elements` (its source region is sized by `elements`, which may run
 /// past the buffer): their regions may be larger than what they touch.
 fn bounded_access(op: &OperationRef) -> bool {
-    match apipe_dialect::ops::name(op).as_str() {
+    match apipe_dialect::ops::name(op) {
         "memref.load" | "memref.store" => true,
         apipe_dialect::ops::COPY => {
             let ranks = op

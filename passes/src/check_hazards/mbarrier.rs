@@ -161,7 +161,7 @@ impl Facts {
                     conservative: false,
                     at: op,
                     other: op,
-                    message: format!("'{}' op {message}", op_name(&op)),
+                    message: format!("'{}' op {message}", ops::name(&op)),
                     notes: Vec::new(),
                 })
             })
@@ -297,7 +297,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
                 .iter()
                 .find(|o| op_key(*o) == *key)
             {
-                diagnostic::error(op.location(), &format!("'{}' op {message}", op_name(op)));
+                diagnostic::error(op.location(), &format!("'{}' op {message}", ops::name(op)));
             }
         }
         Err(Reported)
@@ -704,10 +704,6 @@ fn value_key(value: Value) -> usize {
     crate::access::values::value_key(value)
 }
 
-fn op_name(op: &OperationRef) -> String {
-    ops::name(op)
-}
-
 impl<'c: 'a, 'a> Analysis<'c, 'a> {
     fn error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
         if self.quiet > 0 || !self.failed.insert(op_key(op)) {
@@ -744,14 +740,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             || ops::is(&self.function, "gpu.launch")
             || nested.iter().any(|op| {
                 matches!(
-                    op_name(op).as_str(),
+                    ops::name(op),
                     "gpu.thread_id" | "gpu.barrier" | "gpu.block_dim"
                 )
             });
         let divergence = kernel.then(|| Divergence::compute(&self.function));
         let mut refused = FxHashSet::default();
         for op in &nested {
-            let name = op_name(op);
+            let name = ops::name(op);
             if name != ops::MBARRIER_INIT {
                 continue;
             }
@@ -765,7 +761,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             if ops::ancestors(op)
                 .take_while(|p| *p != self.function)
-                .any(|p| matches!(op_name(&p).as_str(), "scf.for" | "scf.while"))
+                .any(|p| matches!(ops::name(&p), "scf.for" | "scf.while"))
             {
                 self.error(op, "initialises its ring inside a loop: each iteration would reset its phases; initialise it once, before the loop");
                 continue;
@@ -788,7 +784,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             self.rings.insert(key, Ring { slots });
         }
         for op in &nested {
-            let name = op_name(op);
+            let name = ops::name(op);
             let Some(ring) = ring_operand(op) else {
                 continue;
             };
@@ -870,8 +866,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     }
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
-        let name = op_name(&op);
-        match name.as_str() {
+        let name = ops::name(&op);
+        match name {
             "arith.constant" | "index.constant" => {
                 if let Some(v) = op.result(0).ok().and_then(|r| ops::constant_int(r.into())) {
                     let v = if is_i1(op.result(0).unwrap().into()) {
@@ -884,7 +880,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" | "arith.select"
             | "arith.xori" | "arith.remui" | "arith.divui" => {
-                let mut v = self.arith(&op, &name, state);
+                let mut v = self.arith(&op, name, state);
                 v.pipe = self.pipe(&op, state);
                 self.set(state, op.result(0).unwrap().into(), v);
             }
@@ -1675,7 +1671,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     let in_inner_loop = arrives.iter().any(|a| {
                         ops::ancestors(a)
                             .take_while(|p| p != op)
-                            .any(|p| matches!(op_name(&p).as_str(), "scf.for" | "scf.while"))
+                            .any(|p| matches!(ops::name(&p), "scf.for" | "scf.while"))
                     });
                     let entry_n = entry.rings[ring].n;
                     if in_inner_loop || entry_n.hi >= INF {
@@ -1838,7 +1834,7 @@ fn transfer_bytes(op: &OperationRef) -> Option<i64> {
 /// The ring operand of an mbarrier op or a bulk copy, `None` for other
 /// ops (`apipe.mbarrier_init` included).
 fn ring_operand<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
-    match op_name(op).as_str() {
+    match ops::name(op) {
         ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT | ops::MBARRIER_EXPECT_TX => {
             op.operand(0).ok()
         }
@@ -1918,7 +1914,7 @@ fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), 
         let Some(def) = crate::access::values::defining_op(v) else {
             return Err(CANNOT.into());
         };
-        match op_name(&def).as_str() {
+        match ops::name(&def) {
             "arith.muli" | "index.mul" => {
                 stack.push(def.operand(0).unwrap());
                 stack.push(def.operand(1).unwrap());

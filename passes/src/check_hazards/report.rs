@@ -139,7 +139,7 @@ fn instance_notes<'c, 'a>(
     let queue = instance.queue;
     let issued = iterations_back(facts.age);
     if let Some((branch, region)) = instance.trace.divergent {
-        let which = match (ops::name(&branch).as_str(), region) {
+        let which = match (ops::name(&branch), region) {
             ("scf.if", 0) => "the then branch".to_owned(),
             ("scf.if", _) => "the else branch".to_owned(),
             ("scf.index_switch", 0) => "its default region".to_owned(),
@@ -273,7 +273,7 @@ fn instance_notes<'c, 'a>(
         )),
     }
     if let Some((branch, region)) = instance.trace.branch {
-        let which = match (ops::name(&branch).as_str(), region) {
+        let which = match (ops::name(&branch), region) {
             ("scf.if", 0) => "when this scf.if takes its then branch".to_owned(),
             ("scf.if", _) => "when this scf.if takes its else branch".to_owned(),
             (name, r) => format!("on region {r} of this {name}"),

@@ -274,8 +274,8 @@ impl<'c, 'a> Instance<'c, 'a> {
     /// that overflows becomes `[0, unbounded]`; a region dimension, any
     /// position; a constraint, dropped.
     pub fn map(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
-        self.src = self.src.substitute(map);
-        self.dst = self.dst.substitute(map);
+        self.src.substitute_in_place(map);
+        self.dst.substitute_in_place(map);
         match self.groups.base.substitute(map) {
             Some(base) => self.groups.base = base,
             None => {
@@ -290,7 +290,7 @@ impl<'c, 'a> Instance<'c, 'a> {
                 wait.groups = groups;
             }
         }
-        self.when = map_constraints(&self.when, map);
+        self.when = map_constraints(std::mem::take(&mut self.when), map);
     }
 
     /// Adds constraints (kept sorted).
@@ -311,15 +311,24 @@ impl<'c, 'a> Read<'c, 'a> {
 
     /// Applies `map` to the region and constraints.
     pub fn map(&mut self, map: &dyn Fn(Symbol) -> Option<Lin>) {
-        self.region = self.region.substitute(map);
-        self.when = map_constraints(&self.when, map);
+        self.region.substitute_in_place(map);
+        self.when = map_constraints(std::mem::take(&mut self.when), map);
     }
 }
 
-fn map_constraints(when: &[Constraint], map: &dyn Fn(Symbol) -> Option<Lin>) -> Vec<Constraint> {
+/// `when` with `map` applied (a constraint that overflows is dropped),
+/// sorted again. Bounds `map` leaves alone are kept, not copied.
+fn map_constraints(when: Vec<Constraint>, map: &dyn Fn(Symbol) -> Option<Lin>) -> Vec<Constraint> {
     sorted(
-        when.iter()
-            .filter_map(|c| c.substitute(map).flatten())
+        when.into_iter()
+            .filter_map(|c| match c {
+                Constraint::NonNeg(x) => match x.substituted(map) {
+                    Some(Some(y)) => Some(Constraint::NonNeg(y)),
+                    Some(None) => Some(Constraint::NonNeg(x)),
+                    None => None,
+                },
+                c => c.substitute(map).flatten(),
+            })
             .collect(),
     )
 }

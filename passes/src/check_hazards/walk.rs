@@ -137,7 +137,7 @@ struct Events<'c, 'a> {
 fn quiet(nested: &[OperationRef]) -> bool {
     !nested.iter().any(|o| {
         matches!(
-            ops::name(o).as_str(),
+            ops::name(o),
             ops::COMMIT_GROUP
                 | ops::WAIT_GROUP
                 | ops::WAIT
@@ -246,7 +246,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // SAFETY: keys of symbols come from live values of this function.
         let value = unsafe { value_of(k) };
         if let Some(op) = defining_op(value) {
-            return matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id");
+            return matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id");
         }
         // `gpu.launch` body arguments 3-5 are the thread ids.
         block_argument(value).is_some_and(|(block, n)| {
@@ -341,7 +341,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let reads = *self.reads_dimension.get_or_insert_with(|| {
             let mut reads = [false; 3];
             for op in ops::nested_ops(&function) {
-                if matches!(ops::name(&op).as_str(), "gpu.thread_id" | "gpu.global_id") {
+                if matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id") {
                     // An id with no use, or used only to elect thread
                     // (0, 0, 0), says nothing of the data.
                     let read = op.result(0).is_ok_and(|r| {
@@ -398,7 +398,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             if !single_block(&parent) {
                 return false;
             }
-            let uniform = match ops::name(&parent).as_str() {
+            let uniform = match ops::name(&parent) {
                 "scf.if" | "scf.index_switch" => parent
                     .operand(0)
                     .is_ok_and(|c| !self.is_variant(Symbol::Value(key_of_value(c)))),
@@ -524,7 +524,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             false
         } else if let Some(op) = defining_op(value) {
             let name = ops::name(&op);
-            match name.as_str() {
+            match name {
                 "gpu.thread_id" | "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
                 "gpu.block_id"
                 | "gpu.block_dim"
@@ -588,7 +588,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         let name = ops::name(&op);
-        match name.as_str() {
+        match name {
             // A bulk copy is tracked by its slot's phase, which the
             // thread's next arrive completes (one ring per function,
             // checked by `mbarrier`): the commit of one queue, as a copy.
@@ -1395,7 +1395,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
         let issues = nested.iter().any(|o| {
             matches!(
-                ops::name(o).as_str(),
+                ops::name(o),
                 ops::COPY | ops::COMMIT_GROUP | ops::MBARRIER_ARRIVE_COPIES
             )
         });
@@ -1658,7 +1658,7 @@ fn only_elects(value: Value, depth: usize) -> bool {
     let users = crate::token_values::users(value);
     depth < 8
         && !users.is_empty()
-        && users.iter().all(|user| match ops::name(user).as_str() {
+        && users.iter().all(|user| match ops::name(user) {
             "arith.ori" => user
                 .result(0)
                 .is_ok_and(|r| only_elects(r.into(), depth + 1)),
@@ -1717,7 +1717,7 @@ fn runs_on_threads(function: &OperationRef) -> bool {
         || ops::is(function, "gpu.launch")
         || ops::nested_ops(function).iter().any(|op| {
             matches!(
-                ops::name(op).as_str(),
+                ops::name(op),
                 "gpu.barrier" | "gpu.thread_id" | "gpu.lane_id" | "nvvm.barrier0"
             )
         })

@@ -491,7 +491,7 @@ impl Model {
             .take_while(|p| !ops::is_function(p))
             .any(|p| {
                 !matches!(
-                    ops::name(&p).as_str(),
+                    ops::name(&p),
                     "scf.if" | "scf.index_switch" | "scf.execute_region"
                 )
             });
@@ -789,7 +789,7 @@ fn used_outside(value: usize, loop_op: &OperationRef) -> bool {
                 "memref.transpose",
                 "memref.memory_space_cast",
             ]
-            .contains(&ops::name(&user).as_str())
+            .contains(&ops::name(&user))
             {
                 work.extend(user.results().map(melior::ir::Value::from));
                 continue;
@@ -815,7 +815,7 @@ fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
             let name = ops::name(o);
             access::accesses(&mut forms, o).is_empty()
                 && name != "gpu.barrier"
-                && ![ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT].contains(&name.as_str())
+                && ![ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT].contains(&name)
         })
     };
     // The C API has no "previous op": walk the block from its start.

@@ -155,7 +155,7 @@ fn collect<'c>(
                 });
             }
         } else if !uses.is_empty() {
-            let region = match ops::name(op).as_str() {
+            let region = match ops::name(op) {
                 "memref.load" if uses == [0] => Region::of(&operands[1..], Some(1), shape),
                 "vector.load" if uses == [0] => {
                     Region::of(&operands[1..], vector_elements(op), shape)
@@ -171,7 +171,7 @@ fn collect<'c>(
         // Nested regions.
         let name = ops::name(op);
         for (index, region) in op.regions().enumerate() {
-            let inner_guard: Guard = match (name.as_str(), guard) {
+            let inner_guard: Guard = match (name, guard) {
                 (_, None) => None,
                 ("scf.if", Some(g)) => {
                     let mut g = g.clone();

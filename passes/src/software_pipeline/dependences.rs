@@ -95,10 +95,6 @@ pub(super) struct Schedule<'s> {
     pub versions: &'s [(usize, i64)],
 }
 
-fn name_of(op: &OperationRef) -> String {
-    ops::name(op)
-}
-
 /// Steps 1-2.
 fn collect<'c: 'a, 'a>(
     forms: &mut Forms,
@@ -219,7 +215,7 @@ fn inner_loops<'c, 'a>(op: &OperationRef<'c, 'a>, l: &OperationRef) -> Vec<Opera
                 "affine.for",
                 "affine.parallel",
             ]
-            .contains(&name_of(p).as_str())
+            .contains(&ops::name(p))
         })
         .collect()
 }
@@ -330,22 +326,25 @@ fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, ex
     };
     let message = format!(
         "'{}' op in stage {} {} memory that '{}' op in stage {} {} {when}: the pipelined schedule does not keep this {carried}{kind} dependence (iteration distance {at}){done}{aliased} change the stages (apipe.stage) or the order (apipe.order) so that the second access stays after the first",
-        name_of(&x.op),
+        ops::name(&x.op),
         stage[x.k],
         verb(x, !exact),
-        name_of(&y.op),
+        ops::name(&y.op),
         stage[y.k],
         verb(y, !exact),
     );
     let note = match distance {
         IterationDistance::Exactly(0) => {
-            format!("the '{}' op of the same iteration", name_of(&y.op))
+            format!("the '{}' op of the same iteration", ops::name(&y.op))
         }
         IterationDistance::Exactly(d) => {
-            format!("the '{}' op of iteration i + {d}", name_of(&y.op))
+            format!("the '{}' op of iteration i + {d}", ops::name(&y.op))
         }
         IterationDistance::AtLeast(d) => {
-            format!("the '{}' op of iteration i + {d} or later", name_of(&y.op))
+            format!(
+                "the '{}' op of iteration i + {d} or later",
+                ops::name(&y.op)
+            )
         }
     };
     diagnostic::emit(

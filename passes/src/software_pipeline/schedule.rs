@@ -117,7 +117,7 @@ pub(crate) fn has_own_copies(loop_op: &OperationRef) -> bool {
 
 fn is_loop(op: &OperationRef) -> bool {
     matches!(
-        ops::name(op).as_str(),
+        ops::name(op),
         "scf.for" | "scf.while" | "scf.parallel" | "scf.forall" | "affine.for" | "affine.parallel"
     )
 }
@@ -178,15 +178,12 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
     let sync_names = [ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT, ops::READY];
     for op in &body {
         for inner in ops::nested_ops(op) {
-            if sync_names.contains(&ops::name(&inner).as_str()) {
+            if sync_names.contains(&ops::name(&inner)) {
                 return None;
             }
         }
     }
-    if !body
-        .iter()
-        .any(|op| sync_names.contains(&ops::name(op).as_str()))
-    {
+    if !body.iter().any(|op| sync_names.contains(&ops::name(op))) {
         // No synchronization: the copies mean what synchronous copies mean.
         return Some(sync);
     }

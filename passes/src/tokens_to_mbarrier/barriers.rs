@@ -235,7 +235,7 @@ impl<'c, 'a> Scan<'c, 'a> {
         if parent == self.kernel {
             return;
         }
-        match ops::name(&parent).as_str() {
+        match ops::name(&parent) {
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
                 self.forward(parent.next_in_block(), parent);
             }
@@ -271,7 +271,7 @@ impl<'c, 'a> Scan<'c, 'a> {
         if parent == self.kernel {
             return;
         }
-        match ops::name(&parent).as_str() {
+        match ops::name(&parent) {
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
                 self.backward(preceding(&parent), parent);
             }

@@ -79,13 +79,13 @@ impl Divergence {
 
     fn visit(&mut self, op: &OperationRef) {
         let name = ops::name(op);
-        if SOURCES.contains(&name.as_str()) {
+        if SOURCES.contains(&name) {
             for result in op.results() {
                 self.mark(result.into());
             }
             return;
         }
-        match name.as_str() {
+        match name {
             "scf.for" => self.for_loop(op),
             "scf.while" => self.while_loop(op),
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
@@ -211,7 +211,7 @@ pub fn divergent_parent<'c, 'a>(
         if parent == *function {
             return None;
         }
-        let diverges = match ops::name(&parent).as_str() {
+        let diverges = match ops::name(&parent) {
             "scf.if" | "scf.index_switch" => {
                 parent.operand(0).is_ok_and(|c| divergence.is_divergent(c))
             }

@@ -161,7 +161,7 @@ impl<'c> Refusal<'c> {
 fn kind_of<'c>(function: &OperationRef<'c, '_>) -> Result<FunctionKind, (Location<'c>, String)> {
     let name = ops::name(function);
     let in_gpu_module = ops::ancestors(function).any(|p| ops::is(&p, "gpu.module"));
-    match name.as_str() {
+    match name {
         "gpu.func" if function.has_attribute("gpu.kernel") => Ok(FunctionKind::Kernel),
         "gpu.launch" => Err((
             function.location(),
@@ -380,7 +380,7 @@ impl<'c, 'a> AcquireFlow<'_, 'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut Waited) {
         let name = ops::name(&op);
-        match name.as_str() {
+        match name {
             ops::COMMIT_GROUP => {
                 let queue = attributes::queue(&op);
                 let k = self.slots.get(&queue).copied().unwrap_or(1);

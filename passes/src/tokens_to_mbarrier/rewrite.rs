@@ -371,7 +371,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, counters: &mut Counters<'c, 'a>) {
         let name = ops::name(&op);
-        match name.as_str() {
+        match name {
             ops::COMMIT_GROUP => self.commit(op, counters),
             ops::WAIT => self.wait(op, counters),
             ops::READY => {
@@ -393,7 +393,7 @@ impl<'c, 'a> Emitter<'_, 'c, 'a> {
                     }
                     return;
                 }
-                match name.as_str() {
+                match name {
                     "scf.for" => self.for_loop(op, counters, &queues),
                     "scf.while" => self.while_loop(op, counters, &queues),
                     _ => self.branches(op, counters, &queues),

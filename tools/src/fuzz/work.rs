@@ -142,7 +142,7 @@ impl<'c, 'a> Estimator<'c, 'a> {
 
     fn op(&mut self, op: &OperationRef<'c, 'a>) -> Option<u128> {
         let name = ops::name(op);
-        match name.as_str() {
+        match name {
             "scf.for" => {
                 let trips = group_distance::static_trip_count(op)? as u128;
                 trips.checked_mul(self.regions(op)?.checked_add(1)?)
@@ -183,7 +183,7 @@ impl<'c, 'a> Estimator<'c, 'a> {
                     work = work.checked_add(elements.unsigned_abs() as u128)?;
                 } else if !name.starts_with("apipe.")
                     && !matches!(
-                        name.as_str(),
+                        name,
                         "memref.load"
                             | "memref.store"
                             | "memref.subview"
