@@ -447,7 +447,13 @@ pub fn symbol_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String
 
 /// The callee of a call op (its `callee` symbol), if any.
 pub fn callee<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
-    let attribute = op.attribute("callee").ok()?;
+    symbol_ref(op, "callee")
+}
+
+/// The flat symbol reference in `op`'s attribute `name` (`@callee`,
+/// `memref.get_global`'s `name`), if any.
+pub fn symbol_ref<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<String> {
+    let attribute = op.attribute(name).ok()?;
     let symbol = FlatSymbolRefAttribute::try_from(attribute).ok()?;
     Some(symbol.value().to_owned())
 }

@@ -443,7 +443,7 @@ gpu.module @bounds_racy {
     apipe.commit_group
     apipe.wait_group 0
     %x = memref.load %buf[%tx] : memref<192xf32, 3>
-    // CHECK: check-hazards-carried.mlir:[[# @LINE + 1]]:5: error: 'memref.store' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)
+    // CHECK: check-hazards-carried.mlir:[[# @LINE + 1]]:5: error: 'memref.store' op writes data that other threads' async copies may still be reading or writing (as their source or destination), with no gpu.barrier after the wait that completes them (missing barrier)
     memref.store %x, %buf[%hi] : memref<192xf32, 3>
     gpu.return
   }

@@ -543,12 +543,12 @@ gpu.module @kernels {
     %lane = arith.muli %tid, %c4 : index
     %next = arith.addi %tid, %c1 : index
     %nlane = arith.muli %next, %c4 : index
-    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not have landed}}
+    // expected-note @+1 {{the async copy, issued by every thread: other threads' copies may not be complete}}
     apipe.copy %A[%lane], %buf[%c0, %lane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
     apipe.commit_group
     // expected-note @+1 {{this wait completes the copy for the waiting thread only; no gpu.barrier follows it on some path to the access}}
     apipe.wait_group 0
-    // expected-error @+1 {{'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)}}
+    // expected-error @+1 {{'apipe.copy' op writes data that other threads' async copies may still be reading or writing (as their source or destination), with no gpu.barrier after the wait that completes them (missing barrier)}}
     apipe.copy %A[%nlane], %buf[%c0, %nlane], 4 : memref<4096xf32> to memref<2x128xf32, 3>
     apipe.commit_group
     apipe.wait_group 0

@@ -21,7 +21,7 @@
 // RUN: sed -e '/^\/\/ @unsynced$/r %t.unsynced' -e '/^\/\/ @neighbour$/r %t.neighbour' %s > %t.mlir
 // The hazard checker still refuses both, and nothing else, in this driver:
 // RUN: not apipe-opt %t.mlir --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=HAZARDS
-// HAZARDS: error: 'apipe.copy' op writes data that other threads' async copies may still be writing, with no gpu.barrier after the wait that completes them (missing barrier)
+// HAZARDS: error: 'apipe.copy' op writes data that other threads' async copies may still be reading or writing (as their source or destination), with no gpu.barrier after the wait that completes them (missing barrier)
 // HAZARDS: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
 // HAZARDS-NOT: error:
 //

@@ -19,7 +19,11 @@
 //!    operands.
 //! 3. An op without the interface that is not recursive (a call, an
 //!    unregistered op) reads and writes every memref it receives
-//!    ([`Access::assumed`]).
+//!    ([`Access::assumed`]). A call whose callee has a body accesses what
+//!    the callee does with what the call passes, and with the
+//!    `memref.global`s it takes ([`call_accesses`]); a callee without a
+//!    body (an external function) is assumed to reach no global of the
+//!    module.
 //! 4. Ops with `HasRecursiveMemoryEffects` (`scf.for`, `scf.if`, ...)
 //!    access nothing themselves: their regions' ops are visited on their
 //!    own.
@@ -101,6 +105,119 @@ fn vector_shape(ty: Type) -> Vec<i64> {
     }
 }
 
+/// The function a call op names (its `callee` symbol, looked up in the
+/// nearest enclosing module or `gpu.module`), if it has a body there.
+fn callee_function<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    use melior::ir::BlockLike as _;
+    let name = crate::group_distance::callee(op)?;
+    let table =
+        ops::ancestors(op).find(|p| ops::is(p, "builtin.module") || ops::is(p, "gpu.module"))?;
+    ops::blocks_of(&table)
+        .into_iter()
+        .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
+        .filter(ops::is_function)
+        .find(|f| crate::group_distance::symbol_name(f).as_deref() == Some(name.as_str()))
+        .filter(|f| {
+            ops::blocks_of(f)
+                .first()
+                .is_some_and(|b| b.first_operation().is_some())
+        })
+}
+
+/// How deep [`call_accesses`] follows calls inside callees.
+const CALL_DEPTH: u32 = 8;
+
+thread_local! {
+    /// The calls [`call_accesses`] is following now.
+    static CALL_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Step 3 for a call whose callee has a body: what the callee (and what it
+/// calls, [`CALL_DEPTH`] deep) does with each memref the call passes, read
+/// and/or write (the whole buffer), and with each `memref.global` it takes
+/// with `memref.get_global` (the whole global); all memory where the callee
+/// accesses all memory. `None` past the depth (a recursion): the call is
+/// then taken to read and write every memref it receives.
+fn call_accesses<'c: 'a, 'a>(
+    forms: &mut Forms,
+    op: &OperationRef<'c, 'a>,
+) -> Option<OpAccesses<'c, 'a>> {
+    use melior::ir::BlockLike as _;
+    let function = callee_function(op)?;
+    if CALL_NESTING.with(|n| n.get()) >= CALL_DEPTH {
+        return None;
+    }
+    CALL_NESTING.with(|n| n.set(n.get() + 1));
+    let mut inner = Vec::new();
+    let (mut reads_all, mut writes_all) = (false, false);
+    let mut callee_forms = Forms::new();
+    for nested in ops::nested_ops(&function) {
+        let found = accesses(&mut callee_forms, &nested);
+        reads_all |= found.reads_all;
+        writes_all |= found.writes_all;
+        inner.extend(found.accesses);
+    }
+    CALL_NESTING.with(|n| n.set(n.get() - 1));
+    let arguments: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
+        .first()
+        .map(|entry| {
+            (0..entry.argument_count())
+                .filter_map(|i| entry.argument(i).ok())
+                .map(Value::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = OpAccesses {
+        reads_all,
+        writes_all,
+        ..OpAccesses::default()
+    };
+    let push = |out: &mut OpAccesses<'c, 'a>, kind, value: Value<'c, 'a>, region: Region| {
+        if !out
+            .accesses
+            .iter()
+            .any(|a| a.kind == kind && a.region.root == region.root)
+        {
+            out.accesses.push(Access {
+                kind,
+                region,
+                value: Some(value),
+                collective: false,
+                assumed: false,
+                asynchronous: false,
+            });
+        }
+    };
+    for access in inner {
+        let root = &access.region.root;
+        let passed = arguments
+            .iter()
+            .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
+            .and_then(|i| op.operand(i).ok());
+        match (passed, &root.kind, access.value) {
+            (Some(value), _, _) => {
+                let region = whole(forms, value);
+                push(&mut out, access.kind, value, region);
+            }
+            (None, super::region::RootKind::Global(_), Some(value)) => {
+                let region = Region {
+                    root: root.clone(),
+                    dims: None,
+                };
+                push(&mut out, access.kind, value, region);
+            }
+            // The callee's own buffers are none of the caller's business;
+            // a buffer of unknown origin may be any.
+            (None, super::region::RootKind::Other, _) => match access.kind {
+                AccessKind::Read => out.reads_all = true,
+                AccessKind::Write => out.writes_all = true,
+            },
+            _ => {}
+        }
+    }
+    Some(out)
+}
+
 /// True if the op's `permutation_map` (absent: identity) is a minor
 /// identity.
 fn minor_identity(op: &OperationRef) -> bool {
@@ -117,7 +234,8 @@ fn minor_identity(op: &OperationRef) -> bool {
 }
 
 /// `src` and `dst` regions of an `apipe.copy` or `apipe.bulk_copy`: `elements` along the
-/// innermost dimension of each, at its indices.
+/// innermost dimension of each, at its indices (the source: a constant
+/// `src_elements` below `elements`, when the copy has one).
 pub fn copy_regions(forms: &mut Forms, copy: &OperationRef) -> (Region, Region) {
     let src = copy.operand(0).expect("verified apipe.copy");
     let dst = copy.operand(1).expect("verified apipe.copy");
@@ -126,18 +244,29 @@ pub fn copy_regions(forms: &mut Forms, copy: &OperationRef) -> (Region, Region) 
     let indices: Vec<Value> = copy.operands().skip(first).collect();
     let elements = attributes::integer(copy, attributes::ELEMENTS).unwrap_or(1);
     let (src_rank, dst_rank) = (rank(src), rank(dst));
+    // A constant `src_elements` below `elements` (PTX `cp.async`'s
+    // src-size, ISA 9.7.9.25): only that many source elements are read,
+    // the rest of the destination is zero-filled. At least one is kept (a
+    // region has no empty extent); a dynamic one may be up to `elements`.
+    let src_extent = src_rank
+        .zip(dst_rank)
+        .filter(|_| !ops::is(copy, ops::BULK_COPY))
+        .and_then(|(s, d)| indices.get(s.checked_add(d)?))
+        .and_then(|v| super::values::constant(*v))
+        .filter(|n| (1..elements).contains(n))
+        .unwrap_or(elements);
     let split = |start: usize, count: Option<usize>| -> Option<&[Value]> {
         indices.get(start..start.checked_add(count?)?)
     };
     let src_indices = split(0, src_rank);
     let dst_indices = src_rank.and_then(|s| split(s, dst_rank));
-    let region = |forms: &mut Forms, memref, ix: Option<&[Value]>| match ix {
-        Some(ix) => indexed(forms, memref, ix, &[elements]),
+    let region = |forms: &mut Forms, memref, ix: Option<&[Value]>, extent: i64| match ix {
+        Some(ix) => indexed(forms, memref, ix, &[extent]),
         None => whole(forms, memref),
     };
     (
-        region(forms, src, src_indices),
-        region(forms, dst, dst_indices),
+        region(forms, src, src_indices, src_extent),
+        region(forms, dst, dst_indices, elements),
     )
 }
 
@@ -251,6 +380,9 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
         if declared.recursive {
             return out;
         }
+        if let Some(found) = call_accesses(forms, op) {
+            return found;
+        }
         for value in op.operands().filter(|v| is_memref(*v)) {
             for kind in [AccessKind::Read, AccessKind::Write] {
                 out.accesses.push(Access {
@@ -306,7 +438,13 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
             }
             continue;
         };
+        // An effect on a value that is no memref (an `!llvm.ptr`, perhaps
+        // made from a memref's aligned pointer): it may be any memory.
         if !is_memref(value) {
+            match kind {
+                AccessKind::Read => out.reads_all = true,
+                AccessKind::Write => out.writes_all = true,
+            }
             continue;
         }
         let position = op.operands().position(|v| v == value);

@@ -249,7 +249,10 @@ pub fn find_hazards<'c: 'a, 'a>(
         }
     }
     let launches = std::rc::Rc::new(walk::launched_block_sizes(root));
-    for function in group_distance::functions(root) {
+    // The copies each function may return with in flight: its callers,
+    // walked after it, take them in at the call ([`walk::Analysis`]).
+    let mut leftovers: std::rc::Rc<walk::Leftovers<'c, 'a>> = Default::default();
+    for function in callees_first(group_distance::functions(root)) {
         let nested = apipe_dialect::ops::nested_ops(&function);
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
@@ -275,7 +278,14 @@ pub fn find_hazards<'c: 'a, 'a>(
             apipe_dialect::ops::is(op, apipe_dialect::ops::COPY)
                 || apipe_dialect::ops::is(op, apipe_dialect::ops::BULK_COPY)
         });
-        if !has_copy {
+        // A function without copies still returns with those of the
+        // functions it calls.
+        let calls_leaving = || {
+            nested
+                .iter()
+                .any(|op| group_distance::callee(op).is_some_and(|c| leftovers.contains_key(&c)))
+        };
+        if !has_copy && !calls_leaving() {
             continue;
         }
         // The walk follows structured control flow only: an async op in a
@@ -302,7 +312,14 @@ pub fn find_hazards<'c: 'a, 'a>(
         match walk::Analysis::new(function, &committing, launches.clone()) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
-                out.extend(analysis.run())
+                analysis.leftovers = std::rc::Rc::clone(&leftovers);
+                let (hazards, left) = analysis.run();
+                out.extend(hazards);
+                if let (false, Some(name)) =
+                    (left.is_empty(), group_distance::symbol_name(&function))
+                {
+                    std::rc::Rc::make_mut(&mut leftovers).insert(name, (function, left));
+                }
             }
             Err(Reported) => ok = false,
         }
@@ -312,6 +329,51 @@ pub fn find_hazards<'c: 'a, 'a>(
     } else {
         Err(Reported)
     }
+}
+
+/// `functions` with each one after the functions it calls (depth-first,
+/// callees first; a call back into a function still being ordered, a
+/// recursion, is not followed), else in their order.
+fn callees_first<'c: 'a, 'a>(functions: Vec<OperationRef<'c, 'a>>) -> Vec<OperationRef<'c, 'a>> {
+    let names: Vec<Option<String>> = functions.iter().map(group_distance::symbol_name).collect();
+    let mut placed = vec![false; functions.len()];
+    let mut out = Vec::with_capacity(functions.len());
+    // (function, its callees not yet followed).
+    let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
+    let callees = |k: usize| -> Vec<usize> {
+        let mut found: Vec<usize> = apipe_dialect::ops::nested_ops(&functions[k])
+            .iter()
+            .filter_map(group_distance::callee)
+            .filter_map(|c| names.iter().position(|n| n.as_deref() == Some(c.as_str())))
+            .collect();
+        found.dedup();
+        found.reverse();
+        found
+    };
+    let mut open = vec![false; functions.len()];
+    for start in 0..functions.len() {
+        if placed[start] {
+            continue;
+        }
+        open[start] = true;
+        stack.push((start, callees(start)));
+        while let Some((k, pending)) = stack.last_mut() {
+            let k = *k;
+            match pending.pop() {
+                Some(c) if !placed[c] && !open[c] => {
+                    open[c] = true;
+                    stack.push((c, callees(c)));
+                }
+                Some(_) => {}
+                None => {
+                    stack.pop();
+                    placed[k] = true;
+                    out.push(functions[k]);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// True if `op` is inside a `gpu.func` or a `gpu.launch` body.

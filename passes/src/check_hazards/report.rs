@@ -128,11 +128,14 @@ fn iterations_back(age: Option<i64>) -> String {
 }
 
 /// The notes of an instance: at the copy, at its last wait, at the loop or
-/// branch that decides the path.
+/// branch that decides the path. `barrier`: a missing barrier, `write` on
+/// the write side (other threads' copies may still read or write what is
+/// written).
 fn instance_notes<'c, 'a>(
     instance: &Instance<'c, 'a>,
     facts: Facts,
     barrier: bool,
+    write: bool,
     between: bool,
 ) -> Vec<(Location<'c>, String)> {
     let mut notes = Vec::new();
@@ -170,9 +173,9 @@ fn instance_notes<'c, 'a>(
         notes.push((
             instance.copy.location(),
             format!(
-                "the async copy{}, issued by every thread: other threads' copies may not have \
-                 landed",
-                issued.replacen(", issued", "", 1)
+                "the async copy{}, issued by every thread: other threads' copies may not {}",
+                issued.replacen(", issued", "", 1),
+                if write { "be complete" } else { "have landed" }
             ),
         ));
         if let Some(wait) = &instance.trace.wait {
@@ -364,8 +367,9 @@ pub(super) fn instance_hazard<'c, 'a>(
              the wait that completes it and this read"
         }
         (HazardKind::MissingBarrierBeforeWrite, _) => {
-            "writes data that other threads' async copies may still be writing, with no \
-             gpu.barrier after the wait that completes them"
+            "writes data that other threads' async copies may still be reading or writing (as \
+             their source or destination), with no gpu.barrier after the wait that completes \
+             them"
         }
     };
     let mut message = match &threads {
@@ -378,7 +382,8 @@ pub(super) fn instance_hazard<'c, 'a>(
     };
     if let Role::Assumed(_) = role {
         message += ": it has no memory-effect information, so it may read and write any part \
-                    of the buffers it receives";
+                    of the buffers it receives, and of the globals its callee takes with \
+                    memref.get_global";
     }
     if alias {
         message = format!("possible hazard (the buffers may alias): {message}");
@@ -393,7 +398,13 @@ pub(super) fn instance_hazard<'c, 'a>(
         at,
         other: instance.copy,
         message,
-        notes: instance_notes(instance, facts, barrier, threads.is_some()),
+        notes: instance_notes(
+            instance,
+            facts,
+            barrier,
+            kind == HazardKind::MissingBarrierBeforeWrite,
+            threads.is_some(),
+        ),
     }
 }
 

@@ -64,6 +64,9 @@ pub(crate) struct Analysis<'c, 'a> {
     /// (every arrive is a commit of one queue; a wait completes its copies
     /// in every thread, so no barrier is needed after it).
     pub mbarrier: Option<super::mbarrier::Facts>,
+    /// The copies that the functions walked before this one may return
+    /// with in flight ([`Analysis::call`]).
+    pub leftovers: std::rc::Rc<Leftovers<'c, 'a>>,
     tokens: GroupDistance,
     contexts: FxHashMap<usize, System>,
     variant: FxHashMap<usize, bool>,
@@ -163,6 +166,10 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         .clamp(WIDEN_AFTER, MOST_BEFORE_WIDENING)
 }
 
+/// Per function name: the function, and the copies it may return with in
+/// flight (its final state's instances, in its own forms).
+pub type Leftovers<'c, 'a> = FxHashMap<String, (OperationRef<'c, 'a>, Vec<Instance<'c, 'a>>)>;
+
 impl<'c, 'a> Analysis<'c, 'a> {
     /// Steps 1-2: the group-distance facts of the function's tokens (its
     /// errors are emitted as they are).
@@ -186,6 +193,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             gpu: runs_on_threads(&function),
             forms: Forms::new(),
             mbarrier: None,
+            leftovers: Default::default(),
             tokens,
             contexts: FxHashMap::default(),
             variant: FxHashMap::default(),
@@ -209,17 +217,85 @@ impl<'c, 'a> Analysis<'c, 'a> {
     }
 
     /// Steps 3-5 over the function body; the hazards, in the order found.
-    pub fn run(mut self) -> Vec<Hazard<'c, 'a>> {
+    /// The hazards of the function, and the copies that may still be in
+    /// flight (or uncommitted) where it returns: its callers take them in
+    /// at their calls ([`Analysis::call`]).
+    pub fn run(mut self) -> (Vec<Hazard<'c, 'a>>, Vec<Instance<'c, 'a>>) {
         let blocks = ops::blocks_of(&self.function);
         // A function of several blocks has no structured control flow to
         // follow; group_distance already refused it if it commits.
+        let mut left = Vec::new();
         if let [entry] = blocks.as_slice() {
             let mut state = State::default();
             self.block(*entry, &mut state);
+            // The body's one block ends in the return.
+            left = state.instances;
         }
-        self.hazards
+        (self.hazards, left)
     }
 
+    /// A `func.call` (after its own accesses, [`Analysis::plain`]): the
+    /// copies its callee may return with in flight are in flight here too.
+    /// Each keeps its queue; a region of a callee argument becomes the
+    /// whole buffer the call passes for it, a global stays the global, a
+    /// buffer of the callee's own stays its own (nothing here aliases it
+    /// but what may alias anything). Committed in the callee, it has at
+    /// least one group since and at most any number (a `wait_group 0`
+    /// completes it, a larger count does not); uncommitted, it joins this
+    /// function's next group.
+    fn call(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+        let Some(callee) = group_distance::callee(op) else {
+            return;
+        };
+        let Some((function, left)) = self.leftovers.get(&callee).cloned() else {
+            return;
+        };
+        let arguments: Vec<usize> = ops::blocks_of(&function)
+            .first()
+            .map(|entry| {
+                (0..entry.argument_count())
+                    .filter_map(|i| entry.argument(i).ok())
+                    .map(|a| key_of_value(a.into()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let when = self.context(op).constraints().to_vec();
+        for instance in left {
+            let mut map = |region: &crate::access::Region| -> crate::access::Region {
+                let passed = match region.root.symbol {
+                    Symbol::Value(k) => arguments
+                        .iter()
+                        .position(|a| *a == k)
+                        .and_then(|i| op.operand(i).ok()),
+                    _ => None,
+                };
+                match passed {
+                    Some(value) => crate::access::region::whole(&mut self.forms, value),
+                    None => crate::access::Region {
+                        root: region.root.clone(),
+                        dims: None,
+                    },
+                }
+            };
+            let (src, dst) = (map(&instance.src), map(&instance.dst));
+            let mut taken = Instance::issued(instance.copy, instance.queue, src, dst, when.clone());
+            if !instance.groups.is_zero() {
+                taken.groups = super::state::Count {
+                    base: Lin::constant(1),
+                    slack: None,
+                };
+            }
+            taken.unsynced = instance.unsynced;
+            state.add(taken);
+        }
+    }
+
+    /// Keeps `hazard` unless one of the same pair of ops, or of the same
+    /// class at the same op, is already kept. A definite hazard replaces a
+    /// conservative one (a remark: the buffers may alias) it would repeat:
+    /// a copy whose source may alias a copy in flight (a remark) may also
+    /// write that copy's destination for certain (an error), which must
+    /// not be hidden behind the remark.
     pub(super) fn record(&mut self, hazard: Hazard<'c, 'a>) {
         let pair = (key(&hazard.at), key(&hazard.other));
         let class = (key(&hazard.at), hazard.kind);
@@ -227,6 +303,20 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.seen.insert(pair);
             self.seen_kinds.insert(class);
             self.hazards.push(hazard);
+            return;
+        }
+        if hazard.conservative {
+            return;
+        }
+        let repeated = self.hazards.iter().position(|h| {
+            h.conservative
+                && key(&h.at) == pair.0
+                && (key(&h.other) == pair.1 || h.kind == hazard.kind)
+        });
+        if let Some(k) = repeated {
+            self.seen.insert(pair);
+            self.seen_kinds.insert(class);
+            self.hazards[k] = hazard;
         }
     }
 
@@ -662,6 +752,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 self.loop_depth -= 1;
             }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
+            "func.call" => {
+                self.plain(&op, state);
+                self.call(&op, state);
+            }
             _ if ops::is_function(&op) => {}
             _ => {
                 self.plain(&op, state);
