@@ -99,10 +99,19 @@ impl Lin {
                 if *v == 1 {
                     return Lin::constant(0);
                 }
+                if x.exactly_divisible(*v, *sign) {
+                    return Lin::constant(0);
+                }
             }
             Atom::Div(x, v, sign) => {
                 if *v == 1 {
                     return (**x).clone();
+                }
+                if x.exactly_divisible(*v, *sign) {
+                    return Lin {
+                        terms: x.terms.iter().map(|(a, c)| (a.clone(), c / v)).collect(),
+                        constant: x.constant / v,
+                    };
                 }
                 if let Some(c) = x.as_constant() {
                     return match sign {
@@ -118,6 +127,25 @@ impl Lin {
             terms: vec![(a, 1)],
             constant: 0,
         }
+    }
+
+    /// True if `v` divides the constant and every coefficient, so that
+    /// `self div v` is exact (`(2τ) div 2 = τ`, `(2τ) mod 2 = 0`, the
+    /// iteration number of a loop of step 2): always for a signed or
+    /// Euclidean division; for an unsigned one, when the form is
+    /// nonnegative by its shape alone (a nonnegative constant plus
+    /// iteration numbers and trip counts with positive coefficients; a
+    /// negative dividend divides differently as an unsigned number).
+    fn exactly_divisible(&self, v: i64, sign: Signedness) -> bool {
+        v > 1
+            && !self.terms.is_empty()
+            && self.constant % v == 0
+            && self.terms.iter().all(|(_, c)| c % v == 0)
+            && (sign != Signedness::Unsigned
+                || (self.constant >= 0
+                    && self.terms.iter().all(|(a, c)| {
+                        *c > 0 && matches!(a, Atom::Sym(Symbol::Iteration(_) | Symbol::Trips(_)))
+                    })))
     }
 
     /// `x mod v` (normalized).

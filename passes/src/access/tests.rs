@@ -1270,3 +1270,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn exact_divisions_fold() {
+    let tau = Lin::symbol(Symbol::Iteration(8));
+    let two_tau = tau.scaled(2).unwrap();
+    // The iteration number of a loop of step 2: (2τ) div 2 = τ, also
+    // unsigned (τ >= 0); (2τ + 4) mod 2 = 0.
+    assert_eq!(Lin::div(two_tau.clone(), 2, Signedness::Unsigned), tau);
+    assert_eq!(
+        Lin::modulo(two_tau.offset(4).unwrap(), 2, Signedness::Unsigned),
+        Lin::constant(0)
+    );
+    // A symbol of any sign: signed and Euclidean divisions are exact, an
+    // unsigned one is not (a negative dividend divides as a large number).
+    let two_x = sym(0).scaled(2).unwrap();
+    assert_eq!(Lin::div(two_x.clone(), 2, Signedness::Signed), sym(0));
+    assert_eq!(Lin::div(two_x.clone(), 2, Signedness::Euclidean), sym(0));
+    assert_ne!(Lin::div(two_x.clone(), 2, Signedness::Unsigned), sym(0));
+    assert_ne!(
+        Lin::modulo(two_x, 2, Signedness::Unsigned),
+        Lin::constant(0)
+    );
+    // Not divisible: stays a quotient.
+    assert_ne!(Lin::div(tau.scaled(3).unwrap(), 2, Signedness::Signed), tau);
+}
