@@ -252,8 +252,11 @@ pub fn find_hazards<'c: 'a, 'a>(
     // The copies each function may return with in flight: its callers,
     // walked after it, take them in at the call ([`walk::Analysis`]).
     let mut leftovers: std::rc::Rc<walk::Leftovers<'c, 'a>> = Default::default();
-    for function in callees_first(group_distance::functions(root)) {
-        let nested = apipe_dialect::ops::nested_ops(&function);
+    let functions: Vec<_> = group_distance::functions(root)
+        .into_iter()
+        .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
+        .collect();
+    for (function, nested) in callees_first(functions) {
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
@@ -331,17 +334,20 @@ pub fn find_hazards<'c: 'a, 'a>(
     }
 }
 
-/// `functions` with each one after the functions it calls (depth-first,
-/// callees first; a call back into a function still being ordered, a
-/// recursion, is not followed), else in their order.
-fn callees_first<'c: 'a, 'a>(functions: Vec<OperationRef<'c, 'a>>) -> Vec<OperationRef<'c, 'a>> {
-    let names: Vec<Option<String>> = functions.iter().map(group_distance::symbol_name).collect();
-    let mut placed = vec![false; functions.len()];
-    let mut out = Vec::with_capacity(functions.len());
-    // (function, its callees not yet followed).
-    let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
+/// `functions` (each with its nested ops) with each one after the
+/// functions it calls (depth-first, callees first; a call back into a
+/// function still being ordered, a recursion, is not followed), else in
+/// their order.
+fn callees_first<'c: 'a, 'a>(
+    functions: Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)>,
+) -> Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)> {
+    let names: Vec<Option<String>> = functions
+        .iter()
+        .map(|(f, _)| group_distance::symbol_name(f))
+        .collect();
     let callees = |k: usize| -> Vec<usize> {
-        let mut found: Vec<usize> = apipe_dialect::ops::nested_ops(&functions[k])
+        let mut found: Vec<usize> = functions[k]
+            .1
             .iter()
             .filter_map(group_distance::callee)
             .filter_map(|c| names.iter().position(|n| n.as_deref() == Some(c.as_str())))
@@ -350,7 +356,11 @@ fn callees_first<'c: 'a, 'a>(functions: Vec<OperationRef<'c, 'a>>) -> Vec<Operat
         found.reverse();
         found
     };
+    let mut order = Vec::with_capacity(functions.len());
+    let mut placed = vec![false; functions.len()];
     let mut open = vec![false; functions.len()];
+    // (function, its callees not yet followed).
+    let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
     for start in 0..functions.len() {
         if placed[start] {
             continue;
@@ -368,12 +378,13 @@ fn callees_first<'c: 'a, 'a>(functions: Vec<OperationRef<'c, 'a>>) -> Vec<Operat
                 None => {
                     stack.pop();
                     placed[k] = true;
-                    out.push(functions[k]);
+                    order.push(k);
                 }
             }
         }
     }
-    out
+    let mut slots: Vec<Option<_>> = functions.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|k| slots[k].take()).collect()
 }
 
 /// True if `op` is inside a `gpu.func` or a `gpu.launch` body.
