@@ -230,7 +230,9 @@ impl Forms {
     /// step whose yield is an affine recurrence in it: `x_{τ+1} = x_τ + c`
     /// gives `init + c * τ_L`; `x_{τ+1} = (x_τ + c) mod V` (`c >= 0`) with a
     /// constant init in `[0, V)` gives `(init + c * τ_L) mod V` (a rotating
-    /// version index). Any other iter_arg is a symbol of its own. The yield
+    /// version index); `x_{τ+1} = k - x_τ` (a toggle, `1 - cur`) with a
+    /// constant init `i` gives `i + (k - 2i) * (τ_L mod 2)`. Any other
+    /// iter_arg is a symbol of its own. The yield
     /// is folded with `x` as a plain symbol; what that probe cached is
     /// dropped.
     ///
@@ -301,6 +303,17 @@ impl Forms {
             }
             let init = self.of_at(init, depth + 1);
             return init.plus(&tau, c);
+        }
+        // `k - x`: a toggle between two slots (`1 - cur`). From a constant
+        // init `i`, `x` is `i` in even iterations and `k - i` in odd ones:
+        // `i + (k - 2i) * (τ_L mod 2)`.
+        if let Some(k) = next.plus(&me, 1).and_then(|d| d.as_constant()) {
+            if !assumed.is_empty() {
+                return None;
+            }
+            let i = constant(init)?;
+            let parity = Lin::modulo(tau, 2, Signedness::Euclidean);
+            return Lin::constant(i).plus(&parity, k.checked_sub(i.checked_mul(2)?)?);
         }
         // `(x + c) mod V`: one remainder atom of `x + c`.
         let mut terms = next.terms();
