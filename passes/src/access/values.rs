@@ -231,8 +231,9 @@ impl Forms {
     /// gives `init + c * τ_L`; `x_{τ+1} = (x_τ + c) mod V` (`c >= 0`) with a
     /// constant init in `[0, V)` gives `(init + c * τ_L) mod V` (a rotating
     /// version index); `x_{τ+1} = k - x_τ` (a toggle, `1 - cur`) with a
-    /// constant init `i` gives `i + (k - 2i) * (τ_L mod 2)`. Any other
-    /// iter_arg is a symbol of its own. The yield
+    /// constant init `i` gives `i + (k - 2i) * (τ_L mod 2)` (also `xori x,
+    /// 1` from 0 or 1, [`Self::toggle`]). Any other iter_arg is a symbol of
+    /// its own. The yield
     /// is folded with `x` as a plain symbol; what that probe cached is
     /// dropped.
     ///
@@ -308,10 +309,16 @@ impl Forms {
         // init `i`, `x` is `i` in even iterations and `k - i` in odd ones:
         // `i + (k - 2i) * (τ_L mod 2)`.
         if let Some(k) = next.plus(&me, 1).and_then(|d| d.as_constant()) {
-            if !assumed.is_empty() {
+            let i = constant(init)?;
+            // An `x < K` the probe assumed (`xori x, 1`) holds by induction
+            // when both values lie in `[0, K)`.
+            let values = [i, k.checked_sub(i)?];
+            if !assumed
+                .iter()
+                .all(|slots| values.iter().all(|v| (0..*slots).contains(v)))
+            {
                 return None;
             }
-            let i = constant(init)?;
             let parity = Lin::modulo(tau, 2, Signedness::Euclidean);
             return Lin::constant(i).plus(&parity, k.checked_sub(i.checked_mul(2)?)?);
         }
@@ -494,6 +501,7 @@ impl Forms {
                 (mask >= 0 && (mask as u64 + 1).is_power_of_two())
                     .then(|| Lin::modulo(x, mask + 1, Signedness::Euclidean))
             }
+            "arith.xori" => self.toggle(&op, depth),
             "arith.shli" | "arith.shrui" | "arith.shrsi" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let shift = b.as_constant().filter(|s| (0..62).contains(s))?;
@@ -545,6 +553,32 @@ impl Forms {
             }
         }
         Some(wrapped(inc, slots))
+    }
+
+    /// `arith.xori x, 1` where `x` is 0 or 1 (a slot toggled between two
+    /// buffers, `stage ^= 1`): `1 - x`. That `x` is 0 or 1 is proved from
+    /// the facts of its symbols, or, for the iter_arg a recurrence probe is
+    /// following, assumed and left to the probe's induction
+    /// ([`Self::recurrence_form`]). Anything else: `None` (a symbol).
+    fn toggle(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
+        let a = self.of_at(op.operand(0).ok()?, depth + 1);
+        let b = self.of_at(op.operand(1).ok()?, depth + 1);
+        let x = match (a.as_constant(), b.as_constant()) {
+            (_, Some(1)) => a,
+            (Some(1), _) => b,
+            _ => return None,
+        };
+        let probed = match x.as_symbol() {
+            Some(Symbol::Value(key)) if self.probe_stack.contains(&key) => Some(key),
+            _ => None,
+        };
+        let flipped = Lin::constant(1).plus(&x, -1)?;
+        if let Some(key) = probed {
+            self.assumed.push((key, 2));
+        } else if !(self.nonnegative(&x) && self.nonnegative(&flipped)) {
+            return None;
+        }
+        Some(flipped)
     }
 
     /// `affine.apply`: its map's single result over the operands' forms.
