@@ -108,6 +108,25 @@ impl Overlap {
     }
 }
 
+impl Dim {
+    /// `(start, extent)` of both dimensions, if both are ranges.
+    pub fn ranges<'x>(a: &'x Dim, b: &'x Dim) -> Option<(&'x Lin, i64, &'x Lin, i64)> {
+        match (a, b) {
+            (
+                Dim::Range {
+                    start: sa,
+                    extent: ea,
+                },
+                Dim::Range {
+                    start: sb,
+                    extent: eb,
+                },
+            ) => Some((sa, *ea, sb, *eb)),
+            _ => None,
+        }
+    }
+}
+
 impl Region {
     /// The region with `map` applied to every form (see
     /// [`Lin::substitute`]); a dimension whose form overflows becomes
@@ -245,27 +264,18 @@ pub fn disjoint_by_forms(a: &Region, b: &Region, fixed: &mut dyn FnMut(Symbol) -
         return false;
     };
     x.len() == y.len()
-        && x.iter().zip(y).any(|pair| match pair {
-            (
-                Dim::Range {
-                    start: sa,
-                    extent: ea,
-                },
-                Dim::Range {
-                    start: sb,
-                    extent: eb,
-                },
-            ) => {
-                sa.plus(sb, -1).is_some_and(|d| {
-                    distances(&d).is_some_and(|mut ds| ds.all(|d| d >= *eb || d <= -ea))
-                }) && {
-                    let mut symbols = Vec::new();
-                    sa.symbols(&mut symbols);
-                    sb.symbols(&mut symbols);
-                    symbols.into_iter().all(&mut *fixed)
-                }
+        && x.iter().zip(y).any(|(x, y)| {
+            let Some((sa, ea, sb, eb)) = Dim::ranges(x, y) else {
+                return false;
+            };
+            sa.plus(sb, -1).is_some_and(|d| {
+                distances(&d).is_some_and(|mut ds| ds.all(|d| d >= eb || d <= -ea))
+            }) && {
+                let mut symbols = Vec::new();
+                sa.symbols(&mut symbols);
+                sb.symbols(&mut symbols);
+                symbols.into_iter().all(&mut *fixed)
             }
-            _ => false,
         })
 }
 
@@ -343,24 +353,14 @@ pub fn overlap_with(
     if let (Some(x), Some(y)) = (&a.dims, &b.dims) {
         if x.len() == y.len() {
             for (x, y) in x.iter().zip(y) {
-                let (
-                    Dim::Range {
-                        start: sa,
-                        extent: ea,
-                    },
-                    Dim::Range {
-                        start: sb,
-                        extent: eb,
-                    },
-                ) = (x, y)
-                else {
+                let Some((sa, ea, sb, eb)) = Dim::ranges(x, y) else {
                     precise = false;
                     continue;
                 };
                 let d = sa.plus(sb, -1);
                 match d {
                     // Both single elements: the starts are equal.
-                    Some(d) if *ea == 1 && *eb == 1 => system.push(Constraint::Zero(d)),
+                    Some(d) if ea == 1 && eb == 1 => system.push(Constraint::Zero(d)),
                     // [sa, sa + ea) meets [sb, sb + eb): -ea < d < eb.
                     Some(d) => {
                         match (

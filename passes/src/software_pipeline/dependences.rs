@@ -880,7 +880,7 @@ fn covers_in_block(forms: &mut Forms, w: &Access, r: &Access, l: &OperationRef) 
     }
     let iteration = Symbol::Iteration(l.to_raw().ptr as usize);
     dw.iter().zip(dr).all(|(a, b)| {
-        let Some((sw, ew, sr, er)) = ranges(a, b) else {
+        let Some((sw, ew, sr, er)) = Dim::ranges(a, b) else {
             return false;
         };
         let ((uw, whole_w), (ur, whole_r)) = (uniform_part(sw), uniform_part(sr));
@@ -915,23 +915,6 @@ fn dimensions_to_compare<'x>(w: &'x Access, r: &'x Access) -> Result<(&'x [Dim],
     match &rr.dims {
         Some(dr) if dr.len() == dw.len() => Ok((dw, dr)),
         _ => Err(false),
-    }
-}
-
-/// `(start, extent)` of both dimensions, if both are ranges.
-fn ranges<'x>(a: &'x Dim, b: &'x Dim) -> Option<(&'x Lin, i64, &'x Lin, i64)> {
-    match (a, b) {
-        (
-            Dim::Range {
-                start: sa,
-                extent: ea,
-            },
-            Dim::Range {
-                start: sb,
-                extent: eb,
-            },
-        ) => Some((sa, *ea, sb, *eb)),
-        _ => None,
     }
 }
 
@@ -987,7 +970,7 @@ fn covers(forms: &mut Forms, w: &Access, r: &Access) -> bool {
     };
     let context = forms.context(&r.op, None);
     dw.iter().zip(dr).all(|(a, b)| {
-        let Some((sw, ew, sr, er)) = ranges(a, b) else {
+        let Some((sw, ew, sr, er)) = Dim::ranges(a, b) else {
             return false;
         };
         // Infeasible: sr < sw (sw - sr - 1 >= 0), and sr + er > sw + ew.
