@@ -201,6 +201,31 @@ func.func @read_after_wait(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32
 
 // -----
 
+// The same through a function with no copy of its own, defined after its
+// caller: functions are walked callees first, and the copy @inner leaves
+// in flight is in flight after @outer too.
+func.func @inner(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  apipe.copy %A[%c8], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+  return
+}
+// CHECK: check-hazards-calls-pointers.mlir:[[# @LINE + 5]]:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+func.func @read_through_outer(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32> {llvm.noalias}) -> f32 {
+  %c1 = arith.constant 1 : index
+  func.call @outer(%A, %buf) : (memref<64xf32>, memref<4xf32>) -> ()
+  apipe.commit_group
+  %x = memref.load %buf[%c1] : memref<4xf32>
+  apipe.wait_group 0
+  return %x : f32
+}
+func.func @outer(%A: memref<64xf32> {llvm.noalias}, %b: memref<4xf32> {llvm.noalias}) {
+  func.call @inner(%A, %b) : (memref<64xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
 // A callee that commits and returns with the group in flight: groups are
 // counted within a function, so the call is refused.
 func.func @issue_and_commit(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32> {llvm.noalias}) {

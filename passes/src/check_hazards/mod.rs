@@ -256,7 +256,10 @@ pub fn find_hazards<'c: 'a, 'a>(
         .into_iter()
         .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
         .collect();
-    for (function, nested) in callees_first(functions) {
+    // Calls resolved once, by symbol table (a module's `@k` and a
+    // `gpu.module`'s `@k` are different functions).
+    let calls = std::rc::Rc::new(resolve_calls(&functions));
+    for (function, nested) in callees_first(functions, &calls) {
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
@@ -284,9 +287,11 @@ pub fn find_hazards<'c: 'a, 'a>(
         // A function without copies still returns with those of the
         // functions it calls.
         let calls_leaving = || {
-            nested
-                .iter()
-                .any(|op| group_distance::callee(op).is_some_and(|c| leftovers.contains_key(&c)))
+            nested.iter().any(|op| {
+                calls
+                    .get(&op_key(op))
+                    .is_some_and(|c| leftovers.contains_key(c))
+            })
         };
         if !has_copy && !calls_leaving() {
             continue;
@@ -316,12 +321,12 @@ pub fn find_hazards<'c: 'a, 'a>(
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
                 analysis.leftovers = std::rc::Rc::clone(&leftovers);
+                analysis.calls = std::rc::Rc::clone(&calls);
                 let (hazards, left) = analysis.run();
                 out.extend(hazards);
-                if let (false, Some(name)) =
-                    (left.is_empty(), group_distance::symbol_name(&function))
-                {
-                    std::rc::Rc::make_mut(&mut leftovers).insert(name, (function, left));
+                if !left.is_empty() {
+                    std::rc::Rc::make_mut(&mut leftovers)
+                        .insert(op_key(&function), (function, left));
                 }
             }
             Err(Reported) => ok = false,
@@ -340,17 +345,15 @@ pub fn find_hazards<'c: 'a, 'a>(
 /// their order.
 fn callees_first<'c: 'a, 'a>(
     functions: Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)>,
+    calls: &rustc_hash::FxHashMap<usize, usize>,
 ) -> Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)> {
-    let names: Vec<Option<String>> = functions
-        .iter()
-        .map(|(f, _)| group_distance::symbol_name(f))
-        .collect();
+    let keys: Vec<usize> = functions.iter().map(|(f, _)| op_key(f)).collect();
     let callees = |k: usize| -> Vec<usize> {
         let mut found: Vec<usize> = functions[k]
             .1
             .iter()
-            .filter_map(group_distance::callee)
-            .filter_map(|c| names.iter().position(|n| n.as_deref() == Some(c.as_str())))
+            .filter_map(|op| calls.get(&op_key(op)))
+            .filter_map(|c| keys.iter().position(|f| f == c))
             .collect();
         found.dedup();
         found.reverse();
@@ -385,6 +388,43 @@ fn callees_first<'c: 'a, 'a>(
     }
     let mut slots: Vec<Option<_>> = functions.into_iter().map(Some).collect();
     order.into_iter().filter_map(|k| slots[k].take()).collect()
+}
+
+/// For every call op with a `callee` in `functions` (each with its nested
+/// ops): the key of the function it calls, looked up in the call's
+/// nearest symbol table (`builtin.module` or `gpu.module`; the same name
+/// may name a function of each).
+fn resolve_calls<'c: 'a, 'a>(
+    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+) -> rustc_hash::FxHashMap<usize, usize> {
+    let table_of = |op: &OperationRef<'c, 'a>| {
+        apipe_dialect::ops::ancestors(op)
+            .find(|p| {
+                apipe_dialect::ops::is(p, "builtin.module")
+                    || apipe_dialect::ops::is(p, "gpu.module")
+            })
+            .map(|t| op_key(&t))
+    };
+    let by_name: rustc_hash::FxHashMap<(Option<usize>, String), usize> = functions
+        .iter()
+        .filter_map(|(f, _)| Some(((table_of(f), group_distance::symbol_name(f)?), op_key(f))))
+        .collect();
+    let mut out = rustc_hash::FxHashMap::default();
+    for (_, nested) in functions {
+        for op in nested {
+            if let Some(name) = group_distance::callee(op) {
+                if let Some(f) = by_name.get(&(table_of(op), name)) {
+                    out.insert(op_key(op), *f);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The key of an op.
+fn op_key(op: &OperationRef) -> usize {
+    crate::access::values::op_key(op)
 }
 
 /// True if `op` is inside a `gpu.func` or a `gpu.launch` body.

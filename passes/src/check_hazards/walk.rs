@@ -67,6 +67,8 @@ pub(crate) struct Analysis<'c, 'a> {
     /// The copies that the functions walked before this one may return
     /// with in flight ([`Analysis::call`]).
     pub leftovers: std::rc::Rc<Leftovers<'c, 'a>>,
+    /// The function (key) each call op (key) calls.
+    pub calls: std::rc::Rc<FxHashMap<usize, usize>>,
     tokens: GroupDistance,
     contexts: FxHashMap<usize, System>,
     variant: FxHashMap<usize, bool>,
@@ -166,9 +168,9 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         .clamp(WIDEN_AFTER, MOST_BEFORE_WIDENING)
 }
 
-/// Per function name: the function, and the copies it may return with in
-/// flight (its final state's instances, in its own forms).
-pub type Leftovers<'c, 'a> = FxHashMap<String, (OperationRef<'c, 'a>, Vec<Instance<'c, 'a>>)>;
+/// Per function (by [`key`]): the function, and the copies it may return
+/// with in flight (its final state's instances, in its own forms).
+pub type Leftovers<'c, 'a> = FxHashMap<usize, (OperationRef<'c, 'a>, Vec<Instance<'c, 'a>>)>;
 
 impl<'c, 'a> Analysis<'c, 'a> {
     /// Steps 1-2: the group-distance facts of the function's tokens (its
@@ -194,6 +196,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             forms: Forms::new(),
             mbarrier: None,
             leftovers: Default::default(),
+            calls: Default::default(),
             tokens,
             contexts: FxHashMap::default(),
             variant: FxHashMap::default(),
@@ -244,10 +247,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// completes it, a larger count does not); uncommitted, it joins this
     /// function's next group.
     fn call(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let Some(callee) = group_distance::callee(op) else {
-            return;
-        };
-        let Some((function, left)) = self.leftovers.get(&callee).cloned() else {
+        let Some((function, left)) = self
+            .calls
+            .get(&key(op))
+            .and_then(|f| self.leftovers.get(f))
+            .cloned()
+        else {
             return;
         };
         let arguments: Vec<usize> = ops::blocks_of(&function)
