@@ -207,11 +207,14 @@ fn call_accesses<'c: 'a, 'a>(
                 push(&mut out, access.kind, value, region);
             }
             // The callee's own buffers are none of the caller's business;
-            // a buffer of unknown origin may be any.
-            (None, super::region::RootKind::Other, _) => match access.kind {
-                AccessKind::Read => out.reads_all = true,
-                AccessKind::Write => out.writes_all = true,
-            },
+            // a buffer of unknown origin may be any, and so may a choice
+            // (its alternatives are the callee's values).
+            (None, super::region::RootKind::Other | super::region::RootKind::Choice(_), _) => {
+                match access.kind {
+                    AccessKind::Read => out.reads_all = true,
+                    AccessKind::Write => out.writes_all = true,
+                }
+            }
             _ => {}
         }
     }

@@ -73,8 +73,8 @@ pub use constraints::{Constraint, Feasibility, System};
 pub use dependence::{may_depend, may_depend_at, may_meet_in_one_iteration, IterationDistance};
 pub use effects::{accesses, copy_regions, Access, AccessKind, OpAccesses};
 pub use region::{
-    disjoint_by_forms, in_bounds, may_alias, overlap, overlap_with, same_buffer, Dim, Overlap,
-    Region, Root, RootKind,
+    disjoint_by_forms, in_bounds, may_alias, overlap, overlap_with, same_buffer, Alternative, Dim,
+    Overlap, Region, Root, RootKind,
 };
 pub use values::Forms;
 

@@ -22,7 +22,7 @@ use melior::ir::{
     attribute::FlatSymbolRefAttribute,
     operation::OperationLike,
     r#type::{MemRefType, ShapedTypeLike},
-    Attribute, BlockLike as _, Type, TypeLike, Value, ValueLike,
+    Attribute, BlockLike as _, RegionLike as _, Type, TypeLike, Value, ValueLike,
 };
 
 /// What a root buffer may alias.
@@ -43,11 +43,34 @@ pub enum RootKind {
     /// `memref.get_global @name`: the same global as every other access of
     /// `@name`, and may alias arguments and unknown roots.
     Global(String),
+    /// One of several buffers, chosen at run time ([`choice`]): an
+    /// `arith.select` or `scf.if` of buffers, or an `scf.for` iter_arg that
+    /// the loop rotates among its initial buffers (a ping-pong double
+    /// buffer swapped by `scf.yield %next, %cur`). The root value is the
+    /// chosen one; each [`Alternative`] is the access in one of the
+    /// buffers and what holds when that one is chosen.
+    Choice(Vec<Alternative>),
     /// Anything else (a call result, a loaded memref, a loop-carried
-    /// memref, the result of an op that is not a known view): may alias
-    /// every root.
+    /// memref that is not a rotation, the result of an op that is not a
+    /// known view): may alias every root.
     Other,
 }
+
+/// One buffer a [`RootKind::Choice`] may be.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Alternative {
+    /// The access in this buffer (followed through its views; never a
+    /// choice itself: nested choices are flattened).
+    pub region: Region,
+    /// What holds when it is the chosen one: the `arith.select` /
+    /// `scf.if` condition ([`Forms::condition`]), or `τ mod L = k` for
+    /// the `k`-th buffer of a rotation of `L` (`τ` the loop's iteration).
+    pub when: Vec<Constraint>,
+}
+
+/// The most buffers a [`RootKind::Choice`] holds; a choice among more is
+/// [`RootKind::Other`].
+const MAX_ALTERNATIVES: usize = 8;
 
 /// The buffer at the bottom of a chain of views.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -144,6 +167,18 @@ impl Region {
         if let Some(symbol) = map(self.root.symbol).and_then(|l| l.as_symbol()) {
             self.root.symbol = symbol;
         }
+        if let RootKind::Choice(alternatives) = &mut self.root.kind {
+            for alternative in alternatives {
+                alternative.region.substitute_in_place(map);
+                // A condition that overflows or whose symbol is replaced by
+                // a form is dropped: a weaker choice, never a wrong one.
+                alternative.when = alternative
+                    .when
+                    .iter()
+                    .filter_map(|c| c.substitute(map).flatten())
+                    .collect();
+            }
+        }
         if let Some(dims) = &mut self.dims {
             for dim in dims {
                 if let Dim::Range { start, .. } = dim {
@@ -157,21 +192,44 @@ impl Region {
         }
     }
 
-    /// True if the symbol `s` occurs in a dimension (or is the root).
+    /// True if the symbol `s` occurs in a dimension (or is the root, or
+    /// occurs in an alternative of a choice).
     pub fn mentions(&self, s: Symbol) -> bool {
         self.root.symbol == s
             || self.dims.iter().flatten().any(|d| match d {
                 Dim::Range { start, .. } => start.mentions(s),
                 Dim::Any => false,
             })
+            || self
+                .alternatives()
+                .iter()
+                .any(|a| a.region.mentions(s) || a.when.iter().any(|c| c.mentions(s)))
     }
 
-    /// Every symbol of the dimensions (not the root).
+    /// Every symbol of the dimensions (not the root), and of the
+    /// alternatives of a choice (their roots included).
     pub fn symbols(&self, out: &mut Vec<Symbol>) {
         for dim in self.dims.iter().flatten() {
             if let Dim::Range { start, .. } = dim {
                 start.symbols(out);
             }
+        }
+        for alternative in self.alternatives() {
+            if !out.contains(&alternative.region.root.symbol) {
+                out.push(alternative.region.root.symbol);
+            }
+            alternative.region.symbols(out);
+            for c in &alternative.when {
+                c.symbols(out);
+            }
+        }
+    }
+
+    /// The alternatives of a [`RootKind::Choice`] root; empty otherwise.
+    pub fn alternatives(&self) -> &[Alternative] {
+        match &self.root.kind {
+            RootKind::Choice(alternatives) => alternatives,
+            _ => &[],
         }
     }
 
@@ -220,6 +278,11 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
     if same_buffer(a, b) {
         return true;
     }
+    match (&a.kind, &b.kind) {
+        (RootKind::Choice(x), _) => return x.iter().any(|x| may_alias(&x.region.root, b)),
+        (_, RootKind::Choice(y)) => return y.iter().any(|y| may_alias(a, &y.region.root)),
+        _ => {}
+    }
     if a.space != b.space {
         return false;
     }
@@ -235,8 +298,13 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
     }
 }
 
-/// True if the roots are the same buffer (one value, or one global).
+/// True if the roots are the same buffer (one value, or one global); a
+/// choice only if the other is the same choice under the same conditions
+/// (the same value in another iteration may be another buffer).
 pub fn same_buffer(a: &Root, b: &Root) -> bool {
+    if matches!(a.kind, RootKind::Choice(_)) || matches!(b.kind, RootKind::Choice(_)) {
+        return a == b;
+    }
     a.symbol == b.symbol
         || matches!((&a.kind, &b.kind), (RootKind::Global(x), RootKind::Global(y)) if x == y)
 }
@@ -335,6 +403,11 @@ pub fn overlap_with(
     mut system: System,
     forms: &mut Forms,
 ) -> (Overlap, System) {
+    if !same_buffer(&a.root, &b.root)
+        && (!a.alternatives().is_empty() || !b.alternatives().is_empty())
+    {
+        return overlap_of_choices(a, b, system, forms);
+    }
     if !same_buffer(&a.root, &b.root) {
         if !may_alias(&a.root, &b.root) {
             return (Overlap::Disjoint, system);
@@ -390,6 +463,52 @@ pub fn overlap_with(
         },
     };
     (verdict, system)
+}
+
+/// [`overlap_with`] where `a` or `b` is a choice: the alternatives are
+/// compared one by one, each where its condition holds; the regions may
+/// meet if some pair may, and the verdict is the most definite one found
+/// (a common element of one buffer over one of buffers that may alias,
+/// an exact one over a possible one), with its system.
+fn overlap_of_choices(
+    a: &Region,
+    b: &Region,
+    system: System,
+    forms: &mut Forms,
+) -> (Overlap, System) {
+    let single = |r: &Region| -> Vec<(Region, Vec<Constraint>)> {
+        match &r.root.kind {
+            RootKind::Choice(alternatives) => alternatives
+                .iter()
+                .map(|x| (x.region.clone(), x.when.clone()))
+                .collect(),
+            _ => vec![(r.clone(), Vec::new())],
+        }
+    };
+    let rank = |o: Overlap| match o {
+        Overlap::Disjoint => 0,
+        Overlap::May { alias: true, exact } => 1 + u8::from(exact),
+        Overlap::May {
+            alias: false,
+            exact,
+        } => 3 + u8::from(exact),
+    };
+    let mut best: Option<(Overlap, System)> = None;
+    for (x, when_x) in single(a) {
+        for (y, when_y) in single(b) {
+            if !may_alias(&x.root, &y.root) {
+                continue;
+            }
+            let mut case = system.clone();
+            case.extend(when_x.iter().cloned());
+            case.extend(when_y.iter().cloned());
+            let (verdict, case) = overlap_with(&x, &y, case, forms);
+            if best.as_ref().is_none_or(|(o, _)| rank(verdict) > rank(*o)) {
+                best = Some((verdict, case));
+            }
+        }
+    }
+    best.unwrap_or((Overlap::Disjoint, system))
 }
 
 /// The memref type of `value`, if ranked.
@@ -951,10 +1070,167 @@ pub fn region_of<'c: 'a, 'a>(
     if dims.as_ref().is_some_and(|d| rank(memref) != Some(d.len())) {
         dims = None;
     }
-    Region {
-        root: root_of(memref),
-        dims,
+    let mut root = root_of(memref);
+    if root.kind == RootKind::Other {
+        match choice(forms, memref, &dims) {
+            Some(Chosen::One(region)) => return region,
+            Some(Chosen::Among(alternatives)) => root.kind = RootKind::Choice(alternatives),
+            None => {}
+        }
     }
+    Region { root, dims }
+}
+
+/// The rotation through iter_arg `n` (a body argument, `n >= 1`) of the
+/// `scf.for` `l` with body `body`: `x_0 = n`, `x_{j+1}` the iter_arg that
+/// `x_j` yields, until the yield of `x_{L-1}` is `x_0`; `None` if some
+/// `x_j` yields anything else (or the cycle does not come back to `x_0`,
+/// or is longer than [`MAX_ALTERNATIVES`]).
+fn rotation(
+    l: &melior::ir::OperationRef,
+    body: &melior::ir::BlockRef,
+    n: usize,
+) -> Option<Vec<usize>> {
+    let yield_op = body.terminator()?;
+    let iter_args = body.argument_count().checked_sub(1)?;
+    let mut cycle = vec![n];
+    loop {
+        let yielded = yield_op
+            .operand(cycle[cycle.len() - 1].checked_sub(1)?)
+            .ok()?;
+        let (b, m) = block_argument(yielded)?;
+        if b != *body || m == 0 || b.parent_operation().as_ref() != Some(l) {
+            return None;
+        }
+        if m == n {
+            return Some(cycle);
+        }
+        if cycle.contains(&m) || cycle.len() >= iter_args.min(MAX_ALTERNATIVES) {
+            return None;
+        }
+        cycle.push(m);
+    }
+}
+
+/// What [`choice`] found.
+enum Chosen {
+    /// Always the same buffer (an iter_arg the loop yields unchanged).
+    One(Region),
+    /// One of these.
+    Among(Vec<Alternative>),
+}
+
+/// The buffers `memref` (a root that is not a view) may be, with `dims` of
+/// it in each:
+/// - `arith.select %c, %x, %y` of memrefs: `%x` where `%c` holds, `%y`
+///   where it does not ([`Forms::condition_cases`]: an `arith.cmpi` that
+///   compares unequal is two alternatives, below and above);
+/// - result `r` of an `scf.if %c`: operand `r` of the `then` yield where
+///   `%c` holds, of the `else` yield where it does not;
+/// - iter_arg `x_0` of an `scf.for` whose yield rotates iter_args, `x_0 ←
+///   x_1 ← … ← x_{L-1} ← x_0` (each `x_j` yields `x_{j+1}`, indices mod `L`;
+///   `scf.yield %next, %cur` is `L = 2`): in iteration `τ` (from 0) it is
+///   the initial buffer of `x_{τ mod L}`, which is the `k`-th alternative
+///   where `τ mod L = k` (by induction on `τ`: `x_0` in iteration `τ + 1`
+///   is `x_1` in iteration `τ`). `L = 1` (yielded unchanged) is its
+///   initial buffer;
+/// - result `r` of such an `scf.for`: the same after `T` iterations (`T`
+///   the trip count, [`Forms::trips`]), the initial buffer of
+///   `x_{T mod L}`, or of `x_0` where the loop does not run.
+///
+/// Alternatives that are choices are flattened (their conditions joined);
+/// `None` (an unknown buffer) for anything else, or past
+/// [`MAX_ALTERNATIVES`] buffers.
+fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<Chosen> {
+    let mut options: Vec<(Value, Vec<Constraint>)> = Vec::new();
+    if let Some(op) = defining_op(memref) {
+        // SAFETY: `memref` is a live result of `op`.
+        let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(memref.to_raw()) } as usize;
+        if ops::is(&op, "scf.for") {
+            // The iter_arg after the last iteration.
+            let body = op.region(0).ok()?.first_block()?;
+            let cycle = rotation(&op, &body, r + 1)?;
+            let init = |j: usize| op.operand(3 + j - 1).ok();
+            if cycle.len() == 1 {
+                return Some(Chosen::One(region_of(forms, init(r + 1)?, dims.clone())));
+            }
+            let trips = forms.trips(&op);
+            let slot = Lin::modulo(trips.count, cycle.len() as i64, Signedness::Euclidean);
+            for (k, &j) in cycle.iter().enumerate() {
+                let mut when = trips.when_run.clone();
+                when.push(Constraint::Zero(slot.offset(-(k as i64))?));
+                options.push((init(j)?, when));
+            }
+            // A loop that does not run returns the initial buffer (under
+            // no condition where skipping it is not expressible).
+            options.push((init(r + 1)?, trips.when_skipped.unwrap_or_default()));
+        } else {
+            let condition = op.operand(0).ok()?;
+            let (then, otherwise) = match ops::name(&op) {
+                "arith.select" if op.operand_count() == 3 => {
+                    (op.operand(1).ok()?, op.operand(2).ok()?)
+                }
+                "scf.if" => {
+                    let yielded = |i: usize| {
+                        op.region(i)
+                            .ok()?
+                            .first_block()?
+                            .terminator()?
+                            .operand(r)
+                            .ok()
+                    };
+                    (yielded(0)?, yielded(1)?)
+                }
+                _ => return None,
+            };
+            for (value, holds) in [(then, true), (otherwise, false)] {
+                for case in forms.condition_cases(condition, holds) {
+                    options.push((value, case));
+                }
+            }
+        }
+    } else {
+        let (block, n) = block_argument(memref)?;
+        let l = block.parent_operation()?;
+        if n == 0 || !ops::is(&l, "scf.for") || !ops::is_entry_block(&block) {
+            return None;
+        }
+        let cycle = rotation(&l, &block, n)?;
+        let init = |j: usize| l.operand(3 + j - 1).ok();
+        if cycle.len() == 1 {
+            return Some(Chosen::One(region_of(forms, init(n)?, dims.clone())));
+        }
+        let slot = Lin::modulo(
+            Lin::symbol(Symbol::Iteration(super::values::op_key(&l))),
+            cycle.len() as i64,
+            Signedness::Euclidean,
+        );
+        for (k, &j) in cycle.iter().enumerate() {
+            let chosen = Constraint::Zero(slot.offset(-(k as i64))?);
+            options.push((init(j)?, vec![chosen]));
+        }
+    }
+    let mut alternatives = Vec::new();
+    for (value, when) in options {
+        let region = region_of(forms, value, dims.clone());
+        match &region.root.kind {
+            RootKind::Choice(inner) => {
+                for alternative in inner {
+                    let mut joined = when.clone();
+                    joined.extend(alternative.when.iter().cloned());
+                    alternatives.push(Alternative {
+                        region: alternative.region.clone(),
+                        when: joined,
+                    });
+                }
+            }
+            _ => alternatives.push(Alternative { region, when }),
+        }
+        if alternatives.len() > MAX_ALTERNATIVES {
+            return None;
+        }
+    }
+    Some(Chosen::Among(alternatives))
 }
 
 /// The region of `memref` at `indices` (one per dimension), with `extents`

@@ -1099,6 +1099,38 @@ impl Forms {
     }
 }
 
+impl Forms {
+    /// [`Forms::condition`] as a disjunction of cases, each a conjunction:
+    /// one case, except where `condition` is `arith.cmpi` of forms `a`,
+    /// `b` that compares unequal (`ne` holding, `eq` failing), which is
+    /// the two cases `a < b` and `a > b` (equality is the same signed or
+    /// unsigned). For a chosen buffer ([`super::region`]'s choices): its
+    /// alternatives are a disjunction already.
+    pub fn condition_cases(&mut self, condition: Value, holds: bool) -> Vec<Vec<Constraint>> {
+        let unequal = defining_op(condition).and_then(|op| {
+            if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
+                return None;
+            }
+            let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
+            ((predicate == 1 && holds) || (predicate == 0 && !holds)).then_some(op)
+        });
+        let Some(op) = unequal else {
+            return vec![self.condition(condition, holds)];
+        };
+        let a = self.of(op.operand(0).unwrap());
+        let b = self.of(op.operand(1).unwrap());
+        let base = Constraint::Holds(Symbol::Value(value_key(condition)), holds);
+        let below = a.offset(1).and_then(|a1| Constraint::le(&a1, &b));
+        let above = b.offset(1).and_then(|b1| Constraint::le(&b1, &a));
+        match (below, above) {
+            (Some(below), Some(above)) => {
+                vec![vec![base.clone(), below], vec![base, above]]
+            }
+            _ => vec![self.condition(condition, holds)],
+        }
+    }
+}
+
 /// Which region of `parent` holds `child` (an op nested in it).
 pub fn region_index(parent: &OperationRef, child: &OperationRef) -> Option<usize> {
     let region = child.block()?.parent_region()?;

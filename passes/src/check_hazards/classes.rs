@@ -665,8 +665,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// allocation).
     pub(super) fn shared(&self, root: &Root) -> bool {
         use crate::access::RootKind;
-        match root.kind {
+        match &root.kind {
             RootKind::Fresh => root.space.contains("workgroup") || root.space == "3",
+            RootKind::Choice(alternatives) => {
+                alternatives.iter().any(|a| self.shared(&a.region.root))
+            }
             _ => true,
         }
     }

@@ -276,6 +276,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 };
                 match passed {
                     Some(value) => crate::access::region::whole(&mut self.forms, value),
+                    // A choice among the callee's values is any buffer
+                    // here.
+                    None if !region.alternatives().is_empty() => crate::access::Region {
+                        root: crate::access::Root {
+                            kind: crate::access::RootKind::Other,
+                            ..region.root.clone()
+                        },
+                        dims: None,
+                    },
                     None => crate::access::Region {
                         root: region.root.clone(),
                         dims: None,
@@ -563,8 +572,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             || read.accesses.iter().any(|a| {
                 roots.iter().any(|w| {
                     same_buffer(w, &a.region.root)
-                        || matches!(w.kind, RootKind::Other)
-                        || matches!(a.region.root.kind, RootKind::Other)
+                        || matches!(w.kind, RootKind::Other | RootKind::Choice(_))
+                        || matches!(a.region.root.kind, RootKind::Other | RootKind::Choice(_))
                 })
             })
     }

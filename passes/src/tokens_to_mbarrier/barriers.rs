@@ -144,7 +144,7 @@ fn buffer(root: &crate::access::region::Root) -> Option<Buffer> {
     match &root.kind {
         RootKind::Fresh | RootKind::Argument { .. } => Some(Buffer::Value(root.symbol)),
         RootKind::Global(name) => Some(Buffer::Global(name.clone())),
-        RootKind::Other => None,
+        RootKind::Other | RootKind::Choice(_) => None,
     }
 }
 
