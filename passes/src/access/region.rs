@@ -1262,7 +1262,25 @@ pub fn indexed(forms: &mut Forms, memref: Value, indices: &[Value], extents: &[i
     region_of(forms, memref, Some(dims))
 }
 
-/// Every element of `memref`.
+/// Every element of `memref`: of a view with a static shape (a
+/// `memref.copy` or `linalg.fill` of a subview, a tile the pipeliner
+/// versioned), the elements of its root that the view covers (per
+/// dimension `[0, size)`, mapped through the views as an indexed access
+/// is); of anything else, the whole root.
 pub fn whole(forms: &mut Forms, memref: Value) -> Region {
-    region_of(forms, memref, None)
+    let dims = defining_op(memref)
+        .filter(|_| through_view(forms, memref, None).is_some())
+        .and_then(|_| {
+            let ty = memref_type(memref)?;
+            (1..=ty.rank())
+                .map(|d| {
+                    Some(Dim::Range {
+                        start: Lin::constant(0),
+                        extent: static_size(memref.r#type(), d - 1).filter(|s| *s > 0)?,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+                .filter(|dims| !dims.is_empty())
+        });
+    region_of(forms, memref, dims)
 }

@@ -511,9 +511,30 @@ impl Forms {
                     _ => Some(Lin::div(a, 1 << shift, Signedness::Euclidean)),
                 }
             }
-            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" => {
-                operand(self, 0)
+            "arith.index_castui" | "arith.extui" => {
+                // The low K bits of `x` (`trunci x to iK`), zero-extended,
+                // are the Euclidean `x mod 2^K` (two's complement).
+                let truncated = op
+                    .operand(0)
+                    .ok()
+                    .and_then(defining_op)
+                    .filter(|t| ops::is(t, "arith.trunci"))
+                    .and_then(|t| {
+                        let bits = integer_width(t.result(0).ok()?.r#type())?;
+                        let x = t.operand(0).ok()?;
+                        (bits < 62).then(|| (x, 1i64 << bits))
+                    });
+                match truncated {
+                    Some((x, size)) => Some(Lin::modulo(
+                        self.of_at(x, depth + 1),
+                        size,
+                        Signedness::Euclidean,
+                    )),
+                    None => operand(self, 0),
+                }
             }
+            "arith.index_cast" | "arith.extsi" => operand(self, 0),
+            "arith.ori" => self.disjoint_or(&op, depth),
             "affine.apply" => self.affine_apply(&op, depth),
             "arith.select" => self.select(&op, depth),
             "scf.for" => self.loop_result(value, &op, depth),
@@ -534,11 +555,20 @@ impl Forms {
         if let Some(c) = constant(op.operand(0).ok()?) {
             return Some(self.of_at(op.operand(if c != 0 { 1 } else { 2 }).ok()?, depth + 1));
         }
+        if let Some(form) = self.indicator_select(op, depth) {
+            return Some(form);
+        }
         let mut constant_of = |v: Value| self.of_at(v, depth + 1).as_constant();
-        let next = slot::next_index(op, &mut constant_of)?;
-        let inc = self.of_at(next.inc, depth + 1);
-        let compared = self.of_at(next.compared, depth + 1);
-        let slots = next.slots(compared == inc, compared.offset(1).as_ref() == Some(&inc))?;
+        let (inc, slots) = match slot::next_index(op, &mut constant_of) {
+            Some(next) => {
+                let inc = self.of_at(next.inc, depth + 1);
+                let compared = self.of_at(next.compared, depth + 1);
+                let slots =
+                    next.slots(compared == inc, compared.offset(1).as_ref() == Some(&inc))?;
+                (inc, slots)
+            }
+            None => self.ordered_wrap(op, depth)?,
+        };
         let index = inc.offset(-1)?;
         let probed = match index.as_symbol() {
             Some(Symbol::Value(key)) if self.probe_stack.contains(&key) => Some(key),
@@ -553,6 +583,131 @@ impl Forms {
             }
         }
         Some(wrapped(inc, slots))
+    }
+
+    /// A slot advance whose wrap is an order comparison, as CUTLASS-style
+    /// code also writes it: `select(inc < K, inc, 0)`, `select(inc >= K,
+    /// 0, inc)`, or the same comparing `index = inc - 1` (`index < K - 1`),
+    /// signed or unsigned, the constant on either side. Recognised by
+    /// meaning: for `index` in `[0, K)` (what [`Self::select`] then
+    /// proves or assumes) the select must give 0 exactly where `inc = K`,
+    /// which is checked for every `inc` in `[1, K]` against the candidates
+    /// `K` the comparison's constant allows. Returns `(inc, K)`.
+    fn ordered_wrap(&mut self, op: &OperationRef, depth: usize) -> Option<(Lin, i64)> {
+        let arms = [op.operand(1).ok()?, op.operand(2).ok()?];
+        let forms = [
+            self.of_at(arms[0], depth + 1),
+            self.of_at(arms[1], depth + 1),
+        ];
+        // `zero_on`: the condition's value for which the select gives 0.
+        let (inc, zero_on) = match (forms[0].as_constant(), forms[1].as_constant()) {
+            (_, Some(0)) => (forms[0].clone(), false),
+            (Some(0), _) => (forms[1].clone(), true),
+            _ => return None,
+        };
+        let wrap = defining_op(op.operand(0).ok()?)?;
+        if !ops::is(&wrap, "arith.cmpi") || wrap.operand_count() != 2 {
+            return None;
+        }
+        let predicate = wrap
+            .attribute("predicate")
+            .ok()
+            .and_then(integer_attribute)?;
+        let a = self.of_at(wrap.operand(0).ok()?, depth + 1);
+        let b = self.of_at(wrap.operand(1).ok()?, depth + 1);
+        // `compared + shift = inc`, compared with the constant `c`.
+        let (c, compared, left) = match (a.as_constant(), b.as_constant()) {
+            (_, Some(c)) => (c, a, true),
+            (Some(c), _) => (c, b, false),
+            _ => return None,
+        };
+        let shift = if compared == inc {
+            0
+        } else if compared.offset(1).as_ref() == Some(&inc) {
+            1
+        } else {
+            return None;
+        };
+        // arith::CmpIPredicate on small nonnegative values (signed and
+        // unsigned agree): eq 0, ne 1, slt/ult 2/6, sle/ule 3/7, sgt/ugt
+        // 4/8, sge/uge 5/9.
+        let holds = |x: i64, y: i64| match predicate {
+            0 => Some(x == y),
+            1 => Some(x != y),
+            2 | 6 => Some(x < y),
+            3 | 7 => Some(x <= y),
+            4 | 8 => Some(x > y),
+            5 | 9 => Some(x >= y),
+            _ => None,
+        };
+        for slots in [c - 1, c, c + 1, c + 2] {
+            if !(1..=4096).contains(&slots) {
+                continue;
+            }
+            let fits = (1..=slots).all(|v| {
+                let x = v - shift;
+                let outcome = if left { holds(x, c) } else { holds(c, x) };
+                outcome.is_some_and(|h| (h == zero_on) == (v == slots))
+            });
+            if fits {
+                return Some((inc, slots));
+            }
+        }
+        None
+    }
+
+    /// `select(%c, a, b)` of constants, `%c` an `arith.cmpi eq/ne` of a
+    /// value `x` that is 0 or 1 (by the facts of its symbols) with the
+    /// constant 0 or 1: `%c` is `x` or `1 - x`, so the select is
+    /// `b + (a - b) * %c` (`select(n mod 2 != 0, 1, 0)` is `n mod 2`).
+    fn indicator_select(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
+        let a = self.of_at(op.operand(1).ok()?, depth + 1).as_constant()?;
+        let b = self.of_at(op.operand(2).ok()?, depth + 1).as_constant()?;
+        let compare = defining_op(op.operand(0).ok()?)?;
+        if !ops::is(&compare, "arith.cmpi") || compare.operand_count() != 2 {
+            return None;
+        }
+        let predicate = compare
+            .attribute("predicate")
+            .ok()
+            .and_then(integer_attribute)?;
+        let l = self.of_at(compare.operand(0).ok()?, depth + 1);
+        let r = self.of_at(compare.operand(1).ok()?, depth + 1);
+        let (x, k) = match (l.as_constant(), r.as_constant()) {
+            (_, Some(k)) => (l, k),
+            (Some(k), _) => (r, k),
+            _ => return None,
+        };
+        let flipped = Lin::constant(1).plus(&x, -1)?;
+        if !(0..=1).contains(&k) || !(self.nonnegative(&x) && self.nonnegative(&flipped)) {
+            return None;
+        }
+        // `%c` is `x` for `eq 1` / `ne 0`, `1 - x` for `eq 0` / `ne 1`.
+        let indicator = match (predicate, k) {
+            (0, 1) | (1, 0) => x,
+            (0, 0) | (1, 1) => flipped,
+            _ => return None,
+        };
+        Lin::constant(b).plus(&indicator, a.checked_sub(b)?)
+    }
+
+    /// `arith.ori x, c` of a constant `0 <= c < 2^k` where every
+    /// coefficient and the constant of `x`'s form are multiples of `2^k`
+    /// (the low `k` bits of `x` are zero, two's complement): `x + c`.
+    fn disjoint_or(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
+        let a = self.of_at(op.operand(0).ok()?, depth + 1);
+        let b = self.of_at(op.operand(1).ok()?, depth + 1);
+        let (x, c) = match (a.as_constant(), b.as_constant()) {
+            (_, Some(c)) => (a, c),
+            (Some(c), _) => (b, c),
+            _ => return None,
+        };
+        if c < 0 {
+            return None;
+        }
+        let low = (c as u64 + 1).next_power_of_two() as i64;
+        let aligned = x.constant_term() % low == 0 && x.terms().all(|(_, k)| k % low == 0);
+        aligned.then(|| x.offset(c)).flatten()
     }
 
     /// `arith.xori x, 1` where `x` is 0 or 1 (a slot toggled between two
@@ -1128,6 +1283,16 @@ impl Forms {
             }
             _ => vec![self.condition(condition, holds)],
         }
+    }
+}
+
+/// The width of an integer type (`None` for `index` and other types).
+fn integer_width(ty: melior::ir::Type) -> Option<u32> {
+    use melior::ir::TypeLike as _;
+    // SAFETY: `ty` is a live type; read as an integer type only if it is one.
+    unsafe {
+        mlir_sys::mlirTypeIsAInteger(ty.to_raw())
+            .then(|| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
     }
 }
 
