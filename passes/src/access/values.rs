@@ -679,7 +679,7 @@ impl Forms {
             _ => return None,
         };
         let flipped = Lin::constant(1).plus(&x, -1)?;
-        if !(0..=1).contains(&k) || !(self.nonnegative(&x) && self.nonnegative(&flipped)) {
+        if !((0..=1).contains(&k) && self.nonnegative(&x) && self.nonnegative(&flipped)) {
             return None;
         }
         // `%c` is `x` for `eq 1` / `ne 0`, `1 - x` for `eq 0` / `ne 1`.
