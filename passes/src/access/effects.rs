@@ -31,7 +31,7 @@
 //!    asynchronously; the other apipe ops access no memory.
 
 use super::{
-    region::{indexed, is_memref, rank, whole, Region},
+    region::{indexed, is_memref, rank, region_of, whole, Region},
     values::Forms,
 };
 use apipe_dialect::{
@@ -176,7 +176,7 @@ fn call_accesses<'c: 'a, 'a>(
         if !out
             .accesses
             .iter()
-            .any(|a| a.kind == kind && a.region.root == region.root)
+            .any(|a| a.kind == kind && a.region == region)
         {
             out.accesses.push(Access {
                 kind,
@@ -196,7 +196,7 @@ fn call_accesses<'c: 'a, 'a>(
             .and_then(|i| op.operand(i).ok());
         match (passed, &root.kind, access.value) {
             (Some(value), _, _) => {
-                let region = whole(forms, value);
+                let region = passed_region(forms, op, &arguments, &access.region, value);
                 push(&mut out, access.kind, value, region);
             }
             (None, super::region::RootKind::Global(_), Some(value)) => {
@@ -219,6 +219,48 @@ fn call_accesses<'c: 'a, 'a>(
         }
     }
     Some(out)
+}
+
+/// The region in the caller of a callee's access `inner` to its argument
+/// that the call `op` passes `value` for: the callee's positions with each
+/// index argument replaced by the form of the operand the call passes
+/// (`@consume(%buf, %c1)` reading `%b[%i]` reads `%buf[1]`), followed
+/// through the caller's views of `value`; the whole of `value` when a
+/// position depends on anything else of the callee.
+fn passed_region<'c: 'a, 'a>(
+    forms: &mut Forms,
+    op: &OperationRef<'c, 'a>,
+    arguments: &[Value<'c, 'a>],
+    inner: &Region,
+    value: Value<'c, 'a>,
+) -> Region {
+    let mut symbols = Vec::new();
+    inner.symbols(&mut symbols);
+    let keys: Vec<usize> = arguments
+        .iter()
+        .map(|a| super::values::value_key(*a))
+        .collect();
+    let position = |s: &super::Symbol| match s {
+        super::Symbol::Value(k) => keys.iter().position(|a| a == k),
+        _ => None,
+    };
+    let mapped: Option<Vec<(super::Symbol, super::Lin)>> = symbols
+        .iter()
+        .map(|s| {
+            let i = position(s)?;
+            let operand = op.operand(i).ok()?;
+            (!super::region::is_memref(operand)).then(|| (*s, forms.of(operand)))
+        })
+        .collect();
+    match (mapped, inner.dims.as_ref(), inner.alternatives().is_empty()) {
+        (Some(mapped), Some(_), true) => {
+            let dims = inner
+                .substitute(&|s| mapped.iter().find(|(m, _)| *m == s).map(|(_, l)| l.clone()))
+                .dims;
+            region_of(forms, value, dims)
+        }
+        _ => whole(forms, value),
+    }
 }
 
 /// True if the op's `permutation_map` (absent: identity) is a minor

@@ -259,6 +259,13 @@ pub fn find_hazards<'c: 'a, 'a>(
     // Calls resolved once, by symbol table (a module's `@k` and a
     // `gpu.module`'s `@k` are different functions).
     let calls = std::rc::Rc::new(resolve_calls(&functions));
+    let callee_waits: std::rc::Rc<rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>>> =
+        std::rc::Rc::new(
+            functions
+                .iter()
+                .filter_map(|(f, _)| Some((op_key(f), walk::callee_waits(f)?)))
+                .collect(),
+        );
     for (function, nested) in callees_first(functions, &calls) {
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
@@ -322,6 +329,7 @@ pub fn find_hazards<'c: 'a, 'a>(
                 analysis.mbarrier = facts;
                 analysis.leftovers = std::rc::Rc::clone(&leftovers);
                 analysis.calls = std::rc::Rc::clone(&calls);
+                analysis.callee_waits = std::rc::Rc::clone(&callee_waits);
                 let (hazards, left) = analysis.run();
                 out.extend(hazards);
                 if !left.is_empty() {

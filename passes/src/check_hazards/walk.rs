@@ -69,6 +69,9 @@ pub(crate) struct Analysis<'c, 'a> {
     pub leftovers: std::rc::Rc<Leftovers<'c, 'a>>,
     /// The function (key) each call op (key) calls.
     pub calls: std::rc::Rc<FxHashMap<usize, usize>>,
+    /// The waits each function (key) makes on every path
+    /// ([`callee_waits`]).
+    pub callee_waits: std::rc::Rc<FxHashMap<usize, CalleeWaits<'c, 'a>>>,
     tokens: GroupDistance,
     contexts: FxHashMap<usize, System>,
     variant: FxHashMap<usize, bool>,
@@ -168,6 +171,62 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         .clamp(WIDEN_AFTER, MOST_BEFORE_WIDENING)
 }
 
+/// The `apipe.wait_group`s a function makes on every path, as
+/// `(queue, pending, wait)` with the smallest `pending` per queue: `first`,
+/// those in its entry block before its first op that may access memory
+/// (they complete groups before any of its accesses), and `all`, every one
+/// in its entry block (they complete groups before it returns). Waits in
+/// nested regions, or in the functions it calls, are left out (a group
+/// taken as still in flight: never a missed hazard).
+#[derive(Clone, Debug, Default)]
+pub struct CalleeWaits<'c, 'a> {
+    /// Before the first access.
+    pub first: Vec<(i64, i64, OperationRef<'c, 'a>)>,
+    /// Anywhere in the entry block.
+    pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
+}
+
+/// [`CalleeWaits`] of `function`; `None` if it makes none.
+pub fn callee_waits<'c: 'a, 'a>(function: &OperationRef<'c, 'a>) -> Option<CalleeWaits<'c, 'a>> {
+    let entry = *ops::blocks_of(function).first()?;
+    let mut out = CalleeWaits::default();
+    let mut accessed = false;
+    let mut forms = Forms::new();
+    let smallest = |list: &mut Vec<(i64, i64, OperationRef<'c, 'a>)>, q, p, op| match list
+        .iter_mut()
+        .find(|(queue, _, _)| *queue == q)
+    {
+        Some(entry) if entry.1 > p => *entry = (q, p, op),
+        Some(_) => {}
+        None => list.push((q, p, op)),
+    };
+    let mut next = entry.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if ops::is(&op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(&op, attributes::PENDING)
+                .unwrap_or(0)
+                .max(0);
+            let queue = attributes::queue(&op);
+            if !accessed {
+                smallest(&mut out.first, queue, pending, op);
+            }
+            smallest(&mut out.all, queue, pending, op);
+            continue;
+        }
+        if !accessed {
+            let found = accesses(&mut forms, &op);
+            accessed = op.region_count() > 0
+                || ops::is_apipe(&op)
+                || ops::is(&op, "func.call")
+                || found.reads_all
+                || found.writes_all
+                || !found.accesses.is_empty();
+        }
+    }
+    (!out.all.is_empty()).then_some(out)
+}
+
 /// Per function (by [`key`]): the function, and the copies it may return
 /// with in flight (its final state's instances, in its own forms).
 pub type Leftovers<'c, 'a> = FxHashMap<usize, (OperationRef<'c, 'a>, Vec<Instance<'c, 'a>>)>;
@@ -197,6 +256,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             mbarrier: None,
             leftovers: Default::default(),
             calls: Default::default(),
+            callee_waits: Default::default(),
             tokens,
             contexts: FxHashMap::default(),
             variant: FxHashMap::default(),
@@ -767,7 +827,20 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
             "func.call" => {
+                // The callee's waits complete this function's groups: those
+                // before its accesses first, the others after them.
+                let waits = self
+                    .calls
+                    .get(&key(&op))
+                    .and_then(|f| self.callee_waits.get(f))
+                    .cloned();
+                for (queue, pending, wait) in waits.iter().flat_map(|w| w.first.iter()) {
+                    self.complete(wait, state, *queue, Some(*pending), None, None);
+                }
                 self.plain(&op, state);
+                for (queue, pending, wait) in waits.iter().flat_map(|w| w.all.iter()) {
+                    self.complete(wait, state, *queue, Some(*pending), None, None);
+                }
                 self.call(&op, state);
             }
             _ if ops::is_function(&op) => {}
