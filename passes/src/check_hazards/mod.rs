@@ -259,10 +259,13 @@ pub fn find_hazards<'c: 'a, 'a>(
     // Calls resolved once, by symbol table (a module's `@k` and a
     // `gpu.module`'s `@k` are different functions).
     let calls = std::rc::Rc::new(resolve_calls(&functions));
+    // The waits of each function some call calls.
+    let callees: rustc_hash::FxHashSet<usize> = calls.values().copied().collect();
     let callee_waits: std::rc::Rc<rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>>> =
         std::rc::Rc::new(
             functions
                 .iter()
+                .filter(|(f, _)| callees.contains(&op_key(f)))
                 .filter_map(|(f, _)| Some((op_key(f), walk::callee_waits(f)?)))
                 .collect(),
         );
