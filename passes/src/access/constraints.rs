@@ -48,6 +48,9 @@ pub enum Constraint {
     NonNeg(Lin),
     /// `x = 0`.
     Zero(Lin),
+    /// `x != 0`: the disjunction `x <= -1` or `x >= 1`, decided by
+    /// deciding each ([`System::feasible`]); an `arith.cmpi ne` that holds.
+    NonZero(Lin),
     /// The `i1` SSA value (a [`Symbol::Value`] or [`Symbol::Stale`]) is true
     /// (`true`) or false.
     Holds(Symbol, bool),
@@ -75,6 +78,7 @@ impl Constraint {
         Some(Some(match self {
             Constraint::NonNeg(x) => Constraint::NonNeg(x.substitute(map)?),
             Constraint::Zero(x) => Constraint::Zero(x.substitute(map)?),
+            Constraint::NonZero(x) => Constraint::NonZero(x.substitute(map)?),
             Constraint::Holds(s, b) => match map(*s) {
                 None => Constraint::Holds(*s, *b),
                 Some(by) => match by.as_symbol() {
@@ -94,7 +98,7 @@ impl Constraint {
     /// True if the symbol `s` occurs.
     pub fn mentions(&self, s: Symbol) -> bool {
         match self {
-            Constraint::NonNeg(x) | Constraint::Zero(x) => x.mentions(s),
+            Constraint::NonNeg(x) | Constraint::Zero(x) | Constraint::NonZero(x) => x.mentions(s),
             Constraint::Holds(t, _) => *t == s,
             Constraint::Min(r, a, b) | Constraint::Max(r, a, b) => {
                 r.mentions(s) || a.mentions(s) || b.mentions(s)
@@ -105,7 +109,7 @@ impl Constraint {
     /// Every symbol that occurs.
     pub fn symbols(&self, out: &mut Vec<Symbol>) {
         match self {
-            Constraint::NonNeg(x) | Constraint::Zero(x) => x.symbols(out),
+            Constraint::NonNeg(x) | Constraint::Zero(x) | Constraint::NonZero(x) => x.symbols(out),
             Constraint::Holds(t, _) => {
                 if !out.contains(t) {
                     out.push(*t)
@@ -212,10 +216,7 @@ impl System {
         }
         let key = self.canonical();
         let known = MEMO.with(|memo| memo.borrow().get(&key).copied());
-        let answer = known.unwrap_or_else(|| match self.prepared() {
-            Some(solver) => solver.solve(),
-            None => Feasibility::Infeasible,
-        });
+        let answer = known.unwrap_or_else(|| self.decide());
         MEMO.with(|memo| {
             let mut memo = memo.borrow_mut();
             if memo.len() + 2 > MEMO_ENTRIES {
@@ -227,6 +228,48 @@ impl System {
             memo.insert(self.constraints.clone(), answer);
         });
         answer
+    }
+
+    /// [`System::feasible`] without the memo: a [`Constraint::NonZero`]
+    /// `x != 0` is decided as its two cases, `x <= -1` and `x >= 1` (each
+    /// a system of its own: feasible if either is, exact if a feasible one
+    /// is); a case whose row overflows is dropped from the disjunction's
+    /// side that needs it, which only makes the system more feasible.
+    fn decide(&self) -> Feasibility {
+        let split = self
+            .constraints
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| match c {
+                Constraint::NonZero(x) => Some((i, x.clone())),
+                _ => None,
+            });
+        let Some((i, x)) = split else {
+            return match self.prepared() {
+                Some(solver) => solver.solve(),
+                None => Feasibility::Infeasible,
+            };
+        };
+        let below = x.scaled(-1).and_then(|n| n.offset(-1));
+        let above = x.offset(-1);
+        let mut found = Feasibility::Infeasible;
+        for case in [below, above] {
+            let mut system = self.clone();
+            match case {
+                Some(row) => system.constraints[i] = Constraint::NonNeg(row),
+                None => {
+                    system.constraints.remove(i);
+                }
+            }
+            match system.feasible() {
+                Feasibility::Feasible { exact: true } => {
+                    return Feasibility::Feasible { exact: true }
+                }
+                f @ Feasibility::Feasible { .. } => found = f,
+                Feasibility::Infeasible => {}
+            }
+        }
+        found
     }
 
     /// Forgets the answers [`System::feasible`] remembers on this thread:
@@ -259,6 +302,7 @@ impl System {
             .map(|c| match c {
                 Constraint::NonNeg(x) => Constraint::NonNeg(x.renamed(&rename)),
                 Constraint::Zero(x) => Constraint::Zero(x.renamed(&rename)),
+                Constraint::NonZero(x) => Constraint::NonZero(x.renamed(&rename)),
                 Constraint::Holds(s, b) => Constraint::Holds(rename(*s), *b),
                 Constraint::Min(r, a, b) => {
                     Constraint::Min(r.renamed(&rename), a.renamed(&rename), b.renamed(&rename))
@@ -539,7 +583,8 @@ impl Solver {
                 let row = self.row(x);
                 self.equalities.push(row);
             }
-            Constraint::Holds(..) => {}
+            // Decided by branching before the solver (System::decide).
+            Constraint::Holds(..) | Constraint::NonZero(_) => {}
             Constraint::Min(r, a, b) | Constraint::Max(r, a, b) => {
                 let (r, a, b) = (self.row(r), self.row(a), self.row(b));
                 // min: r <= a, r <= b; max: r >= a, r >= b.

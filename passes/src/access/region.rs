@@ -1123,8 +1123,7 @@ enum Chosen {
 /// The buffers `memref` (a root that is not a view) may be, with `dims` of
 /// it in each:
 /// - `arith.select %c, %x, %y` of memrefs: `%x` where `%c` holds, `%y`
-///   where it does not ([`Forms::condition_cases`]: an `arith.cmpi` that
-///   compares unequal is two alternatives, below and above);
+///   where it does not ([`Forms::condition`]);
 /// - result `r` of an `scf.if %c`: operand `r` of the `then` yield where
 ///   `%c` holds, of the `else` yield where it does not;
 /// - iter_arg `x_0` of an `scf.for` whose yield rotates iter_args, `x_0 ←
@@ -1183,11 +1182,8 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
                 }
                 _ => return None,
             };
-            for (value, holds) in [(then, true), (otherwise, false)] {
-                for case in forms.condition_cases(condition, holds) {
-                    options.push((value, case));
-                }
-            }
+            options.push((then, forms.condition(condition, true)));
+            options.push((otherwise, forms.condition(condition, false)));
         }
     } else {
         let (block, n) = block_argument(memref)?;

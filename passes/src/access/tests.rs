@@ -41,6 +41,34 @@ fn gcd_test_separates_versions() {
 }
 
 #[test]
+fn nonzero_is_decided_by_cases() {
+    // t in [0, 1], (t + 1) mod 3 != 1: only t = 1 (exact).
+    let t = sym(0);
+    let m = Lin::modulo(t.offset(1).unwrap(), 3, Signedness::Unsigned);
+    let mut system = System::new();
+    system.extend(range(0, 0, 1));
+    system.push(Constraint::NonZero(m.offset(-1).unwrap()));
+    assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
+    // ... and t = 0 besides: infeasible.
+    system.push(Constraint::Zero(t.clone()));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // Two cases each: t != 0, t != 1, t != 2 in [0, 2] is infeasible, and
+    // feasible (t = 3) in [0, 3].
+    let mut system = System::new();
+    system.extend(range(0, 0, 2));
+    for k in 0..3 {
+        system.push(Constraint::NonZero(t.offset(-k).unwrap()));
+    }
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    let mut system = System::new();
+    system.extend(range(0, 0, 3));
+    for k in 0..3 {
+        system.push(Constraint::NonZero(t.offset(-k).unwrap()));
+    }
+    assert_eq!(system.feasible(), Feasibility::Feasible { exact: true });
+}
+
+#[test]
 fn elimination_separates_unbounded_unknowns() {
     // Two threads t, t' (no upper bound): t' >= t + 1, and element 2t of
     // thread t within [2t', 2t' + 2): 0 <= 2t - 2t' <= 1. Propagation

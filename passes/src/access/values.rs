@@ -1168,6 +1168,7 @@ impl Forms {
             return out;
         }
         let Some(op) = defining_op(condition) else {
+            out.extend(self.iter_arg_condition(condition, holds));
             return out;
         };
         // Conjunctions: `a andi b` holds where both hold; `a ori b` fails
@@ -1190,6 +1191,10 @@ impl Forms {
                 return out;
             }
         }
+        if ops::is(&op, "scf.for") {
+            out.extend(self.loop_result_condition(condition, &op, holds));
+            return out;
+        }
         if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
             return out;
         }
@@ -1198,13 +1203,135 @@ impl Forms {
         };
         let a = self.of(op.operand(0).unwrap());
         let b = self.of(op.operand(1).unwrap());
+        out.extend(self.comparison(predicate, a, b, holds));
+        out
+    }
+
+    /// What holds when the `i1` result `value` of the `scf.for` `l` is
+    /// `holds`, for a loop of a constant trip count `T >= 1` whose yield
+    /// for it is an `arith.cmpi` of forms: the comparison in the last
+    /// iteration (`τ_L = T - 1`), provided the forms then name nothing
+    /// defined in `l` nor any iteration in it (a guard carried out of a
+    /// pipelined loop, as `scf.if %carried` around the epilogue's read).
+    /// Empty otherwise.
+    fn loop_result_condition(
+        &mut self,
+        value: Value,
+        l: &OperationRef,
+        holds: bool,
+    ) -> Vec<Constraint> {
+        let found = (|| {
+            // SAFETY: `value` is a live result of `l`.
+            let n = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
+            let yielded = l
+                .region(0)
+                .ok()?
+                .first_block()?
+                .terminator()?
+                .operand(n)
+                .ok()?;
+            let compare = defining_op(yielded)?;
+            if !ops::is(&compare, "arith.cmpi") || compare.operand_count() != 2 {
+                return None;
+            }
+            let last = self.trips(l).count.as_constant().filter(|t| *t >= 1)? - 1;
+            let predicate = compare
+                .attribute("predicate")
+                .ok()
+                .and_then(integer_attribute)?;
+            let tau = Symbol::Iteration(op_key(l));
+            let mut at_last = |v: Value| -> Option<Lin> {
+                let form = self.of(v).replace(tau, &Lin::constant(last))?;
+                let mut symbols = Vec::new();
+                form.symbols(&mut symbols);
+                symbols
+                    .iter()
+                    .all(|s| match s {
+                        Symbol::Value(k) | Symbol::Stale(k) => !defined_inside(*k, l),
+                        Symbol::Iteration(k) | Symbol::Trips(k) => {
+                            // SAFETY: iteration symbols are keys of live loops.
+                            !ops::ancestors(&unsafe {
+                                OperationRef::from_raw(mlir_sys::MlirOperation {
+                                    ptr: *k as *mut _,
+                                })
+                            })
+                            .any(|p| p == *l)
+                        }
+                        _ => true,
+                    })
+                    .then_some(form)
+            };
+            let a = at_last(compare.operand(0).ok()?)?;
+            let b = at_last(compare.operand(1).ok()?)?;
+            Some((predicate, a, b))
+        })();
+        match found {
+            Some((predicate, a, b)) => self
+                .comparison(predicate, a, b, holds)
+                .into_iter()
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// What holds when the `i1` iter_arg `value` of an `scf.for` `l` is
+    /// `holds`: with `x_0 = value` and `x_{j+1}` the iter_arg that `x_j`
+    /// yields (a window of guards shifted along the iter_args, as a
+    /// pipelined loop carries its stages' conditions), `x_0` in iteration
+    /// `τ = j` (before the window's end) is the initial value of `x_j`;
+    /// where that cannot be `holds` (its [`Self::condition`] is
+    /// infeasible: a prologue iteration that did not issue its copy),
+    /// `τ_L != j`. Empty when every initial value can be `holds`.
+    fn iter_arg_condition(&mut self, value: Value, holds: bool) -> Vec<Constraint> {
+        let Some((block, n)) = block_argument(value) else {
+            return Vec::new();
+        };
+        let Some(l) = block.parent_operation() else {
+            return Vec::new();
+        };
+        if n == 0
+            || !ops::is(&l, "scf.for")
+            || !ops::is_entry_block(&block)
+            || self.condition_depth >= 16
+        {
+            return Vec::new();
+        }
+        let Some(terminator) = block.terminator() else {
+            return Vec::new();
+        };
+        let tau = Lin::symbol(Symbol::Iteration(op_key(&l)));
+        let mut out = Vec::new();
+        let mut x = n;
+        for j in 0..16i64 {
+            let Ok(init) = l.operand(3 + x - 1) else {
+                break;
+            };
+            self.condition_depth += 1;
+            let mut system = System::new();
+            system.extend(self.condition(init, holds));
+            self.condition_depth -= 1;
+            self.add_facts(&mut system);
+            if !system.feasible().may() {
+                out.extend(tau.offset(-j).map(Constraint::NonZero));
+            }
+            match terminator.operand(x - 1).ok().and_then(block_argument) {
+                Some((b, m)) if b == block && m >= 1 && m != n => x = m,
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// The constraint `a <predicate> b` (an `arith.cmpi` predicate) holds
+    /// (`holds`) or fails; `None` where it is not one constraint.
+    fn comparison(&mut self, predicate: i64, a: Lin, b: Lin, holds: bool) -> Option<Constraint> {
         // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
         // ult 6, ule 7, ugt 8, uge 9. On operands that are nonnegative by
         // the facts of their symbols (loop iterations, thread ids, sizes),
         // an unsigned comparison is the signed one.
         let predicate = if (6..=9).contains(&predicate) {
             if !(self.nonnegative(&a) && self.nonnegative(&b)) {
-                return out;
+                return None;
             }
             predicate - 4
         } else {
@@ -1220,68 +1347,19 @@ impl Forms {
                 3 => (4, a, b),
                 4 => (3, a, b),
                 5 => (2, a, b),
-                _ => return out,
+                _ => return None,
             }
         };
         let one = Lin::constant(1);
-        let c = match predicate {
+        match predicate {
             0 => Constraint::eq(&a, &b),
-            // `a != b` is a disjunction, no single constraint; but where
-            // `a = b` is provable (`(1 mod 3) != 1` in an unrolled
-            // iteration) the region never runs.
-            1 => {
-                let infeasible = |this: &mut Self, c: Option<Constraint>| {
-                    c.is_some_and(|c| {
-                        let mut system = System::new();
-                        system.push(c);
-                        this.add_facts(&mut system);
-                        !system.feasible().may()
-                    })
-                };
-                let below = a.plus(&one, 1).and_then(|a1| Constraint::le(&a1, &b));
-                let above = b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a));
-                (infeasible(self, below) && infeasible(self, above))
-                    .then(|| Constraint::NonNeg(Lin::constant(-1)))
-            }
+            // `a != b`: a disjunction, decided by cases in the solver.
+            1 => a.plus(&b, -1).map(Constraint::NonZero),
             2 => a.plus(&one, 1).and_then(|a1| Constraint::le(&a1, &b)),
             3 => Constraint::le(&a, &b),
             4 => b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a)),
             5 => Constraint::le(&b, &a),
             _ => None,
-        };
-        out.extend(c);
-        out
-    }
-}
-
-impl Forms {
-    /// [`Forms::condition`] as a disjunction of cases, each a conjunction:
-    /// one case, except where `condition` is `arith.cmpi` of forms `a`,
-    /// `b` that compares unequal (`ne` holding, `eq` failing), which is
-    /// the two cases `a < b` and `a > b` (equality is the same signed or
-    /// unsigned). For a chosen buffer ([`super::region`]'s choices): its
-    /// alternatives are a disjunction already.
-    pub fn condition_cases(&mut self, condition: Value, holds: bool) -> Vec<Vec<Constraint>> {
-        let unequal = defining_op(condition).and_then(|op| {
-            if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
-                return None;
-            }
-            let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
-            ((predicate == 1 && holds) || (predicate == 0 && !holds)).then_some(op)
-        });
-        let Some(op) = unequal else {
-            return vec![self.condition(condition, holds)];
-        };
-        let a = self.of(op.operand(0).unwrap());
-        let b = self.of(op.operand(1).unwrap());
-        let base = Constraint::Holds(Symbol::Value(value_key(condition)), holds);
-        let below = a.offset(1).and_then(|a1| Constraint::le(&a1, &b));
-        let above = b.offset(1).and_then(|b1| Constraint::le(&b1, &a));
-        match (below, above) {
-            (Some(below), Some(above)) => {
-                vec![vec![base.clone(), below], vec![base, above]]
-            }
-            _ => vec![self.condition(condition, holds)],
         }
     }
 }
