@@ -1081,35 +1081,85 @@ pub fn region_of<'c: 'a, 'a>(
     Region { root, dims }
 }
 
-/// The rotation through iter_arg `n` (a body argument, `n >= 1`) of the
-/// `scf.for` `l` with body `body`: `x_0 = n`, `x_{j+1}` the iter_arg that
-/// `x_j` yields, until the yield of `x_{L-1}` is `x_0`; `None` if some
-/// `x_j` yields anything else (or the cycle does not come back to `x_0`,
-/// or is longer than [`MAX_ALTERNATIVES`]).
-fn rotation(
-    l: &melior::ir::OperationRef,
-    body: &melior::ir::BlockRef,
-    n: usize,
-) -> Option<Vec<usize>> {
-    let yield_op = body.terminator()?;
-    let iter_args = body.argument_count().checked_sub(1)?;
+/// The rotation through the loop-carried value `n` of the loop `l` (an
+/// `scf.for` iter_arg, `n >= 1` its body argument; an `scf.while`
+/// `before` argument, `n >= 0`): `x_0 = n`, `x_{j+1}` the carried value
+/// that `x_j` becomes in the next iteration ([`next_carried`]), until
+/// `x_{L-1}` becomes `x_0`; `None` if some `x_j` becomes anything else (or
+/// the cycle does not come back to `x_0`, or is longer than
+/// [`MAX_ALTERNATIVES`]).
+fn rotation(forms: &mut Forms, l: &melior::ir::OperationRef, n: usize) -> Option<Vec<usize>> {
     let mut cycle = vec![n];
     loop {
-        let yielded = yield_op
-            .operand(cycle[cycle.len() - 1].checked_sub(1)?)
-            .ok()?;
-        let (b, m) = block_argument(yielded)?;
-        if b != *body || m == 0 || b.parent_operation().as_ref() != Some(l) {
-            return None;
-        }
+        let m = next_carried(forms, l, cycle[cycle.len() - 1], 0)?;
         if m == n {
             return Some(cycle);
         }
-        if cycle.contains(&m) || cycle.len() >= iter_args.min(MAX_ALTERNATIVES) {
+        if cycle.contains(&m) || cycle.len() >= MAX_ALTERNATIVES {
             return None;
         }
         cycle.push(m);
     }
+}
+
+/// The carried value of `l` (see [`rotation`]) that carried value `x`
+/// becomes in the next iteration: for an `scf.for`, the iter_arg its yield
+/// passes, directly or as the result of an inner `scf.for` of a constant
+/// trip count that rotates it (a ping-pong inside another loop); for an
+/// `scf.while`, the `before` argument that the `after` region's yield
+/// passes through its own argument (`scf.condition` forwards `before`
+/// arguments to `after` arguments).
+fn next_carried(
+    forms: &mut Forms,
+    l: &melior::ir::OperationRef,
+    x: usize,
+    depth: usize,
+) -> Option<usize> {
+    if ops::is(l, "scf.while") {
+        let before = l.region(0).ok()?.first_block()?;
+        let after = l.region(1).ok()?.first_block()?;
+        let (b, m) = block_argument(after.terminator()?.operand(x).ok()?)?;
+        if b != after {
+            return None;
+        }
+        let (b, k) = block_argument(before.terminator()?.operand(m + 1).ok()?)?;
+        return (b == before).then_some(k);
+    }
+    let body = l.region(0).ok()?.first_block()?;
+    let yielded = body.terminator()?.operand(x.checked_sub(1)?).ok()?;
+    carried_source(forms, l, &body, yielded, depth)
+}
+
+/// The iter_arg of `l` (body `body`) that `value` is: the argument itself,
+/// or the result `r` of an inner `scf.for` of a constant trip count `T`
+/// whose rotation through `r` starts from that iter_arg after `T`
+/// iterations.
+fn carried_source(
+    forms: &mut Forms,
+    l: &melior::ir::OperationRef,
+    body: &melior::ir::BlockRef,
+    value: Value,
+    depth: usize,
+) -> Option<usize> {
+    if let Some((b, m)) = block_argument(value) {
+        return (b == *body && m >= 1 && b.parent_operation().as_ref() == Some(l)).then_some(m);
+    }
+    let inner = defining_op(value)?;
+    if depth >= 4 || !ops::is(&inner, "scf.for") {
+        return None;
+    }
+    // SAFETY: `value` is a live result of `inner`.
+    let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
+    let trips = forms.trips(&inner).count.as_constant()?.max(0);
+    let cycle = rotation(forms, &inner, r + 1)?;
+    let start = cycle[usize::try_from(trips).ok()? % cycle.len()];
+    carried_source(
+        forms,
+        l,
+        body,
+        inner.operand(3 + start - 1).ok()?,
+        depth + 1,
+    )
 }
 
 /// What [`choice`] found.
@@ -1126,7 +1176,9 @@ enum Chosen {
 ///   where it does not ([`Forms::condition`]);
 /// - result `r` of an `scf.if %c`: operand `r` of the `then` yield where
 ///   `%c` holds, of the `else` yield where it does not;
-/// - iter_arg `x_0` of an `scf.for` whose yield rotates iter_args, `x_0 ←
+/// - iter_arg `x_0` of an `scf.for` (or `before` argument of an
+///   `scf.while`; an `after` argument is what `scf.condition` forwards)
+///   whose yield rotates them ([`rotation`]), `x_0 ←
 ///   x_1 ← … ← x_{L-1} ← x_0` (each `x_j` yields `x_{j+1}`, indices mod `L`;
 ///   `scf.yield %next, %cur` is `L = 2`): in iteration `τ` (from 0) it is
 ///   the initial buffer of `x_{τ mod L}`, which is the `k`-th alternative
@@ -1147,8 +1199,7 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(memref.to_raw()) } as usize;
         if ops::is(&op, "scf.for") {
             // The iter_arg after the last iteration.
-            let body = op.region(0).ok()?.first_block()?;
-            let cycle = rotation(&op, &body, r + 1)?;
+            let cycle = rotation(forms, &op, r + 1)?;
             let init = |j: usize| op.operand(3 + j - 1).ok();
             if cycle.len() == 1 {
                 return Some(Chosen::One(region_of(forms, init(r + 1)?, dims.clone())));
@@ -1188,11 +1239,29 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
     } else {
         let (block, n) = block_argument(memref)?;
         let l = block.parent_operation()?;
-        if n == 0 || !ops::is(&l, "scf.for") || !ops::is_entry_block(&block) {
+        if !ops::is_entry_block(&block) {
             return None;
         }
-        let cycle = rotation(&l, &block, n)?;
-        let init = |j: usize| l.operand(3 + j - 1).ok();
+        let first = if ops::is(&l, "scf.while") {
+            if block.parent_region() == l.region(1).ok() {
+                // An `after` argument is what `scf.condition` forwards.
+                let forwarded = l
+                    .region(0)
+                    .ok()?
+                    .first_block()?
+                    .terminator()?
+                    .operand(n + 1)
+                    .ok()?;
+                return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
+            }
+            0
+        } else if ops::is(&l, "scf.for") && n >= 1 {
+            3 - 1
+        } else {
+            return None;
+        };
+        let cycle = rotation(forms, &l, n)?;
+        let init = |j: usize| l.operand(first + j).ok();
         if cycle.len() == 1 {
             return Some(Chosen::One(region_of(forms, init(n)?, dims.clone())));
         }

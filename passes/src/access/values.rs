@@ -533,10 +533,32 @@ impl Forms {
                     None => operand(self, 0),
                 }
             }
-            "arith.index_cast" | "arith.extsi" => operand(self, 0),
+            "arith.index_cast" | "arith.extsi" => {
+                // The low K bits of `x`, sign-extended: `((x + 2^(K-1))
+                // mod 2^K) - 2^(K-1)` (two's complement).
+                let truncated = op
+                    .operand(0)
+                    .ok()
+                    .and_then(defining_op)
+                    .filter(|t| ops::is(t, "arith.trunci"))
+                    .and_then(|t| {
+                        let bits = integer_width(t.result(0).ok()?.r#type())?;
+                        let x = t.operand(0).ok()?;
+                        (1..62).contains(&bits).then(|| (x, 1i64 << bits))
+                    });
+                match truncated {
+                    Some((x, size)) => {
+                        let half = size / 2;
+                        let shifted = self.of_at(x, depth + 1).offset(half)?;
+                        Lin::modulo(shifted, size, Signedness::Euclidean).offset(-half)
+                    }
+                    None => operand(self, 0),
+                }
+            }
             "arith.ori" => self.disjoint_or(&op, depth),
             "affine.apply" => self.affine_apply(&op, depth),
             "arith.select" => self.select(&op, depth),
+            "scf.if" => self.if_result(value, &op, depth),
             "scf.for" => self.loop_result(value, &op, depth),
             "gpu.block_dim" => gpu::block_dim(&op).map(Lin::constant),
             _ => None,
@@ -552,14 +574,48 @@ impl Forms {
     /// probe's induction ([`Self::recurrence_form`]). Anything else: `None`
     /// (a symbol).
     fn select(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
-        if let Some(c) = constant(op.operand(0).ok()?) {
-            return Some(self.of_at(op.operand(if c != 0 { 1 } else { 2 }).ok()?, depth + 1));
+        let arms = [
+            op.operand(0).ok()?,
+            op.operand(1).ok()?,
+            op.operand(2).ok()?,
+        ];
+        self.choose(arms, Some(op), depth)
+    }
+
+    /// Result `r` of an `scf.if %c` whose branches yield `a` and `b`: the
+    /// value of `select(%c, a, b)` ([`Self::choose`]): a slot advanced as
+    /// `if (++i == K) i = 0` written with `scf.if`.
+    fn if_result(&mut self, value: Value, op: &OperationRef, depth: usize) -> Option<Lin> {
+        // SAFETY: `value` is a live result of `op`.
+        let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
+        let yielded = |i: usize| {
+            op.region(i)
+                .ok()?
+                .first_block()?
+                .terminator()?
+                .operand(r)
+                .ok()
+        };
+        let arms = [op.operand(0).ok()?, yielded(0)?, yielded(1)?];
+        self.choose(arms, None, depth)
+    }
+
+    /// [`Self::select`] of `[condition, then, otherwise]` (`select_op`: the
+    /// `arith.select` itself, for [`slot::next_index`]).
+    fn choose(
+        &mut self,
+        [condition, then, otherwise]: [Value; 3],
+        select_op: Option<&OperationRef>,
+        depth: usize,
+    ) -> Option<Lin> {
+        if let Some(c) = constant(condition) {
+            return Some(self.of_at(if c != 0 { then } else { otherwise }, depth + 1));
         }
-        if let Some(form) = self.indicator_select(op, depth) {
+        if let Some(form) = self.indicator_select([condition, then, otherwise], depth) {
             return Some(form);
         }
         let mut constant_of = |v: Value| self.of_at(v, depth + 1).as_constant();
-        let (inc, slots) = match slot::next_index(op, &mut constant_of) {
+        let (inc, slots) = match select_op.and_then(|op| slot::next_index(op, &mut constant_of)) {
             Some(next) => {
                 let inc = self.of_at(next.inc, depth + 1);
                 let compared = self.of_at(next.compared, depth + 1);
@@ -567,7 +623,7 @@ impl Forms {
                     next.slots(compared == inc, compared.offset(1).as_ref() == Some(&inc))?;
                 (inc, slots)
             }
-            None => self.ordered_wrap(op, depth)?,
+            None => self.ordered_wrap([condition, then, otherwise], depth)?,
         };
         let index = inc.offset(-1)?;
         let probed = match index.as_symbol() {
@@ -593,8 +649,12 @@ impl Forms {
     /// proves or assumes) the select must give 0 exactly where `inc = K`,
     /// which is checked for every `inc` in `[1, K]` against the candidates
     /// `K` the comparison's constant allows. Returns `(inc, K)`.
-    fn ordered_wrap(&mut self, op: &OperationRef, depth: usize) -> Option<(Lin, i64)> {
-        let arms = [op.operand(1).ok()?, op.operand(2).ok()?];
+    fn ordered_wrap(
+        &mut self,
+        [condition, then, otherwise]: [Value; 3],
+        depth: usize,
+    ) -> Option<(Lin, i64)> {
+        let arms = [then, otherwise];
         let forms = [
             self.of_at(arms[0], depth + 1),
             self.of_at(arms[1], depth + 1),
@@ -605,7 +665,7 @@ impl Forms {
             (Some(0), _) => (forms[1].clone(), true),
             _ => return None,
         };
-        let wrap = defining_op(op.operand(0).ok()?)?;
+        let wrap = defining_op(condition)?;
         if !ops::is(&wrap, "arith.cmpi") || wrap.operand_count() != 2 {
             return None;
         }
@@ -660,10 +720,14 @@ impl Forms {
     /// value `x` that is 0 or 1 (by the facts of its symbols) with the
     /// constant 0 or 1: `%c` is `x` or `1 - x`, so the select is
     /// `b + (a - b) * %c` (`select(n mod 2 != 0, 1, 0)` is `n mod 2`).
-    fn indicator_select(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
-        let a = self.of_at(op.operand(1).ok()?, depth + 1).as_constant()?;
-        let b = self.of_at(op.operand(2).ok()?, depth + 1).as_constant()?;
-        let compare = defining_op(op.operand(0).ok()?)?;
+    fn indicator_select(
+        &mut self,
+        [condition, then, otherwise]: [Value; 3],
+        depth: usize,
+    ) -> Option<Lin> {
+        let a = self.of_at(then, depth + 1).as_constant()?;
+        let b = self.of_at(otherwise, depth + 1).as_constant()?;
+        let compare = defining_op(condition)?;
         if !ops::is(&compare, "arith.cmpi") || compare.operand_count() != 2 {
             return None;
         }
@@ -714,7 +778,7 @@ impl Forms {
     /// buffers, `stage ^= 1`): `1 - x`. That `x` is 0 or 1 is proved from
     /// the facts of its symbols, or, for the iter_arg a recurrence probe is
     /// following, assumed and left to the probe's induction
-    /// ([`Self::recurrence_form`]). Anything else: `None` (a symbol).
+    /// ([`Self::recurrence_form`]). Any other `x`: `x + 1 - 2 (x mod 2)`.
     fn toggle(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
         let a = self.of_at(op.operand(0).ok()?, depth + 1);
         let b = self.of_at(op.operand(1).ok()?, depth + 1);
@@ -731,7 +795,9 @@ impl Forms {
         if let Some(key) = probed {
             self.assumed.push((key, 2));
         } else if !(self.nonnegative(&x) && self.nonnegative(&flipped)) {
-            return None;
+            // Any `x`: flipping the low bit is `x + 1 - 2 (x mod 2)`.
+            let low = Lin::modulo(x.clone(), 2, Signedness::Euclidean);
+            return x.offset(1)?.plus(&low, -2);
         }
         Some(flipped)
     }
