@@ -1220,17 +1220,10 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
                 "arith.select" if op.operand_count() == 3 => {
                     (op.operand(1).ok()?, op.operand(2).ok()?)
                 }
-                "scf.if" => {
-                    let yielded = |i: usize| {
-                        op.region(i)
-                            .ok()?
-                            .first_block()?
-                            .terminator()?
-                            .operand(r)
-                            .ok()
-                    };
-                    (yielded(0)?, yielded(1)?)
-                }
+                "scf.if" => (
+                    super::values::region_yield(&op, 0, r)?,
+                    super::values::region_yield(&op, 1, r)?,
+                ),
                 _ => return None,
             };
             options.push((then, forms.condition(condition, true)));

@@ -514,17 +514,7 @@ impl Forms {
             "arith.index_castui" | "arith.extui" => {
                 // The low K bits of `x` (`trunci x to iK`), zero-extended,
                 // are the Euclidean `x mod 2^K` (two's complement).
-                let truncated = op
-                    .operand(0)
-                    .ok()
-                    .and_then(defining_op)
-                    .filter(|t| ops::is(t, "arith.trunci"))
-                    .and_then(|t| {
-                        let bits = integer_width(t.result(0).ok()?.r#type())?;
-                        let x = t.operand(0).ok()?;
-                        (bits < 62).then(|| (x, 1i64 << bits))
-                    });
-                match truncated {
+                match truncated(&op) {
                     Some((x, size)) => Some(Lin::modulo(
                         self.of_at(x, depth + 1),
                         size,
@@ -536,17 +526,7 @@ impl Forms {
             "arith.index_cast" | "arith.extsi" => {
                 // The low K bits of `x`, sign-extended: `((x + 2^(K-1))
                 // mod 2^K) - 2^(K-1)` (two's complement).
-                let truncated = op
-                    .operand(0)
-                    .ok()
-                    .and_then(defining_op)
-                    .filter(|t| ops::is(t, "arith.trunci"))
-                    .and_then(|t| {
-                        let bits = integer_width(t.result(0).ok()?.r#type())?;
-                        let x = t.operand(0).ok()?;
-                        (1..62).contains(&bits).then(|| (x, 1i64 << bits))
-                    });
-                match truncated {
+                match truncated(&op) {
                     Some((x, size)) => {
                         let half = size / 2;
                         let shifted = self.of_at(x, depth + 1).offset(half)?;
@@ -588,15 +568,11 @@ impl Forms {
     fn if_result(&mut self, value: Value, op: &OperationRef, depth: usize) -> Option<Lin> {
         // SAFETY: `value` is a live result of `op`.
         let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
-        let yielded = |i: usize| {
-            op.region(i)
-                .ok()?
-                .first_block()?
-                .terminator()?
-                .operand(r)
-                .ok()
-        };
-        let arms = [op.operand(0).ok()?, yielded(0)?, yielded(1)?];
+        let arms = [
+            op.operand(0).ok()?,
+            region_yield(op, 0, r)?,
+            region_yield(op, 1, r)?,
+        ];
         self.choose(arms, None, depth)
     }
 
@@ -1428,6 +1404,30 @@ impl Forms {
             _ => None,
         }
     }
+}
+
+/// `(x, 2^K)` if operand 0 of the cast `op` is `arith.trunci x to iK`
+/// (`1 <= K < 62`).
+fn truncated<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<(Value<'c, 'a>, i64)> {
+    let t = defining_op(op.operand(0).ok()?).filter(|t| ops::is(t, "arith.trunci"))?;
+    let bits = integer_width(t.result(0).ok()?.r#type())?;
+    let x = t.operand(0).ok()?;
+    (1..62).contains(&bits).then(|| (x, 1i64 << bits))
+}
+
+/// Operand `r` of the terminator of region `i`'s first block of `op` (what
+/// an `scf.if` branch yields for result `r`).
+pub fn region_yield<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    i: usize,
+    r: usize,
+) -> Option<Value<'c, 'a>> {
+    op.region(i)
+        .ok()?
+        .first_block()?
+        .terminator()?
+        .operand(r)
+        .ok()
 }
 
 /// The width of an integer type (`None` for `index` and other types).
