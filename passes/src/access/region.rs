@@ -1091,7 +1091,7 @@ pub fn region_of<'c: 'a, 'a>(
 fn rotation(forms: &mut Forms, l: &melior::ir::OperationRef, n: usize) -> Option<Vec<usize>> {
     let mut cycle = vec![n];
     loop {
-        let m = next_carried(forms, l, cycle[cycle.len() - 1], 0)?;
+        let m = next_carried(forms, l, cycle[cycle.len() - 1])?;
         if m == n {
             return Some(cycle);
         }
@@ -1109,12 +1109,7 @@ fn rotation(forms: &mut Forms, l: &melior::ir::OperationRef, n: usize) -> Option
 /// `scf.while`, the `before` argument that the `after` region's yield
 /// passes through its own argument (`scf.condition` forwards `before`
 /// arguments to `after` arguments).
-fn next_carried(
-    forms: &mut Forms,
-    l: &melior::ir::OperationRef,
-    x: usize,
-    depth: usize,
-) -> Option<usize> {
+fn next_carried(forms: &mut Forms, l: &melior::ir::OperationRef, x: usize) -> Option<usize> {
     if ops::is(l, "scf.while") {
         let before = l.region(0).ok()?.first_block()?;
         let after = l.region(1).ok()?.first_block()?;
@@ -1127,7 +1122,7 @@ fn next_carried(
     }
     let body = l.region(0).ok()?.first_block()?;
     let yielded = body.terminator()?.operand(x.checked_sub(1)?).ok()?;
-    carried_source(forms, l, &body, yielded, depth)
+    carried_source(forms, l, &body, yielded, 0)
 }
 
 /// The iter_arg of `l` (body `body`) that `value` is: the argument itself,
@@ -1160,6 +1155,37 @@ fn carried_source(
         inner.operand(3 + start - 1).ok()?,
         depth + 1,
     )
+}
+
+/// The buffers the carried value `n` of the loop `l` (see [`rotation`])
+/// is after `count` iterations: the `k`-th buffer of the rotation's `L`
+/// initial buffers where `count mod L = k` (and `when`); `Err` with the
+/// region in the initial buffer when `L = 1` (carried unchanged).
+#[allow(clippy::type_complexity)]
+fn rotated<'c: 'a, 'a>(
+    forms: &mut Forms,
+    l: &melior::ir::OperationRef<'c, 'a>,
+    n: usize,
+    count: Lin,
+    when: &[Constraint],
+    dims: &Option<Vec<Dim>>,
+) -> Option<Result<Vec<(Value<'c, 'a>, Vec<Constraint>)>, Region>> {
+    let cycle = rotation(forms, l, n)?;
+    // An `scf.for`'s carried value `j` starts as its operand `3 + j - 1`
+    // (after the bounds and step), an `scf.while`'s as operand `j`.
+    let first = if ops::is(l, "scf.for") { 2 } else { 0 };
+    let init = |j: usize| l.operand(first + j).ok();
+    if cycle.len() == 1 {
+        return Some(Err(region_of(forms, init(n)?, dims.clone())));
+    }
+    let slot = Lin::modulo(count, cycle.len() as i64, Signedness::Euclidean);
+    let mut out = Vec::with_capacity(cycle.len());
+    for (k, &j) in cycle.iter().enumerate() {
+        let mut chosen = when.to_vec();
+        chosen.push(Constraint::Zero(slot.offset(-(k as i64))?));
+        out.push((init(j)?, chosen));
+    }
+    Some(Ok(out))
 }
 
 /// What [`choice`] found.
@@ -1199,21 +1225,17 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(memref.to_raw()) } as usize;
         if ops::is(&op, "scf.for") {
             // The iter_arg after the last iteration.
-            let cycle = rotation(forms, &op, r + 1)?;
-            let init = |j: usize| op.operand(3 + j - 1).ok();
-            if cycle.len() == 1 {
-                return Some(Chosen::One(region_of(forms, init(r + 1)?, dims.clone())));
-            }
             let trips = forms.trips(&op);
-            let slot = Lin::modulo(trips.count, cycle.len() as i64, Signedness::Euclidean);
-            for (k, &j) in cycle.iter().enumerate() {
-                let mut when = trips.when_run.clone();
-                when.push(Constraint::Zero(slot.offset(-(k as i64))?));
-                options.push((init(j)?, when));
+            match rotated(forms, &op, r + 1, trips.count, &trips.when_run, dims)? {
+                Err(one) => return Some(Chosen::One(one)),
+                Ok(rotated) => options = rotated,
             }
             // A loop that does not run returns the initial buffer (under
             // no condition where skipping it is not expressible).
-            options.push((init(r + 1)?, trips.when_skipped.unwrap_or_default()));
+            options.push((
+                op.operand(3 + r).ok()?,
+                trips.when_skipped.unwrap_or_default(),
+            ));
         } else {
             let condition = op.operand(0).ok()?;
             let (then, otherwise) = match ops::name(&op) {
@@ -1232,40 +1254,19 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
     } else {
         let (block, n) = block_argument(memref)?;
         let l = block.parent_operation()?;
-        if !ops::is_entry_block(&block) {
+        let is_while = ops::is(&l, "scf.while");
+        if !ops::is_entry_block(&block) || !(is_while || ops::is(&l, "scf.for") && n >= 1) {
             return None;
         }
-        let first = if ops::is(&l, "scf.while") {
-            if block.parent_region() == l.region(1).ok() {
-                // An `after` argument is what `scf.condition` forwards.
-                let forwarded = l
-                    .region(0)
-                    .ok()?
-                    .first_block()?
-                    .terminator()?
-                    .operand(n + 1)
-                    .ok()?;
-                return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
-            }
-            0
-        } else if ops::is(&l, "scf.for") && n >= 1 {
-            3 - 1
-        } else {
-            return None;
-        };
-        let cycle = rotation(forms, &l, n)?;
-        let init = |j: usize| l.operand(first + j).ok();
-        if cycle.len() == 1 {
-            return Some(Chosen::One(region_of(forms, init(n)?, dims.clone())));
+        if is_while && block.parent_region() == l.region(1).ok() {
+            // An `after` argument is what `scf.condition` forwards.
+            let forwarded = super::values::region_yield(&l, 0, n + 1)?;
+            return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
         }
-        let slot = Lin::modulo(
-            Lin::symbol(Symbol::Iteration(super::values::op_key(&l))),
-            cycle.len() as i64,
-            Signedness::Euclidean,
-        );
-        for (k, &j) in cycle.iter().enumerate() {
-            let chosen = Constraint::Zero(slot.offset(-(k as i64))?);
-            options.push((init(j)?, vec![chosen]));
+        let tau = Lin::symbol(Symbol::Iteration(super::values::op_key(&l)));
+        match rotated(forms, &l, n, tau, &[], dims)? {
+            Err(one) => return Some(Chosen::One(one)),
+            Ok(rotated) => options = rotated,
         }
     }
     let mut alternatives = Vec::new();

@@ -84,6 +84,20 @@ pub unsafe fn value_of<'c, 'a>(key: usize) -> Value<'c, 'a> {
     }
 }
 
+/// True if the loop with key `l` (an op key, as in [`Symbol::Iteration`])
+/// is nested inside `op`.
+pub fn loop_inside(l: usize, op: &OperationRef) -> bool {
+    // SAFETY: loop keys come from live ops of the IR under analysis.
+    let mut current = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
+    while let Some(parent) = current.parent_operation() {
+        if parent == *op {
+            return true;
+        }
+        current = parent;
+    }
+    false
+}
+
 /// True if the value `key` ([`value_key`]) is defined inside `op` (by an
 /// op nested in it, or as an argument of one of its blocks).
 pub fn defined_inside(key: usize, op: &OperationRef) -> bool {
@@ -641,16 +655,8 @@ impl Forms {
             (Some(0), _) => (forms[1].clone(), true),
             _ => return None,
         };
-        let wrap = defining_op(condition)?;
-        if !ops::is(&wrap, "arith.cmpi") || wrap.operand_count() != 2 {
-            return None;
-        }
-        let predicate = wrap
-            .attribute("predicate")
-            .ok()
-            .and_then(integer_attribute)?;
-        let a = self.of_at(wrap.operand(0).ok()?, depth + 1);
-        let b = self.of_at(wrap.operand(1).ok()?, depth + 1);
+        let (predicate, a, b) = compare_of(condition)?;
+        let (a, b) = (self.of_at(a, depth + 1), self.of_at(b, depth + 1));
         // `compared + shift = inc`, compared with the constant `c`.
         let (c, compared, left) = match (a.as_constant(), b.as_constant()) {
             (_, Some(c)) => (c, a, true),
@@ -703,16 +709,8 @@ impl Forms {
     ) -> Option<Lin> {
         let a = self.of_at(then, depth + 1).as_constant()?;
         let b = self.of_at(otherwise, depth + 1).as_constant()?;
-        let compare = defining_op(condition)?;
-        if !ops::is(&compare, "arith.cmpi") || compare.operand_count() != 2 {
-            return None;
-        }
-        let predicate = compare
-            .attribute("predicate")
-            .ok()
-            .and_then(integer_attribute)?;
-        let l = self.of_at(compare.operand(0).ok()?, depth + 1);
-        let r = self.of_at(compare.operand(1).ok()?, depth + 1);
+        let (predicate, l, r) = compare_of(condition)?;
+        let (l, r) = (self.of_at(l, depth + 1), self.of_at(r, depth + 1));
         let (x, k) = match (l.as_constant(), r.as_constant()) {
             (_, Some(k)) => (l, k),
             (Some(k), _) => (r, k),
@@ -1237,14 +1235,10 @@ impl Forms {
             out.extend(self.loop_result_condition(condition, &op, holds));
             return out;
         }
-        if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
-            return out;
-        }
-        let Some(predicate) = op.attribute("predicate").ok().and_then(integer_attribute) else {
+        let Some((predicate, a, b)) = compare_of(condition) else {
             return out;
         };
-        let a = self.of(op.operand(0).unwrap());
-        let b = self.of(op.operand(1).unwrap());
+        let (a, b) = (self.of(a), self.of(b));
         out.extend(self.comparison(predicate, a, b, holds));
         out
     }
@@ -1265,22 +1259,8 @@ impl Forms {
         let found = (|| {
             // SAFETY: `value` is a live result of `l`.
             let n = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
-            let yielded = l
-                .region(0)
-                .ok()?
-                .first_block()?
-                .terminator()?
-                .operand(n)
-                .ok()?;
-            let compare = defining_op(yielded)?;
-            if !ops::is(&compare, "arith.cmpi") || compare.operand_count() != 2 {
-                return None;
-            }
+            let (predicate, a, b) = compare_of(region_yield(l, 0, n)?)?;
             let last = self.trips(l).count.as_constant().filter(|t| *t >= 1)? - 1;
-            let predicate = compare
-                .attribute("predicate")
-                .ok()
-                .and_then(integer_attribute)?;
             let tau = Symbol::Iteration(op_key(l));
             let mut at_last = |v: Value| -> Option<Lin> {
                 let form = self.of(v).replace(tau, &Lin::constant(last))?;
@@ -1290,22 +1270,12 @@ impl Forms {
                     .iter()
                     .all(|s| match s {
                         Symbol::Value(k) | Symbol::Stale(k) => !defined_inside(*k, l),
-                        Symbol::Iteration(k) | Symbol::Trips(k) => {
-                            // SAFETY: iteration symbols are keys of live loops.
-                            !ops::ancestors(&unsafe {
-                                OperationRef::from_raw(mlir_sys::MlirOperation {
-                                    ptr: *k as *mut _,
-                                })
-                            })
-                            .any(|p| p == *l)
-                        }
+                        Symbol::Iteration(k) | Symbol::Trips(k) => !loop_inside(*k, l),
                         _ => true,
                     })
                     .then_some(form)
             };
-            let a = at_last(compare.operand(0).ok()?)?;
-            let b = at_last(compare.operand(1).ok()?)?;
-            Some((predicate, a, b))
+            Some((predicate, at_last(a)?, at_last(b)?))
         })();
         match found {
             Some((predicate, a, b)) => self
@@ -1404,6 +1374,17 @@ impl Forms {
             _ => None,
         }
     }
+}
+
+/// `(predicate, lhs, rhs)` if `value` is an `arith.cmpi` (its
+/// `arith::CmpIPredicate` as an integer).
+fn compare_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, Value<'c, 'a>)> {
+    let op = defining_op(value)?;
+    if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
+        return None;
+    }
+    let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
+    Some((predicate, op.operand(0).ok()?, op.operand(1).ok()?))
 }
 
 /// `(x, 2^K)` if operand 0 of the cast `op` is `arith.trunci x to iK`

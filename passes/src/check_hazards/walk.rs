@@ -1941,13 +1941,5 @@ fn key_of_value(value: Value) -> usize {
 
 /// True if the `scf.for` with key `l` is nested inside `op`.
 fn loop_inside(l: usize, op: &OperationRef) -> bool {
-    // SAFETY: loop keys come from live ops of the function under analysis.
-    let mut current = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
-    while let Some(parent) = current.parent_operation() {
-        if parent == *op {
-            return true;
-        }
-        current = parent;
-    }
-    false
+    crate::access::values::loop_inside(l, op)
 }
