@@ -211,3 +211,32 @@ func.func @offset_ori_weak(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf3
   memref.dealloc %buf : memref<8xf32>
   return
 }
+
+// -----
+
+// Comparisons and masks with the extreme index constants (a wrap test
+// against 2^63 - 1 or -2^63, an `ori` with 2^63 - 1) fold to nothing: no
+// overflow (the debug build panicked), each read in flight is an error.
+func.func @extreme_constants(%A: memref<64xf32>, %x: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cmax = arith.constant 9223372036854775807 : index
+  %cmin = arith.constant -9223372036854775808 : index
+  %i1 = arith.addi %x, %c1 : index
+  %w = arith.cmpi ult, %i1, %cmax : index
+  %n = arith.select %w, %i1, %c0 : index
+  %w2 = arith.cmpi sgt, %cmin, %x : index
+  %n2 = arith.select %w2, %i1, %c0 : index
+  %o = arith.ori %x, %cmax : index
+  %buf = memref.alloc() : memref<8xf32>
+  apipe.copy %A[%c0], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
+  apipe.commit_group
+  // CHECK: check-hazards-slot-forms-invalid.mlir:[[# @LINE + 1]]:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+  %v = memref.load %buf[%n] : memref<8xf32>
+  // CHECK: check-hazards-slot-forms-invalid.mlir:[[# @LINE + 1]]:9: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+  %v2 = memref.load %buf[%n2] : memref<8xf32>
+  // CHECK: check-hazards-slot-forms-invalid.mlir:[[# @LINE + 1]]:9: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+  %v3 = memref.load %buf[%o] : memref<8xf32>
+  apipe.wait_group 0
+  return
+}

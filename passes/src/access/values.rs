@@ -682,7 +682,9 @@ impl Forms {
             5 | 9 => Some(x >= y),
             _ => None,
         };
-        for slots in [c - 1, c, c + 1, c + 2] {
+        // (The comparison's constant may be any i64: the candidates are
+        // taken only within `[1, 4096]`.)
+        for slots in (-1..=2).filter_map(|d| c.checked_add(d)) {
             if !(1..=4096).contains(&slots) {
                 continue;
             }
@@ -740,10 +742,10 @@ impl Forms {
             (Some(c), _) => (b, c),
             _ => return None,
         };
-        if c < 0 {
+        if !(0..1 << 61).contains(&c) {
             return None;
         }
-        let low = (c as u64 + 1).next_power_of_two() as i64;
+        let low = ((c + 1) as u64).next_power_of_two() as i64;
         let aligned = x.constant_term() % low == 0 && x.terms().all(|(_, k)| k % low == 0);
         aligned.then(|| x.offset(c)).flatten()
     }
