@@ -361,9 +361,10 @@ pub fn software_pipeline<'c: 'a, 'a>(
     if !ok {
         return Err(Reported);
     }
-    // 3. Transform.
+    // 3. Transform (in walk order: the loops of a block in block order).
+    let mut constants = BlockConstants::default();
     for p in &planned {
-        transform(&p.plan, options.sync);
+        transform(&p.plan, options.sync, &mut constants);
     }
     // The emitted ops lost their annotations when cloned; the loops left
     // alone lose theirs now.
@@ -389,7 +390,7 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
     let planned =
         plan_loop(loop_op, request, &options, &mut FxHashMap::default()).map_err(|()| Reported)?;
     planned.report();
-    transform(&planned.plan, options.sync);
+    transform(&planned.plan, options.sync, &mut BlockConstants::default());
     Ok(())
 }
 
@@ -549,7 +550,156 @@ fn remove_annotations(op: MlirOperation) {
 }
 
 /// Steps 2-4 for one checked loop.
-fn transform(plan: &Plan, sync: SyncForm) {
+/// The index constants (`arith.constant` of `index` type, directly in the
+/// block) before a point of one block, by value, the first of each value:
+/// those a loop's emitter reuses. Kept from loop to loop as the loops of a
+/// block are transformed in block order, so that each op of the block is
+/// scanned once, not once per later loop (a block of `n` loops cost `n^2`
+/// op visits).
+///
+/// Invariant: `resume` and `last` are live ops of `block`; `values`
+/// holds the constants before `resume`, and `last` is the last op scanned
+/// (before `resume`) that the transform under way does not erase.
+#[derive(Default)]
+struct BlockConstants {
+    /// The block scanned (`None` before the first loop).
+    block: Option<MlirBlock>,
+    /// The op where the scan resumes (`None`: the end of the block).
+    resume: Option<MlirOperation>,
+    /// The last op scanned that is kept (`None`: none yet).
+    last: Option<MlirOperation>,
+    /// The constants found before `resume`.
+    values: FxHashMap<i64, MlirValue>,
+}
+
+impl BlockConstants {
+    /// Adds the index constants from `from` up to `to` (exclusive, `None`:
+    /// the end of the block), and moves `last` to the last op scanned that
+    /// is not in `erased`; false if the block ended before `to`.
+    fn scan(
+        &mut self,
+        context: &Context,
+        from: Option<OperationRef>,
+        to: Option<MlirOperation>,
+        erased: &FxHashSet<usize>,
+    ) -> bool {
+        let mut next = from;
+        while let Some(op) = next {
+            if Some(op.to_raw().ptr) == to.map(|t| t.ptr) {
+                return true;
+            }
+            next = op.next_in_block();
+            if !erased.contains(&(op.to_raw().ptr as usize)) {
+                self.last = Some(op.to_raw());
+            }
+            if !ops::is(&op, "arith.constant") {
+                continue;
+            }
+            // `result(0)` only when there is one: melior builds the error
+            // of an out-of-range index by printing (and verifying) the op.
+            let first = (op.result_count() > 0).then(|| op.result(0).unwrap());
+            if !first.is_some_and(|r| r.r#type() == Type::index(context)) {
+                continue;
+            }
+            if let Some(v) = op
+                .attribute("value")
+                .ok()
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+            {
+                let result = first.unwrap().to_raw();
+                self.values.entry(v.value()).or_insert(result);
+            }
+        }
+        to.is_none()
+    }
+
+    /// The constants before `loop_op`, scanning on from the last loop of
+    /// its block (from the block's start for a new block, or for a loop
+    /// before the last one). `erased`: the ops its transform erases.
+    fn before(
+        &mut self,
+        context: &Context,
+        loop_op: OperationRef,
+        erased: &FxHashSet<usize>,
+    ) -> &FxHashMap<i64, MlirValue> {
+        let block = loop_op.block();
+        let first = || block.and_then(|b| b.first_operation());
+        if self.block.map(|b| b.ptr) != block.map(|b| b.to_raw().ptr) {
+            *self = BlockConstants {
+                block: block.map(|b| b.to_raw()),
+                resume: first().map(|o| o.to_raw()),
+                ..BlockConstants::default()
+            };
+        }
+        // SAFETY: the resume point is a live op of the block (the
+        // invariant).
+        let from = self.resume.map(|o| unsafe { OperationRef::from_raw(o) });
+        if self
+            .last
+            .is_some_and(|o| erased.contains(&(o.ptr as usize)))
+            || !self.scan(context, from, Some(loop_op.to_raw()), erased)
+        {
+            self.values.clear();
+            self.last = None;
+            self.scan(context, first(), Some(loop_op.to_raw()), erased);
+        }
+        self.resume = Some(loop_op.to_raw());
+        &self.values
+    }
+
+    /// Records what a loop's transform made: the constants it created
+    /// (`made`), and those among the ops now between the last kept op
+    /// before the loop and `next`, the first kept op after it
+    /// ([`BlockConstants::erased`]), where its emitted code stands; the
+    /// scan resumes at `next`.
+    fn after(
+        &mut self,
+        context: &Context,
+        made: &FxHashMap<i64, MlirValue>,
+        next: Option<MlirOperation>,
+    ) {
+        for (v, r) in made {
+            self.values.entry(*v).or_insert(*r);
+        }
+        let start = match self.last {
+            // SAFETY: `last` is live: the transform did not erase it.
+            Some(p) => unsafe { OperationRef::from_raw(p) }.next_in_block(),
+            // SAFETY: the block holds the loop's emitted code: live.
+            None => self
+                .block
+                .and_then(|b| unsafe { BlockRef::from_raw(b) }.first_operation()),
+        };
+        self.scan(context, start, next, &FxHashSet::default());
+        self.resume = next;
+    }
+
+    /// The ops the transform of `plan`'s loop erases (the loop, its
+    /// buffers' allocations and their `memref.dealloc`s), and the first op
+    /// after the loop that it keeps.
+    fn erased(plan: &Plan) -> (FxHashSet<usize>, Option<MlirOperation>) {
+        // SAFETY: the loop, its buffers and their users are live.
+        let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
+        let mut erased: FxHashSet<usize> = FxHashSet::default();
+        erased.insert(plan.loop_op.ptr as usize);
+        for buffer in &plan.buffers {
+            erased.insert(buffer.alloc.ptr as usize);
+            // SAFETY: the buffer value is live.
+            let value = unsafe { Value::from_raw(buffer.value) };
+            for user in crate::token_values::users(value) {
+                if ops::is(&user, "memref.dealloc") {
+                    erased.insert(user.to_raw().ptr as usize);
+                }
+            }
+        }
+        let mut next = loop_op.next_in_block();
+        while let Some(op) = next.filter(|o| erased.contains(&(o.to_raw().ptr as usize))) {
+            next = op.next_in_block();
+        }
+        (erased, next.map(|o| o.to_raw()))
+    }
+}
+
+fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
     let context = loop_op.context();
@@ -572,6 +722,8 @@ fn transform(plan: &Plan, sync: SyncForm) {
             remove_annotations(inner.to_raw());
         }
     }
+    // Before any op is erased (expansion erases deallocs).
+    let (erased, next) = BlockConstants::erased(plan);
     let mut expanded = FxHashMap::default();
     for (i, buffer) in plan.buffers.iter().enumerate() {
         expanded.insert(
@@ -595,35 +747,7 @@ fn transform(plan: &Plan, sync: SyncForm) {
     };
     // Reuse the index constants that precede the loop in its block; new
     // constants go before constant 0, which precedes all emitted code.
-    // A block may hold many loops, each scanned up to itself: ops other
-    // than constants are passed over by name alone.
-    let mut next = loop_op.block().and_then(|b| b.first_operation());
-    while let Some(op) = next {
-        if op.to_raw().ptr == plan.loop_op.ptr {
-            break;
-        }
-        next = op.next_in_block();
-        if !ops::is(&op, "arith.constant") {
-            continue;
-        }
-        // `result(0)` only when there is one: melior builds the error of an
-        // out-of-range index by printing (and verifying) the op.
-        let first = (op.result_count() > 0).then(|| op.result(0).unwrap());
-        let result = first.map(|r| r.to_raw());
-        let is_index = first.is_some_and(|r| r.r#type() == Type::index(context));
-        if is_index {
-            if let Some(v) = op
-                .attribute("value")
-                .ok()
-                .and_then(|a| IntegerAttribute::try_from(a).ok())
-            {
-                emitter
-                    .constants
-                    .entry(v.value())
-                    .or_insert(result.unwrap());
-            }
-        }
-    }
+    emitter.constants = block_constants.before(context, loop_op, &erased).clone();
     emitter.constant(0);
     // SAFETY: `constant(0)` just made this value as the result of an op it
     // inserted, so it is a live op result.
@@ -647,6 +771,7 @@ fn transform(plan: &Plan, sync: SyncForm) {
             rewrite::erase_op(unsafe { OperationRef::from_raw(buffer.alloc) });
         }
     }
+    block_constants.after(context, &emitter.constants, next);
 }
 
 /// Replaces each use of the results of the original loop by `values`.
