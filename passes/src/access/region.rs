@@ -25,6 +25,7 @@ use melior::ir::{
     Attribute, BlockLike as _, RegionLike as _, Type, TypeLike, Value, ValueLike,
 };
 
+use std::rc::Rc;
 /// What a root buffer may alias.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RootKind {
@@ -42,7 +43,7 @@ pub enum RootKind {
     },
     /// `memref.get_global @name`: the same global as every other access of
     /// `@name`, and may alias arguments and unknown roots.
-    Global(String),
+    Global(Rc<str>),
     /// One of several buffers, chosen at run time ([`choice`]): an
     /// `arith.select` or `scf.if` of buffers, or an `scf.for` iter_arg that
     /// the loop rotates among its initial buffers (a ping-pong double
@@ -82,7 +83,7 @@ pub struct Root {
     pub kind: RootKind,
     /// The memory space: its integer (`"3"`), or the attribute printed
     /// (`"#gpu.address_space<workgroup>"`); `""` for the default space.
-    pub space: String,
+    pub space: Rc<str>,
 }
 
 /// One dimension of a region.
@@ -613,7 +614,7 @@ fn root_of(value: Value) -> Root {
                 .attribute("name")
                 .ok()
                 .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-                .map_or(RootKind::Other, |s| RootKind::Global(s.value().to_owned())),
+                .map_or(RootKind::Other, |s| RootKind::Global(s.value().into())),
             _ => RootKind::Other,
         }
     } else if let Some((block, number)) = block_argument(value) {
@@ -639,7 +640,7 @@ fn root_of(value: Value) -> Root {
     Root {
         symbol,
         kind,
-        space,
+        space: space.into(),
     }
 }
 

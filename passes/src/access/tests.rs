@@ -500,7 +500,7 @@ fn roots_alias_by_kind() {
     let root = |n: usize, kind: RootKind| Root {
         symbol: Symbol::Value(n),
         kind,
-        space: String::new(),
+        space: "".into(),
     };
     assert!(!may_alias(
         &root(1, RootKind::Fresh),
@@ -1166,7 +1166,7 @@ proptest! {
     fn disjoint_by_forms_is_sound(
         starts in proptest::collection::vec((version_pair(), 1i64..=3, 1i64..=3), 1..3),
     ) {
-        let root = Root { symbol: Symbol::Value(7), kind: RootKind::Fresh, space: String::new() };
+        let root = Root { symbol: Symbol::Value(7), kind: RootKind::Fresh, space: "".into() };
         let region = |side: usize| Region {
             root: root.clone(),
             dims: Some(starts.iter().map(|((a, b), ea, eb)| Dim::Range {

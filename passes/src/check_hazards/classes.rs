@@ -51,9 +51,20 @@ pub(super) enum Threads {
     Other,
 }
 
-/// One question [`Analysis::meets`] answers: the two ops (by key), the two
-/// regions, the other side's conditions, and the threads.
-pub(super) type Meeting = (usize, usize, Region, Region, Vec<Constraint>, Threads);
+/// The questions [`Analysis::meets`] answered for one pair of ops (by
+/// key) and threads: the two regions, the other side's conditions, and
+/// the answer (its system only when the regions may meet: no caller reads
+/// the system of a disjoint answer). Looked up by the ops first, so that a
+/// repeated question is compared in place, not copied into a key.
+pub(super) type Meetings = FxHashMap<(usize, usize, Threads), Vec<Meeting>>;
+
+/// One answered question of [`Meetings`].
+pub(super) struct Meeting {
+    mine: Region,
+    theirs: Region,
+    when: Vec<Constraint>,
+    answer: (Overlap, System),
+}
 
 impl<'c, 'a> Analysis<'c, 'a> {
     /// How `mine` (an access at `op`) may meet `theirs` (an instance or a
@@ -97,19 +108,26 @@ impl<'c, 'a> Analysis<'c, 'a> {
         {
             return (Overlap::Disjoint, System::new());
         }
-        let meeting = (
-            op_key(op),
-            op_key(their_op),
-            mine.clone(),
-            theirs.clone(),
-            when.to_vec(),
-            threads,
-        );
-        if let Some(answer) = self.meetings.get(&meeting) {
-            return answer.clone();
+        let ops = (op_key(op), op_key(their_op), threads);
+        if let Some(asked) = self.meetings.get(&ops).and_then(|asked| {
+            asked
+                .iter()
+                .find(|m| m.mine == *mine && m.theirs == *theirs && m.when == when)
+        }) {
+            return asked.answer.clone();
         }
-        let answer = self.meets_uncached(op, mine, theirs, their_op, when, threads);
-        self.meetings.insert(meeting, answer.clone());
+        let (verdict, system) = self.meets_uncached(op, mine, theirs, their_op, when, threads);
+        let answer = if verdict.may() {
+            (verdict, system)
+        } else {
+            (verdict, System::new())
+        };
+        self.meetings.entry(ops).or_default().push(Meeting {
+            mine: mine.clone(),
+            theirs: theirs.clone(),
+            when: when.to_vec(),
+            answer: answer.clone(),
+        });
         answer
     }
 
@@ -666,7 +684,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     pub(super) fn shared(&self, root: &Root) -> bool {
         use crate::access::RootKind;
         match &root.kind {
-            RootKind::Fresh => root.space.contains("workgroup") || root.space == "3",
+            RootKind::Fresh => root.space.contains("workgroup") || &*root.space == "3",
             RootKind::Choice(alternatives) => {
                 alternatives.iter().any(|a| self.shared(&a.region.root))
             }
@@ -677,7 +695,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
 /// True if `root` is workgroup (shared) memory.
 pub(super) fn workgroup(root: &Root) -> bool {
-    root.space.contains("workgroup") || root.space == "3"
+    root.space.contains("workgroup") || &*root.space == "3"
 }
 
 /// The dimension of the thread id `k` (`x`, `y` or `z`), for messages.

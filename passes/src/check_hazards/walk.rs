@@ -114,16 +114,18 @@ pub(crate) struct Analysis<'c, 'a> {
     written: Option<(Vec<crate::access::Root>, bool)>,
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
-    pub(super) meetings: FxHashMap<super::classes::Meeting, (crate::access::Overlap, System)>,
+    pub(super) meetings: super::classes::Meetings,
     /// Each op's accesses and each copy's regions, by op key: a loop's
     /// fixed point visits the same ops in each round, and the IR does not
     /// change while it is analyzed.
     op_accesses: FxHashMap<usize, std::rc::Rc<OpAccesses<'c, 'a>>>,
     copies: FxHashMap<usize, std::rc::Rc<(Region, Region)>>,
-    /// False while a loop's first round runs: its header (the entry state)
-    /// is part of every later round's, so every comparison it would make
-    /// is made again later, under a header that holds more
-    /// ([`Analysis::for_loop`]). [`Analysis::meets`] finds nothing then.
+    /// False while a loop's first two rounds run: their headers (the entry
+    /// state, then its join with one back edge) are part of every later
+    /// round's, so every comparison they would make is made again later,
+    /// under a header that holds more ([`Analysis::for_loop`]); a loop
+    /// whose fixed point is reached by then is walked once more, checked.
+    /// [`Analysis::meets`] finds nothing then.
     pub(super) checking: bool,
 }
 
@@ -824,6 +826,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     self.while_loop(op, state);
                 }
                 self.loop_depth -= 1;
+                if self.loop_depth == 0 {
+                    self.forget_loop_nest();
+                }
             }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
             "func.call" => {
@@ -858,6 +863,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
             }
         }
+    }
+
+    /// Drops what an outermost loop nest's fixed point remembered: every op
+    /// outside loops is walked once, so no later question repeats one of
+    /// the nest's, and a function of many loop nests keeps the memory of
+    /// one (its time stays linear in its ops).
+    fn forget_loop_nest(&mut self) {
+        self.meetings.clear();
+        self.op_accesses.clear();
+        self.copies.clear();
+        self.contexts.clear();
     }
 
     /// [`accesses`] of `op`, computed once.
@@ -1665,11 +1681,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut header = entry.clone();
         let mut round = 0;
         let mut rounds = self.rounds(&l, &nested);
-        // The first round runs unchecked (see `checking`); if it is also
-        // the last, the body is walked once more, checked.
+        // The first two rounds run unchecked (see `checking`); if one of
+        // them is also the last, the body is walked once more, checked.
         let checking = self.checking;
         let end = loop {
-            self.checking = checking && round > 0;
+            self.checking = checking && round > 1;
             let mut current = header.clone();
             self.block(body, &mut current);
             // A round costs its op visits times the copies in flight (each

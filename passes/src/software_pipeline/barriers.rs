@@ -1225,7 +1225,7 @@ fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
         .iter()
         .map(|a| {
             let root = &a.region.root;
-            let space = match root.space.as_str() {
+            let space = match &*root.space {
                 "3" | "#gpu.address_space<workgroup>" => Space::Workgroup,
                 "5" | "#gpu.address_space<private>" => Space::Private,
                 "" if in_kernel && root.kind == RootKind::Fresh => Space::Private,
@@ -1233,7 +1233,7 @@ fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
             };
             let buffer = match (&root.kind, root.symbol) {
                 (RootKind::Fresh, Symbol::Value(v)) => Some(Buffer::Value(v)),
-                (RootKind::Global(name), _) => Some(Buffer::Global(name.clone())),
+                (RootKind::Global(name), _) => Some(Buffer::Global(name.to_string())),
                 _ => None,
             };
             BufferAccess {

@@ -143,7 +143,7 @@ enum Buffer {
 fn buffer(root: &crate::access::region::Root) -> Option<Buffer> {
     match &root.kind {
         RootKind::Fresh | RootKind::Argument { .. } => Some(Buffer::Value(root.symbol)),
-        RootKind::Global(name) => Some(Buffer::Global(name.clone())),
+        RootKind::Global(name) => Some(Buffer::Global(name.to_string())),
         RootKind::Other | RootKind::Choice(_) => None,
     }
 }
