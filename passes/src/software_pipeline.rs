@@ -120,6 +120,7 @@ pub use schedule::ScheduleOrder;
 pub use shared_memory::opt_in_limit;
 
 use crate::{
+    access,
     pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     rewrite,
 };
@@ -480,12 +481,21 @@ fn plan_loop(
         schedule::Request::Scheduled(n) => Some(n),
         schedule::Request::Annotated => None,
     };
+    // Each op's accesses, for every step and every stage count tried (the
+    // IR is unchanged until the transform).
+    let mut cache = access::AccessCache::new();
     loop {
         let assignment = match stages {
-            Some(n) => Some(schedule::assign(&loop_op, n, options.order)?),
+            Some(n) => Some(schedule::assign(&loop_op, n, options.order, &mut cache)?),
             None => None,
         };
-        let plan = analysis::analyze(loop_op, options.barriers, options.sync, assignment.as_ref())?;
+        let plan = analysis::analyze(
+            loop_op,
+            options.barriers,
+            options.sync,
+            assignment.as_ref(),
+            &mut cache,
+        )?;
         let shared = kernel.as_ref().map(|k| {
             let key = k.to_raw().ptr as usize;
             shared_memory::kernel_bytes(k)

@@ -43,6 +43,8 @@ use melior::ir::{
     attribute::AttributeLike as _, operation::OperationLike, OperationRef, Type, TypeLike, Value,
     ValueLike,
 };
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// Read or write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +90,41 @@ impl OpAccesses<'_, '_> {
     /// True if the op accesses no memory.
     pub fn is_empty(&self) -> bool {
         self.accesses.is_empty() && !self.reads_all && !self.writes_all
+    }
+}
+
+/// [`accesses`] of each op, computed once, with the [`Forms`] they were
+/// computed with: for an analysis that asks for the same ops' accesses in
+/// several of its steps (the pipeliner's schedule, legality, dependence and
+/// barrier steps ask for each body op's). Valid while the IR it saw is
+/// unchanged: keyed by op.
+#[derive(Default)]
+pub struct AccessCache<'c, 'a> {
+    /// The value forms, shared by every op's accesses.
+    pub forms: Forms,
+    found: FxHashMap<usize, Rc<OpAccesses<'c, 'a>>>,
+}
+
+impl<'c: 'a, 'a> AccessCache<'c, 'a> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets the ops' accesses (not the value forms): none of the ops
+    /// seen is asked about again.
+    pub fn forget_ops(&mut self) {
+        self.found.clear();
+    }
+
+    /// [`accesses`] of `op`.
+    pub fn of(&mut self, op: &OperationRef<'c, 'a>) -> Rc<OpAccesses<'c, 'a>> {
+        let forms = &mut self.forms;
+        Rc::clone(
+            self.found
+                .entry(op.to_raw().ptr as usize)
+                .or_insert_with(|| Rc::new(accesses(forms, op))),
+        )
     }
 }
 

@@ -144,7 +144,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut system = self.context(op);
         if threads == Threads::Same {
             system.extend(when.iter().cloned());
-            return overlap_with(mine, theirs, system, &mut self.forms);
+            return overlap_with(mine, theirs, system, &mut self.cache.forms);
         }
         let rename = self.other_thread_renaming(theirs, when);
         let renamed = theirs.substitute(&|s| rename(s));
@@ -168,7 +168,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
         let theirs = renamed;
         if threads == Threads::Any {
-            return overlap_with(mine, &theirs, system, &mut self.forms);
+            return overlap_with(mine, &theirs, system, &mut self.cache.forms);
         }
         // Thread ids of the regions and of the constraints (a guard
         // `%tid == 0` on both sides makes the threads equal: no race).
@@ -191,7 +191,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 v
             });
         if ids.is_empty() {
-            return overlap_with(mine, &theirs, system, &mut self.forms);
+            return overlap_with(mine, &theirs, system, &mut self.cache.forms);
         }
         // Two distinct threads differ in at least one dimension, not
         // necessarily one whose id the comparison names: threads (0, 0)
@@ -222,7 +222,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 if let Some(c) = a.offset(1).and_then(|a1| Constraint::le(&a1, b)) {
                     distinct.push(c);
                 }
-                let (verdict, system) = overlap_with(mine, &theirs, distinct, &mut self.forms);
+                let (verdict, system) =
+                    overlap_with(mine, &theirs, distinct, &mut self.cache.forms);
                 if verdict.may() {
                     return (verdict, system);
                 }
@@ -231,7 +232,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if unnamed {
             // The threads differ in a dimension the function names no id
             // of: nothing constrains it.
-            return overlap_with(mine, &theirs, system, &mut self.forms);
+            return overlap_with(mine, &theirs, system, &mut self.cache.forms);
         }
         (Overlap::Disjoint, system)
     }

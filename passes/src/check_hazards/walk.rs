@@ -12,7 +12,7 @@ use crate::{
         accesses, copy_regions,
         region::Region,
         values::{block_argument, constant, defined_inside, defining_op, value_of},
-        AccessKind, Constraint, Forms, Lin, OpAccesses, Symbol, System,
+        AccessCache, AccessKind, Constraint, Forms, Lin, OpAccesses, Symbol, System,
     },
     group_distance::{self, GroupDistance},
 };
@@ -59,7 +59,10 @@ pub(crate) struct Analysis<'c, 'a> {
     pub function: OperationRef<'c, 'a>,
     /// True in a `gpu.func` or `gpu.launch` body: threads run it together.
     pub gpu: bool,
-    pub forms: Forms,
+    /// Value forms, and each op's accesses computed once: a loop's fixed
+    /// point visits the same ops in each round, and the IR does not change
+    /// while it is analyzed.
+    pub cache: AccessCache<'c, 'a>,
     /// In the mbarrier form: what each `apipe.mbarrier_wait` completes
     /// (every arrive is a commit of one queue; a wait completes its copies
     /// in every thread, so no barrier is needed after it).
@@ -115,10 +118,7 @@ pub(crate) struct Analysis<'c, 'a> {
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
     pub(super) meetings: super::classes::Meetings,
-    /// Each op's accesses and each copy's regions, by op key: a loop's
-    /// fixed point visits the same ops in each round, and the IR does not
-    /// change while it is analyzed.
-    op_accesses: FxHashMap<usize, std::rc::Rc<OpAccesses<'c, 'a>>>,
+    /// Each copy's regions, by op key (as [`Analysis::cache`]).
     copies: FxHashMap<usize, std::rc::Rc<(Region, Region)>>,
     /// False while a loop's first two rounds run: their headers (the entry
     /// state, then its join with one back edge) are part of every later
@@ -254,7 +254,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         Ok(Analysis {
             function,
             gpu: runs_on_threads(&function),
-            forms: Forms::new(),
+            cache: AccessCache::new(),
             mbarrier: None,
             leftovers: Default::default(),
             calls: Default::default(),
@@ -275,7 +275,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
             loop_depth: 0,
             written: None,
             meetings: FxHashMap::default(),
-            op_accesses: FxHashMap::default(),
             copies: FxHashMap::default(),
             checking: true,
         })
@@ -337,7 +336,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     _ => None,
                 };
                 match passed {
-                    Some(value) => crate::access::region::whole(&mut self.forms, value),
+                    Some(value) => crate::access::region::whole(&mut self.cache.forms, value),
                     // A choice among the callee's values is any buffer
                     // here.
                     None if !region.alternatives().is_empty() => crate::access::Region {
@@ -402,7 +401,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if let Some(system) = self.contexts.get(&block) {
             return system.clone();
         }
-        let system = self.forms.context(op, Some(&self.function));
+        let system = self.cache.forms.context(op, Some(&self.function));
         self.contexts.insert(block, system.clone());
         system
     }
@@ -871,25 +870,20 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// one (its time stays linear in its ops).
     fn forget_loop_nest(&mut self) {
         self.meetings.clear();
-        self.op_accesses.clear();
+        self.cache.forget_ops();
         self.copies.clear();
         self.contexts.clear();
     }
 
     /// [`accesses`] of `op`, computed once.
     fn accesses_of(&mut self, op: &OperationRef<'c, 'a>) -> std::rc::Rc<OpAccesses<'c, 'a>> {
-        let forms = &mut self.forms;
-        std::rc::Rc::clone(
-            self.op_accesses
-                .entry(key(op))
-                .or_insert_with(|| std::rc::Rc::new(accesses(forms, op))),
-        )
+        self.cache.of(op)
     }
 
     /// Step 3: an `apipe.copy` reads its source and writes its destination
     /// (checked against the state), then is in flight, uncommitted.
     fn copy(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let forms = &mut self.forms;
+        let forms = &mut self.cache.forms;
         let regions = std::rc::Rc::clone(
             self.copies
                 .entry(key(&op))
@@ -1079,7 +1073,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 let mut system = context.clone();
                 system.extend(instance.when.iter().cloned());
                 system.push(c.clone());
-                this.forms.add_facts(&mut system);
+                this.cache.forms.add_facts(&mut system);
                 system.feasible().may()
             };
             if self.gpu && feasible(self, &done, &instance) {
@@ -1154,7 +1148,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         let mut system = context.clone();
                         system.extend(instance.when.iter().cloned());
                         system.extend(guard.iter().cloned());
-                        self.forms.add_facts(&mut system);
+                        self.cache.forms.add_facts(&mut system);
                         if system.feasible().may() {
                             let mut instance = instance.clone();
                             instance.constrain(guard.iter().cloned());
@@ -1255,7 +1249,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let passed = names::pairs(names::yielded(&op, index, 0), names::results(&op));
             names::pass_on(&mut branch, &passed, None);
             let mut conditions = System::new();
-            self.forms
+            self.cache
+                .forms
                 .add_region_constraints(&op, Some(index), &mut conditions);
             branch.constrain_all(conditions.constraints());
             outs.push(branch);
@@ -1720,7 +1715,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         self.checking = checking;
         // The exit: after the last iteration (τ = T - 1), or (a dynamic
         // trip count) without any.
-        let trips = self.forms.trips(&l);
+        let trips = self.cache.forms.trips(&l);
         let mut run = end;
         let passed = names::pairs(names::yielded(&l, 0, 0), names::results(&l));
         names::pass_on(&mut run, &passed, None);
@@ -1818,7 +1813,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // becomes a fresh symbol.
         let mut exit = exit;
         if let Some(condition) = before.terminator().and_then(|c| c.operand(0).ok()) {
-            let fails = self.forms.condition(condition, false);
+            let fails = self.cache.forms.condition(condition, false);
             exit.constrain_all(&fails);
         }
         let last = Lin::symbol(Symbol::Fresh(fresh_id(key(&w), 4)));
@@ -1834,7 +1829,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         for instance in instances {
             let mut system = context.clone();
             system.extend(instance.when.iter().cloned());
-            self.forms.add_facts(&mut system);
+            self.cache.forms.add_facts(&mut system);
             if system.feasible().may() {
                 state.instances.push(instance);
             }

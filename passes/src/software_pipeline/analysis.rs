@@ -174,11 +174,12 @@ pub(crate) const MAX_STAGE: i64 = 64;
 /// `assigned`: the stages and order picked by [`super::schedule`]; `None`
 /// reads the annotations. `barriers`: `None` is `Minimal` inside
 /// `gpu.func`, `Off` elsewhere.
-pub(crate) fn analyze(
-    loop_op: OperationRef,
+pub(crate) fn analyze<'c: 'a, 'a>(
+    loop_op: OperationRef<'c, 'a>,
     barriers: Option<BarrierMode>,
     sync: SyncForm,
     assigned: Option<&Assignment>,
+    cache: &mut access::AccessCache<'c, 'a>,
 ) -> Result<Plan, ()> {
     let mut ok = true;
     let loop_location = loop_op.location();
@@ -522,17 +523,19 @@ pub(crate) fn analyze(
     // as a view made before the loop, would escape the waits and the
     // multi-buffering. Refused (MLIR memory effects, roots through views).
     {
-        let mut forms = access::Forms::new();
         let tracked: FxHashSet<usize> = written_by.iter().map(|(b, _, _, _)| *b).collect();
         let mut roots: Vec<(access::Root, melior::ir::Location)> = Vec::new();
         for &(_, _, value, location) in &written_by {
             // SAFETY: `value` is a live operand of a body op.
             let value = unsafe { Value::from_raw(value) };
-            roots.push((access::region::whole(&mut forms, value).root, location));
+            roots.push((
+                access::region::whole(&mut cache.forms, value).root,
+                location,
+            ));
         }
         for ops_of in &nested {
             for inner in ops_of {
-                let found = access::accesses(&mut forms, inner);
+                let found = cache.of(inner);
                 for a in &found.accesses {
                     let through = a.value.map(|v| key(v.to_raw()));
                     if through.is_some_and(|v| tracked.contains(&v)) {
@@ -706,7 +709,7 @@ pub(crate) fn analyze(
         schedule: &schedule,
         versions: &[],
     };
-    let mut memory = ok.then(|| dependences::Accesses::of(&nested, &unversioned));
+    let mut memory = ok.then(|| dependences::Accesses::of(&nested, &unversioned, cache));
     // Every path through an iteration must write what it reads of the
     // buffer (`conditional_writes`); a value defined outside the loop is
     // the same in every iteration.
@@ -719,9 +722,9 @@ pub(crate) fn analyze(
     let mut versioned: Vec<(access::Root, i64)> = Vec::new();
     for (b, value, location, versions, shape) in wanted {
         if let Some(memory) = memory.as_mut() {
-            let mut forms = access::Forms::new();
             // SAFETY: `value` is a live operand of a body op.
-            let root = access::region::whole(&mut forms, unsafe { Value::from_raw(value) }).root;
+            let root =
+                access::region::whole(&mut cache.forms, unsafe { Value::from_raw(value) }).root;
             // Slots are kept only where their indices are plain index
             // arithmetic (`plain_index`); other buffers get versions.
             let plain = memory.ops_on(&root).iter().all(|op| {
@@ -913,7 +916,7 @@ pub(crate) fn analyze(
         trip_count,
         barriers: BarrierPlan::None,
     };
-    plan.barriers = barriers::place(&plan, mode);
+    plan.barriers = barriers::place(&plan, mode, cache);
     Ok(plan)
 }
 

@@ -54,7 +54,7 @@
 
 use super::analysis::{Item, Plan};
 use super::multi_buffer::{slot_dimension, Slots};
-use crate::access::{self, AccessKind, Forms, RootKind, Symbol};
+use crate::access::{self, AccessKind, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -181,12 +181,16 @@ impl BarrierPlan {
 }
 
 /// Steps 1-3 for `plan` in `mode`.
-pub(crate) fn place(plan: &Plan, mode: BarrierMode) -> BarrierPlan {
+pub(crate) fn place<'c: 'a, 'a>(
+    plan: &Plan,
+    mode: BarrierMode,
+    cache: &mut access::AccessCache<'c, 'a>,
+) -> BarrierPlan {
     match mode {
         BarrierMode::Off => BarrierPlan::None,
         BarrierMode::Conservative => BarrierPlan::Conservative(conservative(plan)),
         BarrierMode::Minimal => {
-            let model = Model::of(plan);
+            let model = Model::of(plan, cache);
             match model.solve(plan.trip_count) {
                 Some(minimal) => BarrierPlan::Minimal(minimal),
                 None => {
@@ -333,7 +337,7 @@ impl Latest {
 }
 
 impl Model {
-    fn of(plan: &Plan) -> Self {
+    fn of<'c: 'a, 'a>(plan: &Plan, cache: &mut access::AccessCache<'c, 'a>) -> Self {
         // SAFETY: the loop is live.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
         let len = plan.schedule.len();
@@ -342,7 +346,6 @@ impl Model {
             max_stage: plan.max_stage,
             ..Model::default()
         };
-        let mut forms = Forms::new();
         let mut buffers: Vec<Buffer> = Vec::new();
         // The region dimensions of each site (`None`: the whole buffer).
         let mut site_dims: Vec<Option<Vec<access::Dim>>> = Vec::new();
@@ -387,7 +390,7 @@ impl Model {
             for inner in ops::self_and_nested_ops(&op) {
                 let is_async_copy =
                     ops::is(&inner, ops::COPY) && plan.async_stages.contains(&stage);
-                for access in buffer_accesses(&mut forms, &inner) {
+                for access in buffer_accesses(cache, &inner) {
                     if access.space == Space::Global && access.write {
                         writes_global = true;
                     }
@@ -495,7 +498,7 @@ impl Model {
                     "scf.if" | "scf.index_switch" | "scf.execute_region"
                 )
             });
-        let (before_covered, after_covered) = neighbours_covered(&loop_op);
+        let (before_covered, after_covered) = neighbours_covered(&loop_op, cache);
         for (i, root) in buffers.iter().enumerate() {
             let outside = repeats
                 || match root {
@@ -804,16 +807,18 @@ fn used_outside(value: usize, loop_op: &OperationRef) -> bool {
 /// accesses before it and after it in its block: scanning outwards over
 /// ops with no workgroup access, a `gpu.barrier` covers; the start (end)
 /// of a function's entry block means nothing comes before (after).
-fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
+fn neighbours_covered<'c: 'a, 'a>(
+    loop_op: &OperationRef<'c, 'a>,
+    cache: &mut access::AccessCache<'c, 'a>,
+) -> (bool, bool) {
     let block = loop_op.block();
     let at_function_entry = block.as_ref().is_some_and(|b| {
         b.parent_operation().is_some_and(|p| ops::is_function(&p)) && ops::is_entry_block(b)
     });
-    let mut forms = Forms::new();
-    let mut quiet = |op: &OperationRef| {
+    let mut quiet = |op: &OperationRef<'c, 'a>| {
         ops::self_and_nested_ops(op).iter().all(|o| {
             let name = ops::name(o);
-            access::accesses(&mut forms, o).is_empty()
+            cache.of(o).is_empty()
                 && name != "gpu.barrier"
                 && ![ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT].contains(&name)
         })
@@ -828,7 +833,7 @@ fn neighbours_covered(loop_op: &OperationRef) -> (bool, bool) {
     let Some(at) = in_block.iter().position(|o| o == loop_op) else {
         return (false, false);
     };
-    let mut scan = |ops: &mut dyn Iterator<Item = &OperationRef>| {
+    let mut scan = |ops: &mut dyn Iterator<Item = &OperationRef<'c, 'a>>| {
         for op in ops {
             if ops::is(op, "gpu.barrier") {
                 return Some(true);
@@ -1217,8 +1222,11 @@ struct BufferAccess {
 /// argument, a loaded or carried memref) is any buffer of its space; an
 /// effect on all memory is a read or write of any workgroup buffer and of
 /// global memory.
-fn buffer_accesses(forms: &mut Forms, op: &OperationRef) -> Vec<BufferAccess> {
-    let found = access::accesses(forms, op);
+fn buffer_accesses<'c: 'a, 'a>(
+    cache: &mut access::AccessCache<'c, 'a>,
+    op: &OperationRef<'c, 'a>,
+) -> Vec<BufferAccess> {
+    let found = cache.of(op);
     let in_kernel = ops::ancestors(op).any(|p| ops::is(&p, "gpu.func"));
     let mut out: Vec<BufferAccess> = found
         .accesses

@@ -55,8 +55,8 @@
 
 use super::analysis::Item;
 use crate::access::{
-    self, may_depend_at, may_meet_in_one_iteration, same_buffer, AccessKind, Constraint, Dim,
-    Forms, IterationDistance, Lin, Overlap, Region, RootKind, Symbol,
+    self, may_depend_at, may_meet_in_one_iteration, same_buffer, AccessCache, AccessKind,
+    Constraint, Dim, Forms, IterationDistance, Lin, Overlap, Region, RootKind, Symbol,
 };
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
@@ -97,7 +97,7 @@ pub(super) struct Schedule<'s> {
 
 /// Steps 1-2.
 fn collect<'c: 'a, 'a>(
-    forms: &mut Forms,
+    cache: &mut AccessCache<'c, 'a>,
     nested: &[Vec<OperationRef<'c, 'a>>],
     plan: &Schedule,
 ) -> Vec<Access<'c, 'a>> {
@@ -125,7 +125,7 @@ fn collect<'c: 'a, 'a>(
         let is_async = plan.async_stages.contains(&plan.stage[k]);
         for (n, op) in inner.iter().enumerate() {
             let start = (start.0, start.1, n);
-            let accesses = access::accesses(forms, op);
+            let accesses = cache.of(op);
             for (all, kind) in [
                 (accesses.reads_all, AccessKind::Read),
                 (accesses.writes_all, AccessKind::Write),
@@ -143,14 +143,14 @@ fn collect<'c: 'a, 'a>(
                     });
                 }
             }
-            for a in accesses.accesses {
+            for a in &accesses.accesses {
                 let asynchronous = a.asynchronous && is_async;
                 out.push(Access {
                     k,
                     nested: n,
                     op: *op,
                     kind: a.kind,
-                    region: Some(a.region),
+                    region: Some(a.region.clone()),
                     asynchronous,
                     start,
                     end: if asynchronous {
@@ -458,11 +458,14 @@ pub(super) struct Accesses<'c, 'a> {
 
 impl<'c: 'a, 'a> Accesses<'c, 'a> {
     /// Steps 1-2 for the ops nested in each body op.
-    pub fn of(nested: &[Vec<OperationRef<'c, 'a>>], plan: &Schedule) -> Self {
-        let mut forms = Forms::new();
-        let list = collect(&mut forms, nested, plan);
+    pub fn of(
+        nested: &[Vec<OperationRef<'c, 'a>>],
+        plan: &Schedule,
+        cache: &mut AccessCache<'c, 'a>,
+    ) -> Self {
+        let list = collect(cache, nested, plan);
         Accesses {
-            forms,
+            forms: Forms::new(),
             list,
             proven: Vec::new(),
         }

@@ -51,7 +51,7 @@
 //! `[2, MAX_STAGE + 1]`. The IR is not changed here.
 
 use super::analysis::{body_ops, MAX_STAGE};
-use crate::access::{self, AccessKind, Forms, OpAccesses};
+use crate::access::{self, AccessCache, AccessKind, OpAccesses};
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -59,6 +59,7 @@ use melior::ir::{
 };
 use mlir_sys::MlirOperation;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
 
 /// How a loop asks to be pipelined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,10 +270,11 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
 /// The stage and order of every op of `loop_op` for `num_stages` stages
 /// (steps 1-7). Emits located errors and returns `Err` when the loop cannot
 /// be scheduled.
-pub(crate) fn assign(
-    loop_op: &OperationRef,
+pub(crate) fn assign<'c: 'a, 'a>(
+    loop_op: &OperationRef<'c, 'a>,
     num_stages: i64,
     order_kind: ScheduleOrder,
+    cache: &mut AccessCache<'c, 'a>,
 ) -> Result<Assignment, ()> {
     let location = loop_op.location();
     if !(2..=MAX_STAGE + 1).contains(&num_stages) {
@@ -425,14 +427,9 @@ pub(crate) fn assign(
             }
         }
     }
-    let mut forms = Forms::new();
-    let accesses: Vec<Vec<OpAccesses>> = nested
+    let accesses: Vec<Vec<Rc<OpAccesses>>> = nested
         .iter()
-        .map(|ops| {
-            ops.iter()
-                .map(|o| access::accesses(&mut forms, o))
-                .collect()
-        })
+        .map(|ops| ops.iter().map(|o| cache.of(o)).collect())
         .collect();
     for &c in &copies {
         for w in 0..c {
