@@ -158,11 +158,11 @@ func.func @carried_read_newer(%A: memref<256xf32>, %out: memref<64xf32>, %T: ind
 // Two versions for a token carried two iterations: the copy overwrites the
 // slot of iteration i - 2 while that copy is in flight, and the read of
 // that slot races with the new copy.
-// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 15]]:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
-// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 14]]:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 25]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 24]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // MB1: check-hazards-named-invalid.mlir:[[# @LINE + 23]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 22]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 21]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 12]]:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 11]]:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
 func.func @carried_two_versions(%A: memref<256xf32>, %out: memref<64xf32>, %T: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -232,11 +232,11 @@ func.func @carried_not_rotated(%A: memref<256xf32>, %out: memref<64xf32>, %T: in
 
 // In a loop, the carried token is never updated (the loop yields the
 // token it received): the read of the previous iteration's slot races.
-// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 18]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
-// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 17]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 30]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 29]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // MB1: check-hazards-named-invalid.mlir:[[# @LINE + 28]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 27]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 26]]:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-named-invalid.mlir:[[# @LINE + 15]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// MB2: check-hazards-named-invalid.mlir:[[# @LINE + 14]]:7: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
 func.func @loop_if_ready_stale(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -61,20 +61,44 @@ pub enum Atom {
 }
 
 /// `constant + sum(coefficient * atom)`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Lin {
     /// Sorted by atom, no zero coefficient, no atom twice. A sorted vector
     /// rather than a map: forms have a few terms, and are cloned, hashed
     /// and compared far more often than they are built.
-    terms: Vec<(Atom, i64)>,
+    terms: Terms,
     constant: i64,
+}
+
+/// The terms of a [`Lin`], shared: forms are cloned far more often than
+/// built (a clone is a count, not a copy of the terms).
+type Terms = Rc<[(Atom, i64)]>;
+
+thread_local! {
+    /// The terms of every constant form: one allocation per thread.
+    static NO_TERMS: Terms = Rc::from(Vec::new());
+}
+
+/// `terms` as [`Terms`] (the shared empty list when there are none).
+fn shared(terms: Vec<(Atom, i64)>) -> Terms {
+    if terms.is_empty() {
+        NO_TERMS.with(Rc::clone)
+    } else {
+        Rc::from(terms)
+    }
+}
+
+impl Default for Lin {
+    fn default() -> Self {
+        Lin::constant(0)
+    }
 }
 
 impl Lin {
     /// The constant `c`.
     pub fn constant(c: i64) -> Self {
         Lin {
-            terms: Vec::new(),
+            terms: NO_TERMS.with(Rc::clone),
             constant: c,
         }
     }
@@ -109,7 +133,7 @@ impl Lin {
                 }
                 if x.exactly_divisible(*v, *sign) {
                     return Lin {
-                        terms: x.terms.iter().map(|(a, c)| (a.clone(), c / v)).collect(),
+                        terms: shared(x.terms.iter().map(|(a, c)| (a.clone(), c / v)).collect()),
                         constant: x.constant / v,
                     };
                 }
@@ -124,7 +148,7 @@ impl Lin {
             Atom::Sym(_) => {}
         }
         Lin {
-            terms: vec![(a, 1)],
+            terms: shared(vec![(a, 1)]),
             constant: 0,
         }
     }
@@ -182,7 +206,7 @@ impl Lin {
 
     /// `Some(s)` if the form is exactly the symbol `s`.
     pub fn as_symbol(&self) -> Option<Symbol> {
-        match self.terms.as_slice() {
+        match &*self.terms {
             [(Atom::Sym(s), 1)] if self.constant == 0 => Some(*s),
             _ => None,
         }
@@ -198,7 +222,7 @@ impl Lin {
         for pair in self
             .terms
             .iter()
-            .merge_join_by(&other.terms, |(a, _), (b, _)| a.cmp(b))
+            .merge_join_by(other.terms.iter(), |(a, _), (b, _)| a.cmp(b))
         {
             let (atom, c) = match pair {
                 EitherOrBoth::Left((atom, a)) => (atom, *a),
@@ -211,7 +235,10 @@ impl Lin {
                 terms.push((atom.clone(), c));
             }
         }
-        Some(Lin { terms, constant })
+        Some(Lin {
+            terms: shared(terms),
+            constant,
+        })
     }
 
     /// `self + c`; `None` on overflow.
@@ -236,9 +263,7 @@ impl Lin {
             return self;
         }
         let g = g as i64;
-        for (_, c) in &mut self.terms {
-            *c /= g;
-        }
+        self.terms = shared(self.terms.iter().map(|(a, c)| (a.clone(), c / g)).collect());
         self.constant = self.constant.div_euclid(g);
         self
     }
@@ -258,7 +283,7 @@ impl Lin {
 
     /// Every symbol that occurs, also inside remainders and quotients.
     pub fn symbols(&self, out: &mut Vec<Symbol>) {
-        for (atom, _) in &self.terms {
+        for (atom, _) in self.terms.iter() {
             match atom {
                 Atom::Sym(s) => {
                     if !out.contains(s) {
@@ -288,7 +313,7 @@ impl Lin {
         // Injective: no two atoms merge, but their order may change.
         terms.sort_by(|(a, _), (b, _)| a.cmp(b));
         Lin {
-            terms,
+            terms: shared(terms),
             constant: self.constant,
         }
     }
@@ -308,9 +333,9 @@ impl Lin {
     /// sorted again after a change of atom); only the terms replaced by
     /// other forms are merged back in.
     pub fn substituted(&self, map: &dyn Fn(Symbol) -> Option<Lin>) -> Option<Option<Lin>> {
-        // `self` with the renames and shifts applied; `None` while there is
-        // none.
-        let mut shifted: Option<Lin> = None;
+        // The terms with the renames and shifts applied, and the constant
+        // they moved; `None` while there is none.
+        let mut shifted: Option<(Vec<(Atom, i64)>, i64)> = None;
         let mut renamed = false;
         // Terms (by index) replaced by other forms.
         let mut moved: Vec<(usize, Lin)> = Vec::new();
@@ -320,19 +345,17 @@ impl Lin {
                 Atom::Mod(x, v, sign) => x.substituted(map)?.map(|y| Lin::modulo(y, *v, *sign)),
                 Atom::Div(x, v, sign) => x.substituted(map)?.map(|y| Lin::div(y, *v, *sign)),
             };
-            let Some(mut by) = by else {
+            let Some(by) = by else {
                 continue;
             };
             // One atom plus a constant (a symbol renamed or shifted, a
             // remainder of a substituted dividend): in place.
-            if matches!(by.terms.as_slice(), [(_, 1)]) {
-                let out = shifted.get_or_insert_with(|| self.clone());
-                out.constant = out
-                    .constant
-                    .checked_add(coefficient.checked_mul(by.constant)?)?;
-                let (replacement, _) = by.terms.pop().expect("one term");
-                if replacement != *atom {
-                    out.terms[k].0 = replacement;
+            if let [(replacement, 1)] = &*by.terms {
+                let (terms, constant) =
+                    shifted.get_or_insert_with(|| (self.terms.to_vec(), self.constant));
+                *constant = constant.checked_add(coefficient.checked_mul(by.constant)?)?;
+                if replacement != atom {
+                    terms[k].0 = replacement.clone();
                     renamed = true;
                 }
                 continue;
@@ -340,47 +363,55 @@ impl Lin {
             moved.push((k, by));
         }
         if moved.is_empty() {
-            if let (true, Some(out)) = (renamed, &mut shifted) {
-                out.resort()?;
-            }
-            return Some(shifted);
+            return Some(match shifted {
+                None => None,
+                Some((terms, constant)) if renamed => Some(Lin::resorted(terms, constant)?),
+                Some((terms, constant)) => Some(Lin {
+                    terms: shared(terms),
+                    constant,
+                }),
+            });
         }
         // The renames and shifts left every term in place: indices still
         // hold.
-        let base = shifted.unwrap_or_else(|| self.clone());
-        let mut out = Lin {
-            terms: base
-                .terms
-                .into_iter()
-                .enumerate()
-                .filter(|(k, _)| !moved.iter().any(|(j, _)| j == k))
-                .map(|(_, term)| term)
-                .collect(),
-            constant: base.constant,
+        let (terms, constant) = shifted.unwrap_or_else(|| (self.terms.to_vec(), self.constant));
+        let kept: Vec<(Atom, i64)> = terms
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !moved.iter().any(|(j, _)| j == k))
+            .map(|(_, term)| term)
+            .collect();
+        let mut out = if renamed {
+            Lin::resorted(kept, constant)?
+        } else {
+            Lin {
+                terms: shared(kept),
+                constant,
+            }
         };
-        if renamed {
-            out.resort()?;
-        }
         for (k, by) in &moved {
             out = out.plus(by, self.terms[*k].1)?;
         }
         Some(Some(out))
     }
 
-    /// Restores the term invariant (sorted by atom, no atom twice, no zero
-    /// coefficient) after atoms were renamed in place; `None` on overflow.
-    fn resort(&mut self) -> Option<()> {
-        self.terms.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let mut merged: Vec<(Atom, i64)> = Vec::with_capacity(self.terms.len());
-        for (atom, c) in self.terms.drain(..) {
+    /// The form of `terms` and `constant` after atoms were renamed in place:
+    /// the term invariant restored (sorted by atom, no atom twice, no zero
+    /// coefficient); `None` on overflow.
+    fn resorted(mut terms: Vec<(Atom, i64)>, constant: i64) -> Option<Lin> {
+        terms.sort_by(|(a, _), (b, _)| a.cmp(b));
+        let mut merged: Vec<(Atom, i64)> = Vec::with_capacity(terms.len());
+        for (atom, c) in terms {
             match merged.last_mut() {
                 Some((last, d)) if *last == atom => *d = d.checked_add(c)?,
                 _ => merged.push((atom, c)),
             }
         }
         merged.retain(|(_, c)| *c != 0);
-        self.terms = merged;
-        Some(())
+        Some(Lin {
+            terms: shared(merged),
+            constant,
+        })
     }
 
     /// The form with the symbol `s` replaced by `by`; `None` on overflow.
@@ -395,7 +426,7 @@ impl Lin {
     /// overflow, an unknown symbol, or a division the form cannot evaluate.
     pub fn evaluate(&self, value: &dyn Fn(Symbol) -> Option<i64>) -> Option<i64> {
         let mut total = self.constant;
-        for (atom, coefficient) in &self.terms {
+        for (atom, coefficient) in self.terms.iter() {
             let x = match atom {
                 Atom::Sym(s) => value(*s)?,
                 Atom::Mod(x, v, sign) => {
@@ -438,7 +469,7 @@ impl fmt::Display for Lin {
     /// A debugging form: `2*it1 + (v3 + 1) mod 3 + 4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
-        for (atom, coefficient) in &self.terms {
+        for (atom, coefficient) in self.terms.iter() {
             if !first {
                 write!(f, " + ")?;
             }
