@@ -161,17 +161,18 @@ pub(super) struct State<'c, 'a> {
 /// pairs it with `t <= c`), sorted, without duplicates. Weaker bounds of
 /// the same shape stay: the lower bound `τ_L >= k` of the issue context
 /// after `k` back edges gives an entry's age ([`super::classes::age`]).
-fn sorted(when: Vec<Constraint>) -> Vec<Constraint> {
-    let mut out: Vec<Constraint> = when
-        .into_iter()
-        .map(|c| match c {
-            Constraint::NonNeg(x) => Constraint::NonNeg(x.tightened_nonneg()),
-            c => c,
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+fn sorted(mut when: Vec<Constraint>) -> Vec<Constraint> {
+    // In place: most lists are already in canonical form.
+    for c in &mut when {
+        if let Constraint::NonNeg(x) = c {
+            *x = std::mem::take(x).tightened_nonneg();
+        }
+    }
+    if !when.is_sorted() {
+        when.sort();
+    }
+    when.dedup();
+    when
 }
 
 /// [`sorted`], for the unit tests.
