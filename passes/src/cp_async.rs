@@ -14,6 +14,7 @@
 
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
+    attribute::IntegerAttribute,
     operation::OperationLike,
     r#type::{MemRefType, ShapedTypeLike},
     OperationRef, Type, TypeLike, Value, ValueLike,
@@ -32,7 +33,19 @@ pub enum MemorySpace {
 
 /// The memory space of a memref type.
 pub fn memory_space(ty: MemRefType) -> MemorySpace {
-    match ty.memory_space().map(|a| a.to_string()) {
+    // An integer space is read as one (printing an attribute builds MLIR's
+    // printer state: the kernels' budget asked for every attribution's
+    // space, and that was most of the pipeliner's time on a kernel of many
+    // buffers).
+    let space = ty.memory_space();
+    if let Some(n) = space.and_then(|a| IntegerAttribute::try_from(a).ok()) {
+        return match n.value() {
+            1 => MemorySpace::Global,
+            3 => MemorySpace::Shared,
+            _ => MemorySpace::Other,
+        };
+    }
+    match space.map(|a| a.to_string()) {
         None => MemorySpace::Global,
         Some(text) => match text.as_str() {
             "1" | "1 : i64" | "1 : i32" | "#gpu.address_space<global>" => MemorySpace::Global,

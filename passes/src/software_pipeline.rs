@@ -467,7 +467,9 @@ impl Planned {
 
 /// Step 1 for one loop: schedule it (fewer stages while the kernel's shared
 /// memory would exceed the budget), analyze it, and check the budget.
-/// `kernels` holds the growth already planned per kernel.
+/// `kernels` holds each kernel's shared memory so far: its bytes as written
+/// (found once per kernel: the IR does not change while loops are planned)
+/// plus the growth already planned.
 fn plan_loop(
     loop_op: OperationRef,
     request: schedule::Request,
@@ -498,8 +500,9 @@ fn plan_loop(
         )?;
         let shared = kernel.as_ref().map(|k| {
             let key = k.to_raw().ptr as usize;
-            shared_memory::kernel_bytes(k)
-                + kernels.get(&key).copied().unwrap_or(0)
+            *kernels
+                .entry(key)
+                .or_insert_with(|| shared_memory::kernel_bytes(k))
                 + shared_memory::growth(&plan)
         });
         if let Some(bytes) = shared.filter(|&b| b > budget) {
@@ -526,7 +529,9 @@ fn plan_loop(
             return Err(());
         }
         if let Some(k) = &kernel {
-            *kernels.entry(k.to_raw().ptr as usize).or_default() += shared_memory::growth(&plan);
+            *kernels
+                .entry(k.to_raw().ptr as usize)
+                .or_insert_with(|| shared_memory::kernel_bytes(k)) += shared_memory::growth(&plan);
         }
         return Ok(Planned {
             plan,
