@@ -21,6 +21,51 @@ mod generated {
 }
 pub use generated::apipe::*;
 
+/// Positional accessors that answer `None` out of range, in O(1).
+///
+/// melior's `operand(i)`, `result(i)`, `region(i)` and `argument(i)` build
+/// their out-of-range error by printing the op (or block), and printing
+/// verifies the whole module: a query that may miss, asked once per op,
+/// made a pass quadratic (`apipe-mbarrier-to-nvvm` took 258 s on a kernel
+/// of 500 pipelined loops). Use these wherever the index may be out of
+/// range.
+pub trait Checked<'c: 'a, 'a> {
+    /// Operand `i`, if the op has one.
+    fn operand_at(&self, i: usize) -> Option<melior::ir::Value<'c, 'a>>;
+    /// Result `i`, if the op has one.
+    fn result_at(&self, i: usize) -> Option<melior::ir::operation::OperationResult<'c, 'a>>;
+    /// Region `i`, if the op has one.
+    fn region_at(&self, i: usize) -> Option<melior::ir::RegionRef<'c, 'a>>;
+}
+
+impl<'c: 'a, 'a, T: OperationLike<'c, 'a>> Checked<'c, 'a> for T {
+    fn operand_at(&self, i: usize) -> Option<melior::ir::Value<'c, 'a>> {
+        (i < self.operand_count())
+            .then(|| self.operand(i).ok())
+            .flatten()
+    }
+    fn result_at(&self, i: usize) -> Option<melior::ir::operation::OperationResult<'c, 'a>> {
+        (i < self.result_count())
+            .then(|| self.result(i).ok())
+            .flatten()
+    }
+    fn region_at(&self, i: usize) -> Option<melior::ir::RegionRef<'c, 'a>> {
+        (i < self.region_count())
+            .then(|| self.region(i).ok())
+            .flatten()
+    }
+}
+
+/// Block argument `i` of `block`, if it has one (see [`Checked`]).
+pub fn argument_at<'c, 'a>(
+    block: &impl BlockLike<'c, 'a>,
+    i: usize,
+) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    (i < block.argument_count())
+        .then(|| block.argument(i).ok())
+        .flatten()
+}
+
 /// `apipe.copy`: asynchronous copy of `elements` contiguous elements.
 pub const COPY: &str = "apipe.copy";
 /// `apipe.commit_group`: commits the uncommitted copies of a queue.

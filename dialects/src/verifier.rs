@@ -49,6 +49,7 @@
 //! It reports every failure it finds (not just the first) as an MLIR error
 //! located at the op, and runs after parsing and after every pass.
 
+use crate::ops::Checked as _;
 use crate::{
     attributes::{
         self, ASYNC_STAGES, BYPASS_L1, BYTES, ELEMENTS, NUM_STAGES, ORDER, PENDING, QUEUE, STAGE,
@@ -152,8 +153,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
     fn subscripts_match_rank(&mut self) {
         let Some(rank) = self
             .op
-            .operand(0)
-            .ok()
+            .operand_at(0)
             .and_then(|memref| ranked(memref.r#type()))
             .map(|memref| memref.rank())
         else {
@@ -305,7 +305,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
 
     /// Operand `index` is a ring of mbarrier slots (rule 5); returns K.
     fn ring(&mut self, index: usize) -> Option<i64> {
-        let ring = self.op.operand(index).ok()?;
+        let ring = self.op.operand_at(index)?;
         let ty = ring.r#type();
         let slots = ranked(ty)
             .filter(|t| {
@@ -335,7 +335,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
     /// Operand `index` is a slot of a ring of `slots`: a constant one lies
     /// in [0, slots).
     fn slot(&mut self, index: usize, slots: i64) {
-        let Some(slot) = self.op.operand(index).ok().and_then(ops::constant_int) else {
+        let Some(slot) = self.op.operand_at(index).and_then(ops::constant_int) else {
             return;
         };
         if !(0..slots).contains(&slot) {
@@ -347,7 +347,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
 
     /// Operand `index`, when constant, lies in [1, 2^20 - 1].
     fn count_in_range(&mut self, index: usize, what: &str) {
-        let Some(count) = self.op.operand(index).ok().and_then(ops::constant_int) else {
+        let Some(count) = self.op.operand_at(index).and_then(ops::constant_int) else {
             return;
         };
         if !(1..=MAX_MBARRIER_COUNT).contains(&count) {
@@ -480,8 +480,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
         };
         let body_stages: BTreeSet<i64> = self
             .op
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|region| region.first_block())
             .map(|block| {
                 let mut stages = BTreeSet::new();

@@ -47,6 +47,7 @@
 //!    erased, or become `apipe.ready` where still used (an iter_arg).
 
 use crate::to_nvgpu::nvgpu;
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{build, diagnostic, ops, Reported};
 use apipe_passes::{
     group_distance::{self, GroupDistance},
@@ -119,8 +120,7 @@ fn check(all: &[OperationRef]) -> bool {
         let is_function = matches!(name.as_str(), "func.func" | "gpu.func" | "llvm.func");
         if is_function {
             let token_argument = op
-                .region(0)
-                .ok()
+                .region_at(0)
                 .and_then(|r| r.first_block())
                 .is_some_and(|b| {
                     (0..b.argument_count()).any(|i| is_nvgpu_token(b.argument(i).unwrap().into()))

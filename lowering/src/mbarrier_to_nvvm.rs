@@ -52,6 +52,7 @@
 
 mod bulk;
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{diagnostic, ops, Reported};
 use apipe_passes::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn};
 use melior::{
@@ -176,7 +177,7 @@ pub fn mbarrier_to_nvvm<'c: 'a, 'a>(
     let bulk_rings: Vec<Value> = nested
         .iter()
         .filter(|op| ops::is(*op, ops::BULK_COPY))
-        .filter_map(|op| op.operand(2).ok())
+        .filter_map(|op| op.operand_at(2))
         .collect();
     let context_ref = root.context();
     // SAFETY: bound first (a temporary context ref would dangle).
@@ -231,7 +232,7 @@ impl<'c> Lower<'c> {
         op: melior::ir::Operation<'c>,
     ) -> Option<Value<'c, 'a>> {
         let new = anchor.block().unwrap().insert_operation_before(anchor, op);
-        new.result(0).ok().map(Into::into)
+        new.result_at(0).map(Into::into)
     }
 
     fn simple(

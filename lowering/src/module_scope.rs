@@ -11,6 +11,7 @@
 //! `sym_name` (functions, globals, nested `gpu.module`s), unnamed
 //! `builtin.module`s, and LLVM's module-level ops without a name.
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
     operation::{OperationLike, OperationRef},
@@ -42,7 +43,7 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
         if name != "builtin.module" && name != "gpu.module" {
             continue;
         }
-        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
             continue;
         };
         let mut next = body.first_operation();

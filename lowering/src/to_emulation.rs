@@ -74,6 +74,7 @@ use crate::emulation::{checks, element_bytes, hooks, kernels, mbarrier, stack, E
 use crate::emulation_runtime::{
     COMMIT_GROUP_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, MAX_RANK, READY_FN, WAIT_FN, WAIT_GROUP_FN,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::pass::{PassInfo, PassOptions, RunFn};
 use apipe_passes::rewrite;
@@ -321,8 +322,7 @@ pub fn to_emulation<'c: 'a, 'a>(
 /// first, as the pattern needs its body converted).
 fn check_generic_atomic(op: &OperationRef) -> bool {
     let integer = op
-        .operand(0)
-        .ok()
+        .operand_at(0)
         .and_then(|m| MemRefType::try_from(m.r#type()).ok())
         .is_some_and(|ty| ty.element().is_integer() || ty.element().is_index());
     if !integer {
@@ -354,8 +354,7 @@ fn check_op<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, op: &OperationRef<'c,
     let mut ok = true;
     for (i, side) in [(0, "source"), (1, "destination")] {
         let Some(ty) = op
-            .operand(i)
-            .ok()
+            .operand_at(i)
             .and_then(|v| MemRefType::try_from(v.r#type()).ok())
         else {
             continue; // the verifier reports it

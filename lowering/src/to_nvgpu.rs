@@ -73,6 +73,7 @@
 //! Postcondition: no apipe op is left; counts are unchanged (`numGroups = N`
 //! has exactly the semantics of `wait_group {pending = N}` on queue 0).
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use apipe_passes::{
     counting_to_tokens,
@@ -736,8 +737,7 @@ fn align_global(get_global: &OperationRef, align: i64, inside: &dyn Fn(&Operatio
     while let Some(table) = parent {
         if ops::is(&table, "gpu.module") || ops::is(&table, "builtin.module") {
             let mut next = table
-                .region(0)
-                .ok()
+                .region_at(0)
                 .and_then(|r| r.first_block())
                 .and_then(|b| b.first_operation());
             while let Some(global) = next {

@@ -12,6 +12,7 @@
 //! - state spaces: it reads global memory and writes shared memory;
 //! - both memrefs have a unit innermost stride (the bytes are contiguous).
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -170,8 +171,8 @@ pub enum Rules {
 pub fn check_copy(op: &OperationRef, rules: Rules) -> Vec<String> {
     let mut messages = Vec::new();
     let (Some(src), Some(dst)) = (
-        op.operand(0).ok().and_then(memref_type),
-        op.operand(1).ok().and_then(memref_type),
+        op.operand_at(0).and_then(memref_type),
+        op.operand_at(1).and_then(memref_type),
     ) else {
         return messages;
     };

@@ -101,6 +101,7 @@
 //! `scf.for`, `scf.if`, `scf.while`, `scf.index_switch`,
 //! `scf.execute_region` semantics (SCFOps.td).
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::ir::{
     attribute::{FlatSymbolRefAttribute, StringAttribute},
@@ -583,8 +584,7 @@ fn op_min_groups<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, queue: i64) -> u64 {
         "scf.for" => static_trip_count(op).map_or(0, |n| min_groups(op, queue).saturating_mul(n)),
         // The `before` region runs at least once.
         "scf.while" => op
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .map_or(0, |b| {
                 let mut total: u64 = 0;
@@ -1241,8 +1241,7 @@ impl<'c> Interpreter<'c> {
     fn for_loop<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let key = op_key(&op);
         let body = op
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .expect("verified scf.for");
         let inits: Vec<Value> = op.operands().skip(3).collect();
@@ -1455,8 +1454,8 @@ impl<'c> Interpreter<'c> {
 
     /// Step 4.
     fn while_loop<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
-        let before = op.region(0).ok().and_then(|r| r.first_block());
-        let after = op.region(1).ok().and_then(|r| r.first_block());
+        let before = op.region_at(0).and_then(|r| r.first_block());
+        let after = op.region_at(1).and_then(|r| r.first_block());
         let (Some(before), Some(after)) = (before, after) else {
             return;
         };

@@ -42,6 +42,7 @@ use crate::{
     pass::{OptionInfo, OptionKind, PassInfo, PassOptions, RunFn},
     token_values,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{build, diagnostic, ops, Reported};
 use melior::{
     ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
@@ -187,7 +188,7 @@ fn drop_empty_else(op: OperationRef) {
     if !ops::is(&op, "scf.if") || op.result_count() != 0 {
         return;
     }
-    let Some(block) = op.region(1).ok().and_then(|r| r.first_block()) else {
+    let Some(block) = op.region_at(1).and_then(|r| r.first_block()) else {
         return;
     };
     let only_yield = block

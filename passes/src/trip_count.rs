@@ -34,6 +34,7 @@
 //! depends on a wrapped value.
 
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::operation::OperationLike;
 
 /// The number of iterations of `for iv = lower to upper step step`, with
@@ -83,9 +84,9 @@ impl LoopBounds {
             return None;
         }
         Some(Self {
-            lower: ops::constant_int(op.operand(0).ok()?),
-            upper: ops::constant_int(op.operand(1).ok()?),
-            step: ops::constant_int(op.operand(2).ok()?),
+            lower: ops::constant_int(op.operand_at(0)?),
+            upper: ops::constant_int(op.operand_at(1)?),
+            step: ops::constant_int(op.operand_at(2)?),
             unsigned: is_unsigned(op),
         })
     }

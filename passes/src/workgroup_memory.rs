@@ -22,6 +22,7 @@
 //! attribution of the expanded type ([`add_workgroup_attribution`]).
 
 use crate::cp_async::{memory_space, MemorySpace};
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
     operation::OperationLike, r#type::MemRefType, AttributeLike, BlockLike, Location, OperationRef,
@@ -42,7 +43,7 @@ pub fn is_workgroup_alloc(op: &OperationRef) -> bool {
 /// The `gpu.func` kernel whose entry block holds `op`, if any.
 fn kernel_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let parent = op.parent_operation()?;
-    let entry = parent.region(0).ok()?.first_block()?;
+    let entry = parent.region_at(0)?.first_block()?;
     (ops::is(&parent, "gpu.func")
         && parent.has_attribute("gpu.kernel")
         && op.block() == Some(entry))

@@ -69,6 +69,7 @@ use super::{element_bytes, op_name, Emitter};
 use crate::emulation_runtime::{
     ALLOC_FN, BAD_STEP_FN, CHECK_FAILED_FN, COPY_FN_PREFIX, DEALLOC_FN_PREFIX, LIVE_FN,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{effects::view_source, ops};
 use apipe_passes::token_values::users;
 use melior::{
@@ -179,7 +180,7 @@ pub fn constant_value(value: Value) -> Option<i64> {
 
 /// Step 2.
 fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
-    let Ok(step) = op.operand(2) else {
+    let Some(step) = op.operand_at(2) else {
         return;
     };
     let unsigned = op.attribute("unsignedCmp").is_ok();
@@ -313,7 +314,7 @@ pub const ALLOC_FAILED: &str = "'memref.alloc' failed: out of memory";
 /// per-thread) memory: workgroup and other memory spaces are the lowering's
 /// own buffers, which steps 4 and 5 leave alone.
 fn host_buffer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     let ty = MemRefType::try_from(result.r#type()).ok()?;
     ty.memory_space().is_none().then(|| result.into())
 }
@@ -357,7 +358,7 @@ fn check_size<'c, 'a>(
         let extent = unsafe { mlirShapedTypeGetDimSize(ty.to_raw(), d as isize) };
         // SAFETY: a plain query on an integer.
         if unsafe { mlir_sys::mlirShapedTypeIsDynamicSize(extent) } {
-            let Ok(size) = op.operand(dynamic.len()) else {
+            let Some(size) = op.operand_at(dynamic.len()) else {
                 return;
             };
             dynamic.push(size);
@@ -545,13 +546,13 @@ fn use_name(user: &OperationRef) -> Option<String> {
 
 /// The source of `value` if view op `op` returns it (step 5).
 fn viewed<'c: 'a, 'a>(op: &OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
-    if op.result(0).ok().map(Value::from) != Some(value) {
+    if op.result_at(0).map(Value::from) != Some(value) {
         return None;
     }
     view_source(op).or_else(|| {
         VIEWS
             .contains(&ops::name(op))
-            .then(|| op.operand(0).ok())
+            .then(|| op.operand_at(0))
             .flatten()
     })
 }
@@ -616,7 +617,7 @@ fn view_result<'c: 'a, 'a>(
     op: &OperationRef<'c, 'a>,
     value: Value<'c, 'a>,
 ) -> Option<Value<'c, 'a>> {
-    let view: Value = op.result(0).ok()?.into();
+    let view: Value = op.result_at(0)?.into();
     (viewed(op, view) == Some(value)).then_some(view)
 }
 
@@ -749,11 +750,11 @@ pub(super) fn in_bounds_flags(op: &OperationRef, rank: usize) -> Vec<bool> {
 fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let reads = ops::is(&op, "vector.load") || ops::is(&op, "vector.transfer_read");
     let (memref_index, vector_type) = if reads {
-        (0, op.result(0).map(|r| r.r#type()))
+        (0, op.result_at(0).map(|r| r.r#type()))
     } else {
-        (1, op.operand(0).map(|v| v.r#type()))
+        (1, op.operand_at(0).map(|v| v.r#type()))
     };
-    let (Ok(memref), Ok(vector_type)) = (op.operand(memref_index), vector_type) else {
+    let (Some(memref), Some(vector_type)) = (op.operand_at(memref_index), vector_type) else {
         return;
     };
     let Ok(memref_type) = MemRefType::try_from(memref.r#type()) else {
@@ -808,7 +809,7 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     let context = emitter.context;
     let mut bad: Option<Value> = None;
     for (d, extent) in extents.into_iter().enumerate() {
-        let Ok(i) = op.operand(memref_index + 1 + d) else {
+        let Some(i) = op.operand_at(memref_index + 1 + d) else {
             return;
         };
         let Some(extent) = extent else {

@@ -62,6 +62,7 @@ use super::{address_space, element_bytes, Emitter, WORKGROUP};
 use crate::emulation_runtime::{
     GLOBAL_WRITE_FN, HOST_ACCESS_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{
     effects::{memory_effects, EffectKind},
     ops,
@@ -289,7 +290,7 @@ pub(super) fn transfer_dims(
 fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a>> {
     let indexed = |memref_at: usize, kind: i64, extents: Option<Vec<i64>>| {
         let memref = (memref_at < op.operand_count())
-            .then(|| op.operand(memref_at).ok())
+            .then(|| op.operand_at(memref_at))
             .flatten()?;
         let rank = rank_of(memref)?;
         let starts: Vec<Value> = op.operands().skip(memref_at + 1).take(rank).collect();
@@ -304,18 +305,18 @@ fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a
     };
     let shape_of = |i: usize| {
         (i < op.operand_count())
-            .then(|| op.operand(i).ok().map(|v| vector_shape(v.r#type())))
+            .then(|| op.operand_at(i).map(|v| vector_shape(v.r#type())))
             .flatten()
     };
     // (Counts first: melior's out-of-range error prints the op, and MLIR
     // verifies an op it prints.)
     let result_shape = (op.result_count() > 0)
-        .then(|| op.result(0).ok().map(|r| vector_shape(r.r#type())))
+        .then(|| op.result_at(0).map(|r| vector_shape(r.r#type())))
         .flatten();
     let operands = op.operand_count();
     let rank_at = |i: usize| {
         (i < operands)
-            .then(|| op.operand(i).ok().and_then(rank_of))
+            .then(|| op.operand_at(i).and_then(rank_of))
             .flatten()
             .unwrap_or(0)
     };

@@ -42,6 +42,7 @@ use super::{
 };
 use crate::emulation_runtime::{GLOBAL_WRITE_FN, HOST_ACCESS_FN, SHARED_ACCESS_FN};
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{
     dialect::arith,
@@ -85,7 +86,7 @@ fn describe<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<LaneAccess<'c, 'a>> {
     let at = |i: usize| operands.get(i).copied();
     let result_shape = || {
         (op.result_count() > 0)
-            .then(|| op.result(0).ok().map(|r| r.r#type()))
+            .then(|| op.result_at(0).map(|r| r.r#type()))
             .flatten()
     };
     let shape_at = |i: usize| at(i).map(|v| v.r#type());

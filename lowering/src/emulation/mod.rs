@@ -27,6 +27,7 @@ pub mod mbarrier;
 pub mod realloc;
 pub mod stack;
 
+use apipe_dialect::ops::Checked as _;
 use melior::ir::r#type::ShapedTypeLike as _;
 use melior::{
     dialect::{arith, func, scf},
@@ -445,5 +446,5 @@ pub const PRIVATE: u32 = 5;
 
 /// The first operation of `region`'s entry block.
 pub fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    op.region(0).ok()?.first_block()
+    op.region_at(0)?.first_block()
 }

@@ -21,6 +21,7 @@
 //! layout and the same element type and memory space.
 
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use apipe_passes::rewrite;
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
@@ -51,7 +52,7 @@ fn mark<'c>(context: &'c Context, builder: OperationBuilder<'c>) -> OperationBui
 fn insert<'c: 'a, 'a>(op: OperationRef<'c, 'a>, operation: Operation<'c>) -> Option<Value<'c, 'a>> {
     let block = op.block().expect("an op in a block");
     let inserted = block.insert_operation_before(op, operation);
-    inserted.result(0).ok().map(Value::from)
+    inserted.result_at(0).map(Value::from)
 }
 
 /// Steps 1-4 for one realloc.

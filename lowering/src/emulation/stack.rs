@@ -36,6 +36,7 @@
 use super::Emitter;
 use crate::emulation_runtime::STACK_RELEASE_FN;
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use apipe_passes::rewrite;
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
@@ -73,7 +74,7 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
         .filter(|op| ops::is(op, "memref.alloca_scope"))
     {
         let location = scope.location();
-        let Some(body) = scope.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = scope.region_at(0).and_then(|r| r.first_block()) else {
             continue; // an empty region: no body, no results
         };
         // 1.

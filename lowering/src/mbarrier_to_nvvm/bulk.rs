@@ -24,6 +24,7 @@
 //!    `complete_tx` sees the initialised objects only through it.
 
 use super::Lower;
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use apipe_passes::cp_async::{self, MemorySpace};
 use melior::{
@@ -54,8 +55,7 @@ pub fn check(op: &OperationRef, sm: u32) -> Vec<String> {
     }
     let mut messages = Vec::new();
     let memref = |i: usize| {
-        op.operand(i)
-            .ok()
+        op.operand_at(i)
             .and_then(|v| MemRefType::try_from(v.r#type()).ok())
     };
     let (Some(src), Some(dst)) = (memref(0), memref(1)) else {

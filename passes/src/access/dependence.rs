@@ -21,6 +21,7 @@ use super::{
     values::{block_argument, defined_inside, defining_op, op_key, value_of, Forms},
 };
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike};
 
 /// The iteration distance `d` between the two accesses.
@@ -51,7 +52,7 @@ fn op_inside(key: usize, l: &OperationRef) -> bool {
 
 /// The entry block of `l`'s body.
 fn body<'c, 'a>(l: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    l.region(0).ok().and_then(|r| r.first_block())
+    l.region_at(0).and_then(|r| r.first_block())
 }
 
 /// A consistent renaming of the symbols of one execution of an access in

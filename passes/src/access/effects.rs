@@ -34,6 +34,7 @@ use super::{
     region::{indexed, is_memref, rank, region_of, whole, Region},
     values::Forms,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{
     attributes,
     effects::{memory_effects, EffectKind},
@@ -199,7 +200,7 @@ fn call_accesses<'c: 'a, 'a>(
         .first()
         .map(|entry| {
             (0..entry.argument_count())
-                .filter_map(|i| entry.argument(i).ok())
+                .filter_map(|i| ops::argument_at(entry, i))
                 .map(Value::from)
                 .collect()
         })
@@ -230,7 +231,7 @@ fn call_accesses<'c: 'a, 'a>(
         let passed = arguments
             .iter()
             .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
-            .and_then(|i| op.operand(i).ok());
+            .and_then(|i| op.operand_at(i));
         match (passed, &root.kind, access.value) {
             (Some(value), _, _) => {
                 let region = passed_region(forms, op, &arguments, &access.region, value);
@@ -285,7 +286,7 @@ fn passed_region<'c: 'a, 'a>(
         .iter()
         .map(|s| {
             let i = position(s)?;
-            let operand = op.operand(i).ok()?;
+            let operand = op.operand_at(i)?;
             (!super::region::is_memref(operand)).then(|| (*s, forms.of(operand)))
         })
         .collect();
@@ -362,7 +363,7 @@ fn narrowed(
     first: usize,
     extents: &[i64],
 ) -> Option<(usize, Region)> {
-    let memref = op.operand(at).ok()?;
+    let memref = op.operand_at(at)?;
     let r = rank(memref)?;
     let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
     (indices.len() == r).then(|| (at, indexed(forms, memref, &indices, extents)))
@@ -376,7 +377,7 @@ fn collective(
     at: usize,
     first: usize,
 ) -> Option<(usize, Region)> {
-    let memref = op.operand(at).ok()?;
+    let memref = op.operand_at(at)?;
     let r = rank(memref)?;
     let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
     if indices.len() != r {
@@ -401,14 +402,13 @@ fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, boo
     let name = ops::name(op);
     let result_shape = || {
         (op.result_count() > 0)
-            .then(|| op.result(0).ok())
+            .then(|| op.result_at(0))
             .flatten()
             .map(|r| vector_shape(r.r#type()))
             .unwrap_or_default()
     };
     let operand_shape = |i: usize| {
-        op.operand(i)
-            .ok()
+        op.operand_at(i)
             .map(|v| vector_shape(v.r#type()))
             .unwrap_or_default()
     };
@@ -447,7 +447,7 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
                 out.accesses.push(Access {
                     kind,
                     region,
-                    value: op.operand(at).ok(),
+                    value: op.operand_at(at),
                     collective: false,
                     assumed: false,
                     asynchronous: true,
@@ -495,7 +495,7 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
             // known (`nvgpu.ldmatrix` declares a plain `MemRead`): those.
             if !narrow.is_empty() {
                 for (at, region) in &narrow {
-                    let value = op.operand(*at).ok();
+                    let value = op.operand_at(*at);
                     if out
                         .accesses
                         .iter()

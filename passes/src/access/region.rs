@@ -16,6 +16,7 @@ use super::{
     constraints::{Constraint, Feasibility, System},
     values::{block_argument, defining_op, dense_i64, value_key, Forms},
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{effects, ops};
 use melior::ir::{
     attribute::AttributeLike as _,
@@ -733,7 +734,7 @@ fn through_view<'c: 'a, 'a>(
             | "memref.cast"
             | "memref.transpose"
             | "memref.reinterpret_cast"
-            | "memref.view" => op.operand(0).ok(),
+            | "memref.view" => op.operand_at(0),
             _ => None,
         })
         .filter(|v| is_memref(*v))?;
@@ -931,7 +932,7 @@ fn view(
     }
     let size = bits / 8;
     let (start, extent) = linearize(&dims, &strides)?;
-    let shift = forms.of(op.operand(1).ok()?);
+    let shift = forms.of(op.operand_at(1)?);
     Some(vec![Dim::Range {
         start: start.scaled(size)?.plus(&shift, 1)?,
         extent: extent.checked_mul(size)?,
@@ -1112,17 +1113,17 @@ fn rotation(forms: &mut Forms, l: &melior::ir::OperationRef, n: usize) -> Option
 /// arguments to `after` arguments).
 fn next_carried(forms: &mut Forms, l: &melior::ir::OperationRef, x: usize) -> Option<usize> {
     if ops::is(l, "scf.while") {
-        let before = l.region(0).ok()?.first_block()?;
-        let after = l.region(1).ok()?.first_block()?;
-        let (b, m) = block_argument(after.terminator()?.operand(x).ok()?)?;
+        let before = l.region_at(0)?.first_block()?;
+        let after = l.region_at(1)?.first_block()?;
+        let (b, m) = block_argument(after.terminator()?.operand_at(x)?)?;
         if b != after {
             return None;
         }
-        let (b, k) = block_argument(before.terminator()?.operand(m + 1).ok()?)?;
+        let (b, k) = block_argument(before.terminator()?.operand_at(m + 1)?)?;
         return (b == before).then_some(k);
     }
-    let body = l.region(0).ok()?.first_block()?;
-    let yielded = body.terminator()?.operand(x.checked_sub(1)?).ok()?;
+    let body = l.region_at(0)?.first_block()?;
+    let yielded = body.terminator()?.operand_at(x.checked_sub(1)?)?;
     carried_source(forms, l, &body, yielded, 0)
 }
 
@@ -1149,13 +1150,7 @@ fn carried_source(
     let trips = forms.trips(&inner).count.as_constant()?.max(0);
     let cycle = rotation(forms, &inner, r + 1)?;
     let start = cycle[usize::try_from(trips).ok()? % cycle.len()];
-    carried_source(
-        forms,
-        l,
-        body,
-        inner.operand(3 + start - 1).ok()?,
-        depth + 1,
-    )
+    carried_source(forms, l, body, inner.operand_at(3 + start - 1)?, depth + 1)
 }
 
 /// The buffers the carried value `n` of the loop `l` (see [`rotation`])
@@ -1175,7 +1170,7 @@ fn rotated<'c: 'a, 'a>(
     // An `scf.for`'s carried value `j` starts as its operand `3 + j - 1`
     // (after the bounds and step), an `scf.while`'s as operand `j`.
     let first = if ops::is(l, "scf.for") { 2 } else { 0 };
-    let init = |j: usize| l.operand(first + j).ok();
+    let init = |j: usize| l.operand_at(first + j);
     if cycle.len() == 1 {
         return Some(Err(region_of(forms, init(n)?, dims.clone())));
     }
@@ -1234,15 +1229,13 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
             // A loop that does not run returns the initial buffer (under
             // no condition where skipping it is not expressible).
             options.push((
-                op.operand(3 + r).ok()?,
+                op.operand_at(3 + r)?,
                 trips.when_skipped.unwrap_or_default(),
             ));
         } else {
-            let condition = op.operand(0).ok()?;
+            let condition = op.operand_at(0)?;
             let (then, otherwise) = match ops::name(&op) {
-                "arith.select" if op.operand_count() == 3 => {
-                    (op.operand(1).ok()?, op.operand(2).ok()?)
-                }
+                "arith.select" if op.operand_count() == 3 => (op.operand_at(1)?, op.operand_at(2)?),
                 "scf.if" => (
                     super::values::region_yield(&op, 0, r)?,
                     super::values::region_yield(&op, 1, r)?,
@@ -1259,7 +1252,7 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         if !ops::is_entry_block(&block) || !(is_while || ops::is(&l, "scf.for") && n >= 1) {
             return None;
         }
-        if is_while && block.parent_region() == l.region(1).ok() {
+        if is_while && block.parent_region() == l.region_at(1) {
             // An `after` argument is what `scf.condition` forwards.
             let forwarded = super::values::region_yield(&l, 0, n + 1)?;
             return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));

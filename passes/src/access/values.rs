@@ -25,6 +25,7 @@ use super::{
     slot,
 };
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{
     attribute::AttributeLike as _, operation::OperationLike, BlockLike, BlockRef, OperationRef,
     RegionLike, Value, ValueLike,
@@ -268,19 +269,19 @@ impl Forms {
             return None;
         }
         let (init, yielded) = if ops::is(&l, "scf.while") {
-            if block.parent_region() != l.region(0).ok() {
+            if block.parent_region() != l.region_at(0) {
                 return None;
             }
-            let after = l.region(1).ok()?.first_block()?;
-            (l.operand(n).ok()?, after.terminator()?.operand(n).ok()?)
+            let after = l.region_at(1)?.first_block()?;
+            (l.operand_at(n)?, after.terminator()?.operand_at(n)?)
         } else {
             if n == 0 || !ops::is(&l, "scf.for") {
                 return None;
             }
-            constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
+            constant(l.operand_at(2)?).filter(|s| *s > 0)?;
             (
-                l.operand(3 + n - 1).ok()?,
-                block.terminator()?.operand(n - 1).ok()?,
+                l.operand_at(3 + n - 1)?,
+                block.terminator()?.operand_at(n - 1)?,
             )
         };
         let key = value_key(value);
@@ -362,7 +363,7 @@ impl Forms {
     fn loop_result(&mut self, value: Value, l: &OperationRef, depth: usize) -> Option<Lin> {
         // SAFETY: `value` is a live result of `l`.
         let n = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
-        let arg = l.region(0).ok()?.first_block()?.argument(n + 1).ok()?;
+        let arg = apipe_dialect::ops::argument_at(&l.region_at(0)?.first_block()?, n + 1)?;
         let key = value_key(arg.into());
         let form = self.of_at(arg.into(), depth + 1);
         if form.mentions(Symbol::Value(key)) {
@@ -434,19 +435,19 @@ impl Forms {
     fn while_after_argument(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let (block, m) = block_argument(value)?;
         let w = block.parent_operation()?;
-        if !ops::is(&w, "scf.while") || block.parent_region() != w.region(1).ok() {
+        if !ops::is(&w, "scf.while") || block.parent_region() != w.region_at(1) {
             return None;
         }
-        let condition = w.region(0).ok()?.first_block()?.terminator()?;
-        Some(self.of_at(condition.operand(m + 1).ok()?, depth + 1))
+        let condition = w.region_at(0)?.first_block()?.terminator()?;
+        Some(self.of_at(condition.operand_at(m + 1)?, depth + 1))
     }
 
     /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
     /// positive constant step.
     fn induction_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let l = induction_loop(value)?;
-        let step = constant(l.operand(2).ok()?).filter(|s| *s > 0)?;
-        let lower = self.of_at(l.operand(0).ok()?, depth + 1);
+        let step = constant(l.operand_at(2)?).filter(|s| *s > 0)?;
+        let lower = self.of_at(l.operand_at(0)?, depth + 1);
         lower.plus(&Lin::symbol(Symbol::Iteration(op_key(&l))), step)
     }
 
@@ -568,11 +569,7 @@ impl Forms {
     /// probe's induction ([`Self::recurrence_form`]). Anything else: `None`
     /// (a symbol).
     fn select(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
-        let arms = [
-            op.operand(0).ok()?,
-            op.operand(1).ok()?,
-            op.operand(2).ok()?,
-        ];
+        let arms = [op.operand_at(0)?, op.operand_at(1)?, op.operand_at(2)?];
         self.choose(arms, Some(op), depth)
     }
 
@@ -583,7 +580,7 @@ impl Forms {
         // SAFETY: `value` is a live result of `op`.
         let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
         let arms = [
-            op.operand(0).ok()?,
+            op.operand_at(0)?,
             region_yield(op, 0, r)?,
             region_yield(op, 1, r)?,
         ];
@@ -735,8 +732,8 @@ impl Forms {
     /// coefficient and the constant of `x`'s form are multiples of `2^k`
     /// (the low `k` bits of `x` are zero, two's complement): `x + c`.
     fn disjoint_or(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
-        let a = self.of_at(op.operand(0).ok()?, depth + 1);
-        let b = self.of_at(op.operand(1).ok()?, depth + 1);
+        let a = self.of_at(op.operand_at(0)?, depth + 1);
+        let b = self.of_at(op.operand_at(1)?, depth + 1);
         let (x, c) = match (a.as_constant(), b.as_constant()) {
             (_, Some(c)) => (a, c),
             (Some(c), _) => (b, c),
@@ -756,8 +753,8 @@ impl Forms {
     /// following, assumed and left to the probe's induction
     /// ([`Self::recurrence_form`]). Any other `x`: `x + 1 - 2 (x mod 2)`.
     fn toggle(&mut self, op: &OperationRef, depth: usize) -> Option<Lin> {
-        let a = self.of_at(op.operand(0).ok()?, depth + 1);
-        let b = self.of_at(op.operand(1).ok()?, depth + 1);
+        let a = self.of_at(op.operand_at(0)?, depth + 1);
+        let b = self.of_at(op.operand_at(1)?, depth + 1);
         let x = match (a.as_constant(), b.as_constant()) {
             (_, Some(1)) => a,
             (Some(1), _) => b,
@@ -930,22 +927,22 @@ impl Forms {
     /// where the unsigned division is taken (`sgt b, a` likewise).
     fn trip_count_select(&mut self, select: &OperationRef, me: Lin) -> Vec<Constraint> {
         let pattern = || -> Option<(Value, Value, OperationRef)> {
-            let condition = defining_op(select.operand(0).ok()?)?;
-            if !ops::is(&condition, "arith.cmpi") || constant(select.operand(2).ok()?) != Some(0) {
+            let condition = defining_op(select.operand_at(0)?)?;
+            if !ops::is(&condition, "arith.cmpi") || constant(select.operand_at(2)?) != Some(0) {
                 return None;
             }
             let predicate = condition
                 .attribute("predicate")
                 .ok()
                 .and_then(integer_attribute)?;
-            let (x, y) = (condition.operand(0).ok()?, condition.operand(1).ok()?);
+            let (x, y) = (condition.operand_at(0)?, condition.operand_at(1)?);
             // slt 2: x < y; sgt 4: y < x.
             let (a, b) = match predicate {
                 2 => (x, y),
                 4 => (y, x),
                 _ => return None,
             };
-            let quotient = defining_op(select.operand(1).ok()?)?;
+            let quotient = defining_op(select.operand_at(1)?)?;
             ops::is(&quotient, "arith.ceildivui").then_some((a, b, quotient))
         };
         let Some((a, b, quotient)) = pattern() else {
@@ -957,11 +954,7 @@ impl Forms {
             return Vec::new();
         }
         let mut out = vec![Constraint::NonNeg(me.clone())];
-        let k = quotient
-            .operand(1)
-            .ok()
-            .and_then(constant)
-            .filter(|k| *k > 0);
+        let k = quotient.operand_at(1).and_then(constant).filter(|k| *k > 0);
         // ceil(d / k) = -floor(-d / k).
         let ceil = k.and_then(|k| Lin::div(span.scaled(-1)?, k, Signedness::Euclidean).scaled(-1));
         if let Some(ceil) = ceil {
@@ -1083,13 +1076,12 @@ impl Forms {
         if let Some(last) = trips.count.plus(&tau, -1).and_then(|x| x.offset(-1)) {
             out.push(Constraint::NonNeg(last));
         }
-        let step = l.operand(2).ok().and_then(constant).filter(|s| *s > 0);
+        let step = l.operand_at(2).and_then(constant).filter(|s| *s > 0);
         if step.is_none() {
             let iv = l
-                .region(0)
-                .ok()
+                .region_at(0)
                 .and_then(|r| r.first_block())
-                .and_then(|b| b.argument(0).ok());
+                .and_then(|b| apipe_dialect::ops::argument_at(&b, 0));
             if let (Some(iv), Ok(lb), Ok(ub)) = (iv, l.operand(0), l.operand(1)) {
                 let iv = self.of(iv.into());
                 let (lb, ub) = (self.of(lb), self.of(ub));
@@ -1141,15 +1133,15 @@ impl Forms {
                     parent,
                 )))));
                 let condition = (region == 1)
-                    .then(|| parent.region(0).ok()?.first_block()?.terminator())
+                    .then(|| parent.region_at(0)?.first_block()?.terminator())
                     .flatten()
-                    .and_then(|c| c.operand(0).ok());
+                    .and_then(|c| c.operand_at(0));
                 if let Some(condition) = condition {
                     system.extend(self.condition(condition, true));
                 }
             }
             ("scf.if", Some(branch)) => {
-                if let Ok(condition) = parent.operand(0) {
+                if let Some(condition) = parent.operand_at(0) {
                     system.extend(self.condition(condition, branch == 0));
                 }
             }
@@ -1317,7 +1309,7 @@ impl Forms {
         let mut out = Vec::new();
         let mut x = n;
         for j in 0..16i64 {
-            let Ok(init) = l.operand(3 + x - 1) else {
+            let Some(init) = l.operand_at(3 + x - 1) else {
                 break;
             };
             self.condition_depth += 1;
@@ -1328,7 +1320,7 @@ impl Forms {
             if !system.feasible().may() {
                 out.extend(tau.offset(-j).map(Constraint::NonZero));
             }
-            match terminator.operand(x - 1).ok().and_then(block_argument) {
+            match terminator.operand_at(x - 1).and_then(block_argument) {
                 Some((b, m)) if b == block && m >= 1 && m != n => x = m,
                 _ => break,
             }
@@ -1386,15 +1378,15 @@ fn compare_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, V
         return None;
     }
     let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
-    Some((predicate, op.operand(0).ok()?, op.operand(1).ok()?))
+    Some((predicate, op.operand_at(0)?, op.operand_at(1)?))
 }
 
 /// `(x, 2^K)` if operand 0 of the cast `op` is `arith.trunci x to iK`
 /// (`1 <= K < 62`).
 fn truncated<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<(Value<'c, 'a>, i64)> {
-    let t = defining_op(op.operand(0).ok()?).filter(|t| ops::is(t, "arith.trunci"))?;
-    let bits = integer_width(t.result(0).ok()?.r#type())?;
-    let x = t.operand(0).ok()?;
+    let t = defining_op(op.operand_at(0)?).filter(|t| ops::is(t, "arith.trunci"))?;
+    let bits = integer_width(t.result_at(0)?.r#type())?;
+    let x = t.operand_at(0)?;
     (1..62).contains(&bits).then(|| (x, 1i64 << bits))
 }
 
@@ -1405,12 +1397,7 @@ pub fn region_yield<'c, 'a>(
     i: usize,
     r: usize,
 ) -> Option<Value<'c, 'a>> {
-    op.region(i)
-        .ok()?
-        .first_block()?
-        .terminator()?
-        .operand(r)
-        .ok()
+    op.region_at(i)?.first_block()?.terminator()?.operand_at(r)
 }
 
 /// The width of an integer type (`None` for `index` and other types).

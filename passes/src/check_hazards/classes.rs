@@ -37,6 +37,7 @@ use crate::access::{
     values::op_key,
     Constraint, Lin, Overlap, Region, Symbol, System,
 };
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, OperationRef};
 use rustc_hash::FxHashMap;
 
@@ -791,10 +792,9 @@ fn bounded_access(op: &OperationRef) -> bool {
         "memref.load" | "memref.store" => true,
         apipe_dialect::ops::COPY => {
             let ranks = op
-                .operand(0)
-                .ok()
+                .operand_at(0)
                 .and_then(crate::access::region::rank)
-                .zip(op.operand(1).ok().and_then(crate::access::region::rank));
+                .zip(op.operand_at(1).and_then(crate::access::region::rank));
             ranks.is_some_and(|(src, dst)| op.operand_count() == 2 + src + dst)
         }
         _ => false,

@@ -91,6 +91,7 @@
 
 use crate::access::slot::{self, Step};
 use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops, Reported};
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
@@ -869,7 +870,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let name = ops::name(&op);
         match name {
             "arith.constant" | "index.constant" => {
-                if let Some(v) = op.result(0).ok().and_then(|r| ops::constant_int(r.into())) {
+                if let Some(v) = op.result_at(0).and_then(|r| ops::constant_int(r.into())) {
                     let v = if is_i1(op.result(0).unwrap().into()) {
                         (v != 0) as i64
                     } else {
@@ -910,8 +911,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// `remui`, `divui`.
     fn arith(&self, op: &OperationRef<'c, 'a>, name: &str, state: &State) -> Val {
         if name == "arith.select" {
-            let [c, a, b] = [0, 1, 2].map(|i| op.operand(i).map(|v| self.get(state, v)));
-            let (Ok(c), Ok(a), Ok(b)) = (c, a, b) else {
+            let [c, a, b] = [0, 1, 2].map(|i| op.operand_at(i).map(|v| self.get(state, v)));
+            let (Some(c), Some(a), Some(b)) = (c, a, b) else {
                 return Val::top();
             };
             let range = match c.range.as_exact() {
@@ -1613,11 +1614,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
     /// Step 6: `scf.for`.
     fn for_loop(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
-        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
             return;
         };
         let bounds: Vec<Option<i64>> = (0..3)
-            .map(|i| op.operand(i).ok().and_then(ops::constant_int))
+            .map(|i| op.operand_at(i).and_then(ops::constant_int))
             .collect();
         let runs = matches!(bounds.as_slice(), [Some(l), Some(u), Some(s)] if u > l && *s > 0);
         let iv_range = match bounds.as_slice() {
@@ -1754,8 +1755,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// Step 6: `scf.while` (before region, `scf.condition`, after region).
     fn while_loop(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
         let (Some(before), Some(after)) = (
-            op.region(0).ok().and_then(|r| r.first_block()),
-            op.region(1).ok().and_then(|r| r.first_block()),
+            op.region_at(0).and_then(|r| r.first_block()),
+            op.region_at(1).and_then(|r| r.first_block()),
         ) else {
             return;
         };
@@ -1836,9 +1837,9 @@ fn transfer_bytes(op: &OperationRef) -> Option<i64> {
 fn ring_operand<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     match ops::name(op) {
         ops::MBARRIER_ARRIVE_COPIES | ops::MBARRIER_WAIT | ops::MBARRIER_EXPECT_TX => {
-            op.operand(0).ok()
+            op.operand_at(0)
         }
-        ops::BULK_COPY => op.operand(2).ok(),
+        ops::BULK_COPY => op.operand_at(2),
         _ => None,
     }
 }

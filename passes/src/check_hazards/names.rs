@@ -41,6 +41,7 @@
 
 use super::state::State;
 use crate::access::values::{constant, defined_inside, value_key};
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
 /// Step 1: the value `name` names a group at or after every copy of
@@ -120,8 +121,7 @@ pub(super) fn yielded<'c, 'a>(
     region: usize,
     skip: usize,
 ) -> Vec<Value<'c, 'a>> {
-    op.region(region)
-        .ok()
+    op.region_at(region)
         .and_then(|r| r.first_block())
         .and_then(|b| b.terminator())
         .map(|t| t.operands().skip(skip).collect())
@@ -135,12 +135,11 @@ pub(super) fn arguments<'c, 'a>(
     region: usize,
     skip: usize,
 ) -> Vec<Value<'c, 'a>> {
-    op.region(region)
-        .ok()
+    op.region_at(region)
         .and_then(|r| r.first_block())
         .map(|b| {
             (skip..b.argument_count())
-                .filter_map(|i| b.argument(i).ok().map(Into::into))
+                .filter_map(|i| apipe_dialect::ops::argument_at(&b, i).map(Into::into))
                 .collect()
         })
         .unwrap_or_default()

@@ -16,6 +16,7 @@ use crate::{
     },
     group_distance::{self, GroupDistance},
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, TypeLike, Value,
@@ -163,7 +164,7 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         if ops::is(&op, ops::WAIT_GROUP) {
             depth = depth.max(attributes::integer(&op, "pending").unwrap_or(0).max(0) + 1);
         } else if ops::is(&op, ops::MBARRIER_INIT) {
-            let slots = op.operand(0).ok().and_then(ops::ring_slots).unwrap_or(0);
+            let slots = op.operand_at(0).and_then(ops::ring_slots).unwrap_or(0);
             depth = depth.max(slots);
         }
     }
@@ -318,7 +319,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             .first()
             .map(|entry| {
                 (0..entry.argument_count())
-                    .filter_map(|i| entry.argument(i).ok())
+                    .filter_map(|i| ops::argument_at(entry, i))
                     .map(|a| key_of_value(a.into()))
                     .collect()
             })
@@ -330,7 +331,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     Symbol::Value(k) => arguments
                         .iter()
                         .position(|a| *a == k)
-                        .and_then(|i| op.operand(i).ok()),
+                        .and_then(|i| op.operand_at(i)),
                     _ => None,
                 };
                 match passed {
@@ -453,9 +454,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut current = op.parent_operation();
         while let Some(parent) = current {
             if ops::is(&parent, "gpu.launch") {
-                let block = parent.region(0).ok()?.first_block()?;
+                let block = parent.region_at(0)?.first_block()?;
                 return Some(crate::access::values::value_key(
-                    block.argument(3 + d).ok()?.into(),
+                    ops::argument_at(&block, 3 + d)?.into(),
                 ));
             }
             current = parent.parent_operation();
@@ -586,11 +587,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 // An `scf.while` runs as long as its condition holds.
                 if ops::is(&l, "scf.while") {
                     let condition = l
-                        .region(0)
-                        .ok()
+                        .region_at(0)
                         .and_then(|r| r.first_block())
                         .and_then(|b| b.terminator())
-                        .and_then(|c| c.operand(0).ok());
+                        .and_then(|c| c.operand_at(0));
                     return condition.is_none_or(|c| self.value_variant(key_of_value(c), 0));
                 }
                 (0..l.operand_count().min(3))
@@ -652,10 +652,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
         k: usize,
         depth: usize,
     ) -> bool {
-        let region = |i: usize| w.region(i).ok().and_then(|r| r.first_block());
+        let region = |i: usize| w.region_at(i).and_then(|r| r.first_block());
         let terminator_operand = |b: Option<BlockRef<'c, 'a>>, i: usize| {
             b.and_then(|b| b.terminator())
-                .and_then(|t| t.operand(i).ok())
+                .and_then(|t| t.operand_at(i))
                 .map(key_of_value)
         };
         if region(1) == Some(block) {
@@ -761,7 +761,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 // Count first: melior's out-of-range error prints the op,
                 // and MLIR verifies the whole function to print it (a
                 // counting-form commit has no result).
-                if let Some(token) = (op.result_count() > 0).then(|| op.result(0).ok()).flatten() {
+                if let Some(token) = (op.result_count() > 0).then(|| op.result_at(0)).flatten() {
                     names::name_all(state, attributes::queue(&op), key_of_value(token.into()));
                 }
             }
@@ -1211,7 +1211,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if n == 0 || !ops::is(&l, "scf.for") {
             return None;
         }
-        l.operand(2).ok().and_then(constant).filter(|s| *s > 0)?;
+        l.operand_at(2).and_then(constant).filter(|s| *s > 0)?;
         let facts = self.tokens.token_fact_by_iteration(op, token)?;
         Some((l, facts.to_vec()))
     }
@@ -1627,7 +1627,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         {
             return;
         }
-        let Some(body) = l.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = l.region_at(0).and_then(|r| r.first_block()) else {
             return;
         };
         let static_count = crate::trip_count::static_trip_count(&l);
@@ -1635,7 +1635,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return;
         }
         let tau = Symbol::Iteration(key(&l));
-        let iterates = l.operand(2).ok().and_then(constant).is_some_and(|s| s > 0);
+        let iterates = l.operand_at(2).and_then(constant).is_some_and(|s| s > 0);
         let nested = ops::nested_ops(&l);
         let has_barrier = nested.iter().any(|o| ops::is(o, "gpu.barrier"));
         // No op in the loop completes, commits or synchronizes anything:
@@ -1744,8 +1744,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// Step 5: `scf.while`: `before`, then (the condition holds) `after` and
     /// the back edge; the exit is the state after `before`.
     fn while_loop(&mut self, w: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let before = w.region(0).ok().and_then(|r| r.first_block());
-        let after = w.region(1).ok().and_then(|r| r.first_block());
+        let before = w.region_at(0).and_then(|r| r.first_block());
+        let after = w.region_at(1).and_then(|r| r.first_block());
         let (Some(before), Some(after)) = (before, after) else {
             return;
         };
@@ -1813,7 +1813,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // the `before` arguments are forms of it); the exit iteration itself
         // becomes a fresh symbol.
         let mut exit = exit;
-        if let Some(condition) = before.terminator().and_then(|c| c.operand(0).ok()) {
+        if let Some(condition) = before.terminator().and_then(|c| c.operand_at(0)) {
             let fails = self.cache.forms.condition(condition, false);
             exit.constrain_all(&fails);
         }
@@ -1883,7 +1883,7 @@ pub(super) fn launched_block_sizes<'c: 'a, 'a>(
             .count();
         let flags = out.entry(kernel).or_default();
         for (d, flag) in flags.iter_mut().enumerate() {
-            let size = launch.operand(dependencies + 3 + d).ok().and_then(constant);
+            let size = launch.operand_at(dependencies + 3 + d).and_then(constant);
             *flag |= size != Some(1);
         }
     }

@@ -23,6 +23,7 @@ use super::{
     SyncForm,
 };
 use crate::{access, cp_async, trip_count::LoopBounds};
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -122,7 +123,7 @@ pub(crate) fn is_annotated<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> bool {
 /// The ops of the loop body, terminator excluded.
 pub(crate) fn body_ops<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();
-    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else {
+    let Some(block) = op.region_at(0).and_then(|r| r.first_block()) else {
         return out;
     };
     let mut next = block.first_operation();

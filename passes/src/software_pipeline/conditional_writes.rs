@@ -35,6 +35,7 @@
 //! dynamic indices the writes may overlap and the warning is kept.
 
 use super::analysis::key;
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
     operation::OperationLike,
@@ -214,7 +215,7 @@ fn collect<'c>(
 
 /// The element count of the 1-D vector `op` returns (`vector.load`).
 fn vector_elements(op: &OperationRef) -> Option<i64> {
-    let ty = op.result(0).ok()?.r#type().to_raw();
+    let ty = op.result_at(0)?.r#type().to_raw();
     // SAFETY: a live type; the shaped accessors are called on a vector.
     unsafe {
         (mlir_sys::mlirTypeIsAVector(ty) && mlir_sys::mlirShapedTypeGetRank(ty) == 1)

@@ -58,6 +58,7 @@ use crate::access::{
     self, may_depend_at, may_meet_in_one_iteration, same_buffer, AccessCache, AccessKind,
     Constraint, Dim, Forms, IterationDistance, Lin, Overlap, Region, RootKind, Symbol,
 };
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use rustc_hash::FxHashSet;
@@ -939,7 +940,7 @@ fn guards(op: &OperationRef, l: &OperationRef, strict: bool) -> Option<Vec<(usiz
             child = parent;
             continue;
         }
-        let condition = parent.operand(0).ok()?.to_raw().ptr as usize;
+        let condition = parent.operand_at(0)?.to_raw().ptr as usize;
         // A condition that does not change between iterations: when it
         // is false, no iteration runs `op`.
         if access::values::defined_inside(condition, l) {

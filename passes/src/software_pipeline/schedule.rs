@@ -52,6 +52,7 @@
 
 use super::analysis::{body_ops, MAX_STAGE};
 use crate::access::{self, AccessCache, AccessKind, OpAccesses};
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, BlockLike, OperationRef,
@@ -254,7 +255,7 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
             }
         }
     }
-    let terminator = loop_op.region(0).ok()?.first_block()?.terminator()?;
+    let terminator = loop_op.region_at(0)?.first_block()?.terminator()?;
     if terminator
         .operands()
         .any(|v| tokens.contains(&(v.to_raw().ptr as usize)))

@@ -21,6 +21,7 @@
 use super::analysis::Plan;
 use crate::cp_async::{bit_width, memory_space, MemorySpace};
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{
     attribute::TypeAttribute,
     operation::OperationLike,
@@ -79,7 +80,7 @@ pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
         .and_then(|t| FunctionType::try_from(t.value()).ok())
         .map_or(0, |t| t.input_count());
     let mut total = 0;
-    if let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) {
+    if let Some(entry) = kernel.region_at(0).and_then(|r| r.first_block()) {
         for i in inputs..entry.argument_count() {
             let ty = entry.argument(i).unwrap().r#type();
             if is_workgroup(ty) {

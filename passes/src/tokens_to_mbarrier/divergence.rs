@@ -23,6 +23,7 @@
 //! loaded back at a uniform address is a race the race checker reports.
 
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::FxHashSet;
 
@@ -99,7 +100,7 @@ impl Divergence {
                     };
                     for (index, value) in terminator.operands().enumerate() {
                         if condition_diverges || self.is_divergent(value) {
-                            if let Ok(result) = op.result(index) {
+                            if let Some(result) = op.result_at(index) {
                                 self.mark(result.into());
                             }
                         }
@@ -131,7 +132,7 @@ impl Divergence {
     }
 
     fn for_loop(&mut self, op: &OperationRef) {
-        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
             return;
         };
         let bounds_diverge = (0..3).any(|i| op.operand(i).is_ok_and(|v| self.is_divergent(v)));
@@ -145,7 +146,7 @@ impl Divergence {
             .map(|t| t.operands().collect())
             .unwrap_or_default();
         for index in 0..op.result_count() {
-            let init = op.operand(3 + index).ok();
+            let init = op.operand_at(3 + index);
             let yielded = yields.get(index).copied();
             let diverges = bounds_diverge
                 || init.is_some_and(|v| self.is_divergent(v))
@@ -161,8 +162,8 @@ impl Divergence {
 
     fn while_loop(&mut self, op: &OperationRef) {
         let (Some(before), Some(after)) = (
-            op.region(0).ok().and_then(|r| r.first_block()),
-            op.region(1).ok().and_then(|r| r.first_block()),
+            op.region_at(0).and_then(|r| r.first_block()),
+            op.region_at(1).and_then(|r| r.first_block()),
         ) else {
             return;
         };
@@ -189,7 +190,7 @@ impl Divergence {
                     .is_some_and(|v| self.is_divergent(*v));
             if diverges {
                 self.mark(after.argument(index).unwrap().into());
-                if let Ok(result) = op.result(index) {
+                if let Some(result) = op.result_at(index) {
                     self.mark(result.into());
                 }
             }
@@ -219,11 +220,10 @@ pub fn divergent_parent<'c, 'a>(
                 (0..3).any(|i| parent.operand(i).is_ok_and(|v| divergence.is_divergent(v)))
             }
             "scf.while" => parent
-                .region(0)
-                .ok()
+                .region_at(0)
                 .and_then(|r| r.first_block())
                 .and_then(|b| b.terminator())
-                .and_then(|t| t.operand(0).ok())
+                .and_then(|t| t.operand_at(0))
                 .is_some_and(|c| divergence.is_divergent(c)),
             _ => false,
         };

@@ -24,6 +24,7 @@
 //!    (1 + the kernel's work); sizes that are not constants are unbounded.
 //!    Calls in a `gpu.module` resolve to that module's functions.
 
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use apipe_passes::group_distance;
 use melior::ir::{
@@ -214,7 +215,7 @@ fn threads(op: &OperationRef) -> Option<u128> {
     let first = usize::try_from(segments.element(0).ok()?).ok()?;
     let mut total: u128 = 1;
     for index in first..first + 6 {
-        let size = constant(op.operand(index).ok()?)?;
+        let size = constant(op.operand_at(index)?)?;
         total = total.checked_mul(u128::try_from(size).ok()?)?;
     }
     Some(total)
@@ -245,7 +246,7 @@ fn constant(value: Value) -> Option<i64> {
 fn whole_memref_operands(op: &OperationRef) -> Option<u128> {
     let mut total: u128 = 0;
     for index in 0..op.operand_count() {
-        let mut value: Value = op.operand(index).ok()?;
+        let mut value: Value = op.operand_at(index)?;
         if value.r#type().is_unranked_mem_ref() {
             // `memref.cast` to unranked, as prints take their argument.
             value = cast_source(value)?;
@@ -284,7 +285,7 @@ fn cast_source<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
     if !ops::is(&owner, "memref.cast") {
         return None;
     }
-    let source = owner.operand(0).ok()?;
+    let source = owner.operand_at(0)?;
     // SAFETY: the operand of a live op is live as long as the op.
     Some(unsafe { Value::from_raw(source.to_raw()) })
 }

@@ -11,6 +11,7 @@
 
 use super::{block_argument, constant, integer_attribute};
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{
     attribute::AttributeLike as _, operation::OperationLike, BlockLike, OperationRef, TypeLike,
     Value, ValueLike,
@@ -68,7 +69,7 @@ fn launch_size(launch: &OperationRef, d: usize) -> Option<i64> {
         .operands()
         .take_while(|v| !v.r#type().is_index())
         .count();
-    constant(launch.operand(dependencies + 3 + d).ok()?).filter(|s| *s > 0)
+    constant(launch.operand_at(dependencies + 3 + d)?).filter(|s| *s > 0)
 }
 
 /// The `upper_bound` attribute of `op`, if any.
