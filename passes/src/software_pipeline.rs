@@ -125,6 +125,7 @@ use crate::{
     rewrite,
 };
 use analysis::{key, Item, Plan};
+use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, build, diagnostic, ops, Reported};
 use barriers::StepBarriers;
 use melior::{
@@ -564,7 +565,6 @@ fn remove_annotations(op: MlirOperation) {
     }
 }
 
-/// Steps 2-4 for one checked loop.
 /// The index constants (`arith.constant` of `index` type, directly in the
 /// block) before a point of one block, by value, the first of each value:
 /// those a loop's emitter reuses. Kept from loop to loop as the loops of a
@@ -573,8 +573,9 @@ fn remove_annotations(op: MlirOperation) {
 /// op visits).
 ///
 /// Invariant: `resume` and `last` are live ops of `block`; `values`
-/// holds the constants before `resume`, and `last` is the last op scanned
-/// (before `resume`) that the transform under way does not erase.
+/// holds the constants before `resume` (lent to the emitter while a loop is
+/// transformed), and `last` is the last op scanned (before `resume`) that
+/// the transform under way does not erase.
 #[derive(Default)]
 struct BlockConstants {
     /// The block scanned (`None` before the first loop).
@@ -610,19 +611,18 @@ impl BlockConstants {
             if !ops::is(&op, "arith.constant") {
                 continue;
             }
-            // `result(0)` only when there is one: melior builds the error
-            // of an out-of-range index by printing (and verifying) the op.
-            let first = (op.result_count() > 0).then(|| op.result(0).unwrap());
-            if !first.is_some_and(|r| r.r#type() == Type::index(context)) {
+            let Some(result) = op
+                .result_at(0)
+                .filter(|r| r.r#type() == Type::index(context))
+            else {
                 continue;
-            }
+            };
             if let Some(v) = op
                 .attribute("value")
                 .ok()
                 .and_then(|a| IntegerAttribute::try_from(a).ok())
             {
-                let result = first.unwrap().to_raw();
-                self.values.entry(v.value()).or_insert(result);
+                self.values.entry(v.value()).or_insert(result.to_raw());
             }
         }
         to.is_none()
@@ -630,13 +630,14 @@ impl BlockConstants {
 
     /// The constants before `loop_op`, scanning on from the last loop of
     /// its block (from the block's start for a new block, or for a loop
-    /// before the last one). `erased`: the ops its transform erases.
+    /// before the last one), lent to its emitter until
+    /// [`BlockConstants::after`]. `erased`: the ops its transform erases.
     fn before(
         &mut self,
         context: &Context,
         loop_op: OperationRef,
         erased: &FxHashSet<usize>,
-    ) -> &FxHashMap<i64, MlirValue> {
+    ) -> FxHashMap<i64, MlirValue> {
         let block = loop_op.block();
         let first = || block.and_then(|b| b.first_operation());
         if self.block.map(|b| b.ptr) != block.map(|b| b.to_raw().ptr) {
@@ -659,23 +660,22 @@ impl BlockConstants {
             self.scan(context, first(), Some(loop_op.to_raw()), erased);
         }
         self.resume = Some(loop_op.to_raw());
-        &self.values
+        std::mem::take(&mut self.values)
     }
 
-    /// Records what a loop's transform made: the constants it created
-    /// (`made`), and those among the ops now between the last kept op
-    /// before the loop and `next`, the first kept op after it
+    /// Takes back the constants lent by [`BlockConstants::before`] as the
+    /// emitter left them (`known`: those it was lent, never replaced, and
+    /// those it created), and adds those among the ops now between the last
+    /// kept op before the loop and `next`, the first kept op after it
     /// ([`BlockConstants::erased`]), where its emitted code stands; the
     /// scan resumes at `next`.
     fn after(
         &mut self,
         context: &Context,
-        made: &FxHashMap<i64, MlirValue>,
+        known: FxHashMap<i64, MlirValue>,
         next: Option<MlirOperation>,
     ) {
-        for (v, r) in made {
-            self.values.entry(*v).or_insert(*r);
-        }
+        self.values = known;
         let start = match self.last {
             // SAFETY: `last` is live: the transform did not erase it.
             Some(p) => unsafe { OperationRef::from_raw(p) }.next_in_block(),
@@ -714,6 +714,7 @@ impl BlockConstants {
     }
 }
 
+/// Steps 2-4 for one checked loop.
 fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
@@ -762,7 +763,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
     };
     // Reuse the index constants that precede the loop in its block; new
     // constants go before constant 0, which precedes all emitted code.
-    emitter.constants = block_constants.before(context, loop_op, &erased).clone();
+    emitter.constants = block_constants.before(context, loop_op, &erased);
     emitter.constant(0);
     // SAFETY: `constant(0)` just made this value as the result of an op it
     // inserted, so it is a live op result.
@@ -786,7 +787,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
             rewrite::erase_op(unsafe { OperationRef::from_raw(buffer.alloc) });
         }
     }
-    block_constants.after(context, &emitter.constants, next);
+    block_constants.after(context, std::mem::take(&mut emitter.constants), next);
 }
 
 /// Replaces each use of the results of the original loop by `values`.

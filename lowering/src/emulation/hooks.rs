@@ -289,9 +289,7 @@ pub(super) fn transfer_dims(
 /// Step 2: the accesses of `op` to memref values.
 fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a>> {
     let indexed = |memref_at: usize, kind: i64, extents: Option<Vec<i64>>| {
-        let memref = (memref_at < op.operand_count())
-            .then(|| op.operand_at(memref_at))
-            .flatten()?;
+        let memref = op.operand_at(memref_at)?;
         let rank = rank_of(memref)?;
         let starts: Vec<Value> = op.operands().skip(memref_at + 1).take(rank).collect();
         (starts.len() == rank).then_some(())?;
@@ -303,23 +301,9 @@ fn region_accesses<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionAccess<'c, 'a
             extents,
         })
     };
-    let shape_of = |i: usize| {
-        (i < op.operand_count())
-            .then(|| op.operand_at(i).map(|v| vector_shape(v.r#type())))
-            .flatten()
-    };
-    // (Counts first: melior's out-of-range error prints the op, and MLIR
-    // verifies an op it prints.)
-    let result_shape = (op.result_count() > 0)
-        .then(|| op.result_at(0).map(|r| vector_shape(r.r#type())))
-        .flatten();
-    let operands = op.operand_count();
-    let rank_at = |i: usize| {
-        (i < operands)
-            .then(|| op.operand_at(i).and_then(rank_of))
-            .flatten()
-            .unwrap_or(0)
-    };
+    let shape_of = |i: usize| op.operand_at(i).map(|v| vector_shape(v.r#type()));
+    let result_shape = op.result_at(0).map(|r| vector_shape(r.r#type()));
+    let rank_at = |i: usize| op.operand_at(i).and_then(rank_of).unwrap_or(0);
     let narrowed = match ops::name(op) {
         // (When step 1 could not read their element type.)
         "memref.atomic_rmw" => Some(indexed(1, ATOMIC, None)),

@@ -84,11 +84,7 @@ struct LaneAccess<'c, 'a> {
 fn describe<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<LaneAccess<'c, 'a>> {
     let operands: Vec<Value> = op.operands().collect();
     let at = |i: usize| operands.get(i).copied();
-    let result_shape = || {
-        (op.result_count() > 0)
-            .then(|| op.result_at(0).map(|r| r.r#type()))
-            .flatten()
-    };
+    let result_shape = || op.result_at(0).map(|r| r.r#type());
     let shape_at = |i: usize| at(i).map(|v| v.r#type());
     let name = ops::name(op);
     let base = if name == "vector.transfer_write" {

@@ -401,9 +401,7 @@ fn collective(
 fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, bool) {
     let name = ops::name(op);
     let result_shape = || {
-        (op.result_count() > 0)
-            .then(|| op.result_at(0))
-            .flatten()
+        op.result_at(0)
             .map(|r| vector_shape(r.r#type()))
             .unwrap_or_default()
     };

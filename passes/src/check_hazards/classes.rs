@@ -686,7 +686,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     pub(super) fn shared(&self, root: &Root) -> bool {
         use crate::access::RootKind;
         match &root.kind {
-            RootKind::Fresh => root.space.contains("workgroup") || &*root.space == "3",
+            RootKind::Fresh => workgroup(root),
             RootKind::Choice(alternatives) => {
                 alternatives.iter().any(|a| self.shared(&a.region.root))
             }

@@ -10,9 +10,8 @@ use super::{
 use crate::{
     access::{
         accesses, copy_regions,
-        region::Region,
-        values::{block_argument, constant, defined_inside, defining_op, value_of},
-        AccessCache, AccessKind, Constraint, Forms, Lin, OpAccesses, Symbol, System,
+        values::{block_argument, constant, defined_inside, defining_op, loop_inside, value_of},
+        AccessCache, AccessKind, Constraint, Forms, Lin, Symbol, System,
     },
     group_distance::{self, GroupDistance},
 };
@@ -119,8 +118,6 @@ pub(crate) struct Analysis<'c, 'a> {
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
     pub(super) meetings: super::classes::Meetings,
-    /// Each copy's regions, by op key (as [`Analysis::cache`]).
-    copies: FxHashMap<usize, std::rc::Rc<(Region, Region)>>,
     /// False while a loop's first round runs: its header (the entry state)
     /// is part of every later round's, so every comparison it would make
     /// is made again later, under a header that holds more
@@ -274,7 +271,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
             loop_depth: 0,
             written: None,
             meetings: FxHashMap::default(),
-            copies: FxHashMap::default(),
             checking: true,
         })
     }
@@ -611,7 +607,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let mut roots = Vec::new();
             let mut all = false;
             for o in ops::nested_ops(&self.function) {
-                let found = self.accesses_of(&o);
+                let found = self.cache.of(&o);
                 all |= found.writes_all;
                 roots.extend(
                     found
@@ -623,7 +619,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             self.written = Some((roots, all));
         }
-        let read = self.accesses_of(op);
+        let read = self.cache.of(op);
         let Some((roots, all)) = &self.written else {
             return true;
         };
@@ -758,10 +754,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             ops::COPY | ops::BULK_COPY => self.copy(op, state),
             ops::COMMIT_GROUP => {
                 commit(&op, state);
-                // Count first: melior's out-of-range error prints the op,
-                // and MLIR verifies the whole function to print it (a
-                // counting-form commit has no result).
-                if let Some(token) = (op.result_count() > 0).then(|| op.result_at(0)).flatten() {
+                // A counting-form commit has no result.
+                if let Some(token) = op.result_at(0) {
                     names::name_all(state, attributes::queue(&op), key_of_value(token.into()));
                 }
             }
@@ -869,25 +863,20 @@ impl<'c, 'a> Analysis<'c, 'a> {
     fn forget_loop_nest(&mut self) {
         self.meetings.clear();
         self.cache.forget_ops();
-        self.copies.clear();
         self.contexts.clear();
-    }
-
-    /// [`accesses`] of `op`, computed once.
-    fn accesses_of(&mut self, op: &OperationRef<'c, 'a>) -> std::rc::Rc<OpAccesses<'c, 'a>> {
-        self.cache.of(op)
     }
 
     /// Step 3: an `apipe.copy` reads its source and writes its destination
     /// (checked against the state), then is in flight, uncommitted.
     fn copy(&mut self, op: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let forms = &mut self.cache.forms;
-        let regions = std::rc::Rc::clone(
-            self.copies
-                .entry(key(&op))
-                .or_insert_with(|| std::rc::Rc::new(copy_regions(forms, &op))),
-        );
-        let (src, dst) = (regions.0.clone(), regions.1.clone());
+        // Its accesses (computed once) are its source read, then its
+        // destination write.
+        let (src, dst) = match self.cache.of(&op).accesses.as_slice() {
+            [s, d] if s.kind == AccessKind::Read && d.kind == AccessKind::Write => {
+                (s.region.clone(), d.region.clone())
+            }
+            _ => copy_regions(&mut self.cache.forms, &op),
+        };
         self.check_read(&op, &src, Role::CopySource, state);
         self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
         let when = self.context(&op).constraints().to_vec();
@@ -934,7 +923,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     /// Step 3: any other op, through its memory effects.
     fn plain(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let found = self.accesses_of(op);
+        let found = self.cache.of(op);
         if found.is_empty() {
             return;
         }
@@ -1949,9 +1938,4 @@ fn commit(op: &OperationRef, state: &mut State) {
 
 fn key_of_value(value: Value) -> usize {
     crate::access::values::value_key(value)
-}
-
-/// True if the `scf.for` with key `l` is nested inside `op`.
-fn loop_inside(l: usize, op: &OperationRef) -> bool {
-    crate::access::values::loop_inside(l, op)
 }
