@@ -16,12 +16,18 @@
 //! most 11x the time: compared between the 1.6k and 16k sizes) and cost
 //! no more than the pipeliner.
 //!
+//! A second table does the same for the mbarrier form: the pipeliner in
+//! token form (`sync=tokens`), then `apipe-tokens-to-mbarrier` (not
+//! timed), then the checker, whose mbarrier analysis follows every count
+//! value and ring (docs/mbarrier.md).
+//!
 //! Run: `cargo bench -p apipe-passes --bench check_hazards_scaling`
 //! (release).
 
 use apipe_passes::{
     check_hazards::find_hazards,
-    software_pipeline::{software_pipeline, PipelineOptions},
+    software_pipeline::{software_pipeline, PipelineOptions, SyncForm},
+    tokens_to_mbarrier::{self, tokens_to_mbarrier},
 };
 use melior::ir::Module;
 use std::fmt::Write as _;
@@ -93,8 +99,8 @@ fn ops_in(module: &Module) -> usize {
 }
 
 /// (output ops, pipeliner seconds, checker seconds), CPU time, minimum of
-/// 5 runs.
-fn measure(context: &melior::Context, m: usize) -> (usize, f64, f64) {
+/// 5 runs; `mbarrier`: the checker runs on the mbarrier form.
+fn measure(context: &melior::Context, m: usize, mbarrier: bool) -> (usize, f64, f64) {
     let text = input(m);
     let mut pipeliner = f64::MAX;
     let mut checker = f64::MAX;
@@ -104,9 +110,24 @@ fn measure(context: &melior::Context, m: usize) -> (usize, f64, f64) {
         // Each run solves its systems anew (no answers of the last run).
         apipe_passes::access::System::forget_answers();
         let start = thread_cpu_seconds();
-        software_pipeline(&module.as_operation(), PipelineOptions::default())
+        let options = PipelineOptions {
+            sync: if mbarrier {
+                SyncForm::Tokens
+            } else {
+                SyncForm::Counting
+            },
+            ..PipelineOptions::default()
+        };
+        software_pipeline(&module.as_operation(), options)
             .expect("the pipeliner accepts the input");
         pipeliner = pipeliner.min(thread_cpu_seconds() - start);
+        if mbarrier {
+            tokens_to_mbarrier(
+                module.as_operation(),
+                tokens_to_mbarrier::Options::default(),
+            )
+            .expect("the token form converts");
+        }
         size = ops_in(&module);
         // The checker does not reuse the pipeliner's answers either.
         apipe_passes::access::System::forget_answers();
@@ -120,10 +141,18 @@ fn measure(context: &melior::Context, m: usize) -> (usize, f64, f64) {
 
 fn main() {
     let context = apipe_dialect::create_context().expect("context");
+    for (form, mbarrier) in [("counting", false), ("mbarrier", true)] {
+        println!("== checker on the {form} form ==");
+        table(&context, mbarrier);
+    }
+}
+
+/// One table: the sizes, the growth and the worst ratio.
+fn table(context: &melior::Context, mbarrier: bool) {
     // Ops of the output per stream (the function's own ops aside), to aim
     // at the sizes.
-    let (one, _, _) = measure(&context, 1);
-    let (eleven, _, _) = measure(&context, 11);
+    let (one, _, _) = measure(context, 1, mbarrier);
+    let (eleven, _, _) = measure(context, 11, mbarrier);
     let per_stream = (eleven - one) / 10;
     println!("pipelined ops per stream: {per_stream}");
     println!(
@@ -133,7 +162,7 @@ fn main() {
     let mut rows = Vec::new();
     for target in [1000usize, 1600, 2000, 4000, 8000, 16000] {
         let m = (target / per_stream).max(1);
-        let (ops, p, c) = measure(&context, m);
+        let (ops, p, c) = measure(context, m, mbarrier);
         println!(
             "{ops:>8} {m:>7} {:>14.1} {:>12.1} {:>16.1} {:>18.2}",
             p * 1e3,

@@ -99,7 +99,9 @@ use melior::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
+mod liveness;
 mod pipe;
+use liveness::Liveness;
 use pipe::Masks;
 
 /// What the walk needs from this analysis.
@@ -134,6 +136,19 @@ pub(crate) struct Facts {
     /// It leaves the newer group in flight, so the walk reports the reads
     /// of that group's data.
     stale: Vec<(usize, String)>,
+    /// `arms` by arrive, built once the analysis is done ([`Facts::index`]).
+    by_arrive: FxHashMap<usize, Armed>,
+    /// Per count value `x` of a `GroupName::Value`: the rings of its arms.
+    value_rings: FxHashMap<usize, Vec<usize>>,
+}
+
+/// What one arrive arms (`Facts::arms` by arrive).
+#[derive(Debug, Default)]
+struct Armed {
+    /// Group numbers (sorted).
+    numbers: Vec<i64>,
+    /// Count values (sorted).
+    values: Vec<usize>,
 }
 
 /// How a wait or an arrive names its group: the ring and the count value
@@ -145,6 +160,28 @@ enum GroupName {
 }
 
 impl Facts {
+    /// Indexes `arms` by arrive and by count value, once every arm is
+    /// known: a query per arrive then costs the arrive's own groups, not
+    /// every group of the function.
+    fn index(&mut self) {
+        for (name, arrives) in &self.arms {
+            for arrive in arrives {
+                let armed = self.by_arrive.entry(*arrive).or_default();
+                match name {
+                    GroupName::Number(_, n) => armed.numbers.push(*n),
+                    GroupName::Value(_, x) => armed.values.push(*x),
+                }
+            }
+            if let GroupName::Value(r, x) = name {
+                self.value_rings.entry(*x).or_default().push(*r);
+            }
+        }
+        for armed in self.by_arrive.values_mut() {
+            armed.numbers.sort_unstable();
+            armed.values.sort_unstable();
+        }
+    }
+
     /// The arrives that reuse their slot too early and the waits for a
     /// phase that already completed, as hazards at the op (`nested`: the
     /// function's ops).
@@ -194,9 +231,9 @@ impl Facts {
             return None;
         }
         let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
-        self.arms
-            .keys()
-            .all(|name| !matches!(name, GroupName::Value(r, y) if *y == x && *r != ring))
+        self.value_rings
+            .get(&x)
+            .is_none_or(|rings| rings.iter().all(|r| *r == ring))
             .then_some(x)
     }
 
@@ -204,27 +241,12 @@ impl Facts {
     /// the ring, when `n` is known), if the function has one ring: every
     /// count then counts the arrives of that ring.
     pub fn armed_numbers(&self, op: &OperationRef) -> Vec<i64> {
-        let key = op_key(op);
-        let rings: FxHashSet<usize> = self
-            .arms
-            .keys()
-            .map(|name| match name {
-                GroupName::Value(r, _) | GroupName::Number(r, _) => *r,
-            })
-            .collect();
-        if !self.single_ring || rings.len() > 1 {
+        if !self.single_ring {
             return Vec::new();
         }
-        let mut out: Vec<i64> = self
-            .arms
-            .iter()
-            .filter_map(|(name, arrives)| match name {
-                GroupName::Number(_, n) if arrives.contains(&key) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        out.sort_unstable();
-        out
+        self.by_arrive
+            .get(&op_key(op))
+            .map_or_else(Vec::new, |armed| armed.numbers.clone())
     }
 
     /// The count values whose groups the arrive `op` arms (step 3: its slot
@@ -232,13 +254,9 @@ impl Facts {
     pub fn armed_values(&self, op: &OperationRef) -> Vec<usize> {
         let key = op_key(op);
         let mut out: Vec<usize> = self
-            .arms
-            .iter()
-            .filter_map(|(name, arrives)| match name {
-                GroupName::Value(_, x) if arrives.contains(&key) => Some(*x),
-                _ => None,
-            })
-            .collect();
+            .by_arrive
+            .get(&key)
+            .map_or_else(Vec::new, |armed| armed.values.clone());
         out.extend(self.counts.get(&key).into_iter().flatten().copied());
         out.sort_unstable();
         out.dedup();
@@ -279,6 +297,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         soft: FxHashSet::default(),
         visited: FxHashSet::default(),
         log: Vec::new(),
+        liveness: Liveness::default(),
     };
     analysis.find_rings();
     analysis.facts.single_ring = analysis.rings.len() == 1;
@@ -289,6 +308,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         }
     }
     if analysis.failed.is_empty() {
+        analysis.facts.index();
         Ok(analysis.facts)
     } else {
         // The errors in the order found; no walk: the waits for a
@@ -444,6 +464,22 @@ enum Shape {
         b: Option<usize>,
         bound: i64,
     },
+}
+
+impl Shape {
+    /// The values the shape names (read at the shaped value's use).
+    fn keys(self) -> impl Iterator<Item = usize> {
+        let (a, b) = match self {
+            Shape::None => (None, None),
+            Shape::And { base, .. }
+            | Shape::Rem { base, .. }
+            | Shape::Div { base, .. }
+            | Shape::Bit { base, .. } => (Some(base), None),
+            Shape::Diff { a, b } => (Some(a), Some(b)),
+            Shape::Le { a, b, .. } => (Some(a), b),
+        };
+        a.into_iter().chain(b)
+    }
 }
 
 /// The abstraction of one `index` or integer value.
@@ -695,6 +731,8 @@ struct Analysis<'c, 'a> {
     log: Vec<(usize, String)>,
     /// Waits recorded at least once (their facts are joined over visits).
     visited: FxHashSet<usize>,
+    /// Which values a state still needs ([`liveness`]).
+    liveness: Liveness,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -847,15 +885,25 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         Err("initialises its ring in one thread with no gpu.barrier before the ring's first arrive or wait: other threads may use it before it is initialised".into())
     }
 
+    /// Walks `block`'s ops; after each op but the terminator (whose
+    /// operands the caller reads), drops the values no later op reads.
     fn block(&mut self, block: BlockRef<'c, 'a>, state: &mut State) {
+        self.liveness.enter(block);
         let mut next = block.first_operation();
+        let mut position = 0;
         while let Some(op) = next {
             if !state.live {
-                return;
+                break;
             }
             self.op(op, state);
             next = op.next_in_block();
+            if next.is_some() {
+                self.liveness.finished(position);
+                self.liveness.sweep(state);
+            }
+            position += 1;
         }
+        self.liveness.leave();
     }
 
     fn set(&self, state: &mut State, value: Value, v: Val) {
