@@ -74,7 +74,7 @@ use melior::{
     pass::Pass,
     Context,
 };
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest `pending` the conversion accepts: the window holds
@@ -175,6 +175,7 @@ fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
     }
     // A function with no apipe op of its own has no window to shift.
     let synchronizes = ops::nested_ops(function).iter().any(ops::is_apipe);
+    let mut most_groups = MostGroups::new(function);
     for op in ops::nested_ops(function) {
         if group_distance::enclosing_function(op) != Some(*function) {
             continue; // A nested function is checked on its own.
@@ -194,7 +195,7 @@ fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
         }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING).unwrap_or(0);
-            if pending >= MAX_PENDING && !is_no_op(&op, function) {
+            if pending >= MAX_PENDING && !most_groups.is_no_op(&op) {
                 diagnostic::error(
                     op.location(),
                     &format!(
@@ -221,11 +222,35 @@ fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
     ok
 }
 
-/// True if the `wait_group` `op` can never find its group: its `pending`
-/// reaches the most groups its queue can have in `function`.
-fn is_no_op(op: &OperationRef, function: &OperationRef) -> bool {
-    let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0) as u64;
-    group_distance::max_groups(function, attributes::queue(op)).is_some_and(|most| pending >= most)
+/// The most groups each queue can have in one function
+/// ([`group_distance::max_groups`]), found once per queue: a walk of the
+/// whole function per wait made the pass quadratic in its waits.
+struct MostGroups<'f, 'c, 'a> {
+    function: &'f OperationRef<'c, 'a>,
+    by_queue: FxHashMap<i64, Option<u64>>,
+}
+
+impl<'f, 'c, 'a> MostGroups<'f, 'c, 'a> {
+    fn new(function: &'f OperationRef<'c, 'a>) -> Self {
+        Self {
+            function,
+            by_queue: FxHashMap::default(),
+        }
+    }
+
+    /// True if the `wait_group` `op` can never find its group: its
+    /// `pending` reaches the most groups its queue can have in the
+    /// function.
+    fn is_no_op(&mut self, op: &OperationRef) -> bool {
+        let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0) as u64;
+        let queue = attributes::queue(op);
+        let function = self.function;
+        let most = *self
+            .by_queue
+            .entry(queue)
+            .or_insert_with(|| group_distance::max_groups(function, queue));
+        most.is_some_and(|most| pending >= most)
+    }
 }
 
 /// The attributes of an op.
@@ -260,10 +285,11 @@ fn convert_function(function: OperationRef) {
     let mut no_ops = BTreeSet::new();
     let mut kept = BTreeSet::new();
     let starts_empty = starts_empty(&function);
+    let mut most_groups = MostGroups::new(&function);
     for op in ops::nested_ops(&function) {
         if ops::is(&op, ops::WAIT_GROUP) && group_distance::enclosing_function(op) == Some(function)
         {
-            if is_no_op(&op, &function) {
+            if most_groups.is_no_op(&op) {
                 if starts_empty {
                     queues.insert(attributes::queue(&op));
                     no_ops.insert(op.to_raw().ptr as usize);
