@@ -168,6 +168,27 @@ pub fn ancestors<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = Oper
     std::iter::successors(op.parent_operation(), |parent| parent.parent_operation())
 }
 
+unsafe extern "C" {
+    /// `capi/ApipeOrder.cpp`: `Operation::getPrevNode` (the C API walks a
+    /// block forwards only).
+    fn apipeOperationGetPrevInBlock(op: mlir_sys::MlirOperation) -> mlir_sys::MlirOperation;
+}
+
+/// The op before `op` in its block, if any. The C API has no such query
+/// (only the next op), so walking a block backwards from an op, or asking
+/// what comes right before it, would cost a walk from the block's start.
+pub fn previous_in_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: `op` is live for 'a; the op before it in its block lives as
+    // long as the block, which outlives 'a as `op` does; a null op (none)
+    // becomes `None`.
+    unsafe { OperationRef::from_option_raw(apipeOperationGetPrevInBlock(op.to_raw())) }
+}
+
+/// The ops before `op` in its block, nearest first.
+pub fn preceding<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = OperationRef<'c, 'a>> {
+    std::iter::successors(previous_in_block(op), previous_in_block)
+}
+
 /// `op` followed by the ops nested in it, in pre-order.
 pub fn self_and_nested_ops<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,

@@ -823,29 +823,25 @@ fn neighbours_covered<'c: 'a, 'a>(
                 && ![ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT].contains(&name)
         })
     };
-    // The C API has no "previous op": walk the block from its start.
-    let mut in_block = Vec::new();
-    let mut next = block.as_ref().and_then(|b| b.first_operation());
-    while let Some(op) = next {
-        in_block.push(op);
-        next = op.next_in_block();
-    }
-    let Some(at) = in_block.iter().position(|o| o == loop_op) else {
-        return (false, false);
-    };
-    let mut scan = |ops: &mut dyn Iterator<Item = &OperationRef<'c, 'a>>| {
+    let mut scan = |ops: &mut dyn Iterator<Item = OperationRef<'c, 'a>>| {
         for op in ops {
-            if ops::is(op, "gpu.barrier") {
+            if ops::is(&op, "gpu.barrier") {
                 return Some(true);
             }
-            if !quiet(op) {
+            if !quiet(&op) {
                 return Some(false);
             }
         }
         None
     };
-    let before = scan(&mut in_block[..at].iter().rev()).unwrap_or(at_function_entry);
-    let after = scan(&mut in_block[at + 1..].iter()).unwrap_or(at_function_entry);
+    if block.is_none() {
+        return (false, false);
+    }
+    let before = scan(&mut ops::preceding(loop_op)).unwrap_or(at_function_entry);
+    let after = scan(&mut std::iter::successors(loop_op.next_in_block(), |op| {
+        op.next_in_block()
+    }))
+    .unwrap_or(at_function_entry);
     (before, after)
 }
 

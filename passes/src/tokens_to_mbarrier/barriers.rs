@@ -29,7 +29,7 @@
 use crate::access::{accesses, AccessKind, Forms, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Removes the `gpu.barrier`s of `kernel` that directly follow an
 /// `apipe.mbarrier_wait` and order nothing else (steps 1-2); returns how
@@ -41,18 +41,29 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
         .copied()
         .filter(|op| ops::is(op, "gpu.barrier") && follows_wait(op))
         .collect();
-    if candidates.is_empty() || !plain_writes_private(&nested) {
+    let mut forms = Forms::new();
+    if candidates.is_empty() || !plain_writes_private(&nested, &mut forms) {
         return 0;
     }
+    // One scan state for every candidate: value forms, which ops write and
+    // what each op with regions holds do not change when a barrier is
+    // erased (an erased barrier is no longer in its block, and no longer
+    // among the barriers an op holds).
+    let mut scan = Scan {
+        kernel,
+        origin: kernel,
+        forms,
+        visited: FxHashSet::default(),
+        found: Found::default(),
+        writes: FxHashMap::default(),
+        holds: FxHashMap::default(),
+        erased: FxHashSet::default(),
+    };
     let mut dropped = 0;
     for barrier in candidates {
-        let mut scan = Scan {
-            kernel,
-            origin: barrier,
-            forms: Forms::new(),
-            visited: FxHashSet::default(),
-            found: Found::default(),
-        };
+        scan.origin = barrier;
+        scan.visited.clear();
+        scan.found = Found::default();
         scan.forward(barrier.next_in_block(), barrier);
         let after = scan.found;
         // Copies after it, or plain writes both after and before it with no
@@ -62,10 +73,11 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
             || after.write && {
                 scan.visited.clear();
                 scan.found = Found::default();
-                scan.backward(preceding(&barrier), barrier);
+                scan.backward(&mut ops::preceding(&barrier), barrier);
                 scan.found.write || scan.found.unknown
             };
         if !keep {
+            scan.erased.insert(key(&barrier));
             crate::rewrite::erase_op(barrier);
             dropped += 1;
         }
@@ -75,22 +87,12 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
 
 /// True if the op before `op` in its block is an `apipe.mbarrier_wait`.
 fn follows_wait(op: &OperationRef) -> bool {
-    let mut previous = None;
-    let mut next = op.block().and_then(|b| b.first_operation());
-    while let Some(current) = next {
-        if current == *op {
-            break;
-        }
-        previous = Some(current);
-        next = current.next_in_block();
-    }
-    previous.is_some_and(|p| ops::is(&p, ops::MBARRIER_WAIT))
+    ops::previous_in_block(op).is_some_and(|p| ops::is(&p, ops::MBARRIER_WAIT))
 }
 
 /// Step 1: every buffer that a plain op writes is accessed by no other op
 /// (and no op writes unknown memory).
-fn plain_writes_private(nested: &[OperationRef]) -> bool {
-    let mut forms = Forms::new();
+fn plain_writes_private(nested: &[OperationRef], forms: &mut Forms) -> bool {
     // (buffer, op) of every access.
     let mut accessed: Vec<(Option<Buffer>, usize, bool)> = Vec::new();
     for op in nested {
@@ -105,7 +107,7 @@ fn plain_writes_private(nested: &[OperationRef]) -> bool {
         {
             continue;
         }
-        let found = accesses(&mut forms, op);
+        let found = accesses(forms, op);
         let plain = !ops::is(op, ops::COPY);
         if plain && found.writes_all {
             return false;
@@ -115,6 +117,23 @@ fn plain_writes_private(nested: &[OperationRef]) -> bool {
             accessed.push((buffer(&access.region.root), key(op), write));
         }
     }
+    // Per buffer (`None`: any buffer), the ops that access it other than
+    // by a plain write: at most two distinct ones (enough to find one
+    // other than a given op).
+    let mut others: FxHashMap<Option<Buffer>, Vec<usize>> = FxHashMap::default();
+    for (buffer, op, write) in &accessed {
+        if !write {
+            let ops = others.entry(buffer.clone()).or_default();
+            if ops.len() < 2 && !ops.contains(op) {
+                ops.push(*op);
+            }
+        }
+    }
+    let other_than = |buffer: Option<Buffer>, op: usize| {
+        others
+            .get(&buffer)
+            .is_some_and(|ops| ops.iter().any(|o| *o != op))
+    };
     for (buffer, op, write) in &accessed {
         if !write {
             continue;
@@ -123,9 +142,7 @@ fn plain_writes_private(nested: &[OperationRef]) -> bool {
             return false;
         };
         // Other plain writes to it are ordered by step 2.
-        if accessed.iter().any(|(other, o, other_write)| {
-            o != op && !other_write && other.as_ref().is_none_or(|b| b == buffer)
-        }) {
+        if other_than(Some(buffer.clone()), *op) || other_than(None, *op) {
             return false;
         }
     }
@@ -133,7 +150,7 @@ fn plain_writes_private(nested: &[OperationRef]) -> bool {
 }
 
 /// A buffer as step 1 compares them: its root value, or a global's name.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Buffer {
     Value(Symbol),
     Global(String),
@@ -172,6 +189,20 @@ struct Scan<'c, 'a> {
     /// nothing new).
     visited: FxHashSet<usize>,
     found: Found,
+    /// Per op: [`Scan::writes`], once.
+    writes: FxHashMap<usize, bool>,
+    /// Per op with regions: what it holds, once.
+    holds: FxHashMap<usize, Holds>,
+    /// The barriers erased so far (still listed in `holds`).
+    erased: FxHashSet<usize>,
+}
+
+/// What the regions of an op hold, for [`Scan::visit`].
+struct Holds {
+    copy: bool,
+    write: bool,
+    /// Keys of its `gpu.barrier`s.
+    barriers: Vec<usize>,
 }
 
 impl<'c, 'a> Scan<'c, 'a> {
@@ -183,19 +214,28 @@ impl<'c, 'a> Scan<'c, 'a> {
         if ops::is(op, ops::COPY) {
             self.found.copy = true;
         } else if op.region_count() > 0 {
-            let nested = ops::nested_ops(op);
-            if nested.iter().any(|n| ops::is(n, ops::COPY)) {
-                self.found.copy = true;
-            }
-            if nested
-                .iter()
-                .any(|n| *n == self.origin || ops::is(n, "gpu.barrier"))
-            {
+            let holds = match self.holds.remove(&key(op)) {
+                Some(holds) => holds,
+                None => {
+                    let nested = ops::nested_ops(op);
+                    Holds {
+                        copy: nested.iter().any(|n| ops::is(n, ops::COPY)),
+                        write: nested.iter().any(|n| self.writes(n)),
+                        barriers: nested
+                            .iter()
+                            .filter(|n| ops::is(*n, "gpu.barrier"))
+                            .map(key)
+                            .collect(),
+                    }
+                }
+            };
+            self.found.copy |= holds.copy;
+            // The origin is a barrier: among them if the op holds it.
+            if holds.barriers.iter().any(|b| !self.erased.contains(b)) {
                 self.found.unknown = true;
             }
-            if nested.iter().any(|n| self.writes(n)) {
-                self.found.write = true;
-            }
+            self.found.write |= holds.write;
+            self.holds.insert(key(op), holds);
         } else if self.writes(op) {
             self.found.write = true;
         }
@@ -205,6 +245,16 @@ impl<'c, 'a> Scan<'c, 'a> {
     /// True for a plain write (step 1): any op but a copy and the mbarrier
     /// ops whose memory effects write.
     fn writes(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        if let Some(known) = self.writes.get(&key(op)) {
+            return *known;
+        }
+        let writes = self.writes_uncached(op);
+        self.writes.insert(key(op), writes);
+        writes
+    }
+
+    /// [`Scan::writes`], computed.
+    fn writes_uncached(&mut self, op: &OperationRef<'c, 'a>) -> bool {
         if ops::is(op, ops::COPY)
             || ops::is(op, "gpu.barrier")
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
@@ -254,13 +304,17 @@ impl<'c, 'a> Scan<'c, 'a> {
 
     /// The paths backward into `from` (`previous`: the ops before it in its
     /// block, nearest first).
-    fn backward(&mut self, previous: Vec<OperationRef<'c, 'a>>, from: OperationRef<'c, 'a>) {
+    fn backward(
+        &mut self,
+        previous: &mut dyn Iterator<Item = OperationRef<'c, 'a>>,
+        from: OperationRef<'c, 'a>,
+    ) {
         let Some(block) = from.block() else {
             self.found.unknown = true;
             return;
         };
-        for op in &previous {
-            if self.visit(op) {
+        for op in previous {
+            if self.visit(&op) {
                 return;
             }
         }
@@ -273,36 +327,20 @@ impl<'c, 'a> Scan<'c, 'a> {
         }
         match ops::name(&parent) {
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
-                self.backward(preceding(&parent), parent);
+                self.backward(&mut ops::preceding(&parent), parent);
             }
             "scf.for" => {
                 // The back edge (once): from the end of the body; then the
                 // entry.
                 if self.visited.insert(key(&parent)) {
                     if let Some(last) = block.terminator() {
-                        let mut from_end = preceding(&last);
-                        from_end.insert(0, last);
-                        self.backward(from_end, last);
+                        let mut from_end = std::iter::once(last).chain(ops::preceding(&last));
+                        self.backward(&mut from_end, last);
                     }
                 }
-                self.backward(preceding(&parent), parent);
+                self.backward(&mut ops::preceding(&parent), parent);
             }
             _ => self.found.unknown = true,
         }
     }
-}
-
-/// The ops before `op` in its block, nearest first.
-fn preceding<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut out = Vec::new();
-    let mut next = op.block().and_then(|b| b.first_operation());
-    while let Some(current) = next {
-        if current == *op {
-            break;
-        }
-        out.push(current);
-        next = current.next_in_block();
-    }
-    out.reverse();
-    out
 }
