@@ -61,3 +61,37 @@ pub fn integer_width(ty: melior::ir::Type) -> Option<u32> {
         .ok()
         .map(|t| t.width())
 }
+
+/// The number of a memory-space attribute (of a memref type): an integer
+/// space is its value (`3`, `3 : i64`); a `#gpu.address_space<...>` is its
+/// NVVM number (global 1, workgroup 3, private 5); no attribute is 0 (the
+/// default space); `None` for any other attribute.
+///
+/// An integer is read as one, and only an attribute of the GPU dialect is
+/// printed (the C API has no accessor for its value): printing builds
+/// MLIR's printer state, and passes ask this of every buffer they see.
+pub fn memory_space_number(space: Option<Attribute>) -> Option<i64> {
+    let Some(space) = space else {
+        return Some(0);
+    };
+    if let Ok(integer) = IntegerAttribute::try_from(space) {
+        return Some(integer.value());
+    }
+    // SAFETY: `space` is a live attribute; its dialect lives as long as
+    // the context, and its namespace is a string of that dialect.
+    let gpu = unsafe {
+        let dialect = mlir_sys::mlirAttributeGetDialect(space.to_raw());
+        let namespace = mlir_sys::mlirDialectGetNamespace(dialect);
+        !namespace.data.is_null()
+            && std::slice::from_raw_parts(namespace.data as *const u8, namespace.length) == b"gpu"
+    };
+    if !gpu {
+        return None;
+    }
+    match space.to_string().as_str() {
+        "#gpu.address_space<global>" => Some(1),
+        "#gpu.address_space<workgroup>" => Some(3),
+        "#gpu.address_space<private>" => Some(5),
+        _ => None,
+    }
+}

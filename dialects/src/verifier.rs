@@ -512,12 +512,7 @@ pub const MAX_MBARRIER_COUNT: i64 = (1 << 20) - 1;
 /// True if `ty` lives in workgroup memory (`3`, `3 : i64`, `3 : i32` or
 /// `#gpu.address_space<workgroup>`).
 fn is_workgroup(ty: MemRefType) -> bool {
-    ty.memory_space().is_some_and(|space| {
-        matches!(
-            space.to_string().as_str(),
-            "3" | "3 : i64" | "3 : i32" | "#gpu.address_space<workgroup>"
-        )
-    })
+    crate::attributes::memory_space_number(ty.memory_space()) == Some(3)
 }
 
 /// True if `ty` has the identity layout (contiguous, offset 0).

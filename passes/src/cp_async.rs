@@ -15,7 +15,6 @@
 use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
-    attribute::IntegerAttribute,
     operation::OperationLike,
     r#type::{MemRefType, ShapedTypeLike},
     OperationRef, Type, TypeLike, Value, ValueLike,
@@ -34,25 +33,10 @@ pub enum MemorySpace {
 
 /// The memory space of a memref type.
 pub fn memory_space(ty: MemRefType) -> MemorySpace {
-    // An integer space is read as one (printing an attribute builds MLIR's
-    // printer state: the kernels' budget asked for every attribution's
-    // space, and that was most of the pipeliner's time on a kernel of many
-    // buffers).
-    let space = ty.memory_space();
-    if let Some(n) = space.and_then(|a| IntegerAttribute::try_from(a).ok()) {
-        return match n.value() {
-            1 => MemorySpace::Global,
-            3 => MemorySpace::Shared,
-            _ => MemorySpace::Other,
-        };
-    }
-    match space.map(|a| a.to_string()) {
-        None => MemorySpace::Global,
-        Some(text) => match text.as_str() {
-            "1" | "1 : i64" | "1 : i32" | "#gpu.address_space<global>" => MemorySpace::Global,
-            "3" | "3 : i64" | "3 : i32" | "#gpu.address_space<workgroup>" => MemorySpace::Shared,
-            _ => MemorySpace::Other,
-        },
+    match attributes::memory_space_number(ty.memory_space()) {
+        Some(0 | 1) => MemorySpace::Global,
+        Some(3) => MemorySpace::Shared,
+        _ => MemorySpace::Other,
     }
 }
 
