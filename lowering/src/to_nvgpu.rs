@@ -93,6 +93,7 @@ use melior::{
     },
     Context,
 };
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::HashMap;
 
 /// The registry entry of `apipe-to-nvgpu`.
@@ -598,10 +599,17 @@ pub(crate) fn align_destinations<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
     nested: &[OperationRef<'c, 'a>],
 ) {
-    let inside = |op: &OperationRef| {
-        op.to_raw().ptr == root.to_raw().ptr
-            || nested.iter().any(|n| n.to_raw().ptr == op.to_raw().ptr)
-    };
+    let within: FxHashSet<usize> = nested
+        .iter()
+        .map(|n| n.to_raw().ptr as usize)
+        .chain([root.to_raw().ptr as usize])
+        .collect();
+    let inside = |op: &OperationRef| within.contains(&(op.to_raw().ptr as usize));
+    // Per kernel (in order of first need): the alignment each attribution
+    // needs, the largest of its copies'; set once per kernel (one new
+    // attribute array per kernel, not one per copy).
+    let mut attributions: Vec<(OperationRef<'c, 'a>, FxHashMap<usize, i64>)> = Vec::new();
+    let mut kernel_at: FxHashMap<usize, usize> = FxHashMap::default();
     for op in nested
         .iter()
         .filter(|op| ops::is(*op, ops::COPY) || ops::is(*op, ops::BULK_COPY))
@@ -631,7 +639,12 @@ pub(crate) fn align_destinations<'c: 'a, 'a>(
                             mlir_sys::mlirOperationGetRegion(parent, 0),
                         );
                         if entry.ptr == block.ptr {
-                            align_attribution(&func, number, align);
+                            let at = *kernel_at.entry(parent.ptr as usize).or_insert_with(|| {
+                                attributions.push((func, FxHashMap::default()));
+                                attributions.len() - 1
+                            });
+                            let most = attributions[at].1.entry(number).or_insert(align);
+                            *most = (*most).max(align);
                         }
                     }
                     break;
@@ -649,6 +662,9 @@ pub(crate) fn align_destinations<'c: 'a, 'a>(
             }
         }
     }
+    for (func, wanted) in &attributions {
+        align_attributions(func, wanted);
+    }
 }
 
 /// Ops whose result views the memory of their first operand.
@@ -662,9 +678,10 @@ const VIEW_LIKE: &[&str] = &[
     "memref.memory_space_cast",
 ];
 
-/// Sets `llvm.align` to at least `align` for block argument `number` of
-/// `func`'s entry block, if it is a workgroup attribution.
-fn align_attribution(func: &OperationRef, number: usize, align: i64) {
+/// Sets `llvm.align` to at least `align` for each `number -> align`: block
+/// argument `number` of `func`'s entry block, if it is a workgroup
+/// attribution.
+fn align_attributions(func: &OperationRef, wanted: &FxHashMap<usize, i64>) {
     let Some(function_type) = func
         .attribute("function_type")
         .ok()
@@ -675,10 +692,6 @@ fn align_attribution(func: &OperationRef, number: usize, align: i64) {
     };
     let inputs = function_type.input_count();
     let count = attributes::integer(func, "workgroup_attributions").unwrap_or(0) as usize;
-    if number < inputs || number >= inputs + count {
-        return;
-    }
-    let index = number - inputs;
     let context_ref = func.context();
     // SAFETY: `context_ref` (and the context it names) outlives every use
     // of `context` below.
@@ -692,25 +705,36 @@ fn align_attribution(func: &OperationRef, number: usize, align: i64) {
     let mut dicts: Vec<Attribute> = (0..count)
         .map(|i| existing.and_then(|a| a.element(i).ok()).unwrap_or(empty))
         .collect();
-    let Ok(dict) = DictionaryAttribute::try_from(dicts[index]) else {
-        return;
-    };
-    if dict
-        .element_by_name(LLVM_ALIGN)
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .is_some_and(|a| a.value() >= align)
-    {
+    let mut changed = false;
+    for (&number, &align) in wanted {
+        if number < inputs || number >= inputs + count {
+            continue;
+        }
+        let index = number - inputs;
+        let Ok(dict) = DictionaryAttribute::try_from(dicts[index]) else {
+            continue;
+        };
+        if dict
+            .element_by_name(LLVM_ALIGN)
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .is_some_and(|a| a.value() >= align)
+        {
+            continue;
+        }
+        let mut entries: Vec<(Identifier, Attribute)> = (0..dict.len())
+            .filter_map(|i| dict.element(i).ok())
+            .filter(|(name, _)| name.as_string_ref().as_str() != Ok(LLVM_ALIGN))
+            .collect();
+        entries.push((
+            Identifier::new(context, LLVM_ALIGN),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), align).into(),
+        ));
+        dicts[index] = DictionaryAttribute::new(context, &entries).into();
+        changed = true;
+    }
+    if !changed {
         return;
     }
-    let mut entries: Vec<(Identifier, Attribute)> = (0..dict.len())
-        .filter_map(|i| dict.element(i).ok())
-        .filter(|(name, _)| name.as_string_ref().as_str() != Ok(LLVM_ALIGN))
-        .collect();
-    entries.push((
-        Identifier::new(context, LLVM_ALIGN),
-        IntegerAttribute::new(IntegerType::new(context, 64).into(), align).into(),
-    ));
-    dicts[index] = DictionaryAttribute::new(context, &entries).into();
     // SAFETY: `func` is live; an attribute changes, not its place in the IR.
     let mut func = unsafe { melior::ir::operation::OperationRefMut::from_raw(func.to_raw()) };
     func.set_attribute(
