@@ -49,7 +49,7 @@ use melior::{
     Context,
 };
 use mlir_sys::mlirTypeIsAFloat;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The registry entry of `apipe-make-sync`.
 pub static INFO: PassInfo = PassInfo {
@@ -102,7 +102,10 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
             || ops::is(&op, ops::WAIT_GROUP)
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(&op, name))
         {
-            if waits_to_barriers.as_ref().is_some_and(|w| w.contains(&op)) {
+            if waits_to_barriers
+                .as_ref()
+                .is_some_and(|w| w.contains(&(op.to_raw().ptr as usize)))
+            {
                 let barrier = OperationBuilder::new("gpu.barrier", op.location())
                     .build()
                     .expect("valid gpu.barrier");
@@ -125,12 +128,10 @@ pub fn make_sync<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Re
 }
 
 /// Step 1 for the mbarrier form: the `apipe.mbarrier_wait`s in kernels
-/// (each becomes a `gpu.barrier` in step 3), or `None` after a located
-/// error at each one under thread-dependent control flow.
-fn kernel_mbarrier_waits<'c, 'a>(
-    nested: &[OperationRef<'c, 'a>],
-) -> Option<Vec<OperationRef<'c, 'a>>> {
-    let mut waits = Vec::new();
+/// (each becomes a `gpu.barrier` in step 3; by op key), or `None` after a
+/// located error at each one under thread-dependent control flow.
+fn kernel_mbarrier_waits(nested: &[OperationRef]) -> Option<FxHashSet<usize>> {
+    let mut waits = FxHashSet::default();
     // Per function (by op key).
     let mut divergence: FxHashMap<usize, Divergence> = FxHashMap::default();
     let mut ok = true;
@@ -153,7 +154,7 @@ fn kernel_mbarrier_waits<'c, 'a>(
             );
             ok = false;
         } else {
-            waits.push(*op);
+            waits.insert(op.to_raw().ptr as usize);
         }
     }
     ok.then_some(waits)
@@ -170,7 +171,11 @@ fn remove_annotations(op: OperationRef) {
         attributes::ASYNC_STAGES,
         attributes::NUM_STAGES,
     ] {
-        let _ = op.remove_attribute(name);
+        // Asked first: removing by name interns the name (MLIR's
+        // `StringAttr::get`), a cost per op; most ops have none of them.
+        if op.has_attribute(name) {
+            let _ = op.remove_attribute(name);
+        }
     }
 }
 
