@@ -17,7 +17,7 @@ use super::{
     values::{block_argument, defining_op, dense_i64, value_key, Forms},
 };
 use apipe_dialect::ops::Checked as _;
-use apipe_dialect::{effects, ops};
+use apipe_dialect::{attributes, effects, ops};
 use melior::ir::{
     attribute::AttributeLike as _,
     attribute::FlatSymbolRefAttribute,
@@ -82,8 +82,9 @@ pub struct Root {
     pub symbol: Symbol,
     /// What it may alias.
     pub kind: RootKind,
-    /// The memory space: its integer (`"3"`), or the attribute printed
-    /// (`"#gpu.address_space<workgroup>"`); `""` for the default space.
+    /// The memory space: its number (`"3"`, also for
+    /// `#gpu.address_space<workgroup>`), or any other attribute printed;
+    /// `""` for the default space.
     pub space: Rc<str>,
 }
 
@@ -527,6 +528,11 @@ pub fn is_memref(value: Value) -> bool {
     }
 }
 
+/// The memory space of a memref type, as [`Root::space`] spells it: the
+/// number of an integer or GPU dialect space
+/// ([`attributes::memory_space_number`]: `3` and
+/// `#gpu.address_space<workgroup>` are the same space), `""` for the
+/// default space, any other attribute printed.
 fn memory_space(ty: Type) -> String {
     // SAFETY: `ty` is a live memref type (ranked or unranked).
     let space = unsafe {
@@ -538,23 +544,13 @@ fn memory_space(ty: Type) -> String {
             return String::new();
         }
     };
-    if space.ptr.is_null() {
-        return String::new();
-    }
-    // SAFETY: a non-null attribute of a live type; read as an integer only
-    // if it is one.
-    let text = unsafe {
-        if mlir_sys::mlirAttributeIsAInteger(space) {
-            mlir_sys::mlirIntegerAttrGetValueInt(space).to_string()
-        } else {
-            Attribute::from_raw(space).to_string()
-        }
-    };
-    // `0` and no space are the same default space.
-    if text == "0" {
-        String::new()
-    } else {
-        text
+    // SAFETY: a null attribute is no space; otherwise a live attribute of
+    // a live type.
+    let space = (!space.ptr.is_null()).then(|| unsafe { Attribute::from_raw(space) });
+    match attributes::memory_space_number(space) {
+        Some(0) => String::new(),
+        Some(n) => n.to_string(),
+        None => space.map(|a| a.to_string()).unwrap_or_default(),
     }
 }
 

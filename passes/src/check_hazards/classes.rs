@@ -697,7 +697,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
 /// True if `root` is workgroup (shared) memory.
 pub(super) fn workgroup(root: &Root) -> bool {
-    root.space.contains("workgroup") || &*root.space == "3"
+    &*root.space == "3"
 }
 
 /// The dimension of the thread id `k` (`x`, `y` or `z`), for messages.

@@ -1230,8 +1230,8 @@ fn buffer_accesses<'c: 'a, 'a>(
         .map(|a| {
             let root = &a.region.root;
             let space = match &*root.space {
-                "3" | "#gpu.address_space<workgroup>" => Space::Workgroup,
-                "5" | "#gpu.address_space<private>" => Space::Private,
+                "3" => Space::Workgroup,
+                "5" => Space::Private,
                 "" if in_kernel && root.kind == RootKind::Fresh => Space::Private,
                 _ => Space::Global,
             };
