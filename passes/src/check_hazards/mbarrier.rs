@@ -79,6 +79,10 @@
 //!    at the header is at most its entry value plus T - 1 times the body's
 //!    arrive ops on r, when none is in a nested loop); checks run on the final round
 //!    only. Other ops with regions that hold mbarrier ops are errors.
+//!    Nested loops multiply their rounds, so the walk's work is bounded
+//!    ([`Budget`]): past it, a located error at the loop (refused).
+//!    The state keeps only the values a later op may read ([`liveness`]):
+//!    the cost of a loop does not grow with the loops before it.
 //!
 //! Invariant (soundness): every interval holds the value on every path,
 //! so an accepted wait returns exactly when its group is complete, and a
@@ -298,7 +302,11 @@ pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Fact
         visited: FxHashSet::default(),
         log: Vec::new(),
         liveness: Liveness::default(),
+        budget: Budget::default(),
+        arrives: FxHashMap::default(),
     };
+    let ops = ops::nested_ops(&function).len();
+    analysis.budget.give_up = BASE_WORK.saturating_add(ops.saturating_mul(WORK_PER_OP));
     analysis.find_rings();
     analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
@@ -334,6 +342,13 @@ const HISTORY: i64 = 64;
 
 /// Rounds of a loop's fixed point before bounds that still move widen.
 const WIDEN_AFTER: usize = 2;
+
+/// Work per op of the function after which the analysis gives up with an
+/// error ([`Budget`]). A function of pipelined loops takes about 2.3 visits
+/// per op, each costing its live values (tens): about 100 per op.
+const WORK_PER_OP: usize = 10_000;
+/// Work every function may take on top of its per-op budget.
+const BASE_WORK: usize = 50_000_000;
 /// Rounds after which a loop that did not converge is given up, beyond
 /// those its deepest ring needs ([`Analysis::max_rounds`]).
 const MAX_ROUNDS: usize = 24;
@@ -733,6 +748,25 @@ struct Analysis<'c, 'a> {
     visited: FxHashSet<usize>,
     /// Which values a state still needs ([`liveness`]).
     liveness: Liveness,
+    /// Op visits so far and their limits.
+    budget: Budget,
+    /// [`Analysis::loop_arrives`], by loop.
+    arrives: FxHashMap<usize, std::rc::Rc<FxHashMap<usize, (usize, bool)>>>,
+}
+
+/// The work of the walk: nested loops multiply their fixed points' rounds
+/// (a nest of depth d walks its innermost body about `rounds^d` times,
+/// and a deep nest keeps every induction variable live), so the work (op
+/// visits, each costing 1 plus the values live at it) is bounded. Past
+/// `give_up`, the analysis stops with a located error at the loop it was
+/// in: refused, never a hang. A nest of 10 loops around an arrive and a
+/// wait (about 10^6 visits) is checked; 12 (about 10^7) is refused.
+#[derive(Debug, Default)]
+struct Budget {
+    work: usize,
+    give_up: usize,
+    /// True once given up (the walk then stops).
+    exhausted: bool,
 }
 
 fn op_key<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> usize {
@@ -892,9 +926,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let mut next = block.first_operation();
         let mut position = 0;
         while let Some(op) = next {
-            if !state.live {
+            if !state.live || self.budget.exhausted {
                 break;
             }
+            self.budget.work = self.budget.work.saturating_add(1 + state.vals.len());
             self.op(op, state);
             next = op.next_in_block();
             if next.is_some() {
@@ -1708,27 +1743,25 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let [Some(l), Some(u), Some(s)] = bounds.as_slice() {
             if *s > 0 && u > l {
                 let trips = (u - l + s - 1) / s;
-                let nested: Vec<OperationRef> = ops::nested_ops(op);
+                let arrives = self.loop_arrives(op);
                 for (ring, r) in header.rings.iter_mut() {
-                    let arrives: Vec<&OperationRef> = nested
-                        .iter()
-                        .filter(|o| {
-                            ops::is(*o, ops::MBARRIER_ARRIVE_COPIES)
-                                && ring_operand(o).map(value_key) == Some(*ring)
-                        })
-                        .collect();
-                    let in_inner_loop = arrives.iter().any(|a| {
-                        ops::ancestors(a)
-                            .take_while(|p| p != op)
-                            .any(|p| matches!(ops::name(&p), "scf.for" | "scf.while"))
-                    });
+                    let Some(&(count, in_inner_loop)) = arrives.get(ring) else {
+                        let entry_n = entry.rings[ring].n;
+                        if entry_n.hi < INF {
+                            let most = entry_n.hi;
+                            if most < r.n.hi {
+                                r.n.hi = most.max(r.n.lo);
+                            }
+                        }
+                        continue;
+                    };
                     let entry_n = entry.rings[ring].n;
                     if in_inner_loop || entry_n.hi >= INF {
                         continue;
                     }
                     let most = entry_n
                         .hi
-                        .saturating_add((trips - 1).saturating_mul(arrives.len() as i64));
+                        .saturating_add((trips - 1).saturating_mul(count as i64));
                     if most < INF && most < r.n.hi {
                         r.n.hi = most.max(r.n.lo);
                     }
@@ -1759,6 +1792,36 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         *state = exit;
     }
 
+    /// Per ring key: the arrive ops on it nested in the loop `op`, and
+    /// whether one of them is in a loop nested in `op`; found once per loop
+    /// (a loop nest's fixed points visit an inner loop many times).
+    fn loop_arrives(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+    ) -> std::rc::Rc<FxHashMap<usize, (usize, bool)>> {
+        if let Some(known) = self.arrives.get(&op_key(op)) {
+            return std::rc::Rc::clone(known);
+        }
+        let mut out: FxHashMap<usize, (usize, bool)> = FxHashMap::default();
+        for o in ops::nested_ops(op) {
+            if !ops::is(&o, ops::MBARRIER_ARRIVE_COPIES) {
+                continue;
+            }
+            let Some(ring) = ring_operand(&o).map(value_key) else {
+                continue;
+            };
+            let in_inner_loop = ops::ancestors(&o)
+                .take_while(|p| p != op)
+                .any(|p| matches!(ops::name(&p), "scf.for" | "scf.while"));
+            let entry = out.entry(ring).or_default();
+            entry.0 += 1;
+            entry.1 |= in_inner_loop;
+        }
+        let out = std::rc::Rc::new(out);
+        self.arrives.insert(op_key(op), std::rc::Rc::clone(&out));
+        out
+    }
+
     /// The header of a loop: the join of `entry` and `back(header)`,
     /// iterated quietly to a fixed point (step 6).
     fn fixed_point(
@@ -1769,6 +1832,19 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     ) -> State {
         let mut header = entry;
         for round in 0..self.max_rounds() {
+            if self.budget.work > self.budget.give_up && !self.budget.exhausted {
+                self.budget.exhausted = true;
+                // Not quieted: the function fails here.
+                if self.failed.insert(op_key(op)) {
+                    self.log.push((
+                        op_key(op),
+                        "is a loop nest too deep for the mbarrier analysis: its fixed points took more than the work budget (each nested loop multiplies the rounds of the loops around it); the function is not checked".to_owned(),
+                    ));
+                }
+            }
+            if self.budget.exhausted {
+                return header;
+            }
             self.quiet += 1;
             let next = back(self, &header);
             self.quiet -= 1;

@@ -43,9 +43,10 @@ pub(super) struct Liveness {
     last_use: FxHashMap<usize, (usize, usize)>,
     /// Blocks whose values are in `last_use`.
     seen: FxHashSet<usize>,
-    /// The blocks being walked, outermost first: (block key, position of
-    /// the first op of the block not finished).
-    active: Vec<(usize, usize)>,
+    /// The blocks being walked, outermost first (block keys).
+    active: Vec<usize>,
+    /// Per block being walked: the position of its first op not finished.
+    unfinished: FxHashMap<usize, usize>,
 }
 
 fn block_key(block: &BlockRef) -> usize {
@@ -57,7 +58,8 @@ impl Liveness {
     /// uses the first time.
     pub(super) fn enter(&mut self, block: BlockRef) {
         let b = block_key(&block);
-        self.active.push((b, 0));
+        self.active.push(b);
+        self.unfinished.insert(b, 0);
         if !self.seen.insert(b) {
             return;
         }
@@ -88,14 +90,16 @@ impl Liveness {
 
     /// The op at `position` of the innermost walked block is finished.
     pub(super) fn finished(&mut self, position: usize) {
-        if let Some(top) = self.active.last_mut() {
-            top.1 = position + 1;
+        if let Some(top) = self.active.last() {
+            self.unfinished.insert(*top, position + 1);
         }
     }
 
     /// Stops walking the innermost block.
     pub(super) fn leave(&mut self) {
-        self.active.pop();
+        if let Some(top) = self.active.pop() {
+            self.unfinished.remove(&top);
+        }
     }
 
     /// Whether the value of `key` may still be read (statically).
@@ -103,11 +107,9 @@ impl Liveness {
         let Some(&(block, last)) = self.last_use.get(&key) else {
             return true;
         };
-        self.active
-            .iter()
-            .rev()
-            .find(|(b, _)| *b == block)
-            .is_some_and(|(_, unfinished)| last == WHOLE_BLOCK || last >= *unfinished)
+        self.unfinished
+            .get(&block)
+            .is_some_and(|unfinished| last == WHOLE_BLOCK || last >= *unfinished)
     }
 
     /// Drops from `state` the values no later op reads (the module's rule).
