@@ -751,8 +751,12 @@ struct Analysis<'c, 'a> {
     /// Op visits so far and their limits.
     budget: Budget,
     /// [`Analysis::loop_arrives`], by loop.
-    arrives: FxHashMap<usize, std::rc::Rc<FxHashMap<usize, (usize, bool)>>>,
+    arrives: FxHashMap<usize, LoopArrives>,
 }
+
+/// Per ring key: the arrive ops on it nested in a loop, and whether one of
+/// them is in a loop nested in it ([`Analysis::loop_arrives`]).
+type LoopArrives = std::rc::Rc<FxHashMap<usize, (usize, bool)>>;
 
 /// The work of the walk: nested loops multiply their fixed points' rounds
 /// (a nest of depth d walks its innermost body about `rounds^d` times,
@@ -1795,10 +1799,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// Per ring key: the arrive ops on it nested in the loop `op`, and
     /// whether one of them is in a loop nested in `op`; found once per loop
     /// (a loop nest's fixed points visit an inner loop many times).
-    fn loop_arrives(
-        &mut self,
-        op: &OperationRef<'c, 'a>,
-    ) -> std::rc::Rc<FxHashMap<usize, (usize, bool)>> {
+    fn loop_arrives(&mut self, op: &OperationRef<'c, 'a>) -> LoopArrives {
         if let Some(known) = self.arrives.get(&op_key(op)) {
             return std::rc::Rc::clone(known);
         }
