@@ -26,7 +26,7 @@
 //! (test/Analysis/check-hazards-mbarrier.mlir) and `apipe-run` runs it with
 //! its race checker (test/Emulation).
 
-use crate::access::{accesses, AccessKind, Forms, RootKind, Symbol};
+use crate::access::{AccessCache, AccessKind, RootKind, Symbol};
 use apipe_dialect::ops;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -41,21 +41,19 @@ pub fn drop_after_waits(kernel: OperationRef) -> usize {
         .copied()
         .filter(|op| ops::is(op, "gpu.barrier") && follows_wait(op))
         .collect();
-    let mut forms = Forms::new();
-    if candidates.is_empty() || !plain_writes_private(&nested, &mut forms) {
+    let mut cache = AccessCache::new();
+    if candidates.is_empty() || !plain_writes_private(&nested, &mut cache) {
         return 0;
     }
-    // One scan state for every candidate: value forms, which ops write and
-    // what each op with regions holds do not change when a barrier is
-    // erased (an erased barrier is no longer in its block, and no longer
+    // One scan state for every candidate: each op's accesses and what each
+    // op with regions holds do not change when a barrier is erased (an erased barrier is no longer in its block, and no longer
     // among the barriers an op holds).
     let mut scan = Scan {
         kernel,
         origin: kernel,
-        forms,
+        cache,
         visited: FxHashSet::default(),
         found: Found::default(),
-        writes: FxHashMap::default(),
         holds: FxHashMap::default(),
         erased: FxHashSet::default(),
     };
@@ -92,7 +90,10 @@ fn follows_wait(op: &OperationRef) -> bool {
 
 /// Step 1: every buffer that a plain op writes is accessed by no other op
 /// (and no op writes unknown memory).
-fn plain_writes_private(nested: &[OperationRef], forms: &mut Forms) -> bool {
+fn plain_writes_private<'c: 'a, 'a>(
+    nested: &[OperationRef<'c, 'a>],
+    cache: &mut AccessCache<'c, 'a>,
+) -> bool {
     // (buffer, op) of every access.
     let mut accessed: Vec<(Option<Buffer>, usize, bool)> = Vec::new();
     for op in nested {
@@ -107,7 +108,7 @@ fn plain_writes_private(nested: &[OperationRef], forms: &mut Forms) -> bool {
         {
             continue;
         }
-        let found = accesses(forms, op);
+        let found = cache.of(op);
         let plain = !ops::is(op, ops::COPY);
         if plain && found.writes_all {
             return false;
@@ -184,13 +185,12 @@ struct Found {
 struct Scan<'c, 'a> {
     kernel: OperationRef<'c, 'a>,
     origin: OperationRef<'c, 'a>,
-    forms: Forms,
+    /// Each op's accesses, once.
+    cache: AccessCache<'c, 'a>,
     /// The loops whose back edge was followed (a cycle back to them adds
     /// nothing new).
     visited: FxHashSet<usize>,
     found: Found,
-    /// Per op: [`Scan::writes`], once.
-    writes: FxHashMap<usize, bool>,
     /// Per op with regions: what it holds, once.
     holds: FxHashMap<usize, Holds>,
     /// The barriers erased so far (still listed in `holds`).
@@ -245,16 +245,6 @@ impl<'c, 'a> Scan<'c, 'a> {
     /// True for a plain write (step 1): any op but a copy and the mbarrier
     /// ops whose memory effects write.
     fn writes(&mut self, op: &OperationRef<'c, 'a>) -> bool {
-        if let Some(known) = self.writes.get(&key(op)) {
-            return *known;
-        }
-        let writes = self.writes_uncached(op);
-        self.writes.insert(key(op), writes);
-        writes
-    }
-
-    /// [`Scan::writes`], computed.
-    fn writes_uncached(&mut self, op: &OperationRef<'c, 'a>) -> bool {
         if ops::is(op, ops::COPY)
             || ops::is(op, "gpu.barrier")
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
@@ -262,7 +252,7 @@ impl<'c, 'a> Scan<'c, 'a> {
         {
             return false;
         }
-        let found = accesses(&mut self.forms, op);
+        let found = self.cache.of(op);
         found.writes_all || found.accesses.iter().any(|a| a.kind == AccessKind::Write)
     }
 
