@@ -783,10 +783,16 @@ fn value_key(value: Value) -> usize {
 
 impl<'c: 'a, 'a> Analysis<'c, 'a> {
     fn error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
-        if self.quiet > 0 || !self.failed.insert(op_key(op)) {
-            return;
+        if self.quiet == 0 {
+            self.log_error(op, message);
         }
-        self.log.push((op_key(op), message.to_owned()));
+    }
+
+    /// [`Analysis::error`] even inside a quiet round: the function fails.
+    fn log_error(&mut self, op: &OperationRef<'c, 'a>, message: &str) {
+        if self.failed.insert(op_key(op)) {
+            self.log.push((op_key(op), message.to_owned()));
+        }
     }
 
     /// An error after which the walk still runs and names the accesses the
@@ -1749,16 +1755,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 let trips = (u - l + s - 1) / s;
                 let arrives = self.loop_arrives(op);
                 for (ring, r) in header.rings.iter_mut() {
-                    let Some(&(count, in_inner_loop)) = arrives.get(ring) else {
-                        let entry_n = entry.rings[ring].n;
-                        if entry_n.hi < INF {
-                            let most = entry_n.hi;
-                            if most < r.n.hi {
-                                r.n.hi = most.max(r.n.lo);
-                            }
-                        }
-                        continue;
-                    };
+                    let (count, in_inner_loop) = arrives.get(ring).copied().unwrap_or_default();
                     let entry_n = entry.rings[ring].n;
                     if in_inner_loop || entry_n.hi >= INF {
                         continue;
@@ -1836,12 +1833,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             if self.budget.work > self.budget.give_up && !self.budget.exhausted {
                 self.budget.exhausted = true;
                 // Not quieted: the function fails here.
-                if self.failed.insert(op_key(op)) {
-                    self.log.push((
-                        op_key(op),
-                        "is a loop nest too deep for the mbarrier analysis: its fixed points took more than the work budget (each nested loop multiplies the rounds of the loops around it); the function is not checked".to_owned(),
-                    ));
-                }
+                self.log_error(
+                    op,
+                    "is a loop nest too deep for the mbarrier analysis: its fixed points took more than the work budget (each nested loop multiplies the rounds of the loops around it); the function is not checked",
+                );
             }
             if self.budget.exhausted {
                 return header;
