@@ -57,7 +57,11 @@
 //!
 //! Race checker: a copy that completes through a phase (its arrival or
 //! bulk copy retired, at once under `eager`) is synchronized only with
-//! the threads that wait on that phase. Its shared-memory bytes
+//! the threads that wait on that phase, or on the phase of a later arrival
+//! of the same thread on any slot (that arrival tracks the copy too, PTX
+//! ISA 9.7.9.25.3.1, `cp.async.mbarrier.arrive`: "all prior cp.async
+//! operations initiated by the executing thread"); the copies an arrival
+//! retires form one [`Batch`], counted on each such slot once. Its shared-memory bytes
 //! (destination, and a shared source) stay in flight in the block's
 //! shadow ([`super::racecheck::Shadow`]): the slot keeps them with the
 //! phase they counted on, and each GPU thread's wait that returns after
@@ -80,7 +84,11 @@ use super::{
     queues::{Copy, Pending},
     racecheck::Kind,
 };
-use std::{cell::RefCell, collections::HashMap};
+use std::{
+    cell::{Cell, RefCell},
+    collections::{HashMap, VecDeque},
+    rc::Rc,
+};
 
 /// `(op, address, slots, count)`: `apipe.mbarrier_init` of the ring at
 /// `address` (its first slot).
@@ -135,32 +143,43 @@ struct Slot {
     /// host's watch of copies when a wait of the host returns after that
     /// phase.
     host_copies: Vec<(u32, usize, bool, u64)>,
-    /// The GPU threads' copies counted on this slot whose global sources
-    /// are watched, `(issuing thread, range id, phase they counted on)`
-    /// (see [`synchronized`]); dropped once the range is no longer watched.
-    gpu_copies: Vec<(u32, u64, u64)>,
-    /// The GPU threads' copies counted on this slot that access workgroup
-    /// memory (see [`synchronized`]); dropped once a barrier ordered them
-    /// before every thread.
-    shared_copies: Vec<SharedCopy>,
+    /// The GPU threads' copies counted on this slot, with the phase they
+    /// counted on, for the race checker (see [`Batch`]); dropped once a
+    /// barrier ordered them before every thread.
+    copies: Vec<(u64, Rc<Batch>)>,
 }
 
-/// A copy of a GPU thread, counted on a slot, whose bytes of workgroup
-/// memory stay in flight in the race checker's shadow until a wait on the
-/// phase returns.
-struct SharedCopy {
+/// The copies of a GPU thread that one arrival retired (or one bulk copy),
+/// as the race checker follows them: their global sources stay watched and
+/// their bytes of workgroup memory stay in flight in the shadow until a
+/// wait returns on a phase they counted on. One arrival's copies are always
+/// counted together: on its slot's phase, then on the phase of each later
+/// arrival of the thread on another slot ([`count_arrival`]).
+struct Batch {
     /// The issuing thread's linear id.
     thread: u32,
+    copies: Vec<TrackedCopy>,
+    /// The slots (addresses) it counts on, each once: a wait on a later
+    /// phase of a slot returns after the earlier one too.
+    slots: RefCell<Vec<usize>>,
+    /// Whether a barrier ordered it before every thread (a wait found it
+    /// no longer watched nor in flight).
+    done: Cell<bool>,
+}
+
+/// One copy of a [`Batch`].
+struct TrackedCopy {
     /// The copy op.
     op: u32,
-    /// The phase it counted on.
-    phase: u64,
+    /// The range ids of its watched global sources
+    /// ([`super::copy_sources::Sources::retire`]).
+    sources: Vec<u64>,
     /// Its byte ranges, as offsets in workgroup memory: read (source) or
     /// write (destination).
     ranges: Vec<(Kind, usize, usize)>,
     /// `(epoch, index)` of its completion in the shadow, once a wait
-    /// returned (`Shadow::waited`).
-    completion: Option<(u32, u32)>,
+    /// returned (`Shadow::waited`), shared by every slot it counts on.
+    completion: Cell<Option<(u32, u32)>>,
 }
 
 impl Slot {
@@ -197,6 +216,10 @@ struct Table {
     blocked: HashMap<usize, String>,
     /// The sequence number of the next arrival ([`Arrival::seq`]).
     next_arrival: u64,
+    /// Per GPU thread (by address), the batches its arrivals retired, in
+    /// order, that a later arrival may still have to count on its slot:
+    /// each batch counts on a superset of the slots of every later one.
+    batches: HashMap<usize, VecDeque<Rc<Batch>>>,
 }
 
 thread_local! {
@@ -207,10 +230,11 @@ thread_local! {
 /// of a block that ended, with their pending arrivals and copies.
 pub fn forget_block(start: usize, end: usize) {
     TABLE.with(|table| {
+        let mut table = table.borrow_mut();
         table
-            .borrow_mut()
             .slots
             .retain(|&address, _| !(start..end).contains(&address));
+        table.batches.clear();
     });
 }
 
@@ -287,20 +311,14 @@ fn maybe_complete(slot: &mut Slot, progress: &mut u64) -> bool {
 }
 
 /// The race checker's record of `copy`, of the GPU thread `thread`
-/// (linear id), completed through the current phase of `slot`, which
-/// synchronizes it with the threads that wait on that phase: its global
-/// sources stay watched and its bytes of workgroup memory stay in flight
-/// until such waits return; `slot` records their range ids and ranges.
-fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
-    // SAFETY: null or the live block of the running GPU threads.
-    let Some(block) = (unsafe { block.as_mut() }) else {
-        return;
-    };
+/// (linear id), completed through a phase: its watched global sources
+/// (retired from the block's [`super::copy_sources::Sources`]) and its
+/// bytes of workgroup memory; `None` when it has neither.
+fn synchronized(block: &mut Block, thread: u32, copy: &Copy) -> Option<TrackedCopy> {
+    let mut sources = Vec::new();
     if block.sources.watching() {
         for (start, _) in copy.src_ranges() {
-            if let Some(id) = block.sources.retire(thread, copy.op as u32, start) {
-                slot.gpu_copies.push((thread, id, slot.phase));
-            }
+            sources.extend(block.sources.retire(thread, copy.op as u32, start));
         }
     }
     let base = block.shared as usize;
@@ -317,15 +335,50 @@ fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
             }
         }
     }
-    if !ranges.is_empty() {
-        slot.shared_copies.push(SharedCopy {
-            thread,
-            op: copy.op as u32,
-            phase: slot.phase,
-            ranges,
-            completion: None,
-        });
+    (!sources.is_empty() || !ranges.is_empty()).then(|| TrackedCopy {
+        op: copy.op as u32,
+        sources,
+        ranges,
+        completion: Cell::new(None),
+    })
+}
+
+/// Counts `copies` of the GPU thread `thread` on the current phase of
+/// `slot` (at `address`) as one [`Batch`], returned; `None` when there is
+/// nothing to follow.
+fn count_batch(
+    thread: u32,
+    copies: Vec<TrackedCopy>,
+    address: usize,
+    slot: &mut Slot,
+) -> Option<Rc<Batch>> {
+    if copies.is_empty() {
+        return None;
     }
+    let batch = Rc::new(Batch {
+        thread,
+        copies,
+        slots: RefCell::new(vec![address]),
+        done: Cell::new(false),
+    });
+    slot.copies.push((slot.phase, batch.clone()));
+    Some(batch)
+}
+
+/// A bulk copy of the thread `t` landed on the slot at `address`: the race
+/// checker's record of it counts on the slot's current phase (a bulk copy
+/// is tracked by its own slot only, not by later arrivals).
+fn count_bulk(t: &Thread, copy: &Copy, address: usize, slot: &mut Slot) {
+    if !(t.run().config.racecheck && t.gpu.is_some()) {
+        return;
+    }
+    // SAFETY: null or the live block of the running GPU threads.
+    let Some(block) = (unsafe { t.block.as_mut() }) else {
+        return;
+    };
+    let thread = t.linear as u32;
+    let copies = synchronized(block, thread, copy).into_iter().collect();
+    count_batch(thread, copies, address, slot);
 }
 
 /// A wait of the GPU thread `waiter` returned on `slot`: the copies that
@@ -334,38 +387,55 @@ fn synchronized(block: *mut Block, thread: u32, copy: &Copy, slot: &mut Slot) {
 /// later accesses).
 fn waited(block: &mut Block, slot: &mut Slot, waiter: u32) {
     let (phase, now) = (slot.phase, block.shadow.epoch);
-    slot.gpu_copies.retain(|&(thread, id, counted)| {
-        counted >= phase || block.sources.waited(thread, id, waiter, now)
-    });
-    slot.shared_copies.retain_mut(|copy| {
-        if copy.phase >= phase {
+    slot.copies.retain(|(counted, batch)| {
+        if *counted >= phase {
             return true;
         }
         let mut live = false;
-        for &(kind, start, end) in &copy.ranges {
-            live |= block.shadow.waited(
-                kind,
-                start,
-                end,
-                copy.thread,
-                copy.op,
-                waiter,
-                &mut copy.completion,
-            );
+        for copy in &batch.copies {
+            for &id in &copy.sources {
+                live |= block.sources.waited(batch.thread, id, waiter, now);
+            }
+            let mut completion = copy.completion.get();
+            for &(kind, start, end) in &copy.ranges {
+                live |= block.shadow.waited(
+                    kind,
+                    start,
+                    end,
+                    batch.thread,
+                    copy.op,
+                    waiter,
+                    &mut completion,
+                );
+            }
+            copy.completion.set(completion);
+        }
+        if !live {
+            batch.done.set(true);
         }
         live
     });
 }
 
 /// Lands (if needed) and retires the copies of `thread` issued before
-/// `marks`, which count on `slot`.
-fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
+/// `marks`, which count on `slot` (at `address`); returns the race
+/// checker's batch of them.
+fn retire(
+    thread: *mut Thread,
+    marks: &[(usize, u64)],
+    address: usize,
+    slot: &mut Slot,
+) -> Option<Rc<Batch>> {
     // SAFETY: the thread is the current one or a suspended lane of the
     // running block (its fiber does not run); nothing else borrows its
     // queues during this call.
     let t = unsafe { &mut *thread };
     let racecheck = t.run().config.racecheck && t.gpu.is_some();
-    let (block, linear) = (t.block, t.linear as u32);
+    // SAFETY: null or the live block of the running GPU threads; no other
+    // borrow of it is live here.
+    let mut block = unsafe { t.block.as_mut() }.filter(|_| racecheck);
+    let linear = t.linear as u32;
+    let mut tracked = Vec::new();
     for &(queue_slot, mark) in marks {
         let Some(queue) = t.queues.slots.get_mut(queue_slot) else {
             continue;
@@ -378,8 +448,8 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
             if !landed {
                 copy.land();
             }
-            if racecheck {
-                synchronized(block, linear, &copy, slot);
+            if let Some(block) = block.as_deref_mut() {
+                tracked.extend(synchronized(block, linear, &copy));
             }
             if t.gpu.is_none() && t.host_sources.watching() {
                 push_host_ranges(&mut slot.host_copies, slot.phase, &copy);
@@ -390,6 +460,7 @@ fn retire(thread: *mut Thread, marks: &[(usize, u64)], slot: &mut Slot) {
         // Its copies completed: a new generation of its read cache.
         t.next_generation();
     }
+    count_batch(linear, tracked, address, slot)
 }
 
 /// Whether every copy of `thread` before `marks` has landed.
@@ -408,30 +479,28 @@ fn all_landed(thread: &Thread, marks: &[(usize, u64)]) -> bool {
 /// Each arrival and each landing counts on the phase that is current at
 /// that moment, as on the GPU: arrivals beyond E complete the phase and
 /// count on the next one (a slot reused too early).
-fn force(slots: &mut HashMap<usize, Slot>, address: usize, progress: &mut u64) {
-    let Some(slot) = slots.get_mut(&address) else {
+fn force(table: &mut Table, address: usize) {
+    let Some(slot) = table.slots.get_mut(&address) else {
         return;
     };
     for bulk in std::mem::take(&mut slot.bulk_copies) {
         bulk.copy.land();
         // SAFETY: as in `retire`.
         let t = unsafe { &*bulk.thread };
-        if t.run().config.racecheck && t.gpu.is_some() {
-            synchronized(t.block, t.linear as u32, &bulk.copy, slot);
-        }
+        count_bulk(t, &bulk.copy, address, slot);
         slot.count_host_copy(t, &bulk.copy);
         slot.tx -= bulk.bytes;
-        maybe_complete(slot, progress);
+        maybe_complete(slot, &mut table.progress);
     }
     loop {
-        let Some(slot) = slots.get_mut(&address) else {
+        let Some(slot) = table.slots.get_mut(&address) else {
             return;
         };
         if slot.arrivals.is_empty() {
             return;
         }
         let arrival = slot.arrivals.remove(0);
-        count_arrival(slots, address, arrival, progress);
+        count_arrival(table, address, arrival);
     }
 }
 
@@ -443,12 +512,19 @@ fn force(slots: &mut HashMap<usize, Slot>, address: usize, progress: &mut u64) {
 /// copies it tracks have landed, so a later arrival never completes an
 /// earlier one's copies in its place (a wait on the earlier slot's phase
 /// orders them).
-fn count_arrival(
-    slots: &mut HashMap<usize, Slot>,
-    address: usize,
-    arrival: Arrival,
-    progress: &mut u64,
-) {
+///
+/// Each arrival also counts, for the race checker, the batches of the
+/// thread's earlier arrivals not yet counted on its slot: it tracks their
+/// copies too. Batches count on nested sets of slots (an older one on
+/// every slot a newer one counts on), so the newest batch already counted
+/// there ends the scan, and each (batch, slot) pair is counted once.
+fn count_arrival(table: &mut Table, address: usize, arrival: Arrival) {
+    let Table {
+        slots,
+        progress,
+        batches,
+        ..
+    } = table;
     let before = |a: &Arrival| a.thread == arrival.thread && a.seq < arrival.seq;
     let mut earlier: Vec<(u64, usize, Arrival)> = Vec::new();
     for (&at, slot) in slots.iter_mut() {
@@ -464,9 +540,26 @@ fn count_arrival(
     }
     earlier.sort_by_key(|(seq, _, _)| *seq);
     earlier.push((arrival.seq, address, arrival));
+    let rings = slots.len();
     for (_, at, a) in earlier {
         if let Some(slot) = slots.get_mut(&at) {
-            retire(a.thread, &a.marks, slot);
+            let list = batches.entry(a.thread as usize).or_default();
+            for batch in list.iter().rev() {
+                if batch.slots.borrow().contains(&at) {
+                    break;
+                }
+                batch.slots.borrow_mut().push(at);
+                slot.copies.push((slot.phase, batch.clone()));
+            }
+            list.extend(retire(a.thread, &a.marks, at, slot));
+            // Forget the oldest batches that no slot can still add to:
+            // ordered before every thread, or counted on every slot.
+            while list
+                .front()
+                .is_some_and(|b| b.done.get() || b.slots.borrow().len() >= rings)
+            {
+                list.pop_front();
+            }
             slot.pending = slot.pending.saturating_sub(1);
             *progress += 1;
             maybe_complete(slot, progress);
@@ -519,8 +612,7 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
                         arrivals: Vec::new(),
                         bulk_copies: Vec::new(),
                         host_copies: Vec::new(),
-                        gpu_copies: Vec::new(),
-                        shared_copies: Vec::new(),
+                        copies: Vec::new(),
                     },
                 );
             }
@@ -550,7 +642,6 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
         let thread: *mut Thread = t;
         let result = TABLE.with(|table| {
             let table = &mut *table.borrow_mut();
-            let progress = &mut table.progress;
             let address = address as usize;
             with_slot(
                 &mut table.slots,
@@ -565,7 +656,7 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
                 seq: table.next_arrival,
             };
             if landed {
-                count_arrival(&mut table.slots, address, arrival, progress);
+                count_arrival(table, address, arrival);
             } else if let Some(slot) = table.slots.get_mut(&address) {
                 slot.arrivals.push(arrival);
             }
@@ -637,9 +728,7 @@ pub extern "C" fn apipe_emu_bulk_track(op: i64, address: i64, bytes: i64) {
                     if pending.landed {
                         // SAFETY: the current thread; no other borrow is live.
                         let t = unsafe { &*thread };
-                        if t.run().config.racecheck && t.gpu.is_some() {
-                            synchronized(t.block, t.linear as u32, &pending.copy, slot);
-                        }
+                        count_bulk(t, &pending.copy, address as usize, slot);
                         slot.count_host_copy(t, &pending.copy);
                         slot.tx -= bytes;
                         maybe_complete(slot, progress);
@@ -683,20 +772,19 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
             let (block, me) = (t.block, t.linear as u32);
             let result = TABLE.with(|table| {
                 let table = &mut *table.borrow_mut();
-                let progress = &mut table.progress;
                 let at = address as usize;
                 let outcome = with_slot(&mut table.slots, at, "apipe.mbarrier_wait", |slot| {
                     slot.phase % 2 != parity
                 })
                 .map(|done| {
                     if !done {
-                        force(&mut table.slots, at, progress);
+                        force(table, at);
                     }
                     let Some(slot) = table.slots.get(&at) else {
                         return Try::Done;
                     };
                     if slot.phase % 2 != parity {
-                        *progress += 1;
+                        table.progress += 1;
                         return Try::Done;
                     }
                     Try::Blocked(format!(
