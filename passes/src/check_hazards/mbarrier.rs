@@ -105,6 +105,7 @@ use std::collections::BTreeMap;
 
 mod liveness;
 mod pipe;
+mod publish;
 use liveness::Liveness;
 use pipe::Masks;
 
@@ -896,8 +897,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// Step 1, in a kernel: one thread initialises the ring (the init is
     /// under a branch on the thread id) and a `gpu.barrier` after it, in
     /// the function's body, comes before every arrive and wait on the ring
-    /// (`mbarrier.init` is a plain store: other threads see it only
-    /// after a barrier).
+    /// on every path ([`publish`]).
     fn published(
         &self,
         init: &OperationRef<'c, 'a>,
@@ -911,22 +911,23 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             .chain(std::iter::once(*init))
             .find(|p| p.parent_operation() == Some(self.function))
             .unwrap_or(*init);
-        let uses = |op: &OperationRef| {
+        let uses = |op: &OperationRef<'c, 'a>| {
             ops::self_and_nested_ops(op)
                 .iter()
                 .any(|o| ring_operand(o).is_some_and(|r| r == ring))
         };
-        let mut next = top.next_in_block();
-        while let Some(op) = next {
-            if ops::is(&op, "gpu.barrier") {
-                return Ok(());
-            }
-            if uses(&op) {
-                break;
-            }
-            next = op.next_in_block();
+        let published = match publish::walk(top.next_in_block(), ring, &uses) {
+            publish::Found::Barrier => true,
+            publish::Found::Use => false,
+            // Every use after the init's top-level op is published; none
+            // may be in that op or before it.
+            publish::Found::Nothing => !uses(&top) && !ops::preceding(&top).any(|op| uses(&op)),
+        };
+        if published {
+            Ok(())
+        } else {
+            Err("initialises its ring in one thread with no gpu.barrier before the ring's first arrive or wait: other threads may use it before it is initialised".into())
         }
-        Err("initialises its ring in one thread with no gpu.barrier before the ring's first arrive or wait: other threads may use it before it is initialised".into())
     }
 
     /// Walks `block`'s ops; after each op but the terminator (whose
