@@ -592,14 +592,20 @@ impl State {
         self.vals.get(&key).cloned().unwrap_or_else(Val::top)
     }
 
-    /// `δ_ring` of `v`: recorded, or from its range and the ring's count.
+    /// `δ_ring` of `v`: recorded, or from its range and the ring's count
+    /// (`n - value`). For a constant both hold on every path, so their
+    /// meet does: a constant's recorded `δ` that a loop's join widened is
+    /// exact again once the count is (after a loop of constant trip
+    /// count).
     fn rel(&self, v: &Val, ring: usize) -> Itv {
-        if let Some(d) = v.rel.get(&ring) {
-            return *d;
-        }
-        match self.rings.get(&ring) {
+        let derived = match self.rings.get(&ring) {
             Some(r) if v.range != Itv::TOP => r.n.add(v.range.neg()),
             _ => Itv::TOP,
+        };
+        match v.rel.get(&ring) {
+            Some(d) if v.range.as_exact().is_some() => d.meet(derived).unwrap_or(*d),
+            Some(d) => *d,
+            None => derived,
         }
     }
 
@@ -757,7 +763,18 @@ struct Analysis<'c, 'a> {
 
 /// Per ring key: the arrive ops on it nested in a loop, and whether one of
 /// them is in a loop nested in it ([`Analysis::loop_arrives`]).
-type LoopArrives = std::rc::Rc<FxHashMap<usize, (usize, bool)>>;
+type LoopArrives = std::rc::Rc<FxHashMap<usize, Arrives>>;
+
+/// The arrive ops on one ring nested in a loop ([`LoopArrives`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Arrives {
+    /// All of them.
+    count: usize,
+    /// Those directly in the loop's body: each runs once per iteration.
+    every_iteration: usize,
+    /// Whether one is in a loop nested in it.
+    in_inner_loop: bool,
+}
 
 /// The work of the walk: nested loops multiply their fixed points' rounds
 /// (a nest of depth d walks its innermost body about `rounds^d` times,
@@ -1750,22 +1767,29 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // A constant trip count T bounds the arrives before an iteration:
         // at most T - 1 iterations' worth more than at the entry (each
         // arrive op of the body runs at most once per iteration, unless
-        // it is in a nested loop).
+        // it is in a nested loop); so it bounds the count and the distance
+        // of the oldest group not known complete.
         if let [Some(l), Some(u), Some(s)] = bounds.as_slice() {
             if *s > 0 && u > l {
                 let trips = (u - l + s - 1) / s;
                 let arrives = self.loop_arrives(op);
                 for (ring, r) in header.rings.iter_mut() {
-                    let (count, in_inner_loop) = arrives.get(ring).copied().unwrap_or_default();
+                    let a = arrives.get(ring).copied().unwrap_or_default();
                     let entry_n = entry.rings[ring].n;
-                    if in_inner_loop || entry_n.hi >= INF {
+                    if a.in_inner_loop || entry_n.hi >= INF {
                         continue;
                     }
-                    let most = entry_n
-                        .hi
-                        .saturating_add((trips - 1).saturating_mul(count as i64));
+                    let more = (trips - 1).saturating_mul(a.count as i64);
+                    let most = entry_n.hi.saturating_add(more);
                     if most < INF && most < r.n.hi {
                         r.n.hi = most.max(r.n.lo);
+                    }
+                    // Likewise `done`: an arrive moves it one further, a
+                    // wait only nearer (widening may have lost it).
+                    let entry_done = entry.rings[ring].done;
+                    let latest = entry_done.saturating_add(more);
+                    if entry_done < INF && latest < r.done {
+                        r.done = latest;
                     }
                 }
             }
@@ -1773,6 +1797,39 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // The final round: checks and facts.
         let mut exit = header.clone();
         self.block(body, &mut exit);
+        // The exit follows the last of the T iterations: the arrives of
+        // every iteration's body are behind it, those directly in the body
+        // once each (an exact count after a loop of unconditional
+        // arrives).
+        if let ([Some(l), Some(u), Some(s)], true) = (bounds.as_slice(), runs) {
+            let trips = (u - l + s - 1) / s;
+            let arrives = self.loop_arrives(op);
+            for (ring, r) in exit.rings.iter_mut() {
+                let a = arrives.get(ring).copied().unwrap_or_default();
+                let at_entry = &entry.rings[ring];
+                if a.in_inner_loop || at_entry.n.hi >= INF {
+                    continue;
+                }
+                let most = at_entry
+                    .n
+                    .hi
+                    .saturating_add(trips.saturating_mul(a.count as i64));
+                let least = at_entry
+                    .n
+                    .lo
+                    .saturating_add(trips.saturating_mul(a.every_iteration as i64));
+                let (lo, hi) = (r.n.lo.max(least), r.n.hi.min(most));
+                if lo <= hi {
+                    r.n = Itv { lo, hi };
+                }
+                let latest = at_entry
+                    .done
+                    .saturating_add(trips.saturating_mul(a.count as i64));
+                if at_entry.done < INF && latest < r.done {
+                    r.done = latest;
+                }
+            }
+        }
         let yielded: Vec<Val> = body
             .terminator()
             .map(|t| t.operands().map(|v| self.get(&exit, v)).collect())
@@ -1794,14 +1851,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         *state = exit;
     }
 
-    /// Per ring key: the arrive ops on it nested in the loop `op`, and
-    /// whether one of them is in a loop nested in `op`; found once per loop
+    /// Per ring key: the arrive ops on it nested in the loop `op`, those
+    /// directly in its body, and whether one of them is in a loop nested in
+    /// `op`; found once per loop
     /// (a loop nest's fixed points visit an inner loop many times).
     fn loop_arrives(&mut self, op: &OperationRef<'c, 'a>) -> LoopArrives {
         if let Some(known) = self.arrives.get(&op_key(op)) {
             return std::rc::Rc::clone(known);
         }
-        let mut out: FxHashMap<usize, (usize, bool)> = FxHashMap::default();
+        let mut out: FxHashMap<usize, Arrives> = FxHashMap::default();
         for o in ops::nested_ops(op) {
             if !ops::is(&o, ops::MBARRIER_ARRIVE_COPIES) {
                 continue;
@@ -1813,8 +1871,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 .take_while(|p| p != op)
                 .any(|p| matches!(ops::name(&p), "scf.for" | "scf.while"));
             let entry = out.entry(ring).or_default();
-            entry.0 += 1;
-            entry.1 |= in_inner_loop;
+            entry.count += 1;
+            entry.every_iteration += usize::from(o.parent_operation() == Some(*op));
+            entry.in_inner_loop |= in_inner_loop;
         }
         let out = std::rc::Rc::new(out);
         self.arrives.insert(op_key(op), std::rc::Rc::clone(&out));
