@@ -571,6 +571,61 @@ impl Solver {
         let mut upper = Row::constant(divisor - 1);
         upper.add(&Row::var(r), -1).unwrap();
         self.inequalities.push(upper);
+        if is_mod {
+            self.relate_shifted_mods(index);
+        }
+    }
+
+    /// For the exact `r = x mod V` of `atom_vars[index]` and each other
+    /// exact `r' = (x + c) mod V` (the same `x` up to a constant `c`):
+    /// `r' - r = c - V·k` with `k` an integer in the range the remainders'
+    /// `[0, V)` allow. Implied by the two definitions, but through their
+    /// unbounded quotients (`k = q' - q`), which the elimination of step 6
+    /// cannot relate: `4·(i mod 3) + t = 4·((i + 1) mod 3) + t'` with `t`,
+    /// `t'` in `[0, 4)` (two versions of a flat buffer, one thread's
+    /// element each) is infeasible only by this `k`, bounded to `[0, 1]`.
+    fn relate_shifted_mods(&mut self, index: usize) {
+        let mine = self.atom_vars[index].clone();
+        let shifted: Vec<(usize, i128)> = self
+            .atom_vars
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                *i != index
+                    && a.exact
+                    && a.is_mod
+                    && a.divisor == mine.divisor
+                    && a.dividend.coefficients == mine.dividend.coefficients
+            })
+            .filter_map(|(_, a)| {
+                let c = a.dividend.constant.checked_sub(mine.dividend.constant)?;
+                (c != 0).then_some((a.var, c))
+            })
+            .collect();
+        let v = mine.divisor;
+        for (other, c) in shifted {
+            // V·k = c + r - r' with r, r' in [0, V - 1].
+            let (Some(low), Some(high)) = (c.checked_sub(v - 1), c.checked_add(v - 1)) else {
+                continue;
+            };
+            let (k_lo, k_hi) = (div_ceil(low, v), high.div_euclid(v));
+            let k = self.new_var();
+            // r' - r - c + V·k = 0
+            let mut row = Row::var(other);
+            row.constant = -c;
+            let ok =
+                row.add(&Row::var(mine.var), -1).is_some() && row.add(&Row::var(k), v).is_some();
+            if !ok {
+                continue;
+            }
+            self.equalities.push(row);
+            let mut above = Row::var(k);
+            above.constant = -k_lo;
+            self.inequalities.push(above);
+            let mut below = Row::constant(k_hi);
+            below.add(&Row::var(k), -1).unwrap();
+            self.inequalities.push(below);
+        }
     }
 
     fn add(&mut self, c: &Constraint) {

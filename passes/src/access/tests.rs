@@ -41,6 +41,51 @@ fn gcd_test_separates_versions() {
 }
 
 #[test]
+fn shifted_remainders_separate_flat_versions() {
+    // 4 (i mod 3) + t = 4 ((i + 1) mod 3) + u with i >= 0 unbounded and
+    // t, u in [0, 3]: two versions of a flat buffer of 4-element tiles,
+    // never the same element (the remainders differ by 1 or -2).
+    let (i, t, u) = (sym(0), sym(1), sym(2));
+    let tile = |shift: i64, x: &Lin| {
+        Lin::modulo(i.offset(shift).unwrap(), 3, Signedness::Unsigned)
+            .scaled(4)
+            .and_then(|v| v.plus(x, 1))
+            .unwrap()
+    };
+    // As the checker asks it: iteration i of a loop of n >= 1 trips, i >= 1,
+    // each tile in the buffer's 12 elements for both threads.
+    let n = sym(3);
+    let flat = |shift: i64| {
+        let mut system = System::new();
+        system.push(ge(n.offset(-1).unwrap()));
+        system.push(ge(i.clone()));
+        system.push(ge(i.offset(-1).unwrap()));
+        system.push(ge(n.plus(&i, -1).unwrap().offset(-1).unwrap()));
+        for x in [&t, &u] {
+            for s in [0, shift] {
+                system.push(ge(tile(s, x)));
+                system.push(ge(tile(s, x).scaled(-1).unwrap().offset(11).unwrap()));
+            }
+        }
+        system.extend(range(1, 0, 3));
+        system.extend(range(2, 0, 3));
+        system.push(Constraint::eq(&tile(0, &t), &tile(shift, &u)).unwrap());
+        system.feasible()
+    };
+    assert_eq!(flat(1), Feasibility::Infeasible);
+    assert_eq!(flat(2), Feasibility::Infeasible);
+    // Shifted by the modulus: the same version, the same element.
+    assert!(flat(3).may());
+    // Tiles of 5 elements with t, u in [0, 4] but a stride of 4 overlap.
+    let mut system = System::new();
+    system.push(ge(i.clone()));
+    system.extend(range(1, 0, 4));
+    system.extend(range(2, 0, 4));
+    system.push(Constraint::eq(&tile(0, &t), &tile(1, &u)).unwrap());
+    assert!(system.feasible().may());
+}
+
+#[test]
 fn nonzero_is_decided_by_cases() {
     // t in [0, 1], (t + 1) mod 3 != 1: only t = 1 (exact).
     let t = sym(0);
