@@ -557,6 +557,18 @@ pub unsafe extern "C" fn apipe_emu_copy(
             }
         }
         if t.run().config.racecheck && t.gpu.is_none() {
+            // A copy's read of the destination of a copy still in flight,
+            // or its write into the source or destination of one, is the
+            // hazard a plain access there is: PTX orders no two cp.async
+            // of a thread before the wait that completes the first.
+            if t.host_sources.watching() {
+                for (start, end) in copy.src_ranges() {
+                    check_host_access(t, op, 0, start, end)?;
+                }
+                for (start, end) in copy.dst_ranges() {
+                    check_host_access(t, op, 1, start, end)?;
+                }
+            }
             // The host's copies: every source and destination byte is
             // watched (its stack too: a host access to it is the same
             // hazard).
