@@ -15,7 +15,8 @@
 //!   or bulk copy on it) before a barrier, refused; else nothing, go on.
 //! - `scf.for`: its body walked alone. A use there is one; a barrier
 //!   there precedes every use of the body in each iteration, but the loop
-//!   may run no iteration, so the walk goes on after it.
+//!   may run no iteration, so the walk goes on after it, unless its trip
+//!   count is a constant of at least 1 (then the loop is a barrier).
 //! - `scf.if` / `scf.index_switch`: each region walked; a use in any is
 //!   one; a barrier in every region (an `scf.if` with an else) is a
 //!   barrier.
@@ -81,6 +82,9 @@ fn step<'c, 'a>(
     match ops::name(op) {
         "scf.for" => match region(0) {
             Found::Use => Found::Use,
+            Found::Barrier if crate::trip_count::static_trip_count(op).is_some_and(|n| n > 0) => {
+                Found::Barrier
+            }
             _ => Found::Nothing,
         },
         "scf.while" => match region(0) {
