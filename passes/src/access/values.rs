@@ -1330,14 +1330,14 @@ impl Forms {
 
     /// The constraint `a <predicate> b` (an `arith.cmpi` predicate) holds
     /// (`holds`) or fails; `None` where it is not one constraint.
-    fn comparison(&mut self, predicate: i64, a: Lin, b: Lin, holds: bool) -> Option<Constraint> {
+    fn comparison(&mut self, predicate: i64, a: Lin, b: Lin, holds: bool) -> Vec<Constraint> {
         // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
         // ult 6, ule 7, ugt 8, uge 9. On operands that are nonnegative by
         // the facts of their symbols (loop iterations, thread ids, sizes),
         // an unsigned comparison is the signed one.
         let predicate = if (6..=9).contains(&predicate) {
             if !(self.nonnegative(&a) && self.nonnegative(&b)) {
-                return None;
+                return self.unsigned_below(predicate, a, b, holds);
             }
             predicate - 4
         } else {
@@ -1353,7 +1353,7 @@ impl Forms {
                 3 => (4, a, b),
                 4 => (3, a, b),
                 5 => (2, a, b),
-                _ => return None,
+                _ => return Vec::new(),
             }
         };
         let one = Lin::constant(1);
@@ -1366,6 +1366,34 @@ impl Forms {
             4 => b.plus(&one, 1).and_then(|b1| Constraint::le(&b1, &a)),
             5 => Constraint::le(&b, &a),
             _ => None,
+        }
+        .into_iter()
+        .collect()
+    }
+
+    /// An unsigned comparison (predicate 6 to 9) of `a` and `b`, not both
+    /// known nonnegative, that is `holds`: when it says `x <u y` or
+    /// `x <=u y` of a `y` known nonnegative, `x` as a signed value is in
+    /// `[0, y)` or `[0, y]` (a negative `x` is at least 2^63 unsigned, above
+    /// any nonnegative `y`): a bound `off ule 2` of an index argument bounds
+    /// it in the branch. Nothing otherwise.
+    fn unsigned_below(&mut self, predicate: i64, a: Lin, b: Lin, holds: bool) -> Vec<Constraint> {
+        // (x, y, strict): the comparison that holds is `x < y` (strict) or
+        // `x <= y`, unsigned.
+        let (x, y, strict) = match (predicate, holds) {
+            (6, true) | (9, false) => (a, b, true),
+            (7, true) | (8, false) => (a, b, false),
+            (8, true) | (7, false) => (b, a, true),
+            (9, true) | (6, false) => (b, a, false),
+            _ => return Vec::new(),
+        };
+        if !self.nonnegative(&y) {
+            return Vec::new();
+        }
+        let x_end = if strict { x.offset(1) } else { Some(x.clone()) };
+        match x_end.and_then(|end| Constraint::le(&end, &y)) {
+            Some(below) => vec![Constraint::NonNeg(x), below],
+            None => Vec::new(),
         }
     }
 }
