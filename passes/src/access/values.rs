@@ -1328,8 +1328,10 @@ impl Forms {
         out
     }
 
-    /// The constraint `a <predicate> b` (an `arith.cmpi` predicate) holds
-    /// (`holds`) or fails; `None` where it is not one constraint.
+    /// The constraints that hold where `a <predicate> b` (an `arith.cmpi`
+    /// predicate) holds (`holds`) or fails; none where they are not
+    /// linear ones (an unsigned comparison of values of unknown sign gives
+    /// a bound only through [`Self::unsigned_below`]).
     fn comparison(&mut self, predicate: i64, a: Lin, b: Lin, holds: bool) -> Vec<Constraint> {
         // arith::CmpIPredicate: eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
         // ult 6, ule 7, ugt 8, uge 9. On operands that are nonnegative by

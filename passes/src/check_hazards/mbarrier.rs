@@ -1769,30 +1769,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // arrive op of the body runs at most once per iteration, unless
         // it is in a nested loop); so it bounds the count and the distance
         // of the oldest group not known complete.
-        if let [Some(l), Some(u), Some(s)] = bounds.as_slice() {
-            if *s > 0 && u > l {
-                let trips = (u - l + s - 1) / s;
-                let arrives = self.loop_arrives(op);
-                for (ring, r) in header.rings.iter_mut() {
-                    let a = arrives.get(ring).copied().unwrap_or_default();
-                    let entry_n = entry.rings[ring].n;
-                    if a.in_inner_loop || entry_n.hi >= INF {
-                        continue;
-                    }
-                    let more = (trips - 1).saturating_mul(a.count as i64);
-                    let most = entry_n.hi.saturating_add(more);
-                    if most < INF && most < r.n.hi {
-                        r.n.hi = most.max(r.n.lo);
-                    }
-                    // Likewise `done`: an arrive moves it one further, a
-                    // wait only nearer (widening may have lost it).
-                    let entry_done = entry.rings[ring].done;
-                    let latest = entry_done.saturating_add(more);
-                    if entry_done < INF && latest < r.done {
-                        r.done = latest;
-                    }
-                }
-            }
+        let trips = match bounds.as_slice() {
+            [Some(l), Some(u), Some(s)] if runs => Some((u - l + s - 1) / s),
+            _ => None,
+        };
+        if let Some(trips) = trips {
+            self.bound_by_iterations(op, &entry, &mut header, trips - 1, false);
         }
         // The final round: checks and facts.
         let mut exit = header.clone();
@@ -1801,34 +1783,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // every iteration's body are behind it, those directly in the body
         // once each (an exact count after a loop of unconditional
         // arrives).
-        if let ([Some(l), Some(u), Some(s)], true) = (bounds.as_slice(), runs) {
-            let trips = (u - l + s - 1) / s;
-            let arrives = self.loop_arrives(op);
-            for (ring, r) in exit.rings.iter_mut() {
-                let a = arrives.get(ring).copied().unwrap_or_default();
-                let at_entry = &entry.rings[ring];
-                if a.in_inner_loop || at_entry.n.hi >= INF {
-                    continue;
-                }
-                let most = at_entry
-                    .n
-                    .hi
-                    .saturating_add(trips.saturating_mul(a.count as i64));
-                let least = at_entry
-                    .n
-                    .lo
-                    .saturating_add(trips.saturating_mul(a.every_iteration as i64));
-                let (lo, hi) = (r.n.lo.max(least), r.n.hi.min(most));
-                if lo <= hi {
-                    r.n = Itv { lo, hi };
-                }
-                let latest = at_entry
-                    .done
-                    .saturating_add(trips.saturating_mul(a.count as i64));
-                if at_entry.done < INF && latest < r.done {
-                    r.done = latest;
-                }
-            }
+        if let Some(trips) = trips {
+            self.bound_by_iterations(op, &entry, &mut exit, trips, true);
         }
         let yielded: Vec<Val> = body
             .terminator()
@@ -1849,6 +1805,52 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             exit = exit.join(&skipped, false);
         }
         *state = exit;
+    }
+
+    /// Bounds each ring's count and `done` in `state`, reached from `entry`
+    /// by `iterations` runs of the body of the loop `op` (step 6): the count
+    /// at most the entry's plus `iterations` times the body's arrive ops
+    /// (and, with `every_iteration`, at least the entry's plus
+    /// `iterations` times those directly in the body, which run once per
+    /// iteration); `done` at most the entry's plus the same (an arrive
+    /// moves it one further, a wait only nearer: widening may have lost
+    /// it). Rings with an arrive in a nested loop are left as they are.
+    fn bound_by_iterations(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        entry: &State,
+        state: &mut State,
+        iterations: i64,
+        every_iteration: bool,
+    ) {
+        let arrives = self.loop_arrives(op);
+        for (ring, r) in state.rings.iter_mut() {
+            let a = arrives.get(ring).copied().unwrap_or_default();
+            let at_entry = &entry.rings[ring];
+            if a.in_inner_loop || at_entry.n.hi >= INF {
+                continue;
+            }
+            let more = iterations.saturating_mul(a.count as i64);
+            let least = if every_iteration {
+                at_entry
+                    .n
+                    .lo
+                    .saturating_add(iterations.saturating_mul(a.every_iteration as i64))
+            } else {
+                r.n.lo
+            };
+            let (lo, hi) = (
+                r.n.lo.max(least),
+                r.n.hi.min(at_entry.n.hi.saturating_add(more)),
+            );
+            if lo <= hi {
+                r.n = Itv { lo, hi };
+            }
+            let latest = at_entry.done.saturating_add(more);
+            if at_entry.done < INF && latest < r.done {
+                r.done = latest;
+            }
+        }
     }
 
     /// Per ring key: the arrive ops on it nested in the loop `op`, those
