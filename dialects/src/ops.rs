@@ -248,17 +248,25 @@ fn collect_nested<'c: 'a, 'a>(
     out: &mut Vec<OperationRef<'c, 'a>>,
     order: Order,
 ) {
-    for block in blocks_of(op) {
-        let mut next = block.first_operation();
-        while let Some(inner) = next {
-            if order == Order::Pre {
-                out.push(inner);
+    // Walked in place, without [`blocks_of`]'s list: this visits every op
+    // of the module, most of which have no region.
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                if order == Order::Pre {
+                    out.push(inner);
+                }
+                if inner.region_count() > 0 {
+                    collect_nested(&inner, out, order);
+                }
+                if order == Order::Post {
+                    out.push(inner);
+                }
+                next = inner.next_in_block();
             }
-            collect_nested(&inner, out, order);
-            if order == Order::Post {
-                out.push(inner);
-            }
-            next = inner.next_in_block();
+            block = b.next_in_region();
         }
     }
 }

@@ -47,7 +47,8 @@
 //!    the index list).
 //!
 //! It reports every failure it finds (not just the first) as an MLIR error
-//! located at the op, and runs after parsing and after every pass.
+//! located at the op, and runs after parsing, before every pass and after every
+//! pass that changes the IR.
 
 use crate::ops::Checked as _;
 use crate::{

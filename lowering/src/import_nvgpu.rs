@@ -72,6 +72,7 @@ pub static INFO: PassInfo = PassInfo {
     options: &[],
     run: run as RunFn,
     dependent_dialects: Vec::new,
+    reads_only: false,
 };
 
 /// Creates the `apipe-import-nvgpu` pass.
@@ -89,9 +90,28 @@ fn name_of(op: &OperationRef) -> String {
 
 fn is_nvgpu_token(value: Value) -> bool {
     use melior::ir::TypeLike;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // The TypeID of `!nvgpu.device.async.token`, once a type printed as it
+    // was seen (0 before). A TypeID names a C++ type class for the whole
+    // process, and the token type has no parameters: the same TypeID is
+    // the same type. The test runs on every operand; printing each nvgpu
+    // type cost more than the rest of the import.
+    static TOKEN_ID: AtomicUsize = AtomicUsize::new(0);
     let ty = value.r#type();
-    // Printed only when it is an nvgpu type: the test runs on every operand.
-    ty.dialect().namespace() == Ok("nvgpu") && ty.to_string() == nvgpu::TOKEN_TYPE
+    if ty.dialect().namespace() != Ok("nvgpu") {
+        return false;
+    }
+    let id = ty.id().to_raw().ptr as usize;
+    match TOKEN_ID.load(Ordering::Relaxed) {
+        0 => {
+            let token = ty.to_string() == nvgpu::TOKEN_TYPE;
+            if token {
+                TOKEN_ID.store(id, Ordering::Relaxed);
+            }
+            token
+        }
+        known => known == id,
+    }
 }
 
 fn is_placeholder(op: &OperationRef) -> bool {

@@ -86,6 +86,7 @@ pub static INFO: PassInfo = PassInfo {
             unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) },
         ]
     },
+    reads_only: false,
 };
 
 /// The suspend-time hint of `mbarrier.try_wait.parity` on sm_90, in

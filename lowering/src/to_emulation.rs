@@ -115,6 +115,7 @@ pub static INFO: PassInfo = PassInfo {
             DialectHandle::scf(),
         ]
     },
+    reads_only: false,
 };
 
 /// Creates the `apipe-to-emulation` pass.

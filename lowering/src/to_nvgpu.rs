@@ -125,6 +125,7 @@ pub static INFO: PassInfo = PassInfo {
             DialectHandle::gpu(),
         ]
     },
+    reads_only: false,
 };
 
 /// Creates the `apipe-to-nvgpu` pass.

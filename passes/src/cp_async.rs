@@ -88,13 +88,19 @@ pub fn innermost_stride(ty: MemRefType) -> Option<i64> {
 /// index has a static stride. `None` otherwise.
 pub fn static_bit_offset(ty: MemRefType, indices: &[Value]) -> Option<i128> {
     let element_bits = i128::from(bit_width(ty.element())?);
+    // The indices first: MLIR derives the strides from the layout, which
+    // costs more than the rest, and most copies index by the induction
+    // variable.
+    let indices = indices
+        .iter()
+        .map(|index| ops::constant_int(*index))
+        .collect::<Option<Vec<i64>>>()?;
     let (strides, offset) = strides_and_offset(ty)?;
     if offset == i64::MIN || indices.len() != strides.len() {
         return None;
     }
     let mut linear = i128::from(offset);
-    for (index, stride) in indices.iter().zip(&strides) {
-        let index = ops::constant_int(*index)?;
+    for (&index, stride) in indices.iter().zip(&strides) {
         if index != 0 {
             if *stride == i64::MIN {
                 return None;

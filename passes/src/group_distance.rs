@@ -637,6 +637,7 @@ impl GroupDistance {
         function: &impl OperationLike<'c, 'a>,
         options: &Options<'c, 'a>,
     ) -> Result<Self, Reported> {
+        let nested = ops::nested_ops(function);
         let mut interpreter = Interpreter {
             track_commits: options.track_commits,
             points: options.points.iter().map(op_key).collect(),
@@ -645,7 +646,7 @@ impl GroupDistance {
             // A function with no apipe op of its own asks nothing of the
             // analysis: the groups its callees commit shift no count here.
             committing_functions: match (&options.committing_functions, options.function_only) {
-                _ if !ops::nested_ops(function).iter().any(ops::is_apipe) => Rc::default(),
+                _ if !nested.iter().any(ops::is_apipe) => Rc::default(),
                 (_, true) => Rc::default(),
                 (Some(names), false) => Rc::clone(names),
                 (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
@@ -656,8 +657,7 @@ impl GroupDistance {
             while_yields: FxHashMap::default(),
             split_width: FxHashMap::default(),
             yield_splits: Vec::new(),
-            unroll_budget: UNROLL_BUDGET_PER_OP * (ops::nested_ops(function).len() as u64)
-                + UNROLL_BUDGET_BASE,
+            unroll_budget: UNROLL_BUDGET_PER_OP * (nested.len() as u64) + UNROLL_BUDGET_BASE,
         };
         let blocks = ops::blocks_of(function);
         let mut state = State::new();

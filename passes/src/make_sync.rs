@@ -59,6 +59,7 @@ pub static INFO: PassInfo = PassInfo {
     options: &[],
     run: run as RunFn,
     dependent_dialects: || vec![DialectHandle::arith(), DialectHandle::memref(), DialectHandle::scf()],
+    reads_only: false,
 };
 
 /// Creates the `apipe-make-sync` pass.

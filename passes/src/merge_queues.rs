@@ -60,6 +60,7 @@ pub static INFO: PassInfo = PassInfo {
     options: &[],
     run: run as RunFn,
     dependent_dialects: Vec::new,
+    reads_only: false,
 };
 
 /// Creates the `apipe-merge-queues` pass.

@@ -54,6 +54,7 @@ pub static INFO: PassInfo = PassInfo {
     }],
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
+    reads_only: false,
 };
 
 /// Creates the `apipe-select-sync` pass.

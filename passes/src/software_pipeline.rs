@@ -183,6 +183,7 @@ pub static INFO: PassInfo = PassInfo {
     ],
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
+    reads_only: false,
 };
 
 /// The synchronization form of the pipelined output.

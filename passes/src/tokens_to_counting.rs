@@ -62,6 +62,7 @@ pub static INFO: PassInfo = PassInfo {
     }],
     run: run as RunFn,
     dependent_dialects: Vec::new,
+    reads_only: false,
 };
 
 /// Creates the `apipe-tokens-to-counting` pass with the default options.

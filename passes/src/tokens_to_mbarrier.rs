@@ -105,6 +105,7 @@ pub static INFO: PassInfo = PassInfo {
     ],
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
+    reads_only: false,
 };
 
 /// Creates the `apipe-tokens-to-mbarrier` pass with the default options.

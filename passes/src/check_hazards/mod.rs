@@ -173,6 +173,7 @@ pub static INFO: PassInfo = PassInfo {
     options: &[],
     run: run as RunFn,
     dependent_dialects: Vec::new,
+    reads_only: true,
 };
 
 /// Creates the `apipe-check-hazards` pass.

@@ -1609,10 +1609,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
     fn for_loop(&mut self, l: OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
         // A loop still annotated for apipe-software-pipeline: the pipeliner
         // places its synchronization; not checked.
+        let nested = ops::nested_ops(&l);
         if l.has_attribute(attributes::ASYNC_STAGES)
-            || ops::nested_ops(&l)
-                .iter()
-                .any(|o| o.has_attribute(attributes::STAGE))
+            || nested.iter().any(|o| o.has_attribute(attributes::STAGE))
         {
             return;
         }
@@ -1625,7 +1624,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
         let tau = Symbol::Iteration(key(&l));
         let iterates = l.operand_at(2).and_then(constant).is_some_and(|s| s > 0);
-        let nested = ops::nested_ops(&l);
         let has_barrier = nested.iter().any(|o| ops::is(o, "gpu.barrier"));
         // No op in the loop completes, commits or synchronizes anything:
         // what is in flight (or unread behind no barrier) at its entry
