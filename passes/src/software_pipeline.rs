@@ -44,6 +44,9 @@
 //!    before the async writes (write-after-read across threads, CUTLASS
 //!    order wait, barrier, issue). Only these emitted ops are synchronized:
 //!    the function's other apipe ops, in either form, are left as they are;
+//!    an async stage that no op of the loop reads (its copies are read
+//!    after the loop, or never) is waited for after the emitted code
+//!    (`Emitter::drain`): nothing in the schedule waits for it;
 //!    - static trip count `N` (`trip_count`, up to `2^64 − 1`): prologue
 //!      steps `τ < S`, a steady-state `scf.for` over `N − S` iterations
 //!      when `N > S` (`scf.for unsigned` above `i64::MAX`), epilogue steps
@@ -777,6 +780,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
         }
         None => emitter.emit_dynamic(),
     };
+    emitter.drain(next);
     replace_results(plan, &results);
     // Nothing refers to the loop any more; its body uses the old buffers,
     // so it goes first.
@@ -889,6 +893,79 @@ impl<'c> Emitter<'c, '_> {
                 Point::Before(before) => insert_before(before, op),
                 Point::End(block) => BlockRef::from_raw(block).append_operation(op).to_raw(),
             }
+        }
+    }
+
+    /// Step 3, after the emitted code: the groups of each async stage
+    /// that no op of the loop reads complete before the ops after the
+    /// loop, as the input's own waits completed them (the schedule waits
+    /// only before readers, so nothing else would ever wait for them).
+    /// A stage with a reader needs nothing: its last iteration's group is
+    /// waited for before that reader, in the epilogue, and each wait also
+    /// completes every older group of its queue (docs/semantics.md).
+    ///
+    /// Counting form: `apipe.wait_group 0` on the stage's queue. Token
+    /// form: an empty group, `%t = apipe.commit_group`, and `apipe.wait
+    /// %t` (an empty group completes once every older group of its queue
+    /// has). In a `gpu.func` whose loop body holds a `gpu.barrier`, the
+    /// input's barrier after its waits ordered these copies before the
+    /// other threads' later reads: a `gpu.barrier` follows the waits,
+    /// unless the op after the loop (`next`) is one.
+    fn drain(&mut self, next: Option<MlirOperation>) {
+        let plan = self.plan;
+        let unread: Vec<i64> = plan
+            .async_stages
+            .iter()
+            .copied()
+            .filter(|&s| {
+                !plan
+                    .schedule
+                    .iter()
+                    .any(|item| matches!(*item, Item::Wait { s: w, .. } if w == s))
+            })
+            .collect();
+        if unread.is_empty() {
+            return;
+        }
+        self.point = Point::Before(plan.loop_op);
+        for &s in &unread {
+            let queue = (s != 0).then_some(s);
+            match self.sync {
+                SyncForm::Counting => {
+                    self.insert(build::wait_group(self.context, 0, queue, self.location));
+                }
+                SyncForm::Tokens => {
+                    // SAFETY: a type of this context.
+                    let token = unsafe { Type::from_raw(plan.token_type) };
+                    let raw = self.insert(build::commit_group(
+                        self.context,
+                        queue,
+                        Some(token),
+                        self.location,
+                    ));
+                    // SAFETY: one result.
+                    let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
+                    self.insert(build::wait(
+                        self.context,
+                        &[self.value(token)],
+                        self.location,
+                    ));
+                }
+            }
+        }
+        let barrier_in_body = plan.body.iter().any(|&op| {
+            // SAFETY: body ops are live until the loop is erased.
+            ops::is(&unsafe { OperationRef::from_raw(op) }, "gpu.barrier")
+        });
+        let barrier_next = next.is_some_and(|op| {
+            // SAFETY: the op after the loop is kept: live.
+            ops::is(&unsafe { OperationRef::from_raw(op) }, "gpu.barrier")
+        });
+        if barrier_in_body && !barrier_next {
+            let op = OperationBuilder::new("gpu.barrier", self.location)
+                .build()
+                .expect("valid gpu.barrier");
+            self.insert(op);
         }
     }
 
