@@ -122,6 +122,29 @@ func.func @buffer_is_function_argument(%A: memref<64xf32> {llvm.noalias}, %buf: 
 
 // -----
 
+// Ping-pong buffers rotated through iter_args: the copy's buffer is an
+// iter_arg, a different allocation in each iteration. Named as such, not
+// as a function argument.
+func.func @buffer_is_iter_arg(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %b0 = memref.alloc() : memref<4xf32, 3>
+  %b1 = memref.alloc() : memref<4xf32, 3>
+  %r:2 = scf.for %i = %c0 to %c16 step %c1 iter_args(%cur = %b0, %next = %b1) -> (memref<4xf32, 3>, memref<4xf32, 3>) {
+    // expected-error @+1 {{buffer written by an async copy is a block argument of 'scf.for' (an iter_arg or region argument), which may name another buffer in each iteration: it cannot be multi-buffered (2 versions needed); copy into a buffer allocated before the loop}}
+    apipe.copy %A[%i], %cur[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+    %x = memref.load %cur[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+    // expected-error @+2 {{'scf.yield' op operand #0 is not a result of an op of the loop body}}
+    // expected-error @+1 {{'scf.yield' op operand #1 is not a result of an op of the loop body}}
+    scf.yield %next, %cur : memref<4xf32, 3>, memref<4xf32, 3>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
 func.func @read_in_the_copy_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -228,6 +228,12 @@ pub(crate) fn describe<'c>(
                 argument.argument_number() >= inputs
             }
         });
+        if let Some(owner) = function.filter(|f| !ops::is_function(f)) {
+            return fail(&format!(
+                "buffer written by an async copy is a block argument of '{}' (an iter_arg or region argument), which may name another buffer in each iteration: it cannot be multi-buffered ({versions} versions needed); copy into a buffer allocated before the loop (memref.alloc) or a gpu.func workgroup attribution",
+                ops::name(&owner)
+            ));
+        }
         if !is_attribution {
             return fail(&format!(
                 "buffer written by an async copy is a function argument and cannot be re-allocated for multi-buffering ({versions} versions needed); allocate it with memref.alloc or as a gpu.func workgroup attribution"
