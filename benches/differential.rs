@@ -50,10 +50,7 @@ fn main() {
     for (title, list) in [
         ("output mismatches", &report.mismatches),
         ("alarms on correct outputs", &report.alarms_on_outputs),
-        (
-            "races in kernel references/outputs",
-            &report.races_on_outputs,
-        ),
+        ("races in references/outputs", &report.races_on_outputs),
         ("missed", &report.missed),
         ("racecheck passes", &report.racecheck_missed),
         ("false alarms", &report.false_alarms),

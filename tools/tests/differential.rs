@@ -88,12 +88,12 @@ fn pipeliner_and_checker_against_the_emulator() {
         report.flagged,
         report.false_alarms.join("\n")
     );
-    // Kernels: the references and pipelined outputs are race-free, and the
-    // race checker reports every truly broken mutant, stores into a copy's
-    // global source included.
+    // The references and pipelined outputs are race-free (host and
+    // kernels); in kernels the race checker reports every truly broken
+    // mutant, stores into a copy's global source included.
     assert!(
         report.races_on_outputs.is_empty(),
-        "races in kernels that must have none:\n{}",
+        "races in references or pipelined outputs, which must have none:\n{}",
         report.races_on_outputs.join("\n")
     );
     for (mutation, figures) in &report.gpu_by_mutation {

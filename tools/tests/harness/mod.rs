@@ -26,16 +26,20 @@
 //! The inputs ([`input::Input`]) are of four kinds: annotated host loops,
 //! the same loops unannotated and scheduled from `num-stages` 2-5
 //! ([`unannotated`]), and `gpu.func` kernels launched by a host function,
-//! annotated or not ([`gpu`]). Kernels differ in three ways:
+//! annotated or not ([`gpu`]). Every program also runs once (lazy,
+//! forward) with the emulator's race checker on: a reference or a
+//! pipelined output that races is an error ([`Report::races_on_outputs`]),
+//! and a mutant is truly broken also when the race checker reports it. In
+//! host code it watches the host's accesses and copies against its own
+//! copies still in flight, which the completion modes can hide (a thread's
+//! copies land in issue order: a copy over a copy in flight prints the
+//! same). Kernels differ in three ways:
 //! - they run in [`GPU_MODES`] under every thread order of [`SCHEDULES`]
-//!   (forward, reverse, random) with the race checker off, and once more
-//!   (lazy, forward) with it on; a reference or a pipelined output that
-//!   races is an error ([`Report::races_on_outputs`]);
+//!   (forward, reverse, random) with the race checker off;
 //! - their mutants include [`Mutation::BarrierRemoved`]: each
 //!   `gpu.barrier` of the pipelined kernel removed in turn (at most
 //!   [`Config::barrier_mutants`], drawn at random);
-//! - a mutant is truly broken also when the race checker reports it; the
-//!   truly broken mutants it passes are counted
+//! - the truly broken kernel mutants the race checker passes are counted
 //!   ([`Report::racecheck_missed`]; the CI test requires none).
 //!
 //! Batching: the programs of a batch, every variant (reference, output,
@@ -183,8 +187,8 @@ pub struct Report {
     pub cross_check_failures: Vec<String>,
     /// Runs of entries (program variant, mode).
     pub runs: usize,
-    /// Kernels whose race checker reports a race: a reference (the input's
-    /// make-sync) or a pipelined output, with the input.
+    /// Programs whose race checker reports a race: a reference (the
+    /// input's make-sync) or a pipelined output, with the input.
     pub races_on_outputs: Vec<String>,
     /// Truly broken kernel mutants the race checker passes (their runs
     /// print wrong values, or the hazard is one it does not watch).
@@ -302,7 +306,7 @@ impl Report {
         );
         let _ = writeln!(
             out,
-            "races in kernel references/outputs: {}",
+            "races in references/outputs: {}",
             self.races_on_outputs.len()
         );
         let _ = writeln!(
@@ -927,7 +931,6 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     if cases.is_empty() {
         return;
     }
-    let gpu = cases.iter().any(|c| c.input.is_gpu());
     // One module: the programs, their entries, the recorder.
     let mut text = String::from("func.func private @harness_record(memref<*xf32>)\n");
     for (variant, case) in &variants {
@@ -988,9 +991,9 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     let emulation = to_emulation(
         &module.as_operation(),
         &EmulationOptions {
-            // The race checker's hooks in kernels (a run turns it on or
-            // off).
-            racecheck: gpu,
+            // The race checker's hooks, in kernels and in host code (a
+            // run turns it on or off).
+            racecheck: true,
             bounds: false,
         },
     )
@@ -1085,11 +1088,11 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             let merged = if case.merged { ", queues merged" } else { "" };
             format!("{kind:?} input {}{merged} ({:?})", case.index, case.input)
         };
-        // The reference runs with the race checker on (for kernels): the
-        // synchronous input is race-free.
-        let reference = run_with(&case.reference, Completion::Lazy, Schedule::Forward, gpu);
+        // The reference runs with the race checker on: the synchronous
+        // input is race-free.
+        let reference = run_with(&case.reference, Completion::Lazy, Schedule::Forward, true);
         report.runs += 1;
-        if gpu && reference.is_none() {
+        if reference.is_none() {
             report
                 .races_on_outputs
                 .push(format!("reference of {}", describe()));
@@ -1100,7 +1103,7 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             report.runs += 1;
             matches &= same(&out, &reference);
         }
-        if gpu {
+        {
             report.runs += 1;
             if run_with(&case.output, Completion::Lazy, Schedule::Forward, true).is_none() {
                 report
@@ -1147,9 +1150,12 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                 report.runs += 1;
                 broken |= !same(&out, &reference);
             }
-            // Kernels: a race the race checker reports breaks the mutant
-            // too (a run that passes it fails only at a race).
-            let raced = gpu && reference.is_some() && {
+            // A race the race checker reports breaks the mutant too (a
+            // run that passes it fails only at a race): between threads
+            // in kernels; in host code, the host's access to a copy of its
+            // own still in flight, which the completion modes can hide (a
+            // thread's copies land in issue order).
+            let raced = reference.is_some() && {
                 report.runs += 1;
                 run_with(&mutant.name, Completion::Lazy, Schedule::Forward, true).is_none()
             };
