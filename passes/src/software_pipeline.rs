@@ -773,6 +773,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
     // inserted, so it is a live op result.
     emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
     emitter.seed_inits();
+    emitter.settle();
     let results = match plan.trip_count {
         Some(n) => {
             emitter.emit_static(n);
@@ -793,6 +794,49 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
         }
     }
     block_constants.after(context, std::mem::take(&mut emitter.constants), next);
+}
+
+/// True if groups or uncommitted copies of `queue` may be in flight where
+/// `loop_op` starts: a copy, commit or call (its callee may copy) of the
+/// function runs before it, in the blocks around it or in the body of a
+/// loop around it (an earlier iteration). Conservative: any queue and any
+/// path.
+fn may_enter_in_flight(loop_op: &OperationRef, queue: i64) -> bool {
+    let issues = |op: &OperationRef| {
+        ops::self_and_nested_ops(op).iter().any(|o| {
+            ((ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP))
+                && attributes::queue(o) == queue)
+                || ops::is(o, "func.call")
+        })
+    };
+    // The ops of `inner`'s block before it (scanned forward: the C API has
+    // no previous op), and, in a loop body, those after it too (an
+    // earlier iteration).
+    let around = |inner: &OperationRef, whole: bool| {
+        let mut next = inner.block().and_then(|b| b.first_operation());
+        while let Some(op) = next {
+            if op.to_raw().ptr != inner.to_raw().ptr && issues(&op) {
+                return true;
+            }
+            if !whole && op.to_raw().ptr == inner.to_raw().ptr {
+                return false;
+            }
+            next = op.next_in_block();
+        }
+        false
+    };
+    let mut inner = *loop_op;
+    while let Some(parent) = inner.parent_operation() {
+        let in_loop = ops::is(&parent, "scf.for") || ops::is(&parent, "scf.while");
+        if around(&inner, in_loop) {
+            return true;
+        }
+        if ops::is_function(&parent) {
+            break;
+        }
+        inner = parent;
+    }
+    false
 }
 
 /// Replaces each use of the results of the original loop by `values`.
@@ -896,6 +940,92 @@ impl<'c> Emitter<'c, '_> {
         }
     }
 
+    /// Step 3, before the emitted code: the groups in flight at the loop
+    /// entry that the input loop's own waits completed. A loop in the
+    /// synchronous form (`wait_group 0`, or waits on its commits' tokens)
+    /// completes, at its first wait on a queue, every older group of that
+    /// queue too, so its body may read copies issued before the loop. The
+    /// pipeliner drops those waits and waits only for the loop's own
+    /// copies, and not before the first reader: a read of an earlier copy
+    /// would go unwaited. So for each queue the input waited on
+    /// ([`schedule::waited_queues`]) that may hold groups or uncommitted
+    /// copies at the entry ([`may_enter_in_flight`]), the emitted code
+    /// starts with a commit of those copies and a wait for all of it:
+    /// `apipe.commit_group` and `apipe.wait_group 0` (counting form), or
+    /// `%t = apipe.commit_group` and `apipe.wait %t` (token form; an
+    /// (empty) group completes after every older group of its queue); in a
+    /// `gpu.func` whose loop body holds a `gpu.barrier`, a `gpu.barrier`
+    /// follows, as after [`Emitter::drain`]'s waits.
+    fn settle(&mut self) {
+        let plan = self.plan;
+        // SAFETY: the loop is live.
+        let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
+        let mut settled = false;
+        for q in schedule::waited_queues(&loop_op) {
+            if !may_enter_in_flight(&loop_op, q) {
+                continue;
+            }
+            self.point = Point::Before(plan.loop_op);
+            self.complete_queue(q, true);
+            settled = true;
+        }
+        if settled && self.body_has_barrier() {
+            self.barrier();
+        }
+    }
+
+    /// True if the input loop's body holds a `gpu.barrier` (at any depth):
+    /// the loop runs in uniform control flow, and its barrier ordered the
+    /// copies its waits completed before the other threads' later reads.
+    fn body_has_barrier(&self) -> bool {
+        self.plan.body.iter().any(|&op| {
+            // SAFETY: body ops are live until the loop is erased.
+            ops::self_and_nested_ops(&unsafe { OperationRef::from_raw(op) })
+                .iter()
+                .any(|o| ops::is(o, "gpu.barrier"))
+        })
+    }
+
+    /// A `gpu.barrier` at the insertion point.
+    fn barrier(&mut self) {
+        let op = OperationBuilder::new("gpu.barrier", self.location)
+            .build()
+            .expect("valid gpu.barrier");
+        self.insert(op);
+    }
+
+    /// Completes every group of `queue` at the insertion point: a commit
+    /// first when `commit` (it closes uncommitted copies into a group) or
+    /// in the token form (whose wait names a group), then the wait.
+    fn complete_queue(&mut self, queue: i64, commit: bool) {
+        let q = (queue != 0).then_some(queue);
+        match self.sync {
+            SyncForm::Counting => {
+                if commit {
+                    self.insert(build::commit_group(self.context, q, None, self.location));
+                }
+                self.insert(build::wait_group(self.context, 0, q, self.location));
+            }
+            SyncForm::Tokens => {
+                // SAFETY: a type of this context.
+                let token = unsafe { Type::from_raw(self.plan.token_type) };
+                let raw = self.insert(build::commit_group(
+                    self.context,
+                    q,
+                    Some(token),
+                    self.location,
+                ));
+                // SAFETY: one result.
+                let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
+                self.insert(build::wait(
+                    self.context,
+                    &[self.value(token)],
+                    self.location,
+                ));
+            }
+        }
+    }
+
     /// Step 3, after the emitted code: the groups of each async stage
     /// that no op of the loop reads complete before the ops after the
     /// loop, as the input's own waits completed them (the schedule waits
@@ -929,43 +1059,14 @@ impl<'c> Emitter<'c, '_> {
         }
         self.point = Point::Before(plan.loop_op);
         for &s in &unread {
-            let queue = (s != 0).then_some(s);
-            match self.sync {
-                SyncForm::Counting => {
-                    self.insert(build::wait_group(self.context, 0, queue, self.location));
-                }
-                SyncForm::Tokens => {
-                    // SAFETY: a type of this context.
-                    let token = unsafe { Type::from_raw(plan.token_type) };
-                    let raw = self.insert(build::commit_group(
-                        self.context,
-                        queue,
-                        Some(token),
-                        self.location,
-                    ));
-                    // SAFETY: one result.
-                    let token = unsafe { mlir_sys::mlirOperationGetResult(raw, 0) };
-                    self.insert(build::wait(
-                        self.context,
-                        &[self.value(token)],
-                        self.location,
-                    ));
-                }
-            }
+            self.complete_queue(s, false);
         }
-        let barrier_in_body = plan.body.iter().any(|&op| {
-            // SAFETY: body ops are live until the loop is erased.
-            ops::is(&unsafe { OperationRef::from_raw(op) }, "gpu.barrier")
-        });
         let barrier_next = next.is_some_and(|op| {
             // SAFETY: the op after the loop is kept: live.
             ops::is(&unsafe { OperationRef::from_raw(op) }, "gpu.barrier")
         });
-        if barrier_in_body && !barrier_next {
-            let op = OperationBuilder::new("gpu.barrier", self.location)
-                .build()
-                .expect("valid gpu.barrier");
-            self.insert(op);
+        if self.body_has_barrier() && !barrier_next {
+            self.barrier();
         }
     }
 

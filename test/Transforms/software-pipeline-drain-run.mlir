@@ -38,6 +38,8 @@
 // CHECK-NEXT: [3,  4,  5,  6,  9,  10,  11,  12,  15,  16,  17,  18,  -1,  -1,  -1,  -1]
 // CHECK-NEXT: Unranked
 // CHECK-NEXT: [0,  3,  6,  9,  12,  15,  18,  21]
+// CHECK-NEXT: Unranked
+// CHECK-NEXT: [0,  3,  6,  9,  12,  15,  18,  21]
 
 module attributes {gpu.container_module} {
   func.func private @printMemrefF32(memref<*xf32>)
@@ -195,6 +197,37 @@ module attributes {gpu.container_module} {
       memref.store %x, %out[%tid] : memref<8xf32>
       gpu.return
     }
+
+    // The same with the loop's barrier under a uniform condition (the
+    // last iteration only): it still orders the copies before the reads
+    // after the loop, so the wait after the loop gets its barrier too.
+    // COUNTING-LABEL: gpu.func @kernel_guarded_barrier
+    // COUNTING: apipe.wait_group 0
+    // COUNTING-NEXT: gpu.barrier
+    // COUNTING-NEXT: arith.muli
+    gpu.func @kernel_guarded_barrier(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) workgroup(%buf: memref<32xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %tid = gpu.thread_id x
+      scf.for %i = %c0 to %c4 step %c1 {
+        %base = arith.muli %i, %c8 : index
+        %d = arith.addi %base, %tid : index
+        apipe.copy %A[%d], %buf[%d], 1 : memref<64xf32> to memref<32xf32, 3>
+        apipe.commit_group
+        apipe.wait_group 0
+        %last = arith.cmpi eq, %i, %c3 : index
+        scf.if %last {
+          gpu.barrier
+        }
+      }
+      %r = arith.muli %tid, %c3 : index
+      %x = memref.load %buf[%r] : memref<32xf32, 3>
+      memref.store %x, %out[%tid] : memref<8xf32>
+      gpu.return
+    }
   }
 
   func.func @main() {
@@ -241,6 +274,8 @@ module attributes {gpu.container_module} {
     %k = memref.alloc() : memref<8xf32>
     %ku = memref.cast %k : memref<8xf32> to memref<*xf32>
     gpu.launch_func @kernels::@kernel blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%A : memref<64xf32>, %k : memref<8xf32>)
+    func.call @printMemrefF32(%ku) : (memref<*xf32>) -> ()
+    gpu.launch_func @kernels::@kernel_guarded_barrier blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%A : memref<64xf32>, %k : memref<8xf32>)
     func.call @printMemrefF32(%ku) : (memref<*xf32>) -> ()
     return
   }

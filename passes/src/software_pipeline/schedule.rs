@@ -268,6 +268,33 @@ pub(crate) fn synchronous_form(loop_op: &OperationRef) -> Option<Vec<MlirOperati
         .then_some(sync)
 }
 
+/// The queues whose groups the synchronous-form waits of `loop_op` complete
+/// (a `wait_group` on the queue, or a `wait` on the token of one of its
+/// commits), sorted; empty when the loop has no synchronous form or no
+/// wait. Each such wait also completes every older group of its queue
+/// (PTX ISA 9.7.9.25.3), those committed before the loop included, which
+/// the pipeliner's own waits, placed for the loop's copies alone, do not
+/// replace before the loop's first reader ([`super::Emitter::settle`]).
+pub(crate) fn waited_queues(loop_op: &OperationRef) -> Vec<i64> {
+    let mut out = Vec::new();
+    for raw in synchronous_form(loop_op).unwrap_or_default() {
+        // SAFETY: an op of the live loop body.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        if ops::is(&op, ops::WAIT_GROUP) {
+            out.push(attributes::queue(&op));
+        } else if ops::is(&op, ops::WAIT) {
+            out.extend(
+                op.operands()
+                    .filter_map(ops::defining_op)
+                    .map(|commit| attributes::queue(&commit)),
+            );
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The stage and order of every op of `loop_op` for `num_stages` stages
 /// (steps 1-7). Emits located errors and returns `Err` when the loop cannot
 /// be scheduled.
