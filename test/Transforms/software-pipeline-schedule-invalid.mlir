@@ -164,3 +164,36 @@ func.func @view_reader(%A: memref<64xf32>, %out: memref<16xf32>) {
   } {apipe.num_stages = 3 : i64}
   return
 }
+
+// -----
+
+// A loop under a condition on the thread id: the barriers its pipelined
+// form needs (after the wait, before the next copy into the tile) would be
+// reached by some threads only, a deadlock (they were placed there before
+// this was refused).
+gpu.module @kernels {
+  gpu.func @divergent_loop(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %rem = arith.remui %tid, %c3 : index
+    %some = arith.cmpi ne, %rem, %c0 : index
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %some {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id, and its pipelined form needs gpu.barriers, which every thread of the block must reach}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        %base = arith.muli %i, %c8 : index
+        %d = arith.addi %base, %tid : index
+        apipe.copy %A[%d], %tile[%tid], 1 : memref<64xf32> to memref<8xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c8 : index
+        %y = memref.load %tile[%n] : memref<8xf32, 3>
+        memref.store %y, %out[%d] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+}

@@ -918,7 +918,45 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         barriers: BarrierPlan::None,
     };
     plan.barriers = barriers::place(&plan, mode, cache);
+    if plan.barriers.places_any() {
+        refuse_divergent_barriers(&loop_op)?;
+    }
     Ok(plan)
+}
+
+/// A `gpu.barrier` must be reached by every thread of the block (PTX ISA
+/// 9.7.13.1, `bar.sync`: in conditional code only if the condition is the
+/// same in every thread; MLIR `gpu.barrier`): the barriers the pipeliner
+/// would place in a loop under control flow that depends on the thread id
+/// would deadlock the threads that do not run it. Refused, with a note at
+/// the op whose control flow diverges (the input's own barriers, if any,
+/// are then outside that region).
+fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
+    let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
+        return Ok(());
+    };
+    let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+    let Some(parent) =
+        crate::tokens_to_mbarrier::divergence::divergent_parent(&divergence, loop_op, &function)
+    else {
+        return Ok(());
+    };
+    diagnostic::emit(
+        loop_op.location(),
+        diagnostic::Severity::Error,
+        "'scf.for' op runs under control flow that depends on the thread id, and its pipelined \
+         form needs gpu.barriers, which every thread of the block must reach; move the \
+         condition into the loop body, or pipeline with barriers=false and place the \
+         barriers yourself",
+        &[(
+            parent.location(),
+            &format!(
+                "the '{}' whose control flow depends on the thread id",
+                ops::name(&parent)
+            ),
+        )],
+    );
+    Err(())
 }
 
 /// True if the index or memref value `value` is computed from index and

@@ -118,6 +118,20 @@ pub(crate) enum StepBarriers<'a> {
 }
 
 impl BarrierPlan {
+    /// True if the plan places at least one `gpu.barrier` (in some step,
+    /// for some trip count).
+    pub fn places_any(&self) -> bool {
+        match self {
+            BarrierPlan::None => false,
+            BarrierPlan::Conservative(c) => !c.is_empty(),
+            BarrierPlan::Minimal(m) => {
+                !m.kernel.is_empty()
+                    || m.prologue.iter().chain(&m.epilogue).any(|g| !g.is_empty())
+                    || m.fixed.values().flatten().any(|g| !g.is_empty())
+            }
+        }
+    }
+
     /// True if the user's barrier `k` (a body op) is left out.
     pub fn drops(&self, k: usize) -> bool {
         matches!(self, BarrierPlan::Minimal(m) if m.dropped.contains(&k))
