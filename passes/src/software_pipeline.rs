@@ -797,46 +797,152 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
 }
 
 /// True if groups or uncommitted copies of `queue` may be in flight where
-/// `loop_op` starts: a copy, commit or call (its callee may copy) of the
-/// function runs before it, in the blocks around it or in the body of a
-/// loop around it (an earlier iteration). Conservative: any queue and any
-/// path.
+/// `loop_op` starts: a copy or commit on `queue`, or a call of a function
+/// that may issue ([`Issuing`]), runs before it in the blocks around it, or
+/// anywhere in a loop around it (an earlier iteration; both regions of an
+/// `scf.while`) or in a region of several blocks around it; or the
+/// function may be entered with them: a call of it in the module is such
+/// a point itself (docs/semantics.md: a called function starts with its
+/// caller's groups). A kernel (`gpu.func`, a `gpu.launch` body) starts
+/// with none. Conservative: any path.
 fn may_enter_in_flight(loop_op: &OperationRef, queue: i64) -> bool {
-    let issues = |op: &OperationRef| {
-        ops::self_and_nested_ops(op).iter().any(|o| {
-            ((ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP))
-                && attributes::queue(o) == queue)
-                || ops::is(o, "func.call")
-        })
-    };
+    in_flight_at(
+        loop_op,
+        queue,
+        &mut Issuing::default(),
+        &mut FxHashSet::default(),
+    )
+}
+
+/// [`may_enter_in_flight`] at `op`; `seen`: the functions whose calls were
+/// followed already.
+fn in_flight_at(
+    op: &OperationRef,
+    queue: i64,
+    issuing: &mut Issuing,
+    seen: &mut FxHashSet<usize>,
+) -> bool {
     // The ops of `inner`'s block before it (scanned forward: the C API has
-    // no previous op), and, in a loop body, those after it too (an
-    // earlier iteration).
-    let around = |inner: &OperationRef, whole: bool| {
-        let mut next = inner.block().and_then(|b| b.first_operation());
-        while let Some(op) = next {
-            if op.to_raw().ptr != inner.to_raw().ptr && issues(&op) {
-                return true;
+    // no previous op); with `whole`, every op of every region of `parent`
+    // but `inner`: in a loop (an earlier iteration, or the other region
+    // of an `scf.while`) and in a region of several blocks (a predecessor
+    // block).
+    let around =
+        |inner: &OperationRef, parent: &OperationRef, whole: bool, issuing: &mut Issuing| {
+            let blocks = if whole {
+                ops::blocks_of(parent)
+            } else {
+                inner.block().into_iter().collect()
+            };
+            for block in blocks {
+                let mut next = block.first_operation();
+                while let Some(op) = next {
+                    if op.to_raw().ptr != inner.to_raw().ptr && issuing.issues(&op, queue) {
+                        return true;
+                    }
+                    if !whole && op.to_raw().ptr == inner.to_raw().ptr {
+                        return false;
+                    }
+                    next = op.next_in_block();
+                }
             }
-            if !whole && op.to_raw().ptr == inner.to_raw().ptr {
-                return false;
-            }
-            next = op.next_in_block();
-        }
-        false
-    };
-    let mut inner = *loop_op;
+            false
+        };
+    let mut inner = *op;
     while let Some(parent) = inner.parent_operation() {
-        let in_loop = ops::is(&parent, "scf.for") || ops::is(&parent, "scf.while");
-        if around(&inner, in_loop) {
+        let several_blocks = inner
+            .block()
+            .and_then(|b| b.parent_region())
+            .and_then(|r| r.first_block())
+            .is_some_and(|b| b.next_in_region().is_some());
+        let whole = ops::is(&parent, "scf.for") || ops::is(&parent, "scf.while") || several_blocks;
+        if around(&inner, &parent, whole, issuing) {
             return true;
         }
         if ops::is_function(&parent) {
-            break;
+            return ops::is(&parent, "func.func")
+                && seen.insert(parent.to_raw().ptr as usize)
+                && calls_of(&parent)
+                    .iter()
+                    .any(|call| in_flight_at(call, queue, issuing, seen));
         }
         inner = parent;
     }
     false
+}
+
+/// The `func.call`s of `function` in the module.
+fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let Some(name) = crate::group_distance::symbol_name(function) else {
+        return Vec::new();
+    };
+    let mut top = *function;
+    while let Some(parent) = top.parent_operation() {
+        top = parent;
+    }
+    ops::nested_ops(&top)
+        .into_iter()
+        .filter(|call| {
+            ops::is(call, "func.call")
+                && crate::group_distance::callee(call).as_deref() == Some(name.as_str())
+        })
+        .collect()
+}
+
+/// The functions of the module that may copy or commit (directly, or
+/// through the functions they call), found at the first call asked about;
+/// calls of other functions (declarations such as `printMemrefF32`
+/// included) issue nothing, as the group-distance analysis counts them.
+#[derive(Default)]
+struct Issuing {
+    names: Option<FxHashSet<String>>,
+}
+
+impl Issuing {
+    /// True if `op` or an op nested in it copies or commits on `queue`, or
+    /// calls a function that may.
+    fn issues(&mut self, op: &OperationRef, queue: i64) -> bool {
+        ops::self_and_nested_ops(op).iter().any(|o| {
+            if ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP) {
+                return attributes::queue(o) == queue;
+            }
+            ops::is(o, "func.call") && {
+                let names = self.names.get_or_insert_with(|| issuing_functions(o));
+                crate::group_distance::callee(o).is_none_or(|c| names.contains(&c))
+            }
+        })
+    }
+}
+
+/// The symbol names of the functions of the module around `op` that copy
+/// or commit, or call one that does (to a fixed point).
+fn issuing_functions(op: &OperationRef) -> FxHashSet<String> {
+    let mut names =
+        crate::group_distance::functions_containing(op, &[ops::COPY, ops::COMMIT_GROUP]);
+    let mut top = *op;
+    while let Some(parent) = top.parent_operation() {
+        top = parent;
+    }
+    let functions = crate::group_distance::functions(&top);
+    loop {
+        let before = names.len();
+        for f in &functions {
+            let Some(name) = crate::group_distance::symbol_name(f) else {
+                continue;
+            };
+            if !names.contains(&name)
+                && ops::nested_ops(f).iter().any(|o| {
+                    ops::is(o, "func.call")
+                        && crate::group_distance::callee(o).is_some_and(|c| names.contains(&c))
+                })
+            {
+                names.insert(name);
+            }
+        }
+        if names.len() == before {
+            return names;
+        }
+    }
 }
 
 /// Replaces each use of the results of the original loop by `values`.

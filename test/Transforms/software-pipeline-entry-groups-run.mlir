@@ -6,6 +6,8 @@
 // queue's copies and a wait for all of it (with sync=tokens, a wait on that
 // commit's token), and, in a gpu.func whose loop held a gpu.barrier, a
 // gpu.barrier. Before, the pre-loop copies were read while in flight.
+// (A function called with its caller's copies in flight:
+// software-pipeline-entry-groups-call-run.mlir.)
 // Each pipelined program prints what apipe-make-sync of the input prints,
 // in lazy, eager and random completion, and passes apipe-check-hazards.
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - | FileCheck %s
@@ -28,6 +30,8 @@
 // CHECK-NEXT: [100,  101,  102,  103,  17,  21,  25,  29]
 // CHECK-NEXT: Unranked
 // CHECK-NEXT: [101,  201,  102,  202,  103,  203]
+// CHECK-NEXT: Unranked
+// CHECK-NEXT: [101,  105,  102,  106,  103,  107]
 // CHECK-NEXT: Unranked
 // CHECK-NEXT: [101,  102,  103,  104,  105,  106,  107,  100]
 
@@ -152,6 +156,49 @@ module attributes {gpu.container_module} {
     return
   }
 
+  // An scf.while whose before region copies x[0] = X[k]; the loop of its
+  // after region, in the synchronous form, reads it.
+  // COUNTING-LABEL: func.func @while_before_region
+  // COUNTING: } do {
+  // COUNTING: apipe.commit_group{{$}}
+  // COUNTING-NEXT: apipe.wait_group 0
+  func.func @while_before_region(%A: memref<64xf32> {llvm.noalias}, %X: memref<4xf32> {llvm.noalias}, %out: memref<6xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %x = memref.alloc() : memref<4xf32>
+    %buf = memref.alloc() : memref<4xf32>
+    %r = scf.while (%k = %c0) : (index) -> index {
+      %more = arith.cmpi ult, %k, %c3 : index
+      scf.if %more {
+        apipe.copy %X[%k], %x[%c0], 1 : memref<4xf32> to memref<4xf32>
+        apipe.commit_group
+      }
+      scf.condition(%more) %k : index
+    } do {
+    ^bb0(%k: index):
+      scf.for %i = %c0 to %c2 step %c1 {
+        %src = arith.muli %i, %c4 : index
+        apipe.copy %A[%src], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+        apipe.commit_group
+        apipe.wait_group 0
+        %v = memref.load %x[%c0] : memref<4xf32>
+        %w = memref.load %buf[%c1] : memref<4xf32>
+        %s = arith.addf %v, %w : f32
+        %at = arith.muli %k, %c2 : index
+        %j = arith.addi %at, %i : index
+        memref.store %s, %out[%j] : memref<6xf32>
+      }
+      %next = arith.addi %k, %c1 : index
+      scf.yield %next : index
+    }
+    memref.dealloc %x : memref<4xf32>
+    memref.dealloc %buf : memref<4xf32>
+    return
+  }
+
   // A kernel of 8 threads: each thread copies its element of x before the
   // loop; the loop's wait and barrier order every thread's copy before the
   // reads of the neighbour's element.
@@ -220,6 +267,8 @@ module attributes {gpu.container_module} {
     %o6 = memref.alloc() : memref<6xf32>
     %o6u = memref.cast %o6 : memref<6xf32> to memref<*xf32>
     func.call @outer_iteration(%A, %X4c, %o6) : (memref<64xf32>, memref<4xf32>, memref<6xf32>) -> ()
+    func.call @printMemrefF32(%o6u) : (memref<*xf32>) -> ()
+    func.call @while_before_region(%A, %X4c, %o6) : (memref<64xf32>, memref<4xf32>, memref<6xf32>) -> ()
     func.call @printMemrefF32(%o6u) : (memref<*xf32>) -> ()
     %k = memref.alloc() : memref<8xf32>
     %ku = memref.cast %k : memref<8xf32> to memref<*xf32>

@@ -197,3 +197,108 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The loop's own trip count depends on the thread id: threads leave the
+// pipelined loop after different numbers of barriers.
+gpu.module @kernels {
+  gpu.func @divergent_trip_count(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %rem = arith.remui %tid, %c4 : index
+    %ub = arith.addi %rem, %c2 : index
+    // expected-error @+2 {{'scf.for' op runs a number of iterations that depends on the thread id, and its pipelined form needs gpu.barriers}}
+    // expected-note @+1 {{its bounds or step depend on the thread id (so does its trip count)}}
+    scf.for %i = %c0 to %ub step %c1 {
+      %base = arith.muli %i, %c8 : index
+      %d = arith.addi %base, %tid : index
+      apipe.copy %A[%d], %tile[%tid], 1 : memref<64xf32> to memref<8xf32, 3>
+      %nb = arith.addi %tid, %c1 : index
+      %n = arith.remui %nb, %c8 : index
+      %y = memref.load %tile[%n] : memref<8xf32, 3>
+      memref.store %y, %out[%d] : memref<64xf32>
+    } {apipe.num_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+// Thread dependence through a call's result (the callee returns its own
+// thread id), and through gpu.subgroup_id (warps differ): refused. A
+// gpu.all_reduce result is the same in every thread: pipelined.
+gpu.module @kernels {
+  func.func @my_tid() -> index {
+    %t = gpu.thread_id x
+    return %t : index
+  }
+  gpu.func @divergent_call(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %t = func.call @my_tid() : () -> index
+    %big = arith.cmpi ugt, %t, %c3 : index
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %big {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+  gpu.func @divergent_subgroup(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %w = gpu.subgroup_id : index
+    %first = arith.cmpi eq, %w, %c0 : index
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %first {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+  gpu.func @uniform_all_reduce(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %tid32 = arith.index_cast %tid : index to i32
+    %most = gpu.all_reduce maxui %tid32 uniform {} : (i32) -> i32
+    %c3i = arith.constant 3 : i32
+    %wide = arith.cmpi ugt, %most, %c3i : i32
+    scf.if %wide {
+      // expected-remark @+1 {{scheduled 3 stages (num_stages = 3)}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+}

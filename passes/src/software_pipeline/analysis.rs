@@ -936,24 +936,53 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
         return Ok(());
     };
     let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
-    let Some(parent) =
-        crate::tokens_to_mbarrier::divergence::divergent_parent(&divergence, loop_op, &function)
-    else {
-        return Ok(());
+    // The loop itself when its bounds or step differ between threads (its
+    // trip count does), else the op around it whose control flow does.
+    let own = (0..3).any(|i| {
+        loop_op
+            .operand_at(i)
+            .is_some_and(|v| divergence.is_divergent(v))
+    });
+    let parent = if own {
+        *loop_op
+    } else {
+        let Some(parent) = crate::tokens_to_mbarrier::divergence::divergent_parent(
+            &divergence,
+            loop_op,
+            &function,
+        ) else {
+            return Ok(());
+        };
+        parent
     };
     diagnostic::emit(
         loop_op.location(),
         diagnostic::Severity::Error,
-        "'scf.for' op runs under control flow that depends on the thread id, and its pipelined \
-         form needs gpu.barriers, which every thread of the block must reach; move the \
-         condition into the loop body, or pipeline with barriers=false and place the \
-         barriers yourself",
+        &format!(
+            "'scf.for' op {}, and its pipelined form needs gpu.barriers, which every thread of \
+             the block must reach; {}, or pipeline with barriers=false and place the barriers \
+             yourself",
+            if own {
+                "runs a number of iterations that depends on the thread id"
+            } else {
+                "runs under control flow that depends on the thread id"
+            },
+            if own {
+                "give every thread the same bounds"
+            } else {
+                "move the condition into the loop body"
+            }
+        ),
         &[(
             parent.location(),
-            &format!(
-                "the '{}' whose control flow depends on the thread id",
-                ops::name(&parent)
-            ),
+            &if own {
+                "its bounds or step depend on the thread id (so does its trip count)".to_owned()
+            } else {
+                format!(
+                    "the '{}' whose control flow depends on the thread id",
+                    ops::name(&parent)
+                )
+            },
         )],
     );
     Err(())

@@ -17,6 +17,11 @@
 //!    does, and every result when the condition does;
 //! 3. repeat until nothing changes (values only ever become divergent).
 //!
+//! `gpu.subgroup_id` and the warp id are sources too (they differ between
+//! the warps of a block); the results of a `func.call` diverge (the callee
+//! may return its own thread id); a `gpu.all_reduce` is uniform (every
+//! thread of the block gets the same value).
+//!
 //! Loads are treated like any op: a load from a uniform address is
 //! uniform. This is the usual assumption of GPU divergence analyses (LLVM's
 //! `UniformityAnalysis`): a thread-dependent value stored to memory and
@@ -36,6 +41,8 @@ const SOURCES: &[&str] = &[
     "nvvm.read.ptx.sreg.tid.y",
     "nvvm.read.ptx.sreg.tid.z",
     "nvvm.read.ptx.sreg.laneid",
+    "gpu.subgroup_id",
+    "nvvm.read.ptx.sreg.warpid",
 ];
 
 /// The divergent values of one function.
@@ -87,6 +94,16 @@ impl Divergence {
             return;
         }
         match name {
+            // The same value in every thread of the block, whatever each
+            // thread gives it.
+            "gpu.all_reduce" => {}
+            // A function may return a thread-dependent value (its own
+            // `gpu.thread_id`) from uniform arguments: taken as divergent.
+            "func.call" => {
+                for result in op.results() {
+                    self.mark(result.into());
+                }
+            }
             "scf.for" => self.for_loop(op),
             "scf.while" => self.while_loop(op),
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
