@@ -301,6 +301,31 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
     }
 }
 
+/// True if each thread has its own copy of the buffer of `root`, so two
+/// threads never touch the same bytes of it: private memory (address space
+/// 5, `#gpu.address_space<private>`: PTX `.local`, a `gpu.func` private
+/// attribution), or a `memref.alloca` in GPU code (a thread's own stack
+/// frame, as the NVVM lowering allocates it).
+pub fn thread_private(root: &Root) -> bool {
+    if &*root.space == "5" {
+        return true;
+    }
+    let Symbol::Value(key) = root.symbol else {
+        return false;
+    };
+    // SAFETY: a root's value symbol is the key of a live value of the IR
+    // being analysed (`value_key`).
+    let value = unsafe {
+        Value::from_raw(mlir_sys::MlirValue {
+            ptr: key as *const std::ffi::c_void,
+        })
+    };
+    defining_op(value).is_some_and(|op| {
+        ops::is(&op, "memref.alloca")
+            && ops::ancestors(&op).any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"))
+    })
+}
+
 /// True if the roots are the same buffer (one value, or one global); a
 /// choice only if the other is the same choice under the same conditions
 /// (the same value in another iteration may be another buffer).

@@ -100,6 +100,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if !may_alias(&mine.root, &theirs.root) {
             return (Overlap::Disjoint, System::new());
         }
+        // Another thread's copy of a thread-private buffer is other memory.
+        if threads == Threads::Other && crate::access::region::thread_private(&mine.root) {
+            return (Overlap::Disjoint, System::new());
+        }
         // Regions apart by their forms alone (two versions of a buffer),
         // in a dimension that another thread's renaming leaves as it is.
         if (threads == Threads::Same || !self.is_variant(theirs.root.symbol))
