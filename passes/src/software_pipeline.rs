@@ -805,7 +805,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
 /// a point itself (docs/semantics.md: a called function starts with its
 /// caller's groups). A kernel (`gpu.func`, a `gpu.launch` body) starts
 /// with none. Conservative: any path.
-fn may_enter_in_flight(loop_op: &OperationRef, queue: i64) -> bool {
+fn may_enter_in_flight(loop_op: &OperationRef, queue: Option<i64>) -> bool {
     in_flight_at(
         loop_op,
         queue,
@@ -818,7 +818,7 @@ fn may_enter_in_flight(loop_op: &OperationRef, queue: i64) -> bool {
 /// followed already.
 fn in_flight_at(
     op: &OperationRef,
-    queue: i64,
+    queue: Option<i64>,
     issuing: &mut Issuing,
     seen: &mut FxHashSet<usize>,
 ) -> bool {
@@ -899,12 +899,12 @@ struct Issuing {
 }
 
 impl Issuing {
-    /// True if `op` or an op nested in it copies or commits on `queue`, or
-    /// calls a function that may.
-    fn issues(&mut self, op: &OperationRef, queue: i64) -> bool {
+    /// True if `op` or an op nested in it copies or commits on `queue`
+    /// (`None`: any queue), or calls a function that may.
+    fn issues(&mut self, op: &OperationRef, queue: Option<i64>) -> bool {
         ops::self_and_nested_ops(op).iter().any(|o| {
             if ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP) {
-                return attributes::queue(o) == queue;
+                return queue.is_none_or(|q| attributes::queue(o) == q);
             }
             ops::is(o, "func.call") && {
                 let names = self.names.get_or_insert_with(|| issuing_functions(o));
@@ -1066,9 +1066,14 @@ impl<'c> Emitter<'c, '_> {
         let plan = self.plan;
         // SAFETY: the loop is live.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
+        // Most loops start with nothing in flight on any queue: asked
+        // first, before the loop's synchronous form is read again.
+        if !may_enter_in_flight(&loop_op, None) {
+            return;
+        }
         let mut settled = false;
         for q in schedule::waited_queues(&loop_op) {
-            if !may_enter_in_flight(&loop_op, q) {
+            if !may_enter_in_flight(&loop_op, Some(q)) {
                 continue;
             }
             self.point = Point::Before(plan.loop_op);

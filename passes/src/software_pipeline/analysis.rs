@@ -935,6 +935,20 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
         return Ok(());
     };
+    // Nothing can diverge for a loop directly in the function body whose
+    // bounds and step are constants or function arguments: the analysis
+    // of the whole function (a fixed point) is skipped.
+    let direct = loop_op.parent_operation() == Some(function);
+    let uniform_bounds = (0..3).all(|i| {
+        loop_op.operand_at(i).is_some_and(|v| {
+            ops::constant_int(v).is_some()
+                || melior::ir::block::BlockArgument::try_from(v)
+                    .is_ok_and(|a| a.owner().parent_operation() == Some(function))
+        })
+    });
+    if direct && uniform_bounds {
+        return Ok(());
+    }
     let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
     // The loop itself when its bounds or step differ between threads (its
     // trip count does), else the op around it whose control flow does.
