@@ -168,6 +168,11 @@ pub fn ancestors<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = Oper
     std::iter::successors(op.parent_operation(), |parent| parent.parent_operation())
 }
 
+/// The outermost op holding `op` (the module), or `op` itself.
+pub fn outermost<'c, 'a>(op: &OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+    ancestors(op).last().unwrap_or(*op)
+}
+
 unsafe extern "C" {
     /// `capi/ApipeOrder.cpp`: `Operation::getPrevNode` (the C API walks a
     /// block forwards only).

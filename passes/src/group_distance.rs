@@ -420,10 +420,7 @@ pub fn functions_where<'c: 'a, 'a>(
     contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
 ) -> FxHashSet<String> {
     // SAFETY: `op` is live.
-    let mut top = unsafe { OperationRef::from_raw(op.to_raw()) };
-    while let Some(parent) = top.parent_operation() {
-        top = parent;
-    }
+    let top = ops::outermost(&unsafe { OperationRef::from_raw(op.to_raw()) });
     let mut out = FxHashSet::default();
     for function in functions(&top) {
         if ops::nested_ops(&function).iter().any(&contains) {

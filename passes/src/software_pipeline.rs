@@ -822,31 +822,19 @@ fn in_flight_at(
     issuing: &mut Issuing,
     seen: &mut FxHashSet<usize>,
 ) -> bool {
-    // The ops of `inner`'s block before it (scanned forward: the C API has
-    // no previous op); with `whole`, every op of every region of `parent`
-    // but `inner`: in a loop (an earlier iteration, or the other region
-    // of an `scf.while`) and in a region of several blocks (a predecessor
-    // block).
+    // The ops of `inner`'s block before it; with `whole`, every op of
+    // every region of `parent` but `inner`: in a loop (an earlier
+    // iteration, or the other region of an `scf.while`) and in a region of
+    // several blocks (a predecessor block).
     let around =
         |inner: &OperationRef, parent: &OperationRef, whole: bool, issuing: &mut Issuing| {
-            let blocks = if whole {
-                ops::blocks_of(parent)
-            } else {
-                inner.block().into_iter().collect()
-            };
-            for block in blocks {
-                let mut next = block.first_operation();
-                while let Some(op) = next {
-                    if op.to_raw().ptr != inner.to_raw().ptr && issuing.issues(&op, queue) {
-                        return true;
-                    }
-                    if !whole && op.to_raw().ptr == inner.to_raw().ptr {
-                        return false;
-                    }
-                    next = op.next_in_block();
-                }
+            if !whole {
+                return ops::preceding(inner).any(|op| issuing.issues(&op, queue));
             }
-            false
+            ops::blocks_of(parent)
+                .iter()
+                .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
+                .any(|op| op != *inner && issuing.issues(&op, queue))
         };
     let mut inner = *op;
     while let Some(parent) = inner.parent_operation() {
@@ -876,11 +864,7 @@ fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>
     let Some(name) = crate::group_distance::symbol_name(function) else {
         return Vec::new();
     };
-    let mut top = *function;
-    while let Some(parent) = top.parent_operation() {
-        top = parent;
-    }
-    ops::nested_ops(&top)
+    ops::nested_ops(&ops::outermost(function))
         .into_iter()
         .filter(|call| {
             ops::is(call, "func.call")
@@ -919,24 +903,23 @@ impl Issuing {
 fn issuing_functions(op: &OperationRef) -> FxHashSet<String> {
     let mut names =
         crate::group_distance::functions_containing(op, &[ops::COPY, ops::COMMIT_GROUP]);
-    let mut top = *op;
-    while let Some(parent) = top.parent_operation() {
-        top = parent;
-    }
-    let functions = crate::group_distance::functions(&top);
+    // Each named function with the callees of its calls, collected once.
+    let callers: Vec<(String, Vec<String>)> = crate::group_distance::functions(&ops::outermost(op))
+        .iter()
+        .filter_map(|f| {
+            let callees = ops::nested_ops(f)
+                .iter()
+                .filter(|o| ops::is(*o, "func.call"))
+                .filter_map(crate::group_distance::callee)
+                .collect();
+            Some((crate::group_distance::symbol_name(f)?, callees))
+        })
+        .collect();
     loop {
         let before = names.len();
-        for f in &functions {
-            let Some(name) = crate::group_distance::symbol_name(f) else {
-                continue;
-            };
-            if !names.contains(&name)
-                && ops::nested_ops(f).iter().any(|o| {
-                    ops::is(o, "func.call")
-                        && crate::group_distance::callee(o).is_some_and(|c| names.contains(&c))
-                })
-            {
-                names.insert(name);
+        for (name, callees) in &callers {
+            if !names.contains(name) && callees.iter().any(|c| names.contains(c)) {
+                names.insert(name.clone());
             }
         }
         if names.len() == before {
@@ -1071,12 +1054,12 @@ impl<'c> Emitter<'c, '_> {
         if !may_enter_in_flight(&loop_op, None) {
             return;
         }
+        self.point = Point::Before(plan.loop_op);
         let mut settled = false;
         for q in schedule::waited_queues(&loop_op) {
             if !may_enter_in_flight(&loop_op, Some(q)) {
                 continue;
             }
-            self.point = Point::Before(plan.loop_op);
             self.complete_queue(q, true);
             settled = true;
         }
@@ -1426,10 +1409,7 @@ impl<'c> Emitter<'c, '_> {
                 .any(|&(g, stage)| g == gap && active(stage).is_some()),
         };
         if wanted && !*last_barrier {
-            let op = OperationBuilder::new("gpu.barrier", self.location)
-                .build()
-                .expect("valid barrier");
-            self.insert(op);
+            self.barrier();
             *last_barrier = true;
         }
     }
