@@ -36,6 +36,8 @@
 //!   at the same distance from the destination in every thread), and a
 //!   copy over (or from) bytes another thread wrote needs a barrier after
 //!   that write. Messages give thread ids that meet.
+//! - divergent barrier: a `gpu.barrier` under control flow that depends on
+//!   the thread id, which some threads of the block may skip ([`barriers`]).
 //!
 //! Each is a located error at the access with notes: at the copy (issued in
 //! which iteration, how many newer groups are committed), at the wait that
@@ -143,6 +145,7 @@
 //! MLIR `scf.for`, `scf.if`, `gpu.barrier` (SCFOps.td, GPUOps.td),
 //! `MemoryEffectOpInterface` (SideEffectInterfaces.td).
 
+mod barriers;
 mod classes;
 mod mbarrier;
 mod names;
@@ -271,6 +274,7 @@ pub fn find_hazards<'c: 'a, 'a>(
                 .collect(),
         );
     for (function, nested) in callees_first(functions, &calls) {
+        out.extend(barriers::divergent_barriers(&function, &nested));
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.

@@ -43,6 +43,9 @@ pub enum HazardKind {
     /// another thread wrote with no barrier since: two threads' copies in
     /// flight into the same bytes land in either order.
     WriteAfterWriteBetweenThreads,
+    /// A `gpu.barrier` under control flow that depends on the thread id:
+    /// the threads that skip it leave the others waiting.
+    DivergentBarrier,
 }
 
 impl HazardKind {
@@ -58,6 +61,7 @@ impl HazardKind {
             HazardKind::ReadAfterWriteBetweenThreads => "read-after-write between threads",
             HazardKind::WriteAfterReadBetweenThreads => "write-after-read between threads",
             HazardKind::WriteAfterWriteBetweenThreads => "write-after-write between threads",
+            HazardKind::DivergentBarrier => "divergent barrier",
         }
     }
 
@@ -366,6 +370,8 @@ pub(super) fn instance_hazard<'c, 'a>(
             "reads data that other threads copied asynchronously, with no gpu.barrier between \
              the wait that completes it and this read"
         }
+        // Reported by `barriers`, never against an instance.
+        (HazardKind::DivergentBarrier, _) => "is a barrier some threads may skip",
         (HazardKind::MissingBarrierBeforeWrite, _) => {
             "writes data that other threads' async copies may still be reading or writing (as \
              their source or destination), with no gpu.barrier after the wait that completes \

@@ -18,7 +18,8 @@
 //! 3. repeat until nothing changes (values only ever become divergent).
 //!
 //! `gpu.subgroup_id` and the warp id are sources too (they differ between
-//! the warps of a block); the results of a `func.call` diverge (the callee
+//! the warps of a block), and so are the thread ids of a `gpu.launch` body
+//! (its block arguments 3-5, `%tx`, `%ty`, `%tz`); the results of a `func.call` diverge (the callee
 //! may return its own thread id); a `gpu.all_reduce` is uniform (every
 //! thread of the block gets the same value).
 //!
@@ -60,6 +61,9 @@ impl Divergence {
         let mut this = Self {
             values: FxHashSet::default(),
         };
+        if ops::is(function, "gpu.launch") {
+            this.launch_thread_ids(function);
+        }
         let nested = ops::nested_ops(function);
         loop {
             let before = this.values.len();
@@ -79,6 +83,18 @@ impl Divergence {
 
     fn mark(&mut self, value: Value) {
         self.values.insert(key(value));
+    }
+
+    /// Marks the thread ids of the `gpu.launch` `launch` (arguments 3-5 of
+    /// its body: MLIR GPUOps.td, `gpu.launch`).
+    fn launch_thread_ids<'c: 'a, 'a>(&mut self, launch: &impl OperationLike<'c, 'a>) {
+        if let Some(body) = launch.region_at(0).and_then(|r| r.first_block()) {
+            for index in 3..6 {
+                if let Some(id) = ops::argument_at(&body, index) {
+                    self.mark(id.into());
+                }
+            }
+        }
     }
 
     fn any<'c, 'a>(&self, values: impl IntoIterator<Item = Value<'c, 'a>>) -> bool {
@@ -106,6 +122,7 @@ impl Divergence {
             }
             "scf.for" => self.for_loop(op),
             "scf.while" => self.while_loop(op),
+            "gpu.launch" => self.launch_thread_ids(op),
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
                 let condition_diverges = op.operand_count() > 0 && self.any(op.operands());
                 for region in op.regions() {

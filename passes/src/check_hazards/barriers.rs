@@ -1,0 +1,80 @@
+//! Barriers that some threads of a block may skip: a `gpu.barrier` (or
+//! `nvvm.barrier0`) under control flow that depends on the thread id.
+//!
+//! Rule (MLIR GPUOps.td, `gpu.barrier`: "Either none or all work items of a
+//! workgroup need to execute this op in convergence"; PTX ISA 9.7.13.1
+//! `bar.sync`, the same for the threads of a CTA): every thread of the
+//! block reaches each barrier. A thread that skips one leaves the others
+//! waiting at it (a deadlock), or pairs its next barrier with theirs, so
+//! that the barriers no longer order what the checker relies on them to
+//! order.
+//!
+//! Algorithm: per function (a `gpu.launch` body is one) that holds a
+//! barrier, the divergence analysis of
+//! [`crate::tokens_to_mbarrier::divergence`]; a barrier is reported when an
+//! op around it, up to the function, branches on a divergent condition
+//! (`scf.if`, `scf.index_switch`, `scf.while`) or is an `scf.for` whose
+//! bounds or step are divergent (its trip count differs per thread), with
+//! a note at that op.
+//!
+//! Conservative as the divergence analysis is: a thread-dependent condition
+//! that holds for every thread of the launched block (`tid < 128` in a
+//! block of 128 threads) is still reported, as
+//! `apipe-software-pipeline` refuses such a loop when it needs barriers.
+
+use super::{Hazard, HazardKind};
+use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
+use apipe_dialect::ops;
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Op names of the block-wide barriers.
+const BARRIERS: &[&str] = &["gpu.barrier", "nvvm.barrier0"];
+
+/// The barriers of `function` (with its nested ops `nested`) that some
+/// threads may skip, each a [`HazardKind::DivergentBarrier`] error at the
+/// barrier with a note at the diverging op. Nested functions (a
+/// `gpu.launch` in a host function) are left to their own call.
+pub(super) fn divergent_barriers<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    nested: &[OperationRef<'c, 'a>],
+) -> Vec<Hazard<'c, 'a>> {
+    let barriers: Vec<OperationRef<'c, 'a>> = nested
+        .iter()
+        .filter(|op| BARRIERS.contains(&ops::name(*op)))
+        .filter(|op| crate::group_distance::enclosing_function(**op) == Some(*function))
+        .copied()
+        .collect();
+    if barriers.is_empty() {
+        return Vec::new();
+    }
+    let divergence = Divergence::compute(function);
+    barriers
+        .into_iter()
+        .filter_map(|barrier| {
+            let parent = divergent_parent(&divergence, &barrier, function)?;
+            let why = match ops::name(&parent) {
+                "scf.for" => {
+                    "whose bounds or step depend on the thread id (so does its trip count)"
+                }
+                _ => "whose condition depends on the thread id",
+            };
+            Some(Hazard {
+                kind: HazardKind::DivergentBarrier,
+                conservative: false,
+                at: barrier,
+                other: parent,
+                message: format!(
+                    "'{}' op may be reached by only some threads of the block: every thread \
+                     must reach each barrier, and the threads that skip it leave the others \
+                     waiting (a deadlock) ({})",
+                    ops::name(&barrier),
+                    HazardKind::DivergentBarrier.name()
+                ),
+                notes: vec![(
+                    parent.location(),
+                    format!("the '{}' {why}", ops::name(&parent)),
+                )],
+            })
+        })
+        .collect()
+}
