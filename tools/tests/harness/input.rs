@@ -8,7 +8,7 @@ use apipe_passes::software_pipeline::{PipelineOptions, ScheduleOrder};
 
 use super::{
     common::{
-        pipelines::{self, Pipeline, Scenario, Trip, MAX_TRIPS},
+        pipelines::{self, Pipeline, Scenario},
         Rng,
     },
     gpu::{self, GpuPipeline},
@@ -112,26 +112,6 @@ impl Input {
     /// The arguments to run it with.
     pub fn scenarios(&self) -> Vec<Scenario> {
         match self {
-            Input::Host(p, Stages::Annotated, _) => p.scenarios(),
-            // Every dynamic trip count: a schedule of up to 5 stages has a
-            // prologue/epilogue path per count below 5 (the annotated
-            // inputs' counts 0, 1, 2, 3, 4, 5, 7 skip 6).
-            Input::Host(p, ..) if p.trip == Trip::Dynamic => {
-                let all = p.scenarios();
-                let conditions: Vec<bool> = all
-                    .iter()
-                    .filter(|s| s.upper == all[0].upper)
-                    .map(|s| s.condition)
-                    .collect();
-                (0..=MAX_TRIPS)
-                    .flat_map(|t| {
-                        conditions.iter().map(move |&condition| Scenario {
-                            upper: p.lower + t * p.step,
-                            condition,
-                        })
-                    })
-                    .collect()
-            }
             Input::Host(p, ..) => p.scenarios(),
             Input::Gpu(g) => g.scenarios(),
         }

@@ -574,17 +574,29 @@ pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
 
 /// With `APIPE_DIFFERENTIAL_DUMP=<dir>`, writes the input and the mutant
 /// `name` there (`<dir>/<name>.mlir`), to reproduce a miss or a false alarm
-/// with `apipe-opt` and `apipe-run`.
+/// with `apipe-opt` and `apipe-run`: the mutant `@<name>` with the entry
+/// `@main` that runs every scenario and prints `%out` after each
+/// (`printMemrefF32`). The mutant is truly broken when a completion mode
+/// (or thread order) prints other than `--completion=eager` (its make-sync
+/// semantics), or the race checker reports a run.
 fn dump(name: &str, input: &Input, mutant: &str) {
     let Some(dir) = std::env::var_os("APIPE_DIFFERENTIAL_DUMP") else {
         return;
     };
+    let program = format!(
+        "func.func private @printMemrefF32(memref<*xf32>)\n\
+         func.func @harness_record(%m: memref<*xf32>) {{\n  \
+         func.call @printMemrefF32(%m) : (memref<*xf32>) -> ()\n  return\n}}\n\
+         {}\n{}func.func @main() {{\n  func.call @e_{name}() : () -> ()\n  return\n}}\n",
+        renamed(mutant, name),
+        entry(name, input)
+    );
     let text = format!(
         "// input ({:?}, {:?}):\n// {}\n// mutant:\n{}\n",
         input.kind(),
         input.options(),
         input.text().replace('\n', "\n// "),
-        container(mutant)
+        container(&program)
     );
     let _ = std::fs::write(
         std::path::Path::new(&dir).join(format!("{name}.mlir")),
