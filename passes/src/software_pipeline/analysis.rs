@@ -664,15 +664,24 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         pairs.sort();
         // Before the user's barriers of the same stage that lead up to the
         // reader (`wait; barrier; read`, as synchronous code writes
-        // `copy; barrier; read`): the barrier then also orders the other
-        // threads' copies before the read, and none has to be added. No
-        // commit lies between, so the counts do not change.
+        // `copy; barrier; read`), across the ops without memory effects
+        // and regions between them (the read's index arithmetic): the
+        // barrier then also orders the other threads' copies before the
+        // read, and none has to be added (with `barriers=false`, none
+        // would be). No commit lies between, so the counts do not change;
+        // an op that touches no memory is not reordered with the wait.
         let mut at = schedule.len();
-        while let Some(&Item::Op(j)) = at.checked_sub(1).map(|i| &schedule[i]) {
-            if pairs.is_empty() || stage[j] != t || !ops::is(&body[j], "gpu.barrier") {
+        let mut scan = at;
+        while let Some(&Item::Op(j)) = scan.checked_sub(1).map(|i| &schedule[i]) {
+            if pairs.is_empty() || stage[j] != t {
                 break;
             }
-            at -= 1;
+            if ops::is(&body[j], "gpu.barrier") {
+                at = scan - 1;
+            } else if !touches_no_memory(&body[j]) {
+                break;
+            }
+            scan -= 1;
         }
         for (s, t) in pairs {
             schedule.insert(at, Item::Wait { s, t, pending: 0 });
@@ -1032,4 +1041,14 @@ fn in_gpu_code(op: &OperationRef) -> bool {
 /// True if `op` is nested in a `gpu.func`.
 pub(crate) fn in_gpu_func(op: &OperationRef) -> bool {
     ops::ancestors(op).any(|p| ops::is(&p, "gpu.func"))
+}
+
+/// True if `op` has no regions and declares no memory effects (MLIR
+/// `MemoryEffectOpInterface` with an empty list: `arith`, `index`,
+/// `memref.subview`, ...): moving a wait across it changes nothing.
+fn touches_no_memory(op: &OperationRef) -> bool {
+    op.region_count() == 0
+        && apipe_dialect::effects::memory_effects(op)
+            .declared
+            .is_some_and(|effects| effects.is_empty())
 }
