@@ -302,3 +302,81 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Thread dependence through an atomic's result (each thread gets the value
+// before its own update: a ticket), through a load of thread-private memory
+// (a memref.alloca in a kernel: each thread reads what it stored) and of
+// the private address space: refused (they were pipelined with barriers
+// that the threads skipping the loop never reach, a deadlock).
+gpu.module @kernels {
+  gpu.func @divergent_atomic(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>, %counter: memref<1xi32, 3>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %one = arith.constant 1 : i32
+    %eight = arith.constant 8 : i32
+    %tid = gpu.thread_id x
+    %ticket = memref.atomic_rmw addi %one, %counter[%c0] : (i32, memref<1xi32, 3>) -> i32
+    %early = arith.cmpi ult, %ticket, %eight : i32
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %early {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+  gpu.func @divergent_alloca(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %p = memref.alloca() : memref<1xindex>
+    memref.store %tid, %p[%c0] : memref<1xindex>
+    %v = memref.subview %p[0] [1] [1] : memref<1xindex> to memref<1xindex, strided<[1]>>
+    %own = memref.load %v[%c0] : memref<1xindex, strided<[1]>>
+    %low = arith.cmpi ult, %own, %c8 : index
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %low {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+  gpu.func @divergent_private(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) private(%q: memref<1xindex, #gpu.address_space<private>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    memref.store %tid, %q[%c0] : memref<1xindex, #gpu.address_space<private>>
+    %own = memref.load %q[%c0] : memref<1xindex, #gpu.address_space<private>>
+    %low = arith.cmpi ult, %own, %c8 : index
+    // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+    scf.if %low {
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+    }
+    gpu.return
+  }
+}

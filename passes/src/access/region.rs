@@ -326,6 +326,46 @@ pub fn thread_private(root: &Root) -> bool {
     })
 }
 
+/// The memref `op` is a view of, if it is a view op: MLIR's
+/// `ViewLikeOpInterface`, or one of the view ops of their operand 0 that
+/// MLIR 22 may not mark as such.
+fn view_operand<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    effects::view_source(op)
+        .or_else(|| match ops::name(op) {
+            "memref.assume_alignment"
+            | "memref.memory_space_cast"
+            | "memref.cast"
+            | "memref.transpose"
+            | "memref.reinterpret_cast"
+            | "memref.view" => op.operand_at(0),
+            _ => None,
+        })
+        .filter(|v| is_memref(*v))
+}
+
+/// True if the memref `value` is a view of thread-private memory (see
+/// [`thread_private`]): its type or that of a buffer it views is in the
+/// private space, or its root is a `memref.alloca` in GPU code.
+pub fn is_thread_private(value: Value) -> bool {
+    let mut value = value;
+    loop {
+        if is_memref(value) && memory_space(value.r#type()) == "5" {
+            return true;
+        }
+        let Some(op) = defining_op(value) else {
+            return false;
+        };
+        if ops::is(&op, "memref.alloca") {
+            return ops::ancestors(&op)
+                .any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"));
+        }
+        match view_operand(&op) {
+            Some(source) => value = source,
+            None => return false,
+        }
+    }
+}
+
 /// True if the roots are the same buffer (one value, or one global); a
 /// choice only if the other is the same choice under the same conditions
 /// (the same value in another iteration may be another buffer).
@@ -746,19 +786,7 @@ fn through_view<'c: 'a, 'a>(
     dims: Option<Vec<Dim>>,
 ) -> Option<(Value<'c, 'a>, Option<Vec<Dim>>)> {
     let op = defining_op(memref)?;
-    let source = effects::view_source(&op)
-        .or_else(|| match ops::name(&op) {
-            // View ops of their operand 0 that MLIR 22 may not mark as
-            // ViewLikeOpInterface.
-            "memref.assume_alignment"
-            | "memref.memory_space_cast"
-            | "memref.cast"
-            | "memref.transpose"
-            | "memref.reinterpret_cast"
-            | "memref.view" => op.operand_at(0),
-            _ => None,
-        })
-        .filter(|v| is_memref(*v))?;
+    let source = view_operand(&op)?;
     let name = ops::name(&op);
     let dims = match (name, dims) {
         (_, None) => None,

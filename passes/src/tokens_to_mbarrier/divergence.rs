@@ -17,14 +17,21 @@
 //!    does, and every result when the condition does;
 //! 3. repeat until nothing changes (values only ever become divergent).
 //!
+//! The results of atomics (`memref.atomic_rmw`,
+//! `memref.generic_atomic_rmw`, `llvm.atomicrmw`, `llvm.cmpxchg`: each
+//! thread gets the value before its own update) and of `gpu.shuffle` are
+//! sources, and so is what an op reads from thread-private memory (a
+//! `memref.alloca` in GPU code or the private address space: each thread
+//! reads its own copy, whatever it stored there).
+//!
 //! `gpu.subgroup_id` and the warp id are sources too (they differ between
 //! the warps of a block), and so are the thread ids of a `gpu.launch` body
 //! (its block arguments 3-5, `%tx`, `%ty`, `%tz`); the results of a `func.call` diverge (the callee
 //! may return its own thread id); a `gpu.all_reduce` is uniform (every
 //! thread of the block gets the same value).
 //!
-//! Loads are treated like any op: a load from a uniform address is
-//! uniform. This is the usual assumption of GPU divergence analyses (LLVM's
+//! Other loads are treated like any op: a load of shared or global memory
+//! from a uniform address is uniform. This is the usual assumption of GPU divergence analyses (LLVM's
 //! `UniformityAnalysis`): a thread-dependent value stored to memory and
 //! loaded back at a uniform address is a race the race checker reports.
 
@@ -35,6 +42,11 @@ use rustc_hash::FxHashSet;
 
 /// Op names whose results differ per thread.
 const SOURCES: &[&str] = &[
+    "memref.atomic_rmw",
+    "memref.generic_atomic_rmw",
+    "llvm.atomicrmw",
+    "llvm.cmpxchg",
+    "gpu.shuffle",
     "gpu.thread_id",
     "gpu.lane_id",
     "gpu.global_id",
@@ -147,7 +159,9 @@ impl Divergence {
                 }
             }
             _ if op.region_count() == 0 => {
-                if self.any(op.operands()) {
+                if self.any(op.operands())
+                    || op.operands().any(crate::access::region::is_thread_private)
+                {
                     for result in op.results() {
                         self.mark(result.into());
                     }
