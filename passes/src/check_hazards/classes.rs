@@ -172,9 +172,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
             system.extend(in_bounds(&mine.substitute(&|s| rename_mine(s))));
         }
         let theirs = renamed;
-        if threads == Threads::Any {
-            return overlap_with(mine, &theirs, system, &mut self.cache.forms);
-        }
         // Thread ids of the regions and of the constraints (a guard
         // `%tid == 0` on both sides makes the threads equal: no race).
         let mut ids = Vec::new();
@@ -195,6 +192,22 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
                 v
             });
+        // The kernel's thread-id bounds hold for both threads; they matter
+        // only where the comparison names a thread id (else it holds for
+        // any two threads, and says so).
+        if !ids.is_empty() {
+            for c in self.thread_bounds() {
+                let other = c.substitute(&|s| match s {
+                    Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
+                    _ => None,
+                });
+                system.extend(std::iter::once(c));
+                system.extend(other.flatten());
+            }
+        }
+        if threads == Threads::Any {
+            return overlap_with(mine, &theirs, system, &mut self.cache.forms);
+        }
         if ids.is_empty() {
             return overlap_with(mine, &theirs, system, &mut self.cache.forms);
         }
@@ -791,7 +804,7 @@ pub(super) fn fresh_id(l: usize, what: u32) -> u32 {
 /// bounds lanes are padded or masked), masked vector ops, or a copy with
 /// `src_elements` (its source region is sized by `elements`, which may run
 /// past the buffer): their regions may be larger than what they touch.
-fn bounded_access(op: &OperationRef) -> bool {
+pub(super) fn bounded_access(op: &OperationRef) -> bool {
     match apipe_dialect::ops::name(op) {
         "memref.load" | "memref.store" => true,
         apipe_dialect::ops::COPY => {

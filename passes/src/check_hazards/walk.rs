@@ -77,6 +77,9 @@ pub(crate) struct Analysis<'c, 'a> {
     pub callee_waits: std::rc::Rc<FxHashMap<usize, CalleeWaits<'c, 'a>>>,
     tokens: GroupDistance,
     contexts: FxHashMap<usize, System>,
+    /// The kernel's thread-id bounds ([`Analysis::thread_bounds`]), once
+    /// computed.
+    thread_bounds: Option<Vec<Constraint>>,
     variant: FxHashMap<usize, bool>,
     hazards: Vec<Hazard<'c, 'a>>,
     /// (access, other op) and (access, class) pairs reported: one error
@@ -257,6 +260,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             callee_waits: Default::default(),
             tokens,
             contexts: FxHashMap::default(),
+            thread_bounds: None,
             variant: FxHashMap::default(),
             hazards: Vec::new(),
             seen: FxHashSet::default(),
@@ -522,6 +526,46 @@ impl<'c, 'a> Analysis<'c, 'a> {
             reads
         });
         reads.get(d).copied().unwrap_or(true)
+    }
+
+    /// What the in-bounds rule ([`crate::access::region::in_bounds`]) says
+    /// of the thread ids alone, for every thread of a kernel: the
+    /// constraints of the accesses (`memref.load`, `memref.store`, an
+    /// `apipe.copy`'s source and destination) of the ops directly in the
+    /// kernel's body, which every thread runs, that mention thread ids and
+    /// nothing else. A copy into `buf[tid]` of a `memref<16xf32, 3>` at the
+    /// top of the kernel bounds `tid` by 16 for every comparison between
+    /// threads in the kernel, not only for those with that copy (an access
+    /// out of bounds is undefined behaviour, so no thread has a larger id).
+    pub(super) fn thread_bounds(&mut self) -> Vec<Constraint> {
+        if let Some(bounds) = &self.thread_bounds {
+            return bounds.clone();
+        }
+        let mut bounds = Vec::new();
+        let body = self.function.region_at(0).and_then(|r| r.first_block());
+        let mut next = body.and_then(|b| b.first_operation());
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if !super::classes::bounded_access(&op) || !self.runs_in_every_thread(&op) {
+                continue;
+            }
+            let found = self.cache.of(&op);
+            for access in &found.accesses {
+                for c in crate::access::region::in_bounds(&access.region) {
+                    let mut symbols = Vec::new();
+                    c.symbols(&mut symbols);
+                    let only_ids = !symbols.is_empty()
+                        && symbols
+                            .iter()
+                            .all(|s| matches!(s, Symbol::Value(k) if self.is_thread_id(*k)));
+                    if only_ids && !bounds.contains(&c) {
+                        bounds.push(c);
+                    }
+                }
+            }
+        }
+        self.thread_bounds = Some(bounds.clone());
+        bounds
     }
 
     /// True if every thread of the block that reaches `op`'s function runs
