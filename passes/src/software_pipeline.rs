@@ -1348,8 +1348,17 @@ impl<'c> Emitter<'c, '_> {
             match *item {
                 Item::Op(k) => {
                     if let Some(it) = active(plan.stage[k]).filter(|_| !plan.barriers.drops(k)) {
-                        self.emit_op(k, it);
-                        last_barrier = false;
+                        // SAFETY: the original op is live.
+                        let is_barrier = ops::is(
+                            &unsafe { OperationRef::from_raw(plan.body[k]) },
+                            "gpu.barrier",
+                        );
+                        // A user's barrier right after a placed one (or
+                        // another) adds nothing: never two in a row.
+                        if !(is_barrier && last_barrier) {
+                            self.emit_op(k, it);
+                        }
+                        last_barrier = is_barrier;
                     }
                 }
                 Item::Commit(s) => {
