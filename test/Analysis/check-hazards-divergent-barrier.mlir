@@ -122,6 +122,25 @@ module attributes {gpu.container_module} {
     }
   }
 
+  gpu.module @branch_kernels {
+    // A block that a cf.cond_br on the thread id decides; the entry block
+    // (every thread runs it) is not reported.
+    gpu.func @cond_br() kernel {
+      %c8 = arith.constant 8 : index
+      %tx = gpu.thread_id x
+      gpu.barrier
+      %low = arith.cmpi ult, %tx, %c8 : index
+      // expected-note @+1 {{the 'cf.cond_br' whose condition depends on the thread id}}
+      cf.cond_br %low, ^bb1, ^bb2
+    ^bb1:
+      // expected-error @+1 {{'gpu.barrier' op may be reached by only some threads of the block}}
+      gpu.barrier
+      cf.br ^bb2
+    ^bb2:
+      gpu.return
+    }
+  }
+
   // A gpu.launch body: its thread ids are block arguments.
   func.func @launch(%A: memref<64xf32>) {
     %c0 = arith.constant 0 : index

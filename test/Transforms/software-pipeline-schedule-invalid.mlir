@@ -380,3 +380,58 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A loop in a block that a cf.cond_br on the thread id decides (in the
+// kernel's body, and in an scf.execute_region): refused (it was pipelined
+// with a barrier that the threads taking the other branch never reach).
+gpu.module @kernels {
+  gpu.func @divergent_cond_br(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %low = arith.cmpi ult, %tid, %c8 : index
+    // expected-note @+1 {{the 'cf.cond_br' whose control flow depends on the thread id}}
+    cf.cond_br %low, ^bb1, ^bb2
+  ^bb1:
+    // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+    scf.for %i = %c0 to %c4 step %c1 {
+      apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+      %nb = arith.addi %tid, %c1 : index
+      %n = arith.remui %nb, %c4 : index
+      %y = memref.load %tile[%n] : memref<64xf32, 3>
+      memref.store %y, %out[%tid] : memref<64xf32>
+    } {apipe.num_stages = 3 : i64}
+    cf.br ^bb2
+  ^bb2:
+    gpu.return
+  }
+  gpu.func @divergent_execute_region(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<64xf32, 3>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %low = arith.cmpi ult, %tid, %c8 : index
+    scf.execute_region {
+      // expected-note @+1 {{the 'cf.cond_br' whose control flow depends on the thread id}}
+      cf.cond_br %low, ^bb1, ^bb2
+    ^bb1:
+      // expected-error @+1 {{'scf.for' op runs under control flow that depends on the thread id}}
+      scf.for %i = %c0 to %c4 step %c1 {
+        apipe.copy %A[%tid], %tile[%tid], 1 : memref<64xf32> to memref<64xf32, 3>
+        %nb = arith.addi %tid, %c1 : index
+        %n = arith.remui %nb, %c4 : index
+        %y = memref.load %tile[%n] : memref<64xf32, 3>
+        memref.store %y, %out[%tid] : memref<64xf32>
+      } {apipe.num_stages = 3 : i64}
+      cf.br ^bb2
+    ^bb2:
+      scf.yield
+    }
+    gpu.return
+  }
+}

@@ -944,10 +944,16 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
         return Ok(());
     };
-    // Nothing can diverge for a loop directly in the function body whose
+    // Nothing can diverge for a loop directly in the function body (of
+    // one block: no branch decides whether a thread reaches it) whose
     // bounds and step are constants or function arguments: the analysis
     // of the whole function (a fixed point) is skipped.
-    let direct = loop_op.parent_operation() == Some(function);
+    let direct = loop_op.parent_operation() == Some(function)
+        && loop_op
+            .block()
+            .and_then(|b| b.parent_region())
+            .and_then(|r| r.first_block())
+            .is_some_and(|b| b.next_in_region().is_none());
     let uniform_bounds = (0..3).all(|i| {
         loop_op.operand_at(i).is_some_and(|v| {
             ops::constant_int(v).is_some()

@@ -135,6 +135,22 @@ impl Divergence {
             "scf.for" => self.for_loop(op),
             "scf.while" => self.while_loop(op),
             "gpu.launch" => self.launch_thread_ids(op),
+            // Unstructured control flow: a successor's arguments merge the
+            // values of the branches that reach it; a divergent operand
+            // (the condition, or a value passed on) makes every argument
+            // of every successor divergent (threads may arrive from
+            // different branches).
+            "cf.br" | "cf.cond_br" | "cf.switch" => {
+                if self.any(op.operands()) {
+                    for successor in op.successors() {
+                        for index in 0..successor.argument_count() {
+                            if let Some(argument) = ops::argument_at(&successor, index) {
+                                self.mark(argument.into());
+                            }
+                        }
+                    }
+                }
+            }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => {
                 let condition_diverges = op.operand_count() > 0 && self.any(op.operands());
                 for region in op.regions() {
@@ -249,16 +265,25 @@ impl Divergence {
 /// The innermost op around `op` (up to `function`) whose control flow
 /// depends on a divergent value: an `scf.if` / `scf.index_switch` with a
 /// divergent condition, an `scf.for` with divergent bounds or step, an
-/// `scf.while` with a divergent condition. `None` if every enclosing branch
+/// `scf.while` with a divergent condition, or, where `op` (or an op around
+/// it) lies in a region of several blocks, a `cf.cond_br` / `cf.switch` of
+/// that region on a divergent value (which blocks a thread runs, and so
+/// whether it reaches `op`, may differ). `None` if every enclosing branch
 /// and loop is uniform.
 pub fn divergent_parent<'c, 'a>(
     divergence: &Divergence,
     op: &OperationRef<'c, 'a>,
     function: &OperationRef<'c, 'a>,
 ) -> Option<OperationRef<'c, 'a>> {
+    if let Some(branch) = divergent_branch_around(divergence, op) {
+        return Some(branch);
+    }
     for parent in ops::ancestors(op) {
         if parent == *function {
             return None;
+        }
+        if let Some(branch) = divergent_branch_around(divergence, &parent) {
+            return Some(branch);
         }
         let diverges = match ops::name(&parent) {
             "scf.if" | "scf.index_switch" => {
@@ -280,4 +305,30 @@ pub fn divergent_parent<'c, 'a>(
         }
     }
     None
+}
+
+/// A `cf.cond_br` / `cf.switch` on a divergent value in the region that
+/// holds `op`, if that region has several blocks and `op` is not in its
+/// entry block (which every thread that enters the region runs). A block
+/// where the branches join again is taken as reached by some threads only
+/// too (no post-dominance is computed: conservative).
+fn divergent_branch_around<'c, 'a>(
+    divergence: &Divergence,
+    op: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let block = op.block()?;
+    let region = block.parent_region()?;
+    let first = region.first_block()?;
+    first.next_in_region()?;
+    if block == first {
+        return None;
+    }
+    std::iter::successors(Some(first), |b| b.next_in_region())
+        .filter_map(|block| block.terminator())
+        .find(|terminator| {
+            matches!(ops::name(terminator), "cf.cond_br" | "cf.switch")
+                && terminator
+                    .operand(0)
+                    .is_ok_and(|c| divergence.is_divergent(c))
+        })
 }
