@@ -455,3 +455,62 @@ func.func @copies_in_an_inner_loop_with_iteration_bounds(%X: memref<64xf32> {llv
   } {apipe.async_stages = array<i64: 0>}
   return
 }
+
+// -----
+
+// A plain store into the versioned buffer under a condition (iteration 0
+// only), read in every iteration: the odd iterations read version 1, which
+// the store never wrote (trial 8, finding 9: the pipelined loop printed
+// [1001, 5, 1009, 13, ...] for make-sync's [1001, 1005, 1009, 1013, ...]).
+// Refused at the store, as for a copy.
+func.func @store_under_condition(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %k = arith.constant 1000.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 2 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 0
+    %first = arith.cmpi eq, %i, %c0 : index
+    scf.if %first {
+      // expected-error @+1 {{'memref.store' op writes its buffer under a condition and the buffer would get 2 versions: an iteration that skips the store would read the data of 2 iterations earlier}}
+      memref.store %k, %buf[%c3] : memref<4xf32>
+    }
+    %x = memref.load %buf[%c3] : memref<4xf32>
+    %y = memref.load %buf[%c1] : memref<4xf32>
+    %z = arith.addf %x, %y : f32
+    memref.store %z, %out[%i] : memref<64xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+// The same store on every path (each iteration writes buf[3]): pipelined.
+func.func @store_on_every_path(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %k = arith.constant 1000.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  // expected-remark @+1 {{scheduled 2 stages (num_stages = 2)}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    apipe.copy %A[%off], %buf[%c0], 2 : memref<64xf32> to memref<4xf32>
+    apipe.commit_group
+    apipe.wait_group 0
+    memref.store %k, %buf[%c3] : memref<4xf32>
+    %x = memref.load %buf[%c3] : memref<4xf32>
+    %y = memref.load %buf[%c1] : memref<4xf32>
+    %z = arith.addf %x, %y : f32
+    memref.store %z, %out[%i] : memref<64xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}

@@ -752,14 +752,15 @@ pub(crate) fn analyze<'c: 'a, 'a>(
             versioned.push((root, versions));
         }
         let skipped = conditional_writes::skipped_write(&body, b, &shape, &varies);
-        if let Some(at) = skipped {
+        if let Some((at, name)) = skipped {
             // Refused, not warned: the pipelined loop would read another
             // iteration's data where the input loop reads the last write.
+            let what = if name == ops::COPY { "copy" } else { "store" };
             error(
                 &mut ok,
                 at,
                 &format!(
-                    "'apipe.copy' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the copy would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
+                    "'{name}' op writes its buffer under a condition and the buffer would get {versions} versions: an iteration that skips the {what} would read the data of {versions} iterations earlier, not the previous iteration's (multi-buffering needs every iteration to write the buffer); write the buffer on every path, or copy into a buffer read only in the same iteration"
                 ),
             );
         }

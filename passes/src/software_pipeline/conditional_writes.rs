@@ -15,7 +15,8 @@
 //!    `scf.for` whose bounds do not change between iterations runs equally
 //!    often in each (no difference between paths); in any other region op
 //!    (a loop with bounds of the iteration) an unknown number of times;
-//! 2. collect the writes of the buffer (`apipe.copy` into it; one run an
+//! 2. collect the writes of the buffer (`apipe.copy` into it, and plain
+//!    `memref.store` / `vector.store`s of it; one run an
 //!    unknown number of times is never counted as certain) and its reads (every other use; a
 //!    load, a vector load or a copy out of it reads a known region, any
 //!    other use the whole buffer);
@@ -109,7 +110,8 @@ impl Region {
 struct Access<'c> {
     guard: Guard,
     region: Region,
-    location: Option<Location<'c>>,
+    /// Where the write is and its op name (writes only).
+    location: Option<(Location<'c>, &'static str)>,
 }
 
 /// Step 1-2: the writes and reads of `buffer` in the ops of `block_ops`
@@ -140,7 +142,7 @@ fn collect<'c>(
                 writes.push(Access {
                     guard: guard.clone(),
                     region: Region::of(&indices[src_rank..src_rank + dst_rank], elements, shape),
-                    location: Some(op.location()),
+                    location: Some((op.location(), "apipe.copy")),
                 });
             }
             if uses.contains(&0) && indices.len() >= src_rank {
@@ -155,6 +157,24 @@ fn collect<'c>(
                     location: None,
                 });
             }
+        } else if uses == [1] && matches!(ops::name(op), "memref.store" | "vector.store") {
+            // A plain write of the buffer (its value operand is not the
+            // buffer): a write like a copy's, which some paths may skip.
+            let count = if ops::is(op, "memref.store") {
+                Some(1)
+            } else {
+                vector_elements_of(operands[0])
+            };
+            let name = if ops::is(op, "memref.store") {
+                "memref.store"
+            } else {
+                "vector.store"
+            };
+            writes.push(Access {
+                guard: guard.clone(),
+                region: Region::of(&operands[2..], count, shape),
+                location: Some((op.location(), name)),
+            });
         } else if !uses.is_empty() {
             let region = match ops::name(op) {
                 "memref.load" if uses == [0] => Region::of(&operands[1..], Some(1), shape),
@@ -215,7 +235,12 @@ fn collect<'c>(
 
 /// The element count of the 1-D vector `op` returns (`vector.load`).
 fn vector_elements(op: &OperationRef) -> Option<i64> {
-    let ty = op.result_at(0)?.r#type().to_raw();
+    vector_elements_of(op.result_at(0)?.into())
+}
+
+/// The element count of the 1-D vector `value` (`vector.store`'s value).
+fn vector_elements_of(value: Value) -> Option<i64> {
+    let ty = value.r#type().to_raw();
     // SAFETY: a live type; the shaped accessors are called on a vector.
     unsafe {
         (mlir_sys::mlirTypeIsAVector(ty) && mlir_sys::mlirShapedTypeGetRank(ty) == 1)
@@ -253,9 +278,10 @@ fn holds(guard: &Guard, assignment: &Assignment) -> bool {
     })
 }
 
-/// The copy into `buffer` (a multi-buffered buffer of static `shape`) that
-/// some path through an iteration of the loop with body `body` skips while
-/// a read on that path may need its data; `None` if every path writes
+/// The write into `buffer` (a multi-buffered buffer of static `shape`: an
+/// `apipe.copy`, `memref.store` or `vector.store`; its location and op
+/// name) that some path through an iteration of the loop with body `body`
+/// skips while a read on that path may need its data; `None` if every path writes
 /// whatever it reads. `varies(key)` tells whether a guard value may change
 /// between iterations.
 pub(crate) fn skipped_write<'c>(
@@ -263,7 +289,7 @@ pub(crate) fn skipped_write<'c>(
     buffer: usize,
     shape: &[i64],
     varies: &dyn Fn(usize) -> bool,
-) -> Option<Location<'c>> {
+) -> Option<(Location<'c>, &'static str)> {
     let mut writes = Vec::new();
     let mut reads = Vec::new();
     collect(
