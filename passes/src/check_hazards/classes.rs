@@ -21,7 +21,7 @@
 //! between threads, reported with thread ids that meet
 //! ([`Analysis::thread_witness`]); a copy is also compared with itself run
 //! by another thread ([`Analysis::check_same_copy_other_threads`]) and with
-//! other threads' workgroup writes since the last barrier
+//! other threads' writes (workgroup or global) since the last barrier
 //! ([`Analysis::check_writes_since_barrier`]). Copies that write equal
 //! values in every thread ([`Analysis::same_values_in_every_thread`]) do
 //! not race with each other.

@@ -55,8 +55,8 @@
 //!    affine in loop iterations), the constraints under which it exists
 //!    (its issue context, path conditions), and in a `gpu.func` whether it is
 //!    complete for its thread but not yet behind a barrier; plus, in a
-//!    `gpu.func`, the reads of shared data and the writes of workgroup
-//!    memory not yet behind a barrier. Regions
+//!    `gpu.func`, the reads of shared data and the writes of workgroup or
+//!    global memory (not thread-private) not yet behind a barrier. Regions
 //!    are forms of the values in scope ([`crate::access::values`]): a loop
 //!    induction variable is `lb + step * τ_L`.
 //! 3. Transfer: an access (by its memory effects) is checked against every
@@ -64,7 +64,7 @@
 //!    and the instance's constraints, [`crate::access::overlap`]; in a
 //!    `gpu.func` an overlap only with another thread's instance is a race
 //!    between threads); a copy is checked as a read of `src` and a write of
-//!    `dst`, in a `gpu.func` also against the reads and workgroup writes of
+//!    `dst`, in a `gpu.func` also against the reads and (workgroup or global) writes of
 //!    other threads with no barrier since and against itself run by another
 //!    thread, then added uncommitted; a commit adds one group to its queue's instances and
 //!    closes the uncommitted ones; `wait_group {pending = N}` completes the

@@ -1014,12 +1014,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if self.gpu {
             let when = self.context(op).constraints().to_vec();
             for access in &found.accesses {
-                // Writes only of workgroup memory: another thread's copy
-                // over them is the race (global bytes that two threads
-                // write are no copy's business).
+                // Writes of memory other threads see (workgroup or global,
+                // not thread-private): another thread's copy over them, or
+                // reading them as its source, with no barrier since, is
+                // the race (the copy may read before or after the write).
                 let kept = match access.kind {
                     AccessKind::Read => self.shared(&access.region.root),
-                    AccessKind::Write => super::classes::workgroup(&access.region.root),
+                    AccessKind::Write => {
+                        !crate::access::region::thread_private(&access.region.root)
+                    }
                 };
                 if kept {
                     state.add_read(Read {
