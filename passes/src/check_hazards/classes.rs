@@ -136,7 +136,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         answer
     }
 
-    /// [`Analysis::meets`], computed.
+    /// [`Analysis::meets`], computed: first without the kernel's thread-id
+    /// bounds ([`Analysis::thread_bounds`]); an overlap found so is tested
+    /// again with them, which may only prove it away. (Passing the bounds
+    /// at once made some comparisons, exact without them, inexact: more
+    /// constraints than the feasibility test follows exactly, and a false
+    /// missing barrier.)
     fn meets_uncached(
         &mut self,
         op: &OperationRef<'c, 'a>,
@@ -145,6 +150,31 @@ impl<'c, 'a> Analysis<'c, 'a> {
         their_op: &OperationRef<'c, 'a>,
         when: &[Constraint],
         threads: Threads,
+    ) -> (Overlap, System) {
+        let first = self.meets_bounded(op, mine, theirs, their_op, when, threads, false);
+        if threads == Threads::Same || !first.0.may() || self.thread_bounds().is_empty() {
+            return first;
+        }
+        let second = self.meets_bounded(op, mine, theirs, their_op, when, threads, true);
+        if second.0.may() {
+            first
+        } else {
+            second
+        }
+    }
+
+    /// [`Analysis::meets_uncached`], with the kernel's thread-id bounds if
+    /// `bounded`.
+    #[allow(clippy::too_many_arguments)]
+    fn meets_bounded(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        mine: &Region,
+        theirs: &Region,
+        their_op: &OperationRef<'c, 'a>,
+        when: &[Constraint],
+        threads: Threads,
+        bounded: bool,
     ) -> (Overlap, System) {
         let mut system = self.context(op);
         if threads == Threads::Same {
@@ -195,7 +225,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // The kernel's thread-id bounds hold for both threads; they matter
         // only where the comparison names a thread id (else it holds for
         // any two threads, and says so).
-        if !ids.is_empty() {
+        if bounded && !ids.is_empty() {
             for c in self.thread_bounds() {
                 let other = c.substitute(&|s| match s {
                     Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
