@@ -72,6 +72,33 @@ func.func @write_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
 
 // -----
 
+// A store into the copy's own destination before the copy (under a
+// condition): one error, the write's (it was also reported as a read of
+// the buffer before the copy; trial 8, finding 10).
+func.func @store_into_destination_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<8xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %first = arith.cmpi eq, %i, %c0 : index
+    // expected-error @+1 {{'scf.if' op writes memory that a later copy of the same iteration may access, but the schedule puts it in stage 1 and the copy in stage 0}}
+    scf.if %first {
+      memref.store %f, %buf[%c4] : memref<8xf32>
+    }
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<8xf32>
+    %x = memref.load %buf[%c1] : memref<8xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
 func.func @hand_pipelined(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -437,8 +437,13 @@ pub(crate) fn assign<'c: 'a, 'a>(
         for k in (0..c).filter(|&k| stage[k] > stage[c]) {
             let reads = nested[k].iter().any(|o| {
                 o.operands().enumerate().any(|(i, v)| {
+                    // Its buffer operand as the destination of a copy or a
+                    // plain store is a write (the next check's case).
                     written.contains(&(v.to_raw().ptr as usize))
-                        && !(ops::is(o, ops::COPY) && i == 1)
+                        && !(i == 1
+                            && (ops::is(o, ops::COPY)
+                                || ops::is(o, "memref.store")
+                                || ops::is(o, "vector.store")))
                 })
             });
             if reads {
