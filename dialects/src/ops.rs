@@ -315,6 +315,21 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     crate::attributes::integer(&owner, "value")
 }
 
+/// True if `op` is GPU code, run by every thread of a block: nested in a
+/// `gpu.func` or a `gpu.launch` body.
+pub fn in_gpu_code<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> bool {
+    ancestors(op).any(|p| is(&p, "gpu.func") || is(&p, "gpu.launch"))
+}
+
+/// True if `op` lies in a region of one block (no `cf` branch decides
+/// whether it runs once its region is entered).
+pub fn in_single_block_region(op: &OperationRef) -> bool {
+    op.block()
+        .and_then(|b| b.parent_region())
+        .and_then(|r| r.first_block())
+        .is_some_and(|b| b.next_in_region().is_none())
+}
+
 /// True for an op whose body is a function body, the unit of
 /// synchronization (groups and waits are per running thread): any op named
 /// `*.func` (`func.func`, `gpu.func`, `llvm.func`), and `gpu.launch` (its

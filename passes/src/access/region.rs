@@ -320,10 +320,7 @@ pub fn thread_private(root: &Root) -> bool {
             ptr: key as *const std::ffi::c_void,
         })
     };
-    defining_op(value).is_some_and(|op| {
-        ops::is(&op, "memref.alloca")
-            && ops::ancestors(&op).any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"))
-    })
+    defining_op(value).is_some_and(|op| ops::is(&op, "memref.alloca") && ops::in_gpu_code(&op))
 }
 
 /// The memref `op` is a view of, if it is a view op: MLIR's
@@ -356,8 +353,7 @@ pub fn is_thread_private(value: Value) -> bool {
             return false;
         };
         if ops::is(&op, "memref.alloca") {
-            return ops::ancestors(&op)
-                .any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"));
+            return ops::in_gpu_code(&op);
         }
         match view_operand(&op) {
             Some(source) => value = source,

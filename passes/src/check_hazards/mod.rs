@@ -238,7 +238,9 @@ pub fn find_hazards<'c: 'a, 'a>(
     let with_async = group_distance::functions_where(root, apipe_dialect::ops::is_apipe);
     if !with_async.is_empty() {
         for call in apipe_dialect::ops::self_and_nested_ops(root) {
-            if !apipe_dialect::ops::is(&call, "func.call") || !in_gpu_code(&call) {
+            if !apipe_dialect::ops::is(&call, "func.call")
+                || !apipe_dialect::ops::in_gpu_code(&call)
+            {
                 continue;
             }
             if let Some(callee) = group_distance::callee(&call).filter(|c| with_async.contains(c)) {
@@ -441,12 +443,6 @@ fn resolve_calls<'c: 'a, 'a>(
 /// The key of an op.
 fn op_key(op: &OperationRef) -> usize {
     crate::access::values::op_key(op)
-}
-
-/// True if `op` is inside a `gpu.func` or a `gpu.launch` body.
-fn in_gpu_code(op: &OperationRef) -> bool {
-    apipe_dialect::ops::ancestors(op)
-        .any(|p| apipe_dialect::ops::is(&p, "gpu.func") || apipe_dialect::ops::is(&p, "gpu.launch"))
 }
 
 #[cfg(test)]

@@ -586,20 +586,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if !kernel {
             return false;
         }
-        let single_block = |o: &OperationRef<'c, 'a>| {
-            o.block().and_then(|b| b.parent_region()).is_some_and(|r| {
-                r.first_block()
-                    .is_some_and(|b| b.next_in_region().is_none())
-            })
-        };
-        if !single_block(op) {
+        if !ops::in_single_block_region(op) {
             return false;
         }
         for parent in ops::ancestors(op) {
             if parent == self.function {
                 return true;
             }
-            if !single_block(&parent) {
+            if !ops::in_single_block_region(&parent) {
                 return false;
             }
             let uniform = match ops::name(&parent) {

@@ -744,7 +744,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
             });
             if root.symbol == access::Symbol::Value(b)
                 && plain
-                && memory.own_slots(&loop_op, &unversioned, &root, in_gpu_code(&loop_op))
+                && memory.own_slots(&loop_op, &unversioned, &root, ops::in_gpu_code(&loop_op))
             {
                 own_slots.push(value);
                 continue;
@@ -805,7 +805,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                 schedule: &schedule,
                 versions: &versions,
             },
-            in_gpu_code(&loop_op),
+            ops::in_gpu_code(&loop_op),
             &|b, v| describe(b, v).is_ok(),
         );
         for (b, v) in sync {
@@ -830,7 +830,8 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         // an earlier iteration wrote would read another version.
         let checked = ok;
         for (root, versions) in versioned.iter().filter(|_| checked) {
-            if let Some((read, write)) = memory.carried_read(&loop_op, root, in_gpu_code(&loop_op))
+            if let Some((read, write)) =
+                memory.carried_read(&loop_op, root, ops::in_gpu_code(&loop_op))
             {
                 diagnostic::emit(
                     read.location(),
@@ -949,12 +950,8 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     // one block: no branch decides whether a thread reaches it) whose
     // bounds and step are constants or function arguments: the analysis
     // of the whole function (a fixed point) is skipped.
-    let direct = loop_op.parent_operation() == Some(function)
-        && loop_op
-            .block()
-            .and_then(|b| b.parent_region())
-            .and_then(|r| r.first_block())
-            .is_some_and(|b| b.next_in_region().is_none());
+    let direct =
+        loop_op.parent_operation() == Some(function) && ops::in_single_block_region(loop_op);
     let uniform_bounds = (0..3).all(|i| {
         loop_op.operand_at(i).is_some_and(|v| {
             ops::constant_int(v).is_some()
@@ -1037,12 +1034,6 @@ fn plain_index(value: Value, iter_args: &FxHashSet<usize>, seen: &mut FxHashSet<
             (ty.is_index() || ty.is_mem_ref()) && plain_index(v, iter_args, seen)
         })
     })
-}
-
-/// True if `op` runs in every thread of a block: it is nested in a
-/// `gpu.func` or a `gpu.launch` body.
-fn in_gpu_code(op: &OperationRef) -> bool {
-    ops::ancestors(op).any(|p| ops::is(&p, "gpu.func") || ops::is(&p, "gpu.launch"))
 }
 
 /// True if `op` is nested in a `gpu.func`.

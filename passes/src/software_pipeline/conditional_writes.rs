@@ -160,15 +160,10 @@ fn collect<'c>(
         } else if uses == [1] && matches!(ops::name(op), "memref.store" | "vector.store") {
             // A plain write of the buffer (its value operand is not the
             // buffer): a write like a copy's, which some paths may skip.
-            let count = if ops::is(op, "memref.store") {
-                Some(1)
+            let (name, count) = if ops::is(op, "memref.store") {
+                ("memref.store", Some(1))
             } else {
-                vector_elements_of(operands[0])
-            };
-            let name = if ops::is(op, "memref.store") {
-                "memref.store"
-            } else {
-                "vector.store"
+                ("vector.store", vector_elements_of(operands[0]))
             };
             writes.push(Access {
                 guard: guard.clone(),
