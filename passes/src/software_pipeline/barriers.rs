@@ -538,53 +538,97 @@ impl Model {
         model
     }
 
-    /// The buffer versions `(buffer, version)` an access of iteration `i`
-    /// touches.
-    fn keys(&self, buffer: Option<usize>, slots: Slots, i: i64) -> Vec<(usize, i64)> {
+    /// The first flat index of each buffer's versions in [`Self::events`]
+    /// (a buffer spans its versions and every fixed or rotating slot its
+    /// sites name), then the index of the unknown buffer, then the count.
+    fn key_offsets(&self) -> Vec<usize> {
+        let mut span: Vec<i64> = self.versions.clone();
+        for site in &self.sites {
+            if let Some(b) = site.buffer.filter(|&b| b != usize::MAX) {
+                let end = match site.slots {
+                    Slots::Fixed { start, extent } => start.max(0) + extent,
+                    Slots::Rotating { k, .. } => k,
+                    Slots::Iteration | Slots::All => 0,
+                };
+                span[b] = span[b].max(end);
+            }
+        }
+        let mut offsets = Vec::with_capacity(span.len() + 2);
+        let mut next = 0;
+        for s in span {
+            offsets.push(next);
+            next += s.max(0) as usize;
+        }
+        offsets.push(next);
+        offsets.push(next + 1);
+        offsets
+    }
+
+    /// Calls `f` with the flat index (see [`Self::key_offsets`]) of each
+    /// buffer version `(buffer, version)` an access of iteration `i`
+    /// touches: an unknown buffer touches every version of every buffer
+    /// and the unknown buffer's own.
+    fn for_each_key(
+        &self,
+        offsets: &[usize],
+        buffer: Option<usize>,
+        slots: Slots,
+        i: i64,
+        mut f: impl FnMut(usize),
+    ) {
+        let at = |b: usize, v: i64| offsets[b] + v as usize;
         match buffer {
             Some(b) if b != usize::MAX => match slots {
-                Slots::Iteration => vec![(b, i.rem_euclid(self.versions[b]))],
-                Slots::Rotating { a, c, k } => vec![(b, (a * i + c).rem_euclid(k))],
-                Slots::Fixed { start, extent } => (start..start + extent).map(|v| (b, v)).collect(),
-                Slots::All => (0..self.versions[b]).map(|v| (b, v)).collect(),
+                Slots::Iteration => f(at(b, i.rem_euclid(self.versions[b]))),
+                Slots::Rotating { a, c, k } => f(at(b, (a * i + c).rem_euclid(k))),
+                Slots::Fixed { start, extent } => (start..start + extent).for_each(|v| f(at(b, v))),
+                Slots::All => (0..self.versions[b]).for_each(|v| f(at(b, v))),
             },
-            _ => (0..self.versions.len())
-                .flat_map(|b| (0..self.versions[b]).map(move |v| (b, v)))
-                .chain(std::iter::once((usize::MAX, 0)))
-                .collect(),
+            _ => {
+                for b in 0..self.versions.len() {
+                    (0..self.versions[b]).for_each(|v| f(at(b, v)));
+                }
+                f(offsets[self.versions.len()]);
+            }
         }
     }
 
-    /// The events of the sequence for `n` iterations, per buffer version,
-    /// in start order.
-    fn events(&self, n: u64) -> FxHashMap<(usize, i64), Vec<Event>> {
+    /// The events of the sequence for `n` iterations, per buffer version
+    /// (indexed as [`Self::key_offsets`] says), in start order.
+    fn events(&self, n: u64) -> Vec<Vec<Event>> {
         let n = n as i64;
         let l = self.len as i64;
         let steps = if n == 0 { 0 } else { n + self.max_stage };
-        let mut out: FxHashMap<(usize, i64), Vec<Event>> = FxHashMap::default();
-        let outside =
-            |buffers: &[usize], at: i64, out: &mut FxHashMap<(usize, i64), Vec<Event>>| {
-                for &b in buffers {
-                    let keys: Vec<(usize, i64)> = if b == usize::MAX {
-                        self.keys(None, Slots::All, 0)
-                    } else {
-                        (0..self.versions[b]).map(|v| (b, v)).collect()
-                    };
-                    for key in keys {
-                        out.entry(key).or_default().push(Event {
-                            start: at,
-                            end: at,
-                            write: true,
-                            group: None,
-                        });
-                    }
-                }
+        let offsets = self.key_offsets();
+        let mut out: Vec<Vec<Event>> = (0..offsets[offsets.len() - 1])
+            .map(|_| Vec::with_capacity(steps.max(0) as usize + 2))
+            .collect();
+        // Within a step, sites in (position, end) order: each version's
+        // events then come in (start, end) order with no sort.
+        let end_in_step = |site: &Site| match (site.completion, site.unwaited) {
+            (Some((d, p)), _) => d * l + p as i64,
+            (None, true) => i64::MAX,
+            (None, false) => site.position as i64,
+        };
+        let mut order: Vec<&Site> = self.sites.iter().collect();
+        order.sort_by_key(|site| (site.position, end_in_step(site)));
+        let outside = |buffers: &[usize], at: i64, out: &mut Vec<Vec<Event>>| {
+            let event = Event {
+                start: at,
+                end: at,
+                write: true,
+                group: None,
             };
+            for &b in buffers {
+                let buffer = (b != usize::MAX).then_some(b);
+                self.for_each_key(&offsets, buffer, Slots::All, 0, |k| out[k].push(event));
+            }
+        };
         if steps > 0 {
             outside(&self.before, -1, &mut out);
         }
         for tau in 0..steps {
-            for site in &self.sites {
+            for &site in &order {
                 let i = tau - site.stage;
                 if i < 0 || i >= n {
                     continue;
@@ -595,22 +639,21 @@ impl Model {
                     (None, true) => i64::MAX,
                     (None, false) => start,
                 };
-                for key in self.keys(site.buffer, site.slots, i) {
-                    out.entry(key).or_default().push(Event {
-                        start,
-                        end,
-                        write: site.write,
-                        group: site.completion.map(|_| (site.stage, i)),
-                    });
-                }
+                let event = Event {
+                    start,
+                    end,
+                    write: site.write,
+                    group: site.completion.map(|_| (site.stage, i)),
+                };
+                self.for_each_key(&offsets, site.buffer, site.slots, i, |k| out[k].push(event));
             }
         }
         if steps > 0 {
             outside(&self.after, steps * l, &mut out);
         }
-        for events in out.values_mut() {
-            events.sort_by_key(|e| (e.start, e.end));
-        }
+        debug_assert!(out
+            .iter()
+            .all(|events| events.is_sorted_by_key(|e| (e.start, e.end))));
         out
     }
 
@@ -619,7 +662,7 @@ impl Model {
     /// two hazardous accesses overlap (no barrier can separate them).
     fn arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
         let mut arcs = Vec::new();
-        for events in self.events(n).values() {
+        for events in &self.events(n) {
             // One pass: for each event `b`, the latest end among the earlier
             // events it conflicts with (one of the two writes, not of `b`'s
             // own group, and waited for: a copy never waited for is left to
@@ -644,7 +687,7 @@ impl Model {
                 }
             }
         }
-        arcs.sort_by_key(|&(e1, e2)| (e2, e1));
+        arcs.sort_unstable_by_key(|&(e1, e2)| (e2, e1));
         arcs.dedup();
         Some(arcs)
     }
@@ -921,7 +964,7 @@ mod tests {
     /// a write (not of one group), has a barrier strictly between the end
     /// of the first and the start of the second.
     fn covered(model: &Model, n: u64, barriers: &BTreeSet<i64>) -> bool {
-        for events in model.events(n).values() {
+        for events in &model.events(n) {
             for (j, b) in events.iter().enumerate() {
                 for a in &events[..j] {
                     if !(a.write || b.write) || (a.group.is_some() && a.group == b.group) {
@@ -1027,7 +1070,7 @@ mod tests {
     /// conflicts with `b` (one of the two writes, other group, waited).
     fn arcs_pairwise(model: &Model, n: u64) -> Option<Vec<(i64, i64)>> {
         let mut arcs = Vec::new();
-        for events in model.events(n).values() {
+        for events in &model.events(n) {
             for (j, b) in events.iter().enumerate() {
                 let mut latest: Option<i64> = None;
                 for a in &events[..j] {
