@@ -206,15 +206,29 @@ pub fn may_depend(
 /// system.
 pub fn may_depend_at(
     forms: &mut Forms,
+    a: (&Region, Option<&OperationRef>),
+    b: (&Region, Option<&OperationRef>),
+    l: &OperationRef,
+    distance: IterationDistance,
+) -> Overlap {
+    may_depend_assuming(forms, a, b, l, distance, &[])
+}
+
+/// [`may_depend_at`] with the facts `assumed` added to the system (facts
+/// of the values both executions see, such as bounds on thread ids).
+pub fn may_depend_assuming(
+    forms: &mut Forms,
     (a, a_op): (&Region, Option<&OperationRef>),
     (b, b_op): (&Region, Option<&OperationRef>),
     l: &OperationRef,
     distance: IterationDistance,
+    assumed: &[Constraint],
 ) -> Overlap {
     let tau = Lin::symbol(Symbol::Iteration(op_key(l)));
     let Some(mut system) = body_context(forms, l) else {
         return Overlap::Disjoint;
     };
+    system.extend(assumed.iter().cloned());
     let d = match distance {
         IterationDistance::Exactly(d) => Lin::constant(d as i64),
         IterationDistance::AtLeast(min) => {

@@ -70,7 +70,9 @@ pub mod values;
 
 pub use affine::{Atom, Lin, Signedness, Symbol};
 pub use constraints::{Constraint, Feasibility, System};
-pub use dependence::{may_depend, may_depend_at, may_meet_in_one_iteration, IterationDistance};
+pub use dependence::{
+    may_depend, may_depend_assuming, may_depend_at, may_meet_in_one_iteration, IterationDistance,
+};
 pub use effects::{accesses, copy_regions, Access, AccessCache, AccessKind, OpAccesses};
 pub use region::{
     disjoint_by_forms, in_bounds, may_alias, overlap, overlap_with, same_buffer, Alternative, Dim,

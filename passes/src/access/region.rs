@@ -1382,3 +1382,25 @@ pub fn whole(forms: &mut Forms, memref: Value) -> Region {
         });
     region_of(forms, memref, dims)
 }
+
+/// True if `op`'s regions are exactly the elements it touches, each of which
+/// must be in bounds ([`in_bounds`]): `memref.load` and `memref.store`
+/// (MLIR: out of bounds is undefined behaviour), and `apipe.copy` without
+/// `src_elements` (docs/dialect.md; `cp.async` out of bounds is undefined,
+/// PTX ISA 9.7.9.25). Not `vector.transfer_read` / `transfer_write` (out of
+/// bounds lanes are padded or masked), masked vector ops, or a copy with
+/// `src_elements` (its source region is sized by `elements`, which may run
+/// past the buffer): their regions may be larger than what they touch.
+pub fn bounded_access(op: &melior::ir::OperationRef) -> bool {
+    match apipe_dialect::ops::name(op) {
+        "memref.load" | "memref.store" => true,
+        apipe_dialect::ops::COPY => {
+            let ranks = op
+                .operand_at(0)
+                .and_then(rank)
+                .zip(op.operand_at(1).and_then(rank));
+            ranks.is_some_and(|(src, dst)| op.operand_count() == 2 + src + dst)
+        }
+        _ => false,
+    }
+}

@@ -70,6 +70,23 @@ pub fn induction_loop<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, '
     (ops::is(&parent, "scf.for") && ops::is_entry_block(&block)).then_some(parent)
 }
 
+/// True if the value with key `k` (a [`Symbol::Value`] key of a live value)
+/// is a thread id: a `gpu.thread_id` or `gpu.global_id` result, or one of
+/// a `gpu.launch` body's thread id arguments (3-5, MLIR GPUOps.td).
+pub fn is_thread_id(k: usize) -> bool {
+    // SAFETY: keys of symbols come from live values.
+    let value = unsafe { value_of(k) };
+    if let Some(op) = defining_op(value) {
+        return matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id");
+    }
+    block_argument(value).is_some_and(|(block, n)| {
+        (3..6).contains(&n)
+            && block
+                .parent_operation()
+                .is_some_and(|p| ops::is(&p, "gpu.launch"))
+    })
+}
+
 /// The value whose key ([`value_key`]) is `key`.
 ///
 /// # Safety

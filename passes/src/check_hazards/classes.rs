@@ -33,11 +33,10 @@ use super::{
 };
 use crate::access::{
     disjoint_by_forms, in_bounds, overlap_with,
-    region::{may_alias, Root},
+    region::{bounded_access, may_alias, Root},
     values::op_key,
     Constraint, Lin, Overlap, Region, Symbol, System,
 };
-use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, OperationRef};
 use rustc_hash::FxHashMap;
 
@@ -824,26 +823,4 @@ pub(super) fn summary_age(when: &[Constraint], system: &System, l: &OperationRef
 /// the analysis (summaries must compare equal between fixed-point rounds).
 pub(super) fn fresh_id(l: usize, what: u32) -> u32 {
     ((l >> 3) as u32).wrapping_mul(0x9e37_79b9) ^ what.wrapping_mul(0x85eb_ca6b) | 0x8000_0000
-}
-
-/// True if `op`'s regions are exactly the elements it touches, each of which
-/// must be in bounds ([`in_bounds`]): `memref.load` and `memref.store`
-/// (MLIR: out of bounds is undefined behaviour), and `apipe.copy` without
-/// `src_elements` (docs/dialect.md; `cp.async` out of bounds is undefined,
-/// PTX ISA 9.7.9.25). Not `vector.transfer_read` / `transfer_write` (out of
-/// bounds lanes are padded or masked), masked vector ops, or a copy with
-/// `src_elements` (its source region is sized by `elements`, which may run
-/// past the buffer): their regions may be larger than what they touch.
-pub(super) fn bounded_access(op: &OperationRef) -> bool {
-    match apipe_dialect::ops::name(op) {
-        "memref.load" | "memref.store" => true,
-        apipe_dialect::ops::COPY => {
-            let ranks = op
-                .operand_at(0)
-                .and_then(crate::access::region::rank)
-                .zip(op.operand_at(1).and_then(crate::access::region::rank));
-            ranks.is_some_and(|(src, dst)| op.operand_count() == 2 + src + dst)
-        }
-        _ => false,
-    }
 }

@@ -407,18 +407,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
     /// True if the value `k` is a thread id (distinct in every thread).
     pub(super) fn is_thread_id(&self, k: usize) -> bool {
-        // SAFETY: keys of symbols come from live values of this function.
-        let value = unsafe { value_of(k) };
-        if let Some(op) = defining_op(value) {
-            return matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id");
-        }
-        // `gpu.launch` body arguments 3-5 are the thread ids.
-        block_argument(value).is_some_and(|(block, n)| {
-            (3..6).contains(&n)
-                && block
-                    .parent_operation()
-                    .is_some_and(|p| ops::is(&p, "gpu.launch"))
-        })
+        crate::access::values::is_thread_id(k)
     }
 
     /// The dimension (0 for x, 1 for y, 2 for z) of the thread id `k`
@@ -546,7 +535,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut next = body.and_then(|b| b.first_operation());
         while let Some(op) = next {
             next = op.next_in_block();
-            if !super::classes::bounded_access(&op) || !self.runs_in_every_thread(&op) {
+            if !crate::access::region::bounded_access(&op) || !self.runs_in_every_thread(&op) {
                 continue;
             }
             let found = self.cache.of(&op);

@@ -42,6 +42,16 @@
 //!    (read-after-write, write-after-read, write-after-write) and the
 //!    iteration distance, with a note at the other op. Nothing is changed.
 //!
+//! Threads (GPU code): the input loop's barriers run the iterations of
+//! the threads of a block in step, so an access of one thread is also
+//! compared with the other threads' accesses: `y`'s region with every
+//! value that may differ between threads renamed ([`Symbol::OtherThread`],
+//! the values of `crate::tokens_to_mbarrier::divergence`), which includes
+//! the same thread. Thread-private buffers are not compared. The bounds on
+//! the thread ids that the body's in-bounds accesses give
+//! ([`Accesses::thread_bounds`]) are tried second, to prove an overlap
+//! away only.
+//!
 //! Aliasing ([`crate::access::may_alias`]): two different function
 //! arguments, or an argument and a global, may be the same memory (MLIR's
 //! and LLVM's default; the caller may pass one buffer twice) unless one of
@@ -79,12 +89,26 @@ struct Access<'c, 'a> {
     kind: AccessKind,
     /// `None`: all memory.
     region: Option<Region>,
+    /// In GPU code, the region as another thread of the block sees it: its
+    /// thread-variant values renamed ([`Symbol::OtherThread`]); `None` if
+    /// no value of it varies between threads, or its buffer is private to
+    /// each thread ([`other_thread`]).
+    other_thread: Option<Region>,
     /// An async copy's access.
     asynchronous: bool,
     /// Where it starts in the pipelined time step of its iteration.
     start: Point,
     /// Where it is done (`None`: not before the loop ends).
     end: Option<Point>,
+}
+
+impl Access<'_, '_> {
+    /// The region to compare another access with: as another thread sees
+    /// it in GPU code (every thread of the block, the same one included),
+    /// else the region.
+    fn seen_by_other_threads(&self) -> Option<&Region> {
+        self.other_thread.as_ref().or(self.region.as_ref())
+    }
 }
 
 /// What the check needs of the plan.
@@ -138,6 +162,7 @@ fn collect<'c: 'a, 'a>(
                         op: *op,
                         kind,
                         region: None,
+                        other_thread: None,
                         asynchronous: false,
                         start,
                         end: Some(start),
@@ -152,6 +177,7 @@ fn collect<'c: 'a, 'a>(
                     op: *op,
                     kind: a.kind,
                     region: Some(a.region.clone()),
+                    other_thread: None,
                     asynchronous,
                     start,
                     end: if asynchronous {
@@ -179,6 +205,82 @@ fn shared_versions(x: &Region, y: &Region, plan: &Schedule) -> Option<i64> {
                 .map(|(_, v)| *v)
         })
         .flatten()
+}
+
+/// `region` as another thread of the block sees it: every symbol of a
+/// value that may differ between threads (`divergence`: a thread id and
+/// what is computed from it, see
+/// [`crate::tokens_to_mbarrier::divergence`]) becomes that value in
+/// another thread ([`Symbol::OtherThread`], which keeps the value's bounds
+/// and none of its relations), which may also be the same thread. `None`
+/// if nothing varies, or if the buffer is private to each thread (a
+/// `memref.alloca` in GPU code: no other thread sees it).
+///
+/// The threads of a block run the input loop's iterations in step where
+/// its barriers order them, and an access of one thread may meet another
+/// thread's in a later iteration (a thread stores what its neighbour's
+/// copy of the next iteration reads): the schedule must keep those
+/// dependences too.
+fn other_thread(
+    region: &Region,
+    divergence: &crate::tokens_to_mbarrier::divergence::Divergence,
+) -> Option<Region> {
+    if let Symbol::Value(root) = region.root.symbol {
+        // SAFETY: the root is a live value of the loop's function.
+        if access::region::is_thread_private(unsafe { access::values::value_of(root) }) {
+            return None;
+        }
+    }
+    let mut symbols = Vec::new();
+    region.symbols(&mut symbols);
+    let varies = |s: &Symbol| match s {
+        Symbol::Value(k) | Symbol::Stale(k) => divergence.is_divergent_key(*k),
+        _ => false,
+    };
+    if !symbols.iter().any(varies) {
+        return None;
+    }
+    Some(region.substitute(&|s| match s {
+        Symbol::Value(k) | Symbol::Stale(k) if divergence.is_divergent_key(k) => {
+            Some(Lin::symbol(Symbol::OtherThread(k)))
+        }
+        _ => None,
+    }))
+}
+
+/// The bounds on thread ids that the in-bounds accesses of the body's own
+/// ops give ([`Accesses::thread_bounds`]): each constraint of
+/// [`access::region::in_bounds`] that names thread ids and nothing else,
+/// and the same for another thread.
+fn bounds_of_thread_ids(list: &[Access]) -> Vec<Constraint> {
+    let mut bounds = Vec::new();
+    for a in list.iter().filter(|a| a.nested == 0) {
+        let Some(region) = a
+            .region
+            .as_ref()
+            .filter(|_| access::region::bounded_access(&a.op))
+        else {
+            continue;
+        };
+        for c in access::region::in_bounds(region) {
+            let mut symbols = Vec::new();
+            c.symbols(&mut symbols);
+            let only_ids = !symbols.is_empty()
+                && symbols
+                    .iter()
+                    .all(|s| matches!(s, Symbol::Value(k) if access::values::is_thread_id(*k)));
+            if !only_ids || bounds.contains(&c) {
+                continue;
+            }
+            let other = c.substitute(&|s| match s {
+                Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
+                _ => None,
+            });
+            bounds.push(c);
+            bounds.extend(other.flatten());
+        }
+    }
+    bounds
 }
 
 /// True if `a` and `b` (ops nested in one body op) are in different
@@ -224,7 +326,7 @@ fn inner_loops<'c, 'a>(op: &OperationRef<'c, 'a>, l: &OperationRef) -> Vec<Opera
 /// The verdict for the accesses of one body op that are in flight together
 /// (`d = 0`, both async): overlap at any iterations of the nested loops.
 fn unordered_overlap(forms: &mut Forms, x: &Access, y: &Access, l: &OperationRef) -> Overlap {
-    let (Some(rx), Some(ry)) = (&x.region, &y.region) else {
+    let (Some(rx), Some(ry)) = (&x.region, y.seen_by_other_threads()) else {
         return MAY;
     };
     if x.op != y.op || x.kind != y.kind {
@@ -260,11 +362,30 @@ fn overlap_at(
     y: &Access,
     l: &OperationRef,
     distance: IterationDistance,
+    thread_bounds: &[Constraint],
 ) -> Overlap {
-    let (Some(rx), Some(ry)) = (&x.region, &y.region) else {
+    let (Some(rx), Some(ry)) = (&x.region, y.seen_by_other_threads()) else {
         return MAY;
     };
-    may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance)
+    let verdict = may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance);
+    // Between threads, the bounds on the thread ids only ever prove an
+    // overlap away: a comparison that was exact without them may not be
+    // with them (more constraints than the feasibility test follows
+    // exactly), so they are tried second and count only when disjoint.
+    if verdict.may() && y.other_thread.is_some() && !thread_bounds.is_empty() {
+        let bounded = access::may_depend_assuming(
+            forms,
+            (rx, Some(&x.op)),
+            (ry, Some(&y.op)),
+            l,
+            distance,
+            thread_bounds,
+        );
+        if bounded == Overlap::Disjoint {
+            return bounded;
+        }
+    }
+    verdict
 }
 
 /// What an access does, for a message.
@@ -287,7 +408,14 @@ fn verb(a: &Access, may: bool) -> String {
 }
 
 /// Step 5: the located error.
-fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, exact: bool) {
+fn report(
+    x: &Access,
+    y: &Access,
+    stage: &[i64],
+    distance: IterationDistance,
+    exact: bool,
+    between_threads: bool,
+) {
     let kind = match (x.kind, y.kind) {
         (AccessKind::Write, AccessKind::Read) => "read-after-write",
         (AccessKind::Read, AccessKind::Write) => "write-after-read",
@@ -301,6 +429,13 @@ fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, ex
             format!("{d} or more iterations later"),
             format!("{d} or more"),
         ),
+    };
+    // The threads of a block run the input loop's iterations in step
+    // where its barriers order them.
+    let when = if between_threads {
+        format!("{when} in another thread of the block")
+    } else {
+        when
     };
     let carried = if distance == IterationDistance::Exactly(0) {
         ""
@@ -347,6 +482,11 @@ fn report(x: &Access, y: &Access, stage: &[i64], distance: IterationDistance, ex
                 ops::name(&y.op)
             )
         }
+    };
+    let note = if between_threads {
+        format!("{note}, in another thread")
+    } else {
+        note
     };
     diagnostic::emit(
         x.op.location(),
@@ -398,6 +538,7 @@ fn first_reversal(
     y: &Access,
     l: &OperationRef,
     plan: &Schedule,
+    thread_bounds: &[Constraint],
 ) -> Option<(IterationDistance, bool)> {
     let (first, last) = reversed_distances(x, y)?;
     let versions = match (&x.region, &y.region) {
@@ -416,7 +557,7 @@ fn first_reversal(
             return Some(found);
         }
     } else if first == 0 && x.k != y.k {
-        if let Some(found) = may(overlap_at(forms, x, y, l, same), same) {
+        if let Some(found) = may(overlap_at(forms, x, y, l, same, thread_bounds), same) {
             return Some(found);
         }
     }
@@ -426,21 +567,33 @@ fn first_reversal(
             .filter(|d| versions.is_none_or(|v| d % v as u64 == 0))
             .find_map(|d| {
                 let distance = IterationDistance::Exactly(d);
-                may(overlap_at(forms, x, y, l, distance), distance)
+                may(
+                    overlap_at(forms, x, y, l, distance, thread_bounds),
+                    distance,
+                )
             }),
         None => {
             let distance = IterationDistance::AtLeast(from);
-            overlap_at(forms, x, y, l, distance).may().then(|| {
-                // Which distance: the first one with a witness, if small.
-                (from..from + 64)
-                    .find(|&d| {
-                        matches!(
-                            overlap_at(forms, x, y, l, IterationDistance::Exactly(d)),
-                            Overlap::May { exact: true, .. }
-                        )
-                    })
-                    .map_or((distance, false), |d| (IterationDistance::Exactly(d), true))
-            })
+            overlap_at(forms, x, y, l, distance, thread_bounds)
+                .may()
+                .then(|| {
+                    // Which distance: the first one with a witness, if small.
+                    (from..from + 64)
+                        .find(|&d| {
+                            matches!(
+                                overlap_at(
+                                    forms,
+                                    x,
+                                    y,
+                                    l,
+                                    IterationDistance::Exactly(d),
+                                    thread_bounds
+                                ),
+                                Overlap::May { exact: true, .. }
+                            )
+                        })
+                        .map_or((distance, false), |d| (IterationDistance::Exactly(d), true))
+                })
         }
     }
 }
@@ -455,6 +608,13 @@ pub(super) struct Accesses<'c, 'a> {
     /// The roots [`Self::own_slots`] proved: no pair of their accesses is
     /// reversed without versions, so [`Self::check`] skips those pairs.
     proven: Vec<access::Root>,
+    /// In GPU code, bounds on the thread ids of every thread that runs an
+    /// iteration, for this thread and another ([`Symbol::OtherThread`]):
+    /// those of the in-bounds accesses ([`access::region::bounded_access`])
+    /// among the body's own ops, which every such thread runs. A copy into
+    /// `buf[tid]` of a `memref<16xf32, 3>` bounds `tid` by 16 (an access
+    /// out of bounds is undefined behaviour).
+    thread_bounds: Vec<Constraint>,
 }
 
 impl<'c: 'a, 'a> Accesses<'c, 'a> {
@@ -464,11 +624,27 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         plan: &Schedule,
         cache: &mut AccessCache<'c, 'a>,
     ) -> Self {
-        let list = collect(cache, nested, plan);
+        let mut list = collect(cache, nested, plan);
+        // GPU code: each access also as the other threads of the block see
+        // it (`other_thread`).
+        let function = nested
+            .first()
+            .and_then(|ops| ops.first())
+            .filter(|op| ops::in_gpu_code(op))
+            .and_then(|op| ops::ancestors(op).find(ops::is_function));
+        let mut thread_bounds = Vec::new();
+        if let Some(function) = function {
+            let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+            for a in &mut list {
+                a.other_thread = a.region.as_ref().and_then(|r| other_thread(r, &divergence));
+            }
+            thread_bounds = bounds_of_thread_ids(&list);
+        }
         Accesses {
             forms: Forms::new(),
             list,
             proven: Vec::new(),
+            thread_bounds,
         }
     }
 
@@ -478,6 +654,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             forms,
             list,
             proven,
+            thread_bounds,
         } = self;
         let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
         let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -504,13 +681,23 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                 if reported.contains(&pair) {
                     continue;
                 }
-                if let Some((distance, exact)) = first_reversal(forms, x, y, l, plan) {
+                if let Some((distance, exact)) = first_reversal(forms, x, y, l, plan, thread_bounds)
+                {
                     // A witness is a certain dependence only where the
                     // regions depend on iteration numbers alone (not on
                     // unknown values).
                     let exact = exact && known(x) && known(y);
                     reported.insert(pair);
-                    report(x, y, plan.stage, distance, exact);
+                    // Only between threads if the thread's own accesses
+                    // keep their order.
+                    let between_threads = y.other_thread.is_some() && {
+                        let same_thread = Access {
+                            other_thread: None,
+                            ..y.clone()
+                        };
+                        first_reversal(forms, x, &same_thread, l, plan, &[]).is_none()
+                    };
+                    report(x, y, plan.stage, distance, exact, between_threads);
                 }
             }
         }
@@ -569,7 +756,12 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         root: &access::Root,
         threads: bool,
     ) -> bool {
-        let Accesses { forms, list, .. } = self;
+        let Accesses {
+            forms,
+            list,
+            thread_bounds,
+            ..
+        } = self;
         let mut on: Vec<Access> = on_root(list, root).cloned().collect();
         let Symbol::Value(value) = root.symbol else {
             return false;
@@ -586,6 +778,8 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         };
         if threads {
             for a in &mut on {
+                // The slot dimension is the same in every thread.
+                a.other_thread = None;
                 if let Some(dims) = a.region.as_mut().and_then(|r| r.dims.as_mut()) {
                     for (i, dim) in dims.iter_mut().enumerate() {
                         if i != d {
@@ -598,7 +792,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         let kept = !on.iter().any(|x| {
             on.iter().any(|y| {
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                    && first_reversal(forms, x, y, l, plan).is_some()
+                    && first_reversal(forms, x, y, l, plan, thread_bounds).is_some()
             })
         });
         if kept {
@@ -629,6 +823,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         let Accesses {
             forms,
             list: accesses,
+            thread_bounds,
             ..
         } = self;
         let root_of = |a: &Access| match &a.region {
@@ -674,7 +869,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             let needed = on.iter().any(|x| {
                 on.iter().any(|y| {
                     (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                        && first_reversal(forms, x, y, l, plan).is_some()
+                        && first_reversal(forms, x, y, l, plan, thread_bounds).is_some()
                 })
             });
             if !needed {

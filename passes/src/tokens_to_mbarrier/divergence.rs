@@ -93,6 +93,12 @@ impl Divergence {
         self.values.contains(&key(value))
     }
 
+    /// [`Self::is_divergent`] of the value whose `MlirValue` pointer is
+    /// `key` (the key of `crate::access::Symbol::Value`).
+    pub fn is_divergent_key(&self, key: usize) -> bool {
+        self.values.contains(&key)
+    }
+
     fn mark(&mut self, value: Value) {
         self.values.insert(key(value));
     }
