@@ -100,12 +100,11 @@ fn plain_writes_private<'c: 'a, 'a>(
         // The ring is used through mbarrier ops only, ordered by their own
         // semantics (and its initialisation by the barrier after it, which
         // follows no wait).
-        // Barriers are the ordering itself; an op with regions is judged by
-        // the ops inside it.
-        if ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
-            || ops::is(op, "gpu.barrier")
-            || op.region_count() > 0
-        {
+        // Barriers are the ordering itself. An op with regions accesses
+        // what it declares itself (a `linalg.fill` writes its output; an
+        // `scf.if`, with recursive effects, nothing: its ops are visited
+        // on their own).
+        if ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name)) || ops::is(op, "gpu.barrier") {
             continue;
         }
         let found = cache.of(op);
@@ -220,7 +219,9 @@ impl<'c, 'a> Scan<'c, 'a> {
                     let nested = ops::nested_ops(op);
                     Holds {
                         copy: nested.iter().any(|n| ops::is(n, ops::COPY)),
-                        write: nested.iter().any(|n| self.writes(n)),
+                        // Its own writes (a `linalg.fill`'s output) and
+                        // those of its ops.
+                        write: self.writes(op) || nested.iter().any(|n| self.writes(n)),
                         barriers: nested
                             .iter()
                             .filter(|n| ops::is(*n, "gpu.barrier"))
@@ -243,12 +244,12 @@ impl<'c, 'a> Scan<'c, 'a> {
     }
 
     /// True for a plain write (step 1): any op but a copy and the mbarrier
-    /// ops whose memory effects write.
+    /// ops whose memory effects write. An op with regions by its own
+    /// effects only (an op with recursive effects has none of its own).
     fn writes(&mut self, op: &OperationRef<'c, 'a>) -> bool {
         if ops::is(op, ops::COPY)
             || ops::is(op, "gpu.barrier")
             || ops::MBARRIER_OPS.iter().any(|name| ops::is(op, name))
-            || op.region_count() > 0
         {
             return false;
         }
