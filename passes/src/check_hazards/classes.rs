@@ -685,7 +685,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// a race.
     pub(super) fn same_values_in_every_thread(&mut self, src: &Region, dst: &Region) -> bool {
         use crate::access::Dim;
-        let mut invariant = |x: &[Symbol]| !x.iter().any(|s| self.is_variant(*s));
         let mut symbols = Vec::new();
         src.symbols(&mut symbols);
         dst.symbols(&mut symbols);
@@ -698,6 +697,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if !followed(src) || !followed(dst) {
             return false;
         }
+        // The same buffers in every thread: a source (or destination)
+        // chosen per thread (`arith.select` or `scf.if` of two views on
+        // the thread id) is not, whatever the offsets (trial 9, finding 5).
+        if !self.same_root_in_every_thread(&src.root) || !self.same_root_in_every_thread(&dst.root)
+        {
+            return false;
+        }
+        let mut invariant = |x: &[Symbol]| !x.iter().any(|s| self.is_variant(*s));
         if invariant(&symbols) {
             return true;
         }
@@ -725,6 +732,26 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
                 _ => false,
             })
+    }
+
+    /// True if `root` is the same buffer in every thread: an allocation,
+    /// an argument or a global; a choice whose conditions and buffers are;
+    /// another root (a loaded memref, a call result) if its value does not
+    /// depend on the thread.
+    fn same_root_in_every_thread(&mut self, root: &Root) -> bool {
+        use crate::access::RootKind;
+        match &root.kind {
+            RootKind::Fresh | RootKind::Argument { .. } | RootKind::Global(_) => true,
+            RootKind::Choice(alternatives) => alternatives.iter().all(|a| {
+                let mut symbols = Vec::new();
+                for c in &a.when {
+                    c.symbols(&mut symbols);
+                }
+                !symbols.iter().any(|s| self.is_variant(*s))
+                    && self.same_root_in_every_thread(&a.region.root)
+            }),
+            RootKind::Other => !self.is_variant(root.symbol),
+        }
     }
 
     /// True if other threads may access `root` (not a thread's own
