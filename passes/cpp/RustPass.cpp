@@ -149,6 +149,17 @@ struct ErrorForwarder {
   }
 };
 
+/// LLVM's option parser reports a bad value (an unknown choice, an integer
+/// that does not parse) on stderr and gives MLIR's handler an empty message
+/// (mlir-opt then prints an empty "error: "): `message`, or what failed.
+std::string withReason(const std::string &message) {
+  if (!message.empty() && message.front() != '\n')
+    return message;
+  return "invalid pass option value (the line above names the option and "
+         "the value)" +
+         message;
+}
+
 /// Sets the options of a fresh pass, or reports MLIR's message followed by
 /// the line `addToPipeline` would add (LLVM's option parser prints its own
 /// message about a bad value to stderr and gives the handler none).
@@ -161,7 +172,7 @@ MlirPass initialized(std::unique_ptr<Pass> pass, MlirStringRef options,
   };
   if (succeeded(pass->initializeOptions(unwrap(options), collect)))
     return wrap(pass.release());
-  (void)onError(message + "\nfailed to add `" + pass->getArgument() +
+  (void)onError(withReason(message) + "\nfailed to add `" + pass->getArgument() +
                 "` with options `" + unwrap(options) + "`");
   return MlirPass{nullptr};
 }
@@ -189,6 +200,7 @@ MlirLogicalResult apipeParsePassPipeline(MlirPassManager passManager,
   llvm::raw_string_ostream os(errors);
   FailureOr<OpPassManager> parsed = parsePassPipeline(unwrap(pipeline), os);
   if (failed(parsed)) {
+    errors = withReason(errors);
     if (onError)
       onError(mlirStringRefCreate(errors.data(), errors.size()), userData);
     return mlirLogicalResultFailure();
@@ -208,6 +220,7 @@ MlirLogicalResult apipeAddPasses(MlirPassManager passManager,
   llvm::raw_string_ostream os(errors);
   if (succeeded(parsePassPipeline(unwrap(passes), *pm, os)))
     return mlirLogicalResultSuccess();
+  errors = withReason(errors);
   if (onError)
     onError(mlirStringRefCreate(errors.data(), errors.size()), userData);
   return mlirLogicalResultFailure();

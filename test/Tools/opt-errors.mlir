@@ -19,13 +19,18 @@
 // APIPE-OPTION: error: <Pass-Options-Parser>: no such option bogus
 // APIPE-OPTION: failed to add `apipe-make-sync` with options `bogus=1`
 //
-// A bad value: LLVM's option parser names the option and the value.
+// A bad value: LLVM's option parser names the option and the value (on
+// stderr, giving MLIR's handler no message: mlir-opt prints an empty
+// "error: " there; apipe-opt says what failed, trial 9 finding 8).
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(apipe-software-pipeline{sync=foo})' 2>&1 | FileCheck %s --check-prefix=APIPE-CHOICE
+// RUN: not apipe-opt %s '--apipe-software-pipeline=sync=foo' 2>&1 | FileCheck %s --check-prefix=APIPE-CHOICE
 // RUN: not apipe-opt %s '--apipe-tokens-to-counting=strict=maybe' 2>&1 | FileCheck %s --check-prefix=APIPE-BOOL
 // APIPE-CHOICE: apipe-opt: for the --sync option: Cannot find option named 'foo'!
-// APIPE-CHOICE: failed to add `apipe-software-pipeline` with options `sync=foo`
+// APIPE-CHOICE-NEXT: error: invalid pass option value (the line above names the option and the value)
+// APIPE-CHOICE-NEXT: failed to add `apipe-software-pipeline` with options `sync=foo`
 // APIPE-BOOL: apipe-opt: for the --strict option: 'maybe' is invalid value for boolean argument! Try 0 or 1
-// APIPE-BOOL: failed to add `apipe-tokens-to-counting` with options `strict=maybe`
+// APIPE-BOOL-NEXT: error: invalid pass option value (the line above names the option and the value)
+// APIPE-BOOL-NEXT: failed to add `apipe-tokens-to-counting` with options `strict=maybe`
 //
 // A bad option name or value on an upstream pass.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(cse{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-OPTION
@@ -35,7 +40,8 @@
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=abc})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
 // RUN: not apipe-opt %s --canonicalize=max-iterations=abc 2>&1 | FileCheck %s --check-prefix=UPSTREAM-VALUE
 // UPSTREAM-VALUE: apipe-opt: for the --max-iterations option: 'abc' value invalid for long argument!
-// UPSTREAM-VALUE: failed to add `canonicalize` with options `max-iterations=abc`
+// UPSTREAM-VALUE-NEXT: error: invalid pass option value (the line above names the option and the value)
+// UPSTREAM-VALUE-NEXT: failed to add `canonicalize` with options `max-iterations=abc`
 //
 // Malformed pipelines: MLIR's messages.
 // RUN: not apipe-opt %s --pass-pipeline='builtin.module(' 2>&1 | FileCheck %s --check-prefix=ANCHOR-FORM
