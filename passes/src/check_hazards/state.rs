@@ -8,6 +8,7 @@
 
 use crate::access::{Constraint, Lin, Region, Symbol};
 use melior::ir::{operation::OperationLike, OperationRef};
+use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 
 /// Groups committed on a copy's queue since it was issued (its own group's
@@ -250,7 +251,9 @@ impl<'c, 'a> Instance<'c, 'a> {
     /// True if both are the same copy with the same regions and status (they
     /// may be merged).
     pub fn same_copy(&self, other: &Instance) -> bool {
-        self.copy == other.copy
+        // The op pointers (what `OperationRef`'s `==` compares, through the
+        // C API).
+        self.copy.to_raw().ptr == other.copy.to_raw().ptr
             && (!self.unsynced
                 || self.trace.wait.as_ref().map(|w| w.op)
                     == other.trace.wait.as_ref().map(|w| w.op))
@@ -334,12 +337,30 @@ fn map_constraints(when: Vec<Constraint>, map: &dyn Fn(Symbol) -> Option<Lin>) -
     )
 }
 
+/// Above this many pairs of instances, [`State::join`] indexes them by copy
+/// op.
+const INDEXED_JOIN: usize = 256;
+
 impl<'c, 'a> State<'c, 'a> {
     /// Adds `instance`, merged with an instance of the same copy, regions
     /// and status whose count joins with it (constraints intersected).
-    pub fn add(&mut self, mut instance: Instance<'c, 'a>) {
+    pub fn add(&mut self, instance: Instance<'c, 'a>) {
+        if let Some(instance) = self.merge_into(0..self.instances.len(), instance) {
+            self.instances.push(instance);
+        }
+    }
+
+    /// Merges `instance` into the first of the instances at `candidates`
+    /// (ascending indices) that is the same copy and whose count joins
+    /// with it; gives it back if none is (`None`: merged).
+    fn merge_into(
+        &mut self,
+        candidates: impl IntoIterator<Item = usize>,
+        mut instance: Instance<'c, 'a>,
+    ) -> Option<Instance<'c, 'a>> {
         instance.when = sorted(std::mem::take(&mut instance.when));
-        for existing in &mut self.instances {
+        for at in candidates {
+            let existing = &mut self.instances[at];
             if !existing.same_copy(&instance) {
                 continue;
             }
@@ -365,10 +386,10 @@ impl<'c, 'a> State<'c, 'a> {
                 if existing.trace.branch.is_none() {
                     existing.trace.branch = instance.trace.branch;
                 }
-                return;
+                return None;
             }
         }
-        self.instances.push(instance);
+        Some(instance)
     }
 
     /// Adds `read` (or a write), merged with the same access (constraints
@@ -389,8 +410,34 @@ impl<'c, 'a> State<'c, 'a> {
 
     /// The join of two paths' states.
     pub fn join(mut self, other: State<'c, 'a>) -> State<'c, 'a> {
+        // As `add` for each; with many instances, indexed by copy op: only
+        // instances of the same copy can merge (joining states of many
+        // copies in flight compared every pair).
+        if (self.instances.len() + other.instances.len()).saturating_mul(other.instances.len())
+            <= INDEXED_JOIN
+        {
+            for instance in other.instances {
+                self.add(instance);
+            }
+            for read in other.reads {
+                self.add_read(read);
+            }
+            return self;
+        }
+        let mut by_copy: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (at, existing) in self.instances.iter().enumerate() {
+            by_copy
+                .entry(existing.copy.to_raw().ptr as usize)
+                .or_default()
+                .push(at);
+        }
         for instance in other.instances {
-            self.add(instance);
+            let copy = instance.copy.to_raw().ptr as usize;
+            let candidates = by_copy.get(&copy).cloned().unwrap_or_default();
+            if let Some(instance) = self.merge_into(candidates, instance) {
+                by_copy.entry(copy).or_default().push(self.instances.len());
+                self.instances.push(instance);
+            }
         }
         for read in other.reads {
             self.add_read(read);

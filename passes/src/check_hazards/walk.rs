@@ -1286,23 +1286,31 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
         // The branch on which an instance stays in flight while another
         // completes it decides the path (a note in diagnostics).
+        // (Sets of copy ops: a branch op with many instances in flight
+        // would otherwise compare every pair, per branch op.)
         let count = outs.len();
-        for i in 0..count {
-            for j in 0..outs[i].instances.len() {
-                let copy = outs[i].instances[j].copy;
-                let completed_elsewhere = (0..count).any(|k| {
-                    k != i
-                        && !outs[k]
-                            .instances
-                            .iter()
-                            .any(|x| x.copy == copy && !x.unsynced)
-                });
-                let was_in_flight = entry.instances.iter().any(|x| x.copy == copy);
-                if completed_elsewhere && was_in_flight && !outs[i].instances[j].unsynced {
-                    outs[i].instances[j].trace.branch = Some((op, i));
+        let in_flight: Vec<FxHashSet<usize>> = outs
+            .iter()
+            .map(|out| {
+                out.instances
+                    .iter()
+                    .filter(|x| !x.unsynced)
+                    .map(|x| key(&x.copy))
+                    .collect()
+            })
+            .collect();
+        let entered: FxHashSet<usize> = entry.instances.iter().map(|x| key(&x.copy)).collect();
+        for (i, out) in outs.iter_mut().enumerate() {
+            for instance in &mut out.instances {
+                let copy = key(&instance.copy);
+                let completed_elsewhere =
+                    (0..count).any(|k| k != i && !in_flight[k].contains(&copy));
+                let was_in_flight = entered.contains(&copy);
+                if completed_elsewhere && was_in_flight && !instance.unsynced {
+                    instance.trace.branch = Some((op, i));
                     // Completed by another thread's wait on the phase.
                     if divergent && self.mbarrier.is_some() {
-                        outs[i].instances[j].waited_elsewhere = true;
+                        instance.waited_elsewhere = true;
                     }
                 }
             }
