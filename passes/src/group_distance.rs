@@ -653,6 +653,7 @@ impl GroupDistance {
             reported: FxHashSet::default(),
             while_yields: FxHashMap::default(),
             split_width: FxHashMap::default(),
+            loop_exits: FxHashMap::default(),
             yield_splits: Vec::new(),
             unroll_budget: UNROLL_BUDGET_PER_OP * (nested.len() as u64) + UNROLL_BUDGET_BASE,
         };
@@ -857,6 +858,9 @@ struct Interpreter<'c> {
     unroll_budget: u64,
     /// The split width of each token iter_arg of an `scf.for` (step 3).
     split_width: FxHashMap<usize, usize>,
+    /// Per `scf.for` (key): the states it was entered with and left
+    /// ([`Self::for_loop`]).
+    loop_exits: FxHashMap<usize, Vec<(State, State)>>,
     /// The split facts of the operands of the terminator of the block run
     /// last: iterations `0..SPLIT_LIMIT`, then later ones.
     yield_splits: Vec<(usize, Vec<Option<GroupFact>>)>,
@@ -1235,7 +1239,30 @@ impl<'c> Interpreter<'c> {
     }
 
     /// Step 3.
+    /// `scf.for`: from a state the loop was entered with before, the state
+    /// it left then. The walk depends on nothing else, and what it records
+    /// (snapshots, wait facts) is joined, so a second walk from the same
+    /// state adds nothing: without this, each loop of a nest of depth `d`
+    /// with small static trip counts was walked `2^d` times or more.
     fn for_loop<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
+        let key = op_key(&op);
+        if let Some((_, exit)) = self
+            .loop_exits
+            .get(&key)
+            .and_then(|seen| seen.iter().find(|(entry, _)| entry == state))
+        {
+            *state = exit.clone();
+            return;
+        }
+        let entered = state.clone();
+        self.for_loop_walk(op, state);
+        self.loop_exits
+            .entry(key)
+            .or_default()
+            .push((entered, state.clone()));
+    }
+
+    fn for_loop_walk<'a>(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let key = op_key(&op);
         let body = op
             .region_at(0)
