@@ -221,10 +221,7 @@ fn shared_versions(x: &Region, y: &Region, plan: &Schedule) -> Option<i64> {
 /// thread's in a later iteration (a thread stores what its neighbour's
 /// copy of the next iteration reads): the schedule must keep those
 /// dependences too.
-fn other_thread(
-    region: &Region,
-    divergence: &crate::tokens_to_mbarrier::divergence::Divergence,
-) -> Option<Region> {
+fn other_thread(region: &Region, divergence: &Divergent) -> Option<Region> {
     if let Symbol::Value(root) = region.root.symbol {
         // SAFETY: the root is a live value of the loop's function.
         if access::region::is_thread_private(unsafe { access::values::value_of(root) }) {
@@ -246,6 +243,20 @@ fn other_thread(
         }
         _ => None,
     }))
+}
+
+/// [`Accesses::thread_bounds`], computed on first use (most comparisons
+/// between threads are decided without them).
+#[derive(Clone, Copy)]
+struct ThreadBounds<'x, 'c, 'a> {
+    list: &'x [Access<'c, 'a>],
+    cell: &'x std::cell::OnceCell<Vec<Constraint>>,
+}
+
+impl<'x> ThreadBounds<'x, '_, '_> {
+    fn get(&self) -> &'x [Constraint] {
+        self.cell.get_or_init(|| bounds_of_thread_ids(self.list))
+    }
 }
 
 /// The bounds on thread ids that the in-bounds accesses of the body's own
@@ -281,6 +292,46 @@ fn bounds_of_thread_ids(list: &[Access]) -> Vec<Constraint> {
         }
     }
     bounds
+}
+
+/// Which values of a kernel may differ between threads, for
+/// [`other_thread`]: a thread id does, an argument of the function does
+/// not; any other value as [`crate::tokens_to_mbarrier::divergence`] finds
+/// (a fixed point over the function, computed on first use).
+struct Divergent<'c, 'a> {
+    function: OperationRef<'c, 'a>,
+    analysis: std::cell::OnceCell<crate::tokens_to_mbarrier::divergence::Divergence>,
+}
+
+impl<'c, 'a> Divergent<'c, 'a> {
+    fn new(function: OperationRef<'c, 'a>) -> Self {
+        Divergent {
+            function,
+            analysis: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// True if the value with key `k` (a live value of the function) may
+    /// differ between the threads of a block.
+    fn is_divergent_key(&self, k: usize) -> bool {
+        if access::values::is_thread_id(k) {
+            return true;
+        }
+        // SAFETY: keys of symbols come from live values of the function.
+        let value = unsafe { access::values::value_of(k) };
+        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+            if melior::ir::BlockLike::parent_operation(&argument.owner()) == Some(self.function)
+                && !ops::is(&self.function, "gpu.launch")
+            {
+                return false;
+            }
+        }
+        self.analysis
+            .get_or_init(|| {
+                crate::tokens_to_mbarrier::divergence::Divergence::compute(&self.function)
+            })
+            .is_divergent_key(k)
+    }
 }
 
 /// True if `a` and `b` (ops nested in one body op) are in different
@@ -362,7 +413,7 @@ fn overlap_at(
     y: &Access,
     l: &OperationRef,
     distance: IterationDistance,
-    thread_bounds: &[Constraint],
+    thread_bounds: ThreadBounds,
 ) -> Overlap {
     let (Some(rx), Some(ry)) = (&x.region, y.seen_by_other_threads()) else {
         return MAY;
@@ -372,14 +423,14 @@ fn overlap_at(
     // overlap away: a comparison that was exact without them may not be
     // with them (more constraints than the feasibility test follows
     // exactly), so they are tried second and count only when disjoint.
-    if verdict.may() && y.other_thread.is_some() && !thread_bounds.is_empty() {
+    if verdict.may() && y.other_thread.is_some() && !thread_bounds.get().is_empty() {
         let bounded = access::may_depend_assuming(
             forms,
             (rx, Some(&x.op)),
             (ry, Some(&y.op)),
             l,
             distance,
-            thread_bounds,
+            thread_bounds.get(),
         );
         if bounded == Overlap::Disjoint {
             return bounded;
@@ -538,7 +589,7 @@ fn first_reversal(
     y: &Access,
     l: &OperationRef,
     plan: &Schedule,
-    thread_bounds: &[Constraint],
+    thread_bounds: ThreadBounds,
 ) -> Option<(IterationDistance, bool)> {
     let (first, last) = reversed_distances(x, y)?;
     let versions = match (&x.region, &y.region) {
@@ -614,7 +665,7 @@ pub(super) struct Accesses<'c, 'a> {
     /// among the body's own ops, which every such thread runs. A copy into
     /// `buf[tid]` of a `memref<16xf32, 3>` bounds `tid` by 16 (an access
     /// out of bounds is undefined behaviour).
-    thread_bounds: Vec<Constraint>,
+    thread_bounds: std::cell::OnceCell<Vec<Constraint>>,
 }
 
 impl<'c: 'a, 'a> Accesses<'c, 'a> {
@@ -632,13 +683,15 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             .and_then(|ops| ops.first())
             .filter(|op| ops::in_gpu_code(op))
             .and_then(|op| ops::ancestors(op).find(ops::is_function));
-        let mut thread_bounds = Vec::new();
+        let thread_bounds = std::cell::OnceCell::new();
         if let Some(function) = function {
-            let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+            let divergence = Divergent::new(function);
             for a in &mut list {
                 a.other_thread = a.region.as_ref().and_then(|r| other_thread(r, &divergence));
             }
-            thread_bounds = bounds_of_thread_ids(&list);
+        } else {
+            // Not GPU code: no bounds between threads.
+            let _ = thread_bounds.set(Vec::new());
         }
         Accesses {
             forms: Forms::new(),
@@ -656,6 +709,10 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             proven,
             thread_bounds,
         } = self;
+        let bounds = ThreadBounds {
+            list,
+            cell: thread_bounds,
+        };
         let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
         let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
         let key = |op: &OperationRef| op.to_raw().ptr as usize;
@@ -681,8 +738,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                 if reported.contains(&pair) {
                     continue;
                 }
-                if let Some((distance, exact)) = first_reversal(forms, x, y, l, plan, thread_bounds)
-                {
+                if let Some((distance, exact)) = first_reversal(forms, x, y, l, plan, bounds) {
                     // A witness is a certain dependence only where the
                     // regions depend on iteration numbers alone (not on
                     // unknown values).
@@ -695,7 +751,9 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                             other_thread: None,
                             ..y.clone()
                         };
-                        first_reversal(forms, x, &same_thread, l, plan, &[]).is_none()
+                        let none = std::cell::OnceCell::from(Vec::new());
+                        let none = ThreadBounds { list, cell: &none };
+                        first_reversal(forms, x, &same_thread, l, plan, none).is_none()
                     };
                     report(x, y, plan.stage, distance, exact, between_threads);
                 }
@@ -762,6 +820,10 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             thread_bounds,
             ..
         } = self;
+        let bounds = ThreadBounds {
+            list,
+            cell: thread_bounds,
+        };
         let mut on: Vec<Access> = on_root(list, root).cloned().collect();
         let Symbol::Value(value) = root.symbol else {
             return false;
@@ -792,7 +854,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         let kept = !on.iter().any(|x| {
             on.iter().any(|y| {
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                    && first_reversal(forms, x, y, l, plan, thread_bounds).is_some()
+                    && first_reversal(forms, x, y, l, plan, bounds).is_some()
             })
         });
         if kept {
@@ -826,6 +888,10 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             thread_bounds,
             ..
         } = self;
+        let bounds = ThreadBounds {
+            list: accesses,
+            cell: thread_bounds,
+        };
         let root_of = |a: &Access| match &a.region {
             Some(Region {
                 root:
@@ -869,7 +935,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             let needed = on.iter().any(|x| {
                 on.iter().any(|y| {
                     (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                        && first_reversal(forms, x, y, l, plan, thread_bounds).is_some()
+                        && first_reversal(forms, x, y, l, plan, bounds).is_some()
                 })
             });
             if !needed {
