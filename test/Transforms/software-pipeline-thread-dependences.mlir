@@ -129,3 +129,44 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A copy that only threads 0-7 issue (under `scf.if %tid < 8`), reading
+// A[8 t + tid], and a store of A[8 t + tid] by every thread: thread tid + 8
+// of iteration t writes what thread tid copies in iteration t + 1. The
+// condition around the copy is the copying thread's, not the storing
+// one's: it is renamed with the other thread's values too (trial 10,
+// finding M1; before, it bounded both threads and the loop was pipelined
+// into a race).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @producer_threads(%A: memref<256xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias})
+        workgroup(%buf: memref<16xf32, 3>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %lo = arith.cmpi ult, %tid, %c8 : index
+      %s = scf.for %t = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %tile = arith.muli %t, %c8 : index
+        %off = arith.addi %tile, %tid : index
+        scf.if %lo {
+          // expected-note@+1 {{the 'apipe.copy' op of iteration i + 1, in another thread}}
+          apipe.copy %A[%off], %buf[%tid], 1 : memref<256xf32> to memref<16xf32, 3>
+        }
+        gpu.barrier
+        %x = memref.load %buf[%tid] : memref<16xf32, 3>
+        %p = arith.addf %acc, %x : f32
+        // expected-error@+1 {{'memref.store' op in stage 2 may write memory that 'apipe.copy' op in stage 0 may read (its source) 1 iteration later in another thread of the block}}
+        memref.store %p, %A[%off] : memref<256xf32>
+        gpu.barrier
+        scf.yield %p : f32
+      }
+      memref.store %s, %out[%tid] : memref<16xf32>
+      gpu.return
+    }
+  }
+}

@@ -211,11 +211,14 @@ pub fn may_depend_at(
     l: &OperationRef,
     distance: IterationDistance,
 ) -> Overlap {
-    may_depend_assuming(forms, a, b, l, distance, &[])
+    may_depend_assuming(forms, a, b, l, distance, &[], None)
 }
 
 /// [`may_depend_at`] with the facts `assumed` added to the system (facts
-/// of the values both executions see, such as bounds on thread ids).
+/// of the values both executions see, such as bounds on thread ids), and
+/// `b`'s path (the conditions of the branches and loops around its op)
+/// mapped by `b_as` when `b` is another execution's (another thread's
+/// values; a constraint that overflows is dropped).
 pub fn may_depend_assuming(
     forms: &mut Forms,
     (a, a_op): (&Region, Option<&OperationRef>),
@@ -223,6 +226,7 @@ pub fn may_depend_assuming(
     l: &OperationRef,
     distance: IterationDistance,
     assumed: &[Constraint],
+    b_as: Option<&dyn Fn(Symbol) -> Option<Lin>>,
 ) -> Overlap {
     let tau = Lin::symbol(Symbol::Iteration(op_key(l)));
     let Some(mut system) = body_context(forms, l) else {
@@ -248,7 +252,13 @@ pub fn may_depend_assuming(
         system.push(Constraint::NonNeg(last));
     }
     system.extend(path(forms, a_op, l));
-    let b_path = path(forms, b_op, l);
+    let mut b_path = path(forms, b_op, l);
+    if let Some(map) = b_as {
+        b_path = b_path
+            .iter()
+            .filter_map(|c| c.substitute(map).flatten())
+            .collect();
+    }
     if distance == IterationDistance::Exactly(0) {
         system.extend(b_path);
         return overlap(a, b, system, forms);

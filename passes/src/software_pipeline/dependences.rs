@@ -90,9 +90,9 @@ struct Access<'c, 'a> {
     /// `None`: all memory.
     region: Option<Region>,
     /// In GPU code, the region as another thread of the block sees it: its
-    /// thread-variant values renamed ([`Symbol::OtherThread`]); `None` if
-    /// no value of it varies between threads, or its buffer is private to
-    /// each thread ([`other_thread`]).
+    /// thread-variant values renamed ([`Symbol::OtherThread`]); `None`
+    /// outside GPU code, or if its buffer is private to each thread
+    /// ([`other_thread`]).
     other_thread: Option<Region>,
     /// An async copy's access.
     asynchronous: bool,
@@ -212,9 +212,11 @@ fn shared_versions(x: &Region, y: &Region, plan: &Schedule) -> Option<i64> {
 /// what is computed from it, see
 /// [`crate::tokens_to_mbarrier::divergence`]) becomes that value in
 /// another thread ([`Symbol::OtherThread`], which keeps the value's bounds
-/// and none of its relations), which may also be the same thread. `None`
-/// if nothing varies, or if the buffer is private to each thread (a
-/// `memref.alloca` in GPU code: no other thread sees it).
+/// and none of its relations), which may also be the same thread; the
+/// region itself if nothing in it varies (the conditions around its op
+/// may: [`overlap_at`] maps them alike). `None` if the buffer is private
+/// to each thread (a `memref.alloca` in GPU code: no other thread sees
+/// it).
 ///
 /// The threads of a block run the input loop's iterations in step where
 /// its barriers order them, and an access of one thread may meet another
@@ -228,21 +230,7 @@ fn other_thread(region: &Region, divergence: &Divergent) -> Option<Region> {
             return None;
         }
     }
-    let mut symbols = Vec::new();
-    region.symbols(&mut symbols);
-    let varies = |s: &Symbol| match s {
-        Symbol::Value(k) | Symbol::Stale(k) => divergence.is_divergent_key(*k),
-        _ => false,
-    };
-    if !symbols.iter().any(varies) {
-        return None;
-    }
-    Some(region.substitute(&|s| match s {
-        Symbol::Value(k) | Symbol::Stale(k) if divergence.is_divergent_key(k) => {
-            Some(Lin::symbol(Symbol::OtherThread(k)))
-        }
-        _ => None,
-    }))
+    Some(region.substitute(&|s| divergence.as_other_thread(s)))
 }
 
 /// [`Accesses::thread_bounds`], computed on first use (most comparisons
@@ -251,6 +239,8 @@ fn other_thread(region: &Region, divergence: &Divergent) -> Option<Region> {
 struct ThreadBounds<'x, 'c, 'a> {
     list: &'x [Access<'c, 'a>],
     cell: &'x std::cell::OnceCell<Vec<Constraint>>,
+    /// What varies between threads (GPU code).
+    divergent: Option<&'x Divergent<'c, 'a>>,
 }
 
 impl<'x> ThreadBounds<'x, '_, '_> {
@@ -308,6 +298,17 @@ impl<'c, 'a> Divergent<'c, 'a> {
         Divergent {
             function,
             analysis: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// `s` as another thread sees it: a value that may differ between
+    /// threads becomes [`Symbol::OtherThread`]; `None` for the others.
+    fn as_other_thread(&self, s: Symbol) -> Option<Lin> {
+        match s {
+            Symbol::Value(k) | Symbol::Stale(k) if self.is_divergent_key(k) => {
+                Some(Lin::symbol(Symbol::OtherThread(k)))
+            }
+            _ => None,
         }
     }
 
@@ -418,7 +419,24 @@ fn overlap_at(
     let (Some(rx), Some(ry)) = (&x.region, y.seen_by_other_threads()) else {
         return MAY;
     };
-    let verdict = may_depend_at(forms, (rx, Some(&x.op)), (ry, Some(&y.op)), l, distance);
+    // Another thread's access: the conditions around its op are that
+    // thread's too.
+    let as_other_thread = thread_bounds
+        .divergent
+        .filter(|_| y.other_thread.is_some())
+        .map(|d| move |s: Symbol| d.as_other_thread(s));
+    let b_as = as_other_thread
+        .as_ref()
+        .map(|f| f as &dyn Fn(Symbol) -> Option<Lin>);
+    let verdict = access::may_depend_assuming(
+        forms,
+        (rx, Some(&x.op)),
+        (ry, Some(&y.op)),
+        l,
+        distance,
+        &[],
+        b_as,
+    );
     // Between threads, the bounds on the thread ids only ever prove an
     // overlap away: a comparison that was exact without them may not be
     // with them (more constraints than the feasibility test follows
@@ -431,6 +449,7 @@ fn overlap_at(
             l,
             distance,
             thread_bounds.get(),
+            b_as,
         );
         if bounded == Overlap::Disjoint {
             return bounded;
@@ -666,6 +685,8 @@ pub(super) struct Accesses<'c, 'a> {
     /// `buf[tid]` of a `memref<16xf32, 3>` bounds `tid` by 16 (an access
     /// out of bounds is undefined behaviour).
     thread_bounds: std::cell::OnceCell<Vec<Constraint>>,
+    /// What varies between threads, in GPU code.
+    divergent: Option<Divergent<'c, 'a>>,
 }
 
 impl<'c: 'a, 'a> Accesses<'c, 'a> {
@@ -684,10 +705,10 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             .filter(|op| ops::in_gpu_code(op))
             .and_then(|op| ops::ancestors(op).find(ops::is_function));
         let thread_bounds = std::cell::OnceCell::new();
-        if let Some(function) = function {
-            let divergence = Divergent::new(function);
+        let divergent = function.map(Divergent::new);
+        if let Some(divergence) = &divergent {
             for a in &mut list {
-                a.other_thread = a.region.as_ref().and_then(|r| other_thread(r, &divergence));
+                a.other_thread = a.region.as_ref().and_then(|r| other_thread(r, divergence));
             }
         } else {
             // Not GPU code: no bounds between threads.
@@ -698,6 +719,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             list,
             proven: Vec::new(),
             thread_bounds,
+            divergent,
         }
     }
 
@@ -708,10 +730,12 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             list,
             proven,
             thread_bounds,
+            divergent,
         } = self;
         let bounds = ThreadBounds {
             list,
             cell: thread_bounds,
+            divergent: divergent.as_ref(),
         };
         let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
         let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -752,7 +776,11 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                             ..y.clone()
                         };
                         let none = std::cell::OnceCell::from(Vec::new());
-                        let none = ThreadBounds { list, cell: &none };
+                        let none = ThreadBounds {
+                            list,
+                            cell: &none,
+                            divergent: None,
+                        };
                         first_reversal(forms, x, &same_thread, l, plan, none).is_none()
                     };
                     report(x, y, plan.stage, distance, exact, between_threads);
@@ -818,11 +846,13 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             forms,
             list,
             thread_bounds,
+            divergent,
             ..
         } = self;
         let bounds = ThreadBounds {
             list,
             cell: thread_bounds,
+            divergent: divergent.as_ref(),
         };
         let mut on: Vec<Access> = on_root(list, root).cloned().collect();
         let Symbol::Value(value) = root.symbol else {
@@ -886,11 +916,13 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             forms,
             list: accesses,
             thread_bounds,
+            divergent,
             ..
         } = self;
         let bounds = ThreadBounds {
             list: accesses,
             cell: thread_bounds,
+            divergent: divergent.as_ref(),
         };
         let root_of = |a: &Access| match &a.region {
             Some(Region {
