@@ -71,6 +71,18 @@ impl Constraint {
         Some(Constraint::Zero(a.plus(b, -1)?))
     }
 
+    /// The constraint for another thread: every value symbol renamed to
+    /// that value in another thread ([`Symbol::OtherThread`]), as for a
+    /// bound on the thread ids that holds in every thread; `None` on
+    /// overflow.
+    pub fn in_other_thread(&self) -> Option<Constraint> {
+        self.substitute(&|s| match s {
+            Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
+            _ => None,
+        })
+        .flatten()
+    }
+
     /// The constraint with `map` applied to every form (see
     /// [`Lin::substitute`]); `None` on overflow. A [`Constraint::Holds`]
     /// whose symbol `map` replaces is dropped (`Some(None)`).

@@ -1404,3 +1404,26 @@ pub fn bounded_access(op: &melior::ir::OperationRef) -> bool {
         _ => false,
     }
 }
+
+/// The bounds on thread ids that `region` (an access of `op`) staying
+/// inside its buffer gives: if `op` is a [`bounded_access`], each
+/// constraint of [`in_bounds`] that names thread ids
+/// ([`super::values::is_thread_id`]) and nothing else. They hold for every
+/// thread that makes the access (a copy into `buf[tid]` of a
+/// `memref<16xf32, 3>` bounds `tid` by 16).
+pub fn thread_id_bounds(op: &melior::ir::OperationRef, region: &Region) -> Vec<Constraint> {
+    if !bounded_access(op) {
+        return Vec::new();
+    }
+    in_bounds(region)
+        .into_iter()
+        .filter(|c| {
+            let mut symbols = Vec::new();
+            c.symbols(&mut symbols);
+            !symbols.is_empty()
+                && symbols
+                    .iter()
+                    .all(|s| matches!(s, Symbol::Value(k) if super::values::is_thread_id(*k)))
+        })
+        .collect()
+}

@@ -226,12 +226,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // any two threads, and says so).
         if bounded && !ids.is_empty() {
             for c in self.thread_bounds() {
-                let other = c.substitute(&|s| match s {
-                    Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
-                    _ => None,
-                });
+                let other = c.in_other_thread();
                 system.extend(std::iter::once(c));
-                system.extend(other.flatten());
+                system.extend(other);
             }
         }
         if threads == Threads::Any {

@@ -540,14 +540,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             let found = self.cache.of(&op);
             for access in &found.accesses {
-                for c in crate::access::region::in_bounds(&access.region) {
-                    let mut symbols = Vec::new();
-                    c.symbols(&mut symbols);
-                    let only_ids = !symbols.is_empty()
-                        && symbols
-                            .iter()
-                            .all(|s| matches!(s, Symbol::Value(k) if self.is_thread_id(*k)));
-                    if only_ids && !bounds.contains(&c) {
+                for c in crate::access::region::thread_id_bounds(&op, &access.region) {
+                    if !bounds.contains(&c) {
                         bounds.push(c);
                     }
                 }

@@ -256,29 +256,15 @@ impl<'x> ThreadBounds<'x, '_, '_> {
 fn bounds_of_thread_ids(list: &[Access]) -> Vec<Constraint> {
     let mut bounds = Vec::new();
     for a in list.iter().filter(|a| a.nested == 0) {
-        let Some(region) = a
-            .region
-            .as_ref()
-            .filter(|_| access::region::bounded_access(&a.op))
-        else {
+        let Some(region) = &a.region else {
             continue;
         };
-        for c in access::region::in_bounds(region) {
-            let mut symbols = Vec::new();
-            c.symbols(&mut symbols);
-            let only_ids = !symbols.is_empty()
-                && symbols
-                    .iter()
-                    .all(|s| matches!(s, Symbol::Value(k) if access::values::is_thread_id(*k)));
-            if !only_ids || bounds.contains(&c) {
-                continue;
+        for c in access::region::thread_id_bounds(&a.op, region) {
+            if !bounds.contains(&c) {
+                let other = c.in_other_thread();
+                bounds.push(c);
+                bounds.extend(other);
             }
-            let other = c.substitute(&|s| match s {
-                Symbol::Value(k) => Some(Lin::symbol(Symbol::OtherThread(k))),
-                _ => None,
-            });
-            bounds.push(c);
-            bounds.extend(other.flatten());
         }
     }
     bounds
@@ -428,32 +414,28 @@ fn overlap_at(
     let b_as = as_other_thread
         .as_ref()
         .map(|f| f as &dyn Fn(Symbol) -> Option<Lin>);
-    let verdict = access::may_depend_assuming(
-        forms,
-        (rx, Some(&x.op)),
-        (ry, Some(&y.op)),
-        l,
-        distance,
-        &[],
-        b_as,
-    );
-    // Between threads, the bounds on the thread ids only ever prove an
-    // overlap away: a comparison that was exact without them may not be
-    // with them (more constraints than the feasibility test follows
-    // exactly), so they are tried second and count only when disjoint.
-    if verdict.may() && y.other_thread.is_some() && !thread_bounds.get().is_empty() {
-        let bounded = access::may_depend_assuming(
+    let mut compare = |assumed: &[Constraint]| {
+        access::may_depend_assuming(
             forms,
             (rx, Some(&x.op)),
             (ry, Some(&y.op)),
             l,
             distance,
-            thread_bounds.get(),
+            assumed,
             b_as,
-        );
-        if bounded == Overlap::Disjoint {
-            return bounded;
-        }
+        )
+    };
+    let verdict = compare(&[]);
+    // Between threads, the bounds on the thread ids only ever prove an
+    // overlap away: a comparison that was exact without them may not be
+    // with them (more constraints than the feasibility test follows
+    // exactly), so they are tried second and count only when disjoint.
+    if verdict.may()
+        && y.other_thread.is_some()
+        && !thread_bounds.get().is_empty()
+        && compare(thread_bounds.get()) == Overlap::Disjoint
+    {
+        return Overlap::Disjoint;
     }
     verdict
 }
@@ -723,20 +705,29 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         }
     }
 
+    /// What a test borrows at once: the forms (to extend), the accesses,
+    /// their bounds between threads and the roots [`Self::own_slots`]
+    /// proved.
+    #[allow(clippy::type_complexity)]
+    fn parts(
+        &mut self,
+    ) -> (
+        &mut Forms,
+        &[Access<'c, 'a>],
+        ThreadBounds<'_, 'c, 'a>,
+        &[access::Root],
+    ) {
+        let bounds = ThreadBounds {
+            list: &self.list,
+            cell: &self.thread_bounds,
+            divergent: self.divergent.as_ref(),
+        };
+        (&mut self.forms, &self.list, bounds, &self.proven)
+    }
+
     /// Steps 3-5: checks every pair; emits the errors; true if none.
     pub fn check(&mut self, l: &OperationRef<'c, 'a>, plan: &Schedule) -> bool {
-        let Accesses {
-            forms,
-            list,
-            proven,
-            thread_bounds,
-            divergent,
-        } = self;
-        let bounds = ThreadBounds {
-            list,
-            cell: thread_bounds,
-            divergent: divergent.as_ref(),
-        };
+        let (forms, list, bounds, proven) = self.parts();
         let on_proven = |a: &Access| a.region.as_ref().is_some_and(|r| proven.contains(&r.root));
         let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
         let key = |op: &OperationRef| op.to_raw().ptr as usize;
@@ -842,18 +833,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         root: &access::Root,
         threads: bool,
     ) -> bool {
-        let Accesses {
-            forms,
-            list,
-            thread_bounds,
-            divergent,
-            ..
-        } = self;
-        let bounds = ThreadBounds {
-            list,
-            cell: thread_bounds,
-            divergent: divergent.as_ref(),
-        };
+        let (forms, list, bounds, _) = self.parts();
         let mut on: Vec<Access> = on_root(list, root).cloned().collect();
         let Symbol::Value(value) = root.symbol else {
             return false;
@@ -912,18 +892,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         threads: bool,
         can_expand: &dyn Fn(usize, i64) -> bool,
     ) -> Vec<(usize, i64)> {
-        let Accesses {
-            forms,
-            list: accesses,
-            thread_bounds,
-            divergent,
-            ..
-        } = self;
-        let bounds = ThreadBounds {
-            list: accesses,
-            cell: thread_bounds,
-            divergent: divergent.as_ref(),
-        };
+        let (forms, accesses, bounds, _) = self.parts();
         let root_of = |a: &Access| match &a.region {
             Some(Region {
                 root:
