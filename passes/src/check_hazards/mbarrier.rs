@@ -106,8 +106,10 @@ use std::collections::BTreeMap;
 mod liveness;
 mod pipe;
 mod publish;
+mod ring_map;
 use liveness::Liveness;
 use pipe::Masks;
+use ring_map::RingMap;
 
 /// What the walk needs from this analysis.
 #[derive(Debug, Default)]
@@ -503,19 +505,19 @@ impl Shape {
 struct Val {
     range: Itv,
     /// Ring key -> `δ` with `value = n_ring - δ`.
-    rel: BTreeMap<usize, Itv>,
+    rel: RingMap<Itv>,
     shape: Shape,
     /// Ring key -> the value's offset masks as pipeline state (`pipe`).
-    pipe: BTreeMap<usize, Masks>,
+    pipe: RingMap<Masks>,
 }
 
 impl Val {
     fn top() -> Val {
         Val {
             range: Itv::TOP,
-            rel: BTreeMap::new(),
+            rel: RingMap::new(),
             shape: Shape::None,
-            pipe: BTreeMap::new(),
+            pipe: RingMap::new(),
         }
     }
 
@@ -556,7 +558,7 @@ struct State {
     /// False on a path that cannot run (a guard that never holds).
     live: bool,
     vals: FxHashMap<usize, Val>,
-    rings: BTreeMap<usize, RingState>,
+    rings: RingMap<RingState>,
 }
 
 /// A ring of the function (step 1).
@@ -630,7 +632,7 @@ impl State {
     }
 
     /// Per ring with pipeline masks, `f(ring, K)`; empty results dropped.
-    fn pipe_map(&self, f: impl Fn(usize, i64) -> Masks) -> BTreeMap<usize, Masks> {
+    fn pipe_map(&self, f: impl Fn(usize, i64) -> Masks) -> RingMap<Masks> {
         self.rings
             .keys()
             .filter(|r| pipe::supported(self.slots(**r)))
@@ -651,7 +653,7 @@ impl State {
         let mut vals = FxHashMap::default();
         for (k, a) in &self.vals {
             let Some(b) = other.vals.get(k) else { continue };
-            let mut rel = BTreeMap::new();
+            let mut rel = RingMap::new();
             for r in self.rings.keys() {
                 let d = merge(self.rel(a, *r), other.rel(b, *r));
                 if d != Itv::TOP {
@@ -962,7 +964,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             next = op.next_in_block();
             if next.is_some() {
                 self.liveness.finished(position);
-                self.liveness.sweep(state);
+                self.liveness.sweep(state, position, op.region_count() > 0);
             }
             position += 1;
         }
@@ -1203,11 +1205,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// The pipeline-state masks of the result of `op` (`pipe`, step 2): the
     /// op's step as the access module names it ([`slot::step`]), on the
     /// masks of its operands.
-    fn pipe(&self, op: &OperationRef<'c, 'a>, state: &State) -> BTreeMap<usize, Masks> {
+    fn pipe(&self, op: &OperationRef<'c, 'a>, state: &State) -> RingMap<Masks> {
         let operands: Vec<Val> = op.operands().map(|v| self.get(state, v)).collect();
         let constants: Vec<Option<i64>> = operands.iter().map(|v| v.range.as_exact()).collect();
         let Some(step) = slot::step(op, &constants) else {
-            return BTreeMap::new();
+            return RingMap::new();
         };
         state.pipe_map(|r, k| {
             let m = |i: usize| {
@@ -1995,7 +1997,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
 /// `δ_r + shift` of `v` for every ring r it relates to (recorded, or from
 /// its range).
-fn rels(state: &State, v: &Val, shift: i64) -> BTreeMap<usize, Itv> {
+fn rels(state: &State, v: &Val, shift: i64) -> RingMap<Itv> {
     state
         .rings
         .keys()

@@ -47,6 +47,12 @@ pub(super) struct Liveness {
     active: Vec<usize>,
     /// Per block being walked: the position of its first op not finished.
     unfinished: FxHashMap<usize, usize>,
+    /// Per block seen, per position: the values of the block whose last
+    /// user is the op at that position (those that die when it finishes).
+    dying: FxHashMap<usize, Vec<Vec<usize>>>,
+    /// The dead values the last sweep kept because a kept value's shape
+    /// names them.
+    retained: Vec<usize>,
 }
 
 fn block_key(block: &BlockRef) -> usize {
@@ -86,6 +92,16 @@ impl Liveness {
                 }
             }
         }
+        let mut dying = vec![Vec::new(); block_ops.len()];
+        for op in &block_ops {
+            for result in op.results() {
+                let key = super::value_key(result.into());
+                if let Some(&(_, last)) = self.last_use.get(&key) {
+                    dying[last].push(key);
+                }
+            }
+        }
+        self.dying.insert(b, dying);
     }
 
     /// The op at `position` of the innermost walked block is finished.
@@ -112,35 +128,75 @@ impl Liveness {
             .is_some_and(|unfinished| last == WHOLE_BLOCK || last >= *unfinished)
     }
 
-    /// Drops from `state` the values no later op reads (the module's rule).
-    pub(super) fn sweep(&self, state: &mut State) {
+    /// Drops from `state` the values no later op reads (the module's rule),
+    /// after the op at `position` of the innermost walked block.
+    ///
+    /// Once per op, so in two ways with one result. After the first op of
+    /// a walk of the block, or an op with regions (whose values all die
+    /// with it, and whose walk brought in states from elsewhere), every
+    /// value of `state` is tested. After any other op, only the values
+    /// that die with it and those the last sweep kept dead can be dead:
+    /// the previous sweep, after the op before, left no other dead value,
+    /// and an op without regions sets only its own results.
+    pub(super) fn sweep(&mut self, state: &mut State, position: usize, has_regions: bool) {
+        let Some(dying) = self
+            .active
+            .last()
+            .and_then(|b| self.dying.get(b))
+            .and_then(|d| d.get(position))
+            .filter(|_| position > 0 && !has_regions)
+        else {
+            self.sweep_all(state);
+            return;
+        };
+        let dead: Vec<usize> = dying
+            .iter()
+            .chain(&self.retained)
+            .copied()
+            .filter(|k| state.vals.contains_key(k))
+            .collect();
+        self.retained = remove_unnamed(state, dead);
+    }
+
+    /// [`Liveness::sweep`] testing every value of `state`.
+    fn sweep_all(&mut self, state: &mut State) {
         let dead: Vec<usize> = state
             .vals
             .keys()
             .copied()
             .filter(|k| !self.is_live(*k))
             .collect();
-        if dead.is_empty() {
-            return;
-        }
-        let mut named = FxHashSet::default();
-        let mut work: Vec<usize> = state
-            .vals
-            .iter()
-            .filter(|(k, _)| self.is_live(**k))
-            .flat_map(|(_, v)| v.shape.keys())
-            .collect();
-        while let Some(k) = work.pop() {
-            if named.insert(k) {
-                if let Some(v) = state.vals.get(&k) {
-                    work.extend(v.shape.keys());
-                }
-            }
-        }
-        for k in dead {
-            if !named.contains(&k) {
-                state.vals.remove(&k);
+        self.retained = remove_unnamed(state, dead);
+    }
+}
+
+/// Removes the `dead` values of `state` that no kept value's shape names
+/// (at any depth); gives back those it kept.
+fn remove_unnamed(state: &mut State, mut dead: Vec<usize>) -> Vec<usize> {
+    if dead.is_empty() {
+        return dead;
+    }
+    // Few values die at once: a linear search beats a hash set.
+    let mut work: Vec<usize> = state
+        .vals
+        .iter()
+        .filter(|(k, v)| v.shape != super::Shape::None && !dead.contains(k))
+        .flat_map(|(_, v)| v.shape.keys())
+        .collect();
+    let mut named = FxHashSet::default();
+    while let Some(k) = work.pop() {
+        if named.insert(k) {
+            if let Some(v) = state.vals.get(&k) {
+                work.extend(v.shape.keys());
             }
         }
     }
+    dead.retain(|k| {
+        let keep = named.contains(k);
+        if !keep {
+            state.vals.remove(k);
+        }
+        keep
+    });
+    dead
 }

@@ -113,6 +113,11 @@ pub(super) fn rotate(m: u128, k: i64, by: i64) -> u128 {
 /// any of `ns`.
 pub(super) fn of_constant(c: i64, ns: &[i64], k: i64) -> Masks {
     let mut m = Masks::default();
+    // x mod K is in [0, K - 1], x mod K + 1 in [1, K], a phase or a wrap
+    // bit in {0, 1}: no other constant has a mask.
+    if c < 0 || c > k.max(1) {
+        return m;
+    }
     for delta in 0..2 * k {
         let fits = |f: &dyn Fn(i64) -> bool| ns.iter().all(|n| f(n - delta));
         let bit = 1u128 << delta;
