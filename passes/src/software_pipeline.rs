@@ -361,8 +361,9 @@ pub fn software_pipeline<'c: 'a, 'a>(
             Err(()) => ok = false,
         }
     }
+    let mut type_names = shared_memory::TypeNames::default();
     for p in &planned {
-        p.report();
+        p.report(&mut type_names);
     }
     if !ok {
         return Err(Reported);
@@ -395,7 +396,7 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
         });
     let planned =
         plan_loop(loop_op, request, &options, &mut FxHashMap::default()).map_err(|()| Reported)?;
-    planned.report();
+    planned.report(&mut shared_memory::TypeNames::default());
     transform(&planned.plan, options.sync, &mut BlockConstants::default());
     Ok(())
 }
@@ -414,8 +415,9 @@ struct Planned {
 }
 
 impl Planned {
-    /// Emits the scheduling remarks.
-    fn report(&self) {
+    /// Emits the scheduling remarks (`type_names`: the types printed so
+    /// far in this run).
+    fn report(&self, type_names: &mut shared_memory::TypeNames) {
         let plan = &self.plan;
         // SAFETY: the loop is live until it is transformed.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
@@ -454,7 +456,7 @@ impl Planned {
                 "scheduled {} stages (num_stages = {n}): {}; versions: {}; {memory}{barriers}",
                 plan.max_stage + 1,
                 per_stage.join(", "),
-                shared_memory::describe_versions(plan),
+                shared_memory::describe_versions(plan, type_names),
             ),
         );
         if self.shared.is_some_and(|b| b > shared_memory::STATIC_LIMIT) {

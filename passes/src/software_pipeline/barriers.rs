@@ -657,10 +657,21 @@ impl Model {
         out
     }
 
+    /// [`Model::unsorted_arcs`], sorted (the tests compare them).
+    #[cfg(test)]
+    fn arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
+        let mut arcs = self.unsorted_arcs(n)?;
+        sort_arcs(&mut arcs);
+        Some(arcs)
+    }
+
     /// The hazards of `n` iterations as arcs `(e1, e2)`: a barrier must be
     /// in a gap `G ∈ [e1 + 1, e2]` (gap `G` is before item `G`). `None` if
-    /// two hazardous accesses overlap (no barrier can separate them).
-    fn arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
+    /// two hazardous accesses overlap (no barrier can separate them). In no
+    /// particular order, repeated arcs included: the callers keep the arcs
+    /// they need before [`sort_arcs`] (sorting all of them was a third of
+    /// barrier placement).
+    fn unsorted_arcs(&self, n: u64) -> Option<Vec<(i64, i64)>> {
         let mut arcs = Vec::new();
         for events in &self.events(n) {
             // One pass: for each event `b`, the latest end among the earlier
@@ -687,8 +698,6 @@ impl Model {
                 }
             }
         }
-        arcs.sort_unstable_by_key(|&(e1, e2)| (e2, e1));
-        arcs.dedup();
         Some(arcs)
     }
 
@@ -699,7 +708,11 @@ impl Model {
         let width = 2 * (s + self.versions.iter().copied().max().unwrap_or(1)) + 4;
         let n = (s + 2 * width) as u64;
         let middle = s + width;
-        let arcs = self.arcs(n)?;
+        // Only the arcs that end in the middle iteration count (sorted
+        // after the others are dropped: the same arcs in the same order).
+        let mut arcs = self.unsorted_arcs(n)?;
+        arcs.retain(|&(_, e2)| e2.div_euclid(l) == middle);
+        sort_arcs(&mut arcs);
         let kept: BTreeSet<i64> = self.kept.iter().map(|&(p, _)| p as i64).collect();
         let mut circular = Vec::new();
         let mut long = None;
@@ -754,7 +767,13 @@ impl Model {
             }
         }
         let mut chosen: Vec<Vec<usize>> = vec![Vec::new(); steps as usize];
-        for (e1, e2) in self.arcs(n)? {
+        // An arc that the kernel's and the kept barriers stab is skipped
+        // below whatever the order (points only grow): dropped before the
+        // sort, which leaves the others in the same order.
+        let mut arcs = self.unsorted_arcs(n)?;
+        arcs.retain(|&(e1, e2)| points.range(e1 + 1..=e2).next().is_none());
+        sort_arcs(&mut arcs);
+        for (e1, e2) in arcs {
             if points.range(e1 + 1..=e2).next().is_some() {
                 continue;
             }
@@ -900,6 +919,13 @@ fn neighbours_covered<'c: 'a, 'a>(
     }))
     .unwrap_or(at_function_entry);
     (before, after)
+}
+
+/// Sorts hazard arcs by end, then start, without repeats (the order the
+/// greedy placements take them in).
+fn sort_arcs(arcs: &mut Vec<(i64, i64)>) {
+    arcs.sort_unstable_by_key(|&(e1, e2)| (e2, e1));
+    arcs.dedup();
 }
 
 /// The fewest points of the circle `0..l` that hit every arc

@@ -129,18 +129,37 @@ pub(crate) fn plan_bytes(plan: &Plan) -> i64 {
         .sum()
 }
 
+/// The printed forms of types, each printed once per pass run: MLIR's
+/// printer costs about 10,000 instructions per type, and a function of
+/// many pipelined loops names the same few buffer types in every remark.
+/// Keyed by the uniqued type's address, valid while the run's context is.
+#[derive(Default)]
+pub(crate) struct TypeNames(rustc_hash::FxHashMap<usize, String>);
+
+impl TypeNames {
+    /// `ty` as MLIR prints it.
+    pub(crate) fn of(&mut self, ty: Type) -> &str {
+        use melior::ir::TypeLike as _;
+        self.0
+            .entry(ty.to_raw().ptr as usize)
+            .or_insert_with(|| ty.to_string())
+    }
+}
+
 /// `memref<64x16xf32, 3> x 3 (12288 bytes)` for each multi-buffered buffer,
 /// `memref<3x64xf32, 3> x 1 (768 bytes, its own slots)` for each buffer
 /// whose own slots the loop keeps (`Plan::own_slots`).
-pub(crate) fn describe_versions(plan: &Plan) -> String {
+pub(crate) fn describe_versions(plan: &Plan, type_names: &mut TypeNames) -> String {
     let own = plan.own_slots.iter().map(|&v| {
         // SAFETY: a live value of this context.
         let ty = unsafe { melior::ir::Value::from_raw(v) }.r#type();
         format!(
-            "{ty} x 1 ({} bytes, its own slots)",
+            "{} x 1 ({} bytes, its own slots)",
+            type_names.of(ty),
             padded(type_bytes(ty).unwrap_or(0))
         )
     });
+    let own: Vec<String> = own.collect();
     let parts: Vec<String> = plan
         .buffers
         .iter()
@@ -153,7 +172,8 @@ pub(crate) fn describe_versions(plan: &Plan) -> String {
                 )
             };
             format!(
-                "{old} x {} ({} bytes)",
+                "{} x {} ({} bytes)",
+                type_names.of(old),
                 b.versions,
                 padded(type_bytes(new).unwrap_or(0))
             )
