@@ -74,7 +74,9 @@
 //!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
-//!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
+//!    back edge, iterated to a fixed point (widened after 2 rounds, plus
+//!    one per place of the longest window of values the loop passes on
+//!    unchanged from iter_arg to iter_arg ([`carried_window`]): a bound
 //!    that still moves becomes infinite; with a constant trip count T, `n_r`
 //!    at the header is at most its entry value plus T - 1 times the body's
 //!    arrive ops on r, when none is in a nested loop); checks run on the final round
@@ -1893,7 +1895,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         back: impl Fn(&mut Self, &State) -> State,
     ) -> State {
         let mut header = entry;
-        for round in 0..self.max_rounds() {
+        // A window of values the loop passes on unchanged from iter_arg to
+        // iter_arg (the tokens of the last d groups, as group numbers)
+        // takes a round per place to fill: widening before it fills makes
+        // an initial value's bound (a ready token's number) and a real
+        // group's look like a bound that moves (trial 11, finding 1).
+        let window = carried_window(op);
+        for round in 0..self.max_rounds() + window {
             if self.budget.work > self.budget.give_up && !self.budget.exhausted {
                 self.budget.exhausted = true;
                 // Not quieted: the function fails here.
@@ -1908,7 +1916,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             self.quiet += 1;
             let next = back(self, &header);
             self.quiet -= 1;
-            let joined = header.join(&next, round >= WIDEN_AFTER);
+            let joined = header.join(&next, round >= WIDEN_AFTER + window);
             if joined == header {
                 return header;
             }
@@ -2057,6 +2065,67 @@ fn parity_form(k: i64, x: &str) -> String {
 }
 
 /// Every value of `n` when there are few (at most 4K), else `None`.
+/// The length of the longest chain of a loop's carried values that the
+/// loop passes on unchanged: the `scf.yield` of an `scf.for` gives iter_arg
+/// `k` the value of iter_arg `i` (a window `(t1, t2, t) -> (t0, t1, t2)`
+/// has length 2), and an `scf.while` gives its before argument `k` the
+/// after argument that `scf.condition` made of before argument `i`. A
+/// chain that closes on itself counts each value once.
+fn carried_window(op: &OperationRef) -> usize {
+    let block = |region: usize| op.region(region).ok().and_then(|r| r.first_block());
+    let argument_of = |value: Value, block: &melior::ir::BlockRef| -> Option<usize> {
+        (0..block.argument_count())
+            .find(|&i| ops::argument_at(block, i).is_some_and(|a| Value::from(a) == value))
+    };
+    // Per carried value, the carried value of the iteration before that it
+    // copies.
+    let copies: Vec<Option<usize>> = match ops::name(op) {
+        "scf.for" => {
+            let Some(body) = block(0) else { return 0 };
+            let Some(terminator) = body.terminator() else {
+                return 0;
+            };
+            terminator
+                .operands()
+                .map(|v| argument_of(v, &body).and_then(|i| i.checked_sub(1)))
+                .collect()
+        }
+        "scf.while" => {
+            let (Some(before), Some(after)) = (block(0), block(1)) else {
+                return 0;
+            };
+            let (Some(condition), Some(terminator)) = (before.terminator(), after.terminator())
+            else {
+                return 0;
+            };
+            let passed: Vec<Value> = condition.operands().skip(1).collect();
+            terminator
+                .operands()
+                .map(|v| {
+                    let j = argument_of(v, &after)?;
+                    argument_of(*passed.get(j)?, &before)
+                })
+                .collect()
+        }
+        _ => return 0,
+    };
+    (0..copies.len())
+        .map(|k| {
+            let mut length = 0;
+            let mut at = k;
+            while let Some(Some(from)) = copies.get(at) {
+                if length >= copies.len() {
+                    break;
+                }
+                length += 1;
+                at = *from;
+            }
+            length
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn enumerate(n: Itv, k: i64) -> Option<Vec<i64>> {
     (n.hi < INF && n.lo > -INF && n.hi - n.lo <= 4 * k).then(|| (n.lo..=n.hi).collect())
 }
