@@ -74,10 +74,10 @@
 //!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
-//!    back edge, iterated to a fixed point (widened after 2 rounds, plus
-//!    one per place of the longest window of values the loop passes on
-//!    unchanged from iter_arg to iter_arg ([`carried_window`]): a bound
-//!    that still moves becomes infinite; with a constant trip count T, `n_r`
+//!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
+//!    that still moves becomes infinite; the values of a window the loop
+//!    passes on unchanged from iter_arg to iter_arg ([`carried_window`])
+//!    one round later per place; with a constant trip count T, `n_r`
 //!    at the header is at most its entry value plus T - 1 times the body's
 //!    arrive ops on r, when none is in a nested loop); checks run on the final round
 //!    only. Other ops with regions that hold mbarrier ops are errors.
@@ -645,16 +645,24 @@ impl State {
 
     /// The join (step 5); `widen` applies step 6's widening against `self`.
     fn join(&self, other: &State, widen: bool) -> State {
+        self.join_widening_but(other, widen, &[])
+    }
+
+    /// [`State::join`], with the values of the keys `kept` joined without
+    /// widening.
+    fn join_widening_but(&self, other: &State, widen: bool, kept: &[usize]) -> State {
         if !other.live {
             return self.clone();
         }
         if !self.live {
             return other.clone();
         }
-        let merge = |a: Itv, b: Itv| if widen { a.widen(a.join(b)) } else { a.join(b) };
+        let join = |a: Itv, b: Itv| a.join(b);
+        let widened = |a: Itv, b: Itv| if widen { a.widen(a.join(b)) } else { a.join(b) };
         let mut vals = FxHashMap::default();
         for (k, a) in &self.vals {
             let Some(b) = other.vals.get(k) else { continue };
+            let merge: &dyn Fn(Itv, Itv) -> Itv = if kept.contains(k) { &join } else { &widened };
             let mut rel = RingMap::new();
             for r in self.rings.keys() {
                 let d = merge(self.rel(a, *r), other.rel(b, *r));
@@ -692,15 +700,15 @@ impl State {
                     *k,
                     RingState {
                         slots: a.slots,
-                        n: merge(a.n, b.n),
+                        n: widened(a.n, b.n),
                         done,
                         hist: a
                             .hist
                             .iter()
                             .zip(&b.hist)
-                            .map(|(x, y)| merge(*x, *y))
+                            .map(|(x, y)| widened(*x, *y))
                             .collect(),
-                        tx: merge(a.tx, b.tx),
+                        tx: widened(a.tx, b.tx),
                     },
                 )
             })
@@ -1897,10 +1905,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let mut header = entry;
         // A window of values the loop passes on unchanged from iter_arg to
         // iter_arg (the tokens of the last d groups, as group numbers)
-        // takes a round per place to fill: widening before it fills makes
-        // an initial value's bound (a ready token's number) and a real
-        // group's look like a bound that moves (trial 11, finding 1).
-        let window = carried_window(op);
+        // takes a round per place to fill: widening its values before it
+        // fills makes an initial value's bound (a ready token's number) and
+        // a real group's look like a bound that moves (trial 11, finding
+        // 1). The other values widen as before.
+        let (window, copies) = carried_window(op);
         for round in 0..self.max_rounds() + window {
             if self.budget.work > self.budget.give_up && !self.budget.exhausted {
                 self.budget.exhausted = true;
@@ -1916,7 +1925,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             self.quiet += 1;
             let next = back(self, &header);
             self.quiet -= 1;
-            let joined = header.join(&next, round >= WIDEN_AFTER + window);
+            let kept: &[usize] = if round >= WIDEN_AFTER + window {
+                &[]
+            } else {
+                &copies
+            };
+            let joined = header.join_widening_but(&next, round >= WIDEN_AFTER, kept);
             if joined == header {
                 return header;
             }
@@ -2070,46 +2084,58 @@ fn parity_form(k: i64, x: &str) -> String {
 /// `k` the value of iter_arg `i` (a window `(t1, t2, t) -> (t0, t1, t2)`
 /// has length 2), and an `scf.while` gives its before argument `k` the
 /// after argument that `scf.condition` made of before argument `i`. A
-/// chain that closes on itself counts each value once.
-fn carried_window(op: &OperationRef) -> usize {
+/// chain that closes on itself counts each value once. Also gives the
+/// keys of the carried values that are such copies (the block arguments
+/// of the header).
+fn carried_window(op: &OperationRef) -> (usize, Vec<usize>) {
     let block = |region: usize| op.region(region).ok().and_then(|r| r.first_block());
     let argument_of = |value: Value, block: &melior::ir::BlockRef| -> Option<usize> {
         (0..block.argument_count())
             .find(|&i| ops::argument_at(block, i).is_some_and(|a| Value::from(a) == value))
     };
     // Per carried value, the carried value of the iteration before that it
-    // copies.
-    let copies: Vec<Option<usize>> = match ops::name(op) {
+    // copies; the header's block, and the place of carried value 0 among
+    // its arguments.
+    let (copies, header, skip): (Vec<Option<usize>>, _, _) = match ops::name(op) {
         "scf.for" => {
-            let Some(body) = block(0) else { return 0 };
-            let Some(terminator) = body.terminator() else {
-                return 0;
+            let Some(body) = block(0) else {
+                return (0, Vec::new());
             };
-            terminator
+            let Some(terminator) = body.terminator() else {
+                return (0, Vec::new());
+            };
+            let copies = terminator
                 .operands()
                 .map(|v| argument_of(v, &body).and_then(|i| i.checked_sub(1)))
-                .collect()
+                .collect();
+            (copies, body, 1)
         }
         "scf.while" => {
             let (Some(before), Some(after)) = (block(0), block(1)) else {
-                return 0;
+                return (0, Vec::new());
             };
             let (Some(condition), Some(terminator)) = (before.terminator(), after.terminator())
             else {
-                return 0;
+                return (0, Vec::new());
             };
             let passed: Vec<Value> = condition.operands().skip(1).collect();
-            terminator
+            let copies = terminator
                 .operands()
                 .map(|v| {
                     let j = argument_of(v, &after)?;
                     argument_of(*passed.get(j)?, &before)
                 })
-                .collect()
+                .collect();
+            (copies, before, 0)
         }
-        _ => return 0,
+        _ => return (0, Vec::new()),
     };
-    (0..copies.len())
+    let keys = (0..copies.len())
+        .filter(|&k| copies[k].is_some())
+        .filter_map(|k| ops::argument_at(&header, k + skip))
+        .map(|a| value_key(a.into()))
+        .collect();
+    let length = (0..copies.len())
         .map(|k| {
             let mut length = 0;
             let mut at = k;
@@ -2123,7 +2149,8 @@ fn carried_window(op: &OperationRef) -> usize {
             length
         })
         .max()
-        .unwrap_or(0)
+        .unwrap_or(0);
+    (length, keys)
 }
 
 fn enumerate(n: Itv, k: i64) -> Option<Vec<i64>> {
