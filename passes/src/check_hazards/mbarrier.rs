@@ -295,10 +295,16 @@ pub(crate) fn in_mbarrier_form(nested: &[OperationRef]) -> bool {
 
 /// Steps 1-6 on `function`: the facts, or `Err` after emitting the located
 /// errors (a wait that can deadlock, an arrive out of step, a form this
-/// check does not follow).
-pub(crate) fn analyze<'c: 'a, 'a>(function: OperationRef<'c, 'a>) -> Result<Facts, Reported> {
+/// check does not follow). `dimensions_used`: per dimension, whether the
+/// kernel's threads may differ there when no size is stated
+/// ([`super::walk::dimensions_used`]).
+pub(crate) fn analyze<'c: 'a, 'a>(
+    function: OperationRef<'c, 'a>,
+    dimensions_used: [bool; 3],
+) -> Result<Facts, Reported> {
     let mut analysis = Analysis {
         function,
+        dimensions_used,
         rings: BTreeMap::new(),
         facts: Facts::default(),
         quiet: 0,
@@ -767,6 +773,9 @@ struct Analysis<'c, 'a> {
     visited: FxHashSet<usize>,
     /// Which values a state still needs ([`liveness`]).
     liveness: Liveness,
+    /// Per dimension, whether threads may differ there when the kernel
+    /// states no size ([`super::walk::dimensions_used`]).
+    dimensions_used: [bool; 3],
     /// Op visits so far and their limits.
     budget: Budget,
     /// [`Analysis::loop_arrives`], by loop.
@@ -924,7 +933,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     }
 
     /// Step 1, in a kernel: one thread initialises the ring (the init is
-    /// under a branch on the thread id) and a `gpu.barrier` after it, in
+    /// under branches that elect one thread id, [`publish::elects_one_thread`])
+    /// and a `gpu.barrier` after it, in
     /// the function's body, comes before every arrive and wait on the ring
     /// on every path ([`publish`]).
     fn published(
@@ -934,6 +944,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     ) -> Result<(), String> {
         if divergent_parent(divergence, init, &self.function).is_none() {
             return Err("initialises its ring in every thread of the block (concurrent initialisations race); initialise it in one thread, then gpu.barrier".into());
+        }
+        let in_launch = ops::ancestors(init).any(|p| ops::is(&p, "gpu.launch"));
+        let may_differ = |d: usize| match crate::access::values::known_block_size(init, d) {
+            Some(size) => size > 1,
+            None => in_launch || self.dimensions_used[d],
+        };
+        if !publish::elects_one_thread(init, &self.function, may_differ) {
+            return Err("initialises its ring under conditions that may hold in several threads (concurrent initialisations race): initialise it in one thread, under `tid == c` in every dimension whose size may exceed 1 (or `(tid_x | tid_y | tid_z) == 0`), then gpu.barrier".into());
         }
         let ring = init.operand(0).unwrap();
         let top = ops::ancestors(init)

@@ -281,7 +281,7 @@ pub fn find_hazards<'c: 'a, 'a>(
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
         let facts = if mbarrier::in_mbarrier_form(&nested) {
-            match mbarrier::analyze(function) {
+            match mbarrier::analyze(function, walk::dimensions_used(&function, &launches)) {
                 Ok(facts) => {
                     // Waits for a completed phase: hazards of their own;
                     // the walk names the reads they expose. So do arrives

@@ -491,29 +491,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             current = parent.parent_operation();
         }
         let function = self.function;
-        let reads = *self.reads_dimension.get_or_insert_with(|| {
-            let mut reads = [false; 3];
-            for op in ops::nested_ops(&function) {
-                if matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id") {
-                    // An id with no use, or used only to elect thread
-                    // (0, 0, 0), says nothing of the data.
-                    let read = op.result(0).is_ok_and(|r| {
-                        !crate::token_values::users(r.into()).is_empty()
-                            && !only_elects(r.into(), 0)
-                    });
-                    if let (Some(d), true) = (crate::access::values::gpu_dimension(&op), read) {
-                        reads[d] = true;
-                    }
-                }
-            }
-            let launched = launch_name(&function)
-                .and_then(|name| self.launches.get(&name).copied())
-                .unwrap_or_default();
-            for (d, launched) in launched.into_iter().enumerate() {
-                reads[d] |= launched;
-            }
-            reads
-        });
+        let launches = &self.launches;
+        let reads = *self
+            .reads_dimension
+            .get_or_insert_with(|| dimensions_used(&function, launches));
         reads.get(d).copied().unwrap_or(true)
     }
 
@@ -1860,6 +1841,37 @@ impl<'c, 'a> Analysis<'c, 'a> {
 /// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
 /// body, or a function that uses thread ids or barriers (a kernel written as
 /// `func.func`, as IREE and upstream tests do).
+/// Per dimension, whether `function` reads a thread id of it (other than
+/// to elect thread (0, 0, 0)) or a `gpu.launch_func` of the module
+/// (`launches`, [`launched_block_sizes`]) launches it with a size there
+/// other than the constant 1 ([`Analysis::dimension_may_differ`] without a
+/// stated size).
+pub(super) fn dimensions_used<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    launches: &FxHashMap<String, [bool; 3]>,
+) -> [bool; 3] {
+    let mut reads = [false; 3];
+    for op in ops::nested_ops(function) {
+        if matches!(ops::name(&op), "gpu.thread_id" | "gpu.global_id") {
+            // An id with no use, or used only to elect thread
+            // (0, 0, 0), says nothing of the data.
+            let read = op.result(0).is_ok_and(|r| {
+                !crate::token_values::users(r.into()).is_empty() && !only_elects(r.into(), 0)
+            });
+            if let (Some(d), true) = (crate::access::values::gpu_dimension(&op), read) {
+                reads[d] = true;
+            }
+        }
+    }
+    let launched = launch_name(function)
+        .and_then(|name| launches.get(&name).copied())
+        .unwrap_or_default();
+    for (d, launched) in launched.into_iter().enumerate() {
+        reads[d] |= launched;
+    }
+    reads
+}
+
 /// True if `value` (a thread id) is used only to elect thread
 /// `(0, 0, 0)`: through `arith.ori` with other ids into `arith.cmpi` with
 /// the constant 0, as `apipe-tokens-to-mbarrier` emits for the thread that

@@ -30,6 +30,7 @@
 //! barrier comes before it on every path.
 
 use apipe_dialect::ops;
+use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
 /// What a walk met first.
@@ -111,4 +112,131 @@ fn step<'c, 'a>(
 /// `scf.index_switch` always has its default region).
 fn has_else<'c, 'a>(op: &OperationRef<'c, 'a>) -> bool {
     !ops::is(op, "scf.if") || op.region(1).ok().is_some_and(|r| r.first_block().is_some())
+}
+
+/// True if at most one thread of the block runs `init` (an op of
+/// `function`'s body): it is in the then region of `scf.if`s whose
+/// conditions elect one value of the thread id in every dimension where
+/// two threads may differ (`may_differ`; docs/mbarrier.md: one thread
+/// initialises the ring).
+///
+/// An election is `arith.cmpi eq` of a thread id (`gpu.thread_id`, or a
+/// `gpu.launch` body's id argument) with a constant, of a combination of
+/// ids that is 0 only where each is with 0 (`(tid_x | tid_y | tid_z) == 0`
+/// as `apipe-tokens-to-mbarrier` emits, `tid_x + 2 * tid_y == 0`), or
+/// `arith.andi` of elections. Anything else is not proved
+/// (`tid != 0` is three threads of four: trial 12, finding 2).
+pub(super) fn elects_one_thread<'c, 'a>(
+    init: &OperationRef<'c, 'a>,
+    function: &OperationRef<'c, 'a>,
+    may_differ: impl Fn(usize) -> bool,
+) -> bool {
+    let mut elected = [false; 3];
+    let mut child = *init;
+    for parent in ops::ancestors(init) {
+        if parent == *function {
+            break;
+        }
+        let in_then = parent
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .is_some_and(|b| child.block() == Some(b));
+        if ops::is(&parent, "scf.if") && in_then {
+            if let Some(condition) = parent.operand_at(0) {
+                for (d, e) in election(condition, 0).into_iter().enumerate() {
+                    elected[d] |= e;
+                }
+            }
+        }
+        child = parent;
+    }
+    (0..3).all(|d| elected[d] || !may_differ(d))
+}
+
+/// The dimensions in which `condition` holds for one thread id only.
+fn election(condition: Value, depth: usize) -> [bool; 3] {
+    let none = [false; 3];
+    let Some(op) = ops::defining_op(condition) else {
+        return none;
+    };
+    match ops::name(&op) {
+        "arith.andi" if depth < 8 => {
+            let mut out = none;
+            for operand in op.operands() {
+                for (d, e) in election(operand, depth + 1).into_iter().enumerate() {
+                    out[d] |= e;
+                }
+            }
+            out
+        }
+        "arith.cmpi" if apipe_dialect::attributes::integer(&op, "predicate") == Some(0) => {
+            let (Some(a), Some(b)) = (op.operand_at(0), op.operand_at(1)) else {
+                return none;
+            };
+            let (id, c) = match (
+                crate::access::values::constant(a),
+                crate::access::values::constant(b),
+            ) {
+                (None, Some(c)) => (a, c),
+                (Some(c), None) => (b, c),
+                _ => return none,
+            };
+            let mut out = none;
+            if let Some(d) = thread_id_dimension(id) {
+                out[d] = true;
+            } else if c == 0 && !ored_ids(id, &mut out, 0) {
+                return none;
+            }
+            out
+        }
+        _ => none,
+    }
+}
+
+/// Marks in `out` the dimensions of the thread ids that `value` joins, if
+/// it is 0 only where each of them is 0: a tree of `arith.ori`,
+/// `arith.addi` and `arith.muli` by a positive constant over thread ids
+/// (ids are nonnegative and small: `tid_x + 2 * tid_y` is 0 only at
+/// (0, 0)); false if it is another form.
+fn ored_ids(value: Value, out: &mut [bool; 3], depth: usize) -> bool {
+    if let Some(d) = thread_id_dimension(value) {
+        out[d] = true;
+        return true;
+    }
+    let Some(op) = ops::defining_op(value) else {
+        return false;
+    };
+    let operands: Vec<Value> = op.operands().collect();
+    if depth >= 8 || operands.len() != 2 {
+        return false;
+    }
+    match ops::name(&op) {
+        "arith.ori" | "arith.addi" => operands.iter().all(|v| ored_ids(*v, out, depth + 1)),
+        "arith.muli" => {
+            let positive = |v: &Value| crate::access::values::constant(*v).is_some_and(|c| c > 0);
+            match (positive(&operands[0]), positive(&operands[1])) {
+                (true, false) => ored_ids(operands[1], out, depth + 1),
+                (false, true) => ored_ids(operands[0], out, depth + 1),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The dimension of a thread id: `gpu.thread_id`, or argument 3-5 of a
+/// `gpu.launch` body.
+fn thread_id_dimension(value: Value) -> Option<usize> {
+    if let Some(op) = ops::defining_op(value) {
+        return ops::is(&op, "gpu.thread_id")
+            .then(|| crate::access::values::gpu_dimension(&op))
+            .flatten();
+    }
+    let (block, n) = crate::access::values::block_argument(value)?;
+    ((3..6).contains(&n)
+        && block
+            .parent_operation()
+            .is_some_and(|p| ops::is(&p, "gpu.launch")))
+    .then(|| n - 3)
 }
