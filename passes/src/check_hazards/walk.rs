@@ -1275,6 +1275,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             })
             .collect();
         let entered: FxHashSet<usize> = entry.instances.iter().map(|x| key(&x.copy)).collect();
+        let splits_threads = op.operand(0).is_ok_and(|c| computed_from_thread_ids(c, 0));
         for (i, out) in outs.iter_mut().enumerate() {
             for instance in &mut out.instances {
                 let copy = key(&instance.copy);
@@ -1283,8 +1284,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 let was_in_flight = entered.contains(&copy);
                 if completed_elsewhere && was_in_flight && !instance.unsynced {
                     instance.trace.branch = Some((op, i));
-                    // Completed by another thread's wait on the phase.
-                    if divergent && self.mbarrier.is_some() {
+                    // Completed by another thread's wait on the phase: only
+                    // if threads do split between the regions. A condition
+                    // only taken to vary (a loop's result, a load) may send
+                    // every thread the same way, and then no thread ran the
+                    // other region's wait (trial 12, finding 1: the empty
+                    // guard `scf.if (n - x <=u c) {}` after a loop).
+                    if divergent && self.mbarrier.is_some() && splits_threads {
                         instance.waited_elsewhere = true;
                     }
                 }
@@ -1870,6 +1876,39 @@ pub(super) fn dimensions_used<'c: 'a, 'a>(
         reads[d] |= launched;
     }
     reads
+}
+
+/// True if `value` is computed by `arith` / `index` ops from thread ids
+/// and constants alone, with at least one thread id (`gpu.thread_id`, a
+/// `gpu.launch` body's id argument): a branch on it is one the threads of
+/// a block split on by their ids, not one only taken to vary (a loop's
+/// result, a load, an argument).
+fn computed_from_thread_ids(value: Value, depth: usize) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    if let Some((block, n)) = block_argument(value) {
+        return (3..6).contains(&n)
+            && block
+                .parent_operation()
+                .is_some_and(|p| ops::is(&p, "gpu.launch"));
+    }
+    let Some(op) = defining_op(value) else {
+        return false;
+    };
+    let name = ops::name(&op);
+    if name == "gpu.thread_id" {
+        return true;
+    }
+    if !(name.starts_with("arith.") || name.starts_with("index.")) {
+        return false;
+    }
+    let operands: Vec<Value> = op.operands().collect();
+    !operands.is_empty()
+        && operands
+            .iter()
+            .all(|v| constant(*v).is_some() || computed_from_thread_ids(*v, depth + 1))
+        && operands.iter().any(|v| constant(*v).is_none())
 }
 
 /// True if `value` (a thread id) is used only to elect thread

@@ -1,16 +1,27 @@
-// KNOWN MISS (trial 12, finding 1), expected to fail until fixed: a
-// missed read-after-write in the mbarrier form. This is the output of
-// apipe-tokens-to-mbarrier for a correct 4-thread kernel, with the wait
-// after the loop deleted. The empty guard `scf.if (count - x <=u 2) {}`
-// that held the wait is left. The checker is silent. Yet apipe-run
-// reports a RAW race on the load of a neighbour's copy, and lazy
-// completion prints [-1, -1, -1, -1] where make-sync prints
-// [36, 40, 44, 32]. The checker does report the race without the empty
-// guard, with a non-guard `scf.if` in its place, and in the token and
-// counting forms of the same mistake.
-// XFAIL: *
-// RUN: not apipe-opt %s --apipe-check-hazards 2>&1 | FileCheck %s
-// CHECK: error: 'memref.load' op reads a buffer region that an async copy may still be writing
+// apipe-check-hazards, mbarrier form: a branch on a condition that is only
+// taken to vary between threads does not split them (trial 12, finding 1).
+// Below is apipe-tokens-to-mbarrier's output for a correct 4-thread kernel,
+// with the wait after the loop deleted and its empty guard
+// `scf.if (count - x <=u 2) {}` left. The guard's else region proves the
+// group complete (it is older than the ring). Because the condition is made
+// of the loop's results, taken to vary, the walk credited the then region's
+// thread with "another thread's wait". A gpu.barrier then "ordered" it, and
+// the read of a neighbour's copy went unreported. But every thread takes
+// the then region here (count - x = 1): apipe-run reports a RAW race, and
+// lazy completion prints [-1, -1, -1, -1] where make-sync prints
+// [36, 40, 44, 32]. Only a condition computed from thread ids now splits
+// the threads. The twin with the wait in the guard stays silent, and so
+// does an elected waiter (`tid == 0`) with a barrier
+// (check-hazards-mbarrier.mlir).
+// RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
+// CHECK: error: 'memref.load' op reads bytes that another thread's async copy may still be writing
+// RUN: sed -e 's|^      scf.if %recent {$|      scf.if %recent { apipe.mbarrier_wait %ring[%lps], %lpp : memref<2xi64, 3>|' -e 's|^      %recent = arith.cmpi ule, %age, %c2 : index$|      %recent = arith.cmpi ule, %age, %c2 : index\n      %lps = arith.andi %w#0, %c1 : index\n      %lpb = arith.andi %w#0, %c2 : index\n      %lpp = arith.cmpi ne, %lpb, %c0 : index|' %s > %t.waited.mlir
+// RUN: apipe-opt %t.waited.mlir --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=WAITED --allow-empty
+// WAITED-NOT: error
+// RUN: apipe-opt %t.waited.mlir --apipe-make-sync | apipe-run - | grep -v Unranked > %t.sync
+// RUN: apipe-run %t.waited.mlir --completion=lazy,eager,random:1 | grep -v -e Unranked -e "apipe-run: completion=" > %t.all
+// RUN: cat %t.sync %t.sync %t.sync > %t.expected
+// RUN: diff %t.expected %t.all
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%A: memref<256xi32>, %out: memref<4xi32>, %n: index)
