@@ -70,6 +70,23 @@ pub fn induction_loop<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, '
     (ops::is(&parent, "scf.for") && ops::is_entry_block(&block)).then_some(parent)
 }
 
+/// The dimension (0 for x, 1 for y, 2 for z) of `value` if it is a thread
+/// id within the block: a `gpu.thread_id` result, or one of a `gpu.launch`
+/// body's thread id arguments (3-5, MLIR GPUOps.td). Not `gpu.global_id`.
+pub fn block_thread_id_dimension(value: Value) -> Option<usize> {
+    if let Some(op) = defining_op(value) {
+        return ops::is(&op, "gpu.thread_id")
+            .then(|| gpu_dimension(&op))
+            .flatten();
+    }
+    let (block, n) = block_argument(value)?;
+    ((3..6).contains(&n)
+        && block
+            .parent_operation()
+            .is_some_and(|p| ops::is(&p, "gpu.launch")))
+    .then(|| n - 3)
+}
+
 /// True if the value with key `k` (a [`Symbol::Value`] key of a live value)
 /// is a thread id: a `gpu.thread_id` or `gpu.global_id` result, or one of
 /// a `gpu.launch` body's thread id arguments (3-5, MLIR GPUOps.td).

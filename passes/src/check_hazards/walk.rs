@@ -1275,7 +1275,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             })
             .collect();
         let entered: FxHashSet<usize> = entry.instances.iter().map(|x| key(&x.copy)).collect();
-        let splits_threads = op.operand(0).is_ok_and(|c| computed_from_thread_ids(c, 0));
+        // Another thread's wait on the phase covers this one (below).
+        let covered_by_others = divergent
+            && self.mbarrier.is_some()
+            && op.operand(0).is_ok_and(|c| computed_from_thread_ids(c, 0));
         for (i, out) in outs.iter_mut().enumerate() {
             for instance in &mut out.instances {
                 let copy = key(&instance.copy);
@@ -1290,7 +1293,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     // every thread the same way, and then no thread ran the
                     // other region's wait (trial 12, finding 1: the empty
                     // guard `scf.if (n - x <=u c) {}` after a loop).
-                    if divergent && self.mbarrier.is_some() && splits_threads {
+                    if covered_by_others {
                         instance.waited_elsewhere = true;
                     }
                 }
@@ -1844,9 +1847,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
     }
 }
 
-/// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
-/// body, or a function that uses thread ids or barriers (a kernel written as
-/// `func.func`, as IREE and upstream tests do).
 /// Per dimension, whether `function` reads a thread id of it (other than
 /// to elect thread (0, 0, 0)) or a `gpu.launch_func` of the module
 /// (`launches`, [`launched_block_sizes`]) launches it with a size there
@@ -1887,19 +1887,13 @@ fn computed_from_thread_ids(value: Value, depth: usize) -> bool {
     if depth > 16 {
         return false;
     }
-    if let Some((block, n)) = block_argument(value) {
-        return (3..6).contains(&n)
-            && block
-                .parent_operation()
-                .is_some_and(|p| ops::is(&p, "gpu.launch"));
+    if crate::access::values::block_thread_id_dimension(value).is_some() {
+        return true;
     }
     let Some(op) = defining_op(value) else {
         return false;
     };
     let name = ops::name(&op);
-    if name == "gpu.thread_id" {
-        return true;
-    }
     if !(name.starts_with("arith.") || name.starts_with("index.")) {
         return false;
     }
@@ -1975,6 +1969,9 @@ fn launch_name(function: &OperationRef) -> Option<String> {
     Some(format!("@{module}::@{kernel}"))
 }
 
+/// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
+/// body, or a function that uses thread ids or barriers (a kernel written as
+/// `func.func`, as IREE and upstream tests do).
 fn runs_on_threads(function: &OperationRef) -> bool {
     ops::is(function, "gpu.func")
         || ops::is(function, "gpu.launch")

@@ -183,7 +183,7 @@ fn election(condition: Value, depth: usize) -> [bool; 3] {
                 _ => return none,
             };
             let mut out = none;
-            if let Some(d) = thread_id_dimension(id) {
+            if let Some(d) = crate::access::values::block_thread_id_dimension(id) {
                 out[d] = true;
             } else if c == 0 && !ored_ids(id, &mut out, 0) {
                 return none;
@@ -200,7 +200,7 @@ fn election(condition: Value, depth: usize) -> [bool; 3] {
 /// (ids are nonnegative and small: `tid_x + 2 * tid_y` is 0 only at
 /// (0, 0)); false if it is another form.
 fn ored_ids(value: Value, out: &mut [bool; 3], depth: usize) -> bool {
-    if let Some(d) = thread_id_dimension(value) {
+    if let Some(d) = crate::access::values::block_thread_id_dimension(value) {
         out[d] = true;
         return true;
     }
@@ -223,20 +223,4 @@ fn ored_ids(value: Value, out: &mut [bool; 3], depth: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// The dimension of a thread id: `gpu.thread_id`, or argument 3-5 of a
-/// `gpu.launch` body.
-fn thread_id_dimension(value: Value) -> Option<usize> {
-    if let Some(op) = ops::defining_op(value) {
-        return ops::is(&op, "gpu.thread_id")
-            .then(|| crate::access::values::gpu_dimension(&op))
-            .flatten();
-    }
-    let (block, n) = crate::access::values::block_argument(value)?;
-    ((3..6).contains(&n)
-        && block
-            .parent_operation()
-            .is_some_and(|p| ops::is(&p, "gpu.launch")))
-    .then(|| n - 3)
 }
