@@ -192,12 +192,16 @@ fn run(op: OperationRef, _options: &PassOptions) -> Result<(), Reported> {
 /// error with its notes, or a remark when it rests only on buffers that may
 /// alias. The IR is not changed.
 ///
+/// A function the analysis refuses does not hide the hazards of the
+/// others: they are emitted too, as `mlir-opt` reports every error of a
+/// module.
+///
 /// # Errors
 /// `Err(Reported)` if a hazard error was emitted or the group-distance
 /// analysis refused a function (its errors are emitted).
 pub fn check_hazards<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(), Reported> {
-    let hazards = find_hazards(root)?;
-    let mut ok = true;
+    let (hazards, analyzed) = find_all_hazards(root);
+    let mut ok = analyzed.is_ok();
     for hazard in &hazards {
         let severity = if hazard.conservative {
             Severity::Remark
@@ -224,6 +228,18 @@ pub fn check_hazards<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<()
 pub fn find_hazards<'c: 'a, 'a>(
     root: &impl OperationLike<'c, 'a>,
 ) -> Result<Vec<Hazard<'c, 'a>>, Reported> {
+    let (hazards, analyzed) = find_all_hazards(root);
+    analyzed.map(|()| hazards)
+}
+
+/// The hazards of every function in `root` that the analysis does not
+/// refuse, function by function, each in the order the walk finds them;
+/// and `Err(Reported)` if it refused a function (a call into GPU code, a
+/// region of several blocks, a mbarrier form it cannot follow: errors
+/// emitted, located).
+pub fn find_all_hazards<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+) -> (Vec<Hazard<'c, 'a>>, Result<(), Reported>) {
     let mut out = Vec::new();
     let mut ok = true;
     // Once for the module: per function it would make the check quadratic
@@ -236,6 +252,9 @@ pub fn find_hazards<'c: 'a, 'a>(
     // with apipe ops would have that function's copies in flight, and
     // thread-dependent arguments in it, unseen. Refused at the call.
     let with_async = group_distance::functions_where(root, apipe_dialect::ops::is_apipe);
+    // The functions refused at such a call: not walked (their hazards
+    // would miss what the callee leaves in flight).
+    let mut refused: rustc_hash::FxHashSet<usize> = Default::default();
     if !with_async.is_empty() {
         for call in apipe_dialect::ops::self_and_nested_ops(root) {
             if !apipe_dialect::ops::is(&call, "func.call")
@@ -250,6 +269,11 @@ pub fn find_hazards<'c: 'a, 'a>(
                         "'func.call' op in GPU code calls @{callee}, which has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)"
                     ),
                 );
+                if let Some(caller) =
+                    apipe_dialect::ops::ancestors(&call).find(apipe_dialect::ops::is_function)
+                {
+                    refused.insert(op_key(&caller));
+                }
                 ok = false;
             }
         }
@@ -276,6 +300,9 @@ pub fn find_hazards<'c: 'a, 'a>(
                 .collect(),
         );
     for (function, nested) in callees_first(functions, &calls) {
+        if refused.contains(&op_key(&function)) {
+            continue;
+        }
         out.extend(barriers::divergent_barriers(&function, &nested));
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
@@ -350,11 +377,7 @@ pub fn find_hazards<'c: 'a, 'a>(
             Err(Reported) => ok = false,
         }
     }
-    if ok {
-        Ok(out)
-    } else {
-        Err(Reported)
-    }
+    (out, if ok { Ok(()) } else { Err(Reported) })
 }
 
 /// `functions` (each with its nested ops) with each one after the
