@@ -149,6 +149,11 @@ pub(crate) struct Facts {
     by_arrive: FxHashMap<usize, Armed>,
     /// Per count value `x` of a `GroupName::Value`: the rings of its arms.
     value_rings: FxHashMap<usize, Vec<usize>>,
+    /// Per arrive (op key): its ring.
+    arrive_rings: FxHashMap<usize, usize>,
+    /// Per count value: the one ring whose groups it names ([`Facts::index`]);
+    /// `None` when it could name groups of several.
+    owners: FxHashMap<usize, Option<usize>>,
 }
 
 /// What one arrive arms (`Facts::arms` by arrive).
@@ -189,6 +194,41 @@ impl Facts {
             armed.numbers.sort_unstable();
             armed.values.sort_unstable();
         }
+        // A value names the groups of one ring only. A value equal to the
+        // counts of two rings at their arrives (the count after one group
+        // of ring B is 1, as is ring A's after one of its groups) would
+        // otherwise name ring A's group too, and a wait on ring B's group
+        // would complete ring A's copies in the walk. The ring whose slots
+        // the value indexes owns it; else the one ring whose count it
+        // equals at arrives; else none.
+        let one = |rings: &[usize]| {
+            rings
+                .first()
+                .copied()
+                .filter(|first| rings.iter().all(|r| r == first))
+        };
+        for (x, rings) in &self.value_rings {
+            self.owners.insert(*x, one(rings));
+        }
+        let mut count_rings: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (arrive, values) in &self.counts {
+            if let Some(ring) = self.arrive_rings.get(arrive) {
+                for x in values {
+                    count_rings.entry(*x).or_default().push(*ring);
+                }
+            }
+        }
+        for (x, rings) in count_rings {
+            self.owners.entry(x).or_insert_with(|| one(&rings));
+        }
+    }
+
+    /// False if the count value `x` may name groups of a ring other than
+    /// `ring` (it indexes or equals the count of another ring at its
+    /// arrives). A value that is neither (a loop's iter_arg that carries a
+    /// count, named through the walk's pass-on) keeps its names.
+    fn may_name(&self, x: usize, ring: usize) -> bool {
+        self.owners.get(&x).is_none_or(|owner| *owner == Some(ring))
     }
 
     /// The arrives that reuse their slot too early and the waits for a
@@ -225,7 +265,7 @@ impl Facts {
     /// if any: the wait completes that group and the older ones.
     pub fn named_value(&self, op: &OperationRef) -> Option<usize> {
         match self.named.get(&op_key(op)).copied().flatten() {
-            Some(GroupName::Value(_, x)) => Some(x),
+            Some(GroupName::Value(ring, x)) if self.may_name(x, ring) => Some(x),
             _ => None,
         }
     }
@@ -240,10 +280,7 @@ impl Facts {
             return None;
         }
         let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
-        self.value_rings
-            .get(&x)
-            .is_none_or(|rings| rings.iter().all(|r| *r == ring))
-            .then_some(x)
+        self.may_name(x, ring).then_some(x)
     }
 
     /// The numbers of the groups the arrive `op` arms (the n-th arrive of
@@ -259,14 +296,19 @@ impl Facts {
     }
 
     /// The count values whose groups the arrive `op` arms (step 3: its slot
-    /// is `x mod K` of a count `x` equal to the ring's arrives so far).
+    /// is `x mod K` of a count `x` equal to the ring's arrives so far), each
+    /// a value that names groups of the arrive's ring only.
     pub fn armed_values(&self, op: &OperationRef) -> Vec<usize> {
         let key = op_key(op);
+        let Some(&ring) = self.arrive_rings.get(&key) else {
+            return Vec::new();
+        };
         let mut out: Vec<usize> = self
             .by_arrive
             .get(&key)
             .map_or_else(Vec::new, |armed| armed.values.clone());
         out.extend(self.counts.get(&key).into_iter().flatten().copied());
+        out.retain(|x| self.may_name(*x, ring));
         out.sort_unstable();
         out.dedup();
         out
@@ -1302,6 +1344,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             self.arm(GroupName::Number(ring, n), op);
         }
         if self.quiet == 0 {
+            self.facts.arrive_rings.insert(op_key(op), ring);
             // The values equal to the count here: the group's number.
             let mut now: Vec<usize> = state
                 .vals
