@@ -19,10 +19,13 @@
 //!    rounding) over the inequalities and the remaining equalities, to a
 //!    fixed point or a round limit; an empty interval or a constraint whose
 //!    best value violates it is infeasible;
-//! 5. when every variable left has a finite range and the ranges are small,
-//!    enumeration decides exactly (with a witness);
-//! 6. otherwise Fourier-Motzkin elimination over the inequalities, the
-//!    equalities (as two inequalities each) and the finite bounds of step 4,
+//! 5. the variables left are split into the sets that share no constraint
+//!    (each set is feasible on its own or not); in each set whose variables
+//!    all have finite ranges, and small ones, enumeration decides exactly
+//!    (with a witness); an infeasible set makes the system infeasible;
+//! 6. if a set is too large to enumerate, Fourier-Motzkin elimination over
+//!    the inequalities, the equalities (as two inequalities each) and the
+//!    finite bounds of step 4,
 //!    each derived row divided by the gcd of its coefficients with its
 //!    constant rounded down (exact for integers): a row `c >= 0` with
 //!    `c < 0` is infeasible. It decides relations between unbounded
@@ -993,29 +996,88 @@ impl Solver {
             }
         }
         let all_exact = self.atom_vars.iter().all(|a| a.exact);
-        let mut size: u128 = 1;
-        for v in &live {
-            match bounds[*v] {
-                (Some(lo), Some(hi)) => {
-                    size = size.saturating_mul((hi - lo + 1) as u128);
+        // Each set of variables that share no row with the others is
+        // feasible on its own or not: the system is feasible if every one
+        // is. A bounded set is enumerated even when another is unbounded
+        // (the thread ids and offsets of two accesses beside a branch
+        // condition on a trip count), which alone would exceed the limit.
+        let mut assignment = vec![0i128; self.var_count];
+        let mut exact = all_exact;
+        let mut eliminated = false;
+        for part in self.components(&live) {
+            let mut size: u128 = 1;
+            for v in &part {
+                match bounds[*v] {
+                    (Some(lo), Some(hi)) => {
+                        size = size.saturating_mul((hi - lo + 1) as u128);
+                    }
+                    _ => size = u128::MAX,
                 }
-                _ => size = u128::MAX,
+            }
+            if size > ENUMERATION_LIMIT {
+                // 6. (on all the rows, once: a contradiction anywhere).
+                if !eliminated && self.eliminates_to_contradiction(&live, &bounds) {
+                    return Feasibility::Infeasible;
+                }
+                eliminated = true;
+                exact = false;
+                continue;
+            }
+            if !self.enumerate(&part, 0, &bounds, &mut assignment) {
+                return Feasibility::Infeasible;
             }
         }
-        if size > ENUMERATION_LIMIT {
-            // 6.
-            return if self.eliminates_to_contradiction(&live, &bounds) {
-                Feasibility::Infeasible
-            } else {
-                Feasibility::Feasible { exact: false }
-            };
+        Feasibility::Feasible { exact }
+    }
+
+    /// `live` split into the sets of variables that share a row (an
+    /// equality, an inequality or a min / max), each in `live`'s order,
+    /// the sets in the order of their first variable.
+    fn components(&self, live: &[usize]) -> Vec<Vec<usize>> {
+        // Union-find over positions in `live`.
+        let mut parent: Vec<usize> = (0..live.len()).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
         }
-        let mut assignment = vec![0i128; self.var_count];
-        if self.enumerate(&live, 0, &bounds, &mut assignment) {
-            Feasibility::Feasible { exact: all_exact }
-        } else {
-            Feasibility::Infeasible
+        let position = |v: &usize| live.iter().position(|l| l == v);
+        let mut join = |vars: &mut dyn Iterator<Item = &usize>| {
+            let mut first: Option<usize> = None;
+            for v in vars {
+                let Some(i) = position(v) else { continue };
+                match first {
+                    None => first = Some(i),
+                    Some(f) => {
+                        let (a, b) = (root(&mut parent, f), root(&mut parent, i));
+                        parent[b] = a;
+                    }
+                }
+            }
+        };
+        for row in self.equalities.iter().chain(&self.inequalities) {
+            join(&mut row.coefficients.keys());
         }
+        for (_, r, a, b) in &self.min_max {
+            join(
+                &mut r
+                    .coefficients
+                    .keys()
+                    .chain(a.coefficients.keys())
+                    .chain(b.coefficients.keys()),
+            );
+        }
+        let mut parts: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (i, v) in live.iter().enumerate() {
+            let r = root(&mut parent, i);
+            match parts.iter_mut().find(|(p, _)| *p == r) {
+                Some((_, part)) => part.push(*v),
+                None => parts.push((r, vec![*v])),
+            }
+        }
+        parts.into_iter().map(|(_, part)| part).collect()
     }
 
     fn satisfied(&self, assignment: &[i128], assigned: &[usize]) -> bool {

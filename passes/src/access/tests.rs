@@ -114,6 +114,50 @@ fn nonzero_is_decided_by_cases() {
 }
 
 #[test]
+fn independent_variables_are_decided_apart() {
+    // Threads (x, y) and (x', y') of a 4 x 4 block, distinct in x, each
+    // writing element 16 y + 4 x + a (a in [0, 4)) of the other's: no
+    // solution, found only by enumerating the ids (over the rationals
+    // there is one). Beside them, an unbounded trip count n >= 1 that no
+    // other constraint names: alone, it made the enumeration too large.
+    let (x, y, x2, y2, a, a2, n) = (sym(0), sym(1), sym(2), sym(3), sym(4), sym(5), sym(6));
+    let element = |x: &Lin, y: &Lin, a: &Lin| {
+        y.scaled(16)
+            .unwrap()
+            .plus(&x.scaled(4).unwrap(), 1)
+            .unwrap()
+            .plus(a, 1)
+            .unwrap()
+    };
+    let mut system = System::new();
+    for s in 0..4 {
+        system.extend(range(s, 0, 3));
+    }
+    system.extend(range(4, 0, 3));
+    system.extend(range(5, 0, 3));
+    system.push(Constraint::le(&x.offset(1).unwrap(), &x2).unwrap());
+    system.extend(Constraint::eq(
+        &element(&x, &y, &a),
+        &element(&x2, &y2, &a2),
+    ));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    system.push(ge(n.offset(-1).unwrap()));
+    assert_eq!(system.feasible(), Feasibility::Infeasible);
+    // The same threads may be equal: then a solution exists, and the
+    // unbounded part leaves it inexact, not infeasible.
+    let mut system = System::new();
+    for s in 0..6 {
+        system.extend(range(s, 0, 3));
+    }
+    system.extend(Constraint::eq(
+        &element(&x, &y, &a),
+        &element(&x2, &y2, &a2),
+    ));
+    system.push(ge(n.offset(-1).unwrap()));
+    assert!(system.feasible().may());
+}
+
+#[test]
 fn elimination_separates_unbounded_unknowns() {
     // Two threads t, t' (no upper bound): t' >= t + 1, and element 2t of
     // thread t within [2t', 2t' + 2): 0 <= 2t - 2t' <= 1. Propagation
