@@ -39,8 +39,13 @@ use apipe_passes::registry;
 use melior::ir::{operation::OperationLike, Module};
 use std::time::{Duration, Instant};
 
-/// The upstream passes of stage 2, nested under `gpu.module`.
-pub const UPSTREAM_LOWERING: &str = "convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+/// The upstream passes of stage 2, nested under `gpu.module`. Vector
+/// transfers (`vector.transfer_read` / `transfer_write`, which
+/// `convert-gpu-to-nvvm` does not lower) become loops of 1-D transfers
+/// (`convert-vector-to-scf`, fully unrolled), then loads and stores
+/// (`convert-vector-to-llvm`), before the GPU conversions.
+pub const UPSTREAM_LOWERING: &str = "convert-vector-to-scf{full-unroll=true},\
+convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-vector-to-llvm,\
 convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,\
 convert-nvvm-to-llvm,\
 reconcile-unrealized-casts,canonicalize,cse";

@@ -7,11 +7,11 @@
 // The default, sync=auto, adds apipe-select-sync and apipe-mbarrier-to-nvvm
 // (docs/mbarrier.md); on this counting-form input it lowers the same.
 // RUN: apipe-translate --print-pipeline | FileCheck %s --check-prefix=AUTO-TEXT
-// AUTO-TEXT: builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,
-// RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
-// RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
+// AUTO-TEXT: builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,
+// RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-select-sync,apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-vector-to-llvm,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline="builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,gpu.module(convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-vector-to-llvm,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))" | FileCheck %s
 
-// TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))
+// TEXT: builtin.module(apipe-tokens-to-counting,apipe-merge-queues,apipe-to-nvgpu,apipe-mbarrier-to-nvvm{sm=80},gpu.module(convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-vector-to-llvm,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,convert-arith-to-llvm,convert-index-to-llvm,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.mlir.global internal @__wg_copy_zero_fill_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>
