@@ -8,18 +8,23 @@
 //! second.
 //!
 //!   cargo bench -p apipe-tools --bench differential -- \
-//!       [INPUTS] [JOBS] [BATCH] [UNANNOTATED] [GPU] [GPU_UNANNOTATED] [BARRIERS]
+//!       [INPUTS] [JOBS] [BATCH] [UNANNOTATED] [GPU] [GPU_UNANNOTATED] [BARRIERS] \
+//!       [MBARRIER_HOST] [MBARRIER_GPU]
 //!
 //! Defaults: 4,000 annotated host inputs (seed 0x5eed, the CI test's first
 //! inputs are the same), one job per available core, 25 inputs per JIT,
 //! 1,000 unannotated host loops, 150 annotated and 75 unannotated
 //! `gpu.func` kernels, every barrier of each pipelined kernel removed in
-//! turn: 5,225 inputs and about 26,000 mutants, which take about 25
-//! minutes on 2 cores (release). A kernel costs about 7 times a host input
+//! turn, then 500 host loops and 50 kernels taken to the mbarrier form:
+//! 5,775 inputs and about 29,500 mutants, which take about 29 minutes on 2
+//! cores (release). A kernel costs about 7 times a host input
 //! (about 17 mutants, each run in 9 modes and once with the race checker);
-//! most of the time is LLVM's code generation of the batch modules. Exits 1 if a pipelined output differs from make-sync or (kernels)
-//! races, the checker flags a correct output, misses a truly broken
-//! mutant, or flags 1% or more of the mutants that no run shows broken.
+//! most of the time is LLVM's code generation of the batch modules. Exits
+//! 1 if a pipelined output differs from make-sync or (kernels) races, the
+//! checker flags a correct output, misses a truly broken mutant, flags 1%
+//! or more of the counting form's mutants that no run shows broken, or
+//! flags a mutant of the mbarrier form that no run shows broken with an
+//! error of no known class (`harness::mbarrier_alarm_class`).
 
 #[path = "../tools/tests/harness/mod.rs"]
 mod harness;
@@ -40,6 +45,8 @@ fn main() {
         gpu: number(4, 150),
         gpu_unannotated: number(5, 75),
         barrier_mutants: number(6, usize::MAX),
+        mbarrier_host: number(7, 500),
+        mbarrier_gpu: number(8, 50),
         seed: 0x5eed,
         jobs: number(1, cores),
         batch: number(2, 25),
@@ -55,6 +62,10 @@ fn main() {
         ("racecheck passes", &report.racecheck_missed),
         ("false alarms", &report.false_alarms),
         (
+            "false alarms (mbarrier form)",
+            &report.mbarrier_false_alarms,
+        ),
+        (
             "eager/make-sync disagreements",
             &report.cross_check_failures,
         ),
@@ -68,6 +79,10 @@ fn main() {
         || !report.races_on_outputs.is_empty()
         || !report.missed.is_empty()
         || !report.cross_check_failures.is_empty()
-        || report.false_alarms.len() * 100 >= report.flagged.max(1);
+        || report.false_alarms.len() * 100 >= report.flagged.max(1)
+        || report
+            .mbarrier_false_alarms
+            .iter()
+            .any(|a| harness::mbarrier_alarm_class(a).is_none());
     std::process::exit(i32::from(bad));
 }

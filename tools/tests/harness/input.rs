@@ -2,9 +2,10 @@
 //! [`super::common::pipelines`], the same loops unannotated
 //! ([`super::unannotated`]), and `gpu.func` kernels ([`super::gpu`]).
 //! Each prints a program whose entry is `@kernel(%A, %out, %n, %c)` and
-//! whose symbols all start with `@kernel`.
+//! whose symbols all start with `@kernel`. Any of them can also be taken
+//! through the mbarrier form ([`Input::Mbarrier`]).
 
-use apipe_passes::software_pipeline::{PipelineOptions, ScheduleOrder};
+use apipe_passes::software_pipeline::{PipelineOptions, ScheduleOrder, SyncForm};
 
 use super::{
     common::{
@@ -26,6 +27,11 @@ pub enum Kind {
     Gpu,
     /// A `gpu.func` kernel without annotations (`num-stages`).
     GpuUnannotated,
+    /// A host loop, annotated or not, pipelined with `sync=tokens` and
+    /// taken to the mbarrier form (`apipe-tokens-to-mbarrier`).
+    HostMbarrier,
+    /// A `gpu.func` kernel, annotated or not, in the mbarrier form.
+    GpuMbarrier,
 }
 
 /// A generated input.
@@ -36,6 +42,10 @@ pub enum Input {
     Host(Pipeline, Stages, bool),
     /// A kernel.
     Gpu(GpuPipeline),
+    /// A host loop or a kernel, pipelined with `sync=tokens` and then
+    /// converted by `apipe-tokens-to-mbarrier` (docs/mbarrier.md): its
+    /// mutants are those of the mbarrier form ([`super::MBARRIER_MUTATIONS`]).
+    Mbarrier(Box<Input>),
 }
 
 impl Input {
@@ -50,6 +60,15 @@ impl Input {
             }
             Kind::Gpu => Input::Gpu(gpu::generate(rng, false)),
             Kind::GpuUnannotated => Input::Gpu(gpu::generate(rng, true)),
+            Kind::HostMbarrier | Kind::GpuMbarrier => {
+                let inner = match (kind, rng.coin()) {
+                    (Kind::HostMbarrier, true) => Kind::Host,
+                    (Kind::HostMbarrier, false) => Kind::HostUnannotated,
+                    (_, true) => Kind::Gpu,
+                    (_, false) => Kind::GpuUnannotated,
+                };
+                Input::Mbarrier(Box::new(Input::generate(inner, rng)))
+            }
         }
     }
 
@@ -60,12 +79,23 @@ impl Input {
             Input::Host(..) => Kind::HostUnannotated,
             Input::Gpu(g) if g.stages == Stages::Annotated => Kind::Gpu,
             Input::Gpu(_) => Kind::GpuUnannotated,
+            Input::Mbarrier(inner) if inner.is_gpu() => Kind::GpuMbarrier,
+            Input::Mbarrier(_) => Kind::HostMbarrier,
         }
     }
 
     /// Whether it launches a kernel.
     pub fn is_gpu(&self) -> bool {
-        matches!(self, Input::Gpu(_))
+        match self {
+            Input::Gpu(_) => true,
+            Input::Mbarrier(inner) => inner.is_gpu(),
+            Input::Host(..) => false,
+        }
+    }
+
+    /// Whether it is taken to the mbarrier form.
+    pub fn is_mbarrier(&self) -> bool {
+        matches!(self, Input::Mbarrier(_))
     }
 
     /// The program (module body ops).
@@ -74,6 +104,7 @@ impl Input {
             Input::Host(p, Stages::Annotated, _) => p.kernel(),
             Input::Host(p, stages, _) => unannotated::strip(&p.kernel(), *stages),
             Input::Gpu(g) => g.kernel(),
+            Input::Mbarrier(inner) => inner.text(),
         }
     }
 
@@ -90,6 +121,10 @@ impl Input {
                 ..PipelineOptions::default()
             },
             Input::Gpu(g) => g.options(),
+            Input::Mbarrier(inner) => PipelineOptions {
+                sync: SyncForm::Tokens,
+                ..inner.options()
+            },
         }
     }
 
@@ -98,6 +133,7 @@ impl Input {
         match self {
             Input::Host(p, ..) => p.source_size(),
             Input::Gpu(g) => g.source_size(),
+            Input::Mbarrier(inner) => inner.source_size(),
         }
     }
 
@@ -106,6 +142,7 @@ impl Input {
         match self {
             Input::Host(p, ..) => p.output_size(),
             Input::Gpu(g) => g.output_size(),
+            Input::Mbarrier(inner) => inner.output_size(),
         }
     }
 
@@ -114,6 +151,7 @@ impl Input {
         match self {
             Input::Host(p, ..) => p.scenarios(),
             Input::Gpu(g) => g.scenarios(),
+            Input::Mbarrier(inner) => inner.scenarios(),
         }
     }
 }

@@ -23,10 +23,19 @@
 //!    must print the same (a cross-check of that equivalence, counted in
 //!    [`Report::cross_checks`]).
 //!
-//! The inputs ([`input::Input`]) are of four kinds: annotated host loops,
+//! The inputs ([`input::Input`]) are of six kinds: annotated host loops,
 //! the same loops unannotated and scheduled from `num-stages` 2-5
-//! ([`unannotated`]), and `gpu.func` kernels launched by a host function,
-//! annotated or not ([`gpu`]). Every program also runs once (lazy,
+//! ([`unannotated`]), `gpu.func` kernels launched by a host function,
+//! annotated or not ([`gpu`]), and host loops and kernels of either kind
+//! taken to the mbarrier form ([`input::Input::Mbarrier`]): pipelined with
+//! `sync=tokens`, then `apipe-tokens-to-mbarrier`. Their mutants are
+//! [`MBARRIER_MUTATIONS`] (a version index shifted, a store into a source,
+//! an `apipe.mbarrier_wait` removed, its parity negated, its slot moved to
+//! the next one, an `apipe.mbarrier_arrive_copies` removed) and, in
+//! kernels, each barrier removed. A mutant whose own eager run fails (a
+//! deadlock: a phase never armed) is truly broken, with no make-sync
+//! cross-check (its make-sync has no wait left to block). The checker's
+//! false alarms on them are counted apart ([`Report::mbarrier_summary`]). Every program also runs once (lazy,
 //! forward) with the emulator's race checker on: a reference or a
 //! pipelined output that races is an error ([`Report::races_on_outputs`]),
 //! and a mutant is truly broken also when the race checker reports it. In
@@ -65,8 +74,11 @@ use apipe_lowering::{
     to_emulation::{to_emulation, EmulationOptions},
 };
 use apipe_passes::{
-    check_hazards::find_hazards, make_sync::make_sync, merge_queues::merge_queues,
+    check_hazards::find_all_hazards,
+    make_sync::make_sync,
+    merge_queues::merge_queues,
     software_pipeline::software_pipeline,
+    tokens_to_mbarrier::{tokens_to_mbarrier, Options as MbarrierOptions},
 };
 use apipe_tools::run::{prepare_entry, Engine, LLVM_PIPELINE};
 use common::Rng;
@@ -106,6 +118,17 @@ pub enum Mutation {
     /// A `gpu.barrier` removed (kernels: one mutant per barrier of the
     /// pipelined output, see [`remove_barrier`]).
     BarrierRemoved,
+    /// An `apipe.mbarrier_wait` removed (mbarrier form).
+    MbarrierWaitRemoved,
+    /// An `apipe.mbarrier_wait`'s parity negated (mbarrier form): it waits
+    /// for the other phase of its slot.
+    ParityFlipped,
+    /// An `apipe.mbarrier_wait`'s slot `s` became `(s + 1) mod K`, `K` the
+    /// ring's size (mbarrier form).
+    SlotShifted,
+    /// An `apipe.mbarrier_arrive_copies` removed (mbarrier form): its slot's
+    /// phase never completes.
+    ArriveRemoved,
 }
 
 /// Every mutation, in order.
@@ -115,6 +138,17 @@ pub const MUTATIONS: [Mutation; 5] = [
     Mutation::CommitAfterWait,
     Mutation::VersionShifted,
     Mutation::StoreIntoSource,
+];
+
+/// Every mutation of the mbarrier form, in order: those of
+/// [`MUTATIONS`] that do not name counting ops, then the mbarrier ops'.
+pub const MBARRIER_MUTATIONS: [Mutation; 6] = [
+    Mutation::VersionShifted,
+    Mutation::StoreIntoSource,
+    Mutation::MbarrierWaitRemoved,
+    Mutation::ParityFlipped,
+    Mutation::SlotShifted,
+    Mutation::ArriveRemoved,
 ];
 
 /// The completion modes of kernels, each under every [`SCHEDULES`].
@@ -134,6 +168,10 @@ pub struct Config {
     pub gpu: usize,
     /// Generated unannotated `gpu.func` inputs, after them.
     pub gpu_unannotated: usize,
+    /// Generated host inputs taken to the mbarrier form, after them.
+    pub mbarrier_host: usize,
+    /// Generated `gpu.func` inputs taken to the mbarrier form, after them.
+    pub mbarrier_gpu: usize,
     /// Barrier-removal mutants per kernel: at most this many of the
     /// pipelined kernel's barriers, drawn at random, are removed one at a
     /// time (`usize::MAX`: every barrier).
@@ -173,12 +211,17 @@ pub struct Report {
     pub mutants_by_kind: BTreeMap<Mutation, usize>,
     /// Mutants that some mode shows broken.
     pub truly_broken: usize,
-    /// Mutants the checker flags.
+    /// Mutants of the counting form the checker flags.
     pub flagged: usize,
     /// Truly broken mutants the checker does not flag.
     pub missed: Vec<String>,
-    /// Flagged mutants no mode shows broken.
+    /// Flagged mutants of the counting form that no mode shows broken.
     pub false_alarms: Vec<String>,
+    /// Mutants of the mbarrier form the checker flags.
+    pub mbarrier_flagged: usize,
+    /// Flagged mutants of the mbarrier form that no mode shows broken
+    /// (apart from the counting form's: see [`Report::mbarrier_summary`]).
+    pub mbarrier_false_alarms: Vec<String>,
     /// Mutants whose eager run was compared with their `apipe-make-sync`
     /// (the first program of each batch).
     pub cross_checks: usize,
@@ -197,6 +240,9 @@ pub struct Report {
     pub by_kind: BTreeMap<Kind, Figures>,
     /// The figures of kernel mutants per mutation.
     pub gpu_by_mutation: BTreeMap<Mutation, Figures>,
+    /// The figures of mbarrier-form mutants (host and kernels) per
+    /// mutation.
+    pub mbarrier_by_mutation: BTreeMap<Mutation, Figures>,
     /// Wall time.
     pub elapsed: Duration,
     /// Time per phase, summed over the threads: building the variants
@@ -258,7 +304,67 @@ impl Figures {
     }
 }
 
+/// The classes of the checker's errors on mbarrier-form mutants that no
+/// run shows broken: (the start of the first error's message, the class).
+const MBARRIER_ALARM_CLASSES: [(&str, &str); 5] = [
+    (
+        "'apipe.mbarrier_arrive_copies' op reuses its slot too early",
+        "slot re-armed before its previous group was waited for",
+    ),
+    (
+        "'apipe.mbarrier_arrive_copies' op arrives on slot",
+        "arrive out of step with the ring's count",
+    ),
+    (
+        "'apipe.mbarrier_arrive_copies' op arrives on a slot that is not provably",
+        "arrive out of step with the ring's count",
+    ),
+    (
+        "'apipe.mbarrier_wait' op waits on a slot and parity that apipe-check-hazards cannot relate",
+        "wait on a slot and parity of different counts",
+    ),
+    (
+        "'apipe.mbarrier_wait' op can deadlock: on some path the phase it waits for is not armed yet",
+        "wait for a phase no arrive armed yet",
+    ),
+];
+
+/// The class of a false alarm on an mbarrier-form mutant (its line in
+/// [`Report::mbarrier_false_alarms`]), if it is one of
+/// [`MBARRIER_ALARM_CLASSES`].
+pub fn mbarrier_alarm_class(alarm: &str) -> Option<&'static str> {
+    MBARRIER_ALARM_CLASSES
+        .iter()
+        .find(|(start, _)| alarm.contains(start))
+        .map(|(_, class)| *class)
+}
+
 impl Report {
+    /// The mbarrier form's flagged mutants and those no run shows broken,
+    /// by class ([`MBARRIER_ALARM_CLASSES`]). They are not counted with the
+    /// counting form's: each class is an error of the ring's protocol
+    /// (docs/mbarrier.md) that the runs of a mutant may not reach (a slot
+    /// re-armed two phases ahead of a wait's parity returns that wait at
+    /// once only when such a wait follows; an arrive out of step leaves a
+    /// phase unarmed, which deadlocks only the wait on it).
+    pub fn mbarrier_summary(&self) -> String {
+        let mut classes: BTreeMap<&str, usize> = BTreeMap::new();
+        for alarm in &self.mbarrier_false_alarms {
+            let class = mbarrier_alarm_class(alarm).unwrap_or("other");
+            *classes.entry(class).or_default() += 1;
+        }
+        let mut out = format!(
+            "mbarrier form:   flagged {}, false alarms {} ({:.2}% of flagged)\n",
+            self.mbarrier_flagged,
+            self.mbarrier_false_alarms.len(),
+            100.0 * self.mbarrier_false_alarms.len() as f64 / self.mbarrier_flagged.max(1) as f64
+        );
+        for (class, count) in classes {
+            let _ = writeln!(out, "  {count:5} {class}");
+        }
+        out
+    }
+
     /// The figures, one per line.
     pub fn summary(&self) -> String {
         let seconds = self.elapsed.as_secs_f64();
@@ -298,6 +404,7 @@ impl Report {
             self.false_alarms.len(),
             100.0 * self.false_alarms.len() as f64 / self.flagged.max(1) as f64
         );
+        out.push_str(&self.mbarrier_summary());
         let _ = writeln!(
             out,
             "eager = make-sync cross-checks: {} ({} failed)",
@@ -317,13 +424,18 @@ impl Report {
         for (kind, figures) in &self.by_kind {
             let _ = writeln!(out, "  {:16} {}", format!("{kind:?}"), figures.line());
         }
-        for (mutation, figures) in &self.gpu_by_mutation {
-            let _ = writeln!(
-                out,
-                "  gpu {:16} {}",
-                format!("{mutation:?}"),
-                figures.line()
-            );
+        for (form, by_mutation) in [
+            ("gpu", &self.gpu_by_mutation),
+            ("mbarrier", &self.mbarrier_by_mutation),
+        ] {
+            for (mutation, figures) in by_mutation {
+                let _ = writeln!(
+                    out,
+                    "  {form} {:19} {}",
+                    format!("{mutation:?}"),
+                    figures.line()
+                );
+            }
         }
         let _ = writeln!(out, "runs:            {}", self.runs);
         let _ = writeln!(out, "time:            {seconds:.1} s");
@@ -453,7 +565,9 @@ pub fn remove_barrier(kernel: &str, line: usize) -> String {
     out.join("\n")
 }
 
-/// The line-based mutations of a printed kernel (counting form).
+/// The line-based mutations of a printed kernel (counting form, or the
+/// mbarrier form for [`MBARRIER_MUTATIONS`]); `None` if it has no op the
+/// mutation applies to.
 pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
     let lines: Vec<&str> = kernel.lines().collect();
     let pick = |candidates: &[usize], rng: &mut Rng| -> Option<usize> {
@@ -532,6 +646,57 @@ pub fn mutate(kernel: &str, kind: Mutation, rng: &mut Rng) -> Option<String> {
                 format!("{pad}%hz_shift = arith.addi {x}, %hz_one : index"),
             );
             out.insert(i, format!("{pad}%hz_one = arith.constant 1 : index"));
+        }
+        Mutation::MbarrierWaitRemoved | Mutation::ArriveRemoved => {
+            let op = if kind == Mutation::ArriveRemoved {
+                "apipe.mbarrier_arrive_copies "
+            } else {
+                "apipe.mbarrier_wait "
+            };
+            let lines_of: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].trim_start().starts_with(op))
+                .collect();
+            out.remove(pick(&lines_of, rng)?);
+        }
+        Mutation::ParityFlipped | Mutation::SlotShifted => {
+            // `apipe.mbarrier_wait %ring[%slot], %parity : memref<Kxi64, 3>`
+            let waits: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].trim_start().starts_with("apipe.mbarrier_wait "))
+                .collect();
+            let i = pick(&waits, rng)?;
+            let t = lines[i].trim_start().strip_prefix("apipe.mbarrier_wait ")?;
+            let (ring, rest) = t.split_once('[')?;
+            let (slot, rest) = rest.split_once("], ")?;
+            let (parity, ty) = rest.split_once(" : ")?;
+            let pad = &lines[i][..indent(lines[i])];
+            let mut before = Vec::new();
+            let (slot, parity) = if kind == Mutation::ParityFlipped {
+                before.push(format!("{pad}%hz_true = arith.constant true"));
+                before.push(format!(
+                    "{pad}%hz_parity = arith.xori {parity}, %hz_true : i1"
+                ));
+                (slot.to_owned(), "%hz_parity".to_owned())
+            } else {
+                let size: i64 = ty
+                    .strip_prefix("memref<")?
+                    .split_once('x')?
+                    .0
+                    .parse()
+                    .ok()?;
+                before.push(format!("{pad}%hz_one = arith.constant 1 : index"));
+                before.push(format!("{pad}%hz_ring = arith.constant {size} : index"));
+                before.push(format!(
+                    "{pad}%hz_next = arith.addi {slot}, %hz_one : index"
+                ));
+                before.push(format!(
+                    "{pad}%hz_slot = arith.remui %hz_next, %hz_ring : index"
+                ));
+                ("%hz_slot".to_owned(), parity.to_owned())
+            };
+            out[i] = format!("{pad}apipe.mbarrier_wait {ring}[{slot}], {parity} : {ty}");
+            for line in before.into_iter().rev() {
+                out.insert(i, line);
+            }
         }
         Mutation::StoreIntoSource => {
             let copies: Vec<usize> = (0..lines.len())
@@ -644,6 +809,44 @@ fn entry(name: &str, pipeline: &Input) -> String {
     t
 }
 
+/// The first line (1-based) of each function of the batch module `text`,
+/// with the program it belongs to: `@<name>` and its entry `@e_<name>`
+/// are program `<name>`, as is a kernel `@<name>_k`.
+fn function_starts(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let t = line.trim_start();
+            let rest = t
+                .strip_prefix("func.func @")
+                .or_else(|| t.strip_prefix("func.func private @"))
+                .or_else(|| t.strip_prefix("gpu.func @"))?;
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let name = if t.starts_with("gpu.func") {
+                name.strip_suffix("_k").map(str::to_owned).unwrap_or(name)
+            } else {
+                name.strip_prefix("e_").map(str::to_owned).unwrap_or(name)
+            };
+            Some((i + 1, name))
+        })
+        .collect()
+}
+
+/// The line of a printed location `loc("<file>":L:C)`.
+fn line_of(location: &str) -> Option<usize> {
+    let (_, rest) = location.rsplit_once("\":")?;
+    rest.split(':').next()?.parse().ok()
+}
+
+/// The program whose function holds `line` ([`function_starts`]).
+fn program_at(starts: &[(usize, String)], line: usize) -> Option<String> {
+    let at = starts.partition_point(|(first, _)| *first <= line);
+    Some(starts.get(at.checked_sub(1)?)?.1.clone())
+}
+
 /// Parses `text` (one kernel) in `context`, applies `transform`, prints the
 /// kernel; `None` if it does not parse or the transform fails.
 fn transformed(
@@ -661,7 +864,12 @@ fn transformed(
 impl Config {
     /// Inputs of every kind.
     pub fn total(&self) -> usize {
-        self.inputs + self.unannotated + self.gpu + self.gpu_unannotated
+        self.inputs
+            + self.unannotated
+            + self.gpu
+            + self.gpu_unannotated
+            + self.mbarrier_host
+            + self.mbarrier_gpu
     }
 
     /// The kind of the `g`-th input and its index among its kind: the
@@ -674,6 +882,8 @@ impl Config {
             (Kind::HostUnannotated, self.unannotated),
             (Kind::Gpu, self.gpu),
             (Kind::GpuUnannotated, self.gpu_unannotated),
+            (Kind::HostMbarrier, self.mbarrier_host),
+            (Kind::GpuMbarrier, self.mbarrier_gpu),
         ] {
             if g < count {
                 return (kind, g);
@@ -749,6 +959,9 @@ impl Report {
         self.flagged += other.flagged;
         self.missed.extend(other.missed);
         self.false_alarms.extend(other.false_alarms);
+        self.mbarrier_flagged += other.mbarrier_flagged;
+        self.mbarrier_false_alarms
+            .extend(other.mbarrier_false_alarms);
         self.cross_checks += other.cross_checks;
         self.cross_check_failures.extend(other.cross_check_failures);
         self.races_on_outputs.extend(other.races_on_outputs);
@@ -758,6 +971,9 @@ impl Report {
         }
         for (k, v) in other.gpu_by_mutation {
             self.gpu_by_mutation.entry(k).or_default().add(&v);
+        }
+        for (k, v) in other.mbarrier_by_mutation {
+            self.mbarrier_by_mutation.entry(k).or_default().add(&v);
         }
         self.runs += other.runs;
         for (k, v) in other.phases {
@@ -777,6 +993,8 @@ fn input_seed(seed: u64, kind: Kind, i: usize) -> u64 {
         Kind::HostUnannotated => 1,
         Kind::Gpu => 2,
         Kind::GpuUnannotated => 3,
+        Kind::HostMbarrier => 4,
+        Kind::GpuMbarrier => 5,
     };
     seed.wrapping_add(i as u64)
         .wrapping_add(salt << 40)
@@ -788,10 +1006,13 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     // Refusals and diagnostics of mutants are expected: keep them quiet,
     // and the errors for the refusal counts.
     let errors: std::rc::Rc<RefCell<Vec<String>>> = Default::default();
-    let sink = errors.clone();
+    // The locations of the errors, in step with `errors`.
+    let error_locations: std::rc::Rc<RefCell<Vec<String>>> = Default::default();
+    let (sink, locations_sink) = (errors.clone(), error_locations.clone());
     context.attach_diagnostic_handler(move |d| {
         if matches!(d.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
             sink.borrow_mut().push(d.to_string());
+            locations_sink.borrow_mut().push(d.location().to_string());
         }
         true
     });
@@ -817,9 +1038,19 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
         };
         errors.borrow_mut().clear();
         let options = generated.options();
-        let Some(output) = transformed(&context, &input, |m| {
+        // The mbarrier form: the tokens form of the pipeliner, converted.
+        let output = transformed(&context, &input, |m| {
             software_pipeline(&m.as_operation(), options).is_ok()
-        }) else {
+        })
+        .and_then(|tokens| {
+            if !generated.is_mbarrier() {
+                return Some(tokens);
+            }
+            transformed(&context, &tokens, |m| {
+                tokens_to_mbarrier(m.as_operation(), MbarrierOptions::default()).is_ok()
+            })
+        });
+        let Some(output) = output else {
             report.refused += 1;
             figures.refused += 1;
             let first = errors.borrow().first().cloned().unwrap_or_default();
@@ -840,7 +1071,7 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             .lines()
             .any(|l| l.contains(" queue ") && !l.contains(" queue 0"));
         let draw = Rng::new(input_seed(config.seed, kind, i) ^ MERGE_SALT).coin();
-        let (output, merged) = if several_queues && draw {
+        let (output, merged) = if several_queues && draw && !generated.is_mbarrier() {
             match transformed(&context, &output, |m| {
                 merge_queues(m.as_operation()).is_ok()
             }) {
@@ -873,7 +1104,12 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             case_index,
         ));
         // Every mutation once, and for kernels every barrier removed.
-        let mut texts: Vec<(Mutation, String)> = MUTATIONS
+        let mutations: &[Mutation] = if generated.is_mbarrier() {
+            &MBARRIER_MUTATIONS
+        } else {
+            &MUTATIONS
+        };
+        let mut texts: Vec<(Mutation, String)> = mutations
             .iter()
             .filter_map(|&m| Some((m, mutate(&output, m, &mut rng)?)))
             .collect();
@@ -962,36 +1198,49 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
     // `@<name>_k` counts for program `<name>`.
     let mut flagged: HashSet<String> = HashSet::new();
     let mut first_message: BTreeMap<String, String> = BTreeMap::new();
-    match find_hazards(&module.as_operation()) {
-        Ok(hazards) => {
-            for hazard in hazards.iter().filter(|h| !h.conservative) {
-                if let Some(function) = ops::ancestors(&hazard.at)
-                    .find(|p| ops::is(p, "func.func") || ops::is(p, "gpu.func"))
-                {
-                    let mut name = function
-                        .attribute("sym_name")
-                        .ok()
-                        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                        .map(|s| s.value().to_owned())
-                        .unwrap_or_default();
-                    if ops::is(&function, "gpu.func") {
-                        if let Some(program) = name.strip_suffix("_k") {
-                            name = program.to_owned();
-                        }
-                    }
-                    first_message
-                        .entry(name.clone())
-                        .or_insert_with(|| hazard.message.clone());
-                    flagged.insert(name);
+    errors.borrow_mut().clear();
+    error_locations.borrow_mut().clear();
+    let (hazards, analyzed) = find_all_hazards(&module.as_operation());
+    // Errors the checker reports as diagnostics (the mbarrier form's:
+    // a wait that can deadlock, a slot out of step), each counted for the
+    // program whose function holds its line.
+    let starts = function_starts(&text);
+    let mut attributed = 0;
+    for (message, location) in errors.borrow().iter().zip(error_locations.borrow().iter()) {
+        if let Some(name) = line_of(location).and_then(|line| program_at(&starts, line)) {
+            attributed += 1;
+            first_message
+                .entry(name.clone())
+                .or_insert_with(|| message.clone());
+            flagged.insert(name);
+        }
+    }
+    for hazard in hazards.iter().filter(|h| !h.conservative) {
+        if let Some(function) =
+            ops::ancestors(&hazard.at).find(|p| ops::is(p, "func.func") || ops::is(p, "gpu.func"))
+        {
+            let mut name = function
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+                .unwrap_or_default();
+            if ops::is(&function, "gpu.func") {
+                if let Some(program) = name.strip_suffix("_k") {
+                    name = program.to_owned();
                 }
             }
+            first_message
+                .entry(name.clone())
+                .or_insert_with(|| hazard.message.clone());
+            flagged.insert(name);
         }
-        Err(_) => {
-            // A refusal of the group-distance analysis flags nothing here;
-            // it is counted as an alarm on every output of the batch.
-            for case in &cases {
-                flagged.insert(case.output.clone());
-            }
+    }
+    if analyzed.is_err() && attributed == 0 {
+        // A refusal with no located error flags nothing here; it is
+        // counted as an alarm on every output of the batch.
+        for case in &cases {
+            flagged.insert(case.output.clone());
         }
     }
     lap(report, "checker");
@@ -1143,16 +1392,6 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
             // Its reference: its own eager run (make-sync's semantics).
             let reference = run(&mutant.name, Completion::Eager);
             report.runs += 1;
-            if let Some(sync) = &mutant.reference {
-                report.cross_checks += 1;
-                report.runs += 1;
-                if !same(&run(sync, Completion::Lazy), &reference) {
-                    report.cross_check_failures.push(format!(
-                        "{:?} of {kind:?} input {} ({:?})",
-                        mutant.kind, case.index, case.input
-                    ));
-                }
-            }
             let mut broken = false;
             for (completion, schedule) in runs_of(gpu) {
                 if (completion, schedule) == (Completion::Eager, Schedule::Forward) {
@@ -1172,15 +1411,46 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                 run_with(&mutant.name, Completion::Lazy, Schedule::Forward, true).is_none()
             };
             let broken = broken || raced;
+            // The cross-check, where eager completion is make-sync's
+            // semantics: not for a mutant whose eager run fails (a deadlock
+            // of the mbarrier form, whose make-sync has no wait left to
+            // block), nor for a kernel of the mbarrier form that races (its
+            // waits suspend threads that have to wait for the others'
+            // arrivals, even under eager completion, so its threads
+            // interleave otherwise than its make-sync's, and a race gives
+            // other values).
+            let racy_mbarrier_kernel = case.input.is_mbarrier() && gpu && raced;
+            if let Some(sync) = mutant
+                .reference
+                .as_ref()
+                .filter(|_| reference.is_some() && !racy_mbarrier_kernel)
+            {
+                report.cross_checks += 1;
+                report.runs += 1;
+                if !same(&run(sync, Completion::Lazy), &reference) {
+                    report.cross_check_failures.push(format!(
+                        "{:?} of {kind:?} input {} ({:?})",
+                        mutant.kind, case.index, case.input
+                    ));
+                }
+            }
             let is_flagged = flagged.contains(&mutant.name);
             figures.truly_broken = usize::from(broken);
             figures.flagged = usize::from(is_flagged);
             figures.missed = usize::from(broken && !is_flagged);
             figures.false_alarms = usize::from(is_flagged && !broken);
             figures.racecheck_flagged = usize::from(raced);
-            figures.racecheck_missed = usize::from(gpu && broken && !raced);
+            // A mutant of the mbarrier form whose own eager run fails has
+            // met a run-time error (a deadlock: a phase that never
+            // completes), not a race the race checker should see.
+            let failed_alone = case.input.is_mbarrier() && reference.is_none();
+            figures.racecheck_missed = usize::from(gpu && broken && !raced && !failed_alone);
             report.truly_broken += figures.truly_broken;
-            report.flagged += figures.flagged;
+            if case.input.is_mbarrier() {
+                report.mbarrier_flagged += figures.flagged;
+            } else {
+                report.flagged += figures.flagged;
+            }
             let what = || {
                 format!(
                     "{:?} of {kind:?} input {} ({:?})",
@@ -1194,7 +1464,12 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                 report.missed.push(what());
             }
             if is_flagged && !broken {
-                report.false_alarms.push(format!(
+                let list = if case.input.is_mbarrier() {
+                    &mut report.mbarrier_false_alarms
+                } else {
+                    &mut report.false_alarms
+                };
+                list.push(format!(
                     "{}: {}",
                     what(),
                     first_message.get(&mutant.name).cloned().unwrap_or_default()
@@ -1204,7 +1479,13 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                 report.racecheck_missed.push(what());
             }
             report.by_kind.entry(kind).or_default().add(&figures);
-            if gpu {
+            if case.input.is_mbarrier() {
+                report
+                    .mbarrier_by_mutation
+                    .entry(mutant.kind)
+                    .or_default()
+                    .add(&figures);
+            } else if gpu {
                 report
                     .gpu_by_mutation
                     .entry(mutant.kind)
