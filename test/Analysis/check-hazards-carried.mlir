@@ -443,7 +443,10 @@ gpu.module @bounds_racy {
     apipe.commit_group
     apipe.wait_group 0
     %x = memref.load %buf[%tx] : memref<192xf32, 3>
-    // CHECK: check-hazards-carried.mlir:[[# @LINE + 1]]:5: error: 'memref.store' op writes data that other threads' async copies may still be reading or writing (as their source or destination), with no gpu.barrier after the wait that completes them (missing barrier)
+    // CHECK: check-hazards-carried.mlir:[[# @LINE + 4]]:5: error: 'memref.store' op writes data that other threads' async copies may still be reading or writing (as their source or destination), with no gpu.barrier after the wait that completes them (missing barrier)
+    // Thread 0 stores to element 64, which thread 64 loads: a race of two
+    // plain accesses too.
+    // CHECK: check-hazards-carried.mlir:[[# @LINE + 1]]:5: error: 'memref.store' op writes workgroup memory that another thread read, with no gpu.barrier between the two (this thread has x = 0, the other x = 64) (write-after-read between threads)
     memref.store %x, %buf[%hi] : memref<192xf32, 3>
     gpu.return
   }

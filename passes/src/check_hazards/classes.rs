@@ -633,6 +633,50 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
+    /// A plain access of workgroup memory at `op` (in a `gpu.func`) against
+    /// the plain accesses of other threads to workgroup memory with no
+    /// barrier since: a read of bytes another thread wrote
+    /// (read-after-write), a write of bytes another thread read
+    /// (write-after-read) or wrote (write-after-write), each a race between
+    /// threads that only a `gpu.barrier` between them orders (the shared
+    /// scratch buffer of a pipelined loop, its barrier removed). Global
+    /// memory is not compared (two blocks' threads are not ordered by a
+    /// barrier either; `apipe-run` compares them).
+    pub(super) fn check_plain_since_barrier(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        region: &Region,
+        write: bool,
+        state: &State<'c, 'a>,
+    ) {
+        if !workgroup(&region.root) {
+            return;
+        }
+        for other in state.reads.iter().filter(|r| r.write || write) {
+            if !workgroup(&other.region.root) || other.region.dims.is_none() {
+                continue;
+            }
+            let (verdict, system) = self.meets(
+                op,
+                region,
+                &other.region,
+                &other.op,
+                &other.when,
+                Threads::Other,
+            );
+            if !matches!(verdict, Overlap::May { alias: false, .. }) {
+                continue;
+            }
+            let age = carried_age(&other.op, other.carried, &other.when, &system);
+            let threads = self
+                .thread_witness(op, &system)
+                .unwrap_or_else(|| "any two threads".to_owned());
+            let hazard = report::plain_race_hazard(*op, write, other, age, threads);
+            self.record(hazard);
+            break;
+        }
+    }
+
     /// A copy at `op` from `src` into `dst` (in a `gpu.func`) against the
     /// same copy issued by another thread at the same point: every thread
     /// runs it, and copies of different threads in flight are never

@@ -337,7 +337,11 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                     .is_some_and(|c| leftovers.contains_key(c))
             })
         };
-        if !has_copy && !calls_leaving() {
+        // A kernel without copies still has its threads' plain accesses
+        // of workgroup memory to order by barriers.
+        let kernel = apipe_dialect::ops::is(&function, "gpu.func")
+            || apipe_dialect::ops::is(&function, "gpu.launch");
+        if !has_copy && !calls_leaving() && !kernel {
             continue;
         }
         // The walk follows structured control flow only: an async op in a

@@ -508,6 +508,68 @@ pub(super) fn write_hazard<'c, 'a>(
 
 /// A copy issued over data that other threads may still be reading (`age`:
 /// iterations of its carrying loop since the read).
+/// A plain access at `at` (a write if `write`) of workgroup bytes that
+/// another thread's plain access `other` touched, with no `gpu.barrier`
+/// between (`age`: back edges crossed; `threads`: a witness).
+pub(super) fn plain_race_hazard<'c, 'a>(
+    at: OperationRef<'c, 'a>,
+    write: bool,
+    other: &Read<'c, 'a>,
+    age: Option<i64>,
+    threads: String,
+) -> Hazard<'c, 'a> {
+    let name = ops::name(&at);
+    let (kind, what, theirs) = match (write, other.write) {
+        (false, _) => (
+            HazardKind::ReadAfterWriteBetweenThreads,
+            "reads workgroup memory that another thread wrote",
+            "write",
+        ),
+        (true, true) => (
+            HazardKind::WriteAfterWriteBetweenThreads,
+            "writes workgroup memory that another thread wrote",
+            "write",
+        ),
+        (true, false) => (
+            HazardKind::WriteAfterReadBetweenThreads,
+            "writes workgroup memory that another thread read",
+            "read",
+        ),
+    };
+    let mut notes = vec![(
+        other.op.location(),
+        format!(
+            "the other thread's {theirs}{}: no gpu.barrier follows it before this access on \
+             some path",
+            match age {
+                Some(0) | None => String::new(),
+                Some(1) => " in the previous iteration".to_owned(),
+                Some(k) => format!(" {k} iterations earlier"),
+            }
+        ),
+    )];
+    if let (Some(l), Some(1..)) = (other.carried, age) {
+        notes.push((
+            l.location(),
+            format!(
+                "the {theirs} is carried into the next iteration of this loop with no \
+                 gpu.barrier after it"
+            ),
+        ));
+    }
+    Hazard {
+        kind,
+        conservative: false,
+        at,
+        other: other.op,
+        message: format!(
+            "'{name}' op {what}, with no gpu.barrier between the two ({threads}) ({})",
+            kind.name()
+        ),
+        notes,
+    }
+}
+
 pub(super) fn read_hazard<'c, 'a>(
     at: OperationRef<'c, 'a>,
     read: &Read<'c, 'a>,

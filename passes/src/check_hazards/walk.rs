@@ -970,6 +970,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
         }
         if self.gpu {
+            // Only accesses whose elements are known (an op indexed per
+            // element: not one without memory-effect information, a
+            // warp-collective op, or an op on a whole buffer, such as an
+            // upstream async copy the checker does not follow).
+            for access in found.accesses.iter().filter(|a| {
+                !a.assumed && !a.collective && !a.asynchronous && a.region.dims.is_some()
+            }) {
+                let write = access.kind == AccessKind::Write;
+                self.check_plain_since_barrier(op, &access.region, write, state);
+            }
             let when = self.context(op).constraints().to_vec();
             for access in &found.accesses {
                 // Writes of memory other threads see (workgroup or global,
