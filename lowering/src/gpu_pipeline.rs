@@ -35,8 +35,9 @@
 //! only `llvm` and `nvvm` ops.
 
 use crate::Error;
+use apipe_dialect::ops::Checked as _;
 use apipe_passes::registry;
-use melior::ir::{operation::OperationLike, Module};
+use melior::ir::{operation::OperationLike, Module, ValueLike};
 use std::time::{Duration, Instant};
 
 /// The upstream passes of stage 2, nested under `gpu.module`. Vector
@@ -207,6 +208,49 @@ pub fn uses_bulk_copies(module: &Module) -> bool {
         })
 }
 
+/// Refuses, with a located error and before any change, the ops that stage
+/// 2 would lower to invalid LLVM IR: `vector.expandload` and
+/// `vector.compressstore` on a memref in a memory space other than the
+/// default. `convert-vector-to-llvm` calls `llvm.masked.expandload` /
+/// `compressstore` with that space's pointer, but declares them with a
+/// generic one, which LLVM's verifier rejects without a location.
+///
+/// # Errors
+/// [`Error::Reported`] after emitting an error at each such op.
+fn refuse_unlowerable_vector_ops(module: &Module) -> Result<(), Error> {
+    let mut ok = true;
+    for op in apipe_dialect::ops::nested_ops(&module.as_operation()) {
+        let name = apipe_dialect::ops::name(&op);
+        if !matches!(name, "vector.expandload" | "vector.compressstore") {
+            continue;
+        }
+        // The base memref is operand 0 of both.
+        let space = op
+            .operand_at(0)
+            .and_then(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).ok())
+            .and_then(|t| t.memory_space());
+        if let Some(space) = space {
+            apipe_dialect::diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{name}' op on a memref in memory space {space} is not lowered: \
+                     convert-vector-to-llvm declares llvm.masked.{} with a generic pointer \
+                     (use vector.maskedload / maskedstore, or a memref in the default space)",
+                    &name["vector.".len()..]
+                ),
+            );
+            ok = false;
+        }
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Reported {
+            stage: "apipe passes",
+        })
+    }
+}
+
 /// Runs stages 1 and 2 on `module` with `options` and records their times
 /// in `times`.
 ///
@@ -221,6 +265,7 @@ pub fn lower_to_nvvm(
     if crate::ptx::gpu_modules(module).is_empty() {
         return Err(Error::NoGpuModule);
     }
+    refuse_unlowerable_vector_ops(module)?;
     // Upstream's passes and apipe's, registered under one lock.
     crate::register_passes();
     let stage1 = format!("builtin.module({})", pass_list(options));
