@@ -319,7 +319,9 @@ gpu.module @kernels {
         assert!(text.contains("apipe-select-sync,"), "{text}");
         assert!(text.contains("apipe-mbarrier-to-nvvm{sm=80}"), "{text}");
         assert!(text.starts_with("builtin.module("));
-        assert!(text.contains(",gpu.module(convert-scf-to-cf,"));
+        assert!(
+            text.contains(",gpu.module(convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,")
+        );
         assert!(text.ends_with("reconcile-unrealized-casts,canonicalize,cse))"));
     }
 
