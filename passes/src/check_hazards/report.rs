@@ -473,25 +473,7 @@ pub(super) fn write_hazard<'c, 'a>(
             "writes bytes that another thread wrote",
         ),
     };
-    let mut notes = vec![(
-        write.op.location(),
-        format!(
-            "the other thread's write{}: no gpu.barrier follows it before the copy on some path",
-            match age {
-                Some(0) | None => String::new(),
-                Some(1) => " in the previous iteration".to_owned(),
-                Some(k) => format!(" {k} iterations earlier"),
-            }
-        ),
-    )];
-    if let (Some(l), Some(1..)) = (write.carried, age) {
-        notes.push((
-            l.location(),
-            "the write is carried into the next iteration of this loop with no gpu.barrier \
-             after it"
-                .to_owned(),
-        ));
-    }
+    let notes = unbarriered_notes(write, age, "the other thread's write", "the copy", "write");
     Hazard {
         kind,
         conservative: false,
@@ -506,8 +488,39 @@ pub(super) fn write_hazard<'c, 'a>(
     }
 }
 
-/// A copy issued over data that other threads may still be reading (`age`:
-/// iterations of its carrying loop since the read).
+/// The notes of an access `other` of another thread with no `gpu.barrier`
+/// after it before the access reported (`before`, as the message names
+/// it): at `other`, `head` and how many iterations earlier (`age`, back
+/// edges crossed); and, when carried across a back edge, at the loop that
+/// carries the `noun` (`read` or `write`).
+fn unbarriered_notes<'c, 'a>(
+    other: &Read<'c, 'a>,
+    age: Option<i64>,
+    head: &str,
+    before: &str,
+    noun: &str,
+) -> Vec<(Location<'c>, String)> {
+    let when = match age {
+        Some(0) | None => String::new(),
+        Some(1) => " in the previous iteration".to_owned(),
+        Some(k) => format!(" {k} iterations earlier"),
+    };
+    let mut notes = vec![(
+        other.op.location(),
+        format!("{head}{when}: no gpu.barrier follows it before {before} on some path"),
+    )];
+    if let (Some(l), Some(1..)) = (other.carried, age) {
+        notes.push((
+            l.location(),
+            format!(
+                "the {noun} is carried into the next iteration of this loop with no gpu.barrier \
+                 after it"
+            ),
+        ));
+    }
+    notes
+}
+
 /// A plain access at `at` (a write if `write`) of workgroup bytes that
 /// another thread's plain access `other` touched, with no `gpu.barrier`
 /// between (`age`: back edges crossed; `threads`: a witness).
@@ -536,27 +549,8 @@ pub(super) fn plain_race_hazard<'c, 'a>(
             "read",
         ),
     };
-    let mut notes = vec![(
-        other.op.location(),
-        format!(
-            "the other thread's {theirs}{}: no gpu.barrier follows it before this access on \
-             some path",
-            match age {
-                Some(0) | None => String::new(),
-                Some(1) => " in the previous iteration".to_owned(),
-                Some(k) => format!(" {k} iterations earlier"),
-            }
-        ),
-    )];
-    if let (Some(l), Some(1..)) = (other.carried, age) {
-        notes.push((
-            l.location(),
-            format!(
-                "the {theirs} is carried into the next iteration of this loop with no \
-                 gpu.barrier after it"
-            ),
-        ));
-    }
+    let head = format!("the other thread's {theirs}");
+    let notes = unbarriered_notes(other, age, &head, "this access", theirs);
     Hazard {
         kind,
         conservative: false,
@@ -570,32 +564,21 @@ pub(super) fn plain_race_hazard<'c, 'a>(
     }
 }
 
+/// A copy issued over data that other threads may still be reading (`age`:
+/// iterations of its carrying loop since the read).
 pub(super) fn read_hazard<'c, 'a>(
     at: OperationRef<'c, 'a>,
     read: &Read<'c, 'a>,
     age: Option<i64>,
 ) -> Hazard<'c, 'a> {
     let name = ops::name(&at);
-    let mut notes = vec![(
-        read.op.location(),
-        format!(
-            "the read of other threads' data{}: no gpu.barrier follows it before the copy on \
-             some path",
-            match age {
-                Some(0) | None => String::new(),
-                Some(1) => " in the previous iteration".to_owned(),
-                Some(k) => format!(" {k} iterations earlier"),
-            }
-        ),
-    )];
-    if let (Some(l), Some(1..)) = (read.carried, age) {
-        notes.push((
-            l.location(),
-            "the read is carried into the next iteration of this loop with no gpu.barrier \
-             after it"
-                .to_owned(),
-        ));
-    }
+    let notes = unbarriered_notes(
+        read,
+        age,
+        "the read of other threads' data",
+        "the copy",
+        "read",
+    );
     Hazard {
         kind: HazardKind::MissingBarrierBeforeWrite,
         conservative: false,
