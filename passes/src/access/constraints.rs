@@ -110,6 +110,19 @@ impl Constraint {
         }))
     }
 
+    /// True if the constraint has no symbol and fails (`c >= 0` with
+    /// `c < 0`, `c = 0` with `c != 0`, `c != 0` with `c = 0`): no execution
+    /// satisfies it, as in the region of `scf.if` on a condition that
+    /// folds to the other outcome.
+    pub fn is_false(&self) -> bool {
+        match self {
+            Constraint::NonNeg(x) => x.as_constant().is_some_and(|c| c < 0),
+            Constraint::Zero(x) => x.as_constant().is_some_and(|c| c != 0),
+            Constraint::NonZero(x) => x.as_constant() == Some(0),
+            _ => false,
+        }
+    }
+
     /// True if the symbol `s` occurs.
     pub fn mentions(&self, s: Symbol) -> bool {
         match self {

@@ -446,7 +446,20 @@ impl<'c, 'a> State<'c, 'a> {
     }
 
     /// Attaches `cs` to every instance and read (they hold on this path).
+    /// If one of `cs` [`Constraint::is_false`] (a region whose condition
+    /// folds to the other outcome, a loop that always runs taken as
+    /// skipped), no execution takes the path: the state becomes empty, the
+    /// bottom of [`State::join`]. (Keeping the instances, with the false
+    /// constraint in `when`, let a loop's widening drop the constraint
+    /// later and bring a copy that never runs back to life: a false alarm
+    /// on the pipeliner's guard `scf.if (k mod 3 != 1)` of a copy in the
+    /// trip-count switch of a nested loop.)
     pub fn constrain_all(&mut self, cs: &[Constraint]) {
+        if cs.iter().any(Constraint::is_false) {
+            self.instances.clear();
+            self.reads.clear();
+            return;
+        }
         for instance in &mut self.instances {
             instance.constrain(cs.iter().cloned());
         }

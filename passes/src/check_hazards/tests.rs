@@ -161,3 +161,51 @@ fn hull_pairs_the_tightest_bounds_of_each_side() {
     assert_eq!(state::hull(&entry, &back), vec![at_most(&t, 1, 1)]);
     assert_eq!(state::hull(&back, &entry), vec![at_most(&t, 1, 1)]);
 }
+
+#[test]
+fn a_path_no_execution_takes_leaves_nothing_in_flight() {
+    use crate::access::{copy_regions, Constraint, Forms, Lin};
+    use melior::ir::{BlockLike, OperationRef, RegionLike};
+    let context = apipe_dialect::create_context().unwrap();
+    let module = Module::parse(
+        &context,
+        "func.func @f(%A: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %b = memref.alloc() : memref<4xf32>
+  apipe.copy %A[%c0], %b[%c0], 4 : memref<8xf32> to memref<4xf32>
+  return
+}",
+    )
+    .unwrap();
+    let body = module.body();
+    let function = body.first_operation().unwrap();
+    let block = function.region(0).unwrap().first_block().unwrap();
+    let mut op: Option<OperationRef> = block.first_operation();
+    while let Some(o) = op.filter(|o| !apipe_dialect::ops::is(o, apipe_dialect::ops::COPY)) {
+        op = o.next_in_block();
+    }
+    let copy = op.unwrap();
+    let (src, dst) = copy_regions(&mut Forms::new(), &copy);
+    let issued = state::State {
+        instances: vec![state::Instance::issued(copy, 0, src, dst, Vec::new())],
+        reads: Vec::new(),
+    };
+    // A region whose condition may hold keeps the copy in flight, under it.
+    let mut taken = issued.clone();
+    taken.constrain_all(&[Constraint::NonNeg(Lin::constant(0))]);
+    assert_eq!(taken.instances.len(), 1);
+    assert_eq!(taken.instances[0].when.len(), 1);
+    // The region of `scf.if` on `k mod 3 != 1` of a constant k = 1 (the
+    // condition's comparison folds to `0 != 0`): nothing is left, so no
+    // later loss of the constraint (a loop's widening) can bring the copy
+    // back.
+    for never in [
+        Constraint::NonZero(Lin::constant(0)),
+        Constraint::Zero(Lin::constant(2)),
+        Constraint::NonNeg(Lin::constant(-1)),
+    ] {
+        let mut dead = issued.clone();
+        dead.constrain_all(&[never]);
+        assert!(dead.instances.is_empty() && dead.reads.is_empty());
+    }
+}
