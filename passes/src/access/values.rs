@@ -133,6 +133,10 @@ pub fn loop_inside(l: usize, op: &OperationRef) -> bool {
     false
 }
 
+/// The most cases of an `scf.index_switch` whose `default` region gets
+/// `x != case` for each case (each a disjunction the solver splits).
+const MOST_DEFAULT_CASES: usize = 4;
+
 /// True if the value `key` ([`value_key`]) is defined inside `op` (by an
 /// op nested in it, or as an argument of one of its blocks).
 pub fn defined_inside(key: usize, op: &OperationRef) -> bool {
@@ -1191,6 +1195,12 @@ impl Forms {
                     }
                 } else if let Some(c) = self.default_case(&x, &cases) {
                     system.push(c);
+                } else if cases.len() <= MOST_DEFAULT_CASES {
+                    // `x` is none of the cases: a disjunction per case,
+                    // decided by cases in the solver.
+                    for case in &cases {
+                        system.extend(x.offset(-case).map(Constraint::NonZero));
+                    }
                 }
             }
             _ => {}

@@ -81,6 +81,8 @@ pub(crate) struct Analysis<'c, 'a> {
     /// computed.
     thread_bounds: Option<Vec<Constraint>>,
     variant: FxHashMap<usize, bool>,
+    /// [`Analysis::invariant_in`]'s answers, per (value, loop).
+    invariant: FxHashMap<(usize, usize), bool>,
     hazards: Vec<Hazard<'c, 'a>>,
     /// (access, other op) and (access, class) pairs reported: one error
     /// per pair and per class.
@@ -262,6 +264,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             contexts: FxHashMap::default(),
             thread_bounds: None,
             variant: FxHashMap::default(),
+            invariant: FxHashMap::default(),
             hazards: Vec::new(),
             seen: FxHashSet::default(),
             seen_kinds: FxHashSet::default(),
@@ -1364,7 +1367,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// The symbols of `state` defined inside `op`, mapped to their stale
     /// versions (a back edge of `op`, or leaving it).
     fn stale_map(
-        &self,
+        &mut self,
         op: &OperationRef<'c, 'a>,
         state: &State<'c, 'a>,
     ) -> FxHashMap<Symbol, Lin> {
@@ -1389,7 +1392,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let mut map = FxHashMap::default();
         for s in symbols {
             match s {
-                Symbol::Value(k) if defined_inside(k, op) => {
+                Symbol::Value(k) if defined_inside(k, op) && !self.invariant_in(k, op, 0) => {
                     map.insert(s, Lin::symbol(Symbol::Stale(k)));
                 }
                 Symbol::Trips(l) | Symbol::Iteration(l) if l != key(op) && loop_inside(l, op) => {
@@ -1399,6 +1402,39 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
         }
         map
+    }
+
+    /// True if the value `k`, defined inside the op `l` (a loop), is the
+    /// same in every iteration of `l`: the result of an op of `arith`,
+    /// `index` or `affine.apply` / `min` / `max` (pure, without regions)
+    /// whose operands are each defined outside `l` or invariant in `l`.
+    /// Such a value keeps its symbol across `l`'s back edge instead of
+    /// going stale: the trip-count switch and guards that the pipeliner
+    /// emits inside an outer loop's body are computed from the outer
+    /// loop's invariants, and a branch taken in one iteration is then
+    /// taken in every one (a copy in one case of the switch is not in
+    /// flight when the next iteration enters another case).
+    fn invariant_in(&mut self, k: usize, l: &OperationRef<'c, 'a>, depth: usize) -> bool {
+        if let Some(known) = self.invariant.get(&(k, key(l))) {
+            return *known;
+        }
+        // SAFETY: symbol keys are made from live values of the function.
+        let value = unsafe { value_of(k) };
+        let answer = depth < 32
+            && defining_op(value).is_some_and(|op| {
+                let name = ops::name(&op);
+                let pure = name.starts_with("arith.")
+                    || name.starts_with("index.")
+                    || matches!(name, "affine.apply" | "affine.min" | "affine.max");
+                pure && op.region_count() == 0
+                    && (0..op.operand_count()).all(|i| {
+                        let operand = op.operand(i).unwrap();
+                        let k = crate::access::values::value_key(operand);
+                        !defined_inside(k, l) || self.invariant_in(k, l, depth + 1)
+                    })
+            });
+        self.invariant.insert((k, key(l)), answer);
+        answer
     }
 
     /// The back edge of the loop `l`: the state as the next iteration sees
