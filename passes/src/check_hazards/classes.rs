@@ -656,6 +656,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
             if !workgroup(&other.region.root) || other.region.dims.is_none() {
                 continue;
             }
+            // Atomic updates are atomic with respect to each other (PTX
+            // `atom` on shared memory, every thread of the CTA).
+            if atomic(op) && atomic(&other.op) {
+                continue;
+            }
             let (verdict, system) = self.meets(
                 op,
                 region,
@@ -810,6 +815,66 @@ impl<'c, 'a> Analysis<'c, 'a> {
 }
 
 /// True if `root` is workgroup (shared) memory.
+/// True for an atomic read-modify-write (`memref.atomic_rmw`,
+/// `memref.generic_atomic_rmw`): it races with other threads' plain
+/// accesses, never with their atomic ones (as `apipe-run --racecheck`).
+pub(super) fn atomic(op: &OperationRef) -> bool {
+    matches!(
+        apipe_dialect::ops::name(op),
+        "memref.atomic_rmw" | "memref.generic_atomic_rmw"
+    )
+}
+
+/// True if the region of an access of `op` to `value` is exactly the
+/// elements it touches, not a hull of them: an op that touches every
+/// element of its region (`memref.load` / `store`, `vector.load` / `store`,
+/// the atomic updates, `memref.copy`, `linalg.fill`), on a view chain of
+/// unit-stride `memref.subview`s and `memref.cast`s from its buffer. A
+/// masked, gathered or scattered vector access, a `transfer_read` /
+/// `transfer_write` (masked or padded lanes), or a strided view (`buf[t::2]`)
+/// has a region that is a hull of what it touches: two threads' hulls may
+/// meet where their elements interleave.
+pub(super) fn exact_region(op: &OperationRef, value: Option<melior::ir::Value>) -> bool {
+    use crate::access::values::{defining_op, dense_i64};
+    let dense_op = matches!(
+        apipe_dialect::ops::name(op),
+        "memref.load"
+            | "memref.store"
+            | "vector.load"
+            | "vector.store"
+            | "memref.atomic_rmw"
+            | "memref.generic_atomic_rmw"
+            | "memref.copy"
+            | "linalg.fill"
+    );
+    let Some(mut value) = value.filter(|_| dense_op) else {
+        return false;
+    };
+    // The chain is as long as the IR's views; bounded for safety.
+    for _ in 0..256 {
+        let Some(def) = defining_op(value) else {
+            // A block argument: a function argument or a workgroup
+            // attribution, the buffer itself.
+            return true;
+        };
+        match apipe_dialect::ops::name(&def) {
+            "memref.subview" => {
+                if !dense_i64(&def, "static_strides").is_some_and(|s| s.iter().all(|x| *x == 1)) {
+                    return false;
+                }
+            }
+            "memref.cast" => {}
+            "memref.alloc" | "memref.alloca" | "memref.get_global" => return true,
+            _ => return false,
+        }
+        let Ok(source) = def.operand(0) else {
+            return false;
+        };
+        value = source;
+    }
+    false
+}
+
 pub(super) fn workgroup(root: &Root) -> bool {
     &*root.space == "3"
 }

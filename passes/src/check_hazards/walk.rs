@@ -977,13 +977,51 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // element: not one without memory-effect information, a
             // warp-collective op, or an op on a whole buffer, such as an
             // upstream async copy the checker does not follow).
-            for access in found.accesses.iter().filter(|a| {
-                !a.assumed && !a.collective && !a.asynchronous && a.region.dims.is_some()
-            }) {
+            let when = self.context(op).constraints().to_vec();
+            let followed: Vec<_> = found
+                .accesses
+                .iter()
+                .filter(|a| {
+                    !a.assumed && !a.collective && !a.asynchronous && a.region.dims.is_some()
+                })
+                .collect();
+            // Every thread runs this op too, at the same time: its own
+            // accesses in another thread (two threads' stores to one
+            // element, a `memref.copy` whose source another thread's run
+            // writes). Atomic updates do not race with each other. Only
+            // exact regions are compared (a hull, as of a masked load or a
+            // strided view, meets itself in another thread where the
+            // elements interleave).
+            let exact: Vec<bool> = followed
+                .iter()
+                .map(|a| super::classes::exact_region(op, a.value))
+                .collect();
+            let own = State {
+                instances: Vec::new(),
+                reads: if super::classes::atomic(op) {
+                    Vec::new()
+                } else {
+                    followed
+                        .iter()
+                        .zip(&exact)
+                        .filter(|(_, exact)| **exact)
+                        .map(|(a, _)| Read {
+                            op: *op,
+                            write: a.kind == AccessKind::Write,
+                            region: a.region.clone(),
+                            when: when.clone(),
+                            carried: None,
+                        })
+                        .collect()
+                },
+            };
+            for (access, exact) in followed.iter().zip(&exact) {
                 let write = access.kind == AccessKind::Write;
                 self.check_plain_since_barrier(op, &access.region, write, state);
+                if *exact {
+                    self.check_plain_since_barrier(op, &access.region, write, &own);
+                }
             }
-            let when = self.context(op).constraints().to_vec();
             for access in &found.accesses {
                 // Writes of memory other threads see (workgroup or global,
                 // not thread-private): another thread's copy over them, or
@@ -1333,6 +1371,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 if i == j {
                     continue;
                 }
+                self.divergent_plain(mine, theirs, i < j);
                 for copy in &theirs.copies {
                     let mut instance = copy.clone();
                     instance.trace.divergent = Some((*op, j));
@@ -1362,6 +1401,63 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
             }
         }
+    }
+
+    /// Plain accesses of workgroup memory in two regions of a branch op
+    /// that threads may split between (`mine`, `theirs`): the threads of
+    /// each region run at the same time as the others', with no barrier
+    /// between them. A read in `mine` is compared with the writes in
+    /// `theirs` (read-after-write, at the read); a write with the writes
+    /// (write-after-write, once per pair of regions: `first`). A write
+    /// against a read is the read's pair from the other side.
+    fn divergent_plain(&mut self, mine: &Events<'c, 'a>, theirs: &Events<'c, 'a>, first: bool) {
+        let mut writes = Vec::new();
+        for (at, region, kind, role) in &theirs.accesses {
+            if *kind == AccessKind::Write && self.followed_plain(at, region, role) {
+                writes.push(Read {
+                    op: *at,
+                    write: true,
+                    region: region.clone(),
+                    when: self.context(at).constraints().to_vec(),
+                    carried: None,
+                });
+            }
+        }
+        if writes.is_empty() {
+            return;
+        }
+        let writes = State {
+            instances: Vec::new(),
+            reads: writes,
+        };
+        for (at, region, kind, role) in &mine.accesses {
+            let write = *kind == AccessKind::Write;
+            if (write && !first) || !self.followed_plain(at, region, role) {
+                continue;
+            }
+            self.check_plain_since_barrier(at, region, write, &writes);
+        }
+    }
+
+    /// True if `region` is a plain access of `at` whose elements the
+    /// checker follows exactly: not assumed, warp-collective or
+    /// asynchronous, with known dimensions (as [`Analysis::plain`]
+    /// compares), and [`super::classes::exact_region`].
+    fn followed_plain(
+        &mut self,
+        at: &OperationRef<'c, 'a>,
+        region: &crate::access::Region,
+        role: &Role,
+    ) -> bool {
+        matches!(role, Role::Plain(_))
+            && region.dims.is_some()
+            && self.cache.of(at).accesses.iter().any(|a| {
+                a.region == *region
+                    && !a.collective
+                    && !a.asynchronous
+                    && !a.assumed
+                    && super::classes::exact_region(at, a.value)
+            })
     }
 
     /// The symbols of `state` defined inside `op`, mapped to their stale
