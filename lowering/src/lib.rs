@@ -44,6 +44,7 @@ pub mod ptxas;
 pub mod switch_cases;
 pub mod to_emulation;
 pub mod to_nvgpu;
+pub mod unlowered;
 
 pub use error::Error;
 

@@ -163,11 +163,15 @@ pub fn check_sm(module: &Module, number: u32) -> Result<(), apipe_dialect::Repor
 /// Step 2: the lowered `gpu_module` as an LLVM module in `llvm`.
 ///
 /// # Errors
-/// [`Error::Translation`].
+/// [`Error::Reported`] after a located error at each op left outside the
+/// LLVM dialects ([`crate::unlowered`]); [`Error::Translation`].
 pub fn translate<'l>(
     gpu_module: &OperationRef,
     llvm: &'l LlvmContext,
 ) -> Result<LlvmModule<'l>, Error> {
+    crate::unlowered::refuse_unlowered(gpu_module).map_err(|_| Error::Reported {
+        stage: "lowering to the LLVM dialect",
+    })?;
     // SAFETY: the op is live; the returned module belongs to `llvm`, whose
     // raw handle is the same `LLVMContextRef` type on both sides.
     let raw = unsafe {

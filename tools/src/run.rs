@@ -281,6 +281,12 @@ fn run(cli: &Cli) -> Result<bool, Error> {
         return Err(Error::LoweringFailed);
     }
     probe_stacks(&module);
+    // An op left outside the LLVM dialects gets an error at itself, not the
+    // JIT's unlocated failure.
+    if apipe_lowering::unlowered::refuse_unlowered(&module.as_operation()).is_err() {
+        report(&capture);
+        return Err(Error::LoweringFailed);
+    }
     report(&capture);
     // 5.
     let engine = Engine::new(&module, cli.opt_level, &libraries);
