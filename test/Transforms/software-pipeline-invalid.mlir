@@ -122,6 +122,29 @@ func.func @buffer_is_function_argument(%A: memref<64xf32> {llvm.noalias}, %buf: 
 
 // -----
 
+// A workgroup attribution of gpu.launch is named as such (trial 14: the
+// message called it a function argument), with the two ways out.
+func.func @buffer_is_launch_attribution(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%buf : memref<4xf32, 3>) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    scf.for %i = %c0 to %c16 step %c1 {
+      // expected-error @+1 {{buffer written by an async copy is a workgroup attribution of 'gpu.launch', which multi-buffering cannot re-allocate (2 versions needed); allocate it with memref.alloc in memory space 3 inside the launch body, or outline the launch (gpu-kernel-outlining) so that it becomes a gpu.func workgroup attribution}}
+      apipe.copy %A[%i], %buf[%tx], 1 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
+      gpu.barrier {apipe.stage = 1 : i64}
+      %x = memref.load %buf[%tx] {apipe.stage = 1 : i64} : memref<4xf32, 3>
+      memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
+      gpu.barrier {apipe.stage = 1 : i64}
+    } {apipe.async_stages = array<i64: 0>}
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Ping-pong buffers rotated through iter_args: the copy's buffer is an
 // iter_arg, a different allocation in each iteration. Named as such, not
 // as a function argument.

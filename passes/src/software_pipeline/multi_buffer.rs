@@ -234,6 +234,23 @@ pub(crate) fn describe<'c>(
                 ops::name(&owner)
             ));
         }
+        if let Some(launch) = function.filter(|f| ops::is(f, "gpu.launch")) {
+            let attributions = launch
+                .attribute("workgroup_attributions")
+                .ok()
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                .map_or(0, |a| a.value().max(0) as usize);
+            // The launch body's arguments: 6 ids, 6 sizes, then the
+            // workgroup attributions, then the private ones.
+            let what = if (12..12 + attributions).contains(&argument.argument_number()) {
+                "a workgroup attribution of 'gpu.launch'"
+            } else {
+                "an argument of the 'gpu.launch' body"
+            };
+            return fail(&format!(
+                "buffer written by an async copy is {what}, which multi-buffering cannot re-allocate ({versions} versions needed); allocate it with memref.alloc in memory space 3 inside the launch body, or outline the launch (gpu-kernel-outlining) so that it becomes a gpu.func workgroup attribution"
+            ));
+        }
         if !is_attribution {
             return fail(&format!(
                 "buffer written by an async copy is a function argument and cannot be re-allocated for multi-buffering ({versions} versions needed); allocate it with memref.alloc or as a gpu.func workgroup attribution"
