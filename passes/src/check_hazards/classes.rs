@@ -258,13 +258,56 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 None => unnamed = true,
             }
         }
-        for k in cases {
+        // A row-major thread index `ty * bdx + tx` through a block size
+        // the kernel does not state: facts that make it exact (below).
+        // Outer dimensions first (z, y, x): the x case then takes `ty`
+        // equal (any order is sound; this one makes rows exact).
+        let mut ordered: Vec<(Option<usize>, usize)> = cases
+            .iter()
+            .map(|&k| (self.thread_id_dimension(k), k))
+            .collect();
+        ordered.sort_by_key(|(d, _)| std::cmp::Reverse(d.map_or(0, |d| d + 1)));
+        let cases: Vec<usize> = ordered.into_iter().map(|(_, k)| k).collect();
+        let rows = self.thread_rows(mine, &theirs, &system);
+        system.extend(self.block_size_bounds(&ids, &rows));
+        for (at, &k) in cases.iter().enumerate() {
             let mine_id = Lin::symbol(Symbol::Value(k));
             let other_id = Lin::symbol(Symbol::OtherThread(k));
+            // Lexicographic cases: this one may take the ids of the cases
+            // before it equal in both threads (a pair that differs in an
+            // earlier one is that case's), which a row of an earlier
+            // dimension needs (`ty = ty'`, so `ty * bdx = ty' * bdx`).
+            let earlier = &cases[..at];
             for (a, b) in [(&mine_id, &other_id), (&other_id, &mine_id)] {
                 let mut distinct = system.clone();
                 if let Some(c) = a.offset(1).and_then(|a1| Constraint::le(&a1, b)) {
                     distinct.push(c);
+                }
+                for &e in earlier {
+                    distinct.extend(Constraint::eq(
+                        &Lin::symbol(Symbol::Value(e)),
+                        &Lin::symbol(Symbol::OtherThread(e)),
+                    ));
+                }
+                for row in &rows {
+                    let (p, p_other) = (
+                        Lin::symbol(Symbol::Value(row.product)),
+                        Lin::symbol(Symbol::OtherThread(row.product)),
+                    );
+                    if row.id == k {
+                        // `ty < ty'`: `ty' * B - ty * B >= B` (B >= 1).
+                        let (low, high) = if a == &mine_id {
+                            (&p, &p_other)
+                        } else {
+                            (&p_other, &p)
+                        };
+                        distinct.extend(
+                            low.plus(&row.size, 1)
+                                .and_then(|l| Constraint::le(&l, high)),
+                        );
+                    } else if earlier.contains(&row.id) {
+                        distinct.extend(Constraint::eq(&p, &p_other));
+                    }
                 }
                 let (verdict, system) =
                     overlap_with(mine, &theirs, distinct, &mut self.cache.forms);
@@ -279,6 +322,78 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return overlap_with(mine, &theirs, system, &mut self.cache.forms);
         }
         (Overlap::Disjoint, system)
+    }
+
+    /// The products `t * B` of a thread id `t` and a block size `B` (a
+    /// `gpu.block_dim`, or a `gpu.launch` body's size argument) that the
+    /// regions or the constraints of a comparison name: the row of a
+    /// row-major thread index `ty * bdx + tx` in a kernel that states no
+    /// block size (the product of two values is not an affine form, so
+    /// each is a symbol of its own).
+    fn thread_rows(&mut self, mine: &Region, theirs: &Region, system: &System) -> Vec<Row> {
+        let mut symbols = Vec::new();
+        mine.symbols(&mut symbols);
+        theirs.symbols(&mut symbols);
+        for c in system.constraints() {
+            c.symbols(&mut symbols);
+        }
+        let mut rows: Vec<Row> = Vec::new();
+        for s in symbols {
+            let (Symbol::Value(p) | Symbol::OtherThread(p)) = s else {
+                continue;
+            };
+            if rows.iter().any(|r| r.product == p) {
+                continue;
+            }
+            // SAFETY: keys of symbols come from live values of this function.
+            let value = unsafe { crate::access::values::value_of(p) };
+            let Some(op) = crate::access::values::defining_op(value)
+                .filter(|op| apipe_dialect::ops::is(op, "arith.muli"))
+            else {
+                continue;
+            };
+            let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else {
+                continue;
+            };
+            let key = crate::access::values::value_key;
+            for (t, size) in [(a, b), (b, a)] {
+                if self.is_thread_id(key(t)) && block_size_dimension(size).is_some() {
+                    rows.push(Row {
+                        product: p,
+                        id: key(t),
+                        size: Lin::symbol(Symbol::Value(key(size))),
+                        size_dimension: block_size_dimension(size),
+                    });
+                    break;
+                }
+            }
+        }
+        rows
+    }
+
+    /// `0 <= t <= B - 1` in both threads, for each thread id `t` of the
+    /// comparison (`ids`) and each block size `B` of its dimension that a
+    /// row names: what makes `ty * bdx + tx` a different element for
+    /// different threads.
+    fn block_size_bounds(&mut self, ids: &[usize], rows: &[Row]) -> Vec<Constraint> {
+        let mut out = Vec::new();
+        for row in rows {
+            let Some(e) = row.size_dimension else {
+                continue;
+            };
+            for &k in ids {
+                if self.thread_id_dimension(k) != Some(e) {
+                    continue;
+                }
+                for id in [Symbol::Value(k), Symbol::OtherThread(k)] {
+                    let id = Lin::symbol(id);
+                    out.push(Constraint::NonNeg(id.clone()));
+                    out.extend(id.offset(1).and_then(|i1| Constraint::le(&i1, &row.size)));
+                }
+            }
+            out.extend(Constraint::le(&Lin::constant(1), &row.size));
+        }
+        out
     }
 
     /// The renaming of the thread-variant symbols of `region` and `when` to
@@ -815,6 +930,33 @@ impl<'c, 'a> Analysis<'c, 'a> {
 }
 
 /// True if `root` is workgroup (shared) memory.
+/// A product `t * B` of a thread id and a block size ([`Analysis::thread_rows`]).
+struct Row {
+    /// The `arith.muli` result (key).
+    product: usize,
+    /// The thread id `t` (key).
+    id: usize,
+    /// The block size `B`.
+    size: Lin,
+    /// The dimension `B` is the size of.
+    size_dimension: Option<usize>,
+}
+
+/// The dimension (0, 1, 2) whose block size `value` is: a `gpu.block_dim`,
+/// or the size argument of a `gpu.launch` body (its arguments 9 to 11).
+fn block_size_dimension(value: melior::ir::Value) -> Option<usize> {
+    use crate::access::values::{block_argument, defining_op, gpu_dimension};
+    use melior::ir::BlockLike as _;
+    if let Some(op) = defining_op(value) {
+        return apipe_dialect::ops::is(&op, "gpu.block_dim")
+            .then(|| gpu_dimension(&op))
+            .flatten();
+    }
+    let (block, n) = block_argument(value)?;
+    let launch = block.parent_operation()?;
+    (apipe_dialect::ops::is(&launch, "gpu.launch") && (9..12).contains(&n)).then(|| n - 9)
+}
+
 /// True for an atomic read-modify-write (`memref.atomic_rmw`,
 /// `memref.generic_atomic_rmw`): it races with other threads' plain
 /// accesses, never with their atomic ones (as `apipe-run --racecheck`).
