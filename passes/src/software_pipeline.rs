@@ -459,6 +459,16 @@ impl Planned {
                 shared_memory::describe_versions(plan, type_names),
             ),
         );
+        if n >= 2 && plan.max_stage == 0 {
+            // Trial 14, finding 5: a loop that only issues copies (their
+            // data read after it) gets 1 stage, and nothing overlaps.
+            diagnostic::warning(
+                loop_op.location(),
+                &format!(
+                    "num_stages = {n}, but no op of this loop reads what its copies write (their data is read after the loop): the schedule has 1 stage and nothing overlaps; to pipeline across tiles, issue the copies in the loop that reads their data (unroll this copy loop into it)"
+                ),
+            );
+        }
         if self.shared.is_some_and(|b| b > shared_memory::STATIC_LIMIT) {
             diagnostic::warning(
                 loop_op.location(),
