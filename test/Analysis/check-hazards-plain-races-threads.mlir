@@ -101,6 +101,16 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    // Silent: a block of one thread has no other thread (trial 15: the
+    // store and the load were reported between threads).
+    gpu.func @one_thread(%out: memref<8xf32>) workgroup(%s: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %s[%c0] : memref<8xf32, 3>
+      %y = memref.load %s[%c0] : memref<8xf32, 3>
+      memref.store %y, %out[%c0] : memref<8xf32>
+      gpu.return
+    }
     // Silent: the elected thread stores, the others read after the
     // barrier; every thread adds to one element atomically; the then
     // region writes elements 0-3, the else region reads element 4 + tid;

@@ -180,6 +180,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
             system.extend(when.iter().cloned());
             return overlap_with(mine, theirs, system, &mut self.cache.forms);
         }
+        // A block of one thread (size 1 in every dimension, stated or the
+        // only size launched) has no other thread (trial 15, finding 1).
+        if threads == Threads::Other && self.single_thread_block(op) {
+            return (Overlap::Disjoint, System::new());
+        }
         let rename = self.other_thread_renaming(theirs, when);
         let renamed = theirs.substitute(&|s| rename(s));
         system.extend(
@@ -260,16 +265,24 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
         // A row-major thread index `ty * bdx + tx` through a block size
         // the kernel does not state: facts that make it exact (below).
-        // Outer dimensions first (z, y, x): the x case then takes `ty`
-        // equal (any order is sound; this one makes rows exact).
-        let mut ordered: Vec<(Option<usize>, usize)> = cases
-            .iter()
-            .map(|&k| (self.thread_id_dimension(k), k))
-            .collect();
-        ordered.sort_by_key(|(d, _)| std::cmp::Reverse(d.map_or(0, |d| d + 1)));
-        let cases: Vec<usize> = ordered.into_iter().map(|(_, k)| k).collect();
         let rows = self.thread_rows(mine, &theirs, &system);
         system.extend(self.block_size_bounds(&ids, &rows));
+        // The ids that rows multiply first (then outer dimensions first: z,
+        // y, x): the case of `tx` then takes `ty` equal in `ty * bdx + tx`,
+        // and that of `ty` takes `tx` equal in `tx * bdy + ty`. Any order is
+        // sound; this one makes rows exact.
+        let mut ordered: Vec<(bool, Option<usize>, usize)> = cases
+            .iter()
+            .map(|&k| {
+                (
+                    !rows.iter().any(|r| r.id == k),
+                    self.thread_id_dimension(k),
+                    k,
+                )
+            })
+            .collect();
+        ordered.sort_by_key(|(later, d, _)| (*later, std::cmp::Reverse(d.map_or(0, |d| d + 1))));
+        let cases: Vec<usize> = ordered.into_iter().map(|(_, _, k)| k).collect();
         for (at, &k) in cases.iter().enumerate() {
             let mine_id = Lin::symbol(Symbol::Value(k));
             let other_id = Lin::symbol(Symbol::OtherThread(k));
@@ -324,12 +337,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         (Overlap::Disjoint, system)
     }
 
-    /// The products `t * B` of a thread id `t` and a block size `B` (a
-    /// `gpu.block_dim`, or a `gpu.launch` body's size argument) that the
-    /// regions or the constraints of a comparison name: the row of a
-    /// row-major thread index `ty * bdx + tx` in a kernel that states no
-    /// block size (the product of two values is not an affine form, so
-    /// each is a symbol of its own).
+    /// The products `(t + d) * (B + e)` of a thread id `t` and a block size
+    /// `B` (a `gpu.block_dim`, or a `gpu.launch` body's size argument;
+    /// constants `d`, `e >= 0`) that the regions or the constraints of a
+    /// comparison name: the row of a row-major thread index `ty * bdx + tx`
+    /// (or `(ty + 1) * bdx + tx`, a padded row `ty * (bdx + 1) + tx`, a
+    /// column-major `tx * bdy + ty`) in a kernel that states no block size
+    /// (the product of two values is not an affine form, so each is a
+    /// symbol of its own).
     fn thread_rows(&mut self, mine: &Region, theirs: &Region, system: &System) -> Vec<Row> {
         let mut symbols = Vec::new();
         mine.symbols(&mut symbols);
@@ -355,14 +370,33 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else {
                 continue;
             };
-            let key = crate::access::values::value_key;
-            for (t, size) in [(a, b), (b, a)] {
-                if self.is_thread_id(key(t)) && block_size_dimension(size).is_some() {
+            for (x, y) in [(a, b), (b, a)] {
+                // `x = t + d` of a thread id `t`, `y = B + e` of a block size
+                // `B` and a constant `e >= 0`.
+                let (fx, fy) = (self.cache.forms.of(x), self.cache.forms.of(y));
+                let symbol_plus = |f: &Lin| {
+                    Some((
+                        f.offset(-f.constant_term())?.as_symbol()?,
+                        f.constant_term(),
+                    ))
+                };
+                let (Some((Symbol::Value(t), _)), Some((Symbol::Value(size), e))) =
+                    (symbol_plus(&fx), symbol_plus(&fy))
+                else {
+                    continue;
+                };
+                // SAFETY: keys of symbols come from live values.
+                let size_value = unsafe { crate::access::values::value_of(size) };
+                let Some(dimension) = block_size_dimension(size_value) else {
+                    continue;
+                };
+                if e >= 0 && self.is_thread_id(t) {
                     rows.push(Row {
                         product: p,
-                        id: key(t),
-                        size: Lin::symbol(Symbol::Value(key(size))),
-                        size_dimension: block_size_dimension(size),
+                        id: t,
+                        size: fy,
+                        block: Lin::symbol(Symbol::Value(size)),
+                        size_dimension: Some(dimension),
                     });
                     break;
                 }
@@ -388,10 +422,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 for id in [Symbol::Value(k), Symbol::OtherThread(k)] {
                     let id = Lin::symbol(id);
                     out.push(Constraint::NonNeg(id.clone()));
-                    out.extend(id.offset(1).and_then(|i1| Constraint::le(&i1, &row.size)));
+                    out.extend(id.offset(1).and_then(|i1| Constraint::le(&i1, &row.block)));
                 }
             }
-            out.extend(Constraint::le(&Lin::constant(1), &row.size));
+            out.extend(Constraint::le(&Lin::constant(1), &row.block));
         }
         out
     }
@@ -930,14 +964,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
 }
 
 /// True if `root` is workgroup (shared) memory.
-/// A product `t * B` of a thread id and a block size ([`Analysis::thread_rows`]).
+/// A product `(t + d) * (B + e)` of a thread id and a block size
+/// ([`Analysis::thread_rows`]).
 struct Row {
     /// The `arith.muli` result (key).
     product: usize,
     /// The thread id `t` (key).
     id: usize,
-    /// The block size `B`.
+    /// The factor `B + e` (`e >= 0`).
     size: Lin,
+    /// The block size `B`.
+    block: Lin,
     /// The dimension `B` is the size of.
     size_dimension: Option<usize>,
 }

@@ -471,6 +471,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
             .get(d)?
     }
 
+    /// True if the block has one thread: each dimension's size is 1, as
+    /// the kernel states (`known_block_size`, a `gpu.launch` of constant
+    /// sizes) or as every `gpu.launch_func` of the module launches it (a
+    /// kernel the module does not launch is not taken to have one thread).
+    pub(super) fn single_thread_block(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        let launched =
+            launch_name(&self.function).and_then(|name| self.launches.get(&name).copied());
+        (0..3).all(|d| match crate::access::values::known_block_size(op, d) {
+            Some(size) => size == 1,
+            None => launched.is_some_and(|flags| !flags[d]),
+        })
+    }
+
     /// True if two threads of the block running `op` may have different
     /// ids in dimension `d` (0 for x, 1 for y, 2 for z): the size stated
     /// (`known_block_size`, a `gpu.launch` with constant sizes) exceeds 1;
