@@ -1238,9 +1238,10 @@ impl Forms {
             Symbol::Value(value_key(condition)),
             holds,
         )];
-        if let Some(c) = constant(condition) {
-            // `arith.constant true/false`: the other branch never runs.
-            if (c != 0) != holds {
+        if let Some(c) = self.folded_condition(condition, 0) {
+            // `arith.constant true/false`, or `andi` / `ori` / `xori` /
+            // `cmpi` of constants: the other branch never runs.
+            if c != holds {
                 out.push(Constraint::NonNeg(Lin::constant(-1)));
             }
             return out;
@@ -1279,6 +1280,46 @@ impl Forms {
         let (a, b) = (self.of(a), self.of(b));
         out.extend(self.comparison(predicate, a, b, holds));
         out
+    }
+
+    /// The value of the `i1` `condition` where it is a constant, or
+    /// `arith.andi` / `ori` / `xori` / `cmpi` of operands that are (the
+    /// forms of a `cmpi`'s operands constant): `None` otherwise.
+    fn folded_condition(&mut self, condition: Value, depth: usize) -> Option<bool> {
+        if let Some(c) = constant(condition) {
+            return Some(c != 0);
+        }
+        if depth >= 16 {
+            return None;
+        }
+        let op = defining_op(condition)?;
+        let name = ops::name(&op);
+        if let ("arith.andi" | "arith.ori" | "arith.xori", 2) = (name, op.operand_count()) {
+            let a = self.folded_condition(op.operand_at(0)?, depth + 1)?;
+            let b = self.folded_condition(op.operand_at(1)?, depth + 1)?;
+            return Some(match name {
+                "arith.andi" => a && b,
+                "arith.ori" => a || b,
+                _ => a != b,
+            });
+        }
+        let (predicate, a, b) = compare_of(condition)?;
+        let a = self.of_at(a, depth + 1).as_constant()?;
+        let b = self.of_at(b, depth + 1).as_constant()?;
+        let (ua, ub) = (a as u64, b as u64);
+        Some(match predicate {
+            0 => a == b,
+            1 => a != b,
+            2 => a < b,
+            3 => a <= b,
+            4 => a > b,
+            5 => a >= b,
+            6 => ua < ub,
+            7 => ua <= ub,
+            8 => ua > ub,
+            9 => ua >= ub,
+            _ => return None,
+        })
     }
 
     /// What holds when the `i1` result `value` of the `scf.for` `l` is
