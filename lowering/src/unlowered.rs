@@ -73,7 +73,8 @@ fn reason(op: &OperationRef) -> String {
         .max();
     match rank {
         Some(rank) if name.starts_with("vector.") && rank > 1 => format!(
-            "on a {rank}-D vector is not lowered to the LLVM dialect: \
+            "on a {rank}-D vector (the op written here, or what the lowering made of it, as a \
+             vector.maskedload becomes vector.load) is not lowered to the LLVM dialect: \
              convert-vector-to-llvm lowers memory ops of 1-D vectors only (use \
              vector.transfer_read / transfer_write, or 1-D vectors)"
         ),
