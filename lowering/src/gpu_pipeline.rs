@@ -213,12 +213,30 @@ pub fn uses_bulk_copies(module: &Module) -> bool {
 /// `vector.compressstore` on a memref in a memory space other than the
 /// default. `convert-vector-to-llvm` calls `llvm.masked.expandload` /
 /// `compressstore` with that space's pointer, but declares them with a
-/// generic one, which LLVM's verifier rejects without a location.
+/// generic one, which LLVM's verifier rejects without a location. And
+/// `vector.print` in a `gpu.module`: `convert-vector-to-llvm` calls the CPU
+/// runner's print functions (`printF32`, `printString`, …), which no GPU
+/// has, and refers to its string globals from the host module, which the
+/// verifier rejects inside the `gpu.module` with an internal message.
 ///
 /// # Errors
 /// [`Error::Reported`] after emitting an error at each such op.
 fn refuse_unlowerable_vector_ops(module: &Module) -> Result<(), Error> {
     let mut ok = true;
+    for gpu_module in crate::ptx::gpu_modules(module) {
+        for op in apipe_dialect::ops::nested_ops(&gpu_module) {
+            if apipe_dialect::ops::is(&op, "vector.print") {
+                apipe_dialect::diagnostic::error(
+                    op.location(),
+                    "'vector.print' op in a kernel is not lowered to PTX: it calls the CPU \
+                     runner's print functions, which the GPU does not have (print with \
+                     gpu.printf on the GPU; apipe-run emulates vector.print in kernels, not \
+                     gpu.printf)",
+                );
+                ok = false;
+            }
+        }
+    }
     for op in apipe_dialect::ops::nested_ops(&module.as_operation()) {
         let name = apipe_dialect::ops::name(&op);
         if !matches!(name, "vector.expandload" | "vector.compressstore") {
