@@ -79,7 +79,12 @@
 //!    the same state; what each leaves is constrained by its condition
 //!    (`%c` holds, `x = case`, the default's range), then joined: instances
 //!    of the same copy and regions merge, their counts as a hull, their
-//!    constraints intersected. In a `gpu.func`, where the condition (or
+//!    constraints intersected; but counts that differ on paths excluding
+//!    each other by an `i1` condition (`%c` holds on one, fails on the
+//!    other) stay apart, up to 4 per copy, so that a later branch on `%c`
+//!    sees each (a path where `%c` both holds and fails is dropped; at a
+//!    back edge, constraints of two iterations on one value are dropped
+//!    first, see `State::forget_collisions`). In a `gpu.func`, where the condition (or
 //!    the switch operand) may differ between threads, the regions are
 //!    exclusive for one thread only: each region's accesses are also
 //!    checked against the copies other threads issue in the other regions,

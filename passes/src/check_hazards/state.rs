@@ -341,6 +341,32 @@ fn map_constraints(when: Vec<Constraint>, map: &dyn Fn(Symbol) -> Option<Lin>) -
 /// op.
 const INDEXED_JOIN: usize = 256;
 
+/// The most instances of one copy that [`State::add`] keeps apart because
+/// they stand for exclusive paths ([`exclusive`]); beyond it they merge as
+/// any others do (a chain of `n` branch ops on different conditions would
+/// otherwise keep `2^n`).
+const MOST_EXCLUSIVE: usize = 4;
+
+/// True if no execution satisfies both `a` and `b` (sorted `when` lists)
+/// by their `i1` outcomes: one holds a condition value true where the
+/// other holds it false ([`Constraint::Holds`]), as the two regions of
+/// `scf.if %c` do.
+fn exclusive(a: &[Constraint], b: &[Constraint]) -> bool {
+    a.iter().any(|c| match c {
+        Constraint::Holds(s, x) => b.binary_search(&Constraint::Holds(*s, !*x)).is_ok(),
+        _ => false,
+    })
+}
+
+/// True if `when` (sorted) holds one condition value both true and false:
+/// the path it stands for is taken by no execution.
+fn contradictory(when: &[Constraint]) -> bool {
+    when.windows(2).any(|w| match (&w[0], &w[1]) {
+        (Constraint::Holds(s, x), Constraint::Holds(t, y)) => s == t && x != y,
+        _ => false,
+    })
+}
+
 impl<'c, 'a> State<'c, 'a> {
     /// Adds `instance`, merged with an instance of the same copy, regions
     /// and status whose count joins with it (constraints intersected).
@@ -353,43 +379,72 @@ impl<'c, 'a> State<'c, 'a> {
     /// Merges `instance` into the first of the instances at `candidates`
     /// (ascending indices) that is the same copy and whose count joins
     /// with it; gives it back if none is (`None`: merged).
+    ///
+    /// Two counts on exclusive paths ([`exclusive`]: a commit under
+    /// `scf.if %c`) stay apart while the copy has fewer than
+    /// [`MOST_EXCLUSIVE`] such instances, so that a later branch on the
+    /// same condition (`scf.if %c { wait_group 1 } else { wait_group 0 }`)
+    /// sees each count on its own path. Merged, the count would be a range
+    /// and `when` the hull of both paths (nothing): a false alarm on the
+    /// path whose wait completes only the count it has.
     fn merge_into(
         &mut self,
         candidates: impl IntoIterator<Item = usize>,
         mut instance: Instance<'c, 'a>,
     ) -> Option<Instance<'c, 'a>> {
         instance.when = sorted(std::mem::take(&mut instance.when));
+        let mut apart = 0;
+        let mut fallback = None;
         for at in candidates {
-            let existing = &mut self.instances[at];
+            let existing = &self.instances[at];
             if !existing.same_copy(&instance) {
                 continue;
             }
-            if let Some(groups) = existing.groups.join(&instance.groups) {
-                existing.groups = groups;
-                existing.when = hull(&existing.when, &instance.when);
-                // Named on both paths.
-                existing.named_by.retain(|v| instance.named_by.contains(v));
-                existing
-                    .named_numbers
-                    .retain(|v| instance.named_numbers.contains(v));
-                // A wait with a count says more than one whose token names
-                // no group on this path.
-                let weak = |w: &Option<WaitSeen>| w.as_ref().is_none_or(|w| w.names_no_group);
-                if existing.trace.wait.is_none()
-                    || weak(&existing.trace.wait) && !weak(&instance.trace.wait)
-                {
-                    existing.trace.wait = instance.trace.wait.clone();
-                }
-                if existing.trace.carried.is_none() {
-                    existing.trace.carried = instance.trace.carried;
-                }
-                if existing.trace.branch.is_none() {
-                    existing.trace.branch = instance.trace.branch;
-                }
-                return None;
+            let Some(groups) = existing.groups.join(&instance.groups) else {
+                continue;
+            };
+            if existing.groups != instance.groups && exclusive(&existing.when, &instance.when) {
+                apart += 1;
+                fallback.get_or_insert((at, groups));
+                continue;
             }
+            self.absorb(at, groups, &instance);
+            return None;
         }
-        Some(instance)
+        match fallback {
+            Some((at, groups)) if apart >= MOST_EXCLUSIVE => {
+                self.absorb(at, groups, &instance);
+                None
+            }
+            _ => Some(instance),
+        }
+    }
+
+    /// Merges `instance` into the instance at `at`, whose count joined with
+    /// its count is `groups`.
+    fn absorb(&mut self, at: usize, groups: Count, instance: &Instance<'c, 'a>) {
+        let existing = &mut self.instances[at];
+        existing.groups = groups;
+        existing.when = hull(&existing.when, &instance.when);
+        // Named on both paths.
+        existing.named_by.retain(|v| instance.named_by.contains(v));
+        existing
+            .named_numbers
+            .retain(|v| instance.named_numbers.contains(v));
+        // A wait with a count says more than one whose token names
+        // no group on this path.
+        let weak = |w: &Option<WaitSeen>| w.as_ref().is_none_or(|w| w.names_no_group);
+        if existing.trace.wait.is_none()
+            || weak(&existing.trace.wait) && !weak(&instance.trace.wait)
+        {
+            existing.trace.wait = instance.trace.wait.clone();
+        }
+        if existing.trace.carried.is_none() {
+            existing.trace.carried = instance.trace.carried;
+        }
+        if existing.trace.branch.is_none() {
+            existing.trace.branch = instance.trace.branch;
+        }
     }
 
     /// Adds `read` (or a write), merged with the same access (constraints
@@ -467,6 +522,48 @@ impl<'c, 'a> State<'c, 'a> {
             let mut when = std::mem::take(&mut read.when);
             when.extend(cs.iter().cloned());
             read.when = sorted(when);
+        }
+        // The instances and reads of a path on which a condition both holds
+        // and fails (kept apart by `merge_into`) are gone.
+        self.instances.retain(|x| !contradictory(&x.when));
+        self.reads.retain(|r| !contradictory(&r.when));
+    }
+
+    /// Makes room for a loop's back edge that renames each value `k` of
+    /// `renamed` (defined in the loop) to `Stale(k)`: where an instance or
+    /// read holds both `Value(k)` (this iteration's) and `Stale(k)` (an
+    /// earlier iteration's, after an earlier back edge), the two would
+    /// become one symbol, and constraints of two iterations would be taken
+    /// to constrain one value (`Holds(c, true)` of the iteration that issued
+    /// a copy and `Holds(c, false)` of the next would make its path
+    /// infeasible: a missed hazard). The constraints of `when` that mention
+    /// the one not in the regions are dropped (both, if the regions hold
+    /// both): a weaker path, never a missed one.
+    pub fn forget_collisions(&mut self, renamed: &[usize]) {
+        let fix = |regions: &[&Region], base: Option<&Lin>, when: &mut Vec<Constraint>| {
+            for &k in renamed {
+                let (v, s) = (Symbol::Value(k), Symbol::Stale(k));
+                let in_regions = |x: Symbol| {
+                    regions.iter().any(|r| r.mentions(x)) || base.is_some_and(|b| b.mentions(x))
+                };
+                let (region_v, region_s) = (in_regions(v), in_regions(s));
+                let has = |x: Symbol, when: &[Constraint]| when.iter().any(|c| c.mentions(x));
+                if !(region_v || has(v, when)) || !(region_s || has(s, when)) {
+                    continue;
+                }
+                if region_s {
+                    when.retain(|c| !c.mentions(v));
+                }
+                if region_v || !region_s {
+                    when.retain(|c| !c.mentions(s));
+                }
+            }
+        };
+        for x in &mut self.instances {
+            fix(&[&x.src, &x.dst], Some(&x.groups.base), &mut x.when);
+        }
+        for r in &mut self.reads {
+            fix(&[&r.region], None, &mut r.when);
         }
     }
 

@@ -1286,6 +1286,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .operand(0)
                 .is_ok_and(|c| self.is_variant(Symbol::Value(crate::access::values::value_key(c))));
         let mut events = Vec::new();
+        let mut in_flight: Vec<FxHashSet<usize>> = Vec::new();
         for (index, region) in op.regions().enumerate() {
             if divergent {
                 self.divergent_events.push(Events::default());
@@ -1304,6 +1305,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // region yields nothing).
             let passed = names::pairs(names::yielded(&op, index, 0), names::results(&op));
             names::pass_on(&mut branch, &passed, None);
+            // What each region leaves in flight, before its condition drops
+            // the instances of paths that cannot reach it (an instance
+            // dropped so was not completed there).
+            in_flight.push(
+                branch
+                    .instances
+                    .iter()
+                    .filter(|x| !x.unsynced)
+                    .map(|x| key(&x.copy))
+                    .collect(),
+            );
             let mut conditions = System::new();
             self.cache
                 .forms
@@ -1328,16 +1340,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // (Sets of copy ops: a branch op with many instances in flight
         // would otherwise compare every pair, per branch op.)
         let count = outs.len();
-        let in_flight: Vec<FxHashSet<usize>> = outs
-            .iter()
-            .map(|out| {
-                out.instances
-                    .iter()
-                    .filter(|x| !x.unsynced)
-                    .map(|x| key(&x.copy))
-                    .collect()
-            })
-            .collect();
         let entered: FxHashSet<usize> = entry.instances.iter().map(|x| key(&x.copy)).collect();
         // Another thread's wait on the phase covers this one (below).
         let covered_by_others = divergent
@@ -1559,6 +1561,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let passed = names::pairs(names::yielded(l, region, 0), names::arguments(l, 0, skip));
         names::pass_on(state, &passed, Some(l));
         let mut map = self.stale_map(l, state);
+        let renamed: Vec<usize> = map
+            .keys()
+            .filter_map(|s| match s {
+                Symbol::Value(k) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        state.forget_collisions(&renamed);
         if iterates {
             let tau = Symbol::Iteration(key(l));
             map.insert(tau, Lin::symbol(tau).offset(-1).unwrap());
