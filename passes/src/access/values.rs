@@ -1306,20 +1306,58 @@ impl Forms {
         let (predicate, a, b) = compare_of(condition)?;
         let a = self.of_at(a, depth + 1).as_constant()?;
         let b = self.of_at(b, depth + 1).as_constant()?;
-        let (ua, ub) = (a as u64, b as u64);
-        Some(match predicate {
-            0 => a == b,
-            1 => a != b,
-            2 => a < b,
-            3 => a <= b,
-            4 => a > b,
-            5 => a >= b,
-            6 => ua < ub,
-            7 => ua <= ub,
-            8 => ua > ub,
-            9 => ua >= ub,
-            _ => return None,
-        })
+        evaluate(predicate, a, b)
+    }
+
+    /// What holds when the `i1` iter_arg `n` (block argument `n >= 1`) of
+    /// the `scf.for` `l` is `holds`, where it is a **shifted condition**:
+    /// the body yields for it `a(τ_L) <predicate> b(τ_L)` (an `arith.cmpi`
+    /// of forms that depend on no value of the loop but through `τ_L`),
+    /// so in iteration `τ_L >= 1` the iter_arg is `a(τ_L - 1) <predicate>
+    /// b(τ_L - 1)`. That is exact in iteration 0 as well where the init is
+    /// the same comparison at `τ_L = -1` (the pipeliner's guard of the
+    /// previous stage, carried one iteration: `(i + 1) mod 3 != 1` yielded,
+    /// `0 mod 3 != 1` passed in), or where the init cannot be `holds`
+    /// (`init_excluded`: then `τ_L >= 1`). `None` otherwise.
+    fn shifted_condition(
+        &mut self,
+        l: &OperationRef,
+        yielded: Value,
+        init: Value,
+        holds: bool,
+        init_excluded: bool,
+    ) -> Option<Vec<Constraint>> {
+        let (predicate, a, b) = compare_of(yielded)?;
+        let tau = Symbol::Iteration(op_key(l));
+        let mut before = |v: Value| -> Option<Lin> {
+            let form = self.of(v);
+            let mut symbols = Vec::new();
+            form.symbols(&mut symbols);
+            let outside = symbols.iter().all(|s| match s {
+                Symbol::Value(k) | Symbol::Stale(k) => !defined_inside(*k, l),
+                Symbol::Iteration(k) | Symbol::Trips(k) => *s == tau || !loop_inside(*k, l),
+                _ => true,
+            });
+            if !outside {
+                return None;
+            }
+            form.replace(tau, &Lin::symbol(tau).offset(-1)?)
+        };
+        let (a, b) = (before(a)?, before(b)?);
+        let exact_at_zero = init_excluded || {
+            let at_zero = |x: &Lin| x.replace(tau, &Lin::constant(0));
+            let (a0, b0) = (at_zero(&a)?, at_zero(&b)?);
+            match (a0.as_constant(), b0.as_constant()) {
+                (Some(x), Some(y)) => {
+                    let value = evaluate(predicate, x, y);
+                    value.is_some() && self.folded_condition(init, 0) == value
+                }
+                _ => compare_of(init).is_some_and(|(p, ia, ib)| {
+                    p == predicate && self.of(ia) == a0 && self.of(ib) == b0
+                }),
+            }
+        };
+        exact_at_zero.then(|| self.comparison(predicate, a, b, holds))
     }
 
     /// What holds when the `i1` result `value` of the `scf.for` `l` is
@@ -1393,6 +1431,7 @@ impl Forms {
         let tau = Lin::symbol(Symbol::Iteration(op_key(&l)));
         let mut out = Vec::new();
         let mut x = n;
+        let mut init_excluded = false;
         for j in 0..16i64 {
             let Some(init) = l.operand_at(3 + x - 1) else {
                 break;
@@ -1404,10 +1443,20 @@ impl Forms {
             self.add_facts(&mut system);
             if !system.feasible().may() {
                 out.extend(tau.offset(-j).map(Constraint::NonZero));
+                init_excluded |= j == 0;
             }
             match terminator.operand_at(x - 1).and_then(block_argument) {
                 Some((b, m)) if b == block && m >= 1 && m != n => x = m,
                 _ => break,
+            }
+        }
+        if let (Some(yielded), Some(init)) = (terminator.operand_at(n - 1), l.operand_at(3 + n - 1))
+        {
+            if block_argument(yielded).is_none() {
+                self.condition_depth += 1;
+                let shifted = self.shifted_condition(&l, yielded, init, holds, init_excluded);
+                self.condition_depth -= 1;
+                out.extend(shifted.into_iter().flatten());
             }
         }
         out
@@ -1487,6 +1536,25 @@ impl Forms {
 
 /// `(predicate, lhs, rhs)` if `value` is an `arith.cmpi` (its
 /// `arith::CmpIPredicate` as an integer).
+/// `a <predicate> b` (an `arith::CmpIPredicate`, on 64-bit values) of
+/// constants; `None` for an unknown predicate.
+fn evaluate(predicate: i64, a: i64, b: i64) -> Option<bool> {
+    let (ua, ub) = (a as u64, b as u64);
+    Some(match predicate {
+        0 => a == b,
+        1 => a != b,
+        2 => a < b,
+        3 => a <= b,
+        4 => a > b,
+        5 => a >= b,
+        6 => ua < ub,
+        7 => ua <= ub,
+        8 => ua > ub,
+        9 => ua >= ub,
+        _ => return None,
+    })
+}
+
 fn compare_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, Value<'c, 'a>)> {
     let op = defining_op(value)?;
     if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
