@@ -35,7 +35,7 @@
 //! 5. kernels become host functions and launches runtime calls
 //!    ([`kernels::lower`]);
 //! 6. replace each apipe op by a `func.call`: `copy(id, queue,
-//!    element_bytes, elements, src_elements or -1, src rank, src, dst rank,
+//!    element_bytes, elements, src_elements (else elements), src rank, src, dst rank,
 //!    dst, src indices, dst indices)` with indices padded to [`MAX_RANK`] by
 //!    zeros, the memrefs passed through MLIR's C interface (a pointer to
 //!    the descriptor, built in the frame of a wrapper function: no stack
@@ -631,7 +631,11 @@ fn copy_call<'c, 'a>(
     let dst_indices = pad(&indices[src_rank..src_rank + dst_rank]);
     let src_elements = match indices.get(src_rank + dst_rank) {
         Some(&count) => em.to_i64(op, count),
-        None => em.constant(op, i64_type, -1),
+        None => em.constant(
+            op,
+            i64_type,
+            attributes::integer(&op, attributes::ELEMENTS).unwrap_or(1),
+        ),
     };
     let mut arguments = vec![
         em.constant(op, i64_type, id),

@@ -18,6 +18,7 @@ use crate::emulation_runtime::mbarrier::{
     BULK_QUEUE, BULK_TRACK_FN, MBARRIER_ARRIVE_COPIES_FN, MBARRIER_EXPECT_TX_FN, MBARRIER_INIT_FN,
     MBARRIER_WAIT_FN,
 };
+use crate::emulation_runtime::CHECK_FAILED_FN;
 use apipe_dialect::{attributes, ops};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
@@ -49,14 +50,57 @@ pub fn bulk_copy_operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> BulkCopyOperands
 }
 
 /// The address (`i64`) of slot `slot` of `ring`, computed before `op`.
+///
+/// A slot that is not a constant is checked first: outside `[0, K)` (an
+/// unsigned `slot >= K`) stops the program at `op` with a located error.
+/// The address would otherwise lie outside the ring: in memory the program
+/// uses for something else (a ring that is a subview of a larger buffer),
+/// or in no memory at all (a segmentation fault). PTX leaves an mbarrier
+/// op on an address that holds no initialised mbarrier undefined (PTX ISA
+/// 9.7.13.15). The verifier checks constant slots.
 fn slot_address<'c, 'a>(
-    em: &Emitter<'c, 'a>,
+    em: &mut Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
     ring: Value<'c, 'a>,
     slot: Value<'c, 'a>,
 ) -> Value<'c, 'a> {
     let location = op.location();
     let index = em.index_type();
+    let slots = MemRefType::try_from(ring.r#type())
+        .ok()
+        .and_then(|t| t.dim_size(0).ok())
+        .and_then(|d| match d {
+            melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
+            _ => None,
+        });
+    if let (Some(slots), None) = (slots, super::checks::constant_value(slot)) {
+        let name = ops::name(&op);
+        let id = em.id(
+            location,
+            &format!(
+                "'{name}' on a slot outside its ring of {slots} slot{}",
+                if slots == 1 { "" } else { "s" }
+            ),
+        );
+        let k = em.constant(op, index, slots);
+        let outside: Value = em
+            .before(
+                op,
+                melior::dialect::arith::cmpi(
+                    em.context,
+                    melior::dialect::arith::CmpiPredicate::Uge,
+                    slot,
+                    k,
+                    location,
+                ),
+            )
+            .result(0)
+            .unwrap()
+            .into();
+        let i64_type = em.i64_type();
+        let id = em.constant(op, i64_type, id);
+        em.call_if(op, outside, CHECK_FAILED_FN, &[id]);
+    }
     let pointer: Value = em
         .before(
             op,

@@ -441,7 +441,10 @@ fn check_global_write(t: &Thread, op: i64, start: usize, end: usize, verb: &str,
 /// `apipe.copy`. `src`/`dst` are ranked descriptors of rank `src_rank` /
 /// `dst_rank` (MLIR's C interface passes a pointer to each); `indices`
 /// holds the source indices then the destination indices, each padded to
-/// [`MAX_RANK`]; `src_elements < 0` means "all `elements`".
+/// [`MAX_RANK`]; `src_elements` is `elements` where the op gives none. A
+/// `src_elements` outside `[0, elements]` stops the program (the verifier
+/// checks constant ones; PTX's `cp.async` src-size is unsigned and at
+/// most cp-size, PTX ISA 9.7.9.25.3.1).
 ///
 /// # Safety
 /// Called by JIT code with descriptors of live memrefs.
@@ -467,11 +470,13 @@ pub unsafe extern "C" fn apipe_emu_copy(
 ) {
     entry((), |t| {
         let slot = queue_slot(t, op, queue)?;
-        let src_count = if src_elements < 0 {
-            elements
-        } else {
-            src_elements
-        };
+        let src_count = src_elements;
+        if src_count < 0 {
+            return Err(t.error(
+                op,
+                &format!("'apipe.copy' src_elements = {src_count} is negative"),
+            ));
+        }
         if src_count > elements {
             return Err(t.error(
                 op,

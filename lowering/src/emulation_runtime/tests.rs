@@ -31,7 +31,7 @@ fn copy(src: &[i64; 5], dst: &[i64; 5], at: i64, to: i64, n: i64, queue: i64) {
             queue,
             4,
             n,
-            -1,
+            n,
             1,
             src.as_ptr(),
             1,
