@@ -268,7 +268,14 @@ fn translate(
         times.codegen = start.elapsed();
         if cli.to_cubin {
             // 5.
-            let (cubin, usage) = ptxas::assemble(&text, &sm.name())?;
+            let (cubin, usage) = match ptxas::assemble(&text, &sm.name()) {
+                Ok(assembled) => assembled,
+                Err(apipe_lowering::Error::Ptxas(report)) if report.starts_with("ptxas failed") => {
+                    report_ptxas_failure(&gpu_modules[0], &report);
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            };
             Output::Binary(cubin, usage)
         } else {
             Output::Text(text)
@@ -283,4 +290,59 @@ fn translate(
         );
     }
     Ok(Some(output))
+}
+
+/// Reports a failure of `ptxas` (its `report`) as a located error: at the
+/// kernel that a `ptxas error` line names (`Entry function 'k' ...`), else
+/// at the `gpu.module` (the lowered `gpu_module`, whose functions keep the
+/// kernels' names and locations). The error gives ptxas's error lines; a
+/// note gives the rest of its report.
+fn report_ptxas_failure(gpu_module: &melior::ir::OperationRef, report: &str) {
+    use melior::ir::operation::OperationLike;
+    let (errors, rest): (Vec<&str>, Vec<&str>) = report
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("ptxas failed"))
+        .partition(|l| l.starts_with("ptxas error") || l.starts_with("ptxas fatal"));
+    let kernel = errors.iter().find_map(|l| {
+        let start = l.find("function '")? + "function '".len();
+        let end = l[start..].find('\'')? + start;
+        Some(&l[start..end])
+    });
+    let at = kernel
+        .and_then(|name| {
+            apipe_dialect::ops::nested_ops(gpu_module)
+                .into_iter()
+                .find(|op| {
+                    op.attribute("sym_name")
+                        .ok()
+                        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                        .is_some_and(|a| a.value() == name)
+                })
+        })
+        .map_or_else(|| gpu_module.location(), |op| op.location());
+    let mut message = String::from("ptxas failed");
+    for line in &errors {
+        message.push_str(": ");
+        message.push_str(
+            line.trim_start_matches("ptxas error")
+                .trim_start_matches([' ', ':']),
+        );
+    }
+    if errors.iter().any(|l| l.contains("too much shared data")) {
+        message.push_str(
+            " (the kernel's workgroup buffers and mbarrier rings exceed the sm's static shared \
+             memory; pipeline with fewer stages or a lower max-shared-bytes)",
+        );
+    }
+    if rest.is_empty() {
+        apipe_dialect::diagnostic::error(at, &message);
+    } else {
+        let note = rest.join("\n");
+        apipe_dialect::diagnostic::emit(
+            at,
+            apipe_dialect::diagnostic::Severity::Error,
+            &message,
+            &[(at, &format!("ptxas reported:\n{note}"))],
+        );
+    }
 }
