@@ -10,8 +10,9 @@
 //! 2. every remainder and quotient atom becomes an unknown with its
 //!    definition `x = V*q + r, 0 <= r < V`, added where it is exact: always
 //!    for Euclidean atoms, for the others where `x >= 0` follows from the
-//!    bounds found without them (a step-1 bound propagation); otherwise the
-//!    unknown only gets the range its sign allows;
+//!    bounds found without them (a step-4 bound propagation, repeated
+//!    while it defines more: `(x div 8) mod 4` once `x div 8` is defined);
+//!    otherwise the unknown only gets the range its sign allows;
 //! 3. equalities are solved for a variable with coefficient ±1 and
 //!    substituted away; an equality whose coefficients have a gcd that does
 //!    not divide its constant is infeasible (the GCD test);
@@ -381,8 +382,16 @@ impl System {
         if solver.clone().solve() == Feasibility::Infeasible {
             return None;
         }
-        if let Some(bounds) = solver.clone().propagated_bounds() {
-            solver.define_provable_atoms(&bounds);
+        // An atom whose dividend is another atom (`(x div 8) mod 4`) has a
+        // provable sign only once that atom is defined: rounds until no
+        // atom gains its definition (at most one per atom).
+        for _ in 0..solver.atom_vars.len() {
+            let Some(bounds) = solver.clone().propagated_bounds() else {
+                break;
+            };
+            if !solver.define_provable_atoms(&bounds) || solver.atom_vars.iter().all(|a| a.exact) {
+                break;
+            }
         }
         Some(solver)
     }
@@ -692,8 +701,9 @@ impl Solver {
     }
 
     /// Step 2: exact definitions for atoms whose dividend is provably
-    /// nonnegative under `bounds`.
-    fn define_provable_atoms(&mut self, bounds: &[(Option<i128>, Option<i128>)]) {
+    /// nonnegative under `bounds`; true if it defined any.
+    fn define_provable_atoms(&mut self, bounds: &[(Option<i128>, Option<i128>)]) -> bool {
+        let mut defined = false;
         for index in 0..self.atom_vars.len() {
             if self.atom_vars[index].exact {
                 continue;
@@ -701,8 +711,10 @@ impl Solver {
             let (lo, _) = self.atom_vars[index].dividend.range(bounds);
             if lo.is_some_and(|lo| lo >= 0) {
                 self.define(index);
+                defined = true;
             }
         }
+        defined
     }
 
     /// The bounds after steps 3 and 4, per variable (`None` if infeasible).
