@@ -23,14 +23,15 @@
 // CHECK-NEXT: func.call @apipe_emu_check_failed(%[[ID3]]) : (i64) -> ()
 // CHECK-NEXT: }
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
+// No src_elements: the count is elements.
+// CHECK-DAG: %[[SRC:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[ID0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[Q0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[BYTES:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[ELEMENTS:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[RANK1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[RANK2:.*]] = arith.constant 2 : i64
-// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[NONE]], %[[RANK1]], %[[A]], %[[RANK2]], %[[BUF]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
+// CHECK: call @apipe_emu_copy_0(%[[ID0]], %[[Q0]], %[[BYTES]], %[[ELEMENTS]], %[[SRC]], %[[RANK1]], %[[A]], %[[RANK2]], %[[BUF]], %[[I]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[C1]], %[[C0]], %[[ZERO]], %[[ZERO]])
 // CHECK-NOT: memref.cast
 // CHECK-DAG: %[[ID1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[Q1:.*]] = arith.constant 1 : i64
