@@ -370,6 +370,49 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             ok = false;
             continue;
         }
+        // Region ops other than scf's are walked once, or not at all: an
+        // async op or a barrier in a loop of another kind (`affine.for`,
+        // `scf.parallel`, `scf.forall`, ...) would be checked for one
+        // iteration only (trial 17: missed hazards across iterations of
+        // `affine.for` and `scf.parallel`). Refused.
+        if let Some((op, parent)) = nested.iter().find_map(|op| {
+            if !(apipe_dialect::ops::is_apipe(op) || apipe_dialect::ops::is(op, "gpu.barrier")) {
+                return None;
+            }
+            let mut at = op.parent_operation();
+            while let Some(parent) = at {
+                if parent == function {
+                    return None;
+                }
+                let name = apipe_dialect::ops::name(&parent);
+                if !matches!(
+                    name,
+                    "scf.for"
+                        | "scf.while"
+                        | "scf.if"
+                        | "scf.index_switch"
+                        | "scf.execute_region"
+                        | "memref.alloca_scope"
+                        | "affine.if"
+                        | "gpu.launch"
+                ) {
+                    return Some((*op, parent));
+                }
+                at = parent.parent_operation();
+            }
+            None
+        }) {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{}' op inside '{}': apipe-check-hazards follows async copies, commits, waits and barriers only through scf.for, scf.while, scf.if, scf.index_switch and scf.execute_region (lower the loop to scf.for first: --lower-affine does for affine.for)",
+                    apipe_dialect::ops::name(&op),
+                    apipe_dialect::ops::name(&parent)
+                ),
+            );
+            ok = false;
+            continue;
+        }
         match walk::Analysis::new(function, &committing, launches.clone()) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
