@@ -49,6 +49,15 @@ pub fn bulk_copy_operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> BulkCopyOperands
     }
 }
 
+/// The static slot count `K` of `ring` (a `memref<Kxi64>`; verified
+/// static, `None` otherwise).
+fn ring_slots(ring: Value) -> Option<i64> {
+    match MemRefType::try_from(ring.r#type()).ok()?.dim_size(0).ok()? {
+        melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
+        _ => None,
+    }
+}
+
 /// The address (`i64`) of slot `slot` of `ring`, computed before `op`.
 ///
 /// A slot that is not a constant is checked first: outside `[0, K)` (an
@@ -66,14 +75,7 @@ fn slot_address<'c, 'a>(
 ) -> Value<'c, 'a> {
     let location = op.location();
     let index = em.index_type();
-    let slots = MemRefType::try_from(ring.r#type())
-        .ok()
-        .and_then(|t| t.dim_size(0).ok())
-        .and_then(|d| match d {
-            melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
-            _ => None,
-        });
-    if let (Some(slots), None) = (slots, super::checks::constant_value(slot)) {
+    if let (Some(slots), None) = (ring_slots(ring), super::checks::constant_value(slot)) {
         let name = ops::name(&op);
         let id = em.id(
             location,
@@ -156,13 +158,7 @@ pub fn lower<'c, 'a>(
     match name {
         ops::MBARRIER_INIT => {
             let ring = op.operand(0).unwrap();
-            let slots = MemRefType::try_from(ring.r#type())
-                .ok()
-                .and_then(|t| t.dim_size(0).ok())
-                .map_or(0, |d| match d {
-                    melior::ir::r#type::DimSize::Static(n) => n as i64,
-                    _ => 0,
-                });
+            let slots = ring_slots(ring).unwrap_or(0);
             let zero = em.constant(op, em.index_type(), 0);
             let address = slot_address(em, op, ring, zero);
             let count = em.to_i64(op, op.operand(1).unwrap());

@@ -1306,13 +1306,8 @@ impl Forms {
         let Some((predicate, a, b)) = compare_of(condition) else {
             // A comparison of narrower integers folds only on constants
             // (sign-extended: the order of the predicate is kept).
-            if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
-                return None;
-            }
-            let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
-            let a = constant(op.operand_at(0)?)?;
-            let b = constant(op.operand_at(1)?)?;
-            return evaluate(predicate, a, b);
+            let (predicate, a, b) = cmpi_of(condition)?;
+            return evaluate(predicate, constant(a)?, constant(b)?);
         };
         let a = self.of_at(a, depth + 1).as_constant()?;
         let b = self.of_at(b, depth + 1).as_constant()?;
@@ -1544,8 +1539,6 @@ impl Forms {
     }
 }
 
-/// `(predicate, lhs, rhs)` if `value` is an `arith.cmpi` (its
-/// `arith::CmpIPredicate` as an integer).
 /// `a <predicate> b` (an `arith::CmpIPredicate`, on 64-bit values) of
 /// constants; `None` for an unknown predicate.
 fn evaluate(predicate: i64, a: i64, b: i64) -> Option<bool> {
@@ -1565,23 +1558,27 @@ fn evaluate(predicate: i64, a: i64, b: i64) -> Option<bool> {
     })
 }
 
-///
-/// Only comparisons of `index` or 64-bit operands: the forms of narrower
+/// `(predicate, lhs, rhs)` if `value` is an `arith.cmpi` (its
+/// `arith::CmpIPredicate` as an integer), whatever its operands' width.
+fn cmpi_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, Value<'c, 'a>)> {
+    let op = defining_op(value)?;
+    if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
+        return None;
+    }
+    let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
+    Some((predicate, op.operand_at(0)?, op.operand_at(1)?))
+}
+
+/// [`cmpi_of`] of `index` or 64-bit operands only: the forms of narrower
 /// integers are exact integers, but the operations wrap at their width
 /// (`x + 1 < x` holds for the largest `i32`, and an `index_cast` to `i32`
 /// of a nonnegative index can be negative), so a comparison of their forms
 /// could call a path that runs infeasible (trial 17: two missed hazards).
 fn compare_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, Value<'c, 'a>)> {
-    let op = defining_op(value)?;
-    if !ops::is(&op, "arith.cmpi") || op.operand_count() != 2 {
-        return None;
-    }
-    let ty = op.operand_at(0)?.r#type();
-    if !melior::ir::TypeLike::is_index(&ty) && integer_width(ty) != Some(64) {
-        return None;
-    }
-    let predicate = op.attribute("predicate").ok().and_then(integer_attribute)?;
-    Some((predicate, op.operand_at(0)?, op.operand_at(1)?))
+    let (predicate, a, b) = cmpi_of(value)?;
+    let ty = a.r#type();
+    (melior::ir::TypeLike::is_index(&ty) || integer_width(ty) == Some(64))
+        .then_some((predicate, a, b))
 }
 
 /// `(x, 2^K)` if operand 0 of the cast `op` is `arith.trunci x to iK`
