@@ -49,7 +49,7 @@ use mlir_sys::{
     mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineLookupPacked,
     mlirExecutionEngineRegisterSymbol, MlirExecutionEngine,
 };
-use std::{process::ExitCode, time::Instant};
+use std::{io::Write, process::ExitCode, time::Instant};
 
 /// The upstream lowering from the emulation form to the LLVM dialect
 /// (scf, arith, index, memref, func, cf to LLVM, plus linalg, affine, vector, math and ub
@@ -313,11 +313,15 @@ fn run(cli: &Cli) -> Result<bool, Error> {
         for &schedule in &schedules {
             if runs > 1 {
                 emulation_runtime::flush_all();
-                println!(
+                // As the JIT's own prints: a closed stdout (`| head`) ends
+                // the run with an error, not a panic.
+                writeln!(
+                    std::io::stdout(),
                     "// apipe-run: completion={} schedule={}",
                     describe(completion),
                     describe_schedule(schedule)
-                );
+                )
+                .map_err(crate::Error::Stdout)?;
             }
             let begin = Instant::now();
             let mut locations = emulation.locations.clone();

@@ -113,7 +113,12 @@ fn run(cli: &Cli) -> Result<bool, crate::Error> {
             sync,
             sm: sm.map_or(80, |sm| sm.number),
         };
-        println!("{}", gpu_pipeline::pipeline_text(options));
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            gpu_pipeline::pipeline_text(options)
+        )
+        .map_err(crate::Error::Stdout)?;
         return Ok(true);
     }
     if cli.resource_usage && !cli.to_cubin {
@@ -148,7 +153,7 @@ fn run(cli: &Cli) -> Result<bool, crate::Error> {
                 if cli.output == "-" {
                     eprint!("{text}");
                 } else {
-                    print!("{text}");
+                    write!(std::io::stdout(), "{text}").map_err(crate::Error::Stdout)?;
                 }
             }
             cubin

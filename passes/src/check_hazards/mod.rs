@@ -83,8 +83,10 @@
 //!    each other by an `i1` condition (`%c` holds on one, fails on the
 //!    other) stay apart, up to 4 per copy, so that a later branch on `%c`
 //!    sees each (a path where `%c` both holds and fails is dropped; at a
-//!    back edge, constraints of two iterations on one value are dropped
-//!    first, see `State::forget_collisions`). In a `gpu.func`, where the condition (or
+//!    back edge, constraints of two iterations on one value, or on one
+//!    inner loop's trip count, are dropped first, and a count that names
+//!    both iterations' trip counts keeps their bounds only, see
+//!    `State::forget_collisions`). In a `gpu.func`, where the condition (or
 //!    the switch operand) may differ between threads, the regions are
 //!    exclusive for one thread only: each region's accesses are also
 //!    checked against the copies other threads issue in the other regions,

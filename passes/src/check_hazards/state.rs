@@ -6,7 +6,7 @@
 //! the point, so an instance from an earlier iteration of a loop is the same
 //! copy with `τ_L -> τ_L - 1` applied (see [`State::map`]).
 
-use crate::access::{Constraint, Lin, Region, Symbol};
+use crate::access::{Constraint, Dim, Lin, Region, Symbol, System};
 use melior::ir::{operation::OperationLike, OperationRef};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
@@ -529,41 +529,26 @@ impl<'c, 'a> State<'c, 'a> {
         self.reads.retain(|r| !contradictory(&r.when));
     }
 
-    /// Makes room for a loop's back edge that renames each value `k` of
-    /// `renamed` (defined in the loop) to `Stale(k)`: where an instance or
-    /// read holds both `Value(k)` (this iteration's) and `Stale(k)` (an
-    /// earlier iteration's, after an earlier back edge), the two would
-    /// become one symbol, and constraints of two iterations would be taken
-    /// to constrain one value (`Holds(c, true)` of the iteration that issued
-    /// a copy and `Holds(c, false)` of the next would make its path
+    /// Makes room for a loop's back edge that renames each symbol `new` of
+    /// the pairs `(new, old)` of `renamed` to the symbol `old`: a value
+    /// `Value(k)` defined in the loop to `Stale(k)`, an inner loop's
+    /// `Trips` or `Iteration` to its fresh symbol (`Walk::stale_map`).
+    /// Where an instance or read holds both `new` (this iteration's) and
+    /// `old` (an earlier iteration's, after an earlier back edge), the two
+    /// would become one symbol, and constraints of two iterations would be
+    /// taken to constrain one value (`Holds(c, true)` of the iteration that
+    /// issued a copy and `Holds(c, false)` of the next, or an inner loop's
+    /// 2 trips in one iteration and 1 in the next, would make its path
     /// infeasible: a missed hazard). The constraints of `when` that mention
     /// the one not in the regions are dropped (both, if the regions hold
     /// both): a weaker path, never a missed one.
-    pub fn forget_collisions(&mut self, renamed: &[usize]) {
-        let fix = |regions: &[&Region], base: Option<&Lin>, when: &mut Vec<Constraint>| {
-            for &k in renamed {
-                let (v, s) = (Symbol::Value(k), Symbol::Stale(k));
-                let in_regions = |x: Symbol| {
-                    regions.iter().any(|r| r.mentions(x)) || base.is_some_and(|b| b.mentions(x))
-                };
-                let (region_v, region_s) = (in_regions(v), in_regions(s));
-                let has = |x: Symbol, when: &[Constraint]| when.iter().any(|c| c.mentions(x));
-                if !(region_v || has(v, when)) || !(region_s || has(s, when)) {
-                    continue;
-                }
-                if region_s {
-                    when.retain(|c| !c.mentions(v));
-                }
-                if region_v || !region_s {
-                    when.retain(|c| !c.mentions(s));
-                }
-            }
-        };
+    pub fn forget_collisions(&mut self, renamed: &[(Symbol, Symbol)]) {
         for x in &mut self.instances {
-            fix(&[&x.src, &x.dst], Some(&x.groups.base), &mut x.when);
+            let [src, dst] = [&mut x.src, &mut x.dst];
+            separate(renamed, &mut [src, dst], Some(&mut x.groups), &mut x.when);
         }
         for r in &mut self.reads {
-            fix(&[&r.region], None, &mut r.when);
+            separate(renamed, &mut [&mut r.region], None, &mut r.when);
         }
     }
 
@@ -605,6 +590,85 @@ impl<'c, 'a> State<'c, 'a> {
             read.carried = Some(l);
         }
     }
+}
+
+/// [`State::forget_collisions`] for one instance (its regions and count) or
+/// read (its region).
+fn separate(
+    renamed: &[(Symbol, Symbol)],
+    regions: &mut [&mut Region],
+    mut count: Option<&mut Count>,
+    when: &mut Vec<Constraint>,
+) {
+    for &(v, s) in renamed {
+        let in_regions = |x: Symbol, regions: &[&mut Region], count: &Option<&mut Count>| {
+            regions.iter().any(|r| r.mentions(x))
+                || count.as_ref().is_some_and(|c| c.base.mentions(x))
+        };
+        let region_v = in_regions(v, regions, &count);
+        let region_s = in_regions(s, regions, &count);
+        let has = |x: Symbol, when: &[Constraint]| when.iter().any(|c| c.mentions(x));
+        if !(region_v || has(v, when)) || !(region_s || has(s, when)) {
+            continue;
+        }
+        if region_v && region_s {
+            if let Some(count) = count.as_deref_mut() {
+                if count.base.mentions(v) && count.base.mentions(s) {
+                    *count = count_apart(count, v, s, when);
+                }
+            }
+            for region in regions.iter_mut() {
+                for dim in region.dims.iter_mut().flatten() {
+                    if let Dim::Range { start, .. } = dim {
+                        if start.mentions(v) && start.mentions(s) {
+                            *dim = Dim::Any;
+                        }
+                    }
+                }
+            }
+        }
+        if region_s {
+            when.retain(|c| !c.mentions(v));
+        }
+        if region_v || !region_s {
+            when.retain(|c| !c.mentions(s));
+        }
+    }
+}
+
+/// `count` without the terms that name `v` or `s`: those become their
+/// bounds where `when` holds (the lower one into the base, the width into
+/// the slack); `[0, unbounded]` without a lower bound.
+fn count_apart(count: &Count, v: Symbol, s: Symbol, when: &[Constraint]) -> Count {
+    let unknown = Count {
+        base: Lin::constant(0),
+        slack: None,
+    };
+    let mut rest = Lin::constant(count.base.constant_term());
+    let mut part = Lin::constant(0);
+    for (atom, c) in count.base.terms() {
+        let term = Lin::atom(atom.clone());
+        let side = if term.mentions(v) || term.mentions(s) {
+            &mut part
+        } else {
+            &mut rest
+        };
+        match side.plus(&term, c) {
+            Some(sum) => *side = sum,
+            None => return unknown,
+        }
+    }
+    let mut system = System::new();
+    system.extend(when.iter().cloned());
+    let Some((Some(lo), hi)) = system.range_of(&part) else {
+        return unknown;
+    };
+    let Some(base) = rest.offset(lo) else {
+        return unknown;
+    };
+    let width = hi.and_then(|hi| u64::try_from(hi.checked_sub(lo)?).ok());
+    let slack = count.slack.zip(width).and_then(|(a, b)| a.checked_add(b));
+    Count { base, slack }
 }
 
 /// The key of an op.

@@ -1506,8 +1506,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 Symbol::Value(k) if defined_inside(k, op) && !self.invariant_in(k, op, 0) => {
                     map.insert(s, Lin::symbol(Symbol::Stale(k)));
                 }
-                Symbol::Trips(l) | Symbol::Iteration(l) if l != key(op) && loop_inside(l, op) => {
+                // An inner loop's trip count and iteration: unknown, and
+                // not the same symbol (`τ <= T - 1` must stay feasible).
+                Symbol::Trips(l) if l != key(op) && loop_inside(l, op) => {
                     map.insert(s, Lin::symbol(Symbol::Fresh(fresh_id(l, 2))));
+                }
+                Symbol::Iteration(l) if l != key(op) && loop_inside(l, op) => {
+                    map.insert(s, Lin::symbol(Symbol::Fresh(fresh_id(l, 5))));
                 }
                 _ => {}
             }
@@ -1561,12 +1566,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let passed = names::pairs(names::yielded(l, region, 0), names::arguments(l, 0, skip));
         names::pass_on(state, &passed, Some(l));
         let mut map = self.stale_map(l, state);
-        let renamed: Vec<usize> = map
-            .keys()
-            .filter_map(|s| match s {
-                Symbol::Value(k) => Some(*k),
-                _ => None,
-            })
+        let renamed: Vec<(Symbol, Symbol)> = map
+            .iter()
+            .filter_map(|(s, to)| to.as_symbol().map(|t| (*s, t)))
             .collect();
         state.forget_collisions(&renamed);
         if iterates {
