@@ -1,8 +1,9 @@
 // An outer loop whose inner loop commits 2 groups in even iterations and 1
 // in odd ones (its lower bound is 2 * (j mod 2), step 2): the inner loop's
 // trip counts of two outer iterations are two values, not one. Iteration j
-// reads slot (j - 2) mod 3, written by the copy of iteration j - 2, after
-// which 3 + T(j - 2) + T(j - 1) >= 5 groups are committed (6 exactly).
+// reads slot (j - 2) mod 3, written by the copy of iteration j - 2, whose
+// group has 2 + T(j - 2) + T(j - 1) newer groups there: at least 4, and
+// exactly 5 (T is 2 and 1 in turn).
 //
 // @f has no wait before the read at all: a read-after-write, and the next
 // copy into the slot is a write-after-write. Both were missed (trial 17):
@@ -11,15 +12,15 @@
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not apipe-run %s 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight
-// CHECK: varying-inner-trips.mlir:67:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: varying-inner-trips.mlir:68:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NEXT: %v = memref.load
-// CHECK: varying-inner-trips.mlir:61:5: note: the async copy still in flight, issued 2 iterations earlier; 4 newer group(s) committed on queue 0 since its group
-// CHECK: varying-inner-trips.mlir:61:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
-// CHECK: varying-inner-trips.mlir:61:5: note: the async copy still in flight, issued 3 iterations earlier; 5 newer group(s) committed on queue 0 since its group
+// CHECK: varying-inner-trips.mlir:62:5: note: the async copy still in flight, issued 2 iterations earlier; 4 newer group(s) committed on queue 0 since its group
+// CHECK: varying-inner-trips.mlir:62:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing: the final content depends on which lands last (write-after-write)
+// CHECK: varying-inner-trips.mlir:62:5: note: the async copy still in flight, issued 3 iterations earlier; 5 newer group(s) committed on queue 0 since its group
 //
-// @f_wait4 waits with `wait_group 4` before the read: at least 5 groups
-// follow the copy, so it is complete: silent, and apipe-run agrees.
-// (`wait_group 5` is also enough, as 3 + 1 + 2 = 6, but the checker keeps
+// @f_wait4 waits with `wait_group 4` before the read: at least 4 newer
+// groups, so the copy is complete: silent, and apipe-run agrees.
+// (`wait_group 5` is also enough, as 2 + 2 + 1 = 5, but the checker keeps
 // only each trip count's bounds, 1 to 2, and reports it: a false alarm.)
 // RUN: apipe-run %s --entry=main_wait4 --completion=lazy,eager,random:1,random:2,random:3 | FileCheck %s --check-prefix=OUT
 // OUT-COUNT-5: [-1,  -1,  1,  3,  5,  7,  -1,
@@ -27,10 +28,10 @@
 // @f_wait6 waits with `wait_group 6`: the copy of iteration j - 2 may still
 // be in flight, as apipe-run finds.
 // RUN: not apipe-run %s --entry=main_wait6 2>&1 | FileCheck %s --check-prefix=RACE
-// CHECK: varying-inner-trips.mlir:131:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
-// CHECK: varying-inner-trips.mlir:124:5: note: the async copy still in flight, issued 2 iterations earlier; 4 newer group(s) committed on queue 0 since its group
-// CHECK: varying-inner-trips.mlir:126:5: note: `pending = 6` leaves this copy's group in flight: 4 newer group(s) are committed
-// CHECK: varying-inner-trips.mlir:124:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
+// CHECK: varying-inner-trips.mlir:132:12: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: varying-inner-trips.mlir:125:5: note: the async copy still in flight, issued 2 iterations earlier; 4 newer group(s) committed on queue 0 since its group
+// CHECK: varying-inner-trips.mlir:127:5: note: `pending = 6` leaves this copy's group in flight: 4 newer group(s) are committed
+// CHECK: varying-inner-trips.mlir:125:5: error: 'apipe.copy' op writes a buffer region that an earlier async copy may still be writing
 func.func private @printMemrefI32(memref<*xi32>)
 func.func @source() -> memref<64xi32> {
   %c0 = arith.constant 0 : index

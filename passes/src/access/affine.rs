@@ -31,6 +31,10 @@ pub enum Symbol {
     /// A fresh unknown (a quotient, a summary of many iterations), numbered
     /// by its owner.
     Fresh(u32),
+    /// A fresh unknown that is nonnegative, numbered by its owner: an inner
+    /// loop's trip count or iteration in an earlier iteration of an outer
+    /// loop (the hazard check's back edge).
+    Counter(u32),
 }
 
 /// How a remainder treats a negative dividend (`arith.remui` / `remsi`).
@@ -461,6 +465,7 @@ impl fmt::Display for Symbol {
             Symbol::Iteration(l) => write!(f, "it{:x}", l & 0xffff),
             Symbol::Trips(l) => write!(f, "trips{:x}", l & 0xffff),
             Symbol::Fresh(n) => write!(f, "f{n}"),
+            Symbol::Counter(n) => write!(f, "c{n}"),
         }
     }
 }

@@ -450,7 +450,7 @@ impl Forms {
         let invariant = symbols.iter().all(|s| match s {
             Symbol::Value(k) | Symbol::Stale(k) | Symbol::OtherThread(k) => !defined_inside(*k, l),
             Symbol::Iteration(o) | Symbol::Trips(o) => enclosing.contains(o),
-            Symbol::Fresh(_) => false,
+            Symbol::Fresh(_) | Symbol::Counter(_) => false,
         });
         if !invariant {
             return None;
@@ -869,7 +869,9 @@ impl Forms {
                 let value = unsafe { value_of(key) };
                 self.value_facts(value, s)
             }
-            Symbol::Iteration(_) => vec![Constraint::NonNeg(Lin::symbol(s))],
+            Symbol::Iteration(_) | Symbol::Trips(_) | Symbol::Counter(_) => {
+                vec![Constraint::NonNeg(Lin::symbol(s))]
+            }
             _ => Vec::new(),
         };
         // Facts found while a recurrence is probed may hold forms that
@@ -923,20 +925,38 @@ impl Forms {
             // The trip count `a < b ? ceildivui(b - a, k) : 0` (the one the
             // pipeliner emits, see `trip_count`): `max(0, ceil((b - a) / k))`,
             // since `b - a > 0` where the unsigned division is taken.
-            "arith.select" if matches!(s, Symbol::Value(_)) => self.trip_count_select(&op, me),
+            // (A stale one is still `>= 0`.)
+            "arith.select" => {
+                let mut facts = self.trip_count_select(&op, me.clone());
+                if !matches!(s, Symbol::Value(_)) {
+                    facts.retain(|c| *c == Constraint::NonNeg(me.clone()));
+                }
+                facts
+            }
             // On nonnegative operands the unsigned min and max are the
-            // signed ones; the unsigned min is at most a nonnegative constant.
-            "arith.minui" | "arith.maxui" if matches!(s, Symbol::Value(_)) => {
+            // signed ones. The unsigned min of anything and a nonnegative
+            // value is in `[0, that value]` (the unsigned max of a negative
+            // value is negative as a signed one). Nonnegativity comes from
+            // the facts of the operands' symbols, which hold in every
+            // iteration, so these bounds (not the relation to the operands'
+            // current forms) also hold for a stale value.
+            "arith.minui" | "arith.maxui" => {
                 let a = self.of(op.operand(0).unwrap());
                 let b = self.of(op.operand(1).unwrap());
-                let mut out = vec![Constraint::NonNeg(me.clone())];
-                if self.nonnegative(&a) && self.nonnegative(&b) {
-                    out.push(if name == "arith.maxui" {
-                        Constraint::Max(me, a, b)
-                    } else {
-                        Constraint::Min(me, a, b)
-                    });
-                } else if name == "arith.minui" {
+                let current = matches!(s, Symbol::Value(_));
+                let (a_nonneg, b_nonneg) = (self.nonnegative(&a), self.nonnegative(&b));
+                let mut out = Vec::new();
+                if a_nonneg && b_nonneg {
+                    out.push(Constraint::NonNeg(me.clone()));
+                    if current {
+                        out.push(if name == "arith.maxui" {
+                            Constraint::Max(me, a, b)
+                        } else {
+                            Constraint::Min(me, a, b)
+                        });
+                    }
+                } else if name == "arith.minui" && (a_nonneg || b_nonneg) {
+                    out.push(Constraint::NonNeg(me.clone()));
                     for c in [a.as_constant(), b.as_constant()].into_iter().flatten() {
                         if c >= 0 {
                             out.extend(Constraint::le(&me, &Lin::constant(c)));

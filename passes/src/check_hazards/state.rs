@@ -660,8 +660,23 @@ fn count_apart(count: &Count, v: Symbol, s: Symbol, when: &[Constraint]) -> Coun
     }
     let mut system = System::new();
     system.extend(when.iter().cloned());
+    // A trip count and an iteration number are nonnegative, and so is the
+    // fresh symbol that an earlier back edge renamed one to.
+    if matches!(v, Symbol::Trips(_) | Symbol::Iteration(_)) {
+        for x in [v, s] {
+            system.extend(Constraint::le(&Lin::constant(0), &Lin::symbol(x)));
+        }
+    }
     let Some((Some(lo), hi)) = system.range_of(&part) else {
-        return unknown;
+        // Without a lower bound of the part, the least count (a committed
+        // copy stays committed).
+        return match system.range_of(&count.base) {
+            Some((Some(lo), _)) if lo > 0 => Count {
+                base: Lin::constant(lo),
+                slack: None,
+            },
+            _ => unknown,
+        };
     };
     let Some(base) = rest.offset(lo) else {
         return unknown;

@@ -1509,10 +1509,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 // An inner loop's trip count and iteration: unknown, and
                 // not the same symbol (`τ <= T - 1` must stay feasible).
                 Symbol::Trips(l) if l != key(op) && loop_inside(l, op) => {
-                    map.insert(s, Lin::symbol(Symbol::Fresh(fresh_id(l, 2))));
+                    map.insert(s, Lin::symbol(Symbol::Counter(fresh_id(l, 2))));
                 }
                 Symbol::Iteration(l) if l != key(op) && loop_inside(l, op) => {
-                    map.insert(s, Lin::symbol(Symbol::Fresh(fresh_id(l, 5))));
+                    map.insert(s, Lin::symbol(Symbol::Counter(fresh_id(l, 5))));
                 }
                 _ => {}
             }
@@ -1987,13 +1987,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // The exit: the condition is false there (with the iterations'
         // "condition held" constraints, this pins the exit iteration where
         // the `before` arguments are forms of it); the exit iteration itself
-        // becomes a fresh symbol.
+        // is the loop's trip count `T_W` (renamed at an enclosing loop's
+        // back edge like an `scf.for`'s, see `stale_map`).
         let mut exit = exit;
         if let Some(condition) = before.terminator().and_then(|c| c.operand_at(0)) {
             let fails = self.cache.forms.condition(condition, false);
             exit.constrain_all(&fails);
         }
-        let last = Lin::symbol(Symbol::Fresh(fresh_id(key(&w), 4)));
+        let last = Lin::symbol(Symbol::Trips(key(&w)));
         exit.map(&|s| (s == tau).then(|| last.clone()));
         *state = exit;
     }

@@ -1068,7 +1068,7 @@ fn same_in_every_iteration(w: &Access, l: &OperationRef) -> bool {
     if symbols.iter().any(|s| match s {
         Symbol::Iteration(x) | Symbol::Trips(x) => *x == lp,
         Symbol::Value(k) => access::values::defined_inside(*k, l),
-        Symbol::Stale(_) | Symbol::OtherThread(_) | Symbol::Fresh(_) => true,
+        Symbol::Stale(_) | Symbol::OtherThread(_) | Symbol::Fresh(_) | Symbol::Counter(_) => true,
     }) {
         return false;
     }
