@@ -846,6 +846,12 @@ impl Forms {
         for c in system.constraints() {
             c.symbols(&mut symbols);
         }
+        self.add_facts_of(system, symbols);
+    }
+
+    /// Facts about `symbols` (and, transitively, the facts' own symbols),
+    /// added to `system`.
+    pub fn add_facts_of(&mut self, system: &mut System, mut symbols: Vec<Symbol>) {
         let mut done = 0;
         while done < symbols.len() {
             let s = symbols[done];

@@ -542,10 +542,19 @@ impl<'c, 'a> State<'c, 'a> {
     /// infeasible: a missed hazard). The constraints of `when` that mention
     /// the one not in the regions are dropped (both, if the regions hold
     /// both): a weaker path, never a missed one.
-    pub fn forget_collisions(&mut self, renamed: &[(Symbol, Symbol)]) {
+    pub fn forget_collisions(
+        &mut self,
+        renamed: &[(Symbol, Symbol)],
+        facts: &mut dyn FnMut(&mut System, Vec<Symbol>),
+    ) {
         for x in &mut self.instances {
             let [src, dst] = [&mut x.src, &mut x.dst];
-            separate(renamed, &mut [src, dst], Some(&mut x.groups), &mut x.when);
+            separate(
+                renamed,
+                &mut [src, dst],
+                Some((&mut x.groups, &mut *facts)),
+                &mut x.when,
+            );
         }
         for r in &mut self.reads {
             separate(renamed, &mut [&mut r.region], None, &mut r.when);
@@ -592,19 +601,23 @@ impl<'c, 'a> State<'c, 'a> {
     }
 }
 
+/// Adds the facts of the given symbols to a system (`Forms::add_facts_of`).
+type Facts<'f> = &'f mut dyn FnMut(&mut System, Vec<Symbol>);
+
 /// [`State::forget_collisions`] for one instance (its regions and count) or
 /// read (its region).
 fn separate(
     renamed: &[(Symbol, Symbol)],
     regions: &mut [&mut Region],
-    mut count: Option<&mut Count>,
+    mut count: Option<(&mut Count, Facts)>,
     when: &mut Vec<Constraint>,
 ) {
     for &(v, s) in renamed {
-        let in_regions = |x: Symbol, regions: &[&mut Region], count: &Option<&mut Count>| {
-            regions.iter().any(|r| r.mentions(x))
-                || count.as_ref().is_some_and(|c| c.base.mentions(x))
-        };
+        let in_regions =
+            |x: Symbol, regions: &[&mut Region], count: &Option<(&mut Count, Facts)>| {
+                regions.iter().any(|r| r.mentions(x))
+                    || count.as_ref().is_some_and(|(c, _)| c.base.mentions(x))
+            };
         let region_v = in_regions(v, regions, &count);
         let region_s = in_regions(s, regions, &count);
         let has = |x: Symbol, when: &[Constraint]| when.iter().any(|c| c.mentions(x));
@@ -612,9 +625,9 @@ fn separate(
             continue;
         }
         if region_v && region_s {
-            if let Some(count) = count.as_deref_mut() {
+            if let Some((count, facts)) = count.as_mut() {
                 if count.base.mentions(v) && count.base.mentions(s) {
-                    *count = count_apart(count, v, s, when);
+                    **count = count_apart(count, v, s, when, &mut **facts);
                 }
             }
             for region in regions.iter_mut() {
@@ -637,9 +650,16 @@ fn separate(
 }
 
 /// `count` without the terms that name `v` or `s`: those become their
-/// bounds where `when` holds (the lower one into the base, the width into
-/// the slack); `[0, unbounded]` without a lower bound.
-fn count_apart(count: &Count, v: Symbol, s: Symbol, when: &[Constraint]) -> Count {
+/// bounds where `when` and the facts of their symbols hold (the lower one
+/// into the base, the width into the slack); without a lower bound, the
+/// least count, or `[0, unbounded]`.
+fn count_apart(
+    count: &Count,
+    v: Symbol,
+    s: Symbol,
+    when: &[Constraint],
+    facts: &mut dyn FnMut(&mut System, Vec<Symbol>),
+) -> Count {
     let unknown = Count {
         base: Lin::constant(0),
         slack: None,
@@ -660,6 +680,12 @@ fn count_apart(count: &Count, v: Symbol, s: Symbol, when: &[Constraint]) -> Coun
     }
     let mut system = System::new();
     system.extend(when.iter().cloned());
+    let mut symbols = Vec::new();
+    count.base.symbols(&mut symbols);
+    for c in when {
+        c.symbols(&mut symbols);
+    }
+    facts(&mut system, symbols);
     // A trip count and an iteration number are nonnegative, and so is the
     // fresh symbol that an earlier back edge renamed one to.
     if matches!(v, Symbol::Trips(_) | Symbol::Iteration(_)) {

@@ -1570,7 +1570,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             .iter()
             .filter_map(|(s, to)| to.as_symbol().map(|t| (*s, t)))
             .collect();
-        state.forget_collisions(&renamed);
+        let forms = &mut self.cache.forms;
+        state.forget_collisions(&renamed, &mut |system, symbols| {
+            forms.add_facts_of(system, symbols)
+        });
         if iterates {
             let tau = Symbol::Iteration(key(l));
             map.insert(tau, Lin::symbol(tau).offset(-1).unwrap());
