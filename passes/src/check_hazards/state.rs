@@ -532,7 +532,7 @@ impl<'c, 'a> State<'c, 'a> {
     /// Makes room for a loop's back edge that renames each symbol `new` of
     /// the pairs `(new, old)` of `renamed` to the symbol `old`: a value
     /// `Value(k)` defined in the loop to `Stale(k)`, an inner loop's
-    /// `Trips` or `Iteration` to its fresh symbol (`Walk::stale_map`).
+    /// `Trips` or `Iteration` to its `Counter` (`Walk::stale_map`).
     /// Where an instance or read holds both `new` (this iteration's) and
     /// `old` (an earlier iteration's, after an earlier back edge), the two
     /// would become one symbol, and constraints of two iterations would be
@@ -542,11 +542,7 @@ impl<'c, 'a> State<'c, 'a> {
     /// infeasible: a missed hazard). The constraints of `when` that mention
     /// the one not in the regions are dropped (both, if the regions hold
     /// both): a weaker path, never a missed one.
-    pub fn forget_collisions(
-        &mut self,
-        renamed: &[(Symbol, Symbol)],
-        facts: &mut dyn FnMut(&mut System, Vec<Symbol>),
-    ) {
+    pub fn forget_collisions(&mut self, renamed: &[(Symbol, Symbol)], facts: Facts) {
         for x in &mut self.instances {
             let [src, dst] = [&mut x.src, &mut x.dst];
             separate(
@@ -653,13 +649,7 @@ fn separate(
 /// bounds where `when` and the facts of their symbols hold (the lower one
 /// into the base, the width into the slack); without a lower bound, the
 /// least count, or `[0, unbounded]`.
-fn count_apart(
-    count: &Count,
-    v: Symbol,
-    s: Symbol,
-    when: &[Constraint],
-    facts: &mut dyn FnMut(&mut System, Vec<Symbol>),
-) -> Count {
+fn count_apart(count: &Count, v: Symbol, s: Symbol, when: &[Constraint], facts: Facts) -> Count {
     let unknown = Count {
         base: Lin::constant(0),
         slack: None,
@@ -685,14 +675,9 @@ fn count_apart(
     for c in when {
         c.symbols(&mut symbols);
     }
+    // (Among them: trip counts, iterations and the `Counter` an earlier
+    // back edge renamed one to are nonnegative.)
     facts(&mut system, symbols);
-    // A trip count and an iteration number are nonnegative, and so is the
-    // fresh symbol that an earlier back edge renamed one to.
-    if matches!(v, Symbol::Trips(_) | Symbol::Iteration(_)) {
-        for x in [v, s] {
-            system.extend(Constraint::le(&Lin::constant(0), &Lin::symbol(x)));
-        }
-    }
     let Some((Some(lo), hi)) = system.range_of(&part) else {
         // Without a lower bound of the part, the least count (a committed
         // copy stays committed).
