@@ -49,7 +49,12 @@
 //!    the next group's phase); per ring, `tx` sums the bytes expected minus the bytes bulk
 //!    copied since the thread's last arrive, and an arrive needs `tx = 0`
 //!    on every path (PTX ISA 9.7.13.15.2: a phase completes when its
-//!    arrivals and its transaction count are both done).
+//!    arrivals and its transaction count are both done). On an in-order
+//!    ring ([`Ring::in_order`]: one thread, no bulk copy) an early reuse is
+//!    no error: an arrival counts once every earlier copy of its thread has
+//!    landed, so the previous group's counts first; the ring's state marks
+//!    it (`reused`) for step 4. Until the thread issues a copy (`copied`),
+//!    every group is empty and complete at once (`done = 1`).
 //! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
 //!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
 //!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
@@ -60,9 +65,15 @@
 //!    be in flight is a wait for a completed phase (it returns at once on
 //!    hardware: a hazard at the wait, and the walk reports the reads of
 //!    that group); anything else is a located error (the wait can
-//!    deadlock). Then `done = min(done, max δ_g)`, and the wait completes
-//!    every copy with more than `pending` = the most groups committed after
-//!    g, over the paths. For the walk, each arrive also records the values
+//!    deadlock). After an early reuse on an in-order ring (step 3), a wait
+//!    whose slot's previous group (`δ_g + K` back) may be in flight
+//!    (`done > δ_g + K`) may return at once: it completes nothing
+//!    ([`Facts::returns_early`]). Then `done = min(done, max δ_g)`, and
+//!    the wait completes every copy with more than `pending` = the most
+//!    groups committed after g, over the paths; with in-order rings only,
+//!    the groups of the other rings with more than `pending` groups
+//!    committed after them are complete too (their arrivals came first and
+//!    counted first). For the walk, each arrive also records the values
 //!    equal to the ring's count there (`δ = 0`): each names the group it
 //!    arms, and a wait on one of them (`x` above) completes every copy
 //!    that value names on every path (`super::names`).
@@ -141,6 +152,10 @@ pub(crate) struct Facts {
     reuse: Vec<(usize, String)>,
     /// True if the function initialises one ring.
     single_ring: bool,
+    /// Waits that may return at once on some path: their slot's previous
+    /// group may still be in flight after an in-order ring re-armed the
+    /// slot early (step 4). They complete nothing.
+    early: FxHashSet<usize>,
     /// Per wait for a phase that already completed (step 4): its message.
     /// It leaves the newer group in flight, so the walk reports the reads
     /// of that group's data.
@@ -255,6 +270,12 @@ impl Facts {
             .collect()
     }
 
+    /// True if the wait `op` may return at once on some path because its
+    /// slot's previous group may still be in flight (step 4).
+    pub fn returns_early(&self, op: &OperationRef) -> bool {
+        self.early.contains(&op_key(op))
+    }
+
     /// The `pending` of the wait `op` (step 4).
     pub fn pending(&self, op: &OperationRef) -> Option<i64> {
         self.pending.get(&op_key(op)).copied().flatten()
@@ -339,10 +360,13 @@ pub(crate) fn in_mbarrier_form(nested: &[OperationRef]) -> bool {
 /// errors (a wait that can deadlock, an arrive out of step, a form this
 /// check does not follow). `dimensions_used`: per dimension, whether the
 /// kernel's threads may differ there when no size is stated
-/// ([`super::walk::dimensions_used`]).
+/// ([`super::walk::dimensions_used`]). `copies_at_entry`: a caller may
+/// have copies in flight when the function starts (its first groups are
+/// then not empty).
 pub(crate) fn analyze<'c: 'a, 'a>(
     function: OperationRef<'c, 'a>,
     dimensions_used: [bool; 3],
+    copies_at_entry: bool,
 ) -> Result<Facts, Reported> {
     let mut analysis = Analysis {
         function,
@@ -364,6 +388,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
     analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
         let mut state = State::new(&analysis.rings);
+        state.copied = copies_at_entry;
         if let [entry] = ops::blocks_of(&function).as_slice() {
             analysis.block(*entry, &mut state);
         }
@@ -600,6 +625,11 @@ struct RingState {
     /// (`apipe.mbarrier_expect_tx`) minus those its bulk copies complete
     /// there, since its last arrive (step 3).
     tx: Itv,
+    /// On some path an arrive armed a slot of this in-order ring
+    /// ([`Ring::in_order`]) while the slot's previous group could be in
+    /// flight (no error there, step 3): a wait then proves its group only
+    /// if the slot's previous group is complete (step 4).
+    reused: bool,
 }
 
 /// The abstract state at a point.
@@ -607,6 +637,11 @@ struct RingState {
 struct State {
     /// False on a path that cannot run (a guard that never holds).
     live: bool,
+    /// True if on some path this thread may have issued a copy (an
+    /// `apipe.copy`, a bulk copy, or a call). Until then every arrive's
+    /// group is empty and complete at once: its arrival tracks no copy
+    /// (PTX ISA 9.7.9.25.3).
+    copied: bool,
     vals: FxHashMap<usize, Val>,
     rings: RingMap<RingState>,
 }
@@ -615,12 +650,17 @@ struct State {
 #[derive(Clone, Copy, Debug)]
 struct Ring {
     slots: i64,
+    /// One thread arrives on it (a host function: arrival count 1) and no
+    /// bulk copy or `apipe.mbarrier_expect_tx` uses it: its arrivals count
+    /// in the order of its arrives, one phase each (step 3).
+    in_order: bool,
 }
 
 impl State {
     fn new(rings: &BTreeMap<usize, Ring>) -> State {
         State {
             live: true,
+            copied: false,
             vals: FxHashMap::default(),
             rings: rings
                 .iter()
@@ -633,6 +673,7 @@ impl State {
                             slots: r.slots,
                             hist: vec![Itv::exact(INF); r.slots.min(HISTORY) as usize + 1],
                             tx: Itv::exact(0),
+                            reused: false,
                         },
                     )
                 })
@@ -757,12 +798,14 @@ impl State {
                             .map(|(x, y)| widened(*x, *y))
                             .collect(),
                         tx: widened(a.tx, b.tx),
+                        reused: a.reused || b.reused,
                     },
                 )
             })
             .collect();
         State {
             live: true,
+            copied: self.copied || other.copied,
             vals,
             rings,
         }
@@ -789,7 +832,14 @@ impl State {
             }
             if *k == ring {
                 r.n = r.n.shift(1);
-                r.done = if r.done >= INF { INF } else { r.done + 1 };
+                r.done = if !self.copied {
+                    // An empty group: complete at once, as are all before.
+                    1
+                } else if r.done >= INF {
+                    INF
+                } else {
+                    r.done + 1
+                };
                 r.hist.pop();
                 r.hist.insert(0, Itv::exact(0));
             }
@@ -945,7 +995,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 }
             }
             refused.remove(&key);
-            self.rings.insert(key, Ring { slots });
+            self.rings.insert(
+                key,
+                Ring {
+                    slots,
+                    in_order: !kernel,
+                },
+            );
         }
         for op in &nested {
             let name = ops::name(op);
@@ -959,6 +1015,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             if !self.rings.contains_key(&ring) {
                 self.error(op, "uses a ring that no 'apipe.mbarrier_init' of this function initialises: its phases are unknown");
                 continue;
+            }
+            if matches!(name, ops::BULK_COPY | ops::MBARRIER_EXPECT_TX) {
+                self.rings.get_mut(&ring).unwrap().in_order = false;
             }
             if name == ops::BULK_COPY && self.rings.len() > 1 {
                 self.error(op, "is a bulk copy in a function with several rings: apipe-check-hazards follows bulk copies with one ring per function (its hazard walk counts every arrive as the commit of one queue)");
@@ -1051,6 +1110,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let name = ops::name(&op);
+        if matches!(
+            name,
+            ops::COPY | ops::BULK_COPY | "func.call" | "func.call_indirect" | "llvm.call"
+        ) {
+            state.copied = true;
+        }
         match name {
             "arith.constant" | "index.constant" => {
                 if let Some(v) = op.result_at(0).and_then(|r| ops::constant_int(r.into())) {
@@ -1082,6 +1147,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                         .any(|o| ring_operand(o).is_some())
                 {
                     self.error(&op, "holds mbarrier arrives or waits in regions apipe-check-hazards does not follow (structured control flow of scf only)");
+                }
+                if op.region_count() > 0
+                    && ops::nested_ops(&op).iter().any(|o| {
+                        matches!(ops::name(o), ops::COPY | ops::BULK_COPY)
+                            || o.attribute("callee").is_ok()
+                    })
+                {
+                    state.copied = true;
                 }
                 for r in op.results() {
                     state.vals.remove(&value_key(r.into()));
@@ -1336,7 +1409,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// Step 3.
     fn arrive(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
         let ring = value_key(op.operand(0).unwrap());
-        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+        let Some(&Ring { slots: k, in_order }) = self.rings.get(&ring) else {
             return;
         };
         let r = state.rings[&ring].clone();
@@ -1369,12 +1442,22 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             // The walk still runs (it names the reads this exposes), but
             // without the ring's reuse proof (`guard_value`).
             self.facts.reuse_unproved = true;
-            self.error_then_walk(
+            if in_order {
+                // One thread's arrivals count in order (each triggers once
+                // every earlier copy of the thread landed, PTX ISA
+                // 9.7.9.25.3), so the previous group's arrival completes
+                // the slot's previous phase first: no error. Only a wait
+                // on this group before that phase completes returns at
+                // once (step 4).
+                state.rings.get_mut(&ring).unwrap().reused = true;
+            } else {
+                self.error_then_walk(
                 op,
                 &format!(
                     "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
                 ),
             );
+            }
         }
         // Step 3: the bytes this thread expected on the group are the bytes
         // its bulk copies complete there.
@@ -1393,7 +1476,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Some(ring) = ring_operand(op).map(value_key) else {
             return;
         };
-        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+        let Some(&Ring { slots: k, .. }) = self.rings.get(&ring) else {
             return;
         };
         let (slot, words) = if bulk {
@@ -1500,7 +1583,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// Step 4.
     fn wait(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
         let ring = value_key(op.operand(0).unwrap());
-        let Some(&Ring { slots: k }) = self.rings.get(&ring) else {
+        let Some(&Ring { slots: k, .. }) = self.rings.get(&ring) else {
             return;
         };
         let slot = self.get(state, op.operand(1).unwrap());
@@ -1623,6 +1706,18 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             // the newer group's data as a read-after-write race.
             self.soft_error(op, &format!("waits for a phase that has already completed: its parity names the group {} groups old on its ring of {k} slots, and the slot was armed again since by a group {} groups old that this wait does not wait for, so it returns at once while that group's copies are in flight (reads of their data race with them; were they to land first, it would block on a phase no arrive arms); wait with the other parity", d.show(), newer.show()));
         }
+        // After an in-order ring reused a slot early (step 3), the slot's
+        // previous group (`δ_g + K` back) may still be in flight: its
+        // phase is then the current one, of the other parity, and the
+        // wait returns at once. It proves nothing; the walk reports the
+        // reads it leaves exposed.
+        if r.reused && r.done > d.lo + k && r.n.hi >= d.lo + k {
+            if self.quiet == 0 {
+                self.facts.early.insert(op_key(op));
+            }
+            self.name(op, None);
+            return self.unproved(op);
+        }
         let single = state.rings.len() == 1;
         let rs = state.rings.get_mut(&ring).unwrap();
         rs.done = rs.done.min(d.hi);
@@ -1645,7 +1740,42 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 }
             }
         }
+        if let Some(p) = pending {
+            self.complete_earlier_groups(state, ring, p);
+        }
         self.record(op, pending);
+    }
+
+    /// Step 4 across rings: a wait on `ring` that completes every copy with
+    /// more than `pending` groups committed after it completed the phase
+    /// of a group whose arrival came after every earlier arrival of the
+    /// thread, on any ring. With in-order rings only ([`Ring::in_order`]:
+    /// one thread, whose arrivals count in the order of its arrives, as
+    /// docs/mbarrier.md states), each such earlier arrival has counted: on
+    /// every other ring, the groups with more than `pending` groups
+    /// committed after them on every path are complete.
+    fn complete_earlier_groups(&self, state: &mut State, ring: usize, pending: i64) {
+        if !self.rings.values().all(|r| r.in_order) {
+            return;
+        }
+        for (key, rs) in state.rings.iter_mut() {
+            if *key == ring {
+                continue;
+            }
+            // Older groups have more groups committed after them: scan from
+            // the oldest the history keeps.
+            let mut oldest_pending = None;
+            for d in (1..=rs.hist.len()).rev() {
+                if rs.hist[d - 1].lo > pending {
+                    oldest_pending = Some(d as i64);
+                } else {
+                    break;
+                }
+            }
+            if let Some(d) = oldest_pending {
+                rs.done = rs.done.min(d);
+            }
+        }
     }
 
     /// Step 3: `op` arms the group `name` (final rounds only).

@@ -260,6 +260,12 @@ fn instance_notes<'c, 'a>(
                 (Some(pending), None) => {
                     format!("`pending = {pending}` leaves this copy's group in flight on some path")
                 }
+                (None, _) if wait.returns_early => "this wait may return at once: on some \
+                     path its slot was armed again while the slot's previous group could still \
+                     be in flight, so the slot's current phase is that group's, of the other \
+                     parity; it completes nothing here (wait for the slot's previous group \
+                     before arming it again)"
+                    .to_owned(),
                 (None, _) if wait.names_no_group => "this wait's token names no group on \
                      this path (an `apipe.ready` token, a commit that has not run, or an unknown \
                      distance): it completes nothing here"

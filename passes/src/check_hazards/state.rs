@@ -72,6 +72,9 @@ pub(super) struct WaitSeen<'c, 'a> {
     /// token, a commit that has not run) or an unbounded one: it completes
     /// nothing here.
     pub names_no_group: bool,
+    /// An `apipe.mbarrier_wait` that may return at once: its slot's
+    /// previous group may still be in flight (`mbarrier::Facts::returns_early`).
+    pub returns_early: bool,
 }
 
 /// How an instance reached the current point, for diagnostics (not part of

@@ -1094,6 +1094,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     pending: None,
                     groups: instance.groups.base.clone(),
                     names_no_group: true,
+                    returns_early: self.mbarrier.as_ref().is_some_and(|f| f.returns_early(op)),
                 });
                 state.add(instance);
                 continue;
@@ -1108,6 +1109,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 },
                 groups: base.clone(),
                 names_no_group: false,
+                returns_early: false,
             };
             if let Some(c) = base.as_constant() {
                 if c > pending {
@@ -1166,6 +1168,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             pending: None,
             groups: Lin::constant(0),
             names_no_group: false,
+            returns_early: false,
         });
         state.add(instance);
     }

@@ -304,9 +304,15 @@ impl Figures {
     }
 }
 
+/// The start of the checker's note at a wait that may return at once (its
+/// slot's previous group may still be in flight): a class of
+/// [`MBARRIER_ALARM_CLASSES`] whose first error is the access's.
+const EARLY_WAIT_NOTE: &str = "this wait may return at once";
+
 /// The classes of the checker's errors on mbarrier-form mutants that no
-/// run shows broken: (the start of the first error's message, the class).
-const MBARRIER_ALARM_CLASSES: [(&str, &str); 5] = [
+/// run shows broken: (the start of the first error's message, or of the
+/// note that goes with it, the class).
+const MBARRIER_ALARM_CLASSES: [(&str, &str); 6] = [
     (
         "'apipe.mbarrier_arrive_copies' op reuses its slot too early",
         "slot re-armed before its previous group was waited for",
@@ -326,6 +332,10 @@ const MBARRIER_ALARM_CLASSES: [(&str, &str); 5] = [
     (
         "'apipe.mbarrier_wait' op can deadlock: on some path the phase it waits for is not armed yet",
         "wait for a phase no arrive armed yet",
+    ),
+    (
+        EARLY_WAIT_NOTE,
+        "access after a wait whose slot was re-armed while its previous group could be in flight",
     ),
 ];
 
@@ -1230,9 +1240,18 @@ fn run_batch(inputs: &[(Kind, usize)], config: &Config, report: &mut Report) {
                     name = program.to_owned();
                 }
             }
+            // A note that names the class of an mbarrier-form alarm
+            // ([`MBARRIER_ALARM_CLASSES`]) goes with the message.
+            let class_note = hazard
+                .notes
+                .iter()
+                .find(|(_, note)| note.starts_with(EARLY_WAIT_NOTE));
             first_message
                 .entry(name.clone())
-                .or_insert_with(|| hazard.message.clone());
+                .or_insert_with(|| match class_note {
+                    Some((_, note)) => format!("{} ({note})", hazard.message),
+                    None => hazard.message.clone(),
+                });
             flagged.insert(name);
         }
     }
