@@ -226,6 +226,24 @@ thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
 }
 
+/// Forgets every slot, pending arrival and batch: a new run (one
+/// completion mode of `apipe-run`) starts with none, even after a run that
+/// stopped at a run-time error with arrivals pending. Those reference the
+/// stopped run's threads, and its rings' addresses (the entry fiber's
+/// stack) are reused by the next run. Cookies keep counting up, so a slot
+/// whose bytes still hold an old cookie is not taken for an initialised
+/// one.
+pub fn forget_all() {
+    TABLE.with(|table| {
+        let mut table = table.borrow_mut();
+        let next_cookie = table.next_cookie;
+        *table = Table {
+            next_cookie,
+            ..Table::default()
+        };
+    });
+}
+
 /// Forgets the slots at addresses in `[start, end)`, the workgroup memory
 /// of a block that ended, with their pending arrivals and copies.
 pub fn forget_block(start: usize, end: usize) {

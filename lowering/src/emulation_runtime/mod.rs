@@ -262,6 +262,8 @@ impl std::str::FromStr for Schedule {
 /// fiber; returns `false` if a run-time error was reported (the program
 /// stopped at it). At the end, copies never committed get a warning.
 pub fn run_host(config: RunConfig, body: impl FnOnce()) -> bool {
+    // Nothing of an earlier run (another completion mode) survives.
+    mbarrier::forget_all();
     let run = Run::new(config);
     let seed = match run.config.completion {
         Completion::Random(seed) => seed,
@@ -320,6 +322,7 @@ pub fn run_host(config: RunConfig, body: impl FnOnce()) -> bool {
     };
     drop(fiber);
     flush_all();
+    mbarrier::forget_all();
     ok && !run.failed.load(std::sync::atomic::Ordering::SeqCst)
 }
 

@@ -53,8 +53,9 @@
 //!    ring ([`Ring::in_order`]: one thread, no bulk copy) an early reuse is
 //!    no error: an arrival counts once every earlier copy of its thread has
 //!    landed, so the previous group's counts first; the ring's state marks
-//!    it (`reused`) for step 4. Until the thread issues a copy (`copied`),
-//!    every group is empty and complete at once (`done = 1`).
+//!    it (`reused`) for step 4. (A group with no copy of its own is not
+//!    complete at once: its arrival also tracks the copies a caller, or an
+//!    earlier call, left in flight.)
 //! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
 //!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
 //!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
@@ -360,13 +361,10 @@ pub(crate) fn in_mbarrier_form(nested: &[OperationRef]) -> bool {
 /// errors (a wait that can deadlock, an arrive out of step, a form this
 /// check does not follow). `dimensions_used`: per dimension, whether the
 /// kernel's threads may differ there when no size is stated
-/// ([`super::walk::dimensions_used`]). `copies_at_entry`: a caller may
-/// have copies in flight when the function starts (its first groups are
-/// then not empty).
+/// ([`super::walk::dimensions_used`]).
 pub(crate) fn analyze<'c: 'a, 'a>(
     function: OperationRef<'c, 'a>,
     dimensions_used: [bool; 3],
-    copies_at_entry: bool,
 ) -> Result<Facts, Reported> {
     let mut analysis = Analysis {
         function,
@@ -388,7 +386,6 @@ pub(crate) fn analyze<'c: 'a, 'a>(
     analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
         let mut state = State::new(&analysis.rings);
-        state.copied = copies_at_entry;
         if let [entry] = ops::blocks_of(&function).as_slice() {
             analysis.block(*entry, &mut state);
         }
@@ -637,11 +634,6 @@ struct RingState {
 struct State {
     /// False on a path that cannot run (a guard that never holds).
     live: bool,
-    /// True if on some path this thread may have issued a copy (an
-    /// `apipe.copy`, a bulk copy, or a call). Until then every arrive's
-    /// group is empty and complete at once: its arrival tracks no copy
-    /// (PTX ISA 9.7.9.25.3).
-    copied: bool,
     vals: FxHashMap<usize, Val>,
     rings: RingMap<RingState>,
 }
@@ -660,7 +652,6 @@ impl State {
     fn new(rings: &BTreeMap<usize, Ring>) -> State {
         State {
             live: true,
-            copied: false,
             vals: FxHashMap::default(),
             rings: rings
                 .iter()
@@ -805,7 +796,6 @@ impl State {
             .collect();
         State {
             live: true,
-            copied: self.copied || other.copied,
             vals,
             rings,
         }
@@ -832,14 +822,7 @@ impl State {
             }
             if *k == ring {
                 r.n = r.n.shift(1);
-                r.done = if !self.copied {
-                    // An empty group: complete at once, as are all before.
-                    1
-                } else if r.done >= INF {
-                    INF
-                } else {
-                    r.done + 1
-                };
+                r.done = if r.done >= INF { INF } else { r.done + 1 };
                 r.hist.pop();
                 r.hist.insert(0, Itv::exact(0));
             }
@@ -1110,12 +1093,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let name = ops::name(&op);
-        if matches!(
-            name,
-            ops::COPY | ops::BULK_COPY | "func.call" | "func.call_indirect" | "llvm.call"
-        ) {
-            state.copied = true;
-        }
         match name {
             "arith.constant" | "index.constant" => {
                 if let Some(v) = op.result_at(0).and_then(|r| ops::constant_int(r.into())) {
@@ -1147,14 +1124,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                         .any(|o| ring_operand(o).is_some())
                 {
                     self.error(&op, "holds mbarrier arrives or waits in regions apipe-check-hazards does not follow (structured control flow of scf only)");
-                }
-                if op.region_count() > 0
-                    && ops::nested_ops(&op).iter().any(|o| {
-                        matches!(ops::name(o), ops::COPY | ops::BULK_COPY)
-                            || o.attribute("callee").is_ok()
-                    })
-                {
-                    state.copied = true;
                 }
                 for r in op.results() {
                     state.vals.remove(&value_key(r.into()));

@@ -306,7 +306,6 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                 .filter_map(|(f, _)| Some((op_key(f), walk::callee_waits(f)?)))
                 .collect(),
         );
-    let copies_at_entry = copies_at_entry(&functions, &calls);
     for (function, nested) in callees_first(functions, &calls) {
         if refused.contains(&op_key(&function)) {
             continue;
@@ -316,11 +315,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
         let facts = if mbarrier::in_mbarrier_form(&nested) {
-            match mbarrier::analyze(
-                function,
-                walk::dimensions_used(&function, &launches),
-                copies_at_entry.contains(&op_key(&function)),
-            ) {
+            match mbarrier::analyze(function, walk::dimensions_used(&function, &launches)) {
                 Ok(facts) => {
                     // Waits for a completed phase: hazards of their own;
                     // the walk names the reads they expose. So do arrives
@@ -437,39 +432,6 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         }
     }
     (out, if ok { Ok(()) } else { Err(Reported) })
-}
-
-/// The keys of the functions of `functions` (each with its nested ops)
-/// that a function issuing async copies calls, directly or through other
-/// calls (`calls`: call op -> callee): they may start with the caller's
-/// copies in flight, which their first `apipe.mbarrier_arrive_copies`
-/// tracks too (PTX ISA 9.7.9.25.3). A function no function of the module
-/// calls starts with none.
-fn copies_at_entry<'c: 'a, 'a>(
-    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
-    calls: &rustc_hash::FxHashMap<usize, usize>,
-) -> rustc_hash::FxHashSet<usize> {
-    use apipe_dialect::ops;
-    let mut out = rustc_hash::FxHashSet::default();
-    let mut stack: Vec<&Vec<OperationRef<'c, 'a>>> = functions
-        .iter()
-        .filter(|(_, nested)| {
-            nested
-                .iter()
-                .any(|op| ops::is(op, ops::COPY) || ops::is(op, ops::BULK_COPY))
-        })
-        .map(|(_, nested)| nested)
-        .collect();
-    while let Some(nested) = stack.pop() {
-        for callee in nested.iter().filter_map(|op| calls.get(&op_key(op))) {
-            if out.insert(*callee) {
-                if let Some((_, n)) = functions.iter().find(|(f, _)| op_key(f) == *callee) {
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `functions` (each with its nested ops) with each one after the
