@@ -131,6 +131,13 @@ fn iterations_back(age: Option<i64>) -> String {
     }
 }
 
+/// The note at an `apipe.mbarrier_wait` that may return at once
+/// (`mbarrier::Facts::returns_early`).
+const EARLY_WAIT: &str = "this wait may return at once: on some path its slot was armed again \
+     while the slot's previous group could still be in flight, so the slot's current phase is \
+     that group's, of the other parity; it completes nothing here (wait for the slot's previous \
+     group before arming it again)";
+
 /// The notes of an instance: at the copy, at its last wait, at the loop or
 /// branch that decides the path. `barrier`: a missing barrier, `write` on
 /// the write side (other threads' copies may still read or write what is
@@ -260,12 +267,7 @@ fn instance_notes<'c, 'a>(
                 (Some(pending), None) => {
                     format!("`pending = {pending}` leaves this copy's group in flight on some path")
                 }
-                (None, _) if wait.returns_early => "this wait may return at once: on some \
-                     path its slot was armed again while the slot's previous group could still \
-                     be in flight, so the slot's current phase is that group's, of the other \
-                     parity; it completes nothing here (wait for the slot's previous group \
-                     before arming it again)"
-                    .to_owned(),
+                (None, _) if wait.returns_early => EARLY_WAIT.to_owned(),
                 (None, _) if wait.names_no_group => "this wait's token names no group on \
                      this path (an `apipe.ready` token, a commit that has not run, or an unknown \
                      distance): it completes nothing here"
@@ -275,6 +277,11 @@ fn instance_notes<'c, 'a>(
                     .to_owned(),
             };
             notes.push((wait.op.location(), text));
+            // A wait that may have returned at once before the last one:
+            // the reason the copy's group was not complete there.
+            if let Some(early) = instance.trace.early_wait.filter(|e| *e != wait.op) {
+                notes.push((early.location(), EARLY_WAIT.to_owned()));
+            }
         }
         None if mbarrier => notes.push((
             instance.copy.location(),

@@ -83,6 +83,10 @@ pub(super) struct WaitSeen<'c, 'a> {
 pub(super) struct Trace<'c, 'a> {
     /// The last wait that left it in flight.
     pub wait: Option<WaitSeen<'c, 'a>>,
+    /// The last `apipe.mbarrier_wait` that may have returned at once
+    /// (`WaitSeen::returns_early`) and left it in flight, kept when a later
+    /// wait leaves it in flight too: the reason its group was not complete.
+    pub early_wait: Option<OperationRef<'c, 'a>>,
     /// The innermost loop whose back edge it crossed.
     pub carried: Option<OperationRef<'c, 'a>>,
     /// A branch (the op and its region) on which it stayed in flight while
@@ -441,6 +445,9 @@ impl<'c, 'a> State<'c, 'a> {
             || weak(&existing.trace.wait) && !weak(&instance.trace.wait)
         {
             existing.trace.wait = instance.trace.wait.clone();
+        }
+        if existing.trace.early_wait.is_none() {
+            existing.trace.early_wait = instance.trace.early_wait;
         }
         if existing.trace.carried.is_none() {
             existing.trace.carried = instance.trace.carried;

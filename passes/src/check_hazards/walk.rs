@@ -1089,12 +1089,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             }
             let Some(pending) = pending else {
+                let early = self.mbarrier.as_ref().is_some_and(|f| f.returns_early(op));
+                if early {
+                    instance.trace.early_wait = Some(*op);
+                }
                 instance.trace.wait = Some(WaitSeen {
                     op: *op,
                     pending: None,
                     groups: instance.groups.base.clone(),
                     names_no_group: true,
-                    returns_early: self.mbarrier.as_ref().is_some_and(|f| f.returns_early(op)),
+                    returns_early: early,
                 });
                 state.add(instance);
                 continue;
