@@ -1421,11 +1421,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 state.rings.get_mut(&ring).unwrap().reused = true;
             } else {
                 self.error_then_walk(
-                op,
-                &format!(
-                    "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
-                ),
-            );
+                    op,
+                    &format!(
+                        "reuses its slot too early: on some path the slot's previous group ({k} groups back) may not be complete in this thread, so its arrival would count on the previous phase; wait for that group before this arrive"
+                    ),
+                );
             }
         }
         // Step 3: the bytes this thread expected on the group are the bytes
