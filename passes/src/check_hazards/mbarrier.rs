@@ -37,10 +37,20 @@
 //!    An `apipe.mbarrier_arrive_copies` adds 1 to every `δ_r` and to `n_r`.
 //!    Values that CUTLASS-style pipeline state makes (an index and a phase
 //!    advanced by hand) also get offset masks per ring ([`pipe`]).
+//!    Per ring also `n mod 2K` (or `n mod K`) when every path agrees
+//!    ([`RingState::residue`]: a join keeps what both sides share; a loop
+//!    of constant trip count whose arrives all run once per iteration moves
+//!    it by a known amount), so `x & m` and `x mod m` of a count with exact
+//!    `δ` are constants when `m` divides that modulus; and per value the
+//!    slot of a count plus a constant ([`Val::slot_of`]): `(x mod K + c)
+//!    mod K` is the slot of the count `x + c`.
 //! 3. An arrive on ring r must hit slot `n_r mod K` (its slot operand is
 //!    `x mod K` with `x = n_r`: `x & (K - 1)` for a power of two K,
 //!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
-//!    every path; or a pipeline index at offset 0), and its slot's previous
+//!    every path; or a pipeline index at offset 0; a slot `j` ahead,
+//!    `(n_r + j) mod K` with one `j` in `[1, K)` on every path, is `j`
+//!    skipped groups first, whose slots are then out of step ([`Skew`]:
+//!    a wait naming a group on one is a located error), and its slot's previous
 //!    group must be complete (`done <= K`): else a located error (slot out
 //!    of step, slot reused too early: only if `n_r >= K` on some path; the
 //!    walk still runs after it, without the guards' completion of step 5,
@@ -59,7 +69,9 @@
 //! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
 //!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
 //!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
-//!    such group before `n_r`, for every `n_r` of the interval; with a
+//!    such group before `n_r`, for every `n_r` of the interval (or the one
+//!    `n_r mod 2K`); with the slot of one count and the parity of another
+//!    (both at exact `δ`), the same case split on `n_r`; with a
 //!    pipeline (index, phase), the group of the offset both masks share
 //!    (`δ_g` in `[1, 2K]`). `1 <= δ_g <= K` on every path, or: `K < δ_g <=
 //!    2K` on every path while the slot's latest group (`δ_g - K` back) may
@@ -581,6 +593,11 @@ struct Val {
     shape: Shape,
     /// Ring key -> the value's offset masks as pipeline state (`pipe`).
     pipe: RingMap<Masks>,
+    /// `Some((ring, δ, c))`: the value is `((n_ring - δ) mod K) + c` on
+    /// every path (`δ` exact): the slot of a count, plus a constant. A
+    /// slot moved by `c` (`(x mod K + c) mod K`) is the slot of the count
+    /// `x + c`, which may be in the next phase (step 4).
+    slot_of: Option<(usize, i64, i64)>,
 }
 
 impl Val {
@@ -590,6 +607,7 @@ impl Val {
             rel: RingMap::new(),
             shape: Shape::None,
             pipe: RingMap::new(),
+            slot_of: None,
         }
     }
 
@@ -627,6 +645,129 @@ struct RingState {
     /// flight (no error there, step 3): a wait then proves its group only
     /// if the slot's previous group is complete (step 4).
     reused: bool,
+    /// `Some((m, r))`: `n ≡ r (mod m)` on every path, `m` being `2K` or
+    /// `K` (a loop whose iterations arrive a multiple of K times keeps the
+    /// slot of `n`, of 2K its phase too). Read through
+    /// [`RingState::residue`], which derives it from an exact `n`.
+    res: Option<(i64, i64)>,
+    /// The slots an arrive skipped (step 3): their phases are behind the
+    /// ring's count.
+    skew: Skew,
+}
+
+/// The slots whose phases are out of step with a ring's count (step 3):
+/// an arrive on slot `(n + j) mod K` of a ring whose count is `n` (its
+/// count value ran `j` ahead of the ring's arrives, after an arrive was
+/// removed or skipped) is taken as `j` arrives that arm nothing, then
+/// group `n + j`. The count then matches the arrives again, but the `j`
+/// skipped slots completed one phase fewer than the count says, so a wait
+/// on one of them names another phase than its parity does: it is not
+/// proved (step 4). Kept as the ring distances of the skipped groups mod
+/// K (a slot `(n - d) mod K` is skipped if `d ≡ p` for one of them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Skew {
+    /// Sorted, at most [`Skew::MAX`]; `all` past that.
+    distances: Vec<i64>,
+    all: bool,
+    /// An arrive that skipped slots (op key; the first in op order is
+    /// not tracked, any one is named), for the message.
+    by: Option<usize>,
+}
+
+impl Skew {
+    const MAX: usize = 8;
+
+    fn is_empty(&self) -> bool {
+        !self.all && self.distances.is_empty()
+    }
+
+    /// One arrive on the ring: every distance grows by one.
+    fn shift(&mut self, k: i64) {
+        for d in &mut self.distances {
+            *d = (*d + 1).rem_euclid(k.max(1));
+        }
+        self.distances.sort_unstable();
+    }
+
+    fn insert(&mut self, d: i64) {
+        if !self.distances.contains(&d) {
+            self.distances.push(d);
+            self.distances.sort_unstable();
+        }
+        if self.distances.len() > Self::MAX {
+            self.distances.clear();
+            self.all = true;
+        }
+    }
+
+    fn union(&self, other: &Skew) -> Skew {
+        let mut out = self.clone();
+        out.by = match (self.by, other.by) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        out.all |= other.all;
+        for d in &other.distances {
+            out.insert(*d);
+        }
+        if out.all {
+            out.distances.clear();
+        }
+        out
+    }
+
+    /// True if the slot of the group at a ring distance in `d` may be a
+    /// skipped one.
+    fn hits(&self, d: Itv, k: i64) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        if self.all || d.hi - d.lo >= k || d.lo <= -INF || d.hi >= INF {
+            return true;
+        }
+        (d.lo..=d.hi).any(|x| self.distances.contains(&x.rem_euclid(k)))
+    }
+}
+
+impl RingState {
+    /// `(m, n mod m)` with `m` = 2K (or K) when every path agrees on it
+    /// (`RingState::res`).
+    fn residue(&self) -> Option<(i64, i64)> {
+        match self.n.as_exact() {
+            Some(n) if self.slots > 0 && self.slots < INF / 2 => {
+                Some((2 * self.slots, n.rem_euclid(2 * self.slots)))
+            }
+            _ => self.res,
+        }
+    }
+
+    /// Every value `n` may have when there are few ([`enumerate`]), less
+    /// those its residue rules out.
+    fn counts(&self) -> Option<Vec<i64>> {
+        let mut ns = enumerate(self.n, self.slots)?;
+        if let Some((m, x)) = self.residue() {
+            ns.retain(|n| n.rem_euclid(m) == x);
+        }
+        Some(ns)
+    }
+
+    /// `x mod m` of a count `x = n - δ` (exact `δ`), where `m` divides the
+    /// modulus the ring's `n` is known to (`None` otherwise).
+    fn count_mod(&self, delta: Itv, m: i64) -> Option<i64> {
+        let d = delta.as_exact()?;
+        let (modulus, r) = self.residue()?;
+        (m > 0 && modulus % m == 0).then(|| (r - d).rem_euclid(m))
+    }
+}
+
+/// The residue both `a` and `b` agree on: mod 2K, else mod K.
+fn join_residue(a: Option<(i64, i64)>, b: Option<(i64, i64)>, k: i64) -> Option<(i64, i64)> {
+    let (a, b) = (a?, b?);
+    if a == b {
+        return Some(a);
+    }
+    (k > 0 && a.1.rem_euclid(k) == b.1.rem_euclid(k) && a.0 % k == 0 && b.0 % k == 0)
+        .then(|| (k, a.1.rem_euclid(k)))
 }
 
 /// The abstract state at a point.
@@ -665,6 +806,8 @@ impl State {
                             hist: vec![Itv::exact(INF); r.slots.min(HISTORY) as usize + 1],
                             tx: Itv::exact(0),
                             reused: false,
+                            res: None,
+                            skew: Skew::default(),
                         },
                     )
                 })
@@ -704,7 +847,8 @@ impl State {
         let recorded = v.pipe.get(&ring).copied().unwrap_or_default();
         let k = self.slots(ring);
         let derived = match (v.range.as_exact(), self.rings.get(&ring)) {
-            (Some(c), Some(r)) if pipe::supported(k) => enumerate(r.n, k)
+            (Some(c), Some(r)) if pipe::supported(k) => r
+                .counts()
                 .map(|ns| pipe::of_constant(c, &ns, k))
                 .unwrap_or_default(),
             _ => Masks::default(),
@@ -763,6 +907,11 @@ impl State {
                         Shape::None
                     },
                     pipe,
+                    slot_of: if a.slot_of == b.slot_of {
+                        a.slot_of
+                    } else {
+                        None
+                    },
                 },
             );
         }
@@ -790,6 +939,8 @@ impl State {
                             .collect(),
                         tx: widened(a.tx, b.tx),
                         reused: a.reused || b.reused,
+                        res: join_residue(a.residue(), b.residue(), a.slots),
+                        skew: a.skew.union(&b.skew),
                     },
                 )
             })
@@ -810,6 +961,11 @@ impl State {
             if let Some(d) = v.rel.get_mut(&ring) {
                 *d = d.shift(1);
             }
+            if let Some((r, d, _)) = &mut v.slot_of {
+                if *r == ring {
+                    *d = d.saturating_add(1);
+                }
+            }
             if let Some(m) = v.pipe.get_mut(&ring) {
                 *m = m.rotate(k, 1);
             }
@@ -821,6 +977,8 @@ impl State {
                 }
             }
             if *k == ring {
+                r.skew.shift(r.slots);
+                r.res = r.residue().map(|(m, x)| (m, (x + 1).rem_euclid(m)));
                 r.n = r.n.shift(1);
                 r.done = if r.done >= INF { INF } else { r.done + 1 };
                 r.hist.pop();
@@ -1163,8 +1321,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 };
                 if let Some(k) = kb {
                     v.rel = rels(state, &va, -k);
+                    v.slot_of = va
+                        .slot_of
+                        .and_then(|(r, d, c)| Some((r, d, c.checked_add(k)?)));
                 } else if let Some(k) = ka {
                     v.rel = rels(state, &vb, -k);
+                    v.slot_of = vb
+                        .slot_of
+                        .and_then(|(r, d, c)| Some((r, d, c.checked_add(k)?)));
                 }
                 v
             }
@@ -1204,10 +1368,20 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     return Val::top();
                 };
                 let rem = name == "arith.remui";
+                // A count known mod k: its remainder (step 2).
+                let known = (rem && ka.is_none())
+                    .then(|| count_residue(state, &va, k, true))
+                    .flatten();
                 Val {
+                    slot_of: if rem {
+                        slot_of_count(state, &va, k, true)
+                    } else {
+                        None
+                    },
                     range: match ka {
                         Some(x) if x >= 0 && rem => Itv::exact(x % k),
                         Some(x) if x >= 0 => Itv::exact(x / k),
+                        _ if known.is_some() => Itv::exact(known.unwrap()),
                         _ if rem => Itv { lo: 0, hi: k - 1 },
                         _ => Itv::TOP,
                     },
@@ -1232,9 +1406,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     _ => return Val::top(),
                 };
                 Val {
+                    slot_of: (mask > 0 && (mask + 1) & mask == 0)
+                        .then(|| slot_of_count(state, vbase, mask + 1, false))
+                        .flatten(),
                     range: match vbase.range.as_exact() {
                         Some(x) => Itv::exact(x & mask),
-                        None if mask >= 0 => Itv { lo: 0, hi: mask },
+                        None if mask >= 0 => match masked_count(state, vbase, mask) {
+                            Some(x) => Itv::exact(x),
+                            None => Itv { lo: 0, hi: mask },
+                        },
                         None => Itv::TOP,
                     },
                     shape: Shape::And {
@@ -1381,6 +1561,16 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Some(&Ring { slots: k, in_order }) = self.rings.get(&ring) else {
             return;
         };
+        // An arrive `j` slots ahead of the ring's next one: `j` skipped
+        // groups first (`Skew`).
+        if let Some(j) = self.skipped(op, state, ring) {
+            for _ in 0..j {
+                state.arrive(ring);
+                let skew = &mut state.rings.get_mut(&ring).unwrap().skew;
+                skew.insert(1 % k);
+                skew.by = Some(op_key(op));
+            }
+        }
         let r = state.rings[&ring].clone();
         if let Some(n) = r.n.as_exact() {
             self.arm(GroupName::Number(ring, n), op);
@@ -1474,6 +1664,40 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         };
     }
 
+    /// Step 3: `j` in `[1, K)` when the slot of the arrive `op` is `(n + j)
+    /// mod K` on every path, `n` being the ring's count: a constant slot
+    /// and `n mod K` known, or the slot of a count `n - δ`
+    /// ([`Val::slot_of`]) with `δ ≢ 0 (mod K)`. `None` when the slot is the
+    /// next one or not known so.
+    fn skipped(&self, op: &OperationRef<'c, 'a>, state: &State, ring: usize) -> Option<i64> {
+        let r = state.rings.get(&ring)?;
+        let k = r.slots;
+        let slot = self.get(state, op.operand(1).ok()?);
+        if state.masks(&slot, ring).index & 1 == 1 {
+            return None;
+        }
+        let j = match (slot.slot_of, self.constant_slot(state, &slot, k)) {
+            (Some((sring, d, 0)), _) if sring == ring => (-d).rem_euclid(k),
+            (_, Some(s)) => {
+                let ns = r.counts();
+                let mut js = match ns {
+                    Some(ns) if !ns.is_empty() => {
+                        ns.iter().map(|n| (s - n).rem_euclid(k)).collect()
+                    }
+                    _ => vec![(s - r.residue()?.1).rem_euclid(k)],
+                };
+                js.sort_unstable();
+                js.dedup();
+                match js.as_slice() {
+                    [j] => *j,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        (j > 0).then_some(j)
+    }
+
     /// Steps 3: whether the slot operand `slot` of `op` is the slot of the
     /// ring's next group (n mod K) on every path; `None` after an error,
     /// `Some(base)` with the count value it is `base mod K` of, if any.
@@ -1502,7 +1726,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             return Some(count);
         }
         if let Some(s) = self.constant_slot(state, &slot, k) {
-            match enumerate(r.n, k) {
+            match r.counts() {
                 Some(ns) => {
                     if let Some(n) = ns.iter().find(|n| n.rem_euclid(k) != s) {
                         self.error(
@@ -1516,10 +1740,24 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     }
                     return Some(count);
                 }
-                None => {
-                    self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
-                    return None;
-                }
+                None => match r.residue() {
+                    // The count known mod K (or 2K): its slot.
+                    Some((_, x)) if x.rem_euclid(k) == s => return Some(count),
+                    Some((m, x)) => {
+                        self.error(
+                            op,
+                            &format!(
+                                "{verb} slot {s}, but on every path {tie} x of its ring with x mod {m} = {x}, whose slot is {} (of {k}): the slot is out of step with the ring's arrivals",
+                                x.rem_euclid(k)
+                            ),
+                        );
+                        return None;
+                    }
+                    None => {
+                        self.error(op, &format!("{verb} the constant slot {s}, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                        return None;
+                    }
+                },
             }
         }
         if let Some(base) = slot_base(state, &slot, k) {
@@ -1612,7 +1850,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let constants = (
             self.constant_slot(state, &slot, k),
             constant_parity,
-            enumerate(r.n, k),
+            r.counts(),
         );
         // A CUTLASS-style (index, phase) pair (`pipe`): the offsets both
         // masks share.
@@ -1637,17 +1875,58 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 }
                 d
             }
+            // The count known mod 2K: the distance of the latest group of
+            // that slot and parity depends on `n mod 2K` only.
+            (None, (Some(s), Some(p), None))
+                if r.residue().is_some_and(|(m, _)| m % (2 * k) == 0) =>
+            {
+                let (_, x) = r.residue().unwrap();
+                Some(Itv::exact(x - latest_group(x, s, p, k)))
+            }
             (None, (Some(_), Some(_), None)) => {
                 self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
                 return self.unproved(op);
             }
+            // A constant slot s and the parity of a count `x` (exact `δ`)
+            // known mod K: the group named is `x - x mod K + s`, in x's
+            // phase (`!= 0`) or the phase before (`== 0`).
+            (None, (Some(s), None, _))
+                if matches!(parity.shape, Shape::Bit { base, k: kk, .. } if kk == k && {
+                    let x = state.val(base);
+                    let d = state.rel(&x, ring);
+                    d.as_exact().is_some() && r.count_mod(d, k).is_some()
+                }) =>
+            {
+                let Shape::Bit { base, set, .. } = parity.shape else {
+                    unreachable!()
+                };
+                let d = state.rel(&state.val(base), ring);
+                let x = r.count_mod(d, k).unwrap();
+                let within = d.shift(x - s.rem_euclid(k));
+                Some(if set { within } else { within.shift(k) })
+            }
             _ => None,
         };
+        let distance = distance.or_else(|| split_on_slot(state, ring, &slot, &parity));
         self.name(op, name.or(name_number));
         let Some(d) = distance else {
             self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot {} and parity {} (or `== 0`, the phase before) of one count x of the ring, constants, or a CUTLASS-style (index, phase) pair advanced once per arrive (`index + 1 == {k} ? 0 : index + 1`, the phase flipped on the wrap)", slot_form(k, "x"), parity_form(k, "x")));
             return self.unproved(op);
         };
+        if state.rings[&ring].skew.hits(d, k) {
+            let by = state.rings[&ring].skew.by.and_then(|key| {
+                ops::nested_ops(&self.function)
+                    .into_iter()
+                    .find(|o| op_key(o) == key)
+                    .map(|o| {
+                        apipe_dialect::location::file_line_col(o.location())
+                            .map_or_else(|| o.location().to_string(), |f| f.to_string())
+                    })
+            });
+            let by = by.map_or_else(String::new, |at| format!(" (at {at})"));
+            self.error(op, &format!("waits on a slot that an earlier arrive skipped: that arrive's slot was ahead of its ring's next one{by} (the count it was given ran ahead of the ring's arrives), so on some path this slot has completed one phase fewer than its ring's count says and the parity names another phase; the group it names is {} groups old on its ring of {k} slots", d.show()));
+            return self.unproved(op);
+        }
         if d.lo < 1 {
             self.error(op, &format!("can deadlock: on some path the phase it waits for is not armed yet (the group it names is {} groups old on its ring: its arrive comes after the wait)", d.show()));
             return self.unproved(op);
@@ -1999,10 +2278,24 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         for (ring, r) in state.rings.iter_mut() {
             let a = arrives.get(ring).copied().unwrap_or_default();
             let at_entry = &entry.rings[ring];
-            if a.in_inner_loop || at_entry.n.hi >= INF {
+            // An arrive that skipped slots counts as more than one
+            // (`Skew`): the arrive ops no longer bound the count.
+            if a.in_inner_loop || !r.skew.is_empty() {
                 continue;
             }
             let more = iterations.saturating_mul(a.count as i64);
+            // Every arrive runs once per iteration: `n` grew by exactly
+            // `more`, so its residue did.
+            if every_iteration && a.count == a.every_iteration {
+                if let Some((m, x)) = at_entry.residue() {
+                    let grown =
+                        (x as i128 + iterations as i128 * a.count as i128).rem_euclid(m as i128);
+                    r.res = Some((m, grown as i64));
+                }
+            }
+            if at_entry.n.hi >= INF {
+                continue;
+            }
             let least = if every_iteration {
                 at_entry
                     .n
@@ -2188,6 +2481,89 @@ fn rels(state: &State, v: &Val, shift: i64) -> RingMap<Itv> {
             (d != Itv::TOP).then(|| (*r, d.shift(shift)))
         })
         .collect()
+}
+
+/// `x mod m` of a count `x` of some ring (a value `n - δ` with exact
+/// `δ`) whose `n` is known mod a multiple of `m` ([`RingState::residue`]);
+/// `unsigned`: only where `x >= 0` on every path (`arith.remui`).
+fn count_residue(state: &State, x: &Val, m: i64, unsigned: bool) -> Option<i64> {
+    state.rings.iter().find_map(|(key, ring)| {
+        let d = state.rel(x, *key);
+        let nonnegative = x.range.lo >= 0 || ring.n.lo.saturating_sub(d.hi) >= 0;
+        ring.count_mod(d, m).filter(|_| nonnegative || !unsigned)
+    })
+}
+
+/// Step 4 by cases: the distance of the group a wait names when its slot
+/// is that of a count (moved or not, [`Val::slot_of`]) and its parity that
+/// of another count `x` (`Shape::Bit`), both at exact distances: for each
+/// value the ring's `n` may have (few, or only `n mod 2K` known), the
+/// latest group of that slot and parity; their join. `None` when `n` is
+/// not known well enough or a count may be negative.
+fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option<Itv> {
+    let r = state.rings.get(&ring)?;
+    let k = r.slots;
+    let (sring, ds, 0) = slot.slot_of? else {
+        return None;
+    };
+    let Shape::Bit { base, k: kk, set } = parity.shape else {
+        return None;
+    };
+    let dp = state.rel(&state.val(base), ring).as_exact()?;
+    if sring != ring || kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
+        return None;
+    }
+    let counts = match r.counts() {
+        Some(ns) => ns,
+        None => match r.residue() {
+            // A representative count, larger than both distances.
+            Some((m, x)) if m % (2 * k) == 0 => {
+                let base = (ds.max(dp) / m + 1).checked_mul(m)?;
+                vec![base.checked_add(x)?]
+            }
+            _ => return None,
+        },
+    };
+    counts
+        .into_iter()
+        .map(|n| {
+            let s = (n - ds).rem_euclid(k);
+            let p = (((n - dp).div_euclid(k).rem_euclid(2) == 1) == set) as i64;
+            Itv::exact(n - latest_group(n, s, p, k))
+        })
+        .reduce(Itv::join)
+}
+
+/// [`Val::slot_of`] of `x mod k`: `x` a count of a ring of K = `k` slots
+/// (exact `δ`; `unsigned`: `x >= 0` on every path, for `arith.remui`), or
+/// `x = (y mod k) + c` with `0 <= c < k` (a slot moved by `c`: that of the
+/// count `y + c`).
+fn slot_of_count(state: &State, x: &Val, k: i64, unsigned: bool) -> Option<(usize, i64, i64)> {
+    if let Some((ring, d, c)) = x.slot_of {
+        return (state.slots(ring) == k && (0..k).contains(&c)).then_some((ring, d - c, 0));
+    }
+    state.rings.iter().find_map(|(key, r)| {
+        let d = state.rel(x, *key).as_exact()?;
+        let nonnegative = x.range.lo >= 0 || r.n.lo.saturating_sub(d) >= 0;
+        (r.slots == k && (nonnegative || !unsigned)).then_some((*key, d, 0))
+    })
+}
+
+/// `x & mask` (`mask >= 0`) of a count `x` known modulo a power of two
+/// above `mask` ([`count_residue`]; two's complement, so any sign), or of
+/// `x div k` with `mask = 1`: `(x mod 2k) div k` for `x >= 0`.
+fn masked_count(state: &State, x: &Val, mask: i64) -> Option<i64> {
+    let m = (mask as u64).checked_add(1)?.checked_next_power_of_two()?;
+    let m = i64::try_from(m).ok()?;
+    if let Some(r) = count_residue(state, x, m, false) {
+        return Some(r & mask);
+    }
+    match x.shape {
+        Shape::Div { base, k } if mask == 1 && k > 0 && k < INF / 2 => {
+            count_residue(state, &state.val(base), 2 * k, true).map(|r| r / k)
+        }
+        _ => None,
+    }
 }
 
 /// The bytes an `apipe.bulk_copy` moves: `elements` times the width of
