@@ -57,3 +57,29 @@ func.func @no_wait(%A: memref<64xf32>, %n: index) {
   return
 }
 
+
+// -----
+
+// An arrive far ahead of the ring's next slot on a ring of 2^31 slots
+// (the loop's arrives on the bare count are refused first): not taken as
+// skipped groups (at most 8 are; this would be 2^31 - 99,993 of them),
+// reported at once.
+// CHECK: large-ring.mlir:[[# @LINE + 11]]:5: error: 'apipe.mbarrier_arrive_copies' op arrives on a slot that apipe-check-hazards cannot relate to the ring's arrivals
+// CHECK: large-ring.mlir:[[# @LINE + 14]]:3: error: 'apipe.mbarrier_arrive_copies' op arrives on slot 7, but on some path it arms group 100000 of its ring, whose slot is 100000 (of 2147483648): the slot is out of step with the ring's arrivals
+func.func @far_ahead(%A: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %cn = arith.constant 100000 : index
+  %false = arith.constant false
+  %ring = memref.alloca() : memref<2147483648xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<2147483648xi64, 3>
+  %x = scf.for %i = %c0 to %cn step %c1 iter_args(%x = %c0) -> (index) {
+    apipe.mbarrier_arrive_copies %ring[%x] : memref<2147483648xi64, 3>
+    %n = arith.addi %x, %c1 : index
+    scf.yield %n : index
+  }
+  apipe.mbarrier_arrive_copies %ring[%c7] : memref<2147483648xi64, 3>
+  apipe.mbarrier_wait %ring[%c7], %false : memref<2147483648xi64, 3>
+  return
+}

@@ -593,11 +593,11 @@ struct Val {
     shape: Shape,
     /// Ring key -> the value's offset masks as pipeline state (`pipe`).
     pipe: RingMap<Masks>,
-    /// `Some((ring, δ, c))`: the value is `((n_ring - δ) mod K) + c` on
+    /// Ring key -> `(δ, c)`: the value is `((n_ring - δ) mod K) + c` on
     /// every path (`δ` exact): the slot of a count, plus a constant. A
     /// slot moved by `c` (`(x mod K + c) mod K`) is the slot of the count
     /// `x + c`, which may be in the next phase (step 4).
-    slot_of: Option<(usize, i64, i64)>,
+    slot_of: RingMap<(i64, i64)>,
 }
 
 impl Val {
@@ -607,7 +607,7 @@ impl Val {
             rel: RingMap::new(),
             shape: Shape::None,
             pipe: RingMap::new(),
-            slot_of: None,
+            slot_of: RingMap::new(),
         }
     }
 
@@ -725,7 +725,10 @@ impl Skew {
         if self.all || d.hi - d.lo >= k || d.lo <= -INF || d.hi >= INF {
             return true;
         }
-        (d.lo..=d.hi).any(|x| self.distances.contains(&x.rem_euclid(k)))
+        // The first x >= d.lo with x ≡ p (mod K), for each p.
+        self.distances
+            .iter()
+            .any(|p| d.lo + (p - d.lo).rem_euclid(k) <= d.hi)
     }
 }
 
@@ -907,11 +910,12 @@ impl State {
                         Shape::None
                     },
                     pipe,
-                    slot_of: if a.slot_of == b.slot_of {
-                        a.slot_of
-                    } else {
-                        None
-                    },
+                    slot_of: a
+                        .slot_of
+                        .iter()
+                        .filter(|(r, x)| b.slot_of.get(r) == Some(x))
+                        .map(|(r, x)| (*r, *x))
+                        .collect(),
                 },
             );
         }
@@ -961,10 +965,8 @@ impl State {
             if let Some(d) = v.rel.get_mut(&ring) {
                 *d = d.shift(1);
             }
-            if let Some((r, d, _)) = &mut v.slot_of {
-                if *r == ring {
-                    *d = d.saturating_add(1);
-                }
+            if let Some((d, _)) = v.slot_of.get_mut(&ring) {
+                *d = d.saturating_add(1);
             }
             if let Some(m) = v.pipe.get_mut(&ring) {
                 *m = m.rotate(k, 1);
@@ -1321,14 +1323,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 };
                 if let Some(k) = kb {
                     v.rel = rels(state, &va, -k);
-                    v.slot_of = va
-                        .slot_of
-                        .and_then(|(r, d, c)| Some((r, d, c.checked_add(k)?)));
+                    v.slot_of = moved(&va.slot_of, k);
                 } else if let Some(k) = ka {
                     v.rel = rels(state, &vb, -k);
-                    v.slot_of = vb
-                        .slot_of
-                        .and_then(|(r, d, c)| Some((r, d, c.checked_add(k)?)));
+                    v.slot_of = moved(&vb.slot_of, k);
                 }
                 v
             }
@@ -1374,9 +1372,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     .flatten();
                 Val {
                     slot_of: if rem {
-                        slot_of_count(state, &va, k, true)
+                        slots_of_count(state, &va, k, true)
                     } else {
-                        None
+                        RingMap::new()
                     },
                     range: match ka {
                         Some(x) if x >= 0 && rem => Itv::exact(x % k),
@@ -1406,9 +1404,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     _ => return Val::top(),
                 };
                 Val {
-                    slot_of: (mask > 0 && (mask + 1) & mask == 0)
-                        .then(|| slot_of_count(state, vbase, mask + 1, false))
-                        .flatten(),
+                    slot_of: if mask > 0 && (mask + 1) & mask == 0 {
+                        slots_of_count(state, vbase, mask + 1, false)
+                    } else {
+                        RingMap::new()
+                    },
                     range: match vbase.range.as_exact() {
                         Some(x) => Itv::exact(x & mask),
                         None if mask >= 0 => match masked_count(state, vbase, mask) {
@@ -1664,7 +1664,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         };
     }
 
-    /// Step 3: `j` in `[1, K)` when the slot of the arrive `op` is `(n + j)
+    /// Step 3: `j` in `[1, min(K, 9))` when the slot of the arrive `op` is `(n + j)
     /// mod K` on every path, `n` being the ring's count: a constant slot
     /// and `n mod K` known, or the slot of a count `n - δ`
     /// ([`Val::slot_of`]) with `δ ≢ 0 (mod K)`. `None` when the slot is the
@@ -1676,8 +1676,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if state.masks(&slot, ring).index & 1 == 1 {
             return None;
         }
-        let j = match (slot.slot_of, self.constant_slot(state, &slot, k)) {
-            (Some((sring, d, 0)), _) if sring == ring => (-d).rem_euclid(k),
+        let j = match (slot.slot_of.get(&ring), self.constant_slot(state, &slot, k)) {
+            (Some(&(d, 0)), _) => (-d).rem_euclid(k),
             (_, Some(s)) => {
                 let ns = r.counts();
                 let mut js = match ns {
@@ -1695,7 +1695,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             _ => return None,
         };
-        (j > 0).then_some(j)
+        // A few skipped groups (a dropped arrive or two), not a jump
+        // across a large ring.
+        (j > 0 && j <= Skew::MAX as i64).then_some(j)
     }
 
     /// Steps 3: whether the slot operand `slot` of `op` is the slot of the
@@ -2503,14 +2505,14 @@ fn count_residue(state: &State, x: &Val, m: i64, unsigned: bool) -> Option<i64> 
 fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option<Itv> {
     let r = state.rings.get(&ring)?;
     let k = r.slots;
-    let (sring, ds, 0) = slot.slot_of? else {
+    let &(ds, 0) = slot.slot_of.get(&ring)? else {
         return None;
     };
     let Shape::Bit { base, k: kk, set } = parity.shape else {
         return None;
     };
     let dp = state.rel(&state.val(base), ring).as_exact()?;
-    if sring != ring || kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
+    if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
         return None;
     }
     let counts = match r.counts() {
@@ -2534,19 +2536,32 @@ fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option
         .reduce(Itv::join)
 }
 
-/// [`Val::slot_of`] of `x mod k`: `x` a count of a ring of K = `k` slots
+/// [`Val::slot_of`] of `x mod k`, per ring of `k` slots: `x` a count of a ring of K = `k` slots
 /// (exact `δ`; `unsigned`: `x >= 0` on every path, for `arith.remui`), or
 /// `x = (y mod k) + c` with `0 <= c < k` (a slot moved by `c`: that of the
 /// count `y + c`).
-fn slot_of_count(state: &State, x: &Val, k: i64, unsigned: bool) -> Option<(usize, i64, i64)> {
-    if let Some((ring, d, c)) = x.slot_of {
-        return (state.slots(ring) == k && (0..k).contains(&c)).then_some((ring, d - c, 0));
-    }
-    state.rings.iter().find_map(|(key, r)| {
-        let d = state.rel(x, *key).as_exact()?;
-        let nonnegative = x.range.lo >= 0 || r.n.lo.saturating_sub(d) >= 0;
-        (r.slots == k && (nonnegative || !unsigned)).then_some((*key, d, 0))
-    })
+fn slots_of_count(state: &State, x: &Val, k: i64, unsigned: bool) -> RingMap<(i64, i64)> {
+    state
+        .rings
+        .iter()
+        .filter(|(_, r)| r.slots == k)
+        .filter_map(|(key, r)| {
+            if let Some(&(d, c)) = x.slot_of.get(key) {
+                return (0..k).contains(&c).then_some((*key, (d - c, 0)));
+            }
+            let d = state.rel(x, *key).as_exact()?;
+            let nonnegative = x.range.lo >= 0 || r.n.lo.saturating_sub(d) >= 0;
+            (nonnegative || !unsigned).then_some((*key, (d, 0)))
+        })
+        .collect()
+}
+
+/// [`Val::slot_of`] plus the constant `c`.
+fn moved(slots: &RingMap<(i64, i64)>, c: i64) -> RingMap<(i64, i64)> {
+    slots
+        .iter()
+        .filter_map(|(r, &(d, old))| Some((*r, (d, old.checked_add(c)?))))
+        .collect()
 }
 
 /// `x & mask` (`mask >= 0`) of a count `x` known modulo a power of two
@@ -2614,7 +2629,6 @@ fn parity_form(k: i64, x: &str) -> String {
     }
 }
 
-/// Every value of `n` when there are few (at most 4K), else `None`.
 /// The length of the longest chain of a loop's carried values that the
 /// loop passes on unchanged: the `scf.yield` of an `scf.for` gives iter_arg
 /// `k` the value of iter_arg `i` (a window `(t1, t2, t) -> (t0, t1, t2)`
@@ -2689,8 +2703,12 @@ fn carried_window(op: &OperationRef) -> (usize, Vec<usize>) {
     (length, keys)
 }
 
+/// Every value of `n` when there are few (at most 4K, and 4096), else
+/// `None`.
 fn enumerate(n: Itv, k: i64) -> Option<Vec<i64>> {
-    (n.hi < INF && n.lo > -INF && n.hi - n.lo <= 4 * k).then(|| (n.lo..=n.hi).collect())
+    // At most 4K values, and never more than 4096 whatever K is.
+    let most = k.saturating_mul(4).min(4096);
+    (n.hi < INF && n.lo > -INF && n.hi - n.lo <= most).then(|| (n.lo..=n.hi).collect())
 }
 
 /// The latest group g < n (possibly negative: a phase before phase 0) of
