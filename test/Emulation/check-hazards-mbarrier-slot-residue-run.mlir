@@ -13,6 +13,9 @@
 //     0 mod 4 at the top), waits on constant slots and parities: slot 1,
 //     parity 0 names group x + 1, slot 1, parity 1 group x + 3. Correct;
 //     the checker reported "the number of earlier arrives is not known".
+//   @moved_arrive: an arrive on `((x & 3) + 1) mod 4` of the count x one
+//     behind the ring's: the slot of x + 1, the ring's next one. Correct;
+//     the checker reported "not provably the ring's next slot" before.
 //   @constants_short: the first wait on slot 0 instead (group x only);
 //     the read of group x + 1's data races (its wait comes after it).
 // The checker and apipe-run agree; the correct functions print what
@@ -25,7 +28,8 @@
 // RUN: not apipe-run %s --entry=broken_constants --completion=lazy 2>&1 | FileCheck %s --check-prefix=LAZY-CONSTANTS
 // SYNC: 120
 // SYNC-NEXT: 120
-// MODES-COUNT-5: 120{{[[:space:]]+}}120
+// SYNC-NEXT: 1
+// MODES-COUNT-5: 120{{[[:space:]]+}}120{{[[:space:]]+}}1{{$}}
 
 func.func @shifted(%A: memref<32xf32>) -> f32 {
   %c0 = arith.constant 0 : index
@@ -215,6 +219,37 @@ func.func @constants_short(%A: memref<32xf32>) -> f32 {
   return %r : f32
 }
 
+func.func @moved_arrive(%A: memref<32xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %buf = memref.alloc() : memref<4x4xf32>
+  %ring = memref.alloca() : memref<4xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<4xi64, 3>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %c0, %acc = %c0) -> (index, index) {
+    apipe.copy %A[%c0], %buf[%c0, %c0], 4 : memref<32xf32> to memref<4x4xf32>
+    %s = arith.andi %x, %c3 : index
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<4xi64, 3>
+    apipe.copy %A[%c4], %buf[%c1, %c0], 4 : memref<32xf32> to memref<4x4xf32>
+    %m = arith.addi %s, %c1 : index
+    %s1 = arith.remui %m, %c4 : index
+    // CHECK-NOT: not provably
+    apipe.mbarrier_arrive_copies %ring[%s1] : memref<4xi64, 3>
+    %x1 = arith.addi %x, %c1 : index
+    %h = arith.andi %x1, %c4 : index
+    %p = arith.cmpi ne, %h, %c0 : index
+    %w = arith.andi %x1, %c3 : index
+    apipe.mbarrier_wait %ring[%w], %p : memref<4xi64, 3>
+    %v = memref.load %buf[%c1, %c1] : memref<4x4xf32>
+    %x2 = arith.addi %x, %c1 : index
+    %x3 = arith.addi %x2, %c1 : index
+    scf.yield %x3, %acc : index, index
+  }
+  %z = memref.load %buf[%c0, %c1] : memref<4x4xf32>
+  return %z : f32
+}
+
 func.func @init(%A: memref<32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -234,6 +269,8 @@ func.func @main() {
   vector.print %a : f32
   %b = func.call @constants(%A) : (memref<32xf32>) -> f32
   vector.print %b : f32
+  %c = func.call @moved_arrive(%A) : (memref<32xf32>) -> f32
+  vector.print %c : f32
   return
 }
 

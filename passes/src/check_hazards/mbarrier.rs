@@ -1762,6 +1762,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 },
             }
         }
+        // The slot of a count `n - δ` with `δ ≡ 0 (mod K)` (a slot moved
+        // back to the ring's next one: `((x mod K) + 1) mod K` of `x = n - 1`).
+        if slot
+            .slot_of
+            .get(&ring)
+            .is_some_and(|&(d, c)| c == 0 && d.rem_euclid(k) == 0)
+        {
+            return Some(count);
+        }
         if let Some(base) = slot_base(state, &slot, k) {
             let d = state.rel(&state.val(base), ring);
             if d.as_exact() == Some(0) {
