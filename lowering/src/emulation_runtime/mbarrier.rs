@@ -491,13 +491,15 @@ fn all_landed(thread: &Thread, marks: &[(usize, u64)]) -> bool {
     })
 }
 
-/// Step 6's forcing: every recorded arrival and bulk copy of the slot at
-/// `address` (initialised) lands and counts.
+/// Step 6's forcing: every recorded bulk copy of the slot at `address`
+/// (initialised) lands and counts, then its recorded arrivals, in order,
+/// until the phase of parity `parity` (the waited one) has completed: a
+/// lazy run lands no copy before a wait needs it.
 ///
 /// Each arrival and each landing counts on the phase that is current at
 /// that moment, as on the GPU: arrivals beyond E complete the phase and
 /// count on the next one (a slot reused too early).
-fn force(table: &mut Table, address: usize) {
+fn force(table: &mut Table, address: usize, parity: u64) {
     let Some(slot) = table.slots.get_mut(&address) else {
         return;
     };
@@ -514,7 +516,10 @@ fn force(table: &mut Table, address: usize) {
         let Some(slot) = table.slots.get_mut(&address) else {
             return;
         };
-        if slot.arrivals.is_empty() {
+        // Only up to the waited phase: an arrival queued for a later phase
+        // stays pending (it would complete that phase early and land its
+        // copies before the program waits for them).
+        if slot.arrivals.is_empty() || slot.phase % 2 != parity {
             return;
         }
         let arrival = slot.arrivals.remove(0);
@@ -796,7 +801,7 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
                 })
                 .map(|done| {
                     if !done {
-                        force(table, at);
+                        force(table, at, parity);
                     }
                     let Some(slot) = table.slots.get(&at) else {
                         return Try::Done;

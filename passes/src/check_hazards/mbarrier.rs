@@ -1430,8 +1430,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 let shape = match (predicate, va.shape, kb) {
                     // `((x div k) & 1) != 0`: the parity of x's phase for
                     // any k.
+                    // `arith.divui` of a count that may be negative divides
+                    // `2^64 + x`: another parity unless k is a power of two.
                     (0 | 1, Shape::And { base, mask: 1 }, Some(0))
-                        if matches!(state.val(base).shape, Shape::Div { .. }) =>
+                        if matches!(state.val(base).shape, Shape::Div { base: x, k }
+                            if k & (k - 1) == 0 || nonnegative(state, &state.val(x))) =>
                     {
                         let Shape::Div { base, k } = state.val(base).shape else {
                             unreachable!()
@@ -1678,7 +1681,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
         let j = match (slot.slot_of.get(&ring), self.constant_slot(state, &slot, k)) {
             (Some(&(d, 0)), _) => (-d).rem_euclid(k),
-            (_, Some(s)) => {
+            (_, Some(s)) if (0..k).contains(&s) => {
                 let ns = r.counts();
                 let mut js = match ns {
                     Some(ns) if !ns.is_empty() => {
@@ -1726,6 +1729,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
             // Slot n mod K on every path.
             return Some(count);
+        }
+        if let Some(s) = slot.range.as_exact().filter(|s| !(0..k).contains(s)) {
+            self.error(
+                op,
+                &format!("{verb} slot {s}, outside its ring of {k} slots"),
+            );
+            return None;
         }
         if let Some(s) = self.constant_slot(state, &slot, k) {
             match r.counts() {
@@ -1795,7 +1805,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
         slot_base(state, slot, k)
             .and_then(|base| state.val(base).range.as_exact())
-            .map(|x| x.rem_euclid(k))
+            .map(|x| remu(x, k))
     }
 
     /// Step 4.
@@ -1812,7 +1822,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 .val(base)
                 .range
                 .as_exact()
-                .map(|x| ((x.div_euclid(k).rem_euclid(2) == 1) == set) as i64),
+                .map(|x| ((divu(x, k) & 1 == 1) == set) as i64),
             _ => None,
         });
         // A slot `x mod K` (`x & (K - 1)`, `arith.remui x, K`; any value
@@ -1858,6 +1868,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 _ => None,
             },
         };
+        if let Some(s) = slot.range.as_exact().filter(|s| !(0..k).contains(s)) {
+            self.error(
+                op,
+                &format!("waits on slot {s}, outside its ring of {k} slots"),
+            );
+            return self.unproved(op);
+        }
         let constants = (
             self.constant_slot(state, &slot, k),
             constant_parity,
@@ -1921,6 +1938,20 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let distance = distance.or_else(|| split_on_slot(state, ring, &slot, &parity));
         self.name(op, name.or(name_number));
         let Some(d) = distance else {
+            let negative = |v: &Val| match v.shape {
+                Shape::Rem { base, k: kk } | Shape::Div { base, k: kk } => {
+                    kk == k && k & (k - 1) != 0 && !nonnegative(state, &state.val(base))
+                }
+                _ => false,
+            };
+            let parity_base = match parity.shape {
+                Shape::Bit { base, .. } => Some(state.val(base)),
+                _ => None,
+            };
+            if negative(&slot) || parity_base.is_some_and(|b| negative(&b)) {
+                self.error(op, &format!("waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K ({k}) is a power of two; guard the wait so that the count is at least 0"));
+                return self.unproved(op);
+            }
             self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot {} and parity {} (or `== 0`, the phase before) of one count x of the ring, constants, or a CUTLASS-style (index, phase) pair advanced once per arrive (`index + 1 == {k} ? 0 : index + 1`, the phase flipped on the wrap)", slot_form(k, "x"), parity_form(k, "x")));
             return self.unproved(op);
         };
@@ -2612,12 +2643,39 @@ fn ring_operand<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
 
 /// The count x of a slot operand `x mod K`: `x & (K - 1)` for a power of
 /// two K, `arith.remui x, K` for any K.
-fn slot_base(_state: &State, slot: &Val, k: i64) -> Option<usize> {
+fn slot_base(state: &State, slot: &Val, k: i64) -> Option<usize> {
     match slot.shape {
         Shape::And { base, mask } if mask == k - 1 && k & (k - 1) == 0 => Some(base),
-        Shape::Rem { base, k: kk } if kk == k => Some(base),
+        // `arith.remui` of a count that may be negative is the remainder
+        // of `2^64 + x`, another slot unless K is a power of two.
+        Shape::Rem { base, k: kk }
+            if kk == k && (k & (k - 1) == 0 || nonnegative(state, &state.val(base))) =>
+        {
+            Some(base)
+        }
         _ => None,
     }
+}
+
+/// True if the value `v` is `>= 0` on every path: by its range, or as a
+/// count `n - δ` of a ring whose `n` is at least `δ`.
+fn nonnegative(state: &State, v: &Val) -> bool {
+    v.range.lo >= 0
+        || state.rings.iter().any(|(key, r)| {
+            let d = state.rel(v, *key);
+            d.hi < INF && r.n.lo.saturating_sub(d.hi) >= 0
+        })
+}
+
+/// `arith.remui x, k` (`k > 0`): the remainder of `x` read as unsigned
+/// (`2^64 + x` for a negative x).
+fn remu(x: i64, k: i64) -> i64 {
+    ((x as u64) % (k as u64)) as i64
+}
+
+/// `arith.divui x, k` (`k > 0`), `x` read as unsigned.
+fn divu(x: i64, k: i64) -> i64 {
+    ((x as u64) / (k as u64)) as i64
 }
 
 /// How a slot `x mod K` of the count `x` is written, for messages.
