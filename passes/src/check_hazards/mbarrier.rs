@@ -48,7 +48,7 @@
 //!    `x mod K` with `x = n_r`: `x & (K - 1)` for a power of two K,
 //!    `arith.remui x, K` for any K; a constant equal to `n_r mod K` on
 //!    every path; or a pipeline index at offset 0; a slot `j` ahead,
-//!    `(n_r + j) mod K` with one `j` in `[1, K)` on every path, is `j`
+//!    `(n_r + j) mod K` with one `j` in `[1, min(K, 9))` on every path, is `j`
 //!    skipped groups first, whose slots are then out of step ([`Skew`]:
 //!    a wait naming a group on one is a located error), and its slot's previous
 //!    group must be complete (`done <= K`): else a located error (slot out
@@ -669,8 +669,8 @@ struct Skew {
     /// Sorted, at most [`Skew::MAX`]; `all` past that.
     distances: Vec<i64>,
     all: bool,
-    /// An arrive that skipped slots (op key; the first in op order is
-    /// not tracked, any one is named), for the message.
+    /// The op key of an arrive that skipped slots, for the message (the
+    /// smallest key seen, so that the order of joins does not change it).
     by: Option<usize>,
 }
 
@@ -690,6 +690,9 @@ impl Skew {
     }
 
     fn insert(&mut self, d: i64) {
+        if self.all {
+            return;
+        }
         if !self.distances.contains(&d) {
             self.distances.push(d);
             self.distances.sort_unstable();
