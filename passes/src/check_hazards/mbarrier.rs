@@ -98,7 +98,9 @@
 //!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
 //! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
-//!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
+//!    back edge (for an `scf.for` of constant trip count T <= 8
+//!    ([`SHORT_LOOP`]), the join of the T states at the tops of its
+//!    iterations, unwidened), iterated to a fixed point (widened after 2 rounds: a bound
 //!    that still moves becomes infinite; the values of a window the loop
 //!    passes on unchanged from iter_arg to iter_arg ([`carried_window`])
 //!    one round later per place; with a constant trip count T, `n_r`
@@ -422,6 +424,10 @@ pub(crate) fn analyze<'c: 'a, 'a>(
 
 /// Infinity for interval bounds (far from overflow when added).
 const INF: i64 = i64::MAX / 4;
+
+/// Loops of a constant trip count up to this are followed iteration by
+/// iteration (step 6) rather than by a widening fixed point.
+const SHORT_LOOP: i64 = 8;
 
 /// The most groups back per ring whose followers the state records
 /// (`RingState::hist`).
@@ -2259,16 +2265,35 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        let mut header = self.fixed_point(op, entry.clone(), back);
+        let trips = match bounds.as_slice() {
+            [Some(l), Some(u), Some(s)] if runs => Some((u - l + s - 1) / s),
+            _ => None,
+        };
+        // A short loop of constant trip count T: the states at the top of
+        // its T iterations, joined without widening (exact for T = 1,
+        // where no back edge is taken); else a fixed point.
+        let mut header = match trips {
+            Some(t) if (1..=SHORT_LOOP).contains(&t) => {
+                let mut header = entry.clone();
+                let mut top = entry.clone();
+                for _ in 1..t {
+                    if self.over_budget(op) {
+                        break;
+                    }
+                    self.quiet += 1;
+                    top = back(self, &top);
+                    self.quiet -= 1;
+                    header = header.join(&top, false);
+                }
+                header
+            }
+            _ => self.fixed_point(op, entry.clone(), back),
+        };
         // A constant trip count T bounds the arrives before an iteration:
         // at most T - 1 iterations' worth more than at the entry (each
         // arrive op of the body runs at most once per iteration, unless
         // it is in a nested loop); so it bounds the count and the distance
         // of the oldest group not known complete.
-        let trips = match bounds.as_slice() {
-            [Some(l), Some(u), Some(s)] if runs => Some((u - l + s - 1) / s),
-            _ => None,
-        };
         if let Some(trips) = trips {
             self.bound_by_iterations(op, &entry, &mut header, trips - 1, false);
         }
@@ -2394,6 +2419,19 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
     /// The header of a loop: the join of `entry` and `back(header)`,
     /// iterated quietly to a fixed point (step 6).
+    /// True once the walk's work passed its budget; the first time, a
+    /// located error at the loop `op` (not quieted: the function fails).
+    fn over_budget(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        if self.budget.work > self.budget.give_up && !self.budget.exhausted {
+            self.budget.exhausted = true;
+            self.log_error(
+                op,
+                "is a loop nest too deep for the mbarrier analysis: its fixed points took more than the work budget (each nested loop multiplies the rounds of the loops around it); the function is not checked",
+            );
+        }
+        self.budget.exhausted
+    }
+
     fn fixed_point(
         &mut self,
         op: &OperationRef<'c, 'a>,
@@ -2409,15 +2447,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // 1). The other values widen as before.
         let (window, copies) = carried_window(op);
         for round in 0..self.max_rounds() + window {
-            if self.budget.work > self.budget.give_up && !self.budget.exhausted {
-                self.budget.exhausted = true;
-                // Not quieted: the function fails here.
-                self.log_error(
-                    op,
-                    "is a loop nest too deep for the mbarrier analysis: its fixed points took more than the work budget (each nested loop multiplies the rounds of the loops around it); the function is not checked",
-                );
-            }
-            if self.budget.exhausted {
+            if self.over_budget(op) {
                 return header;
             }
             self.quiet += 1;
