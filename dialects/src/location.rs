@@ -35,6 +35,12 @@ pub fn file_line_col(location: Location) -> Option<FileLineCol> {
     resolve(location.to_raw())
 }
 
+/// `file:line:col` of `location` for a message ([`file_line_col`]), or
+/// MLIR's printed form of the location where it has no file position.
+pub fn describe(location: Location) -> String {
+    file_line_col(location).map_or_else(|| location.to_string(), |f| f.to_string())
+}
+
 fn resolve(raw: MlirLocation) -> Option<FileLineCol> {
     // SAFETY: `raw` comes from a live `Location`; each accessor is called only
     // on the location kind it is defined for.

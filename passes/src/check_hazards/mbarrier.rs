@@ -1443,7 +1443,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     // `2^64 + x`: another parity unless k is a power of two.
                     (0 | 1, Shape::And { base, mask: 1 }, Some(0))
                         if matches!(state.val(base).shape, Shape::Div { base: x, k }
-                            if k & (k - 1) == 0 || nonnegative(state, &state.val(x))) =>
+                            if unsigned_is_floor(state, &state.val(x), k)) =>
                     {
                         let Shape::Div { base, k } = state.val(base).shape else {
                             unreachable!()
@@ -1949,7 +1949,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Some(d) = distance else {
             let negative = |v: &Val| match v.shape {
                 Shape::Rem { base, k: kk } | Shape::Div { base, k: kk } => {
-                    kk == k && k & (k - 1) != 0 && !nonnegative(state, &state.val(base))
+                    kk == k && !unsigned_is_floor(state, &state.val(base), k)
                 }
                 _ => false,
             };
@@ -1969,10 +1969,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 ops::nested_ops(&self.function)
                     .into_iter()
                     .find(|o| op_key(o) == key)
-                    .map(|o| {
-                        apipe_dialect::location::file_line_col(o.location())
-                            .map_or_else(|| o.location().to_string(), |f| f.to_string())
-                    })
+                    .map(|o| apipe_dialect::location::describe(o.location()))
             });
             let by = by.map_or_else(String::new, |at| format!(" (at {at})"));
             self.error(op, &format!("waits on a slot that an earlier arrive skipped: that arrive's slot was ahead of its ring's next one{by} (the count it was given ran ahead of the ring's arrives), so on some path this slot has completed one phase fewer than its ring's count says and the parity names another phase; the group it names is {} groups old on its ring of {k} slots", d.show()));
@@ -2562,11 +2559,13 @@ fn rels(state: &State, v: &Val, shift: i64) -> RingMap<Itv> {
 /// `δ`) whose `n` is known mod a multiple of `m` ([`RingState::residue`]);
 /// `unsigned`: only where `x >= 0` on every path (`arith.remui`).
 fn count_residue(state: &State, x: &Val, m: i64, unsigned: bool) -> Option<i64> {
-    state.rings.iter().find_map(|(key, ring)| {
-        let d = state.rel(x, *key);
-        let nonnegative = x.range.lo >= 0 || ring.n.lo.saturating_sub(d.hi) >= 0;
-        ring.count_mod(d, m).filter(|_| nonnegative || !unsigned)
-    })
+    if unsigned && !nonnegative(state, x) {
+        return None;
+    }
+    state
+        .rings
+        .iter()
+        .find_map(|(key, ring)| ring.count_mod(state.rel(x, *key), m))
 }
 
 /// Step 4 by cases: the distance of the group a wait names when its slot
@@ -2618,13 +2617,12 @@ fn slots_of_count(state: &State, x: &Val, k: i64, unsigned: bool) -> RingMap<(i6
         .rings
         .iter()
         .filter(|(_, r)| r.slots == k)
-        .filter_map(|(key, r)| {
+        .filter_map(|(key, _)| {
             if let Some(&(d, c)) = x.slot_of.get(key) {
                 return (0..k).contains(&c).then_some((*key, (d - c, 0)));
             }
             let d = state.rel(x, *key).as_exact()?;
-            let nonnegative = x.range.lo >= 0 || r.n.lo.saturating_sub(d) >= 0;
-            (nonnegative || !unsigned).then_some((*key, (d, 0)))
+            (!unsigned || nonnegative(state, x)).then_some((*key, (d, 0)))
         })
         .collect()
 }
@@ -2681,9 +2679,7 @@ fn slot_base(state: &State, slot: &Val, k: i64) -> Option<usize> {
         Shape::And { base, mask } if mask == k - 1 && k & (k - 1) == 0 => Some(base),
         // `arith.remui` of a count that may be negative is the remainder
         // of `2^64 + x`, another slot unless K is a power of two.
-        Shape::Rem { base, k: kk }
-            if kk == k && (k & (k - 1) == 0 || nonnegative(state, &state.val(base))) =>
-        {
+        Shape::Rem { base, k: kk } if kk == k && unsigned_is_floor(state, &state.val(base), k) => {
             Some(base)
         }
         _ => None,
@@ -2698,6 +2694,13 @@ fn nonnegative(state: &State, v: &Val) -> bool {
             let d = state.rel(v, *key);
             d.hi < INF && r.n.lo.saturating_sub(d.hi) >= 0
         })
+}
+
+/// True if `arith.remui x, k` and `arith.divui x, k` (`k > 0`) of the
+/// value `x` are its floor remainder and quotient on every path: `k` is a
+/// power of two (`2^64` is a multiple of it), or `x >= 0`.
+fn unsigned_is_floor(state: &State, x: &Val, k: i64) -> bool {
+    k & (k - 1) == 0 || nonnegative(state, x)
 }
 
 /// `arith.remui x, k` (`k > 0`): the remainder of `x` read as unsigned

@@ -160,18 +160,12 @@ fn at_most_reads<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
             .is_some_and(|list| list.iter().all(|e| e.kind == EffectKind::Read))
 }
 
-/// Builds the plan for `loop_op`, or emits every located error it finds.
-/// `file:line:col` of `location` for a message (its MLIR form otherwise).
-fn at(location: melior::ir::Location) -> String {
-    apipe_dialect::location::file_line_col(location)
-        .map_or_else(|| location.to_string(), |f| f.to_string())
-}
-
 /// The largest `apipe.stage` the pipeliner accepts: the prologue and the
 /// epilogue (and, for dynamic trip counts, one schedule per count below the
 /// stage count) grow with it.
 pub(crate) const MAX_STAGE: i64 = 64;
 
+/// Builds the plan for `loop_op`, or emits every located error it finds.
 /// `assigned`: the stages and order picked by [`super::schedule`]; `None`
 /// reads the annotations. `barriers`: `None` is `Minimal` inside
 /// `gpu.func`, `Off` elsewhere.
@@ -441,7 +435,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                         &format!(
                             "'{}' op in stage {r} reads an iter_arg that the next stage yields in the same time step; it must be ordered (apipe.order) after the op that yields it (at {})",
                             name_of(inner),
-                            at(body[p].location())
+                            apipe_dialect::location::describe(body[p].location())
                         ),
                     );
                 } else if r + 1 - q > 0 {
@@ -466,7 +460,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                             name_of(inner),
                             stage[k],
                             stage[p],
-                            at(body[p].location())
+                            apipe_dialect::location::describe(body[p].location())
                         ),
                     );
                 } else if stage[p] == stage[k] && position[p] > position[k] {
@@ -476,7 +470,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                         &format!(
                             "'{}' op is ordered (apipe.order) before the op of the same stage that produces its operand (at {})",
                             name_of(inner),
-                            at(body[p].location())
+                            apipe_dialect::location::describe(body[p].location())
                         ),
                     );
                 } else if stage[p] < stage[k] {
