@@ -37,11 +37,12 @@
 //!    An `apipe.mbarrier_arrive_copies` adds 1 to every `δ_r` and to `n_r`.
 //!    Values that CUTLASS-style pipeline state makes (an index and a phase
 //!    advanced by hand) also get offset masks per ring ([`pipe`]).
-//!    Per ring also `n mod 2K` (or `n mod K`) when every path agrees
-//!    ([`RingState::residue`]: a join keeps what both sides share; a loop
-//!    of constant trip count whose arrives all run once per iteration moves
-//!    it by a known amount), so `x & m` and `x mod m` of a count with exact
-//!    `δ` are constants when `m` divides that modulus; and per value the
+//!    Per ring also the residues `n mod 2K` (or `n mod K`) may have
+//!    ([`residues`]: a join keeps the residues of both sides; a loop of
+//!    constant trip count whose arrives all run once per iteration moves
+//!    them by a known amount), so `x & m` and `x mod m` of a count with
+//!    exact `δ` are constants when every path agrees on `n mod m`, and the
+//!    case splits of step 4 take one count per residue; and per value the
 //!    slot of a count plus a constant ([`Val::slot_of`]): `(x mod K + c)
 //!    mod K` is the slot of the count `x + c`.
 //! 3. An arrive on ring r must hit slot `n_r mod K` (its slot operand is
@@ -69,8 +70,8 @@
 //! 4. A wait on `x mod K` with parity `((x div K) & 1) != 0` (`(x & K) !=
 //!    0` for a power of two) names group x (`δ_g = δ_x`); with `== 0` group
 //!    `x - K` (`δ_g = δ_x + K`); with constant slot and parity, the latest
-//!    such group before `n_r`, for every `n_r` of the interval (or the one
-//!    `n_r mod 2K`); with the slot of one count and the parity of another
+//!    such group before `n_r`, for every `n_r` of the interval (or each
+//!    `n_r mod 2K` may be); with the slot of one count and the parity of another
 //!    (both at exact `δ`), the same case split on `n_r`; with a
 //!    pipeline (index, phase), the group of the offset both masks share
 //!    (`δ_g` in `[1, 2K]`). `1 <= δ_g <= K` on every path, or: `K < δ_g <=
@@ -134,9 +135,11 @@ use std::collections::BTreeMap;
 mod liveness;
 mod pipe;
 mod publish;
+mod residues;
 mod ring_map;
 use liveness::Liveness;
 use pipe::Masks;
+use residues::Residues;
 use ring_map::RingMap;
 
 /// What the walk needs from this analysis.
@@ -651,11 +654,12 @@ struct RingState {
     /// flight (no error there, step 3): a wait then proves its group only
     /// if the slot's previous group is complete (step 4).
     reused: bool,
-    /// `Some((m, r))`: `n ≡ r (mod m)` on every path, `m` being `2K` or
-    /// `K` (a loop whose iterations arrive a multiple of K times keeps the
-    /// slot of `n`, of 2K its phase too). Read through
-    /// [`RingState::residue`], which derives it from an exact `n`.
-    res: Option<(i64, i64)>,
+    /// The residues `n mod m` may have on the paths here, `m` being `2K`
+    /// or `K` (a loop whose iterations arrive a multiple of K times keeps
+    /// the slot of `n`, of 2K its phase too; paths whose counts differ
+    /// otherwise keep each one's). Read through [`RingState::residues`],
+    /// which derives it from an exact `n`.
+    res: Option<Residues>,
     /// The slots an arrive skipped (step 3): their phases are behind the
     /// ring's count.
     skew: Skew,
@@ -742,25 +746,40 @@ impl Skew {
 }
 
 impl RingState {
-    /// `(m, n mod m)` with `m` = 2K (or K) when every path agrees on it
-    /// (`RingState::res`).
-    fn residue(&self) -> Option<(i64, i64)> {
+    /// The residues `n mod m` may have, `m` = 2K (or K) (`RingState::res`).
+    fn residues(&self) -> Option<Residues> {
         match self.n.as_exact() {
-            Some(n) if self.slots > 0 && self.slots < INF / 2 => {
-                Some((2 * self.slots, n.rem_euclid(2 * self.slots)))
-            }
+            Some(n) if self.slots > 0 && self.slots < INF / 2 => Residues::one(2 * self.slots, n),
             _ => self.res,
         }
     }
 
+    /// `(m, n mod m)` with `m` = 2K (or K) when every path agrees on it.
+    fn residue(&self) -> Option<(i64, i64)> {
+        self.residues()?.single(self.slots)
+    }
+
     /// Every value `n` may have when there are few ([`enumerate`]), less
-    /// those its residue rules out.
+    /// those its residues rule out.
     fn counts(&self) -> Option<Vec<i64>> {
         let mut ns = enumerate(self.n, self.slots)?;
-        if let Some((m, x)) = self.residue() {
-            ns.retain(|n| n.rem_euclid(m) == x);
+        if let Some(res) = self.residues() {
+            ns.retain(|n| res.contains(*n));
         }
         Some(ns)
+    }
+
+    /// A count for each residue `n mod m` may have, with `m` a multiple of
+    /// 2K, each at least `least` (for a case split that depends on `n mod
+    /// 2K` only); `None` if `n mod 2K` is not that well known.
+    fn representatives(&self, least: i64) -> Option<Vec<i64>> {
+        let res = self.residues()?;
+        let m = res.modulus();
+        if m % (2 * self.slots) != 0 {
+            return None;
+        }
+        let base = (least.max(0) / m + 1).checked_mul(m)?;
+        res.iter().map(|x| base.checked_add(x)).collect()
     }
 
     /// `x mod m` of a count `x = n - δ` (exact `δ`), where `m` divides the
@@ -770,16 +789,6 @@ impl RingState {
         let (modulus, r) = self.residue()?;
         (m > 0 && modulus % m == 0).then(|| (r - d).rem_euclid(m))
     }
-}
-
-/// The residue both `a` and `b` agree on: mod 2K, else mod K.
-fn join_residue(a: Option<(i64, i64)>, b: Option<(i64, i64)>, k: i64) -> Option<(i64, i64)> {
-    let (a, b) = (a?, b?);
-    if a == b {
-        return Some(a);
-    }
-    (k > 0 && a.1.rem_euclid(k) == b.1.rem_euclid(k) && a.0 % k == 0 && b.0 % k == 0)
-        .then(|| (k, a.1.rem_euclid(k)))
 }
 
 /// The abstract state at a point.
@@ -952,7 +961,7 @@ impl State {
                             .collect(),
                         tx: widened(a.tx, b.tx),
                         reused: a.reused || b.reused,
-                        res: join_residue(a.residue(), b.residue(), a.slots),
+                        res: Residues::join(a.residues(), b.residues(), a.slots),
                         skew: a.skew.union(&b.skew),
                     },
                 )
@@ -989,7 +998,7 @@ impl State {
             }
             if *k == ring {
                 r.skew.shift(r.slots);
-                r.res = r.residue().map(|(m, x)| (m, (x + 1).rem_euclid(m)));
+                r.res = r.residues().map(|res| res.shift(1));
                 r.n = r.n.shift(1);
                 r.done = if r.done >= INF { INF } else { r.done + 1 };
                 r.hist.pop();
@@ -1692,11 +1701,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             (Some(&(d, 0)), _) => (-d).rem_euclid(k),
             (_, Some(s)) if (0..k).contains(&s) => {
                 let ns = r.counts();
-                let mut js = match ns {
+                let mut js: Vec<i64> = match ns {
                     Some(ns) if !ns.is_empty() => {
                         ns.iter().map(|n| (s - n).rem_euclid(k)).collect()
                     }
-                    _ => vec![(s - r.residue()?.1).rem_euclid(k)],
+                    _ => r
+                        .residues()?
+                        .iter()
+                        .map(|x| (s - x).rem_euclid(k))
+                        .collect(),
                 };
                 js.sort_unstable();
                 js.dedup();
@@ -1914,12 +1927,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             // The count known mod 2K: the distance of the latest group of
             // that slot and parity depends on `n mod 2K` only.
-            (None, (Some(s), Some(p), None))
-                if r.residue().is_some_and(|(m, _)| m % (2 * k) == 0) =>
-            {
-                let (_, x) = r.residue().unwrap();
-                Some(Itv::exact(x - latest_group(x, s, p, k)))
-            }
+            (None, (Some(s), Some(p), None)) if r.representatives(0).is_some() => r
+                .representatives(0)
+                .unwrap()
+                .into_iter()
+                .map(|n| Itv::exact(n - latest_group(n, s, p, k)))
+                .reduce(Itv::join),
             (None, (Some(_), Some(_), None)) => {
                 self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
                 return self.unproved(op);
@@ -2354,10 +2367,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             // Every arrive runs once per iteration: `n` grew by exactly
             // `more`, so its residue did.
             if every_iteration && a.count == a.every_iteration {
-                if let Some((m, x)) = at_entry.residue() {
-                    let grown =
-                        (x as i128 + iterations as i128 * a.count as i128).rem_euclid(m as i128);
-                    r.res = Some((m, grown as i64));
+                if let Some(res) = at_entry.residues() {
+                    let m = i128::from(res.modulus());
+                    let more = (i128::from(iterations) * a.count as i128).rem_euclid(m);
+                    r.res = Some(res.shift(more as i64));
                 }
             }
             if at_entry.n.hi >= INF {
@@ -2571,7 +2584,7 @@ fn count_residue(state: &State, x: &Val, m: i64, unsigned: bool) -> Option<i64> 
 /// Step 4 by cases: the distance of the group a wait names when its slot
 /// is that of a count (moved or not, [`Val::slot_of`]) and its parity that
 /// of another count `x` (`Shape::Bit`), both at exact distances: for each
-/// value the ring's `n` may have (few, or only `n mod 2K` known), the
+/// value the ring's `n` may have (few, or one per residue `n mod 2K` may have), the
 /// latest group of that slot and parity; their join. `None` when `n` is
 /// not known well enough or a count may be negative.
 fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option<Itv> {
@@ -2587,17 +2600,9 @@ fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option
     if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
         return None;
     }
-    let counts = match r.counts() {
-        Some(ns) => ns,
-        None => match r.residue() {
-            // A representative count, larger than both distances.
-            Some((m, x)) if m % (2 * k) == 0 => {
-                let base = (ds.max(dp) / m + 1).checked_mul(m)?;
-                vec![base.checked_add(x)?]
-            }
-            _ => return None,
-        },
-    };
+    // Else a representative count per residue, larger than both
+    // distances.
+    let counts = r.counts().or_else(|| r.representatives(ds.max(dp)))?;
     counts
         .into_iter()
         .map(|n| {
