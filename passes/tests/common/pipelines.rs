@@ -75,8 +75,16 @@ pub struct Pipeline {
     pub outer: Vec<i64>,
 }
 
-/// Largest trip count tried (static or dynamic).
+/// Largest static trip count drawn.
 pub const MAX_TRIPS: i64 = 7;
+
+/// Largest trip count a dynamic loop runs with: every count from 0 up to
+/// it is a scenario. The pipelined loop's kernel runs from the stage count
+/// (at most 5) up, and a mutant may break at some counts only: one whose
+/// wait names the wrong phase of an mbarrier ring of K slots (K <= 8)
+/// breaks for one residue of the count mod 2K, so every residue of the
+/// kernel's counts is run (4 + 2 * 8 = 20).
+pub const MAX_DYNAMIC_TRIPS: i64 = 20;
 
 /// Draws a pipeline: async stages `S` (`{0}`, `{0, 1}`, `{0, 1, 2}` or
 /// `{0, 2}`); each copy in a stage of `S`, its consumer in a later stage
@@ -214,23 +222,23 @@ impl Pipeline {
     /// Elements of `%A`: every tile of every copy of every iteration.
     pub fn source_size(&self) -> i64 {
         let tile: i64 = self.copies.iter().map(|c| c.elements).sum();
-        (self.lower + MAX_TRIPS * self.step + 1) * tile
+        (self.lower + MAX_DYNAMIC_TRIPS * self.step + 1) * tile
     }
 
     /// Elements of `%out`: one per copy, iteration and outer iteration.
     pub fn output_size(&self) -> i64 {
         let outer: i64 = self.outer.iter().product();
-        outer.max(1) * (self.lower + MAX_TRIPS * self.step + 1) * self.copies.len() as i64
+        outer.max(1) * (self.lower + MAX_DYNAMIC_TRIPS * self.step + 1) * self.copies.len() as i64
     }
 
     /// The kernel's arguments to try.
     pub fn scenarios(&self) -> Vec<Scenario> {
         let uppers: Vec<i64> = match self.trip {
             Trip::Static(_) => vec![0],
-            // Every count up to MAX_TRIPS: a mutant's hazard may show at
+            // Every count up to MAX_DYNAMIC_TRIPS: a mutant's hazard may show at
             // one count only (a guard `i mod 3` against 3 versions showed
             // at 6 trips, which the list once skipped).
-            Trip::Dynamic => (0..=MAX_TRIPS)
+            Trip::Dynamic => (0..=MAX_DYNAMIC_TRIPS)
                 .map(|t| self.lower + t * self.step)
                 .collect(),
         };
@@ -267,7 +275,7 @@ impl Pipeline {
         let _ = writeln!(
             t,
             "  %cspan = arith.constant {} : index",
-            (self.lower + MAX_TRIPS * self.step + 1) * count
+            (self.lower + MAX_DYNAMIC_TRIPS * self.step + 1) * count
         );
         let mut offset = 0;
         for (k, copy) in self.copies.iter().enumerate() {

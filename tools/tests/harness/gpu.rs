@@ -21,7 +21,7 @@
 //! (`num-stages`).
 
 use super::common::{
-    pipelines::{Scenario, Trip, MAX_TRIPS},
+    pipelines::{Scenario, Trip, MAX_DYNAMIC_TRIPS, MAX_TRIPS},
     Rng,
 };
 use super::unannotated::Stages;
@@ -129,7 +129,7 @@ pub fn generate(rng: &mut Rng, unannotated: bool) -> GpuPipeline {
 impl GpuPipeline {
     /// Iterations of the loop's index space one block owns (`i` below it).
     fn span(&self) -> i64 {
-        self.lower + MAX_TRIPS * self.step + 1
+        self.lower + MAX_DYNAMIC_TRIPS * self.step + 1
     }
 
     /// Elements of one tile: every thread's part of every copy.
@@ -172,7 +172,7 @@ impl GpuPipeline {
             Trip::Static(_) => vec![0],
             // Every count: the prologue and epilogue of N stages have a
             // path per count below N (up to 5 stages here).
-            Trip::Dynamic => (0..=MAX_TRIPS)
+            Trip::Dynamic => (0..=MAX_DYNAMIC_TRIPS)
                 .map(|t| self.lower + t * self.step)
                 .collect(),
         };

@@ -779,6 +779,47 @@ fn dump(name: &str, input: &Input, mutant: &str) {
     );
 }
 
+/// Scenarios that are every pair of `uppers` counts `lower + i * step`
+/// (`i < uppers`, in order) and one or two conditions (inner), the shape
+/// [`Input::scenarios`] gives, which the entry runs as a loop nest.
+struct Grid {
+    uppers: i64,
+    lower: i64,
+    step: i64,
+    conditions: Vec<bool>,
+}
+
+impl Grid {
+    fn of(scenarios: &[common::pipelines::Scenario]) -> Option<Grid> {
+        let first = scenarios.first()?;
+        let conditions: Vec<bool> = scenarios
+            .iter()
+            .take_while(|s| s.upper == first.upper)
+            .map(|s| s.condition)
+            .collect();
+        if conditions.len() > 2 || !scenarios.len().is_multiple_of(conditions.len()) {
+            return None;
+        }
+        let uppers = (scenarios.len() / conditions.len()) as i64;
+        let step = scenarios
+            .get(conditions.len())
+            .map_or(0, |s| s.upper - first.upper);
+        let grid = Grid {
+            uppers,
+            lower: first.upper,
+            step,
+            conditions,
+        };
+        let expected = (0..grid.uppers).flat_map(|i| {
+            let upper = grid.lower + i * grid.step;
+            grid.conditions.iter().map(move |c| (upper, *c))
+        });
+        expected
+            .eq(scenarios.iter().map(|s| (s.upper, s.condition)))
+            .then_some(grid)
+    }
+}
+
 /// The entry `@e_<name>`: fills `%A`, runs the kernel on every scenario and
 /// records `%out` after each.
 fn entry(name: &str, pipeline: &Input) -> String {
@@ -803,17 +844,58 @@ fn entry(name: &str, pipeline: &Input) -> String {
         t,
         "  %u = memref.cast %out : memref<{no}xf32> to memref<*xf32>"
     );
-    for (s, scenario) in pipeline.scenarios().iter().enumerate() {
-        let _ = writeln!(t, "  scf.for %j = %c0 to %no step %c1 {{");
-        let _ = writeln!(t, "    memref.store %f0, %out[%j] : memref<{no}xf32>");
-        let _ = writeln!(t, "  }}");
-        let _ = writeln!(t, "  %n{s} = arith.constant {} : index", scenario.upper);
-        let _ = writeln!(t, "  %c{s}c = arith.constant {}", scenario.condition);
+    let scenarios = pipeline.scenarios();
+    let run = |t: &mut String, indent: &str, s: &str| {
+        let call = format!(
+            "func.call @{name}(%A, %out, %n{s}, %cond{s}) : (memref<{na}xf32>, memref<{no}xf32>, index, i1) -> ()"
+        );
+        let _ = writeln!(t, "{indent}scf.for %j = %c0 to %no step %c1 {{");
+        let _ = writeln!(t, "{indent}  memref.store %f0, %out[%j] : memref<{no}xf32>");
+        let _ = writeln!(t, "{indent}}}");
+        let _ = writeln!(t, "{indent}{call}");
         let _ = writeln!(
             t,
-            "  func.call @{name}(%A, %out, %n{s}, %c{s}c) : (memref<{na}xf32>, memref<{no}xf32>, index, i1) -> ()"
+            "{indent}func.call @harness_record(%u) : (memref<*xf32>) -> ()"
         );
-        let _ = writeln!(t, "  func.call @harness_record(%u) : (memref<*xf32>) -> ()");
+    };
+    match Grid::of(&scenarios) {
+        // One loop over the grid, whatever its size: a batch module's
+        // code (most of what a batch costs to lower and compile) does not
+        // grow with the scenarios.
+        Some(grid) => {
+            let _ = writeln!(t, "  %uppers = arith.constant {} : index", grid.uppers);
+            let _ = writeln!(t, "  %lower = arith.constant {} : index", grid.lower);
+            let _ = writeln!(t, "  %step = arith.constant {} : index", grid.step);
+            let _ = writeln!(
+                t,
+                "  %conds = arith.constant {} : index",
+                grid.conditions.len()
+            );
+            let _ = writeln!(t, "  %first = arith.constant {}", grid.conditions[0]);
+            let _ = writeln!(
+                t,
+                "  %second = arith.constant {}",
+                grid.conditions[grid.conditions.len() - 1]
+            );
+            let _ = writeln!(t, "  scf.for %s = %c0 to %uppers step %c1 {{");
+            let _ = writeln!(t, "    %sn = arith.muli %s, %step : index");
+            let _ = writeln!(t, "    %n = arith.addi %sn, %lower : index");
+            let _ = writeln!(t, "    scf.for %q = %c0 to %conds step %c1 {{");
+            let _ = writeln!(t, "      %isfirst = arith.cmpi eq, %q, %c0 : index");
+            let _ = writeln!(
+                t,
+                "      %cond = arith.select %isfirst, %first, %second : i1"
+            );
+            run(&mut t, "      ", "");
+            let _ = writeln!(t, "    }}\n  }}");
+        }
+        None => {
+            for (s, scenario) in scenarios.iter().enumerate() {
+                let _ = writeln!(t, "  %n{s} = arith.constant {} : index", scenario.upper);
+                let _ = writeln!(t, "  %cond{s} = arith.constant {}", scenario.condition);
+                run(&mut t, "  ", &s.to_string());
+            }
+        }
     }
     let _ = writeln!(t, "  return\n}}");
     t
