@@ -112,6 +112,13 @@
 //!    ([`Budget`]): past it, a located error at the loop (refused).
 //!    The state keeps only the values a later op may read ([`liveness`]):
 //!    the cost of a loop does not grow with the loops before it.
+//! 7. By cases ([`cases`]): when an `scf.index_switch`'s selector is
+//!    computed from the function's arguments and constants only (the
+//!    pipeliner's switch over short dynamic trip counts), steps 2-6 run
+//!    once per case, each run taking that case's region at every visit of
+//!    the switch (and of the switches with the same selector and cases);
+//!    facts and errors are joined over the runs. An outer loop around the
+//!    switch then keeps the amount each of its iterations arrives.
 //!
 //! Invariant (soundness): every interval holds the value on every path,
 //! so an accepted wait returns exactly when its group is complete, and a
@@ -132,6 +139,7 @@ use melior::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
+mod cases;
 mod liveness;
 mod pipe;
 mod publish;
@@ -396,15 +404,27 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         liveness: Liveness::default(),
         budget: Budget::default(),
         arrives: FxHashMap::default(),
+        split: None,
+        taken: 0,
     };
     let ops = ops::nested_ops(&function).len();
     analysis.budget.give_up = BASE_WORK.saturating_add(ops.saturating_mul(WORK_PER_OP));
     analysis.find_rings();
     analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
-        let mut state = State::new(&analysis.rings);
         if let [entry] = ops::blocks_of(&function).as_slice() {
-            analysis.block(*entry, &mut state);
+            // Step 7: one run per case of a switch on the arguments, else
+            // one run (the work budget is shared by the runs).
+            analysis.split = cases::split(&function);
+            let runs = analysis.split.as_ref().map_or(1, |s| s.regions);
+            for taken in 0..runs {
+                analysis.taken = taken;
+                let mut state = State::new(&analysis.rings);
+                analysis.block(*entry, &mut state);
+                if analysis.budget.exhausted {
+                    break;
+                }
+            }
         }
     }
     if analysis.failed.is_empty() {
@@ -1033,6 +1053,10 @@ struct Analysis<'c, 'a> {
     budget: Budget,
     /// [`Analysis::loop_arrives`], by loop.
     arrives: FxHashMap<usize, LoopArrives>,
+    /// The switches this analysis runs by cases (step 7, [`cases`]).
+    split: Option<cases::Split>,
+    /// The region those switches take in this run.
+    taken: usize,
 }
 
 /// Per ring key: the arrive ops on it nested in a loop, and whether one of
@@ -2198,7 +2222,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         }
         let mut out: Option<State> = None;
         let regions: Vec<_> = op.regions().collect();
+        let fixed = self
+            .split
+            .as_ref()
+            .is_some_and(|s| s.switches.contains(&op_key(op)));
         for (i, region) in regions.iter().enumerate() {
+            // Step 7: this run's case only.
+            if fixed && i != self.taken {
+                continue;
+            }
             let mut branch = entry.clone();
             if is_if && i == 0 {
                 self.refine(&mut branch, op.operand(0).unwrap());
