@@ -863,28 +863,28 @@ fn entry(name: &str, pipeline: &Input) -> String {
         // code (most of what a batch costs to lower and compile) does not
         // grow with the scenarios.
         Some(grid) => {
-            let _ = writeln!(t, "  %uppers = arith.constant {} : index", grid.uppers);
-            let _ = writeln!(t, "  %lower = arith.constant {} : index", grid.lower);
-            let _ = writeln!(t, "  %step = arith.constant {} : index", grid.step);
-            let _ = writeln!(
+            let (first, second) = (
+                grid.conditions[0],
+                grid.conditions[grid.conditions.len() - 1],
+            );
+            let _ = write!(
                 t,
-                "  %conds = arith.constant {} : index",
+                "  %uppers = arith.constant {} : index\n  \
+                 %lower = arith.constant {} : index\n  \
+                 %step = arith.constant {} : index\n  \
+                 %conds = arith.constant {} : index\n  \
+                 %first = arith.constant {first}\n  \
+                 %second = arith.constant {second}\n  \
+                 scf.for %s = %c0 to %uppers step %c1 {{\n    \
+                 %sn = arith.muli %s, %step : index\n    \
+                 %n = arith.addi %sn, %lower : index\n    \
+                 scf.for %q = %c0 to %conds step %c1 {{\n      \
+                 %isfirst = arith.cmpi eq, %q, %c0 : index\n      \
+                 %cond = arith.select %isfirst, %first, %second : i1\n",
+                grid.uppers,
+                grid.lower,
+                grid.step,
                 grid.conditions.len()
-            );
-            let _ = writeln!(t, "  %first = arith.constant {}", grid.conditions[0]);
-            let _ = writeln!(
-                t,
-                "  %second = arith.constant {}",
-                grid.conditions[grid.conditions.len() - 1]
-            );
-            let _ = writeln!(t, "  scf.for %s = %c0 to %uppers step %c1 {{");
-            let _ = writeln!(t, "    %sn = arith.muli %s, %step : index");
-            let _ = writeln!(t, "    %n = arith.addi %sn, %lower : index");
-            let _ = writeln!(t, "    scf.for %q = %c0 to %conds step %c1 {{");
-            let _ = writeln!(t, "      %isfirst = arith.cmpi eq, %q, %c0 : index");
-            let _ = writeln!(
-                t,
-                "      %cond = arith.select %isfirst, %first, %second : i1"
             );
             run(&mut t, "      ", "");
             let _ = writeln!(t, "    }}\n  }}");
