@@ -2272,10 +2272,24 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
             return;
         };
+        // Constant bounds of a signed loop only: an `scf.for unsigned`
+        // compares its bounds as unsigned (`-2` to `2` runs no iteration),
+        // so it is followed as one of unknown trip count.
         let bounds: Vec<Option<i64>> = (0..3)
-            .map(|i| op.operand_at(i).and_then(ops::constant_int))
+            .map(|i| {
+                op.operand_at(i)
+                    .and_then(ops::constant_int)
+                    .filter(|_| !crate::trip_count::is_unsigned(op))
+            })
             .collect();
-        let runs = matches!(bounds.as_slice(), [Some(l), Some(u), Some(s)] if u > l && *s > 0);
+        // The trip count, without overflow (`None`: not constant).
+        let trips = match bounds.as_slice() {
+            [Some(l), Some(u), Some(s)] => crate::trip_count::trip_count(*l, *u, *s, false)
+                .and_then(|t| i64::try_from(t).ok())
+                .filter(|t| *t < INF),
+            _ => None,
+        };
+        let runs = trips.is_some_and(|t| t > 0);
         let iv_range = match bounds.as_slice() {
             [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
             _ => Itv::TOP,
@@ -2307,10 +2321,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        let trips = match bounds.as_slice() {
-            [Some(l), Some(u), Some(s)] if runs => Some((u - l + s - 1) / s),
-            _ => None,
-        };
+        let trips = trips.filter(|_| runs);
         // A short loop of constant trip count T: the states at the top of
         // its T iterations, joined without widening (exact for T = 1,
         // where no back edge is taken); else a fixed point.

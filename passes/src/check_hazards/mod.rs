@@ -310,6 +310,33 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         if refused.contains(&op_key(&function)) {
             continue;
         }
+        // The walk and the mbarrier analysis follow structured control
+        // flow only: an apipe op in a region of several blocks (`cf.br` /
+        // `cf.cond_br`, in the function or an `scf.execute_region`), or
+        // nested in an op of such a region, would go unseen. Refused, with
+        // or without copies (a wait on a ring can deadlock on its own).
+        if let Some(op) = nested.iter().find(|op| {
+            apipe_dialect::ops::is_apipe(*op)
+                && std::iter::once(**op)
+                    .chain(apipe_dialect::ops::ancestors(op))
+                    .take_while(|o| *o != function)
+                    .any(|o| {
+                        o.block()
+                            .and_then(|b| b.parent_region())
+                            .and_then(|r| r.first_block())
+                            .is_some_and(|b| b.next_in_region().is_some())
+                    })
+        }) {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'{}' op in a region of several blocks: apipe-check-hazards follows async copies, commits and waits only through structured control flow (scf)",
+                    apipe_dialect::ops::name(op)
+                ),
+            );
+            ok = false;
+            continue;
+        }
         out.extend(barriers::divergent_barriers(&function, &nested));
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
@@ -349,27 +376,6 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         let kernel = apipe_dialect::ops::is(&function, "gpu.func")
             || apipe_dialect::ops::is(&function, "gpu.launch");
         if !has_copy && !calls_leaving() && !kernel {
-            continue;
-        }
-        // The walk follows structured control flow only: an async op in a
-        // region of several blocks (`cf.br` / `cf.cond_br`, in the
-        // function or an `scf.execute_region`) would go unseen. Refused.
-        if let Some(op) = nested.iter().find(|op| {
-            apipe_dialect::ops::is_apipe(*op)
-                && op
-                    .block()
-                    .and_then(|b| b.parent_region())
-                    .and_then(|r| r.first_block())
-                    .is_some_and(|b| b.next_in_region().is_some())
-        }) {
-            diagnostic::error(
-                op.location(),
-                &format!(
-                    "'{}' op in a region of several blocks: apipe-check-hazards follows async copies, commits and waits only through structured control flow (scf)",
-                    apipe_dialect::ops::name(op)
-                ),
-            );
-            ok = false;
             continue;
         }
         // Region ops other than scf's are walked once, or not at all: an

@@ -91,7 +91,7 @@ fn expression(value: Value, entry: &mlir_sys::MlirBlock, depth: usize) -> Option
     let Some(op) = ops::defining_op(value) else {
         let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
         return (argument.owner().to_raw().ptr == entry.ptr)
-            .then(|| format!("%arg{}", argument.argument_number()));
+            .then(|| format!("%arg{}:{}", argument.argument_number(), value.r#type()));
     };
     let name = ops::name(&op);
     if op.region_count() > 0 || !(name.starts_with("arith.") || name.starts_with("index.")) {
@@ -111,8 +111,10 @@ fn expression(value: Value, entry: &mlir_sys::MlirBlock, depth: usize) -> Option
                 .is_ok_and(|r| r.to_raw().ptr == value.to_raw().ptr)
         })
         .unwrap_or(0);
+    // The result's type too: `arith.trunci %n` to i1 and to i8 differ.
     Some(format!(
-        "{name}#{result}[{}]({})",
+        "{name}#{result}:{}[{}]({})",
+        value.r#type(),
         attributes.join(","),
         operands.join(",")
     ))
