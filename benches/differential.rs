@@ -20,13 +20,12 @@
 //! 1,000 unannotated host loops, 150 annotated and 75 unannotated
 //! `gpu.func` kernels, 4 barriers of each pipelined kernel (drawn at
 //! random) removed in turn, then 500 host loops and 50 kernels taken to
-//! the mbarrier form: 5,775 inputs and about 25,000 mutants. Dynamic trip
-//! counts run every count from 0 to 20. A kernel costs about 4 times a
-//! host input (about 9 mutants, each run in 9 modes and once with the race
-//! checker); most of the time is LLVM's code generation of the batch
-//! modules. (Every barrier removed, `BARRIERS` = a large number, makes
-//! about 12 barrier mutants per kernel and about 2,000 more mutants in
-//! all, for about 13% more time.) Exits
+//! the mbarrier form: 5,775 inputs and 27,386 mutants. Dynamic trip counts
+//! run every count from 0 to 20. A kernel has about 8 mutants, each run in
+//! 9 modes and once with the race checker; most of the time is LLVM's
+//! code generation and the lowering of the batch modules (about 4,000 CPU
+//! seconds in all). `BARRIERS` = a large number removes every barrier in
+//! turn: 12.5 barrier mutants per kernel on 20 kernels tried. Exits
 //! 1 if a pipelined output differs from make-sync or (kernels) races, the
 //! checker flags a correct output, misses a truly broken mutant, flags 1%
 //! or more of the counting form's mutants that no run shows broken, or
