@@ -164,7 +164,12 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
     let mut depth = 0;
     for op in ops::nested_ops(function) {
         if ops::is(&op, ops::WAIT_GROUP) {
-            depth = depth.max(attributes::integer(&op, "pending").unwrap_or(0).max(0) + 1);
+            depth = depth.max(
+                attributes::integer(&op, "pending")
+                    .unwrap_or(0)
+                    .max(0)
+                    .saturating_add(1),
+            );
         } else if ops::is(&op, ops::MBARRIER_INIT) {
             let slots = op.operand_at(0).and_then(ops::ring_slots).unwrap_or(0);
             depth = depth.max(slots);
