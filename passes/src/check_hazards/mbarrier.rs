@@ -407,15 +407,15 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         split: None,
         taken: 0,
     };
-    let ops = ops::nested_ops(&function).len();
-    analysis.budget.give_up = BASE_WORK.saturating_add(ops.saturating_mul(WORK_PER_OP));
+    let nested = ops::nested_ops(&function);
+    analysis.budget.give_up = BASE_WORK.saturating_add(nested.len().saturating_mul(WORK_PER_OP));
     analysis.find_rings();
     analysis.facts.single_ring = analysis.rings.len() == 1;
     if analysis.failed.is_empty() {
         if let [entry] = ops::blocks_of(&function).as_slice() {
             // Step 7: one run per case of a switch on the arguments, else
             // one run (the work budget is shared by the runs).
-            analysis.split = cases::split(&function);
+            analysis.split = cases::split(&function, &nested);
             let runs = analysis.split.as_ref().map_or(1, |s| s.regions);
             for taken in 0..runs {
                 analysis.taken = taken;
@@ -434,10 +434,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         // The errors in the order found; no walk: the waits for a
         // completed phase are reported here too.
         for (key, message) in analysis.log.iter().chain(&analysis.facts.stale) {
-            if let Some(op) = ops::nested_ops(&function)
-                .iter()
-                .find(|o| op_key(*o) == *key)
-            {
+            if let Some(op) = nested.iter().find(|o| op_key(*o) == *key) {
                 diagnostic::error(op.location(), &format!("'{}' op {message}", ops::name(op)));
             }
         }
@@ -1951,16 +1948,16 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             // The count known mod 2K: the distance of the latest group of
             // that slot and parity depends on `n mod 2K` only.
-            (None, (Some(s), Some(p), None)) if r.representatives(0).is_some() => r
-                .representatives(0)
-                .unwrap()
-                .into_iter()
-                .map(|n| Itv::exact(n - latest_group(n, s, p, k)))
-                .reduce(Itv::join),
-            (None, (Some(_), Some(_), None)) => {
-                self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
-                return self.unproved(op);
-            }
+            (None, (Some(s), Some(p), None)) => match r.representatives(0) {
+                Some(ns) => ns
+                    .into_iter()
+                    .map(|n| Itv::exact(n - latest_group(n, s, p, k)))
+                    .reduce(Itv::join),
+                None => {
+                    self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    return self.unproved(op);
+                }
+            },
             // A constant slot s and the parity of a count `x` (exact `δ`)
             // known mod K: the group named is `x - x mod K + s`, in x's
             // phase (`!= 0`) or the phase before (`== 0`).
@@ -2282,14 +2279,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     .filter(|_| !crate::trip_count::is_unsigned(op))
             })
             .collect();
-        // The trip count, without overflow (`None`: not constant).
+        // The trip count when constant and positive, without overflow.
         let trips = match bounds.as_slice() {
             [Some(l), Some(u), Some(s)] => crate::trip_count::trip_count(*l, *u, *s, false)
                 .and_then(|t| i64::try_from(t).ok())
-                .filter(|t| *t < INF),
+                .filter(|t| (1..INF).contains(t)),
             _ => None,
         };
-        let runs = trips.is_some_and(|t| t > 0);
         let iv_range = match bounds.as_slice() {
             [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
             _ => Itv::TOP,
@@ -2321,7 +2317,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        let trips = trips.filter(|_| runs);
         // A short loop of constant trip count T: the states at the top of
         // its T iterations, joined without widening (exact for T = 1,
         // where no back edge is taken); else a fixed point.
@@ -2369,7 +2364,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 exit.vals.insert(value_key(r.into()), v.clone());
             }
         }
-        if !runs {
+        // Not known to run: the loop may be skipped.
+        if trips.is_none() {
             let mut skipped = state.clone();
             for (j, r) in op.results().enumerate() {
                 if let Some(v) = inits.get(j) {
@@ -2470,8 +2466,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         out
     }
 
-    /// The header of a loop: the join of `entry` and `back(header)`,
-    /// iterated quietly to a fixed point (step 6).
     /// True once the walk's work passed its budget; the first time, a
     /// located error at the loop `op` (not quieted: the function fails).
     fn over_budget(&mut self, op: &OperationRef<'c, 'a>) -> bool {
@@ -2485,6 +2479,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         self.budget.exhausted
     }
 
+    /// The header of a loop: the join of `entry` and `back(header)`,
+    /// iterated quietly to a fixed point (step 6).
     fn fixed_point(
         &mut self,
         op: &OperationRef<'c, 'a>,

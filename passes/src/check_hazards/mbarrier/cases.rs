@@ -45,12 +45,16 @@ pub(super) struct Split {
     pub(super) regions: usize,
 }
 
-/// The switches of `function` to split on, if any.
-pub(super) fn split<'c: 'a, 'a>(function: &OperationRef<'c, 'a>) -> Option<Split> {
+/// The switches of `function` (whose ops are `nested`) to split on, if any.
+pub(super) fn split<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    nested: &[OperationRef<'c, 'a>],
+) -> Option<Split> {
     let entry = ops::blocks_of(function).first().copied()?;
     // (selector and cases, switches, regions), in op order.
     let mut groups: Vec<(String, FxHashSet<usize>, usize)> = Vec::new();
-    for op in ops::nested_ops(function) {
+    for op in nested {
+        let op = *op;
         if !ops::is(&op, "scf.index_switch") {
             continue;
         }
