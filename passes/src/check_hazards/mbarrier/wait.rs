@@ -1,0 +1,332 @@
+//! Step 4: `apipe.mbarrier_wait` (the group a wait names, the proof that
+//! its phase is reached, and what it completes).
+
+use super::*;
+
+impl<'c: 'a, 'a> Analysis<'c, 'a> {
+    /// Step 4.
+    pub(super) fn wait(&mut self, op: &OperationRef<'c, 'a>, state: &mut State) {
+        let ring = value_key(op.operand(0).unwrap());
+        let Some(&Ring { slots: k, .. }) = self.rings.get(&ring) else {
+            return;
+        };
+        let slot = self.get(state, op.operand(1).unwrap());
+        let parity = self.get(state, op.operand(2).unwrap());
+        let r = state.rings[&ring].clone();
+        let constant_parity = parity.range.as_exact().or_else(|| match parity.shape {
+            Shape::Bit { base, k: kk, set } if kk == k => state
+                .val(base)
+                .range
+                .as_exact()
+                .map(|x| ((divu(x, k) & 1 == 1) == set) as i64),
+            _ => None,
+        });
+        // A slot `x mod K` (`x & (K - 1)`, `arith.remui x, K`; any value
+        // when K = 1) and parity `((x div K) & 1) != 0` (or `== 0`) of one
+        // count x whose δ is known: its group directly.
+        let slot_count = |pbase: usize| {
+            slot_base(state, &slot, k)
+                .or((k == 1 && slot.range.as_exact() == Some(0)).then_some(pbase))
+        };
+        let symbolic = match parity.shape {
+            Shape::Bit {
+                base: pbase,
+                k: kk,
+                set,
+            } if kk == k && slot_count(pbase).is_some() => {
+                let base = slot_count(pbase).unwrap();
+                let (vb, vp) = (state.val(base), state.val(pbase));
+                let (db, dp) = (state.rel(&vb, ring), state.rel(&vp, ring));
+                (db != Itv::TOP && (base == pbase || db.as_exact().is_some() && db == dp)).then(
+                    || {
+                        if set {
+                            db
+                        } else {
+                            db.shift(k)
+                        }
+                    },
+                )
+            }
+            _ => None,
+        };
+        let mut name_number = None;
+        let name = match (parity.shape, symbolic) {
+            (
+                Shape::Bit {
+                    base: pbase,
+                    set: true,
+                    ..
+                },
+                Some(_),
+            ) if slot_count(pbase) == Some(pbase) => Some(GroupName::Value(ring, pbase)),
+            _ => match (r.n.as_exact(), symbolic) {
+                (Some(n), Some(d)) => d.as_exact().map(|d| GroupName::Number(ring, n - d)),
+                _ => None,
+            },
+        };
+        if let Some(s) = slot.range.as_exact().filter(|s| !(0..k).contains(s)) {
+            self.error(
+                op,
+                &format!("waits on slot {s}, outside its ring of {k} slots"),
+            );
+            return self.unproved(op);
+        }
+        let constants = (
+            self.constant_slot(state, &slot, k),
+            constant_parity,
+            r.counts(),
+        );
+        // A CUTLASS-style (index, phase) pair (`pipe`): the offsets both
+        // masks share.
+        let pipelined = state.masks(&slot, ring).index & state.masks(&parity, ring).phase;
+        let distance: Option<Itv> = match (symbolic, constants) {
+            (Some(d), _) => Some(d),
+            (None, (Some(s), Some(p), Some(ns))) if ns.len() == 1 => {
+                let g = latest_group(ns[0], s, p, k);
+                name_number = Some(GroupName::Number(ring, g));
+                Some(Itv::exact(ns[0] - g))
+            }
+            (None, (Some(s), Some(p), Some(ns))) => ns
+                .iter()
+                .map(|n| Itv::exact(n - latest_group(*n, s, p, k)))
+                .reduce(Itv::join),
+            _ if pipelined != 0 => {
+                let d = pipe::offsets(pipelined, k)
+                    .map(|e| Itv::exact(pipe::distance(e, k)))
+                    .reduce(Itv::join);
+                if let (Some(n), Some(d)) = (r.n.as_exact(), d.and_then(Itv::as_exact)) {
+                    name_number = Some(GroupName::Number(ring, n - d));
+                }
+                d
+            }
+            // The count known mod 2K: the distance of the latest group of
+            // that slot and parity depends on `n mod 2K` only.
+            (None, (Some(s), Some(p), None)) => match r.representatives(0) {
+                Some(ns) => ns
+                    .into_iter()
+                    .map(|n| Itv::exact(n - latest_group(n, s, p, k)))
+                    .reduce(Itv::join),
+                None => {
+                    self.error(op, &format!("waits on a constant slot and parity, but the number of earlier arrives on its ring ({}) is not known here", r.n.show()));
+                    return self.unproved(op);
+                }
+            },
+            // A constant slot s and the parity of a count `x` (exact `δ`)
+            // known mod K: the group named is `x - x mod K + s`, in x's
+            // phase (`!= 0`) or the phase before (`== 0`).
+            (None, (Some(s), None, _))
+                if matches!(parity.shape, Shape::Bit { base, k: kk, .. } if kk == k && {
+                    let x = state.val(base);
+                    let d = state.rel(&x, ring);
+                    d.as_exact().is_some() && r.count_mod(d, k).is_some()
+                }) =>
+            {
+                let Shape::Bit { base, set, .. } = parity.shape else {
+                    unreachable!()
+                };
+                let d = state.rel(&state.val(base), ring);
+                let x = r.count_mod(d, k).unwrap();
+                let within = d.shift(x - s.rem_euclid(k));
+                Some(if set { within } else { within.shift(k) })
+            }
+            _ => None,
+        };
+        let distance = distance.or_else(|| split_on_slot(state, ring, &slot, &parity));
+        self.name(op, name.or(name_number));
+        let Some(d) = distance else {
+            let negative = |v: &Val| match v.shape {
+                Shape::Rem { base, k: kk } | Shape::Div { base, k: kk } => {
+                    kk == k && !unsigned_is_floor(state, &state.val(base), k)
+                }
+                _ => false,
+            };
+            let parity_base = match parity.shape {
+                Shape::Bit { base, .. } => Some(state.val(base)),
+                _ => None,
+            };
+            if negative(&slot) || parity_base.is_some_and(|b| negative(&b)) {
+                self.error(op, &format!("waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K ({k}) is a power of two; guard the wait so that the count is at least 0"));
+                return self.unproved(op);
+            }
+            self.error(op, &format!("waits on a slot and parity that apipe-check-hazards cannot relate to its ring's arrivals: expected slot {} and parity {} (or `== 0`, the phase before) of one count x of the ring, constants, or a CUTLASS-style (index, phase) pair advanced once per arrive (`index + 1 == {k} ? 0 : index + 1`, the phase flipped on the wrap)", slot_form(k, "x"), parity_form(k, "x")));
+            return self.unproved(op);
+        };
+        if state.rings[&ring].skew.hits(d, k) {
+            let by = state.rings[&ring].skew.by.and_then(|key| {
+                ops::nested_ops(&self.function)
+                    .into_iter()
+                    .find(|o| op_key(o) == key)
+                    .map(|o| apipe_dialect::location::describe(o.location()))
+            });
+            let by = by.map_or_else(String::new, |at| format!(" (at {at})"));
+            self.error(op, &format!("waits on a slot that an earlier arrive skipped: that arrive's slot was ahead of its ring's next one{by} (the count it was given ran ahead of the ring's arrives), so on some path this slot has completed one phase fewer than its ring's count says and the parity names another phase; the group it names is {} groups old on its ring of {k} slots", d.show()));
+            return self.unproved(op);
+        }
+        if d.lo < 1 {
+            self.error(op, &format!("can deadlock: on some path the phase it waits for is not armed yet (the group it names is {} groups old on its ring: its arrive comes after the wait)", d.show()));
+            return self.unproved(op);
+        }
+        if d.hi > k {
+            let newer = d.shift(-k);
+            let done = state.rings[&ring].done;
+            // The slot's latest group is complete on every path, or on some
+            // path it does not exist (its phase before phase 0 counts as
+            // complete): the slot's current phase has the parity waited
+            // for, and no arrive before the wait completes it.
+            let complete = done <= newer.lo || r.n.lo < newer.hi;
+            if d.lo <= k || d.hi > 2 * k || complete {
+                if d.lo > k && d.hi <= 2 * k {
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, and the slot's latest group ({} groups old) is complete there or not armed yet, so the slot's current phase has the parity it waits for and completes only with an arrive that comes after this wait (phase bit out of step)", d.show(), newer.show()));
+                } else {
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`", d.show()));
+                }
+                return self.unproved(op);
+            }
+            // The parity names the phase the slot completed before its
+            // latest group armed it again: on hardware the wait returns at
+            // once while that group is in flight. It completes the named
+            // group (and older ones) only, so the walk reports each read of
+            // the newer group's data as a read-after-write race.
+            self.soft_error(op, &format!("waits for a phase that has already completed: its parity names the group {} groups old on its ring of {k} slots, and the slot was armed again since by a group {} groups old that this wait does not wait for, so it returns at once while that group's copies are in flight (reads of their data race with them; were they to land first, it would block on a phase no arrive arms); wait with the other parity", d.show(), newer.show()));
+        }
+        // After an in-order ring reused a slot early (step 3), the slot's
+        // previous group (`δ_g + K` back) may still be in flight: its
+        // phase is then the current one, of the other parity, and the
+        // wait returns at once. It proves nothing; the walk reports the
+        // reads it leaves exposed.
+        if r.reused && r.done > d.lo + k && r.n.hi >= d.lo + k {
+            if self.quiet == 0 {
+                self.facts.early.insert(op_key(op));
+            }
+            self.name(op, None);
+            return self.unproved(op);
+        }
+        let single = state.rings.len() == 1;
+        let rs = state.rings.get_mut(&ring).unwrap();
+        rs.done = rs.done.min(d.hi);
+        // One ring: every group is a group of it, so the groups committed
+        // after g are `δ_g - 1` on each path. Several: the most over
+        // `hist` (which does not follow which path gave which δ; beyond
+        // K + 1 groups back, unknown).
+        let mut pending: Option<i64> = Some(-1);
+        if single {
+            pending = Some(d.hi - 1);
+        } else {
+            for age in d.lo..=d.hi {
+                let h = rs.hist.get((age - 1) as usize).copied().unwrap_or(Itv::TOP);
+                pending = match pending {
+                    Some(p) if h.hi < INF && h.lo > -INF => Some(p.max(h.hi)),
+                    _ => None,
+                };
+                if pending.is_none() {
+                    break;
+                }
+            }
+        }
+        if let Some(p) = pending {
+            self.complete_earlier_groups(state, ring, p);
+        }
+        self.record(op, pending);
+    }
+
+    /// Step 4 across rings: a wait on `ring` that completes every copy with
+    /// more than `pending` groups committed after it completed the phase
+    /// of a group whose arrival came after every earlier arrival of the
+    /// thread, on any ring. With in-order rings only ([`Ring::in_order`]:
+    /// one thread, whose arrivals count in the order of its arrives, as
+    /// docs/mbarrier.md states), each such earlier arrival has counted: on
+    /// every other ring, the groups with more than `pending` groups
+    /// committed after them on every path are complete.
+    pub(super) fn complete_earlier_groups(&self, state: &mut State, ring: usize, pending: i64) {
+        if !self.rings.values().all(|r| r.in_order) {
+            return;
+        }
+        for (key, rs) in state.rings.iter_mut() {
+            if *key == ring {
+                continue;
+            }
+            // Older groups have more groups committed after them: scan from
+            // the oldest the history keeps.
+            let mut oldest_pending = None;
+            for d in (1..=rs.hist.len()).rev() {
+                if rs.hist[d - 1].lo > pending {
+                    oldest_pending = Some(d as i64);
+                } else {
+                    break;
+                }
+            }
+            if let Some(d) = oldest_pending {
+                rs.done = rs.done.min(d);
+            }
+        }
+    }
+}
+
+/// Step 4 by cases: the distance of the group a wait names when its slot
+/// is that of a count (moved or not, [`Val::slot_of`]) and its parity that
+/// of another count `x` (`Shape::Bit`), both at exact distances: for each
+/// value the ring's `n` may have (few, or one per residue `n mod 2K` may have), the
+/// latest group of that slot and parity; their join. `None` when `n` is
+/// not known well enough or a count may be negative.
+pub(super) fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val) -> Option<Itv> {
+    let r = state.rings.get(&ring)?;
+    let k = r.slots;
+    let &(ds, 0) = slot.slot_of.get(&ring)? else {
+        return None;
+    };
+    let Shape::Bit { base, k: kk, set } = parity.shape else {
+        return None;
+    };
+    let dp = state.rel(&state.val(base), ring).as_exact()?;
+    if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
+        return None;
+    }
+    // Else a representative count per residue, larger than both
+    // distances.
+    let counts = r.counts().or_else(|| r.representatives(ds.max(dp)))?;
+    counts
+        .into_iter()
+        .map(|n| {
+            let s = (n - ds).rem_euclid(k);
+            let p = (((n - dp).div_euclid(k).rem_euclid(2) == 1) == set) as i64;
+            Itv::exact(n - latest_group(n, s, p, k))
+        })
+        .reduce(Itv::join)
+}
+
+/// How a slot `x mod K` of the count `x` is written, for messages.
+pub(super) fn slot_form(k: i64, x: &str) -> String {
+    if k & (k - 1) == 0 {
+        format!("`{x} & {}`", k - 1)
+    } else {
+        format!("`{x} mod {k}` (`arith.remui`)")
+    }
+}
+
+/// How the parity of the phase of the count `x` is written, for messages.
+pub(super) fn parity_form(k: i64, x: &str) -> String {
+    if k & (k - 1) == 0 {
+        format!("`({x} & {k}) != 0`")
+    } else {
+        format!("`(({x} div {k}) & 1) != 0`")
+    }
+}
+
+/// Every value of `n` when there are few (at most 4K, and 4096), else
+/// `None`.
+pub(super) fn enumerate(n: Itv, k: i64) -> Option<Vec<i64>> {
+    // At most 4K values, and never more than 4096 whatever K is.
+    let most = k.saturating_mul(4).min(4096);
+    (n.hi < INF && n.lo > -INF && n.hi - n.lo <= most).then(|| (n.lo..=n.hi).collect())
+}
+
+/// The latest group g < n (possibly negative: a phase before phase 0) of
+/// slot s whose phase `g div K` has parity p (step 4).
+pub(super) fn latest_group(n: i64, s: i64, p: i64, k: i64) -> i64 {
+    let mut g = n - 1;
+    // At most 2K steps back.
+    while g.rem_euclid(k) != s.rem_euclid(k) || g.div_euclid(k).rem_euclid(2) != p.rem_euclid(2) {
+        g -= 1;
+    }
+    g
+}

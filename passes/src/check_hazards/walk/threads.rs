@@ -1,0 +1,439 @@
+//! Threads in a kernel: which values are thread ids or vary between
+//! threads, which ops every thread runs, and the bounds of the thread ids
+//! (for the missing-barrier classes).
+
+use super::*;
+
+impl<'c, 'a> Analysis<'c, 'a> {
+    /// True if the value `k` is a thread id (distinct in every thread).
+    pub(in crate::check_hazards) fn is_thread_id(&self, k: usize) -> bool {
+        crate::access::values::is_thread_id(k)
+    }
+
+    /// The dimension (0 for x, 1 for y, 2 for z) of the thread id `k`
+    /// (a `gpu.thread_id`, a `gpu.global_id`, a `gpu.launch` body's
+    /// thread id argument).
+    pub(in crate::check_hazards) fn thread_id_dimension(&self, k: usize) -> Option<usize> {
+        if !self.is_thread_id(k) {
+            return None;
+        }
+        // Cached: the dimension attribute is read by printing it.
+        if let Some(&d) = self.dimensions.borrow().get(&k) {
+            return d;
+        }
+        // SAFETY: keys of symbols come from live values of this function.
+        let value = unsafe { value_of(k) };
+        let d = match defining_op(value) {
+            Some(op) => crate::access::values::gpu_dimension(&op),
+            None => block_argument(value).map(|(_, n)| n - 3),
+        };
+        self.dimensions.borrow_mut().insert(k, d);
+        d
+    }
+
+    /// A thread id of dimension `d` (0 for x, 1 for y, 2 for z) in scope
+    /// at `op`: the thread id argument of the innermost `gpu.launch`
+    /// around it, else the function's first `gpu.thread_id` of that
+    /// dimension; `None` if the function has none.
+    pub(in crate::check_hazards) fn thread_id_of_dimension(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        d: usize,
+    ) -> Option<usize> {
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                let block = parent.region_at(0)?.first_block()?;
+                return Some(crate::access::values::value_key(
+                    ops::argument_at(&block, 3 + d)?.into(),
+                ));
+            }
+            current = parent.parent_operation();
+        }
+        *self
+            .thread_ids
+            .get_or_insert_with(|| {
+                let mut ids = [None; 3];
+                for op in ops::nested_ops(&self.function) {
+                    if ops::is(&op, "gpu.thread_id") {
+                        if let (Some(d), Ok(result)) =
+                            (crate::access::values::gpu_dimension(&op), op.result(0))
+                        {
+                            ids[d].get_or_insert(crate::access::values::value_key(result.into()));
+                        }
+                    }
+                }
+                ids
+            })
+            .get(d)?
+    }
+
+    /// True if the block has one thread: each dimension's size is 1, as
+    /// the kernel states (`known_block_size`, a `gpu.launch` of constant
+    /// sizes) or as every `gpu.launch_func` of the module launches it (a
+    /// kernel the module does not launch is not taken to have one thread).
+    pub(in crate::check_hazards) fn single_thread_block(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+    ) -> bool {
+        let launched =
+            launch_name(&self.function).and_then(|name| self.launches.get(&name).copied());
+        (0..3).all(|d| match crate::access::values::known_block_size(op, d) {
+            Some(size) => size == 1,
+            None => launched.is_some_and(|flags| !flags[d]),
+        })
+    }
+
+    /// True if two threads of the block running `op` may have different
+    /// ids in dimension `d` (0 for x, 1 for y, 2 for z): the size stated
+    /// (`known_block_size`, a `gpu.launch` with constant sizes) exceeds 1;
+    /// with none stated, a `gpu.launch` body, or a function that uses an
+    /// id of that dimension (`gpu.thread_id`, `gpu.global_id` with a use),
+    /// or a kernel
+    /// that a `gpu.launch_func` of the module launches with a size there
+    /// other than the constant 1. A kernel that never reads an id of a
+    /// dimension, and is launched in the module only with size 1 there (or
+    /// not at all), is assumed to run with size 1 there (README, "Status
+    /// and known limits").
+    pub(in crate::check_hazards) fn dimension_may_differ(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        d: usize,
+    ) -> bool {
+        if let Some(size) = crate::access::values::known_block_size(op, d) {
+            return size > 1;
+        }
+        let mut current = op.parent_operation();
+        while let Some(parent) = current {
+            if ops::is(&parent, "gpu.launch") {
+                return true;
+            }
+            current = parent.parent_operation();
+        }
+        let function = self.function;
+        let launches = &self.launches;
+        let reads = *self
+            .reads_dimension
+            .get_or_insert_with(|| dimensions_used(&function, launches));
+        reads.get(d).copied().unwrap_or(true)
+    }
+
+    /// What the in-bounds rule ([`crate::access::region::in_bounds`]) says
+    /// of the thread ids alone, for every thread of a kernel: the
+    /// constraints of the accesses (`memref.load`, `memref.store`, an
+    /// `apipe.copy`'s source and destination) of the ops directly in the
+    /// kernel's body, which every thread runs, that mention thread ids and
+    /// nothing else. A copy into `buf[tid]` of a `memref<16xf32, 3>` at the
+    /// top of the kernel bounds `tid` by 16 for every comparison between
+    /// threads in the kernel, not only for those with that copy (an access
+    /// out of bounds is undefined behaviour, so no thread has a larger id).
+    pub(in crate::check_hazards) fn thread_bounds(&mut self) -> Vec<Constraint> {
+        if let Some(bounds) = &self.thread_bounds {
+            return bounds.clone();
+        }
+        let mut bounds = Vec::new();
+        let body = self.function.region_at(0).and_then(|r| r.first_block());
+        let mut next = body.and_then(|b| b.first_operation());
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if !crate::access::region::bounded_access(&op) || !self.runs_in_every_thread(&op) {
+                continue;
+            }
+            let found = self.cache.of(&op);
+            for access in &found.accesses {
+                for c in crate::access::region::thread_id_bounds(&op, &access.region) {
+                    if !bounds.contains(&c) {
+                        bounds.push(c);
+                    }
+                }
+            }
+        }
+        self.thread_bounds = Some(bounds.clone());
+        bounds
+    }
+
+    /// True if every thread of the block that reaches `op`'s function runs
+    /// `op` on the same path: every branch and loop around it (up to the
+    /// function) decides on values equal in every thread ([`is_variant`]),
+    /// no other op with regions encloses it, and every region on the way
+    /// has a single block (a `cf.cond_br` inside an `scf.execute_region`
+    /// may branch on the thread id), in a kernel (not a device function).
+    ///
+    /// [`is_variant`]: Analysis::is_variant
+    pub(in crate::check_hazards) fn runs_in_every_thread(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+    ) -> bool {
+        // Only a kernel's (or a `gpu.launch` body's) arguments are the same
+        // in every thread; a device function's may not be (a helper called
+        // with `tid < 16`).
+        let kernel = (ops::is(&self.function, "gpu.func")
+            && self.function.has_attribute("gpu.kernel"))
+            || ops::is(&self.function, "gpu.launch");
+        if !kernel {
+            return false;
+        }
+        if !ops::in_single_block_region(op) {
+            return false;
+        }
+        for parent in ops::ancestors(op) {
+            if parent == self.function {
+                return true;
+            }
+            if !ops::in_single_block_region(&parent) {
+                return false;
+            }
+            let uniform = match ops::name(&parent) {
+                "scf.if" | "scf.index_switch" => parent
+                    .operand(0)
+                    .is_ok_and(|c| !self.is_variant(Symbol::Value(key_of_value(c)))),
+                "scf.for" | "scf.while" => !self.is_variant(Symbol::Trips(key(&parent))),
+                "scf.execute_region" => true,
+                _ => false,
+            };
+            if !uniform {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// True if the symbol may differ between threads.
+    pub(in crate::check_hazards) fn is_variant(&mut self, s: Symbol) -> bool {
+        match s {
+            Symbol::Value(k) | Symbol::Stale(k) => self.value_variant(k, 0),
+            Symbol::Iteration(l) | Symbol::Trips(l) => {
+                // SAFETY: loop keys come from live ops of this function.
+                let l = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: l as _ }) };
+                // An `scf.while` runs as long as its condition holds.
+                if ops::is(&l, "scf.while") {
+                    let condition = l
+                        .region_at(0)
+                        .and_then(|r| r.first_block())
+                        .and_then(|b| b.terminator())
+                        .and_then(|c| c.operand_at(0));
+                    return condition.is_none_or(|c| self.value_variant(key_of_value(c), 0));
+                }
+                (0..l.operand_count().min(3))
+                    .any(|i| self.value_variant(key_of_value(l.operand(i).unwrap()), 0))
+            }
+            _ => false,
+        }
+    }
+
+    /// True if the memory that the load `op` reads may be written by the
+    /// function: by an op that writes all memory, or by a write access to
+    /// the same buffer or to a buffer of unknown origin. Two different
+    /// arguments (or an argument and a global) are taken to be distinct
+    /// here, as for the hazards the checker reports as errors.
+    pub(super) fn may_be_written(&mut self, op: &OperationRef<'c, 'a>) -> bool {
+        use crate::access::{region::RootKind, same_buffer};
+        if self.written.is_none() {
+            let mut roots = Vec::new();
+            let mut all = false;
+            for o in ops::nested_ops(&self.function) {
+                let found = self.cache.of(&o);
+                all |= found.writes_all;
+                roots.extend(
+                    found
+                        .accesses
+                        .iter()
+                        .filter(|a| a.kind == AccessKind::Write)
+                        .map(|a| a.region.root.clone()),
+                );
+            }
+            self.written = Some((roots, all));
+        }
+        let read = self.cache.of(op);
+        let Some((roots, all)) = &self.written else {
+            return true;
+        };
+        *all || read.reads_all
+            || read.accesses.iter().any(|a| {
+                roots.iter().any(|w| {
+                    same_buffer(w, &a.region.root)
+                        || matches!(w.kind, RootKind::Other | RootKind::Choice(_))
+                        || matches!(a.region.root.kind, RootKind::Other | RootKind::Choice(_))
+                })
+            })
+    }
+
+    /// [`Analysis::value_variant`] of argument `n` (key `k`) of `block`, a
+    /// region of the `scf.while` `w`. An `after` argument is the
+    /// `scf.condition` operand it receives. A `before` argument is variant
+    /// if its initial value or the value the `after` region yields for it
+    /// is: the cycle through the loop is first taken as invariant, and the
+    /// answers found under that assumption are dropped when the argument
+    /// turns out variant (a least fixed point).
+    pub(super) fn while_argument_variant(
+        &mut self,
+        w: &OperationRef<'c, 'a>,
+        block: BlockRef<'c, 'a>,
+        n: usize,
+        k: usize,
+        depth: usize,
+    ) -> bool {
+        let region = |i: usize| w.region_at(i).and_then(|r| r.first_block());
+        let terminator_operand = |b: Option<BlockRef<'c, 'a>>, i: usize| {
+            b.and_then(|b| b.terminator())
+                .and_then(|t| t.operand_at(i))
+                .map(key_of_value)
+        };
+        if region(1) == Some(block) {
+            return terminator_operand(region(0), n + 1)
+                .is_none_or(|v| self.value_variant(v, depth + 1));
+        }
+        let known: FxHashSet<usize> = self.variant.keys().copied().collect();
+        self.variant.insert(k, false);
+        let variant = w
+            .operand(n)
+            .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+            || terminator_operand(region(1), n).is_none_or(|v| self.value_variant(v, depth + 1));
+        if variant {
+            self.variant.retain(|key, v| known.contains(key) || *v);
+        }
+        variant
+    }
+
+    pub(super) fn value_variant(&mut self, k: usize, depth: usize) -> bool {
+        if let Some(v) = self.variant.get(&k) {
+            return *v;
+        }
+        if depth > 32 {
+            return true;
+        }
+        // SAFETY: keys come from live values of this function.
+        let value = unsafe { value_of(k) };
+        let variant = if constant(value).is_some() {
+            false
+        } else if let Some(op) = defining_op(value) {
+            let name = ops::name(&op);
+            match name {
+                "gpu.thread_id" | "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
+                "gpu.block_id"
+                | "gpu.block_dim"
+                | "gpu.grid_dim"
+                | "gpu.subgroup_size"
+                | "gpu.num_subgroups"
+                | "gpu.cluster_id"
+                | "gpu.cluster_dim"
+                | "gpu.cluster_block_id"
+                | "gpu.cluster_dim_blocks" => false,
+                // A load at the same position in every thread, of memory
+                // that nothing in the function writes, reads the same value
+                // in every thread (a trip count or a bound read from a
+                // table).
+                "memref.load" | "vector.load" | "affine.load" => {
+                    let indices: Vec<usize> = op.operands().skip(1).map(key_of_value).collect();
+                    indices
+                        .into_iter()
+                        .any(|o| self.value_variant(o, depth + 1))
+                        || self.may_be_written(&op)
+                }
+                _ if name.starts_with("arith.")
+                    || name.starts_with("index.")
+                    || name == "affine.apply" =>
+                {
+                    let operands: Vec<usize> = op.operands().map(key_of_value).collect();
+                    operands
+                        .into_iter()
+                        .any(|o| self.value_variant(o, depth + 1))
+                }
+                _ => true,
+            }
+        } else if let Some((block, n)) = block_argument(value) {
+            match block.parent_operation() {
+                Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
+                    ops::is(&p, "gpu.launch") && (3..6).contains(&n)
+                }
+                Some(p) if ops::is(&p, "scf.for") && n == 0 => (0..3).any(|i| {
+                    p.operand(i)
+                        .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+                }),
+                Some(p) if ops::is(&p, "scf.while") => {
+                    self.while_argument_variant(&p, block, n, k, depth)
+                }
+                _ => true,
+            }
+        } else {
+            true
+        };
+        self.variant.insert(k, variant);
+        variant
+    }
+}
+
+/// True if `value` is computed by `arith` / `index` ops from thread ids
+/// and constants alone, with at least one thread id (`gpu.thread_id`, a
+/// `gpu.launch` body's id argument): a branch on it is one the threads of
+/// a block split on by their ids, not one only taken to vary (a loop's
+/// result, a load, an argument).
+pub(super) fn computed_from_thread_ids(value: Value, depth: usize) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    if crate::access::values::block_thread_id_dimension(value).is_some() {
+        return true;
+    }
+    let Some(op) = defining_op(value) else {
+        return false;
+    };
+    let name = ops::name(&op);
+    if !(name.starts_with("arith.") || name.starts_with("index.")) {
+        return false;
+    }
+    let operands: Vec<Value> = op.operands().collect();
+    !operands.is_empty()
+        && operands
+            .iter()
+            .all(|v| constant(*v).is_some() || computed_from_thread_ids(*v, depth + 1))
+        && operands.iter().any(|v| constant(*v).is_none())
+}
+
+/// True if `value` (a thread id) is used only to elect thread
+/// `(0, 0, 0)`: through `arith.ori` with other ids into `arith.cmpi` with
+/// the constant 0, as `apipe-tokens-to-mbarrier` emits for the thread that
+/// initializes the barriers. Such a read says nothing about how the
+/// kernel's data depends on that dimension.
+/// A plain `%tid_y == 0` is no election (a guard on the dimension itself).
+pub(super) fn only_elects(value: Value, depth: usize) -> bool {
+    let users = crate::token_values::users(value);
+    depth < 8
+        && !users.is_empty()
+        && users.iter().all(|user| match ops::name(user) {
+            "arith.ori" => user
+                .result(0)
+                .is_ok_and(|r| only_elects(r.into(), depth + 1)),
+            "arith.cmpi" => depth > 0 && user.operands().any(|v| constant(v) == Some(0)),
+            _ => false,
+        })
+}
+
+/// The name `gpu.launch_func` gives the `gpu.func` `function`
+/// (`@module::@kernel`), if it is one.
+pub(super) fn launch_name(function: &OperationRef) -> Option<String> {
+    if !ops::is(function, "gpu.func") {
+        return None;
+    }
+    let (kernel, module) = (
+        group_distance::symbol_name(function)?,
+        function
+            .parent_operation()
+            .and_then(|m| group_distance::symbol_name(&m))?,
+    );
+    Some(format!("@{module}::@{kernel}"))
+}
+
+/// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
+/// body, or a function that uses thread ids or barriers (a kernel written as
+/// `func.func`, as IREE and upstream tests do).
+pub(super) fn runs_on_threads(function: &OperationRef) -> bool {
+    ops::is(function, "gpu.func")
+        || ops::is(function, "gpu.launch")
+        || ops::nested_ops(function).iter().any(|op| {
+            matches!(
+                ops::name(op),
+                "gpu.barrier" | "gpu.thread_id" | "gpu.lane_id" | "nvvm.barrier0"
+            )
+        })
+}
