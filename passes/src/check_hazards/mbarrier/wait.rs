@@ -281,6 +281,12 @@ pub(super) fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val
     if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
         return None;
     }
+    // One count for both (a slot `((x mod K) + 0) mod K`): group x in its
+    // own phase, or the phase before, whatever `n` is.
+    if ds == dp {
+        let d = Itv::exact(ds);
+        return Some(if set { d } else { d.shift(k) });
+    }
     // Else a representative count per residue, larger than both
     // distances.
     let counts = r.counts().or_else(|| r.representatives(ds.max(dp)))?;
