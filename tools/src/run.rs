@@ -57,13 +57,15 @@ use std::{io::Write, process::ExitCode, time::Instant};
 /// temporary buffers) lowers the `vector.transfer_read` / `transfer_write`
 /// that `convert-vector-to-llvm` cannot (permutation maps, several
 /// dimensions). `expand-strided-metadata` runs before `lower-affine`: it
-/// turns `memref.subview` into `affine.apply`.
+/// turns `memref.subview` into `affine.apply`. `convert-vector-to-llvm`
+/// runs on its own (the vector patterns `convert-to-llvm` takes leave the
+/// transfers); `convert-to-llvm` then applies the LLVM patterns of the
+/// other dialects (their `ConvertToLLVMPatternInterface`) in one dialect
+/// conversion: one walk of the module, not one per dialect.
 pub const LLVM_PIPELINE: &str =
     "builtin.module(func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),\
-    expand-strided-metadata,lower-affine,\
-    convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,\
-    convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,\
-    convert-ub-to-llvm,reconcile-unrealized-casts)";
+    expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-to-llvm,\
+    reconcile-unrealized-casts)";
 
 /// The runner utilities `mlir-runner` tests link (`printMemrefF32`,
 /// `printF32`, `printNewline`, ...).
@@ -266,12 +268,12 @@ fn run(cli: &Cli) -> Result<bool, Error> {
         report(&capture);
         return Ok(false);
     };
-    // `finalize-memref-to-llvm` converts `memref.generic_atomic_rmw` only
+    // The memref-to-LLVM patterns convert `memref.generic_atomic_rmw` only
     // when the ops of its body are LLVM ops already.
     let pipeline = if has_op(&module, "memref.generic_atomic_rmw") {
         LLVM_PIPELINE.replace(
-            "finalize-memref-to-llvm",
-            "convert-arith-to-llvm,finalize-memref-to-llvm",
+            "convert-to-llvm",
+            "convert-arith-to-llvm,finalize-memref-to-llvm,convert-to-llvm",
         )
     } else {
         LLVM_PIPELINE.to_owned()
