@@ -196,6 +196,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         "cpp/ApipeBulkCopy.cpp",
         "capi/ApipeDiagnostics.cpp",
         "capi/ApipeEffects.cpp",
+        "capi/ApipeExecutionEngine.cpp",
         "capi/ApipeOrder.cpp",
     ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {

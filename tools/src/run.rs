@@ -46,8 +46,8 @@ use melior::{
     StringRef,
 };
 use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineLookupPacked,
-    mlirExecutionEngineRegisterSymbol, MlirExecutionEngine,
+    mlirExecutionEngineDestroy, mlirExecutionEngineLookupPacked, mlirExecutionEngineRegisterSymbol,
+    MlirExecutionEngine, MlirModule, MlirStringRef,
 };
 use std::{io::Write, process::ExitCode, time::Instant};
 
@@ -486,6 +486,18 @@ fn probe_stacks(module: &Module) {
     }
 }
 
+unsafe extern "C" {
+    /// `mlirExecutionEngineCreate` with code generation at `opt_level` too
+    /// (`dialects/capi/ApipeExecutionEngine.cpp`: the C API of LLVM 22
+    /// generates code at -O2 whatever the level).
+    fn apipeExecutionEngineCreate(
+        module: MlirModule,
+        opt_level: i32,
+        paths: i32,
+        shared_lib_paths: *const MlirStringRef,
+    ) -> MlirExecutionEngine;
+}
+
 /// The MLIR ExecutionEngine through the C API: melior's wrapper does not
 /// report a failed creation (a null engine), which must be an error here.
 /// Drivers that run many entries of one module (the differential harness)
@@ -493,8 +505,8 @@ fn probe_stacks(module: &Module) {
 pub struct Engine(MlirExecutionEngine);
 
 impl Engine {
-    /// JIT-compiles `module` (in the LLVM dialect) at `opt_level` with the
-    /// shared `libraries`.
+    /// JIT-compiles `module` (in the LLVM dialect) at `opt_level` (LLVM IR
+    /// passes and code generation) with the shared `libraries`.
     ///
     /// # Errors
     /// The JIT could not compile the module.
@@ -509,13 +521,11 @@ impl Engine {
         // SAFETY: the module is live and in the LLVM dialect; the path
         // strings outlive the call.
         let raw = unsafe {
-            mlirExecutionEngineCreate(
+            apipeExecutionEngineCreate(
                 module.to_raw(),
                 opt_level as i32,
                 paths.len() as i32,
                 paths.as_ptr(),
-                false,
-                false,
             )
         };
         if raw.ptr.is_null() {
