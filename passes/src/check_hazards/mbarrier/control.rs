@@ -4,6 +4,20 @@
 use super::*;
 
 impl<'c: 'a, 'a> Analysis<'c, 'a> {
+    /// The values the terminator of `block` yields (read in `state`)
+    /// become the results of `op` in `state`.
+    fn yield_results(&self, op: &OperationRef<'c, 'a>, block: BlockRef<'c, 'a>, state: &mut State) {
+        let yielded: Vec<Val> = block
+            .terminator()
+            .map(|t| t.operands().map(|v| self.get(state, v)).collect())
+            .unwrap_or_default();
+        for (j, r) in op.results().enumerate() {
+            if let Some(v) = yielded.get(j) {
+                state.vals.insert(value_key(r.into()), v.clone());
+            }
+        }
+    }
+
     /// Step 5: records whether the `scf.if` `op` is the guard `n - x <=u c`
     /// of a ring of `K <= c` slots on this visit (final rounds only;
     /// joined over visits).
@@ -97,15 +111,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             if !branch.live {
                 continue;
             }
-            let yielded: Vec<Val> = block
-                .terminator()
-                .map(|t| t.operands().map(|v| self.get(&branch, v)).collect())
-                .unwrap_or_default();
-            for (j, r) in op.results().enumerate() {
-                if let Some(v) = yielded.get(j) {
-                    branch.vals.insert(value_key(r.into()), v.clone());
-                }
-            }
+            self.yield_results(op, block, &mut branch);
             out = Some(match out {
                 Some(o) => o.join(&branch, false),
                 None => branch,
@@ -208,15 +214,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(trips) = trips {
             self.bound_by_iterations(op, &entry, &mut exit, trips, true);
         }
-        let yielded: Vec<Val> = body
-            .terminator()
-            .map(|t| t.operands().map(|v| self.get(&exit, v)).collect())
-            .unwrap_or_default();
-        for (j, r) in op.results().enumerate() {
-            if let Some(v) = yielded.get(j) {
-                exit.vals.insert(value_key(r.into()), v.clone());
-            }
-        }
+        self.yield_results(op, body, &mut exit);
         // Not known to run: the loop may be skipped.
         if trips.is_none() {
             let mut skipped = state.clone();

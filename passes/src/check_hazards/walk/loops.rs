@@ -90,27 +90,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
         next: &mut State<'c, 'a>,
         give_up: bool,
     ) {
-        let tau = Symbol::Iteration(key(l));
-        let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
-        let earlier = Lin::symbol(tau)
-            .offset(-1)
-            .and_then(|t1| Constraint::le(&sigma, &t1));
-        // τ -> σ + k for an entry issued k iterations back.
-        let issued_in = |when: &[Constraint]| -> Option<Lin> {
-            let k = crate::check_hazards::classes::age(when, l).filter(|k| *k >= 1)?;
-            sigma.offset(k)
-        };
-        let forget_dims = |region: &mut crate::access::Region| {
-            if let Some(dims) = &mut region.dims {
-                for dim in dims {
-                    if let crate::access::Dim::Range { start, .. } = dim {
-                        if start.mentions(tau) {
-                            *dim = crate::access::Dim::Any;
-                        }
-                    }
-                }
-            }
-        };
+        let earlier = Earlier::of(l);
+        let (tau, issued_in, forget_dims) = (
+            earlier.tau,
+            |when: &[Constraint]| earlier.issued_in(when, l),
+            |region: &mut crate::access::Region| earlier.forget_dims(region),
+        );
+        let earlier = earlier.constraint.clone();
         let instances = std::mem::take(&mut next.instances);
         for mut instance in instances {
             match header.instances.iter().find(|h| h.same_copy(&instance)) {
@@ -191,26 +177,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
         next: &mut State<'c, 'a>,
         give_up: bool,
     ) {
-        let tau = Symbol::Iteration(key(l));
-        let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
-        let earlier = Lin::symbol(tau)
-            .offset(-1)
-            .and_then(|t1| Constraint::le(&sigma, &t1));
-        let issued_in = |when: &[Constraint]| -> Option<Lin> {
-            let k = crate::check_hazards::classes::age(when, l).filter(|k| *k >= 1)?;
-            sigma.offset(k)
-        };
-        let forget_dims = |region: &mut crate::access::Region| {
-            if let Some(dims) = &mut region.dims {
-                for dim in dims {
-                    if let crate::access::Dim::Range { start, .. } = dim {
-                        if start.mentions(tau) {
-                            *dim = crate::access::Dim::Any;
-                        }
-                    }
-                }
-            }
-        };
+        let earlier = Earlier::of(l);
+        let (tau, issued_in, forget_dims) = (
+            earlier.tau,
+            |when: &[Constraint]| earlier.issued_in(when, l),
+            |region: &mut crate::access::Region| earlier.forget_dims(region),
+        );
+        let earlier = earlier.constraint.clone();
         let reads = std::mem::take(&mut next.reads);
         for mut read in reads {
             match header
@@ -511,6 +484,47 @@ impl<'c, 'a> Analysis<'c, 'a> {
             self.cache.forms.add_facts(&mut system);
             if system.feasible().may() {
                 state.instances.push(instance);
+            }
+        }
+    }
+}
+
+/// What widening the loop `l` needs: its iteration `τ`, a fresh `σ` for
+/// "some earlier iteration", and the constraint `σ <= τ - 1`.
+struct Earlier {
+    tau: Symbol,
+    sigma: Lin,
+    constraint: Option<Constraint>,
+}
+
+impl Earlier {
+    fn of(l: &OperationRef) -> Self {
+        let tau = Symbol::Iteration(key(l));
+        let sigma = Lin::symbol(Symbol::Fresh(fresh_id(key(l), 3)));
+        let constraint = Lin::symbol(tau)
+            .offset(-1)
+            .and_then(|t1| Constraint::le(&sigma, &t1));
+        Earlier {
+            tau,
+            sigma,
+            constraint,
+        }
+    }
+
+    /// `τ -> σ + k` for an entry issued `k >= 1` iterations back (its
+    /// constraints `when` say so), else `None`.
+    fn issued_in(&self, when: &[Constraint], l: &OperationRef) -> Option<Lin> {
+        let k = crate::check_hazards::classes::age(when, l).filter(|k| *k >= 1)?;
+        self.sigma.offset(k)
+    }
+
+    /// Makes every dimension of `region` whose start depends on `τ` any.
+    fn forget_dims(&self, region: &mut crate::access::Region) {
+        for dim in region.dims.iter_mut().flatten() {
+            if let crate::access::Dim::Range { start, .. } = dim {
+                if start.mentions(self.tau) {
+                    *dim = crate::access::Dim::Any;
+                }
             }
         }
     }
