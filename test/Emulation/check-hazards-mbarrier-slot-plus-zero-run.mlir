@@ -7,6 +7,9 @@
 //     silent (it reported "cannot relate": it looked for the count's
 //     residue to split on), and every mode prints make-sync's values
 //     for %n = 0, 3 and 9.
+//   @plus_k: the same wait with slot `(w + 4) mod 4` (`arith.remui`):
+//     the count w + 4 has w's slot. Silent (it reported "cannot relate"),
+//     and every mode prints make-sync's values for %n = 3 and 9.
 //   @broken: w = count, a group not armed yet: the checker reports the
 //     wait, and apipe-run stops there (deadlock).
 // A[i] = i.
@@ -19,8 +22,10 @@
 // SYNC: 0
 // SYNC-NEXT: 9
 // SYNC-NEXT: 54
-// MODES-COUNT-5: {{^}}0{{[[:space:]]+}}9{{[[:space:]]+}}54{{$}}
-// RUN-BROKEN: check-hazards-mbarrier-slot-plus-zero-run.mlir:[[@LINE+67]]:3: error: deadlock: this 'apipe.mbarrier_wait' can never return
+// SYNC-NEXT: 9
+// SYNC-NEXT: 54
+// MODES-COUNT-5: {{^}}0{{[[:space:]]+}}9{{[[:space:]]+}}54{{[[:space:]]+}}9{{[[:space:]]+}}54{{$}}
+// RUN-BROKEN: check-hazards-mbarrier-slot-plus-zero-run.mlir:[[@LINE+104]]:3: error: deadlock: this 'apipe.mbarrier_wait' can never return
 
 func.func @moved(%A: memref<64xf32>, %n: index) -> f32 {
   %c0 = arith.constant 0 : index
@@ -53,6 +58,43 @@ func.func @moved(%A: memref<64xf32>, %n: index) -> f32 {
   %p = arith.cmpi ne, %hi, %c0 : index
   %m = arith.addi %low, %c0 : index
   %s = arith.remui %m, %c4 : index
+  apipe.mbarrier_wait %ring[%s], %p : memref<4xi64, 3>
+  %v = memref.load %tile[%s, %c0] : memref<4x1xf32>
+  %sum = arith.addf %r#1, %v : f32
+  return %sum : f32
+}
+
+func.func @plus_k(%A: memref<64xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c63 = arith.constant 63 : index
+  %zero = arith.constant 0.0 : f32
+  %tile = memref.alloc() : memref<4x1xf32>
+  %ring = memref.alloca() : memref<4xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<4xi64, 3>
+  apipe.copy %A[%c0], %tile[%c0, %c0], 1 : memref<64xf32> to memref<4x1xf32>
+  apipe.mbarrier_arrive_copies %ring[%c0] : memref<4xi64, 3>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%y = %c1, %acc = %zero) -> (index, f32) {
+    %s = arith.andi %y, %c3 : index
+    %src = arith.andi %y, %c63 : index
+    apipe.copy %A[%src], %tile[%s, %c0], 1 : memref<64xf32> to memref<4x1xf32>
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<4xi64, 3>
+    %hi = arith.andi %y, %c4 : index
+    %p = arith.cmpi ne, %hi, %c0 : index
+    apipe.mbarrier_wait %ring[%s], %p : memref<4xi64, 3>
+    %v = memref.load %tile[%s, %c0] : memref<4x1xf32>
+    %acc2 = arith.addf %acc, %v : f32
+    %y2 = arith.addi %y, %c1 : index
+    scf.yield %y2, %acc2 : index, f32
+  }
+  %w = arith.subi %r#0, %c1 : index
+  %low = arith.andi %w, %c3 : index
+  %hi = arith.andi %w, %c4 : index
+  %p = arith.cmpi ne, %hi, %c0 : index
+  %t = arith.addi %w, %c4 : index
+  %s = arith.remui %t, %c4 : index
   apipe.mbarrier_wait %ring[%s], %p : memref<4xi64, 3>
   %v = memref.load %tile[%s, %c0] : memref<4x1xf32>
   %sum = arith.addf %r#1, %v : f32
@@ -110,6 +152,10 @@ func.func @main() {
   vector.print %r3 : f32
   %r9 = func.call @moved(%A, %c9) : (memref<64xf32>, index) -> f32
   vector.print %r9 : f32
+  %k3 = func.call @plus_k(%A, %c3) : (memref<64xf32>, index) -> f32
+  vector.print %k3 : f32
+  %k9 = func.call @plus_k(%A, %c9) : (memref<64xf32>, index) -> f32
+  vector.print %k9 : f32
   return
 }
 

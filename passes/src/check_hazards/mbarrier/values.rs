@@ -298,7 +298,8 @@ pub(super) fn count_residue(state: &State, x: &Val, m: i64, unsigned: bool) -> O
 }
 
 /// [`Val::slot_of`] of `x mod k`, per ring of `k` slots: `x` a count of a ring of K = `k` slots
-/// (exact `δ`; `unsigned`: `x >= 0` on every path, for `arith.remui`), or
+/// (exact `δ`; `unsigned`, for `arith.remui`: `x >= 0` on every path or
+/// `k` a power of two, which divides `2^64`), or
 /// `x = (y mod k) + c` with `0 <= c < k` (a slot moved by `c`: that of the
 /// count `y + c`).
 pub(super) fn slots_of_count(
@@ -316,7 +317,7 @@ pub(super) fn slots_of_count(
                 return (0..k).contains(&c).then_some((*key, (d - c, 0)));
             }
             let d = state.rel(x, *key).as_exact()?;
-            (!unsigned || nonnegative(state, x)).then_some((*key, (d, 0)))
+            (!unsigned || unsigned_is_floor(state, x, k)).then_some((*key, (d, 0)))
         })
         .collect()
 }

@@ -281,10 +281,11 @@ pub(super) fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val
     if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
         return None;
     }
-    // One count for both (a slot `((x mod K) + 0) mod K`): group x in its
-    // own phase, or the phase before, whatever `n` is.
-    if ds == dp {
-        let d = Itv::exact(ds);
+    // The slot of the parity's count x (`((x mod K) + 0) mod K`, `(x + K)
+    // mod K`: counts that differ by a multiple of K share their slot):
+    // group x in its own phase, or the phase before, whatever `n` is.
+    if (ds - dp).rem_euclid(k) == 0 {
+        let d = Itv::exact(dp);
         return Some(if set { d } else { d.shift(k) });
     }
     // Else a representative count per residue, larger than both
