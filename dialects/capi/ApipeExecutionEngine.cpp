@@ -7,7 +7,7 @@
 // option `jitCodeGenOptLevel` only reaches a `JITTargetMachineBuilder` that
 // is then not used. So `-O0` still ran -O2 instruction selection and the
 // greedy register allocator. This entry point does what the C API does,
-// with the `TargetMachine` made at the requested level.
+// with the `TargetMachine` made at a code generation level of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,11 +24,11 @@
 
 extern "C" {
 
-/// `mlirExecutionEngineCreate` whose code generation runs at `optLevel`
-/// (0-3, `llvm::CodeGenOptLevel`) too. Null when the host target or the
-/// engine cannot be created.
+/// `mlirExecutionEngineCreate` (LLVM IR passes at `optLevel`) whose code
+/// generation runs at `codegenLevel` (0-3, `llvm::CodeGenOptLevel`). Null
+/// when the host target or the engine cannot be created.
 MlirExecutionEngine apipeExecutionEngineCreate(MlirModule op, int optLevel,
-                                               int numPaths,
+                                               int codegenLevel, int numPaths,
                                                const MlirStringRef *sharedLibPaths) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
@@ -46,7 +46,7 @@ MlirExecutionEngine apipeExecutionEngineCreate(MlirModule op, int optLevel,
     llvm::consumeError(builder.takeError());
     return MlirExecutionEngine{nullptr};
   }
-  auto level = static_cast<llvm::CodeGenOptLevel>(optLevel);
+  auto level = static_cast<llvm::CodeGenOptLevel>(codegenLevel);
   builder->setCodeGenOptLevel(level);
   auto machine = builder->createTargetMachine();
   if (!machine) {
