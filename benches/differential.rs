@@ -24,7 +24,7 @@
 //! run every count from 0 to 20. A kernel has about 8 mutants, each run in
 //! 9 modes and once with the race checker; most of the time is the
 //! lowering of the batch modules and LLVM's code generation (at -O0: about
-//! 2,700 CPU seconds in all, 1,373 s on 2 cores). `BARRIERS` = a large number removes every barrier in
+//! 2,800 CPU seconds in all, 1,440 s on 2 cores). `BARRIERS` = a large number removes every barrier in
 //! turn: 12.5 barrier mutants per kernel on 20 kernels tried. Exits
 //! 1 if a pipelined output differs from make-sync or (kernels) races, the
 //! checker flags a correct output, misses a truly broken mutant, flags 1%

@@ -90,13 +90,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         next: &mut State<'c, 'a>,
         give_up: bool,
     ) {
-        let earlier = Earlier::of(l);
-        let (tau, issued_in, forget_dims) = (
-            earlier.tau,
-            |when: &[Constraint]| earlier.issued_in(when, l),
-            |region: &mut crate::access::Region| earlier.forget_dims(region),
-        );
-        let earlier = earlier.constraint.clone();
+        let summary = Earlier::of(l);
+        let tau = summary.tau;
         let instances = std::mem::take(&mut next.instances);
         for mut instance in instances {
             match header.instances.iter().find(|h| h.same_copy(&instance)) {
@@ -116,14 +111,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     }
                 }
                 None => {
-                    match issued_in(&instance.when) {
+                    match summary.issued_in(&instance.when, l) {
                         Some(at) if !instance.groups.base.mentions(tau) => {
                             instance.map(&|s| (s == tau).then(|| at.clone()));
-                            instance.constrain(earlier.clone());
+                            instance.constrain(summary.constraint.clone());
                         }
                         _ => {
-                            forget_dims(&mut instance.src);
-                            forget_dims(&mut instance.dst);
+                            summary.forget_dims(&mut instance.src);
+                            summary.forget_dims(&mut instance.dst);
                             instance.when.retain(|c| !c.mentions(tau));
                             if !instance.unsynced && instance.groups.base.mentions(tau) {
                                 instance.groups.base = Lin::constant(0);
@@ -149,7 +144,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             next.add(instance);
         }
-        self.widen_reads(l, header, next, give_up);
+        self.widen_reads(l, &summary, header, next, give_up);
     }
 
     /// The reads part of [`Self::widen`]: a read in `next` that the header
@@ -173,17 +168,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
     pub(super) fn widen_reads(
         &mut self,
         l: &OperationRef<'c, 'a>,
+        summary: &Earlier,
         header: &State<'c, 'a>,
         next: &mut State<'c, 'a>,
         give_up: bool,
     ) {
-        let earlier = Earlier::of(l);
-        let (tau, issued_in, forget_dims) = (
-            earlier.tau,
-            |when: &[Constraint]| earlier.issued_in(when, l),
-            |region: &mut crate::access::Region| earlier.forget_dims(region),
-        );
-        let earlier = earlier.constraint.clone();
+        let tau = summary.tau;
         let reads = std::mem::take(&mut next.reads);
         for mut read in reads {
             match header
@@ -196,15 +186,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     when.retain(|c| old.when.contains(c));
                     read.when = when;
                 }
-                None => match issued_in(&read.when) {
+                None => match summary.issued_in(&read.when, l) {
                     Some(at) => {
                         read.map(&|s| (s == tau).then(|| at.clone()));
                         let mut when = std::mem::take(&mut read.when);
-                        when.extend(earlier.clone());
+                        when.extend(summary.constraint.clone());
                         read.when = when;
                     }
                     None => {
-                        forget_dims(&mut read.region);
+                        summary.forget_dims(&mut read.region);
                         read.when.retain(|c| !c.mentions(tau));
                     }
                 },
@@ -350,7 +340,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             if round >= rounds.widen {
                 self.widen(&l, &header, &mut next, round >= rounds.give_up);
             } else if iterates && self.gpu && (!has_barrier || round >= 1) {
-                self.widen_reads(&l, &header, &mut next, false);
+                self.widen_reads(&l, &Earlier::of(&l), &header, &mut next, false);
             }
             if next.same(&header) || round > rounds.give_up + 2 {
                 if checking && !self.checking {
@@ -491,7 +481,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
 /// What widening the loop `l` needs: its iteration `τ`, a fresh `σ` for
 /// "some earlier iteration", and the constraint `σ <= τ - 1`.
-struct Earlier {
+pub(super) struct Earlier {
     tau: Symbol,
     sigma: Lin,
     constraint: Option<Constraint>,
