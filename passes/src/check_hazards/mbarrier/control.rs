@@ -4,13 +4,18 @@
 use super::*;
 
 impl<'c: 'a, 'a> Analysis<'c, 'a> {
+    /// The values the terminator of `block` yields, read in `state`.
+    fn yielded(&self, block: BlockRef<'c, 'a>, state: &State) -> Vec<Val> {
+        block
+            .terminator()
+            .map(|t| t.operands().map(|v| self.get(state, v)).collect())
+            .unwrap_or_default()
+    }
+
     /// The values the terminator of `block` yields (read in `state`)
     /// become the results of `op` in `state`.
     fn yield_results(&self, op: &OperationRef<'c, 'a>, block: BlockRef<'c, 'a>, state: &mut State) {
-        let yielded: Vec<Val> = block
-            .terminator()
-            .map(|t| t.operands().map(|v| self.get(state, v)).collect())
-            .unwrap_or_default();
+        let yielded = self.yielded(block, state);
         for (j, r) in op.results().enumerate() {
             if let Some(v) = yielded.get(j) {
                 state.vals.insert(value_key(r.into()), v.clone());
@@ -166,10 +171,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let back = |this: &mut Self, header: &State| -> State {
             let mut s = header.clone();
             this.block(body, &mut s);
-            let yielded: Vec<Val> = body
-                .terminator()
-                .map(|t| t.operands().map(|v| this.get(&s, v)).collect())
-                .unwrap_or_default();
+            let yielded = this.yielded(body, &s);
             for (i, v) in yielded.into_iter().enumerate() {
                 s.vals
                     .insert(value_key(body.argument(i + 1).unwrap().into()), v);
@@ -420,10 +422,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             let mut s = header.clone();
             through_condition(this, &mut s);
             this.block(after, &mut s);
-            let yielded: Vec<Val> = after
-                .terminator()
-                .map(|t| t.operands().map(|v| this.get(&s, v)).collect())
-                .unwrap_or_default();
+            let yielded = this.yielded(after, &s);
             for (i, v) in yielded.into_iter().enumerate() {
                 if let Ok(a) = before.argument(i) {
                     s.vals.insert(value_key(a.into()), v);
