@@ -174,9 +174,48 @@ pub fn ancestors<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = Oper
     std::iter::successors(op.parent_operation(), |parent| parent.parent_operation())
 }
 
-/// The outermost op holding `op` (the module), or `op` itself.
+thread_local! {
+    /// The op the running pass was scheduled on ([`with_pass_root`]), if any.
+    static PASS_ROOT: std::cell::Cell<Option<mlir_sys::MlirOperation>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with `root` as the op the running pass was scheduled on (MLIR
+/// runs one pass instance per op and thread, so it is per thread), then
+/// restores the previous one. [`outermost`] stops there: MLIR may run the
+/// pass on `root`'s siblings in parallel (a pass nested under `func.func`
+/// or `gpu.module`), so a pass must not read outside its op ("Pass
+/// Infrastructure: Operation Pass", MLIR docs).
+pub fn with_pass_root<R>(root: mlir_sys::MlirOperation, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<mlir_sys::MlirOperation>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            PASS_ROOT.with(|r| r.set(self.0));
+        }
+    }
+    let _restore = Restore(PASS_ROOT.with(|r| r.replace(Some(root))));
+    f()
+}
+
+/// The op the running pass was scheduled on ([`with_pass_root`]), if any.
+pub fn pass_root<'c, 'a>() -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: the pass root is live while its pass runs.
+    PASS_ROOT.with(|r| r.get().map(|op| unsafe { OperationRef::from_raw(op) }))
+}
+
+/// The outermost op holding `op` that the running pass may read: the op
+/// the pass was scheduled on when `op` is inside it ([`with_pass_root`]),
+/// else the top of the IR (the module); `op` itself if nothing holds it.
 pub fn outermost<'c, 'a>(op: &OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
-    ancestors(op).last().unwrap_or(*op)
+    let root = PASS_ROOT.with(|r| r.get()).map(|r| r.ptr);
+    let mut top = *op;
+    for ancestor in std::iter::once(*op).chain(ancestors(op)) {
+        top = ancestor;
+        if Some(ancestor.to_raw().ptr) == root {
+            break;
+        }
+    }
+    top
 }
 
 unsafe extern "C" {
@@ -208,6 +247,41 @@ pub fn self_and_nested_ops<'c: 'a, 'a>(
     let mut out = vec![unsafe { OperationRef::from_raw(op.to_raw()) }];
     collect_nested(op, &mut out, Order::Pre);
     out
+}
+
+/// Calls `f` on `op`, then on every op nested in it, in pre-order, without
+/// collecting them: a walk over a whole module that allocates nothing (a
+/// collected list of a large module costs more in allocation and page
+/// faults than the visits). `f` must not erase or move ops of the walk.
+pub fn walk_self_and_nested<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    f: &mut impl FnMut(OperationRef<'c, 'a>),
+) {
+    // SAFETY: `op` is live for 'a.
+    f(unsafe { OperationRef::from_raw(op.to_raw()) });
+    walk_nested(op, f);
+}
+
+/// Calls `f` on every op nested in `op` (not `op` itself), in pre-order,
+/// without collecting them (see [`walk_self_and_nested`]).
+pub fn walk_nested<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    f: &mut impl FnMut(OperationRef<'c, 'a>),
+) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                f(inner);
+                if inner.region_count() > 0 {
+                    walk_nested(&inner, f);
+                }
+                next = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
 }
 
 /// The ops nested in `op` (not `op` itself), in pre-order.

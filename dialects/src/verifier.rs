@@ -70,9 +70,7 @@ use std::collections::BTreeSet;
 /// problem and returns `false` if there was any.
 pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
     let mut ok = true;
-    for op in ops::self_and_nested_ops(root) {
-        ok &= verify_op(&op);
-    }
+    ops::walk_self_and_nested(root, &mut |op| ok &= verify_op(&op));
     ok
 }
 

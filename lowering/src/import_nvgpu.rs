@@ -62,6 +62,7 @@ use melior::{
     },
     Context,
 };
+use rustc_hash::FxHashSet;
 use std::collections::HashMap;
 
 /// The registry entry of `apipe-import-nvgpu`.
@@ -73,6 +74,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: Vec::new,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-import-nvgpu` pass.
@@ -136,9 +138,10 @@ fn block_arguments<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 fn check(all: &[OperationRef]) -> bool {
     let mut ok = true;
     for op in all {
-        let name = name_of(op);
-        let is_function = matches!(name.as_str(), "func.func" | "gpu.func" | "llvm.func");
+        let name = ops::name_bytes(op);
+        let is_function = matches!(name, b"func.func" | b"gpu.func" | b"llvm.func");
         if is_function {
+            let name = name_of(op);
             let token_argument = op
                 .region_at(0)
                 .and_then(|r| r.first_block())
@@ -159,8 +162,9 @@ fn check(all: &[OperationRef]) -> bool {
         if op.operands().any(is_nvgpu_token) {
             let allowed = ops::is(op, nvgpu::CREATE_GROUP)
                 || ops::is(op, nvgpu::WAIT)
-                || name.starts_with("scf.");
+                || name.starts_with(b"scf.");
             if !allowed {
+                let name = name_of(op);
                 diagnostic::error(
                     op.location(),
                     &format!(
@@ -205,7 +209,18 @@ fn check(all: &[OperationRef]) -> bool {
 /// the same block issued before that previous group was already committed;
 /// a copy issued since then and not listed is committed here anyway.
 fn warn_mislisted_groups(all: &[OperationRef]) {
-    for op in all {
+    // The ops with a group nested in them: the ancestors of every group,
+    // found once (asking each region op would walk each op once per
+    // enclosing op).
+    let mut commit_inside: FxHashSet<usize> = FxHashSet::default();
+    for op in all.iter().filter(|o| ops::is(*o, nvgpu::CREATE_GROUP)) {
+        for ancestor in ops::ancestors(op) {
+            if !commit_inside.insert(ancestor.to_raw().ptr as usize) {
+                break;
+            }
+        }
+    }
+    for op in all.iter().filter(|o| o.region_count() > 0) {
         for block in ops::blocks_of(op) {
             // Copies issued since the previous group of this block; `None`
             // once a region op may have committed them.
@@ -253,13 +268,8 @@ fn warn_mislisted_groups(all: &[OperationRef]) {
                     }
                     committed.extend(pending.take().unwrap_or_default());
                     pending = Some(Vec::new());
-                } else if current.region_count() > 0 {
-                    let commits_inside = ops::nested_ops(&current)
-                        .iter()
-                        .any(|o| ops::is(o, nvgpu::CREATE_GROUP));
-                    if commits_inside {
-                        pending = None;
-                    }
+                } else if commit_inside.contains(&(current.to_raw().ptr as usize)) {
+                    pending = None;
                 }
             }
         }
@@ -387,16 +397,27 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
         }
     }
     // 3. Waits were pushed after their tokens' producers: erase in reverse.
+    // The ops of `all` left after it are the ones the retyping and the
+    // placeholders (steps 3 and 4 of the module doc) visit: the ops built
+    // here have apipe types already.
+    let erased: FxHashSet<usize> = erase_list
+        .iter()
+        .map(|op| op.to_raw().ptr as usize)
+        .collect();
     for op in erase_list.into_iter().rev() {
         rewrite::erase_op(op);
     }
-    for op in ops::self_and_nested_ops(root) {
+    let left: Vec<OperationRef> = all
+        .into_iter()
+        .filter(|op| !erased.contains(&(op.to_raw().ptr as usize)))
+        .collect();
+    for op in &left {
         for result in op.results() {
             if is_nvgpu_token(result.into()) {
                 result.set_type(token_type);
             }
         }
-        for argument in block_arguments(&op) {
+        for argument in block_arguments(op) {
             if is_nvgpu_token(argument) {
                 argument.set_type(token_type);
             }
@@ -421,7 +442,8 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             rewrite::erase_op(commit);
         }
     }
-    for op in ops::nested_ops(root) {
+    // Placeholders (step 4 of the module doc; the root is no cast).
+    for &op in left.iter().skip(1) {
         let placeholder = ops::is(&op, "builtin.unrealized_conversion_cast")
             && op.operand_count() == 0
             && op.result_count() == 1

@@ -87,6 +87,7 @@ pub static INFO: PassInfo = PassInfo {
         ]
     },
     reads_only: false,
+    follows_calls: false,
 };
 
 /// The suspend-time hint of `mbarrier.try_wait.parity` on sm_90, in

@@ -126,6 +126,7 @@ pub static INFO: PassInfo = PassInfo {
         ]
     },
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-to-nvgpu` pass.

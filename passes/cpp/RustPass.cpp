@@ -37,6 +37,18 @@ namespace {
 /// The value type of a choice option: the index of the choice.
 enum class ChoiceIndex : int64_t {};
 
+/// An MLIR analysis with no data: its presence in the analysis manager
+/// records that the apipe verifier (`apipe_dialect::verifier`) accepted the
+/// op when an apipe pass ended. Each apipe pass preserves it; any other
+/// pass drops it unless that pass preserves every analysis (which a pass
+/// may only do when it changed nothing), so a pipeline of apipe passes
+/// verifies each intermediate module once, not twice. Why an analysis: the
+/// pass manager's invalidation is the only record MLIR keeps of whether a
+/// pass changed the IR.
+struct VerifiedByApipe {
+  explicit VerifiedByApipe(mlir::Operation *) {}
+};
+
 class RustPass : public Pass {
 public:
   explicit RustPass(const ApipeRustPassInfo *info)
@@ -70,8 +82,13 @@ public:
   StringRef getDescription() const override { return unwrap(info->summary); }
 
   /// apipe passes run on any op (like most upstream transforms), so they
-  /// nest under `builtin.module`, `func.func` or `gpu.module`.
-  bool canScheduleOn(RegisteredOperationName) const override { return true; }
+  /// nest under `builtin.module`, `func.func` or `gpu.module`; one that
+  /// follows calls only on an op that holds its functions' symbols (under
+  /// `func.func`, MLIR runs a pass on sibling functions in parallel, and a
+  /// pass must not read its siblings).
+  bool canScheduleOn(RegisteredOperationName opName) const override {
+    return !info->symbolTableOnly || opName.hasTrait<OpTrait::SymbolTable>();
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     for (intptr_t i = 0; i < info->dependentDialectCount; ++i)
@@ -120,9 +137,14 @@ public:
         values.push_back({option.choice->hasValue(),
                           static_cast<int64_t>(ChoiceIndex(*option.choice))});
     }
+    bool verified = getCachedAnalysis<VerifiedByApipe>().has_value();
     if (!info->run(info->pass, wrap(getOperation()), values.data(),
-                   static_cast<intptr_t>(values.size())))
-      signalPassFailure();
+                   static_cast<intptr_t>(values.size()), verified))
+      return signalPassFailure();
+    // The Rust side verified its output (or changed nothing): the next apipe
+    // pass need not verify it again, unless a pass between changes the IR.
+    (void)getAnalysis<VerifiedByApipe>();
+    markAnalysesPreserved<VerifiedByApipe>();
   }
 
 private:

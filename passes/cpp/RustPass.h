@@ -56,9 +56,12 @@ typedef struct {
 
 /// Runs the Rust body of `pass` on `op` with `count` option values (in the
 /// declared order); returns false on failure (diagnostics already emitted).
+/// `inputVerified`: the apipe verifier accepted `op` at the end of an
+/// earlier apipe pass and no pass has changed it since (then the Rust side
+/// does not verify the input again). On success the output is verified.
 typedef bool (*ApipeRustPassRun)(const void *pass, MlirOperation op,
                                  const ApipeRustOptionValue *values,
-                                 intptr_t count);
+                                 intptr_t count, bool inputVerified);
 
 /// One Rust pass. Must outlive the process. `pass` (the address of the Rust
 /// pass declaration) also makes the pass's MLIR `TypeID`, so registering the
@@ -73,6 +76,9 @@ typedef struct {
   intptr_t dependentDialectCount;
   ApipeRustPassRun run;
   const void *pass;
+  /* The pass follows calls into other functions: it may run only on an op
+     with the SymbolTable trait (`builtin.module`, `gpu.module`). */
+  bool symbolTableOnly;
 } ApipeRustPassInfo;
 
 /// Registers the pass in MLIR's pass registry (`mlir::registerPass`): then

@@ -90,6 +90,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: Vec::new,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-counting-to-tokens` pass.

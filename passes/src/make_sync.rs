@@ -60,6 +60,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: || vec![DialectHandle::arith(), DialectHandle::memref(), DialectHandle::scf()],
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-make-sync` pass.

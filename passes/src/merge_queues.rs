@@ -61,6 +61,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: Vec::new,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-merge-queues` pass.

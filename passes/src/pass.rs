@@ -13,7 +13,11 @@
 //!    (a pass never builds on IR that breaks the dialect's rules, such as
 //!    an apipe op outside any function), builds [`PassOptions`], runs the
 //!    body, turns a panic into a located internal error, and runs the
-//!    verifier again (the verifier runs after every pass);
+//!    verifier again (the verifier runs after every pass). The verifier on
+//!    the input is skipped when an earlier apipe pass verified the op and
+//!    no pass changed it since: C++ keeps that fact as an MLIR analysis,
+//!    which the pass manager drops after any pass that does not preserve
+//!    it;
 //! 3. the `PassInfo`'s address makes the pass's MLIR `TypeID`, so
 //!    registering twice is a no-op.
 //!
@@ -58,6 +62,12 @@ pub struct PassInfo {
     /// `apipe-check-hazards`): its output is its input, verified before it
     /// ran, so the verification after it is skipped.
     pub reads_only: bool,
+    /// The pass reads the functions that its op's functions call (it
+    /// follows calls), so it runs only on an op that holds their symbols
+    /// (`builtin.module`, `gpu.module`: the `SymbolTable` trait). Nested
+    /// under `func.func`, MLIR refuses to schedule it: there MLIR may run
+    /// it on sibling functions in parallel, and it must not read them.
+    pub follows_calls: bool,
 }
 
 /// The dependent dialects of a pass that builds synchronization and
@@ -236,6 +246,7 @@ unsafe extern "C" fn run_pass(
     op: MlirOperation,
     values: *const ffi::RustOptionValue,
     count: isize,
+    input_verified: bool,
 ) -> bool {
     // SAFETY: the caller's contract above (an empty `std::vector` passes a
     // null pointer, hence the check).
@@ -250,7 +261,9 @@ unsafe extern "C" fn run_pass(
             },
         )
     };
-    if !apipe_dialect::verifier::verify(&op) {
+    // An op an earlier apipe pass verified, unchanged since (the C++ side
+    // knows it from MLIR's analysis manager), is not verified again.
+    if !input_verified && !apipe_dialect::verifier::verify(&op) {
         return false;
     }
     let options = PassOptions {
@@ -261,7 +274,10 @@ unsafe extern "C" fn run_pass(
     crate::access::System::forget_answers();
     // A panic must not unwind into C++ (that aborts the process): turn it
     // into a located internal error and a failed pass.
-    let body = std::panic::AssertUnwindSafe(|| (info.run)(op, &options).is_ok());
+    // The pass reads nothing outside `op` (`ops::outermost` stops there).
+    let body = std::panic::AssertUnwindSafe(|| {
+        apipe_dialect::ops::with_pass_root(op.to_raw(), || (info.run)(op, &options).is_ok())
+    });
     let succeeded = std::panic::catch_unwind(body).unwrap_or_else(|_| {
         apipe_dialect::diagnostic::error(
             op.location(),
@@ -311,8 +327,10 @@ mod ffi {
             MlirOperation,
             *const RustOptionValue,
             isize,
+            bool,
         ) -> bool,
         pass: *const c_void,
+        symbol_table_only: bool,
     }
 
     /// A leaked, never mutated [`RustPassInfo`].
@@ -375,6 +393,7 @@ mod ffi {
                 dependent_dialect_count,
                 run: run_pass,
                 pass: info as *const PassInfo as *const c_void,
+                symbol_table_only: info.follows_calls,
             }
         }
     }

@@ -55,6 +55,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-select-sync` pass.

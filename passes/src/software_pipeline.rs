@@ -188,6 +188,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// The synchronization form of the pipelined output.
@@ -861,8 +862,16 @@ fn in_flight_at(
             return true;
         }
         if ops::is_function(&parent) {
-            return ops::is(&parent, "func.func")
-                && seen.insert(parent.to_raw().ptr as usize)
+            if !ops::is(&parent, "func.func") {
+                return false;
+            }
+            // The pass runs on this function alone (nested under
+            // `func.func`): its callers are out of reach, so they may
+            // have left groups in flight.
+            if ops::outermost(&parent) == parent {
+                return true;
+            }
+            return seen.insert(parent.to_raw().ptr as usize)
                 && calls_of(&parent)
                     .iter()
                     .any(|call| in_flight_at(call, queue, issuing, seen));
@@ -889,10 +898,14 @@ fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>
 /// The functions of the module that may copy or commit (directly, or
 /// through the functions they call), found at the first call asked about;
 /// calls of other functions (declarations such as `printMemrefF32`
-/// included) issue nothing, as the group-distance analysis counts them.
+/// included) issue nothing, as the group-distance analysis counts them. A
+/// call of a function the pass cannot see (it runs on one function, nested
+/// under `func.func`: `ops::outermost`) may issue.
 #[derive(Default)]
 struct Issuing {
-    names: Option<FxHashSet<String>>,
+    /// `(issuing, visible)`: the names of the functions that may issue, and
+    /// of every function the pass can see.
+    names: Option<(FxHashSet<String>, FxHashSet<String>)>,
 }
 
 impl Issuing {
@@ -904,8 +917,15 @@ impl Issuing {
                 return queue.is_none_or(|q| attributes::queue(o) == q);
             }
             ops::is(o, "func.call") && {
-                let names = self.names.get_or_insert_with(|| issuing_functions(o));
-                crate::group_distance::callee(o).is_none_or(|c| names.contains(&c))
+                let (issuing, visible) = self.names.get_or_insert_with(|| {
+                    let visible = crate::group_distance::functions(&ops::outermost(o))
+                        .iter()
+                        .filter_map(crate::group_distance::symbol_name)
+                        .collect();
+                    (issuing_functions(o), visible)
+                });
+                crate::group_distance::callee(o)
+                    .is_none_or(|c| issuing.contains(&c) || !visible.contains(&c))
             }
         })
     }

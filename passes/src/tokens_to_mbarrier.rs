@@ -106,6 +106,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: crate::pass::sync_rewrite_dialects,
     reads_only: false,
+    follows_calls: false,
 };
 
 /// Creates the `apipe-tokens-to-mbarrier` pass with the default options.

@@ -26,6 +26,8 @@
 // NESTED:      ... Execution time report ...
 // NESTED:      {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]+}}%)  'func.func' Pipeline
 // NESTED-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]+}}%)    ApipeMakeSync
+// The analysis that records the verified output (docs/passes.md):
+// NESTED-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]+}}%)      (A) VerifiedByApipe
 // NESTED-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]+}}%)    CSE
 // NESTED:      {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]+}}%)  Canonicalizer
 // NESTED:      {{[0-9]+\.[0-9]+}} (100.0%)  Total

@@ -11,6 +11,12 @@
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=3" 2>/dev/null | apipe-run - --completion=random:1 | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=3 sync=tokens" 2>/dev/null | apipe-run - --completion=lazy | FileCheck %s
 // RUN: apipe-opt %s --apipe-software-pipeline="num-stages=3" 2>/dev/null | FileCheck %s --check-prefix=COUNTING
+// Nested under func.func, the pass sees one function and not its callers
+// (MLIR runs it on the siblings in parallel): every func.func loop that
+// waits starts with the commit and the wait, and the program prints the
+// same values.
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-software-pipeline{num-stages=3}))' 2>/dev/null | apipe-run - --completion=random:2 | FileCheck %s
+// RUN: apipe-opt %s --pass-pipeline='builtin.module(func.func(apipe-software-pipeline{num-stages=3}))' 2>/dev/null | FileCheck %s --check-prefix=NESTED
 
 // CHECK: [100,  105,  110,  115]
 // CHECK-NEXT: Unranked
@@ -60,6 +66,10 @@ func.func private @printMemrefF32(memref<*xf32>)
   // COUNTING-LABEL: func.func @quiet_caller_loop
   // COUNTING-NOT: apipe.wait_group 0
   // COUNTING: scf.for
+  // NESTED-LABEL: func.func @quiet_caller_loop
+  // NESTED: apipe.commit_group{{$}}
+  // NESTED-NEXT: apipe.wait_group 0
+  // NESTED: scf.for
   func.func @quiet_caller_loop(%A: memref<64xf32> {llvm.noalias}, %x: memref<4xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

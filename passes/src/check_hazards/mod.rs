@@ -184,6 +184,7 @@ pub static INFO: PassInfo = PassInfo {
     run: run as RunFn,
     dependent_dialects: Vec::new,
     reads_only: true,
+    follows_calls: true,
 };
 
 /// Creates the `apipe-check-hazards` pass.
