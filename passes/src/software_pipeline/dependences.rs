@@ -570,6 +570,50 @@ fn reversed_distances(x: &Access, y: &Access) -> Option<(u64, Option<u64>)> {
     (last >= first as i64).then_some((first, Some(last as u64)))
 }
 
+/// True if `x` (iteration `i`) and `y` (iteration `i + δ`) lie in
+/// different slots at every distance `δ` at which the schedule reverses
+/// them, so that [`first_reversal`] would find no overlap: both rotate
+/// through the slots `(a·i + c) mod k` of the slot dimension (`sx`, `sy`:
+/// [`super::multi_buffer::slot_dimension`]), two iterations meet in one slot
+/// only when `a·δ ≡ 0 (mod k)`, and no reversed distance is such a `δ`.
+/// Distance 0 (one slot) and two async accesses of one op (in flight
+/// together) are left to the full test. A cheap proof of what the overlap
+/// test proves at each distance; `false` when it does not apply.
+fn slots_apart(
+    x: &Access,
+    y: &Access,
+    sx: &super::multi_buffer::Slots,
+    sy: &super::multi_buffer::Slots,
+) -> bool {
+    use super::multi_buffer::Slots;
+    let (
+        Slots::Rotating { a, c, k },
+        Slots::Rotating {
+            a: ay,
+            c: cy,
+            k: ky,
+        },
+    ) = (sx, sy)
+    else {
+        return false;
+    };
+    if (a, c, k) != (ay, cy, ky) || *k <= 0 || (x.k == y.k && x.asynchronous && y.asynchronous) {
+        return false;
+    }
+    let Some((first, last)) = reversed_distances(x, y) else {
+        return true;
+    };
+    let Some(last) = last else {
+        return false;
+    };
+    if first == 0 && x.k != y.k {
+        return false;
+    }
+    let first = first.max(1);
+    last.saturating_sub(first) <= 1024
+        && (first..=last).all(|d| (i128::from(*a) * i128::from(d)).rem_euclid(i128::from(*k)) != 0)
+}
+
 /// True if the region of `a` depends on iteration numbers and constants
 /// only.
 fn known(a: &Access) -> bool {
@@ -843,7 +887,7 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
             .map(|a| a.region.as_ref().and_then(|r| r.dims.as_ref()))
             .collect();
         // `value`: the root, a live value of the loop's function.
-        let Some((d, _, _)) =
+        let Some((d, _, slots)) =
             super::multi_buffer::slot_dimension(value, &regions, l.to_raw().ptr as usize)
         else {
             return false;
@@ -861,9 +905,11 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
                 }
             }
         }
-        let kept = !on.iter().any(|x| {
-            on.iter().any(|y| {
+        let kept = !(0..on.len()).any(|ix| {
+            (0..on.len()).any(|iy| {
+                let (x, y) = (&on[ix], &on[iy]);
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
+                    && !slots_apart(x, y, &slots[ix], &slots[iy])
                     && first_reversal(forms, x, y, l, plan, bounds).is_some()
             })
         });
