@@ -82,13 +82,11 @@ public:
   StringRef getDescription() const override { return unwrap(info->summary); }
 
   /// apipe passes run on any op (like most upstream transforms), so they
-  /// nest under `builtin.module`, `func.func` or `gpu.module`; one that
-  /// follows calls only on an op that holds its functions' symbols (under
-  /// `func.func`, MLIR runs a pass on sibling functions in parallel, and a
-  /// pass must not read its siblings).
-  bool canScheduleOn(RegisteredOperationName opName) const override {
-    return !info->symbolTableOnly || opName.hasTrait<OpTrait::SymbolTable>();
-  }
+  /// nest under `builtin.module`, `func.func` or `gpu.module`. One that
+  /// follows calls refuses, when it runs, an op that does not hold its
+  /// functions' symbols (see `runOnOperation`): refusing to schedule it
+  /// instead would make `any(...)` skip every function in silence.
+  bool canScheduleOn(RegisteredOperationName) const override { return true; }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     for (intptr_t i = 0; i < info->dependentDialectCount; ++i)
@@ -126,6 +124,21 @@ public:
   }
 
   void runOnOperation() override {
+    // Under `func.func` (or `any`), MLIR runs a pass on sibling functions
+    // in parallel, and a pass must not read its siblings: a pass that
+    // follows calls needs the op that holds the functions.
+    if (info->symbolTableOnly &&
+        !getOperation()->hasTrait<OpTrait::SymbolTable>()) {
+      // At the op's location, without the op printed under it.
+      mlir::emitError(getOperation()->getLoc())
+          << "'" << getArgument()
+          << "' follows calls into other functions: run it on an op that "
+             "holds them (builtin.module, gpu.module), not on '"
+          << getOperation()->getName()
+          << "' (MLIR may run a nested pass on sibling functions in "
+             "parallel, and a pass must not read them)";
+      return signalPassFailure();
+    }
     std::vector<ApipeRustOptionValue> values;
     values.reserve(options.size());
     for (const Declared &option : options) {

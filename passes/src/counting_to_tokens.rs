@@ -134,14 +134,12 @@ pub fn counting_to_tokens(root: OperationRef) -> Result<(), Reported> {
 pub fn check_all(root: &OperationRef) -> bool {
     let mut ok = true;
     // Nested under `func.func`, MLIR may convert sibling functions in
-    // parallel: do not read them (calls are then not checked).
-    let synchronizing = if group_distance::is_function(root) {
-        FxHashSet::default()
-    } else {
+    // parallel: do not read them (`None`: a call is then refused).
+    let synchronizing = (!group_distance::is_function(root)).then(|| {
         group_distance::functions_containing(root, &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT])
-    };
+    });
     for function in group_distance::functions(root) {
-        ok &= check(&function, &synchronizing);
+        ok &= check(&function, synchronizing.as_ref());
     }
     ok
 }
@@ -154,9 +152,9 @@ fn is_single_block_execute_region(op: &OperationRef) -> bool {
 }
 
 /// Step 1 for one function.
-/// `synchronizing`: the functions that commit or wait (empty when other
-/// functions may not be read).
-fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
+/// `synchronizing`: the functions that commit or wait (`None` when other
+/// functions may not be read: then every call is refused).
+fn check(function: &OperationRef, synchronizing: Option<&FxHashSet<String>>) -> bool {
     let mut ok = true;
     let commits = |op: &OperationRef| !group_distance::commit_queues(op).is_empty();
     let blocks = ops::blocks_of(function);
@@ -184,6 +182,11 @@ fn check(function: &OperationRef, synchronizing: &FxHashSet<String>) -> bool {
         }
         let name = ops::name(&op);
         if let Some(callee) = group_distance::callee(&op).filter(|_| synchronizes) {
+            let Some(synchronizing) = synchronizing else {
+                diagnostic::error(op.location(), &group_distance::unseen_callee(name, &callee));
+                ok = false;
+                continue;
+            };
             if synchronizing.contains(&callee) {
                 diagnostic::error(
                     op.location(),

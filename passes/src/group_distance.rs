@@ -230,9 +230,10 @@ pub struct Options<'c, 'a> {
     pub track_commits: bool,
     /// Ops before which the whole state is kept, for the `*_at` queries.
     pub points: Vec<OperationRef<'c, 'a>>,
-    /// Do not read other functions (no check of calls of committing
-    /// functions). Set when the pass runs on one function, nested under
-    /// `func.func`: MLIR may then run it on sibling functions in parallel.
+    /// Do not read other functions: a call of a function is then refused
+    /// ([`unseen_callee`]), since it may commit. Set when the pass runs on
+    /// one function, nested under `func.func`: MLIR may then run it on
+    /// sibling functions in parallel.
     pub function_only: bool,
     /// The committing functions of the module ([`functions_containing`]
     /// with `[ops::COMMIT_GROUP]`), computed once by a caller that analyzes
@@ -430,6 +431,17 @@ pub fn functions_where<'c: 'a, 'a>(
         }
     }
     out
+}
+
+/// The error for a call that a pass running on one function (nested under
+/// `func.func`) cannot follow: it cannot read `@callee` to know whether it
+/// commits or waits.
+pub fn unseen_callee(name: &str, callee: &str) -> String {
+    format!(
+        "'{name}' op calls @{callee}, which this pass cannot see: nested under 'func.func' it runs \
+         on one function (MLIR may run it on the others in parallel), so it cannot tell whether \
+         @{callee} commits or waits; run the pass on the module"
+    )
 }
 
 /// The symbol name of `op` (its `sym_name` string), if any.
@@ -648,6 +660,7 @@ impl GroupDistance {
                 (Some(names), false) => Rc::clone(names),
                 (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
             },
+            sees_callees: !options.function_only || !nested.iter().any(ops::is_apipe),
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: FxHashSet::default(),
@@ -850,6 +863,9 @@ struct Interpreter<'c> {
     dies_after: FxHashMap<usize, Vec<Entity>>,
     commit_queues: FxHashMap<usize, BTreeSet<i64>>,
     committing_functions: Rc<FxHashSet<String>>,
+    /// False when the pass runs on this function alone and it has apipe
+    /// ops: every call is then refused ([`unseen_callee`]).
+    sees_callees: bool,
     result: GroupDistance,
     errors: Vec<(Location<'c>, String)>,
     reported: FxHashSet<(usize, String)>,
@@ -1191,6 +1207,8 @@ impl<'c> Interpreter<'c> {
                                  groups only within a function"
                             ),
                         );
+                    } else if !self.sees_callees {
+                        self.error(op.location(), unseen_callee(name, &callee));
                     }
                 }
                 if op.region_count() > 0 {

@@ -64,9 +64,10 @@ pub struct PassInfo {
     pub reads_only: bool,
     /// The pass reads the functions that its op's functions call (it
     /// follows calls), so it runs only on an op that holds their symbols
-    /// (`builtin.module`, `gpu.module`: the `SymbolTable` trait). Nested
-    /// under `func.func`, MLIR refuses to schedule it: there MLIR may run
-    /// it on sibling functions in parallel, and it must not read them.
+    /// (`builtin.module`, `gpu.module`: the `SymbolTable` trait). On another
+    /// op (nested under `func.func` or `any`, where MLIR may run it on
+    /// sibling functions in parallel and it must not read them) it fails
+    /// with an error located at the op.
     pub follows_calls: bool,
 }
 

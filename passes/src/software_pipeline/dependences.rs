@@ -576,9 +576,10 @@ fn reversed_distances(x: &Access, y: &Access) -> Option<(u64, Option<u64>)> {
 /// through the slots `(a·i + c) mod k` of the slot dimension (`sx`, `sy`:
 /// [`super::multi_buffer::slot_dimension`]), two iterations meet in one slot
 /// only when `a·δ ≡ 0 (mod k)`, and no reversed distance is such a `δ`.
-/// Distance 0 (one slot) and two async accesses of one op (in flight
-/// together) are left to the full test. A cheap proof of what the overlap
-/// test proves at each distance; `false` when it does not apply.
+/// Distance 0 (one slot) between two ops is left to the full test; two
+/// async accesses of one op, in flight together at distance 0, to the
+/// caller. A cheap proof of what the overlap test proves at each distance;
+/// `false` when it does not apply.
 fn slots_apart(
     x: &Access,
     y: &Access,
@@ -597,7 +598,7 @@ fn slots_apart(
     else {
         return false;
     };
-    if (a, c, k) != (ay, cy, ky) || *k <= 0 || (x.k == y.k && x.asynchronous && y.asynchronous) {
+    if (a, c, k) != (ay, cy, ky) || *k <= 0 {
         return false;
     }
     let Some((first, last)) = reversed_distances(x, y) else {
@@ -908,8 +909,15 @@ impl<'c: 'a, 'a> Accesses<'c, 'a> {
         let kept = !(0..on.len()).any(|ix| {
             (0..on.len()).any(|iy| {
                 let (x, y) = (&on[ix], &on[iy]);
+                // Two async accesses of one op are in flight together at
+                // distance 0 too (the slot rule covers the others).
+                let apart = slots_apart(x, y, &slots[ix], &slots[iy])
+                    && !(x.k == y.k
+                        && x.asynchronous
+                        && y.asynchronous
+                        && unordered_overlap(forms, x, y, l).may());
                 (x.kind == AccessKind::Write || y.kind == AccessKind::Write)
-                    && !slots_apart(x, y, &slots[ix], &slots[iy])
+                    && !apart
                     && first_reversal(forms, x, y, l, plan, bounds).is_some()
             })
         });
