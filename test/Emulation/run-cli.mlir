@@ -9,14 +9,16 @@
 // RUN: not apipe-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=NO-ENTRY
 // The error is at the input's first op (at line 1 of an input without ops),
 // or at the op the entry names.
-// NO-ENTRY: run-cli.mlir:53:1: error: entry point 'nope' not found
+// NO-ENTRY: run-cli.mlir:55:1: error: entry point 'nope' not found
 // RUN: not apipe-run %s --entry=takes_args 2>&1 | FileCheck %s --check-prefix=ARGS
-// ARGS: run-cli.mlir:76:1: error: entry point 'takes_args' must take no arguments and return nothing (it is (i64) -> ())
+// ARGS: run-cli.mlir:78:1: error: entry point 'takes_args' must take no arguments and return nothing (it is (i64) -> ())
 // RUN: not apipe-run %s --entry=printI64 2>&1 | FileCheck %s --check-prefix=DECL
-// DECL: run-cli.mlir:53:1: error: entry point 'printI64' is not a func.func with a body
+// DECL: run-cli.mlir:55:1: error: entry point 'printI64' is not a func.func with a body
 // RUN: echo '// nothing' > %t.empty.mlir
 // RUN: not apipe-run %t.empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
-// EMPTY: empty.mlir:1:1: error: entry point 'main' not found
+// EMPTY: empty.mlir:1:1: error: entry point 'main' not found: the input has no ops (if it comes from a pipe, did the command before it fail?)
+// RUN: not apipe-run - < /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY-PIPE
+// EMPTY-PIPE: <stdin>:1:1: error: entry point 'main' not found: the input has no ops
 // RUN: not apipe-run %s --completion=late 2>&1 | FileCheck %s --check-prefix=POLICY
 // POLICY: error: invalid completion 'late': expected lazy, eager, random or random:SEED
 // RUN: not apipe-run %s --completion=random:x 2>&1 | FileCheck %s --check-prefix=SEED

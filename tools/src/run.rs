@@ -450,6 +450,13 @@ pub fn prepare_entry<'c>(
             .map_or_else(|| "<unknown>:0:0".to_owned(), |p| p.to_string()));
     }
     let first = module.body().first_operation().map(|op| op.location());
+    if first.is_none() {
+        // Often a failed command before a pipe (`apipe-opt ... | apipe-run -`).
+        return Err((
+            format!("entry point '{entry}' not found: the input has no ops (if it comes from a pipe, did the command before it fail?)"),
+            None,
+        ));
+    }
     Err((format!("entry point '{entry}' not found"), first))
 }
 
