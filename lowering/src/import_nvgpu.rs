@@ -100,13 +100,13 @@ fn is_nvgpu_token(value: Value) -> bool {
     // type cost more than the rest of the import.
     static TOKEN_ID: AtomicUsize = AtomicUsize::new(0);
     let ty = value.r#type();
-    if ty.dialect().namespace() != Ok("nvgpu") {
-        return false;
-    }
     let id = ty.id().to_raw().ptr as usize;
     match TOKEN_ID.load(Ordering::Relaxed) {
         0 => {
-            let token = ty.to_string() == nvgpu::TOKEN_TYPE;
+            // Until a token is seen: the dialect first (printing every
+            // type would cost more).
+            let token =
+                ty.dialect().namespace() == Ok("nvgpu") && ty.to_string() == nvgpu::TOKEN_TYPE;
             if token {
                 TOKEN_ID.store(id, Ordering::Relaxed);
             }
