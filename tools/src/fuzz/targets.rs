@@ -127,6 +127,9 @@ pub const PIPELINER_CHAIN: [&str; 5] = [
     "--apipe-to-nvgpu",
 ];
 
+/// The `opt:nested` target's pipeline.
+pub const NESTED_PIPELINE: &str = "--pass-pipeline=builtin.module(func.func(apipe-software-pipeline,apipe-counting-to-tokens,apipe-tokens-to-counting,canonicalize),apipe-check-hazards)";
+
 /// Every target, in a stable order.
 pub fn all() -> Vec<Target> {
     apipe_lowering::register_passes();
@@ -139,7 +142,7 @@ pub fn all() -> Vec<Target> {
             &[flag.as_str()],
         ));
     }
-    let extra: [(&str, &[&str]); 4] = [
+    let extra: [(&str, &[&str]); 5] = [
         (
             "opt:apipe-software-pipeline{sync=tokens}",
             &["--apipe-software-pipeline=sync=tokens"],
@@ -156,6 +159,10 @@ pub fn all() -> Vec<Target> {
             ],
         ),
         ("opt:pipeliner-chain", &PIPELINER_CHAIN),
+        // Passes nested under func.func, which MLIR's thread pool runs on
+        // sibling functions in parallel (a pass that read its siblings
+        // crashed there), then the checker on the module.
+        ("opt:nested", &[NESTED_PIPELINE]),
     ];
     for (name, flags) in extra {
         targets.push(Target::new(name, Tool::Opt, flags));
