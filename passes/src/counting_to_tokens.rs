@@ -181,6 +181,10 @@ fn check(function: &OperationRef, synchronizing: Option<&FxHashSet<String>>) -> 
             continue; // A nested function is checked on its own.
         }
         let name = ops::name(&op);
+        if synchronizes && ops::is(&op, "func.call_indirect") {
+            diagnostic::error(op.location(), &group_distance::indirect_call(name));
+            ok = false;
+        }
         if let Some(callee) = group_distance::callee(&op).filter(|_| synchronizes) {
             let Some(synchronizing) = synchronizing else {
                 diagnostic::error(op.location(), &group_distance::unseen_callee(name, &callee));

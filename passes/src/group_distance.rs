@@ -415,7 +415,10 @@ pub fn functions_containing<'c: 'a, 'a>(
 }
 
 /// The symbol names of the functions in the top-level op above `op` that
-/// contain an op for which `contains` holds (e.g. [`ops::is_apipe`]).
+/// contain an op for which `contains` holds (e.g. [`ops::is_apipe`]), or
+/// that may reach one through calls: a `func.call` of such a function (to
+/// a fixed point, so that a chain `@h1 -> @g` counts as `@g` does), or a
+/// `func.call_indirect`, whose callee is unknown.
 pub fn functions_where<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
@@ -423,24 +426,60 @@ pub fn functions_where<'c: 'a, 'a>(
     // SAFETY: `op` is live.
     let top = ops::outermost(&unsafe { OperationRef::from_raw(op.to_raw()) });
     let mut out = FxHashSet::default();
+    // Each named function that does not contain one itself, with the
+    // callees of its calls.
+    let mut callers: Vec<(String, Vec<String>)> = Vec::new();
     for function in functions(&top) {
-        if ops::nested_ops(&function).iter().any(&contains) {
-            if let Some(symbol) = symbol_name(&function) {
-                out.insert(symbol);
+        let Some(symbol) = symbol_name(&function) else {
+            continue;
+        };
+        let nested = ops::nested_ops(&function);
+        if nested
+            .iter()
+            .any(|o| contains(o) || ops::is(o, "func.call_indirect"))
+        {
+            out.insert(symbol);
+        } else {
+            let callees: Vec<String> = nested
+                .iter()
+                .filter(|o| ops::is(*o, "func.call"))
+                .filter_map(callee)
+                .collect();
+            if !callees.is_empty() {
+                callers.push((symbol, callees));
             }
         }
     }
-    out
+    loop {
+        let before = out.len();
+        for (symbol, callees) in &callers {
+            if !out.contains(symbol) && callees.iter().any(|c| out.contains(c)) {
+                out.insert(symbol.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The error for a `func.call_indirect` in a function whose groups an
+/// analysis counts: its callee is unknown, so it may commit or wait.
+pub fn indirect_call(name: &str) -> String {
+    format!(
+        "'{name}' op calls a function through a value: apipe cannot tell whether the callee \
+         commits or waits (call it by name with func.call, or inline it)"
+    )
 }
 
 /// The error for a call that a pass running on one function (nested under
-/// `func.func`) cannot follow: it cannot read `@callee` to know whether it
-/// commits or waits.
+/// `func.func`, `gpu.func`, ...) cannot follow: it cannot read `@callee` to
+/// know whether it commits or waits.
 pub fn unseen_callee(name: &str, callee: &str) -> String {
     format!(
-        "'{name}' op calls @{callee}, which this pass cannot see: nested under 'func.func' it runs \
-         on one function (MLIR may run it on the others in parallel), so it cannot tell whether \
-         @{callee} commits or waits; run the pass on the module"
+        "'{name}' op calls @{callee}, which this pass cannot see: nested under a function it runs \
+         on that function alone (MLIR may run it on the others in parallel), so it cannot tell \
+         whether @{callee} commits or waits; run the pass on the module"
     )
 }
 
@@ -661,6 +700,7 @@ impl GroupDistance {
                 (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
             },
             sees_callees: !options.function_only || !nested.iter().any(ops::is_apipe),
+            has_apipe: nested.iter().any(ops::is_apipe),
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: FxHashSet::default(),
@@ -866,6 +906,9 @@ struct Interpreter<'c> {
     /// False when the pass runs on this function alone and it has apipe
     /// ops: every call is then refused ([`unseen_callee`]).
     sees_callees: bool,
+    /// The function has apipe ops: a call of an unknown function
+    /// (`func.call_indirect`) is refused ([`indirect_call`]).
+    has_apipe: bool,
     result: GroupDistance,
     errors: Vec<(Location<'c>, String)>,
     reported: FxHashSet<(usize, String)>,
@@ -1210,6 +1253,8 @@ impl<'c> Interpreter<'c> {
                     } else if !self.sees_callees {
                         self.error(op.location(), unseen_callee(name, &callee));
                     }
+                } else if name == "func.call_indirect" && self.has_apipe {
+                    self.error(op.location(), indirect_call(name));
                 }
                 if op.region_count() > 0 {
                     if !self.commit_queues_of(&op).is_empty() {

@@ -916,17 +916,19 @@ impl Issuing {
             if ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP) {
                 return queue.is_none_or(|q| attributes::queue(o) == q);
             }
-            ops::is(o, "func.call") && {
-                let (issuing, visible) = self.names.get_or_insert_with(|| {
-                    let visible = crate::group_distance::functions(&ops::outermost(o))
-                        .iter()
-                        .filter_map(crate::group_distance::symbol_name)
-                        .collect();
-                    (issuing_functions(o), visible)
-                });
-                crate::group_distance::callee(o)
-                    .is_none_or(|c| issuing.contains(&c) || !visible.contains(&c))
-            }
+            // An unknown callee may issue.
+            ops::is(o, "func.call_indirect")
+                || ops::is(o, "func.call") && {
+                    let (issuing, visible) = self.names.get_or_insert_with(|| {
+                        let visible = crate::group_distance::functions(&ops::outermost(o))
+                            .iter()
+                            .filter_map(crate::group_distance::symbol_name)
+                            .collect();
+                        (issuing_functions(o), visible)
+                    });
+                    crate::group_distance::callee(o)
+                        .is_none_or(|c| issuing.contains(&c) || !visible.contains(&c))
+                }
         })
     }
 }

@@ -57,3 +57,43 @@ func.func @pending_too_large_after_dynamic_loop(%n: index) {
   apipe.wait_group 5000
   return
 }
+
+// -----
+
+// A chain: @forwards only calls @commits, so a call of @forwards shifts the
+// window as much (trial 24: before, only direct calls were refused, and
+// the wait after this call named the caller's own group).
+func.func @commits() {
+  apipe.commit_group
+  return
+}
+
+func.func @forwards() {
+  func.call @commits() : () -> ()
+  return
+}
+
+func.func @call_through_a_chain() {
+  apipe.commit_group
+  // expected-error @+1 {{'func.call' op calls @forwards, which commits or waits: its groups would shift the window of tokens of this function}}
+  func.call @forwards() : () -> ()
+  apipe.wait_group 1
+  return
+}
+
+// -----
+
+// An indirect call: its callee is unknown.
+func.func @commits_too() {
+  apipe.commit_group
+  return
+}
+
+func.func @call_indirect() {
+  %f = func.constant @commits_too : () -> ()
+  apipe.commit_group
+  // expected-error @+1 {{'func.call_indirect' op calls a function through a value: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
+  func.call_indirect %f() : () -> ()
+  apipe.wait_group 0
+  return
+}

@@ -29,6 +29,6 @@
 // CALLS-NOT: call @f
 // HAZARDS: nested-parallel.mlir.tmp.mlir:1:1: error: 'apipe-check-hazards' follows calls into other functions: run it on an op that holds them (builtin.module, gpu.module), not on 'func.func'
 // HAZARDS-NOT: see current operation
-// CONVERSION-COUNT-299: error: 'func.call' op calls @f{{[0-9]+}}, which this pass cannot see: nested under 'func.func' it runs on one function (MLIR may run it on the others in parallel), so it cannot tell whether @f{{[0-9]+}} commits or waits; run the pass on the module
+// CONVERSION-COUNT-299: error: 'func.call' op calls @f{{[0-9]+}}, which this pass cannot see: nested under a function it runs on that function alone (MLIR may run it on the others in parallel), so it cannot tell whether @f{{[0-9]+}} commits or waits; run the pass on the module
 // CONVERSION-NOT: error
 // MODULE: error: 'func.call' op calls @f1, which commits groups: apipe counts groups only within a function

@@ -59,6 +59,30 @@ func.func @call_to_committing_function() {
   return
 }
 
+// A chain through a function with no apipe op of its own (trial 24), and
+// a call through a value, whose callee is unknown.
+func.func @forwards() {
+  func.call @commits() : () -> ()
+  return
+}
+
+func.func @call_through_a_chain() {
+  %t = apipe.commit_group
+  // expected-error @+1 {{'func.call' op calls @forwards, which commits groups: apipe counts groups only within a function}}
+  func.call @forwards() : () -> ()
+  apipe.wait %t
+  return
+}
+
+func.func @call_indirect() {
+  %f = func.constant @commits : () -> ()
+  %t = apipe.commit_group
+  // expected-error @+1 {{'func.call_indirect' op calls a function through a value: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
+  func.call_indirect %f() : () -> ()
+  apipe.wait %t
+  return
+}
+
 // -----
 
 func.func @commit_inside_scf_parallel(%n: index) {
