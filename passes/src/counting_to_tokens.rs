@@ -181,7 +181,7 @@ fn check(function: &OperationRef, synchronizing: Option<&FxHashSet<String>>) -> 
             continue; // A nested function is checked on its own.
         }
         let name = ops::name(&op);
-        if synchronizes && ops::is(&op, "func.call_indirect") {
+        if synchronizes && group_distance::unknown_call(&op) {
             diagnostic::error(op.location(), &group_distance::indirect_call(name));
             ok = false;
         }

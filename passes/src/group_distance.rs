@@ -434,10 +434,7 @@ pub fn functions_where<'c: 'a, 'a>(
             continue;
         };
         let nested = ops::nested_ops(&function);
-        if nested
-            .iter()
-            .any(|o| contains(o) || ops::is(o, "func.call_indirect"))
-        {
+        if nested.iter().any(|o| contains(o) || unknown_call(o)) {
             out.insert(symbol);
         } else {
             let callees: Vec<String> = nested
@@ -463,12 +460,21 @@ pub fn functions_where<'c: 'a, 'a>(
     }
 }
 
-/// The error for a `func.call_indirect` in a function whose groups an
+/// True if `op` calls a function that no flat symbol names: a
+/// `func.call_indirect` (through a value), or a `func.call` / `llvm.call`
+/// without a flat `@callee` (a nested symbol reference, or an indirect
+/// `llvm.call`). The analyses cannot tell what such a callee does.
+pub fn unknown_call<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    ops::is(op, "func.call_indirect")
+        || ((ops::is(op, "func.call") || ops::is(op, "llvm.call")) && callee(op).is_none())
+}
+
+/// The error for an [`unknown_call`] in a function whose groups an
 /// analysis counts: its callee is unknown, so it may commit or wait.
 pub fn indirect_call(name: &str) -> String {
     format!(
-        "'{name}' op calls a function through a value: apipe cannot tell whether the callee \
-         commits or waits (call it by name with func.call, or inline it)"
+        "'{name}' op calls a function that no flat symbol names: apipe cannot tell whether the \
+         callee commits or waits (call it by name with func.call, or inline it)"
     )
 }
 
@@ -1253,7 +1259,7 @@ impl<'c> Interpreter<'c> {
                     } else if !self.sees_callees {
                         self.error(op.location(), unseen_callee(name, &callee));
                     }
-                } else if name == "func.call_indirect" && self.has_apipe {
+                } else if unknown_call(&op) && self.has_apipe {
                     self.error(op.location(), indirect_call(name));
                 }
                 if op.region_count() > 0 {

@@ -917,7 +917,7 @@ impl Issuing {
                 return queue.is_none_or(|q| attributes::queue(o) == q);
             }
             // An unknown callee may issue.
-            ops::is(o, "func.call_indirect")
+            crate::group_distance::unknown_call(o)
                 || ops::is(o, "func.call") && {
                     let (issuing, visible) = self.names.get_or_insert_with(|| {
                         let visible = crate::group_distance::functions(&ops::outermost(o))

@@ -92,7 +92,7 @@ func.func @commits_too() {
 func.func @call_indirect() {
   %f = func.constant @commits_too : () -> ()
   apipe.commit_group
-  // expected-error @+1 {{'func.call_indirect' op calls a function through a value: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
+  // expected-error @+1 {{'func.call_indirect' op calls a function that no flat symbol names: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
   func.call_indirect %f() : () -> ()
   apipe.wait_group 0
   return

@@ -77,7 +77,7 @@ func.func @call_through_a_chain() {
 func.func @call_indirect() {
   %f = func.constant @commits : () -> ()
   %t = apipe.commit_group
-  // expected-error @+1 {{'func.call_indirect' op calls a function through a value: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
+  // expected-error @+1 {{'func.call_indirect' op calls a function that no flat symbol names: apipe cannot tell whether the callee commits or waits (call it by name with func.call, or inline it)}}
   func.call_indirect %f() : () -> ()
   apipe.wait %t
   return
