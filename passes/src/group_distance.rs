@@ -416,9 +416,9 @@ pub fn functions_containing<'c: 'a, 'a>(
 
 /// The symbol names of the functions in the top-level op above `op` that
 /// contain an op for which `contains` holds (e.g. [`ops::is_apipe`]), or
-/// that may reach one through calls: a `func.call` of such a function (to
-/// a fixed point, so that a chain `@h1 -> @g` counts as `@g` does), or a
-/// `func.call_indirect`, whose callee is unknown.
+/// that may reach one through calls: a `func.call` or `llvm.call` of such a
+/// function (to a fixed point, so that a chain `@h1 -> @g` counts as `@g`
+/// does), or an [`unknown_call`].
 pub fn functions_where<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
@@ -439,7 +439,7 @@ pub fn functions_where<'c: 'a, 'a>(
         } else {
             let callees: Vec<String> = nested
                 .iter()
-                .filter(|o| ops::is(*o, "func.call"))
+                .filter(|o| ops::is(*o, "func.call") || ops::is(*o, "llvm.call"))
                 .filter_map(callee)
                 .collect();
             if !callees.is_empty() {
@@ -1252,8 +1252,9 @@ impl<'c> Interpreter<'c> {
                         self.error(
                             op.location(),
                             format!(
-                                "'{name}' op calls @{callee}, which commits groups: apipe counts \
-                                 groups only within a function"
+                                "'{name}' op calls @{callee}, which commits or waits (itself or \
+                                 through the functions it calls): apipe counts groups only within a \
+                                 function"
                             ),
                         );
                     } else if !self.sees_callees {

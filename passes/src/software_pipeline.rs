@@ -867,8 +867,9 @@ fn in_flight_at(
             }
             // The pass runs on this function alone (nested under
             // `func.func`): its callers are out of reach, so they may
-            // have left groups in flight.
-            if ops::outermost(&parent) == parent {
+            // have left groups in flight. So may callers through a value
+            // (`func.constant @f`, then `func.call_indirect`; trial 25).
+            if ops::outermost(&parent) == parent || address_taken(&parent) {
                 return true;
             }
             return seen.insert(parent.to_raw().ptr as usize)
@@ -881,7 +882,19 @@ fn in_flight_at(
     false
 }
 
-/// The `func.call`s of `function` in the module.
+/// True if a `func.constant` in the module names `function`: it may be
+/// called through a value, by callers [`calls_of`] does not find.
+fn address_taken(function: &OperationRef) -> bool {
+    let Some(name) = crate::group_distance::symbol_name(function) else {
+        return false;
+    };
+    ops::nested_ops(&ops::outermost(function)).iter().any(|op| {
+        ops::is(op, "func.constant")
+            && crate::group_distance::symbol_ref(op, "value").as_deref() == Some(name.as_str())
+    })
+}
+
+/// The `func.call`s and `llvm.call`s of `function` in the module.
 fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let Some(name) = crate::group_distance::symbol_name(function) else {
         return Vec::new();
@@ -889,7 +902,7 @@ fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>
     ops::nested_ops(&ops::outermost(function))
         .into_iter()
         .filter(|call| {
-            ops::is(call, "func.call")
+            (ops::is(call, "func.call") || ops::is(call, "llvm.call"))
                 && crate::group_distance::callee(call).as_deref() == Some(name.as_str())
         })
         .collect()
@@ -918,7 +931,7 @@ impl Issuing {
             }
             // An unknown callee may issue.
             crate::group_distance::unknown_call(o)
-                || ops::is(o, "func.call") && {
+                || (ops::is(o, "func.call") || ops::is(o, "llvm.call")) && {
                     let (issuing, visible) = self.names.get_or_insert_with(|| {
                         let visible = crate::group_distance::functions(&ops::outermost(o))
                             .iter()
@@ -944,7 +957,7 @@ fn issuing_functions(op: &OperationRef) -> FxHashSet<String> {
         .filter_map(|f| {
             let callees = ops::nested_ops(f)
                 .iter()
-                .filter(|o| ops::is(*o, "func.call"))
+                .filter(|o| ops::is(*o, "func.call") || ops::is(*o, "llvm.call"))
                 .filter_map(crate::group_distance::callee)
                 .collect();
             Some((crate::group_distance::symbol_name(f)?, callees))

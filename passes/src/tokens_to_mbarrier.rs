@@ -150,9 +150,11 @@ pub fn plan<'c, 'a>(
     // parallel: do not read them.
     let function_only = group_distance::is_function(&root);
     let committing_functions = (!function_only).then(|| {
+        // A callee that waits matters too: its `wait_group` completes no
+        // mbarrier group once converted (trial 25).
         std::rc::Rc::new(group_distance::functions_containing(
             &root,
-            &[ops::COMMIT_GROUP],
+            &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
         ))
     });
     let mut plans = Vec::new();

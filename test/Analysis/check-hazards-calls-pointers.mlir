@@ -235,7 +235,7 @@ func.func @issue_and_commit(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf3
   apipe.commit_group
   return
 }
-// CHECK: check-hazards-calls-pointers.mlir:[[# @LINE + 3]]:3: error: 'func.call' op calls @issue_and_commit, which commits groups: apipe counts groups only within a function
+// CHECK: check-hazards-calls-pointers.mlir:[[# @LINE + 3]]:3: error: 'func.call' op calls @issue_and_commit, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function
 func.func @call_committing(%A: memref<64xf32> {llvm.noalias}, %buf: memref<4xf32> {llvm.noalias}) -> f32 {
   %c1 = arith.constant 1 : index
   func.call @issue_and_commit(%A, %buf) : (memref<64xf32>, memref<4xf32>) -> ()

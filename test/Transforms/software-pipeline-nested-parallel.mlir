@@ -31,4 +31,4 @@
 // HAZARDS-NOT: see current operation
 // CONVERSION-COUNT-299: error: 'func.call' op calls @f{{[0-9]+}}, which this pass cannot see: nested under a function it runs on that function alone (MLIR may run it on the others in parallel), so it cannot tell whether @f{{[0-9]+}} commits or waits; run the pass on the module
 // CONVERSION-NOT: error
-// MODULE: error: 'func.call' op calls @f1, which commits groups: apipe counts groups only within a function
+// MODULE: error: 'func.call' op calls @f1, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function

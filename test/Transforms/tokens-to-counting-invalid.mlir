@@ -53,7 +53,7 @@ func.func @commits() {
 
 func.func @call_to_committing_function() {
   %t = apipe.commit_group
-  // expected-error @+1 {{'func.call' op calls @commits, which commits groups: apipe counts groups only within a function}}
+  // expected-error @+1 {{'func.call' op calls @commits, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function}}
   func.call @commits() : () -> ()
   apipe.wait %t
   return
@@ -68,7 +68,7 @@ func.func @forwards() {
 
 func.func @call_through_a_chain() {
   %t = apipe.commit_group
-  // expected-error @+1 {{'func.call' op calls @forwards, which commits groups: apipe counts groups only within a function}}
+  // expected-error @+1 {{'func.call' op calls @forwards, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function}}
   func.call @forwards() : () -> ()
   apipe.wait %t
   return

@@ -118,3 +118,28 @@ func.func @token_crosses_a_call() {
   apipe.wait %t
   return
 }
+
+// -----
+
+// A callee that only waits, reached through a chain (trial 25): once
+// converted, its wait_group completes no mbarrier group, so the caller's
+// count would be wrong. Refused at the call.
+func.func @waits_only() {
+  apipe.wait_group 0
+  return
+}
+
+func.func @forwards_wait() {
+  func.call @waits_only() : () -> ()
+  return
+}
+
+func.func @call_of_waiting_chain(%a: memref<4xf32>, %b: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %a[%c0], %b[%c0], 4 : memref<4xf32> to memref<4xf32>
+  %t = apipe.commit_group
+  // expected-error @+1 {{'func.call' op calls @forwards_wait, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function}}
+  func.call @forwards_wait() : () -> ()
+  apipe.wait %t
+  return
+}
