@@ -947,33 +947,10 @@ impl Issuing {
 }
 
 /// The symbol names of the functions of the module around `op` that copy
-/// or commit, or call one that does (to a fixed point).
+/// or commit, or call one that does (through any chain of calls, or a call
+/// of an unknown function: [`crate::group_distance::functions_where`]).
 fn issuing_functions(op: &OperationRef) -> FxHashSet<String> {
-    let mut names =
-        crate::group_distance::functions_containing(op, &[ops::COPY, ops::COMMIT_GROUP]);
-    // Each named function with the callees of its calls, collected once.
-    let callers: Vec<(String, Vec<String>)> = crate::group_distance::functions(&ops::outermost(op))
-        .iter()
-        .filter_map(|f| {
-            let callees = ops::nested_ops(f)
-                .iter()
-                .filter(|o| ops::is(*o, "func.call") || ops::is(*o, "llvm.call"))
-                .filter_map(crate::group_distance::callee)
-                .collect();
-            Some((crate::group_distance::symbol_name(f)?, callees))
-        })
-        .collect();
-    loop {
-        let before = names.len();
-        for (name, callees) in &callers {
-            if !names.contains(name) && callees.iter().any(|c| names.contains(c)) {
-                names.insert(name.clone());
-            }
-        }
-        if names.len() == before {
-            return names;
-        }
-    }
+    crate::group_distance::functions_containing(op, &[ops::COPY, ops::COMMIT_GROUP])
 }
 
 /// Replaces each use of the results of the original loop by `values`.
