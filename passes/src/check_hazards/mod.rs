@@ -297,17 +297,17 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     // Calls resolved once, by symbol table (a module's `@k` and a
     // `gpu.module`'s `@k` are different functions).
     let calls = std::rc::Rc::new(resolve_calls(&functions));
-    // The waits of each function some call calls.
-    let callees: rustc_hash::FxHashSet<usize> = calls.values().copied().collect();
-    let callee_waits: std::rc::Rc<rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>>> =
-        std::rc::Rc::new(
-            functions
-                .iter()
-                .filter(|(f, _)| callees.contains(&op_key(f)))
-                .filter_map(|(f, _)| Some((op_key(f), walk::callee_waits(f)?)))
-                .collect(),
-        );
-    for (function, nested) in callees_first(functions, &calls) {
+    let ordered = callees_first(functions, &calls);
+    // The waits of each function, callees first (a call of a function whose
+    // waits are known makes them there too).
+    let mut waits: rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>> = Default::default();
+    for (f, _) in &ordered {
+        if let Some(w) = walk::callee_waits(f, &calls, &waits) {
+            waits.insert(op_key(f), w);
+        }
+    }
+    let callee_waits = std::rc::Rc::new(waits);
+    for (function, nested) in ordered {
         if refused.contains(&op_key(&function)) {
             continue;
         }

@@ -192,9 +192,9 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
 /// `(queue, pending, wait)` with the smallest `pending` per queue: `first`,
 /// those in its entry block before its first op that may access memory
 /// (they complete groups before any of its accesses), and `all`, every one
-/// in its entry block (they complete groups before it returns). Waits in
-/// nested regions, or in the functions it calls, are left out (a group
-/// taken as still in flight: never a missed hazard).
+/// in its entry block (they complete groups before it returns), its own or
+/// those of the functions its entry block calls. Waits in nested regions
+/// are left out (a group taken as still in flight: never a missed hazard).
 #[derive(Clone, Debug, Default)]
 pub struct CalleeWaits<'c, 'a> {
     /// Before the first access.
@@ -203,8 +203,16 @@ pub struct CalleeWaits<'c, 'a> {
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
 }
 
-/// [`CalleeWaits`] of `function`; `None` if it makes none.
-pub fn callee_waits<'c: 'a, 'a>(function: &OperationRef<'c, 'a>) -> Option<CalleeWaits<'c, 'a>> {
+/// [`CalleeWaits`] of `function`; `None` if it makes none. A `func.call`
+/// in its entry block (resolved by `calls`, call op key to function key)
+/// of a function in `known` makes that function's waits there too (trial
+/// 25: a wait behind a chain of calls was left out, a false alarm); the
+/// caller passes the functions callees first.
+pub fn callee_waits<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    calls: &FxHashMap<usize, usize>,
+    known: &FxHashMap<usize, CalleeWaits<'c, 'a>>,
+) -> Option<CalleeWaits<'c, 'a>> {
     let entry = *ops::blocks_of(function).first()?;
     let mut out = CalleeWaits::default();
     let mut accessed = false;
@@ -230,6 +238,16 @@ pub fn callee_waits<'c: 'a, 'a>(function: &OperationRef<'c, 'a>) -> Option<Calle
             }
             smallest(&mut out.all, queue, pending, op);
             continue;
+        }
+        if let Some(waits) = calls.get(&key(&op)).and_then(|f| known.get(f)) {
+            for &(queue, pending, wait) in &waits.all {
+                smallest(&mut out.all, queue, pending, wait);
+            }
+            if !accessed {
+                for &(queue, pending, wait) in &waits.first {
+                    smallest(&mut out.first, queue, pending, wait);
+                }
+            }
         }
         if !accessed {
             let found = accesses(&mut forms, &op);
