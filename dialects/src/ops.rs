@@ -197,12 +197,6 @@ pub fn with_pass_root<R>(root: mlir_sys::MlirOperation, f: impl FnOnce() -> R) -
     f()
 }
 
-/// The op the running pass was scheduled on ([`with_pass_root`]), if any.
-pub fn pass_root<'c, 'a>() -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: the pass root is live while its pass runs.
-    PASS_ROOT.with(|r| r.get().map(|op| unsafe { OperationRef::from_raw(op) }))
-}
-
 /// The outermost op holding `op` that the running pass may read: the op
 /// the pass was scheduled on when `op` is inside it ([`with_pass_root`]),
 /// else the top of the IR (the module); `op` itself if nothing holds it.

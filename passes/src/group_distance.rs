@@ -439,7 +439,7 @@ pub fn functions_where<'c: 'a, 'a>(
         } else {
             let callees: Vec<String> = nested
                 .iter()
-                .filter(|o| ops::is(*o, "func.call") || ops::is(*o, "llvm.call"))
+                .filter(|o| is_call(*o))
                 .filter_map(callee)
                 .collect();
             if !callees.is_empty() {
@@ -465,8 +465,13 @@ pub fn functions_where<'c: 'a, 'a>(
 /// without a flat `@callee` (a nested symbol reference, or an indirect
 /// `llvm.call`). The analyses cannot tell what such a callee does.
 pub fn unknown_call<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
-    ops::is(op, "func.call_indirect")
-        || ((ops::is(op, "func.call") || ops::is(op, "llvm.call")) && callee(op).is_none())
+    ops::is(op, "func.call_indirect") || (is_call(op) && callee(op).is_none())
+}
+
+/// True if `op` is a `func.call` or an `llvm.call` (its `callee`, if any,
+/// is a flat symbol: [`callee`]).
+pub fn is_call<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    ops::is(op, "func.call") || ops::is(op, "llvm.call")
 }
 
 /// The error for an [`unknown_call`] in a function whose groups an
@@ -692,6 +697,7 @@ impl GroupDistance {
         options: &Options<'c, 'a>,
     ) -> Result<Self, Reported> {
         let nested = ops::nested_ops(function);
+        let has_apipe = nested.iter().any(ops::is_apipe);
         let mut interpreter = Interpreter {
             track_commits: options.track_commits,
             points: options.points.iter().map(op_key).collect(),
@@ -700,13 +706,13 @@ impl GroupDistance {
             // A function with no apipe op of its own asks nothing of the
             // analysis: the groups its callees commit shift no count here.
             committing_functions: match (&options.committing_functions, options.function_only) {
-                _ if !nested.iter().any(ops::is_apipe) => Rc::default(),
+                _ if !has_apipe => Rc::default(),
                 (_, true) => Rc::default(),
                 (Some(names), false) => Rc::clone(names),
                 (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
             },
-            sees_callees: !options.function_only || !nested.iter().any(ops::is_apipe),
-            has_apipe: nested.iter().any(ops::is_apipe),
+            sees_callees: !options.function_only || !has_apipe,
+            has_apipe,
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: FxHashSet::default(),

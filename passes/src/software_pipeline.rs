@@ -868,44 +868,44 @@ fn in_flight_at(
             // The pass runs on this function alone (nested under
             // `func.func`): its callers are out of reach, so they may
             // have left groups in flight. So may callers through a value
-            // (`func.constant @f`, then `func.call_indirect`; trial 25).
-            if ops::outermost(&parent) == parent || address_taken(&parent) {
+            // (`calls_of` is `None`; trial 25).
+            if ops::outermost(&parent) == parent {
                 return true;
             }
-            return seen.insert(parent.to_raw().ptr as usize)
-                && calls_of(&parent)
+            if !seen.insert(parent.to_raw().ptr as usize) {
+                return false;
+            }
+            return calls_of(&parent).is_none_or(|calls| {
+                calls
                     .iter()
-                    .any(|call| in_flight_at(call, queue, issuing, seen));
+                    .any(|call| in_flight_at(call, queue, issuing, seen))
+            });
         }
         inner = parent;
     }
     false
 }
 
-/// True if a `func.constant` in the module names `function`: it may be
-/// called through a value, by callers [`calls_of`] does not find.
-fn address_taken(function: &OperationRef) -> bool {
+/// The `func.call`s and `llvm.call`s of `function` in the module, in one
+/// walk; `None` if a `func.constant` names it: it may then be called
+/// through a value, by callers no symbol names.
+fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
     let Some(name) = crate::group_distance::symbol_name(function) else {
-        return false;
+        return Some(Vec::new());
     };
-    ops::nested_ops(&ops::outermost(function)).iter().any(|op| {
-        ops::is(op, "func.constant")
-            && crate::group_distance::symbol_ref(op, "value").as_deref() == Some(name.as_str())
-    })
-}
-
-/// The `func.call`s and `llvm.call`s of `function` in the module.
-fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let Some(name) = crate::group_distance::symbol_name(function) else {
-        return Vec::new();
+    let names = |op: &OperationRef, attribute| {
+        crate::group_distance::symbol_ref(op, attribute).as_deref() == Some(name.as_str())
     };
-    ops::nested_ops(&ops::outermost(function))
-        .into_iter()
-        .filter(|call| {
-            (ops::is(call, "func.call") || ops::is(call, "llvm.call"))
-                && crate::group_distance::callee(call).as_deref() == Some(name.as_str())
-        })
-        .collect()
+    let mut calls = Vec::new();
+    let mut address_taken = false;
+    ops::walk_nested(&ops::outermost(function), &mut |op| {
+        if crate::group_distance::is_call(&op) && names(&op, "callee") {
+            calls.push(op);
+        } else if ops::is(&op, "func.constant") && names(&op, "value") {
+            address_taken = true;
+        }
+    });
+    (!address_taken).then_some(calls)
 }
 
 /// The functions of the module that may copy or commit (directly, or
@@ -931,7 +931,7 @@ impl Issuing {
             }
             // An unknown callee may issue.
             crate::group_distance::unknown_call(o)
-                || (ops::is(o, "func.call") || ops::is(o, "llvm.call")) && {
+                || crate::group_distance::is_call(o) && {
                     let (issuing, visible) = self.names.get_or_insert_with(|| {
                         let visible = crate::group_distance::functions(&ops::outermost(o))
                             .iter()
