@@ -638,15 +638,21 @@ struct Val {
     slot_of: RingMap<(i64, i64)>,
 }
 
+/// [`Val::TOP`], to borrow ([`State::val`]).
+static TOP_VAL: Val = Val::TOP;
+
 impl Val {
+    /// Nothing known.
+    const TOP: Val = Val {
+        range: Itv::TOP,
+        rel: RingMap::EMPTY,
+        shape: Shape::None,
+        pipe: RingMap::EMPTY,
+        slot_of: RingMap::EMPTY,
+    };
+
     fn top() -> Val {
-        Val {
-            range: Itv::TOP,
-            rel: RingMap::new(),
-            shape: Shape::None,
-            pipe: RingMap::new(),
-            slot_of: RingMap::new(),
-        }
+        Val::TOP
     }
 
     fn constant(v: i64) -> Val {
@@ -865,8 +871,11 @@ impl State {
         }
     }
 
-    fn val(&self, key: usize) -> Val {
-        self.vals.get(&key).cloned().unwrap_or_else(Val::top)
+    /// The value of `key`: recorded, else [`Val::TOP`] (borrowed: the
+    /// transfer functions read their operands' values without copying
+    /// them).
+    fn val(&self, key: usize) -> &Val {
+        self.vals.get(&key).unwrap_or(&TOP_VAL)
     }
 
     /// `δ_ring` of `v`: recorded, or from its range and the ring's count
@@ -1298,7 +1307,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         state.vals.insert(value_key(value), v);
     }
 
-    fn get(&self, state: &State, value: Value) -> Val {
+    fn get<'s>(&self, state: &'s State, value: Value) -> &'s Val {
         state.val(value_key(value))
     }
 

@@ -8,7 +8,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     fn yielded(&self, block: BlockRef<'c, 'a>, state: &State) -> Vec<Val> {
         block
             .terminator()
-            .map(|t| t.operands().map(|v| self.get(state, v)).collect())
+            .map(|t| t.operands().map(|v| self.get(state, v).clone()).collect())
             .unwrap_or_default()
     }
 
@@ -53,8 +53,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Shape::Le { a, b, bound } = state.val(value_key(condition)).shape else {
             return;
         };
-        let va = state.val(a);
-        let mut vb = b.map_or_else(|| Val::constant(0), |b| state.val(b));
+        let va = state.val(a).clone();
+        let mut vb = b.map_or_else(|| Val::constant(0), |b| state.val(b).clone());
         for r in state.rings.keys().copied().collect::<Vec<_>>() {
             let (da, db) = (state.rel(&va, r), state.rel(&vb, r));
             if da.lo <= -INF || da.hi >= INF {
@@ -154,7 +154,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
             _ => Itv::TOP,
         };
-        let inits: Vec<Val> = op.operands().skip(3).map(|v| self.get(state, v)).collect();
+        let inits: Vec<Val> = op
+            .operands()
+            .skip(3)
+            .map(|v| self.get(state, v).clone())
+            .collect();
         let mut entry = state.clone();
         entry.vals.insert(
             value_key(body.argument(0).unwrap().into()),
@@ -398,7 +402,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         };
         let mut entry = state.clone();
         for (i, v) in op.operands().enumerate() {
-            let v = self.get(state, v);
+            let v = self.get(state, v).clone();
             entry
                 .vals
                 .insert(value_key(before.argument(i).unwrap().into()), v);
@@ -409,7 +413,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             this.block(before, s);
             let forwarded: Vec<Val> = before
                 .terminator()
-                .map(|t| t.operands().skip(1).map(|v| this.get(s, v)).collect())
+                .map(|t| {
+                    t.operands()
+                        .skip(1)
+                        .map(|v| this.get(s, v).clone())
+                        .collect()
+                })
                 .unwrap_or_default();
             for (i, v) in forwarded.iter().enumerate() {
                 if let Ok(a) = after.argument(i) {

@@ -109,15 +109,43 @@ pub(super) fn rotate(m: u128, k: i64, by: i64) -> u128 {
     ((m << by) | (m >> (width - by))) & full(k)
 }
 
+thread_local! {
+    /// [`of_constant`]'s answers per (constant, K, residues of the counts
+    /// mod 2K): the joins of a loop's fixed point ask for the masks of the
+    /// same constants at the same counts in every round (they were 5% of
+    /// the checker on the mbarrier form).
+    static CONSTANT_MASKS: std::cell::RefCell<rustc_hash::FxHashMap<(i64, i64, u128), Masks>> =
+        Default::default();
+}
+
 /// Step 1: the masks of the constant `c` when the ring's arrive count is
-/// any of `ns`.
+/// any of `ns` (K = `k` slots, at most 64: [`supported`]).
+///
+/// Every mask tests a function of `x mod 2K` (`x mod K`, `(x div K) mod
+/// 2`), so the answer depends on the counts modulo 2K only: it is computed
+/// once per set of residues.
 pub(super) fn of_constant(c: i64, ns: &[i64], k: i64) -> Masks {
-    let mut m = Masks::default();
     // x mod K is in [0, K - 1], x mod K + 1 in [1, K], a phase or a wrap
     // bit in {0, 1}: no other constant has a mask.
-    if c < 0 || c > k.max(1) {
-        return m;
+    if c < 0 || c > k.max(1) || !supported(k) {
+        return Masks::default();
     }
+    let residues = ns
+        .iter()
+        .fold(0u128, |set, n| set | 1u128 << n.rem_euclid(2 * k));
+    CONSTANT_MASKS.with(|answers| {
+        *answers
+            .borrow_mut()
+            .entry((c, k, residues))
+            .or_insert_with(|| of_constant_at(c, residues, k))
+    })
+}
+
+/// [`of_constant`] for the counts whose residues mod 2K are the set bits
+/// of `residues`.
+fn of_constant_at(c: i64, residues: u128, k: i64) -> Masks {
+    let mut m = Masks::default();
+    let ns: Vec<i64> = (0..2 * k).filter(|r| residues >> r & 1 == 1).collect();
     for delta in 0..2 * k {
         let fits = |f: &dyn Fn(i64) -> bool| ns.iter().all(|n| f(n - delta));
         let bit = 1u128 << delta;

@@ -20,6 +20,9 @@ impl<T> Default for RingMap<T> {
 }
 
 impl<T> RingMap<T> {
+    /// No ring.
+    pub(super) const EMPTY: RingMap<T> = RingMap(Vec::new());
+
     pub(super) fn new() -> Self {
         Self::default()
     }

@@ -213,7 +213,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     /// op's step as the access module names it ([`slot::step`]), on the
     /// masks of its operands.
     pub(super) fn pipe(&self, op: &OperationRef<'c, 'a>, state: &State) -> RingMap<Masks> {
-        let operands: Vec<Val> = op.operands().map(|v| self.get(state, v)).collect();
+        let operands: Vec<&Val> = op.operands().map(|v| self.get(state, v)).collect();
         let constants: Vec<Option<i64>> = operands.iter().map(|v| v.range.as_exact()).collect();
         let Some(step) = slot::step(op, &constants) else {
             return RingMap::new();
