@@ -128,10 +128,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let r = state.rings.get(&ring)?;
         let k = r.slots;
         let slot = self.get(state, op.operand(1).ok()?);
-        if state.masks(&slot, ring).index & 1 == 1 {
+        if state.masks(slot, ring).index & 1 == 1 {
             return None;
         }
-        let j = match (slot.slot_of.get(&ring), self.constant_slot(state, &slot, k)) {
+        let j = match (slot.slot_of.get(&ring), self.constant_slot(state, slot, k)) {
             (Some(&(d, 0)), _) => (-d).rem_euclid(k),
             (_, Some(s)) if (0..k).contains(&s) => {
                 let ns = r.counts();
@@ -177,11 +177,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let slot = self.get(state, op.operand(slot).unwrap());
         let r = &state.rings[&ring];
         // CUTLASS-style state: an index whose offset 0 holds (`pipe`).
-        let pipelined = state.masks(&slot, ring).index & 1 == 1;
+        let pipelined = state.masks(slot, ring).index & 1 == 1;
         // `x mod K` of a count `x = n_r`: the op's group is group `x` (a
         // value that may carry it on).
-        let count = slot_base(state, &slot, k)
-            .filter(|b| state.rel(&state.val(*b), ring).as_exact() == Some(0));
+        let count = slot_base(state, slot, k)
+            .filter(|b| state.rel(state.val(*b), ring).as_exact() == Some(0));
         if pipelined || k == 1 && slot.range.as_exact() == Some(0) {
             // Slot n mod K on every path.
             return Some(count);
@@ -193,7 +193,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             );
             return None;
         }
-        if let Some(s) = self.constant_slot(state, &slot, k) {
+        if let Some(s) = self.constant_slot(state, slot, k) {
             match r.counts() {
                 Some(ns) => {
                     if let Some(n) = ns.iter().find(|n| n.rem_euclid(k) != s) {
@@ -237,8 +237,8 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         {
             return Some(count);
         }
-        if let Some(base) = slot_base(state, &slot, k) {
-            let d = state.rel(&state.val(base), ring);
+        if let Some(base) = slot_base(state, slot, k) {
+            let d = state.rel(state.val(base), ring);
             if d.as_exact() == Some(0) {
                 return Some(Some(base));
             }

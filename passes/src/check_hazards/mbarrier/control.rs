@@ -38,7 +38,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 bound,
             } => state.rings.keys().copied().find_map(|r| {
                 let k = self.rings[&r].slots;
-                (state.rel(&state.val(a), r).as_exact() == Some(0) && bound >= k).then_some((r, x))
+                (state.rel(state.val(a), r).as_exact() == Some(0) && bound >= k).then_some((r, x))
             }),
             _ => None,
         };

@@ -34,10 +34,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     ..Val::top()
                 };
                 if let Some(k) = kb {
-                    v.rel = rels(state, &va, -k);
+                    v.rel = rels(state, va, -k);
                     v.slot_of = moved(&va.slot_of, k);
                 } else if let Some(k) = ka {
-                    v.rel = rels(state, &vb, -k);
+                    v.rel = rels(state, vb, -k);
                     v.slot_of = moved(&vb.slot_of, k);
                 }
                 v
@@ -52,11 +52,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     ..Val::top()
                 };
                 if let Some(k) = kb {
-                    v.rel = rels(state, &va, k);
+                    v.rel = rels(state, va, k);
                 }
                 // a - b = δ_b - δ_a for counts of one ring.
                 for r in state.rings.keys() {
-                    let (da, db) = (state.rel(&va, *r), state.rel(&vb, *r));
+                    let (da, db) = (state.rel(va, *r), state.rel(vb, *r));
                     if da != Itv::TOP && db != Itv::TOP {
                         if let Some(m) = v.range.meet(db.add(da.neg())) {
                             v.range = m;
@@ -80,11 +80,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 let rem = name == "arith.remui";
                 // A count known mod k: its remainder (step 2).
                 let known = (rem && ka.is_none())
-                    .then(|| count_residue(state, &va, k, true))
+                    .then(|| count_residue(state, va, k, true))
                     .flatten();
                 Val {
                     slot_of: if rem {
-                        slots_of_count(state, &va, k, true)
+                        slots_of_count(state, va, k, true)
                     } else {
                         RingMap::new()
                     },
@@ -146,7 +146,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     // `2^64 + x`: another parity unless k is a power of two.
                     (0 | 1, Shape::And { base, mask: 1 }, Some(0))
                         if matches!(state.val(base).shape, Shape::Div { base: x, k }
-                            if unsigned_is_floor(state, &state.val(x), k)) =>
+                            if unsigned_is_floor(state, state.val(x), k)) =>
                     {
                         let Shape::Div { base, k } = state.val(base).shape else {
                             unreachable!()
@@ -341,7 +341,7 @@ pub(super) fn masked_count(state: &State, x: &Val, mask: i64) -> Option<i64> {
     }
     match x.shape {
         Shape::Div { base, k } if mask == 1 && k > 0 && k < INF / 2 => {
-            count_residue(state, &state.val(base), 2 * k, true).map(|r| r / k)
+            count_residue(state, state.val(base), 2 * k, true).map(|r| r / k)
         }
         _ => None,
     }
@@ -354,7 +354,7 @@ pub(super) fn slot_base(state: &State, slot: &Val, k: i64) -> Option<usize> {
         Shape::And { base, mask } if mask == k - 1 && k & (k - 1) == 0 => Some(base),
         // `arith.remui` of a count that may be negative is the remainder
         // of `2^64 + x`, another slot unless K is a power of two.
-        Shape::Rem { base, k: kk } if kk == k && unsigned_is_floor(state, &state.val(base), k) => {
+        Shape::Rem { base, k: kk } if kk == k && unsigned_is_floor(state, state.val(base), k) => {
             Some(base)
         }
         _ => None,

@@ -25,7 +25,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         // when K = 1) and parity `((x div K) & 1) != 0` (or `== 0`) of one
         // count x whose δ is known: its group directly.
         let slot_count = |pbase: usize| {
-            slot_base(state, &slot, k)
+            slot_base(state, slot, k)
                 .or((k == 1 && slot.range.as_exact() == Some(0)).then_some(pbase))
         };
         let symbolic = match parity.shape {
@@ -36,7 +36,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             } if kk == k && slot_count(pbase).is_some() => {
                 let base = slot_count(pbase).unwrap();
                 let (vb, vp) = (state.val(base), state.val(pbase));
-                let (db, dp) = (state.rel(&vb, ring), state.rel(&vp, ring));
+                let (db, dp) = (state.rel(vb, ring), state.rel(vp, ring));
                 (db != Itv::TOP && (base == pbase || db.as_exact().is_some() && db == dp)).then(
                     || {
                         if set {
@@ -72,13 +72,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             return self.unproved(op);
         }
         let constants = (
-            self.constant_slot(state, &slot, k),
+            self.constant_slot(state, slot, k),
             constant_parity,
             r.counts(),
         );
         // A CUTLASS-style (index, phase) pair (`pipe`): the offsets both
         // masks share.
-        let pipelined = state.masks(&slot, ring).index & state.masks(&parity, ring).phase;
+        let pipelined = state.masks(slot, ring).index & state.masks(parity, ring).phase;
         let distance: Option<Itv> = match (symbolic, constants) {
             (Some(d), _) => Some(d),
             (None, (Some(s), Some(p), Some(ns))) if ns.len() == 1 => {
@@ -117,26 +117,26 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             (None, (Some(s), None, _))
                 if matches!(parity.shape, Shape::Bit { base, k: kk, .. } if kk == k && {
                     let x = state.val(base);
-                    let d = state.rel(&x, ring);
+                    let d = state.rel(x, ring);
                     d.as_exact().is_some() && r.count_mod(d, k).is_some()
                 }) =>
             {
                 let Shape::Bit { base, set, .. } = parity.shape else {
                     unreachable!()
                 };
-                let d = state.rel(&state.val(base), ring);
+                let d = state.rel(state.val(base), ring);
                 let x = r.count_mod(d, k).unwrap();
                 let within = d.shift(x - s.rem_euclid(k));
                 Some(if set { within } else { within.shift(k) })
             }
             _ => None,
         };
-        let distance = distance.or_else(|| split_on_slot(state, ring, &slot, &parity));
+        let distance = distance.or_else(|| split_on_slot(state, ring, slot, parity));
         self.name(op, name.or(name_number));
         let Some(d) = distance else {
             let negative = |v: &Val| match v.shape {
                 Shape::Rem { base, k: kk } | Shape::Div { base, k: kk } => {
-                    kk == k && !unsigned_is_floor(state, &state.val(base), k)
+                    kk == k && !unsigned_is_floor(state, state.val(base), k)
                 }
                 _ => false,
             };
@@ -144,7 +144,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 Shape::Bit { base, .. } => Some(state.val(base)),
                 _ => None,
             };
-            if negative(&slot) || parity_base.is_some_and(|b| negative(&b)) {
+            if negative(slot) || parity_base.is_some_and(|b| negative(b)) {
                 self.error(op, &format!("waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K ({k}) is a power of two; guard the wait so that the count is at least 0"));
                 return self.unproved(op);
             }
@@ -277,7 +277,7 @@ pub(super) fn split_on_slot(state: &State, ring: usize, slot: &Val, parity: &Val
     let Shape::Bit { base, k: kk, set } = parity.shape else {
         return None;
     };
-    let dp = state.rel(&state.val(base), ring).as_exact()?;
+    let dp = state.rel(state.val(base), ring).as_exact()?;
     if kk != k || r.n.lo.saturating_sub(ds.max(dp)) < 0 {
         return None;
     }
