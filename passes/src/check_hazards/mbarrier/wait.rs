@@ -144,7 +144,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 Shape::Bit { base, .. } => Some(state.val(base)),
                 _ => None,
             };
-            if negative(slot) || parity_base.is_some_and(|b| negative(b)) {
+            if negative(slot) || parity_base.is_some_and(negative) {
                 self.error(op, &format!("waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K ({k}) is a power of two; guard the wait so that the count is at least 0"));
                 return self.unproved(op);
             }
