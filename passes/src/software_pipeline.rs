@@ -814,13 +814,18 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
 /// `loop_op` starts: a copy or commit on `queue`, or a call of a function
 /// that may issue ([`Issuing`]), runs before it in the blocks around it, or
 /// anywhere in a loop around it (an earlier iteration; both regions of an
-/// `scf.while`) or in a region of several blocks around it; or the
-/// function may be entered with them: a call of it in the module is such
-/// a point itself (docs/semantics.md: a called function starts with its
-/// caller's groups). A kernel (`gpu.func`, a `gpu.launch` body) starts
-/// with none. Conservative: any path.
+/// `scf.while`) or in a region of several blocks around it, at any depth
+/// (what follows `loop_op` inside an `scf.if` of the outer loop's body runs
+/// before the next iteration's `loop_op`; trial 26) but `loop_op` itself,
+/// which the pipeliner drains; or the function may be entered with them:
+/// a call of it (`func.call`, `llvm.call`) in the module is such a point
+/// itself, and a loop around that call runs the function's own copies
+/// before the next call (docs/semantics.md, rule 5: a called function
+/// starts with its caller's groups). A kernel (`gpu.func`, a `gpu.launch`
+/// body) starts with none. Conservative: any path.
 fn may_enter_in_flight(loop_op: &OperationRef, queue: Option<i64>) -> bool {
     in_flight_at(
+        loop_op,
         loop_op,
         queue,
         &mut Issuing::default(),
@@ -828,27 +833,26 @@ fn may_enter_in_flight(loop_op: &OperationRef, queue: Option<i64>) -> bool {
     )
 }
 
-/// [`may_enter_in_flight`] at `op`; `seen`: the functions whose calls were
+/// [`may_enter_in_flight`] of `loop_op` at `op` (`loop_op`, or a call of
+/// the function that holds it); `seen`: the functions whose calls were
 /// followed already.
 fn in_flight_at(
     op: &OperationRef,
+    loop_op: &OperationRef,
     queue: Option<i64>,
     issuing: &mut Issuing,
     seen: &mut FxHashSet<usize>,
 ) -> bool {
     // The ops of `inner`'s block before it; with `whole`, every op of
-    // every region of `parent` but `inner`: in a loop (an earlier
-    // iteration, or the other region of an `scf.while`) and in a region of
-    // several blocks (a predecessor block).
+    // every region of `parent` at any depth but `loop_op`: in a loop (an
+    // earlier iteration, or the other region of an `scf.while`) and in a
+    // region of several blocks (a predecessor block).
     let around =
         |inner: &OperationRef, parent: &OperationRef, whole: bool, issuing: &mut Issuing| {
             if !whole {
                 return ops::preceding(inner).any(|op| issuing.issues(&op, queue));
             }
-            ops::blocks_of(parent)
-                .iter()
-                .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
-                .any(|op| op != *inner && issuing.issues(&op, queue))
+            issuing.issues_outside(parent, loop_op, queue)
         };
     let mut inner = *op;
     while let Some(parent) = inner.parent_operation() {
@@ -862,7 +866,9 @@ fn in_flight_at(
             return true;
         }
         if ops::is_function(&parent) {
-            if !ops::is(&parent, "func.func") {
+            // A kernel starts with nothing in flight; an `llvm.func` is
+            // called like a `func.func` (trial 26).
+            if !ops::is(&parent, "func.func") && !ops::is(&parent, "llvm.func") {
                 return false;
             }
             // The pass runs on this function alone (nested under
@@ -878,7 +884,7 @@ fn in_flight_at(
             return calls_of(&parent).is_none_or(|calls| {
                 calls
                     .iter()
-                    .any(|call| in_flight_at(call, queue, issuing, seen))
+                    .any(|call| in_flight_at(call, loop_op, queue, issuing, seen))
             });
         }
         inner = parent;
@@ -887,8 +893,8 @@ fn in_flight_at(
 }
 
 /// The `func.call`s and `llvm.call`s of `function` in the module, in one
-/// walk; `None` if a `func.constant` names it: it may then be called
-/// through a value, by callers no symbol names.
+/// walk; `None` if a `func.constant` or an `llvm.mlir.addressof` names it:
+/// it may then be called through a value, by callers no symbol names.
 fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
     let Some(name) = crate::group_distance::symbol_name(function) else {
         return Some(Vec::new());
@@ -901,7 +907,9 @@ fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<
     ops::walk_nested(&ops::outermost(function), &mut |op| {
         if crate::group_distance::is_call(&op) && names(&op, "callee") {
             calls.push(op);
-        } else if ops::is(&op, "func.constant") && names(&op, "value") {
+        } else if ops::is(&op, "func.constant") && names(&op, "value")
+            || ops::is(&op, "llvm.mlir.addressof") && names(&op, "global_name")
+        {
             address_taken = true;
         }
     });
@@ -925,24 +933,47 @@ impl Issuing {
     /// True if `op` or an op nested in it copies or commits on `queue`
     /// (`None`: any queue), or calls a function that may.
     fn issues(&mut self, op: &OperationRef, queue: Option<i64>) -> bool {
-        ops::self_and_nested_ops(op).iter().any(|o| {
-            if ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP) {
-                return queue.is_none_or(|q| attributes::queue(o) == q);
+        ops::self_and_nested_ops(op)
+            .iter()
+            .any(|o| self.issues_itself(o, queue))
+    }
+
+    /// [`Issuing::issues`] for the ops nested in `parent` (at any depth),
+    /// `skipped` and the ops nested in it left out.
+    fn issues_outside(
+        &mut self,
+        parent: &OperationRef,
+        skipped: &OperationRef,
+        queue: Option<i64>,
+    ) -> bool {
+        ops::blocks_of(parent)
+            .iter()
+            .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
+            .any(|op| {
+                op != *skipped
+                    && (self.issues_itself(&op, queue) || self.issues_outside(&op, skipped, queue))
+            })
+    }
+
+    /// True if `o` itself (not the ops nested in it) copies or commits on
+    /// `queue`, or calls a function that may.
+    fn issues_itself(&mut self, o: &OperationRef, queue: Option<i64>) -> bool {
+        if ops::is(o, ops::COPY) || ops::is(o, ops::COMMIT_GROUP) {
+            return queue.is_none_or(|q| attributes::queue(o) == q);
+        }
+        // An unknown callee may issue.
+        crate::group_distance::unknown_call(o)
+            || crate::group_distance::is_call(o) && {
+                let (issuing, visible) = self.names.get_or_insert_with(|| {
+                    let visible = crate::group_distance::functions(&ops::outermost(o))
+                        .iter()
+                        .filter_map(crate::group_distance::symbol_name)
+                        .collect();
+                    (issuing_functions(o), visible)
+                });
+                crate::group_distance::callee(o)
+                    .is_none_or(|c| issuing.contains(&c) || !visible.contains(&c))
             }
-            // An unknown callee may issue.
-            crate::group_distance::unknown_call(o)
-                || crate::group_distance::is_call(o) && {
-                    let (issuing, visible) = self.names.get_or_insert_with(|| {
-                        let visible = crate::group_distance::functions(&ops::outermost(o))
-                            .iter()
-                            .filter_map(crate::group_distance::symbol_name)
-                            .collect();
-                        (issuing_functions(o), visible)
-                    });
-                    crate::group_distance::callee(o)
-                        .is_none_or(|c| issuing.contains(&c) || !visible.contains(&c))
-                }
-        })
     }
 }
 
