@@ -265,16 +265,15 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     let mut refused: rustc_hash::FxHashSet<usize> = Default::default();
     if !with_async.is_empty() {
         for call in apipe_dialect::ops::self_and_nested_ops(root) {
-            if !apipe_dialect::ops::is(&call, "func.call")
-                || !apipe_dialect::ops::in_gpu_code(&call)
-            {
+            if !group_distance::is_call(&call) || !apipe_dialect::ops::in_gpu_code(&call) {
                 continue;
             }
             if let Some(callee) = group_distance::callee(&call).filter(|c| with_async.contains(c)) {
                 diagnostic::error(
                     call.location(),
                     &format!(
-                        "'func.call' op in GPU code calls @{callee}, which has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)"
+                        "'{}' op in GPU code calls @{callee}, which has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)",
+                        apipe_dialect::ops::name(&call)
                     ),
                 );
                 if let Some(caller) =

@@ -204,7 +204,7 @@ pub struct CalleeWaits<'c, 'a> {
 }
 
 /// [`CalleeWaits`] of `function`; `None` if it makes none. A `func.call`
-/// in its entry block (resolved by `calls`, call op key to function key)
+/// or `llvm.call` in its entry block (resolved by `calls`, call op key to function key)
 /// of a function in `known` makes that function's waits there too (trial
 /// 25: a wait behind a chain of calls was left out, a false alarm); the
 /// caller passes the functions callees first.
@@ -253,7 +253,7 @@ pub fn callee_waits<'c: 'a, 'a>(
             let found = accesses(&mut forms, &op);
             accessed = op.region_count() > 0
                 || ops::is_apipe(&op)
-                || ops::is(&op, "func.call")
+                || group_distance::is_call(&op)
                 || found.reads_all
                 || found.writes_all
                 || !found.accesses.is_empty();
@@ -332,8 +332,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         (self.hazards, left)
     }
 
-    /// A `func.call` (after its own accesses, [`Analysis::plain`]): the
-    /// copies its callee may return with in flight are in flight here too.
+    /// A `func.call` or `llvm.call` (after its own accesses,
+    /// [`Analysis::plain`]): the copies its callee may return with in
+    /// flight are in flight here too.
     /// Each keeps its queue; a region of a callee argument becomes the
     /// whole buffer the call passes for it, a global stays the global, a
     /// buffer of the callee's own stays its own (nothing here aliases it
@@ -525,7 +526,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
             }
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
-            "func.call" => {
+            // `llvm.call` as `func.call` (trial 26: the copies an
+            // `llvm.func` returned with in flight were not seen).
+            "func.call" | "llvm.call" => {
                 // The callee's waits complete this function's groups: those
                 // before its accesses first, the others after them.
                 let waits = self
