@@ -90,6 +90,29 @@ func.func @call_cannot_move(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf
 
 // -----
 
+// An llvm.call too (it may commit or wait, or touch the tiles through a
+// global), in an unannotated loop scheduled from num-stages.
+llvm.func @side()
+
+func.func @llvm_call_cannot_move(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
+    apipe.commit_group
+    apipe.wait_group 0
+    // expected-error @+1 {{'llvm.call' op cannot be moved by the pipeliner: a call may have side effects}}
+    llvm.call @side() : () -> ()
+    %x = memref.load %buf[%c1] : memref<4xf32, 3>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}
+
+// -----
+
 func.func @async_stage_without_copy(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -305,7 +305,9 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                         ),
                     );
                 }
-            } else if name.starts_with("func.call") {
+            } else if crate::group_distance::is_call(inner)
+                || crate::group_distance::unknown_call(inner)
+            {
                 error(
                     &mut ok,
                     inner.location(),

@@ -133,7 +133,7 @@ impl Divergence {
             "gpu.all_reduce" => {}
             // A function may return a thread-dependent value (its own
             // `gpu.thread_id`) from uniform arguments: taken as divergent.
-            "func.call" => {
+            "func.call" | "func.call_indirect" | "llvm.call" => {
                 for result in op.results() {
                     self.mark(result.into());
                 }
