@@ -28,6 +28,7 @@ use melior::ir::{
     r#type::{FunctionType, MemRefType, ShapedTypeLike},
     BlockLike, OperationRef, RegionLike, Type, ValueLike,
 };
+use rustc_hash::FxHashSet;
 
 /// The shared memory a kernel may use without opting in: 48 KiB.
 pub const STATIC_LIMIT: i64 = 48 * 1024;
@@ -71,7 +72,11 @@ fn is_workgroup(ty: Type) -> bool {
 }
 
 /// The shared memory of `kernel` (a `gpu.func`) as it is: its workgroup
-/// attributions and workgroup allocs, each padded.
+/// attributions and workgroup allocs, and the workgroup `memref.global`s
+/// that it, or a function it calls (through any chain of calls in its
+/// module), reads with `memref.get_global`, each padded, each global once
+/// (trial 27: a kernel with a 48 KB workgroup global was pipelined past
+/// the static limit, and ptxas refused it).
 pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
     let inputs = kernel
         .attribute("function_type")
@@ -94,6 +99,47 @@ pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
             && is_workgroup(op.result(0).unwrap().r#type())
         {
             total += padded(type_bytes(op.result(0).unwrap().r#type()).unwrap_or(0));
+        }
+    }
+    total + globals_bytes(kernel)
+}
+
+/// The workgroup `memref.global`s read by `memref.get_global` in `kernel`
+/// or in the functions of its module it calls (transitively), each once,
+/// padded.
+fn globals_bytes(kernel: &OperationRef) -> i64 {
+    let Some(table) = kernel.parent_operation() else {
+        return 0;
+    };
+    let symbols: Vec<OperationRef> = ops::blocks_of(&table)
+        .into_iter()
+        .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
+        .collect();
+    let named = |name: &str| {
+        symbols
+            .iter()
+            .find(|o| crate::group_distance::symbol_name(*o).as_deref() == Some(name))
+            .copied()
+    };
+    let mut functions = vec![*kernel];
+    let mut seen_functions: FxHashSet<String> = FxHashSet::default();
+    let mut globals: FxHashSet<String> = FxHashSet::default();
+    let mut total = 0;
+    while let Some(function) = functions.pop() {
+        for op in ops::nested_ops(&function) {
+            if crate::group_distance::is_call(&op) {
+                if let Some(callee) = crate::group_distance::callee(&op) {
+                    if seen_functions.insert(callee.clone()) {
+                        functions.extend(named(&callee).filter(ops::is_function));
+                    }
+                }
+            } else if ops::is(&op, "memref.get_global") && op.result_count() == 1 {
+                let ty = op.result(0).unwrap().r#type();
+                let name = crate::group_distance::symbol_ref(&op, "name");
+                if is_workgroup(ty) && name.is_some_and(|n| globals.insert(n)) {
+                    total += padded(type_bytes(ty).unwrap_or(0));
+                }
+            }
         }
     }
     total
