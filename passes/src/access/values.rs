@@ -989,8 +989,15 @@ impl Forms {
     /// the pipeliner emits, see `trip_count`): it is `>= 0`, and for a
     /// constant `k > 0` it is `max(0, ceil((b - a) / k))`, since `b - a > 0`
     /// where the unsigned division is taken (`sgt b, a` likewise).
+    ///
+    /// The unsigned form (`ult` / `ugt`, an `scf.for unsigned`): `>= 0`
+    /// too, a trip count being below 2^63 as in the signed form (where
+    /// `b - a` does not overflow); `max(0, ceil((b - a) / k))` only when `a`
+    /// and `b` are nonnegative, where the unsigned comparison and
+    /// difference are the signed ones (trial 27: without the first fact,
+    /// the pipelined unsigned loop's epilogue was reported as racing).
     fn trip_count_select(&mut self, select: &OperationRef, me: Lin) -> Vec<Constraint> {
-        let pattern = || -> Option<(Value, Value, OperationRef)> {
+        let pattern = || -> Option<(Value, Value, OperationRef, bool)> {
             let condition = defining_op(select.operand_at(0)?)?;
             if !ops::is(&condition, "arith.cmpi") || constant(select.operand_at(2)?) != Some(0) {
                 return None;
@@ -1000,16 +1007,16 @@ impl Forms {
                 .ok()
                 .and_then(integer_attribute)?;
             let (x, y) = (condition.operand_at(0)?, condition.operand_at(1)?);
-            // slt 2: x < y; sgt 4: y < x.
+            // slt 2, ult 6: x < y; sgt 4, ugt 8: y < x.
             let (a, b) = match predicate {
-                2 => (x, y),
-                4 => (y, x),
+                2 | 6 => (x, y),
+                4 | 8 => (y, x),
                 _ => return None,
             };
             let quotient = defining_op(select.operand_at(1)?)?;
-            ops::is(&quotient, "arith.ceildivui").then_some((a, b, quotient))
+            ops::is(&quotient, "arith.ceildivui").then_some((a, b, quotient, predicate >= 6))
         };
-        let Some((a, b, quotient)) = pattern() else {
+        let Some((a, b, quotient, unsigned)) = pattern() else {
             return Vec::new();
         };
         let span = self.of(quotient.operand(0).unwrap());
@@ -1018,6 +1025,9 @@ impl Forms {
             return Vec::new();
         }
         let mut out = vec![Constraint::NonNeg(me.clone())];
+        if unsigned && !(self.nonnegative(&a) && self.nonnegative(&b)) {
+            return out;
+        }
         let k = quotient.operand_at(1).and_then(constant).filter(|k| *k > 0);
         // ceil(d / k) = -floor(-d / k).
         let ceil = k.and_then(|k| Lin::div(span.scaled(-1)?, k, Signedness::Euclidean).scaled(-1));
