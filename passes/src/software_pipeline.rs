@@ -337,6 +337,19 @@ pub fn software_pipeline<'c: 'a, 'a>(
                 "loop not pipelined: 'apipe.num_stages' asks for stages, but the loop has no 'apipe.copy' of its own (outside nested loops) to make asynchronous",
             );
         }
+        // A loop the pass-wide option would schedule but for its
+        // synchronization: said, not skipped in silence (trial 27: a copy
+        // with its commit and wait inside a `memref.alloca_scope`).
+        if options.num_stages.is_some()
+            && ops::is(&l, "scf.for")
+            && !is_requested(&l)
+            && schedule::has_own_copies(&l)
+        {
+            diagnostic::remark(
+                l.location(),
+                "loop not pipelined by num-stages: its copies are not in the synchronous form (per queue, a commit and a 'wait_group 0' that are ops of the loop body itself, after its last copy; docs/pipelining.md); it stays as it is",
+            );
+        }
     }
     let mut innermost = Vec::new();
     let mut outer = Vec::new();
