@@ -298,11 +298,26 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     let calls = std::rc::Rc::new(resolve_calls(&functions));
     let ordered = callees_first(functions, &calls);
     // The waits of each function, callees first (a call of a function whose
-    // waits are known makes them there too).
+    // waits are known makes them there too); again until nothing changes,
+    // so that in a cycle of calls the result does not depend on which
+    // function of the cycle comes first (trial 26: a false alarm with one
+    // order, none with the other). Waits only grow, one function at least
+    // per round.
     let mut waits: rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>> = Default::default();
-    for (f, _) in &ordered {
-        if let Some(w) = walk::callee_waits(f, &calls, &waits) {
-            waits.insert(op_key(f), w);
+    for _ in 0..=ordered.len() {
+        let mut changed = false;
+        for (f, _) in &ordered {
+            let found = walk::callee_waits(f, &calls, &waits);
+            if found.as_ref() != waits.get(&op_key(f)) {
+                changed = true;
+                match found {
+                    Some(w) => waits.insert(op_key(f), w),
+                    None => waits.remove(&op_key(f)),
+                };
+            }
+        }
+        if !changed {
+            break;
         }
     }
     let callee_waits = std::rc::Rc::new(waits);

@@ -195,7 +195,7 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
 /// in its entry block (they complete groups before it returns), its own or
 /// those of the functions its entry block calls. Waits in nested regions
 /// are left out (a group taken as still in flight: never a missed hazard).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CalleeWaits<'c, 'a> {
     /// Before the first access.
     pub first: Vec<(i64, i64, OperationRef<'c, 'a>)>,
