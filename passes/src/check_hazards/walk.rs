@@ -546,6 +546,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 self.call(&op, state);
             }
             _ if ops::is_function(&op) => {}
+            "func.return" | "gpu.return" | "llvm.return"
+                if op.parent_operation() == Some(self.function) =>
+            {
+                self.plain(&op, state);
+                self.release_stack(&op, &self.function.clone(), state);
+            }
             _ => {
                 self.plain(&op, state);
                 if op.region_count() > 0 {
@@ -557,6 +563,67 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         let joined = std::mem::take(state).join(inner);
                         *state = joined;
                     }
+                    if ops::is(&op, "memref.alloca_scope") {
+                        self.release_stack(&op, &op, state);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stack memory of `scope` (the function, or a
+    /// `memref.alloca_scope`) is released at `at` (its return, or the
+    /// scope op's end): an async copy still in flight, or not committed,
+    /// whose source or destination is a `memref.alloca` whose allocation
+    /// scope is `scope` reads or writes freed memory. Checked as a write of
+    /// the whole buffer at `at`, as a `memref.dealloc` is (trial 26: a
+    /// function returned with a copy out of its own `memref.alloca`
+    /// uncommitted, and the checker was silent).
+    fn release_stack(
+        &mut self,
+        at: &OperationRef<'c, 'a>,
+        scope: &OperationRef<'c, 'a>,
+        state: &mut State<'c, 'a>,
+    ) {
+        let mut released: Vec<usize> = Vec::new();
+        for instance in &state.instances {
+            for region in [&instance.src, &instance.dst] {
+                let Symbol::Value(k) = region.root.symbol else {
+                    continue;
+                };
+                // SAFETY: symbol keys are made from live values of the
+                // function (or of a callee, whose allocas are not of
+                // `scope`).
+                let value = unsafe { value_of(k) };
+                let of_scope = defining_op(value).is_some_and(|def| {
+                    ops::is(&def, "memref.alloca")
+                        && ops::ancestors(&def)
+                            .find(|p| ops::is_function(p) || ops::is(p, "memref.alloca_scope"))
+                            .is_some_and(|p| p == *scope)
+                });
+                if of_scope && !released.contains(&k) {
+                    released.push(k);
+                }
+            }
+        }
+        for k in released {
+            // SAFETY: as above.
+            let value = unsafe { value_of(k) };
+            let region = crate::access::region::whole(&mut self.cache.forms, value);
+            let before = self.hazards.len();
+            self.check_write(at, &region, Role::Plain(AccessKind::Write), None, state);
+            let alloca = defining_op(value).map(|d| d.location());
+            for hazard in &mut self.hazards[before..] {
+                hazard.message = hazard.message.replacen(
+                    "writes a buffer region",
+                    "releases the stack memory of a buffer region",
+                    1,
+                );
+                if let Some(location) = alloca {
+                    hazard.notes.push((
+                        location,
+                        "the 'memref.alloca' whose memory is released there".into(),
+                    ));
                 }
             }
         }
