@@ -999,7 +999,14 @@ impl State {
                             .collect(),
                         tx: widened(a.tx, b.tx),
                         reused: a.reused || b.reused,
-                        res: Residues::join(a.residues(), b.residues(), a.slots),
+                        res: {
+                            let joined = Residues::join(a.residues(), b.residues(), a.slots);
+                            if widen {
+                                Residues::widen(a.residues(), joined)
+                            } else {
+                                joined
+                            }
+                        },
                         skew: a.skew.union(&b.skew),
                     },
                 )
