@@ -20,7 +20,11 @@
 //!
 //! 5. after the restore, `apipe_emu_stack_release(id, %sp)`: a copy still
 //!    pending into or out of the scope's allocas is an error (it would
-//!    land in stack memory the next call reuses).
+//!    land in stack memory the next call reuses); and for each
+//!    `memref.alloca` of a static shape in the scope's block,
+//!    `apipe_emu_scope_release(id, its aligned pointer, its bytes)`: in a
+//!    function's entry block LLVM makes such an alloca part of the frame,
+//!    above the saved stack pointer, where the first check does not look.
 //!
 //! [`check_releases`]: after each `func.call` of a function of the module
 //! that holds a `memref.alloca`, `apipe_emu_stack_release(id, stack
@@ -34,13 +38,14 @@
 //! be a memref of the scope's own stack).
 
 use super::Emitter;
-use crate::emulation_runtime::STACK_RELEASE_FN;
+use crate::emulation_runtime::{SCOPE_RELEASE_FN, STACK_RELEASE_FN};
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
 use apipe_passes::rewrite;
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    BlockLike, OperationRef, RegionLike, Type, Value,
+    r#type::{MemRefType, ShapedTypeLike},
+    BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::HashSet;
 
@@ -89,6 +94,15 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
             .result(0)
             .unwrap()
             .into();
+        // The allocas of a static shape the scope releases (step 5).
+        let allocas: Vec<(Value, i64)> =
+            std::iter::successors(body.first_operation(), |o| o.next_in_block())
+                .filter(|o| ops::is(o, "memref.alloca"))
+                .filter_map(|o| {
+                    let memref: Value = o.result(0).ok()?.into();
+                    Some((memref, static_bytes(memref.r#type())?))
+                })
+                .collect();
         // 2.
         let terminator = body.terminator();
         while let Some(op) = body.first_operation() {
@@ -112,6 +126,23 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
         let id = emitter.constant(scope, emitter.i64_type(), id);
         let sp = address(emitter, scope, save);
         emitter.call(scope, STACK_RELEASE_FN, &[id, sp], &[]);
+        for (memref, bytes) in allocas {
+            let pointer: Value = emitter
+                .before(
+                    scope,
+                    OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
+                        .add_operands(&[memref])
+                        .add_results(&[emitter.index_type()])
+                        .build()
+                        .expect("valid memref.extract_aligned_pointer_as_index"),
+                )
+                .result(0)
+                .unwrap()
+                .into();
+            let pointer = emitter.to_i64(scope, pointer);
+            let bytes = emitter.constant(scope, emitter.i64_type(), bytes);
+            emitter.call(scope, SCOPE_RELEASE_FN, &[id, pointer, bytes], &[]);
+        }
         // 4.
         if let Some(terminator) = terminator {
             for (result, value) in scope.results().zip(terminator.operands()) {
@@ -123,6 +154,17 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
         // terminator; no handle to either is used again.
         rewrite::erase_op(scope);
     }
+}
+
+/// The bytes of a memref type of a static shape and a whole number of
+/// bytes per element; `None` otherwise.
+fn static_bytes(ty: Type) -> Option<i64> {
+    let memref = MemRefType::try_from(ty).ok()?;
+    let element = super::element_bytes(memref.element())?;
+    (0..memref.rank()).try_fold(element, |total, d| match memref.dim_size(d).ok()? {
+        melior::ir::r#type::DimSize::Static(n) => total.checked_mul(n as i64),
+        _ => None,
+    })
 }
 
 /// After each `func.call` of a function of `root` that holds a

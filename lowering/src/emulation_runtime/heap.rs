@@ -98,6 +98,9 @@ pub struct Heap {
     held: HashSet<usize>,
     /// The bytes of `quarantine`.
     held_bytes: usize,
+    /// The aligned pointer and bytes of each buffer of `quarantine`, by
+    /// aligned pointer ([`Heap::freed_containing`]).
+    held_ranges: std::collections::BTreeMap<usize, usize>,
 }
 
 impl Heap {
@@ -117,6 +120,16 @@ impl Heap {
         self.freed.get(&aligned).copied()
     }
 
+    /// [`Heap::freed_at`] of the freed buffer whose bytes hold `address`
+    /// (an element inside it, not only its first): an mbarrier op gets the
+    /// address of its slot, not the ring's pointer.
+    pub fn freed_containing(&self, address: usize) -> Option<(i64, i64)> {
+        let (&aligned, &bytes) = self.held_ranges.range(..=address).next_back()?;
+        (address < aligned.saturating_add(bytes.max(1)))
+            .then(|| self.freed_at(aligned))
+            .flatten()
+    }
+
     /// Step 2, after [`Heap::free`] accepted the buffer at `aligned`, whose
     /// `malloc` pointer is `allocated`, of about `bytes` bytes: holds it
     /// back from `free`; returns the `malloc` pointers of the oldest held
@@ -129,6 +142,7 @@ impl Heap {
             bytes,
         });
         self.held.insert(aligned);
+        self.held_ranges.insert(aligned, bytes);
         self.held_bytes = self.held_bytes.saturating_add(bytes);
         let mut release = Vec::new();
         while self.held_bytes > QUARANTINE_BYTES || self.quarantine.len() > QUARANTINE_BUFFERS {
@@ -136,6 +150,7 @@ impl Heap {
                 break;
             };
             self.held.remove(&oldest.aligned);
+            self.held_ranges.remove(&oldest.aligned);
             self.held_bytes = self.held_bytes.saturating_sub(oldest.bytes);
             release.push(oldest.allocated);
         }
@@ -145,6 +160,7 @@ impl Heap {
     /// The `malloc` pointers of every held buffer (the run has ended).
     pub fn release_all(&mut self) -> Vec<usize> {
         self.held.clear();
+        self.held_ranges.clear();
         self.held_bytes = 0;
         self.quarantine.drain(..).map(|h| h.allocated).collect()
     }
@@ -278,6 +294,30 @@ pub extern "C" fn apipe_emu_live(op: i64, aligned: i64) {
             ],
         ))
     })
+}
+
+/// The error for an mbarrier op `op` (its name in messages: `name`) on the
+/// slot at `address` of a ring a `memref.dealloc` freed, as
+/// [`apipe_emu_live`] gives for the other ops (trial 29: an init, arrive
+/// or wait on a freed ring ran on).
+pub fn freed_ring(t: &Thread, op: i64, address: i64, name: &str) -> Option<super::context::Stop> {
+    if !ANY_FREED.load(Ordering::Acquire) {
+        return None;
+    }
+    let (alloc, free) = t
+        .run()
+        .heap
+        .lock()
+        .ok()
+        .and_then(|heap| heap.freed_containing(address as usize))?;
+    Some(t.error_with_notes(
+        op,
+        &format!("'{name}' uses an mbarrier ring that is already freed (use after free)"),
+        &[
+            (alloc, "the ring was allocated here".to_owned()),
+            (free, "and freed here".to_owned()),
+        ],
+    ))
 }
 
 /// A memref descriptor's fields that a dealloc needs, read from the

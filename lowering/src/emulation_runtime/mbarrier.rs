@@ -598,6 +598,9 @@ fn stop(t: &mut Thread, op: i64, message: String) -> Stop {
 /// with the arrival count `count`.
 pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, count: i64) {
     entry((), |t| {
+        if let Some(stop) = super::heap::freed_ring(t, op, address, "apipe.mbarrier_init") {
+            return Err(stop);
+        }
         if !(1..=(1 << 20) - 1).contains(&count) {
             return Err(stop(
                 t,
@@ -649,6 +652,10 @@ pub extern "C" fn apipe_emu_mbarrier_init(op: i64, address: i64, slots: i64, cou
 /// `apipe.mbarrier_arrive_copies` on the slot at `address`.
 pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
     entry((), |t| {
+        if let Some(stop) = super::heap::freed_ring(t, op, address, "apipe.mbarrier_arrive_copies")
+        {
+            return Err(stop);
+        }
         check_ring(t, op, address, 8, Kind::Atomic);
         let marks: Vec<(usize, u64)> = t
             .queues
@@ -694,6 +701,9 @@ pub extern "C" fn apipe_emu_mbarrier_arrive_copies(op: i64, address: i64) {
 /// `apipe.mbarrier_expect_tx` of `bytes` on the slot at `address`.
 pub extern "C" fn apipe_emu_mbarrier_expect_tx(op: i64, address: i64, bytes: i64) {
     entry((), |t| {
+        if let Some(stop) = super::heap::freed_ring(t, op, address, "apipe.mbarrier_expect_tx") {
+            return Err(stop);
+        }
         check_ring(t, op, address, 8, Kind::Atomic);
         let result = TABLE.with(|table| {
             let table = &mut *table.borrow_mut();
@@ -786,6 +796,9 @@ pub extern "C" fn apipe_emu_mbarrier_wait(op: i64, address: i64, parity: i64) {
     loop {
         let outcome = entry(None, |t| {
             if std::mem::take(&mut first_try) {
+                if let Some(stop) = super::heap::freed_ring(t, op, address, "apipe.mbarrier_wait") {
+                    return Err(stop);
+                }
                 check_ring(t, op, address, 8, Kind::Atomic);
             }
             // The host's copies that the waited phase completed.

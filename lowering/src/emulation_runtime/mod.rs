@@ -96,6 +96,10 @@ pub const BAD_STEP_FN: &str = "apipe_emu_bad_step";
 /// of a `memref.alloca_scope`): `(id: i64, stack_pointer: i64)`
 /// ([`apipe_emu_stack_release`]).
 pub const STACK_RELEASE_FN: &str = "apipe_emu_stack_release";
+/// `apipe_emu_scope_release(op id, address, bytes)`: the end of a
+/// `memref.alloca_scope` released the `memref.alloca` at `address` of
+/// `bytes` bytes ([`apipe_emu_scope_release`]).
+pub const SCOPE_RELEASE_FN: &str = "apipe_emu_scope_release";
 /// Name of the runtime function for `gpu.barrier`: `(id: i64)`.
 pub const BARRIER_FN: &str = "apipe_emu_barrier";
 /// Name of the runtime function for a GPU id outside a kernel's own body
@@ -827,6 +831,27 @@ pub extern "C" fn apipe_emu_wait(op: i64, token: i64) {
 pub extern "C" fn apipe_emu_stack_release(op: i64, stack_pointer: i64) {
     entry((), |t| {
         let (low, high) = (t.stack.0, (stack_pointer as usize).min(t.stack.1));
+        released(t, op, low, high)
+    })
+}
+
+/// The end of a `memref.alloca_scope` released its `memref.alloca` at
+/// `address`, of `bytes` bytes: as [`apipe_emu_stack_release`], for that
+/// buffer. An alloca of a scope in a function's entry block is a static
+/// one, part of the frame (LLVM allocates it at the function's entry), so
+/// the stack pointer the scope saved is below it and the stack check alone
+/// does not see it (trial 29).
+pub extern "C" fn apipe_emu_scope_release(op: i64, address: i64, bytes: i64) {
+    entry((), |t| {
+        let low = address as usize;
+        released(t, op, low, low.saturating_add(bytes.max(0) as usize))
+    })
+}
+
+/// The error if a pending copy reads or writes `[low, high)`, stack memory
+/// released at `op`.
+fn released(t: &mut Thread, op: i64, low: usize, high: usize) -> Result<(), Stop> {
+    {
         if low >= high {
             return Ok(());
         }
@@ -855,7 +880,7 @@ pub extern "C" fn apipe_emu_stack_release(op: i64, stack_pointer: i64) {
             ));
         }
         Ok(())
-    })
+    }
 }
 
 /// `apipe.ready`: the token of a group that is already complete.
@@ -1120,6 +1145,7 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (ALLOC_FN, heap::apipe_emu_alloc as *mut ()),
         (LIVE_FN, heap::apipe_emu_live as *mut ()),
         (STACK_RELEASE_FN, apipe_emu_stack_release as *mut ()),
+        (SCOPE_RELEASE_FN, apipe_emu_scope_release as *mut ()),
     ]
     .into_iter()
     .chain(mbarrier::symbols())
