@@ -104,7 +104,9 @@ def Apipe_CopyOp : Apipe_Op<"copy"> {
     `.cg` cache operator (16-byte copies only). When the optional index
     `src_elements` follows `elements`, only that many elements are read and
     the rest of the `elements` are zero-filled (PTX `src-size`). src and dst
-    have the same element type.
+    have the same element type. The bytes read and the bytes written must
+    not overlap (PTX copies global to shared memory): the order of the
+    element copies is unspecified, and `apipe-run` stops at such a copy.
 
     In the generic form the source indices, the destination indices and
     `src_elements` are one operand list `indices`: rank(src) source indices,

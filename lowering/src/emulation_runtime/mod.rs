@@ -525,6 +525,25 @@ pub unsafe extern "C" fn apipe_emu_copy(
             elements: elements as usize,
             src_elements: src_count as usize,
         };
+        // A copy whose source and destination share bytes has no defined
+        // result: the order of its element copies is unspecified (PTX
+        // `cp.async` copies global memory to shared memory, which never
+        // overlap), and `apipe-make-sync`'s loop and this emulator's copy
+        // would disagree (trial 29).
+        let overlap = copy.src_ranges().find_map(|(s0, s1)| {
+            copy.dst_ranges()
+                .find(|(d0, d1)| s0 < *d1 && *d0 < s1)
+                .map(|d| ((s0, s1), d))
+        });
+        if let Some(((s0, s1), (d0, d1))) = overlap {
+            let shared = s1.min(d1) - s0.max(d0);
+            return Err(t.error(
+                op,
+                &format!(
+                    "'apipe.copy' reads and writes overlapping memory ({shared} bytes of its source are bytes of its destination): the order of its element copies is unspecified"
+                ),
+            ));
+        }
         if t.run().config.racecheck && t.gpu.is_some() {
             t.next_generation();
             for (start, end) in copy.src_ranges() {
