@@ -288,11 +288,20 @@ fn plan<'c, 'a>(
         }
         let (queue, range, pending) = (count.queue, count.range, count.pending);
         if strict {
+            // One distance on every path, but on some path a token names
+            // no group: "0 groups ..., so no count is exact" read as a
+            // contradiction (trial 29).
+            let why = if range.is_exact() {
+                format!(
+                    "the token that gives {range} groups after its group may name no group on some path (an `apipe.ready` token), and the other tokens do not give {pending} on every path, so the count is not known where it names none"
+                )
+            } else {
+                format!("the paths commit {range} groups after the waited group")
+            };
             diagnostic::error(
                 wait.location(),
                 &format!(
-                    "'{op_name}' op on queue {queue}: the paths commit {range} groups after the \
-                     waited group, so no count is exact (strict=true)"
+                    "'{op_name}' op on queue {queue}: {why}, so no count is exact (strict=true)"
                 ),
             );
             return None;

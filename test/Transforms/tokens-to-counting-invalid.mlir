@@ -16,6 +16,26 @@ func.func @strict_commit_in_one_branch(%c: i1) {
 
 // -----
 
+// One distance where the tokens name groups, but one token is ready on a
+// path: the message says so (it read "the paths commit 0 groups ..., so no
+// count is exact", trial 29). (The count is 0 on both paths here; the
+// analysis keeps one distance per token, not per path, and refuses.)
+func.func @strict_ready_token_on_a_path(%c: i1) {
+  %a = apipe.commit_group
+  %b = scf.if %c -> !apipe.token {
+    %t = apipe.commit_group
+    scf.yield %t : !apipe.token
+  } else {
+    %r = apipe.ready
+    scf.yield %r : !apipe.token
+  }
+  // expected-error @+1 {{'apipe.wait' op on queue 0: the token that gives 0 groups after its group may name no group on some path (an `apipe.ready` token), and the other tokens do not give 0 on every path, so the count is not known where it names none, so no count is exact (strict=true)}}
+  apipe.wait %a, %b
+  return
+}
+
+// -----
+
 func.func @strict_pre_loop_token_in_dynamic_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
