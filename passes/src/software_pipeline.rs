@@ -340,6 +340,39 @@ pub fn software_pipeline<'c: 'a, 'a>(
         // A loop the pass-wide option would schedule but for its
         // synchronization: said, not skipped in silence (trial 27: a copy
         // with its commit and wait inside a `memref.alloca_scope`).
+        // A loop of another kind with copies of its own (trial 28: an
+        // scf.while, affine.for, scf.parallel or scf.forall in the
+        // synchronous form was left in silence).
+        if options.num_stages.is_some()
+            && matches!(
+                ops::name(&l),
+                "scf.while" | "affine.for" | "scf.parallel" | "scf.forall" | "affine.parallel"
+            )
+            && ops::nested_ops(&l).iter().any(|c| {
+                ops::is(c, ops::COPY)
+                    && ops::ancestors(c)
+                        .find(|p| {
+                            matches!(
+                                ops::name(p),
+                                "scf.for"
+                                    | "scf.while"
+                                    | "affine.for"
+                                    | "scf.parallel"
+                                    | "scf.forall"
+                                    | "affine.parallel"
+                            )
+                        })
+                        .is_some_and(|p| p == l)
+            })
+        {
+            diagnostic::remark(
+                l.location(),
+                &format!(
+                    "loop not pipelined by num-stages: apipe-software-pipeline pipelines scf.for loops, not '{}' (lower it to scf.for first: --lower-affine for affine.for, --scf-forall-to-for, --scf-parallel-for-to-nested-fors); it stays as it is",
+                    ops::name(&l)
+                ),
+            );
+        }
         if options.num_stages.is_some()
             && ops::is(&l, "scf.for")
             && !is_requested(&l)
@@ -874,7 +907,21 @@ fn in_flight_at(
             .and_then(|b| b.parent_region())
             .and_then(|r| r.first_block())
             .is_some_and(|b| b.next_in_region().is_some());
-        let whole = ops::is(&parent, "scf.for") || ops::is(&parent, "scf.while") || several_blocks;
+        // Any region op but those known to run their regions at most once
+        // per run of the op may repeat them: `scf.for`, `scf.while`,
+        // `affine.for`, `scf.parallel`, `scf.forall`, an unknown op (trial
+        // 28: an `affine.for` around the loop got no entry wait).
+        let once = matches!(
+            ops::name(&parent),
+            "scf.if"
+                | "scf.index_switch"
+                | "scf.execute_region"
+                | "memref.alloca_scope"
+                | "affine.if"
+                | "builtin.module"
+                | "gpu.module"
+        ) || ops::is_function(&parent);
+        let whole = !once || several_blocks;
         if around(&inner, &parent, whole, issuing) {
             return true;
         }
