@@ -4,16 +4,18 @@
 // at the caller (before, a missed read-after-write). In GPU code a call of
 // an llvm.func with apipe ops is refused as a func.call is (before, the
 // kernel passed unchecked).
-// RUN: head -n 47 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
-// RUN: head -n 47 %s | apipe-run - --completion=lazy | FileCheck %s
-// RUN: head -n 47 %s | apipe-run - --completion=eager | FileCheck %s
+// RUN: head -n 49 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
+// RUN: head -n 49 %s | apipe-run - --completion=lazy | FileCheck %s
+// RUN: head -n 49 %s | apipe-run - --completion=eager | FileCheck %s
 // RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=BROKEN
 
 // CHECK: [0,  0,  0,  7,  0]
 // BROKEN-NOT: error
-// BROKEN: check-hazards-llvm-call.mlir:64:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// BROKEN: check-hazards-llvm-call.mlir:66:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // BROKEN-NOT: error
-// BROKEN: check-hazards-llvm-call.mlir:85:7: error: 'llvm.call' op in GPU code calls @issue, which has async copies, commits or waits
+// BROKEN: check-hazards-llvm-call.mlir:87:7: error: 'llvm.call' op in GPU code calls @issue, which has async copies, commits or waits
+// BROKEN-NOT: error
+// BROKEN: check-hazards-llvm-call.mlir:113:7: error: 'llvm.call' op in GPU code calls a function through a value, which may be one that has async copies, commits or waits
 // BROKEN-NOT: error
 llvm.func @drain() {
   apipe.wait_group 0
@@ -83,6 +85,32 @@ module attributes {gpu.container_module} {
       %c5 = arith.constant 5 : index
       %g = memref.get_global @g : memref<8xf32>
       llvm.call @issue() : () -> ()
+      %v = memref.load %g[%c5] : memref<8xf32>
+      memref.store %v, %out[%c5] : memref<8xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same call through a value (trial 28: not refused).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @g : memref<8xf32> = uninitialized
+    llvm.func @issue() {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %g = memref.get_global @g : memref<8xf32>
+      apipe.copy %g[%c0], %g[%c4], 4 : memref<8xf32> to memref<8xf32>
+      apipe.commit_group
+      llvm.return
+    }
+    gpu.func @kernel(%out: memref<8xf32>) kernel {
+      %c5 = arith.constant 5 : index
+      %g = memref.get_global @g : memref<8xf32>
+      %p = llvm.mlir.addressof @issue : !llvm.ptr
+      llvm.call %p() : !llvm.ptr, () -> ()
       %v = memref.load %g[%c5] : memref<8xf32>
       memref.store %v, %out[%c5] : memref<8xf32>
       gpu.return

@@ -450,7 +450,13 @@ pub fn lower<'c: 'a, 'a>(
                     numbers.insert(info.name.clone(), kernels.len());
                     kernels.push(info);
                 }
-            } else if ops::is(&op, "func.func") || ops::is(&op, "memref.global") {
+            } else if ops::is(&op, "func.func")
+                || ops::is(&op, "llvm.func")
+                || ops::is(&op, "memref.global")
+            {
+                // An `llvm.func` is called like a `func.func` (trial 28: it
+                // was left in the module, erased with it, and its calls
+                // crashed the lowering).
                 if globals.contains(&new_name) {
                     continue; // a per-block buffer now; goes with the module
                 }
@@ -461,7 +467,7 @@ pub fn lower<'c: 'a, 'a>(
                     StringAttribute::new(emitter.context, &new_name).into(),
                 );
                 op.move_before(module);
-                if ops::is(&op, "func.func") {
+                if ops::is(&op, "func.func") || ops::is(&op, "llvm.func") {
                     lower_gpu_ops(&op, None, emitter);
                 }
             }
