@@ -26,7 +26,7 @@ use melior::ir::{
     attribute::TypeAttribute,
     operation::OperationLike,
     r#type::{FunctionType, MemRefType, ShapedTypeLike},
-    BlockLike, OperationRef, RegionLike, Type, ValueLike,
+    BlockLike, OperationRef, RegionLike, Type, TypeLike, ValueLike,
 };
 use rustc_hash::FxHashSet;
 
@@ -56,7 +56,7 @@ pub fn padded(bytes: i64) -> i64 {
 /// width.
 pub(crate) fn type_bytes(ty: Type) -> Option<i64> {
     let ty = MemRefType::try_from(ty).ok()?;
-    let bits = i64::from(bit_width(ty.element())?);
+    let element = element_bytes(ty.element())?;
     let mut elements = 1i64;
     for i in 0..ty.rank() {
         match ty.dim_size(i).ok()? {
@@ -64,7 +64,39 @@ pub(crate) fn type_bytes(ty: Type) -> Option<i64> {
             _ => return None,
         }
     }
-    Some((elements.checked_mul(bits)? + 7) / 8)
+    elements.checked_mul(element)
+}
+
+/// The bytes of one element of type `ty` in memory, as NVPTX lays it out:
+/// an integer or float of `w` bits takes `ceil(w / 8)` bytes (an `i1` one
+/// byte), `index` 8, a vector its elements' bytes times their count, a
+/// complex number two of its parts; `None` for any other type (trial 28:
+/// `index`, vector and complex elements counted 0 bytes, `i1` one bit).
+fn element_bytes(ty: Type) -> Option<i64> {
+    if let Some(bits) = bit_width(ty) {
+        return Some((i64::from(bits) + 7) / 8);
+    }
+    if ty.is_index() {
+        return Some(8);
+    }
+    // SAFETY: type queries on a live type.
+    unsafe {
+        let raw = ty.to_raw();
+        if mlir_sys::mlirTypeIsAVector(raw) {
+            let element =
+                element_bytes(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
+            let mut count = 1i64;
+            for d in 0..mlir_sys::mlirShapedTypeGetRank(raw) {
+                count = count.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))?;
+            }
+            return element.checked_mul(count);
+        }
+        if mlir_sys::mlirTypeIsAComplex(raw) {
+            return element_bytes(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw)))?
+                .checked_mul(2);
+        }
+    }
+    None
 }
 
 fn is_workgroup(ty: Type) -> bool {
