@@ -587,7 +587,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
     ) {
         let mut released: Vec<usize> = Vec::new();
         for instance in &state.instances {
-            for region in [&instance.src, &instance.dst] {
+            // A choice of buffers (`arith.select`, `scf.if` results): each
+            // one it may be (trial 28: an alloca chosen so went unseen).
+            let roots = [&instance.src, &instance.dst]
+                .into_iter()
+                .flat_map(|region| {
+                    std::iter::once(region).chain(region.alternatives().iter().map(|a| &a.region))
+                });
+            for region in roots {
                 let Symbol::Value(k) = region.root.symbol else {
                     continue;
                 };
