@@ -455,7 +455,7 @@ fn check_allocation<'c, 'a>(
 }
 
 /// `memref.extract_aligned_pointer_as_index` of `memref`, before `op`.
-fn aligned_pointer<'c, 'a>(
+pub(super) fn aligned_pointer<'c, 'a>(
     emitter: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
     memref: Value<'c, 'a>,

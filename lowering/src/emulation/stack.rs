@@ -127,18 +127,7 @@ pub fn inline<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, emitter: &mut Emitt
         let sp = address(emitter, scope, save);
         emitter.call(scope, STACK_RELEASE_FN, &[id, sp], &[]);
         for (memref, bytes) in allocas {
-            let pointer: Value = emitter
-                .before(
-                    scope,
-                    OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
-                        .add_operands(&[memref])
-                        .add_results(&[emitter.index_type()])
-                        .build()
-                        .expect("valid memref.extract_aligned_pointer_as_index"),
-                )
-                .result(0)
-                .unwrap()
-                .into();
+            let pointer = super::checks::aligned_pointer(emitter, scope, memref);
             let pointer = emitter.to_i64(scope, pointer);
             let bytes = emitter.constant(scope, emitter.i64_type(), bytes);
             emitter.call(scope, SCOPE_RELEASE_FN, &[id, pointer, bytes], &[]);
