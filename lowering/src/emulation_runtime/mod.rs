@@ -530,13 +530,16 @@ pub unsafe extern "C" fn apipe_emu_copy(
         // `cp.async` copies global memory to shared memory, which never
         // overlap), and `apipe-make-sync`'s loop and this emulator's copy
         // would disagree (trial 29).
-        let overlap = copy.src_ranges().find_map(|(s0, s1)| {
-            copy.dst_ranges()
-                .find(|(d0, d1)| s0 < *d1 && *d0 < s1)
-                .map(|d| ((s0, s1), d))
-        });
-        if let Some(((s0, s1), (d0, d1))) = overlap {
-            let shared = s1.min(d1) - s0.max(d0);
+        // The bytes of every (source, destination) range pair in common
+        // (a strided copy has a range per element).
+        let shared: usize = copy
+            .src_ranges()
+            .flat_map(|(s0, s1)| {
+                copy.dst_ranges()
+                    .map(move |(d0, d1)| s1.min(d1).saturating_sub(s0.max(d0)))
+            })
+            .sum();
+        if shared > 0 {
             return Err(t.error(
                 op,
                 &format!(
