@@ -344,24 +344,12 @@ pub fn software_pipeline<'c: 'a, 'a>(
         // scf.while, affine.for, scf.parallel or scf.forall in the
         // synchronous form was left in silence).
         if options.num_stages.is_some()
-            && matches!(
-                ops::name(&l),
-                "scf.while" | "affine.for" | "scf.parallel" | "scf.forall" | "affine.parallel"
-            )
+            && schedule::is_loop(&l)
+            && !ops::is(&l, "scf.for")
             && ops::nested_ops(&l).iter().any(|c| {
                 ops::is(c, ops::COPY)
                     && ops::ancestors(c)
-                        .find(|p| {
-                            matches!(
-                                ops::name(p),
-                                "scf.for"
-                                    | "scf.while"
-                                    | "affine.for"
-                                    | "scf.parallel"
-                                    | "scf.forall"
-                                    | "affine.parallel"
-                            )
-                        })
+                        .find(schedule::is_loop)
                         .is_some_and(|p| p == l)
             })
         {

@@ -327,9 +327,11 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             let Some(&callee) = calls.get(&op_key(call)) else {
                 continue;
             };
-            let later = position.get(&callee).is_some_and(|&j| j >= i);
+            if position.get(&callee).is_none_or(|&j| j < i) {
+                continue;
+            }
             let name = group_distance::callee(call).unwrap_or_default();
-            if later && issuing.contains(&name) {
+            if issuing.contains(&name) {
                 diagnostic::error(
                     call.location(),
                     &format!(

@@ -117,7 +117,9 @@ pub(crate) fn has_own_copies(loop_op: &OperationRef) -> bool {
     })
 }
 
-fn is_loop(op: &OperationRef) -> bool {
+/// True if `op` is a loop: `scf.for`, `scf.while`, `scf.parallel`,
+/// `scf.forall`, `affine.for` or `affine.parallel`.
+pub(crate) fn is_loop(op: &OperationRef) -> bool {
     matches!(
         ops::name(op),
         "scf.for" | "scf.while" | "scf.parallel" | "scf.forall" | "affine.for" | "affine.parallel"
