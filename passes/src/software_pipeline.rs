@@ -390,7 +390,7 @@ pub fn software_pipeline<'c: 'a, 'a>(
     // 2. Check everything first, within each kernel's budget.
     let mut planned = Vec::new();
     let mut ok = true;
-    let mut kernels: FxHashMap<usize, i64> = FxHashMap::default();
+    let mut kernels = shared_memory::Kernels::default();
     for (l, request) in &innermost {
         match plan_loop(*l, *request, &options, &mut kernels) {
             Ok(p) => planned.push(p),
@@ -430,8 +430,13 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
             Some(n) => schedule::Request::Scheduled(n),
             None => schedule::Request::Annotated,
         });
-    let planned =
-        plan_loop(loop_op, request, &options, &mut FxHashMap::default()).map_err(|()| Reported)?;
+    let planned = plan_loop(
+        loop_op,
+        request,
+        &options,
+        &mut shared_memory::Kernels::default(),
+    )
+    .map_err(|()| Reported)?;
     planned.report(&mut shared_memory::TypeNames::default());
     transform(&planned.plan, options.sync, &mut BlockConstants::default());
     Ok(())
@@ -527,7 +532,7 @@ fn plan_loop(
     loop_op: OperationRef,
     request: schedule::Request,
     options: &PipelineOptions,
-    kernels: &mut FxHashMap<usize, i64>,
+    kernels: &mut shared_memory::Kernels,
 ) -> Result<Planned, ()> {
     let kernel = ops::ancestors(&loop_op).find(|p| ops::is(p, "gpu.func"));
     let budget = options.max_shared_bytes;
@@ -551,13 +556,9 @@ fn plan_loop(
             assignment.as_ref(),
             &mut cache,
         )?;
-        let shared = kernel.as_ref().map(|k| {
-            let key = k.to_raw().ptr as usize;
-            *kernels
-                .entry(key)
-                .or_insert_with(|| shared_memory::kernel_bytes(k))
-                + shared_memory::growth(&plan)
-        });
+        let shared = kernel
+            .as_ref()
+            .map(|k| kernels.bytes(k) + shared_memory::growth(&plan));
         if let Some(bytes) = shared.filter(|&b| b > budget) {
             match stages {
                 Some(n) if n > 2 => {
@@ -582,9 +583,7 @@ fn plan_loop(
             return Err(());
         }
         if let Some(k) = &kernel {
-            *kernels
-                .entry(k.to_raw().ptr as usize)
-                .or_insert_with(|| shared_memory::kernel_bytes(k)) += shared_memory::growth(&plan);
+            kernels.grow(k, shared_memory::growth(&plan));
         }
         return Ok(Planned {
             plan,

@@ -706,8 +706,11 @@ impl Model {
         let l = self.len as i64;
         let s = self.max_stage;
         let width = 2 * (s + self.versions.iter().copied().max().unwrap_or(1)) + 4;
-        let n = (s + 2 * width) as u64;
         let middle = s + width;
+        // The arcs ending in step `middle` come from events that start
+        // before its end, all of iterations `< middle + 1`: later
+        // iterations change none of them.
+        let n = (middle + 1) as u64;
         // Only the arcs that end in the middle iteration count (sorted
         // after the others are dropped: the same arcs in the same order).
         let mut arcs = self.unsorted_arcs(n)?;
@@ -754,27 +757,38 @@ impl Model {
         let n_i = n as i64;
         let steps = if n == 0 { 0 } else { n_i + s };
         let is_kernel = |tau: i64| tau >= s && tau < n_i;
-        let mut points: BTreeSet<i64> = BTreeSet::new();
+        // The gaps holding a barrier, as flags over `[0, steps·L]` (gap
+        // `steps·L` is after the last step).
+        let mut points = vec![false; (steps * l + 1).max(1) as usize];
         for tau in 0..steps {
             if is_kernel(tau) {
-                points.extend(kernel.iter().map(|&g| tau * l + g as i64));
+                for &g in kernel {
+                    points[(tau * l + g as i64) as usize] = true;
+                }
             }
             for &(p, stage) in &self.kept {
                 let i = tau - stage;
                 if i >= 0 && i < n_i {
-                    points.insert(tau * l + p as i64);
+                    points[(tau * l + p as i64) as usize] = true;
                 }
             }
         }
+        // Whether a barrier lies in gaps `[e1 + 1, e2]` (arcs of events
+        // outside the steps reach past the flags, where there are none).
+        let stabbed = |points: &[bool], e1: i64, e2: i64| {
+            let last = points.len() as i64 - 1;
+            let (from, to) = ((e1 + 1).max(0), e2.min(last));
+            from <= to && points[from as usize..=to as usize].contains(&true)
+        };
         let mut chosen: Vec<Vec<usize>> = vec![Vec::new(); steps as usize];
         // An arc that the kernel's and the kept barriers stab is skipped
         // below whatever the order (points only grow): dropped before the
         // sort, which leaves the others in the same order.
         let mut arcs = self.unsorted_arcs(n)?;
-        arcs.retain(|&(e1, e2)| points.range(e1 + 1..=e2).next().is_none());
+        arcs.retain(|&(e1, e2)| !stabbed(&points, e1, e2));
         sort_arcs(&mut arcs);
         for (e1, e2) in arcs {
-            if points.range(e1 + 1..=e2).next().is_some() {
+            if stabbed(&points, e1, e2) {
                 continue;
             }
             // The latest gap in [e1 + 1, e2] outside the kernel steps; gap
@@ -789,7 +803,7 @@ impl Model {
                     None
                 }
             })?;
-            points.insert(found.0 * l + found.1 as i64);
+            points[(found.0 * l + found.1 as i64) as usize] = true;
             chosen[found.0 as usize].push(found.1);
         }
         for gaps in &mut chosen {

@@ -28,7 +28,8 @@ use melior::ir::{
     r#type::{FunctionType, MemRefType, ShapedTypeLike},
     BlockLike, OperationRef, RegionLike, Type, TypeLike, ValueLike,
 };
-use rustc_hash::FxHashSet;
+use mlir_sys::MlirOperation;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The shared memory a kernel may use without opting in: 48 KiB.
 pub const STATIC_LIMIT: i64 = 48 * 1024;
@@ -103,13 +104,48 @@ fn is_workgroup(ty: Type) -> bool {
     MemRefType::try_from(ty).is_ok_and(|t| memory_space(t) == MemorySpace::Shared)
 }
 
+/// The shared memory of each kernel, found once per kernel (the IR does
+/// not change while loops are planned), and the functions of each symbol
+/// table by name, indexed once per table (a module of `K` kernels is
+/// walked `O(K)` times, not `O(K²)`).
+#[derive(Default)]
+pub(crate) struct Kernels {
+    /// Kernel op address → its bytes as written plus the growth planned.
+    bytes: FxHashMap<usize, i64>,
+    /// Symbol table op address → its ops by `sym_name`.
+    tables: FxHashMap<usize, FxHashMap<String, MlirOperation>>,
+}
+
+impl Kernels {
+    /// The shared memory of `kernel` so far (see [`kernel_bytes`]).
+    pub(crate) fn bytes(&mut self, kernel: &OperationRef) -> i64 {
+        let key = kernel.to_raw().ptr as usize;
+        if let Some(&b) = self.bytes.get(&key) {
+            return b;
+        }
+        let b = kernel_bytes(kernel, &mut self.tables);
+        self.bytes.insert(key, b);
+        b
+    }
+
+    /// Adds `growth` bytes to `kernel`'s shared memory.
+    pub(crate) fn grow(&mut self, kernel: &OperationRef, growth: i64) {
+        let b = self.bytes(kernel);
+        self.bytes.insert(kernel.to_raw().ptr as usize, b + growth);
+    }
+}
+
 /// The shared memory of `kernel` (a `gpu.func`) as it is: its workgroup
 /// attributions and workgroup allocs, and the workgroup `memref.global`s
 /// that it, or a function it calls (through any chain of calls in its
 /// module), reads with `memref.get_global`, each padded, each global once
 /// (trial 27: a kernel with a 48 KB workgroup global was pipelined past
-/// the static limit, and ptxas refused it).
-pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
+/// the static limit, and ptxas refused it). `tables`: the symbols of each
+/// table looked into so far.
+fn kernel_bytes(
+    kernel: &OperationRef,
+    tables: &mut FxHashMap<usize, FxHashMap<String, MlirOperation>>,
+) -> i64 {
     let inputs = kernel
         .attribute("function_type")
         .ok()
@@ -125,44 +161,32 @@ pub(crate) fn kernel_bytes(kernel: &OperationRef) -> i64 {
             }
         }
     }
-    for op in ops::nested_ops(kernel) {
-        if (ops::is(&op, "memref.alloc") || ops::is(&op, "memref.alloca"))
-            && op.result_count() == 1
-            && is_workgroup(op.result(0).unwrap().r#type())
-        {
-            total += padded(type_bytes(op.result(0).unwrap().r#type()).unwrap_or(0));
-        }
-    }
-    total + globals_bytes(kernel)
-}
-
-/// The workgroup `memref.global`s read by `memref.get_global` in `kernel`
-/// or in the functions of its module it calls (transitively), each once,
-/// padded.
-fn globals_bytes(kernel: &OperationRef) -> i64 {
-    let Some(table) = kernel.parent_operation() else {
-        return 0;
-    };
-    let symbols: Vec<OperationRef> = ops::blocks_of(&table)
-        .into_iter()
-        .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
-        .collect();
-    let named = |name: &str| {
-        symbols
-            .iter()
-            .find(|o| crate::group_distance::symbol_name(*o).as_deref() == Some(name))
-            .copied()
-    };
-    let mut functions = vec![*kernel];
+    // The kernel and the functions it calls, each walked once: its
+    // workgroup allocs, and every function's workgroup globals.
+    let table = kernel.parent_operation();
+    let mut functions = vec![kernel.to_raw()];
     let mut seen_functions: FxHashSet<String> = FxHashSet::default();
     let mut globals: FxHashSet<String> = FxHashSet::default();
-    let mut total = 0;
     while let Some(function) = functions.pop() {
+        let in_kernel = function.ptr == kernel.to_raw().ptr;
+        // SAFETY: a live function op of the module.
+        let function = unsafe { OperationRef::from_raw(function) };
         for op in ops::nested_ops(&function) {
             if crate::group_distance::is_call(&op) {
-                if let Some(callee) = crate::group_distance::callee(&op) {
-                    if seen_functions.insert(callee.clone()) {
-                        functions.extend(named(&callee).filter(ops::is_function));
+                let (Some(callee), Some(table)) = (crate::group_distance::callee(&op), table)
+                else {
+                    continue;
+                };
+                if !seen_functions.insert(callee.clone()) {
+                    continue;
+                }
+                let symbols = tables
+                    .entry(table.to_raw().ptr as usize)
+                    .or_insert_with(|| symbols_of(&table));
+                if let Some(&f) = symbols.get(&callee) {
+                    // SAFETY: an op of the live table.
+                    if ops::is_function(&unsafe { OperationRef::from_raw(f) }) {
+                        functions.push(f);
                     }
                 }
             } else if ops::is(&op, "memref.get_global") && op.result_count() == 1 {
@@ -171,10 +195,30 @@ fn globals_bytes(kernel: &OperationRef) -> i64 {
                 if is_workgroup(ty) && name.is_some_and(|n| globals.insert(n)) {
                     total += padded(type_bytes(ty).unwrap_or(0));
                 }
+            } else if in_kernel
+                && (ops::is(&op, "memref.alloc") || ops::is(&op, "memref.alloca"))
+                && op.result_count() == 1
+                && is_workgroup(op.result(0).unwrap().r#type())
+            {
+                total += padded(type_bytes(op.result(0).unwrap().r#type()).unwrap_or(0));
             }
         }
     }
     total
+}
+
+/// The ops of the symbol table `table` by `sym_name` (the first of each
+/// name).
+fn symbols_of(table: &OperationRef) -> FxHashMap<String, MlirOperation> {
+    let mut symbols = FxHashMap::default();
+    for block in ops::blocks_of(table) {
+        for op in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
+            if let Some(name) = crate::group_distance::symbol_name(&op) {
+                symbols.entry(name).or_insert(op.to_raw());
+            }
+        }
+    }
+    symbols
 }
 
 /// What `plan` adds to its kernel's shared memory: each multi-buffered
