@@ -1243,6 +1243,8 @@ enum Chosen {
 ///   where it does not ([`Forms::condition`]);
 /// - result `r` of an `scf.if %c`: operand `r` of the `then` yield where
 ///   `%c` holds, of the `else` yield where it does not;
+/// - result `r` of an `scf.execute_region` or `scf.index_switch`: operand
+///   `r` of each of its `scf.yield`s, under no condition;
 /// - iter_arg `x_0` of an `scf.for` (or `before` argument of an
 ///   `scf.while`; an `after` argument is what `scf.condition` forwards)
 ///   whose yield rotates them ([`rotation`]), `x_0 ←
@@ -1277,6 +1279,23 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
                 op.operand_at(3 + r)?,
                 trips.when_skipped.unwrap_or_default(),
             ));
+        } else if ops::is(&op, "scf.execute_region") || ops::is(&op, "scf.index_switch") {
+            // Operand `r` of each `scf.yield` of its regions (any block of
+            // an `scf.execute_region`; one case of an `scf.index_switch`),
+            // under no condition: the stack release and every hazard see
+            // each buffer it may be (before, an `memref.alloca` returned by
+            // an `scf.execute_region` was an unknown buffer).
+            for block in ops::blocks_of(&op) {
+                let Some(terminator) = block.terminator() else {
+                    continue;
+                };
+                if ops::is(&terminator, "scf.yield") {
+                    options.push((terminator.operand_at(r)?, Vec::new()));
+                }
+            }
+            if options.is_empty() {
+                return None;
+            }
         } else {
             let condition = op.operand_at(0)?;
             let (then, otherwise) = match ops::name(&op) {
