@@ -483,7 +483,7 @@ impl Planned {
         let memory = match self.shared {
             Some(bytes) => format!("shared memory: {bytes} of {budget} bytes"),
             None => format!(
-                "buffers: {} bytes (not in a gpu.func: no shared-memory budget)",
+                "buffers: {} bytes (not in a gpu.func or gpu.launch: no shared-memory budget)",
                 shared_memory::plan_bytes(plan)
             ),
         };
@@ -534,7 +534,10 @@ fn plan_loop(
     options: &PipelineOptions,
     kernels: &mut shared_memory::Kernels,
 ) -> Result<Planned, ()> {
-    let kernel = ops::ancestors(&loop_op).find(|p| ops::is(p, "gpu.func"));
+    // A `gpu.launch` body is a kernel too (gpu-kernel-outlining makes it a
+    // `gpu.func` with the same workgroup buffers).
+    let kernel =
+        ops::ancestors(&loop_op).find(|p| ops::is(p, "gpu.func") || ops::is(p, "gpu.launch"));
     let budget = options.max_shared_bytes;
     let mut reduced = Vec::new();
     let mut stages = match request {

@@ -17,7 +17,7 @@
 // with numGroups = 0: synchronous) pipelines the same way.
 // RUN: apipe-opt %s --apipe-import-nvgpu --apipe-software-pipeline="num-stages=3" 2>/dev/null | FileCheck %s --check-prefix=NVGPU
 
-// REMARK: software-pipeline-schedule.mlir:[[#@LINE+39]]:8: remark: scheduled 3 stages (num_stages = 3): stage 0: 2 ops, stage 2: 3 ops; versions: memref<4xf32> x 3 (48 bytes); buffers: 48 bytes (not in a gpu.func: no shared-memory budget)
+// REMARK: software-pipeline-schedule.mlir:[[#@LINE+39]]:8: remark: scheduled 3 stages (num_stages = 3): stage 0: 2 ops, stage 2: 3 ops; versions: memref<4xf32> x 3 (48 bytes); buffers: 48 bytes (not in a gpu.func or gpu.launch: no shared-memory budget)
 
 // Stage 0: %off and the copy (2 tiles in the prologue); stage 2: the load,
 // the add and the store (3 versions: the tile of iteration i is read 2

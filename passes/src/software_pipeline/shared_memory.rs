@@ -135,8 +135,9 @@ impl Kernels {
     }
 }
 
-/// The shared memory of `kernel` (a `gpu.func`) as it is: its workgroup
-/// attributions and workgroup allocs, and the workgroup `memref.global`s
+/// The shared memory of `kernel` (a `gpu.func`, or a `gpu.launch`, whose
+/// body becomes one) as it is: its workgroup attributions and workgroup
+/// allocs, and the workgroup `memref.global`s
 /// that it, or a function it calls (through any chain of calls in its
 /// module), reads with `memref.get_global`, each padded, each global once
 /// (trial 27: a kernel with a 48 KB workgroup global was pipelined past
@@ -146,6 +147,9 @@ fn kernel_bytes(
     kernel: &OperationRef,
     tables: &mut FxHashMap<usize, FxHashMap<String, MlirOperation>>,
 ) -> i64 {
+    // A `gpu.func`'s workgroup attributions follow its inputs; a
+    // `gpu.launch` body's follow its ids and sizes (index values), so
+    // every workgroup memref argument of it is one.
     let inputs = kernel
         .attribute("function_type")
         .ok()
@@ -163,7 +167,10 @@ fn kernel_bytes(
     }
     // The kernel and the functions it calls, each walked once: its
     // workgroup allocs, and every function's workgroup globals.
-    let table = kernel.parent_operation();
+    // The symbol table the kernel's calls and globals resolve in: the
+    // `gpu.module` of a `gpu.func`, the module around a `gpu.launch`.
+    let table =
+        ops::ancestors(kernel).find(|p| ops::is(p, "gpu.module") || ops::is(p, "builtin.module"));
     let mut functions = vec![kernel.to_raw()];
     let mut seen_functions: FxHashSet<String> = FxHashSet::default();
     let mut globals: FxHashSet<String> = FxHashSet::default();
