@@ -109,6 +109,7 @@ fn measure(context: &melior::Context, m: usize, mbarrier: bool) -> (usize, f64, 
         let module = Module::parse(context, &text).expect("the input parses");
         // Each run solves its systems anew (no answers of the last run).
         apipe_passes::access::System::forget_answers();
+        apipe_passes::software_pipeline::forget_placements();
         let start = thread_cpu_seconds();
         let options = PipelineOptions {
             sync: if mbarrier {
@@ -131,6 +132,7 @@ fn measure(context: &melior::Context, m: usize, mbarrier: bool) -> (usize, f64, 
         size = ops_in(&module);
         // The checker does not reuse the pipeliner's answers either.
         apipe_passes::access::System::forget_answers();
+        apipe_passes::software_pipeline::forget_placements();
         let start = thread_cpu_seconds();
         let hazards = find_hazards(&module.as_operation()).expect("the checker runs");
         checker = checker.min(thread_cpu_seconds() - start);

@@ -271,8 +271,10 @@ unsafe extern "C" fn run_pass(
         info,
         values: values.iter().map(|v| v.is_set.then_some(v.value)).collect(),
     };
-    // Each run solves its own systems (and leaves no answers behind).
+    // Each run solves its own systems and barrier placements (and leaves
+    // no answers behind).
     crate::access::System::forget_answers();
+    crate::software_pipeline::forget_placements();
     // A panic must not unwind into C++ (that aborts the process): turn it
     // into a located internal error and a failed pass.
     // The pass reads nothing outside `op` (`ops::outermost` stops there).
@@ -290,6 +292,7 @@ unsafe extern "C" fn run_pass(
         false
     });
     crate::access::System::forget_answers();
+    crate::software_pipeline::forget_placements();
     succeeded && (info.reads_only || apipe_dialect::verifier::verify(&op))
 }
 

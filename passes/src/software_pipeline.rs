@@ -112,6 +112,7 @@
 
 mod analysis;
 mod barriers;
+pub use barriers::forget_placements;
 mod conditional_writes;
 mod dependences;
 mod emit;
@@ -406,8 +407,13 @@ pub fn software_pipeline<'c: 'a, 'a>(
     }
     // 3. Transform (in walk order: the loops of a block in block order).
     let mut constants = BlockConstants::default();
+    // Which functions may issue copies, found once for all the loops (the
+    // transform keeps every copy and commit of a function, or erases a
+    // loop that never runs: then the answer errs on the safe side, an
+    // entry wait with nothing to wait for).
+    let mut issuing = Issuing::default();
     for p in &planned {
-        transform(&p.plan, options.sync, &mut constants);
+        transform(&p.plan, options.sync, &mut constants, &mut issuing);
     }
     // The emitted ops lost their annotations when cloned; the loops left
     // alone lose theirs now.
@@ -438,7 +444,12 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
     )
     .map_err(|()| Reported)?;
     planned.report(&mut shared_memory::TypeNames::default());
-    transform(&planned.plan, options.sync, &mut BlockConstants::default());
+    transform(
+        &planned.plan,
+        options.sync,
+        &mut BlockConstants::default(),
+        &mut Issuing::default(),
+    );
     Ok(())
 }
 
@@ -769,7 +780,14 @@ impl BlockConstants {
 }
 
 /// Steps 2-4 for one checked loop.
-fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) {
+/// Step 3 for one loop (`issuing`: what the entry check found of the
+/// module's functions so far, [`may_enter_in_flight`]).
+fn transform(
+    plan: &Plan,
+    sync: SyncForm,
+    block_constants: &mut BlockConstants,
+    issuing: &mut Issuing,
+) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
     let context = loop_op.context();
@@ -823,7 +841,7 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
     // inserted, so it is a live op result.
     emitter.anchor = unsafe { mlir_sys::mlirOpResultGetOwner(emitter.constants[&0]) };
     emitter.seed_inits();
-    emitter.settle();
+    emitter.settle(issuing);
     let results = match plan.trip_count {
         Some(n) => {
             emitter.emit_static(n);
@@ -859,14 +877,8 @@ fn transform(plan: &Plan, sync: SyncForm, block_constants: &mut BlockConstants) 
 /// before the next call (docs/semantics.md, rule 5: a called function
 /// starts with its caller's groups). A kernel (`gpu.func`, a `gpu.launch`
 /// body) starts with none. Conservative: any path.
-fn may_enter_in_flight(loop_op: &OperationRef, queue: Option<i64>) -> bool {
-    in_flight_at(
-        loop_op,
-        loop_op,
-        queue,
-        &mut Issuing::default(),
-        &mut FxHashSet::default(),
-    )
+fn may_enter_in_flight(loop_op: &OperationRef, queue: Option<i64>, issuing: &mut Issuing) -> bool {
+    in_flight_at(loop_op, loop_op, queue, issuing, &mut FxHashSet::default())
 }
 
 /// [`may_enter_in_flight`] of `loop_op` at `op` (`loop_op`, or a call of
@@ -973,7 +985,7 @@ fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<
 /// call of a function the pass cannot see (it runs on one function, nested
 /// under `func.func`: `ops::outermost`) may issue.
 #[derive(Default)]
-struct Issuing {
+pub(crate) struct Issuing {
     /// `(issuing, visible)`: the names of the functions that may issue, and
     /// of every function the pass can see.
     names: Option<(FxHashSet<String>, FxHashSet<String>)>,

@@ -205,7 +205,7 @@ pub(crate) fn place<'c: 'a, 'a>(
         BarrierMode::Conservative => BarrierPlan::Conservative(conservative(plan)),
         BarrierMode::Minimal => {
             let model = Model::of(plan, cache);
-            match model.solve(plan.trip_count) {
+            match model.solve_memoized(plan.trip_count) {
                 Some(minimal) => BarrierPlan::Minimal(minimal),
                 None => {
                     // Not expected: every hazard of a valid schedule can be
@@ -267,7 +267,7 @@ fn conservative(plan: &Plan) -> Vec<(usize, i64)> {
 }
 
 /// One workgroup access of a schedule item.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Site {
     /// Its position in the schedule.
     position: usize,
@@ -286,8 +286,10 @@ struct Site {
     slots: Slots,
 }
 
-/// Everything the placement needs about one loop (step 1).
-#[derive(Clone, Debug, Default)]
+/// Everything the placement needs about one loop (step 1): steps 2 and 3
+/// read nothing else, so loops of equal models get the same placement
+/// ([`Model::solve_memoized`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Model {
     /// Items per step.
     len: usize,
@@ -299,10 +301,25 @@ struct Model {
     /// The user's barriers that stay: (position, stage).
     kept: Vec<(usize, i64)>,
     /// The user's barriers left out (body op indices).
-    dropped: FxHashSet<usize>,
+    dropped: BTreeSet<usize>,
     /// Buffers accessed before / after the loop with no barrier between.
     before: Vec<usize>,
     after: Vec<usize>,
+}
+
+/// A placement found for a model and a trip count (`None`: none found).
+type Solved = FxHashMap<(Model, Option<u64>), Option<Minimal>>;
+
+thread_local! {
+    /// The placements [`Model::solve_memoized`] found in this pass run.
+    static SOLVED: std::cell::RefCell<Solved> = std::cell::RefCell::new(FxHashMap::default());
+}
+
+/// Forgets the placements remembered on this thread: each pass run starts
+/// with none (and frees them at its end), and a benchmark that repeats a
+/// run measures it anew.
+pub fn forget_placements() {
+    SOLVED.with(|solved| *solved.borrow_mut() = FxHashMap::default());
 }
 
 /// One access instance in the simulated sequence.
@@ -813,6 +830,20 @@ impl Model {
         Some(chosen)
     }
 
+    /// [`Model::solve`], remembered per model and trip count on this
+    /// thread until [`forget_placements`]: the loops of a module often have
+    /// the same shape (kernels generated from one template), and steps 2
+    /// and 3 simulate every step of the sequence.
+    fn solve_memoized(self, trip_count: Option<u64>) -> Option<Minimal> {
+        let key = (self, trip_count);
+        if let Some(found) = SOLVED.with(|solved| solved.borrow().get(&key).cloned()) {
+            return found;
+        }
+        let solved = key.0.solve(key.1);
+        SOLVED.with(|memo| memo.borrow_mut().insert(key, solved.clone()));
+        solved
+    }
+
     fn solve(&self, trip_count: Option<u64>) -> Option<Minimal> {
         let s = self.max_stage as u64;
         let kernel = self.kernel()?;
@@ -848,7 +879,7 @@ impl Model {
             prologue: collect(prologue),
             epilogue: collect(epilogue),
             fixed,
-            dropped: self.dropped.clone(),
+            dropped: self.dropped.iter().copied().collect(),
             kept: self.kept.len(),
             horizon,
         })
@@ -1100,7 +1131,7 @@ mod tests {
             sites,
             versions,
             kept,
-            dropped: FxHashSet::default(),
+            dropped: BTreeSet::new(),
             before,
             after,
         }

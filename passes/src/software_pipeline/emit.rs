@@ -41,19 +41,19 @@ impl<'c> Emitter<'c, '_> {
     /// (empty) group completes after every older group of its queue); in a
     /// `gpu.func` whose loop body holds a `gpu.barrier`, a `gpu.barrier`
     /// follows, as after [`Emitter::drain`]'s waits.
-    pub(super) fn settle(&mut self) {
+    pub(super) fn settle(&mut self, issuing: &mut Issuing) {
         let plan = self.plan;
         // SAFETY: the loop is live.
         let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
         // Most loops start with nothing in flight on any queue: asked
         // first, before the loop's synchronous form is read again.
-        if !may_enter_in_flight(&loop_op, None) {
+        if !may_enter_in_flight(&loop_op, None, issuing) {
             return;
         }
         self.point = Point::Before(plan.loop_op);
         let mut settled = false;
         for q in schedule::waited_queues(&loop_op) {
-            if !may_enter_in_flight(&loop_op, Some(q)) {
+            if !may_enter_in_flight(&loop_op, Some(q), issuing) {
                 continue;
             }
             self.complete_queue(q, true);

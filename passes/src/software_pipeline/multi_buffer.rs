@@ -65,7 +65,7 @@ pub(crate) struct Buffer {
 /// multi-buffered by hand: `super::analysis::Plan::own_slots`) has as versions the
 /// positions of its slot dimension (the first dimension that every access
 /// indexes by `(a * iv + c) mod K` or by constants; [`slot_dimension`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Slots {
     /// Version `i mod V`.
     Iteration,
