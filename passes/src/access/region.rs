@@ -1245,6 +1245,8 @@ enum Chosen {
 ///   `%c` holds, of the `else` yield where it does not;
 /// - result `r` of an `scf.execute_region` or `scf.index_switch`: operand
 ///   `r` of each of its `scf.yield`s, under no condition;
+/// - result `r` of an `scf.while`: what its `scf.condition` forwards as
+///   operand `r + 1` (a `before` argument is a choice itself);
 /// - iter_arg `x_0` of an `scf.for` (or `before` argument of an
 ///   `scf.while`; an `after` argument is what `scf.condition` forwards)
 ///   whose yield rotates them ([`rotation`]), `x_0 ←
@@ -1279,6 +1281,12 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
                 op.operand_at(3 + r)?,
                 trips.when_skipped.unwrap_or_default(),
             ));
+        } else if ops::is(&op, "scf.while") {
+            // Result `r` is what `scf.condition` forwards as its operand
+            // `r + 1` when the loop ends (trial 31: a buffer passed through
+            // an `scf.while` was an unknown buffer).
+            let forwarded = super::values::region_yield(&op, 0, r + 1)?;
+            return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
         } else if ops::is(&op, "scf.execute_region") || ops::is(&op, "scf.index_switch") {
             // Operand `r` of each `scf.yield` of its regions (any block of
             // an `scf.execute_region`; one case of an `scf.index_switch`),
