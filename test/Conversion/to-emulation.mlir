@@ -151,7 +151,9 @@ func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
 // (thread, block, block size, grid size; x y z each) and the race
 // checker's read cache (memref<65xi64>); the attribution is a
 // view of that memory, the private attribution an alloca, gpu.thread_id y
-// the second id. A launch passes each argument in 8-byte slots (a memref as
+// the second id; with an alloca (the private attribution), the return
+// releases the thread's whole stack (apipe_emu_stack_release with the
+// largest stack pointer). A launch passes each argument in 8-byte slots (a memref as
 // pointer, pointer, offset, size, stride; an f32 by its bits), then the
 // launch id, the kernel number and the grid and block sizes.
 // CHECK-LABEL: func.func @apipe_emu_k0_m_k(
@@ -161,6 +163,9 @@ func.func @memory_spaces_become_host(%a: memref<4xf32, 3>) -> memref<4xf32, 3> {
 // CHECK: %[[PRIVATE:.*]] = memref.alloca() : memref<2xf32>
 // CHECK: %[[X:.*]] = memref.load %[[VIEW]][%[[TY]]] : memref<4xf32>
 // CHECK: memref.store %[[X]], %[[PRIVATE]][%[[TY]]] : memref<2xf32>
+// CHECK-NEXT: %[[ID:.*]] = arith.constant {{[0-9]+}} : i64
+// CHECK-NEXT: %[[ALL:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK-NEXT: call @apipe_emu_stack_release(%[[ID]], %[[ALL]]) : (i64, i64) -> ()
 // CHECK-NEXT: return
 // CHECK-LABEL: func.func @launch(
 // CHECK-SAME: %[[A:[^:]*]]: memref<8xf32>, %[[S:[^:]*]]: f32, %[[N:[^:]*]]: index)
