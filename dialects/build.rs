@@ -198,6 +198,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         "capi/ApipeEffects.cpp",
         "capi/ApipeExecutionEngine.cpp",
         "capi/ApipeOrder.cpp",
+        "capi/ApipeDataLayout.cpp",
     ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");

@@ -26,6 +26,7 @@ pub mod build;
 pub mod diagnostic;
 pub mod effects;
 mod error;
+pub mod layout;
 pub mod location;
 pub mod ops;
 pub mod parse;
