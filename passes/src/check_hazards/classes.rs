@@ -691,23 +691,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
         self.check_write_by(op, region, role, source, state, false);
     }
 
-    /// [`Analysis::check_write`] for a write only the thread's own copies
-    /// may meet: the release of its stack memory (`memref.alloca` in a
-    /// `gpu.func` is private to the thread; comparing it with any thread's
-    /// copy renamed the copy's buffer to the other thread's, and a copy
-    /// out of an alloca chosen by `scf.execute_region` or `arith.select`
-    /// in flight at `gpu.return` went unreported, trial 31).
-    pub(super) fn check_own_write(
-        &mut self,
-        op: &OperationRef<'c, 'a>,
-        region: &Region,
-        role: Role,
-        state: &State<'c, 'a>,
-    ) {
-        self.check_write_by(op, region, role, None, state, true);
-    }
-
-    fn check_write_by(
+    /// [`Analysis::check_write`]; with `own`, for a write only the
+    /// thread's own copies may meet: the release of its stack memory
+    /// (`memref.alloca` in a `gpu.func` is private to the thread; comparing
+    /// it with any thread's copy renamed the copy's buffer to the other
+    /// thread's, and a copy out of an alloca chosen by `scf.execute_region`
+    /// or `arith.select` in flight at `gpu.return` went unreported, trial
+    /// 31).
+    pub(super) fn check_write_by(
         &mut self,
         op: &OperationRef<'c, 'a>,
         region: &Region,

@@ -618,7 +618,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let value = unsafe { value_of(k) };
             let region = crate::access::region::whole(&mut self.cache.forms, value);
             let before = self.hazards.len();
-            self.check_own_write(at, &region, Role::Plain(AccessKind::Write), state);
+            self.check_write_by(
+                at,
+                &region,
+                Role::Plain(AccessKind::Write),
+                None,
+                state,
+                true,
+            );
             let alloca = defining_op(value).map(|d| d.location());
             for hazard in &mut self.hazards[before..] {
                 hazard.message = hazard.message.replacen(
