@@ -943,39 +943,19 @@ fn in_flight_at(
             if !seen.insert(parent.to_raw().ptr as usize) {
                 return false;
             }
-            return calls_of(&parent).is_none_or(|calls| {
-                calls
-                    .iter()
-                    .any(|call| in_flight_at(call, loop_op, queue, issuing, seen))
+            return issuing.calls_of(&parent).is_none_or(|calls| {
+                calls.iter().any(|&call| {
+                    // SAFETY: the calls of the module are live: the
+                    // transform neither clones nor erases a call (a loop
+                    // with one is not pipelined).
+                    let call = unsafe { OperationRef::from_raw(call) };
+                    in_flight_at(&call, loop_op, queue, issuing, seen)
+                })
             });
         }
         inner = parent;
     }
     false
-}
-
-/// The `func.call`s and `llvm.call`s of `function` in the module, in one
-/// walk; `None` if a `func.constant` or an `llvm.mlir.addressof` names it:
-/// it may then be called through a value, by callers no symbol names.
-fn calls_of<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
-    let Some(name) = crate::group_distance::symbol_name(function) else {
-        return Some(Vec::new());
-    };
-    let names = |op: &OperationRef, attribute| {
-        crate::group_distance::symbol_ref(op, attribute).as_deref() == Some(name.as_str())
-    };
-    let mut calls = Vec::new();
-    let mut address_taken = false;
-    ops::walk_nested(&ops::outermost(function), &mut |op| {
-        if crate::group_distance::is_call(&op) && names(&op, "callee") {
-            calls.push(op);
-        } else if ops::is(&op, "func.constant") && names(&op, "value")
-            || ops::is(&op, "llvm.mlir.addressof") && names(&op, "global_name")
-        {
-            address_taken = true;
-        }
-    });
-    (!address_taken).then_some(calls)
 }
 
 /// The functions of the module that may copy or commit (directly, or
@@ -989,9 +969,48 @@ pub(crate) struct Issuing {
     /// `(issuing, visible)`: the names of the functions that may issue, and
     /// of every function the pass can see.
     names: Option<(FxHashSet<String>, FxHashSet<String>)>,
+    /// Function name → its `func.call`s and `llvm.call`s in the module, and
+    /// whether a `func.constant` or an `llvm.mlir.addressof` names it;
+    /// found in one walk of the module at the first question (was a walk
+    /// per loop: quadratic in the functions of a module).
+    callers: Option<FxHashMap<String, (Vec<MlirOperation>, bool)>>,
 }
 
 impl Issuing {
+    /// The calls of `function` in the module; `None` if its address is
+    /// taken: it may then be called through a value, by callers no symbol
+    /// names.
+    fn calls_of(&mut self, function: &OperationRef) -> Option<Vec<MlirOperation>> {
+        let Some(name) = crate::group_distance::symbol_name(function) else {
+            return Some(Vec::new());
+        };
+        let callers = self.callers.get_or_insert_with(|| {
+            let mut callers: FxHashMap<String, (Vec<MlirOperation>, bool)> = FxHashMap::default();
+            ops::walk_nested(&ops::outermost(function), &mut |op| {
+                if crate::group_distance::is_call(&op) {
+                    if let Some(callee) = crate::group_distance::symbol_ref(&op, "callee") {
+                        callers.entry(callee).or_default().0.push(op.to_raw());
+                    }
+                } else if let Some(named) = (ops::is(&op, "func.constant"))
+                    .then(|| crate::group_distance::symbol_ref(&op, "value"))
+                    .or_else(|| {
+                        ops::is(&op, "llvm.mlir.addressof")
+                            .then(|| crate::group_distance::symbol_ref(&op, "global_name"))
+                    })
+                    .flatten()
+                {
+                    callers.entry(named).or_default().1 = true;
+                }
+            });
+            callers
+        });
+        match callers.get(&name) {
+            None => Some(Vec::new()),
+            Some((_, true)) => None,
+            Some((calls, false)) => Some(calls.clone()),
+        }
+    }
+
     /// True if `op` or an op nested in it copies or commits on `queue`
     /// (`None`: any queue), or calls a function that may.
     fn issues(&mut self, op: &OperationRef, queue: Option<i64>) -> bool {
