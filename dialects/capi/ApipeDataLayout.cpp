@@ -19,7 +19,8 @@
 extern "C" {
 
 /// The size in bytes of `type` in memory under the data layout closest to
-/// `scope`; -1 if `type` has no data layout.
+/// `scope` (MLIR's default layout for a null `scope`); -1 if `type` has no
+/// data layout.
 int64_t apipeTypeSizeInBytes(MlirType type, MlirOperation scope) {
   mlir::Type t = unwrap(type);
   auto hasLayout = [](mlir::Type t) {
@@ -33,7 +34,9 @@ int64_t apipeTypeSizeInBytes(MlirType type, MlirOperation scope) {
   };
   if (!hasLayout(t))
     return -1;
-  mlir::DataLayout layout = mlir::DataLayout::closest(unwrap(scope));
+  mlir::DataLayout layout = mlirOperationIsNull(scope)
+                                ? mlir::DataLayout()
+                                : mlir::DataLayout::closest(unwrap(scope));
   llvm::TypeSize size = layout.getTypeSize(t);
   if (size.isScalable())
     return -1;

@@ -19,7 +19,7 @@
 //! `cudaFuncSetAttribute`): ptxas refuses a larger static `.shared` total.
 
 use super::analysis::Plan;
-use crate::cp_async::{bit_width, memory_space, MemorySpace};
+use crate::cp_async::{memory_space, MemorySpace};
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
 use melior::ir::{
@@ -68,30 +68,22 @@ pub(crate) fn type_bytes(ty: Type) -> Option<i64> {
     elements.checked_mul(element)
 }
 
-/// The bytes of one element of type `ty` in memory, as NVPTX lays it out:
-/// an integer or float of `w` bits takes `ceil(w / 8)` bytes (an `i1` one
-/// byte), `index` 8, a vector its elements' bytes times their count, a
-/// complex number two of its parts; `None` for any other type (trial 28:
-/// `index`, vector and complex elements counted 0 bytes, `i1` one bit).
+/// The bytes of one element of type `ty` in memory, as the LLVM lowering
+/// of a memref lays it out: its size under MLIR's default data layout (an
+/// integer or float of `w` bits takes `ceil(w / 8)` bytes, `index` 8, a
+/// vector its padded size: `vector<3xf32>` takes 16, as LLVM allocates
+/// `<3 x float>`; trial 33: it counted 12, and ptxas refused a kernel the
+/// budget accepted), a complex number two of its parts; `None` for any
+/// other type (trial 28: `index`, vector and complex elements counted 0
+/// bytes, `i1` one bit).
 fn element_bytes(ty: Type) -> Option<i64> {
-    if let Some(bits) = bit_width(ty) {
-        return Some((i64::from(bits) + 7) / 8);
-    }
-    if ty.is_index() {
-        return Some(8);
+    let none: Option<&OperationRef> = None;
+    if let Some(bytes) = apipe_dialect::layout::type_size_in_bytes(ty, none) {
+        return Some(bytes);
     }
     // SAFETY: type queries on a live type.
     unsafe {
         let raw = ty.to_raw();
-        if mlir_sys::mlirTypeIsAVector(raw) {
-            let element =
-                element_bytes(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
-            let mut count = 1i64;
-            for d in 0..mlir_sys::mlirShapedTypeGetRank(raw) {
-                count = count.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))?;
-            }
-            return element.checked_mul(count);
-        }
         if mlir_sys::mlirTypeIsAComplex(raw) {
             return element_bytes(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw)))?
                 .checked_mul(2);
@@ -243,7 +235,7 @@ fn llvm_global_bytes(global: &OperationRef) -> Option<i64> {
     let ty = TypeAttribute::try_from(global.attribute("global_type").ok()?)
         .ok()?
         .value();
-    apipe_dialect::layout::type_size_in_bytes(ty, global)
+    apipe_dialect::layout::type_size_in_bytes(ty, Some(global))
 }
 
 /// The ops of the symbol table `table` by `sym_name` (the first of each
