@@ -1271,9 +1271,10 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         if ops::is(&op, "scf.for") {
             // The iter_arg after the last iteration.
             let trips = forms.trips(&op);
-            match rotated(forms, &op, r + 1, trips.count, &trips.when_run, dims)? {
-                Err(one) => return Some(Chosen::One(one)),
-                Ok(rotated) => options = rotated,
+            match rotated(forms, &op, r + 1, trips.count, &trips.when_run, dims) {
+                Some(Err(one)) => return Some(Chosen::One(one)),
+                Some(Ok(rotated)) => options = rotated,
+                None => options = carried_values(&op, r + 1)?,
             }
             // A loop that does not run returns the initial buffer (under
             // no condition where skipping it is not expressible).
@@ -1287,16 +1288,29 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
             // an `scf.while` was an unknown buffer).
             let forwarded = super::values::region_yield(&op, 0, r + 1)?;
             return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
-        } else if ops::is(&op, "scf.execute_region") || ops::is(&op, "scf.index_switch") {
-            // Operand `r` of each `scf.yield` of its regions (any block of
-            // an `scf.execute_region`; one case of an `scf.index_switch`),
-            // under no condition: the stack release and every hazard see
-            // each buffer it may be (before, an `memref.alloca` returned by
-            // an `scf.execute_region` was an unknown buffer).
-            for block in ops::blocks_of(&op) {
-                let Some(terminator) = block.terminator() else {
-                    continue;
-                };
+        } else if ops::is(&op, "scf.index_switch") {
+            // Operand `r` of the yield of case `v` where the selector is
+            // `v`, of the default region's where it is none of the cases
+            // (the default region is region 0, the cases follow in order).
+            let selector = forms.of(op.operand_at(0)?);
+            let cases = super::values::dense_i64(&op, "cases")?;
+            let differs = |v: i64| {
+                selector
+                    .plus(&Lin::constant(v), -1)
+                    .map(Constraint::NonZero)
+            };
+            let default: Option<Vec<Constraint>> = cases.iter().map(|&v| differs(v)).collect();
+            options.push((super::values::region_yield(&op, 0, r)?, default?));
+            for (i, &v) in cases.iter().enumerate() {
+                let equal = selector.plus(&Lin::constant(v), -1).map(Constraint::Zero)?;
+                options.push((super::values::region_yield(&op, i + 1, r)?, vec![equal]));
+            }
+        } else if ops::is(&op, "scf.execute_region") {
+            // Operand `r` of each `scf.yield` of a block the region's entry
+            // reaches (a `cf.cond_br` on a constant takes one successor),
+            // under no condition.
+            for block in reachable_blocks(forms, &op)? {
+                let terminator = block.terminator()?;
                 if ops::is(&terminator, "scf.yield") {
                     options.push((terminator.operand_at(r)?, Vec::new()));
                 }
@@ -1320,6 +1334,22 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
     } else {
         let (block, n) = block_argument(memref)?;
         let l = block.parent_operation()?;
+        if !ops::is_entry_block(&block) && ops::is(&l, "scf.execute_region") {
+            // A block argument of a region's control flow: what each
+            // branch into the block from a reachable block passes.
+            for from in reachable_blocks(forms, &l)? {
+                let terminator = from.terminator()?;
+                for (target, operands) in branch_targets(forms, &terminator)? {
+                    if target == block {
+                        options.push((operands.get(n).copied()?, Vec::new()));
+                    }
+                }
+            }
+            if options.is_empty() {
+                return None;
+            }
+            return among(forms, options, dims);
+        }
         let is_while = ops::is(&l, "scf.while");
         if !ops::is_entry_block(&block) || !(is_while || ops::is(&l, "scf.for") && n >= 1) {
             return None;
@@ -1330,11 +1360,88 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
             return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
         }
         let tau = Lin::symbol(Symbol::Iteration(super::values::op_key(&l)));
-        match rotated(forms, &l, n, tau, &[], dims)? {
-            Err(one) => return Some(Chosen::One(one)),
-            Ok(rotated) => options = rotated,
+        match rotated(forms, &l, n, tau, &[], dims) {
+            Some(Err(one)) => return Some(Chosen::One(one)),
+            Some(Ok(rotated)) => options = rotated,
+            None => options = carried_values(&l, n)?,
         }
     }
+    among(forms, options, dims)
+}
+
+/// The buffers carried value `n` of the loop `l` may be in any iteration
+/// (its numbering as [`rotation`]'s), where the loop does not just rotate
+/// its initial buffers: the initial value, and what the yield passes for
+/// it, followed through the loop's own arguments, each under no
+/// condition (trial 33: an `scf.while` whose `after` region yields a
+/// buffer of the function was an unknown buffer, and a race on it went
+/// unreported). `None` if a yielded value is defined in the loop (its
+/// region would be of another iteration) or past [`MAX_ALTERNATIVES`].
+fn carried_values<'c, 'a>(
+    l: &melior::ir::OperationRef<'c, 'a>,
+    n: usize,
+) -> Option<Vec<(Value<'c, 'a>, Vec<Constraint>)>> {
+    let is_while = ops::is(l, "scf.while");
+    let before = l.region_at(0)?.first_block()?;
+    let after = if is_while {
+        Some(l.region_at(1)?.first_block()?)
+    } else {
+        None
+    };
+    // An `scf.for`'s carried value `j` starts as operand `2 + j`, its yield
+    // passes operand `j - 1`; an `scf.while`'s as operand `j`, its `after`
+    // yield passes operand `j`.
+    let init = |j: usize| l.operand_at(if is_while { j } else { 2 + j });
+    let yielded = |j: usize| match after {
+        Some(after) => after.terminator()?.operand_at(j),
+        None => before.terminator()?.operand_at(j.checked_sub(1)?),
+    };
+    let mut seen = vec![n];
+    let mut work = vec![n];
+    let mut values: Vec<Value> = Vec::new();
+    while let Some(j) = work.pop() {
+        values.push(init(j)?);
+        let mut v = yielded(j)?;
+        // An `after` argument is what `scf.condition` forwards.
+        if let Some((_, m)) = block_argument(v).filter(|(b, _)| Some(*b) == after) {
+            v = before.terminator()?.operand_at(m + 1)?;
+        }
+        match block_argument(v) {
+            Some((b, m)) if b == before => {
+                if !is_while && m == 0 {
+                    return None;
+                }
+                if !seen.contains(&m) {
+                    seen.push(m);
+                    work.push(m);
+                }
+            }
+            _ => {
+                let inside = defining_op(v).is_some_and(|d| ops::ancestors(&d).any(|p| p == *l))
+                    || block_argument(v).is_some_and(|(b, _)| {
+                        b.parent_operation()
+                            .is_some_and(|p| p == *l || ops::ancestors(&p).any(|a| a == *l))
+                    });
+                if inside {
+                    return None;
+                }
+                values.push(v);
+            }
+        }
+        if values.len() > MAX_ALTERNATIVES {
+            return None;
+        }
+    }
+    Some(values.into_iter().map(|v| (v, Vec::new())).collect())
+}
+
+/// The choice among `options` (a buffer and where it is the one), each
+/// at `dims`; choices among them flattened.
+fn among(
+    forms: &mut Forms,
+    options: Vec<(Value, Vec<Constraint>)>,
+    dims: &Option<Vec<Dim>>,
+) -> Option<Chosen> {
     let mut alternatives = Vec::new();
     for (value, when) in options {
         let region = region_of(forms, value, dims.clone());
@@ -1356,6 +1463,67 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         }
     }
     Some(Chosen::Among(alternatives))
+}
+
+/// The blocks of `op`'s first region that its entry block reaches through
+/// `cf.br` and `cf.cond_br` (one successor where the condition is a
+/// constant); `None` if some reached block ends in another branch.
+fn reachable_blocks<'c, 'a>(
+    forms: &mut Forms,
+    op: &melior::ir::OperationRef<'c, 'a>,
+) -> Option<Vec<melior::ir::BlockRef<'c, 'a>>> {
+    let entry = op.region_at(0)?.first_block()?;
+    let mut reached = vec![entry];
+    let mut next = 0;
+    while next < reached.len() {
+        let terminator = reached[next].terminator()?;
+        next += 1;
+        for (target, _) in branch_targets(forms, &terminator)? {
+            if !reached.contains(&target) {
+                reached.push(target);
+            }
+        }
+    }
+    Some(reached)
+}
+
+/// The blocks `terminator` may branch to, each with the operands it
+/// passes: none for a terminator that leaves the region (`scf.yield`);
+/// `cf.br`'s one, `cf.cond_br`'s two (one on a constant condition);
+/// `None` for any other op with successors.
+fn branch_targets<'c, 'a>(
+    forms: &mut Forms,
+    terminator: &melior::ir::OperationRef<'c, 'a>,
+) -> Option<Vec<(melior::ir::BlockRef<'c, 'a>, Vec<Value<'c, 'a>>)>> {
+    let operands: Vec<Value> = terminator.operands().collect();
+    match ops::name(terminator) {
+        "cf.br" => Some(vec![(terminator.successor(0).ok()?, operands)]),
+        "cf.cond_br" => {
+            let (on_true, on_false) =
+                (terminator.successor(0).ok()?, terminator.successor(1).ok()?);
+            // Operands: the condition, then the true successor's
+            // arguments, then the false successor's.
+            let split = 1 + on_true.argument_count();
+            let (true_operands, false_operands) = (
+                operands.get(1..split)?.to_vec(),
+                operands.get(split..)?.to_vec(),
+            );
+            let mut targets = Vec::new();
+            let taken = forms.folded(operands[0]);
+            if taken != Some(false) {
+                targets.push((on_true, true_operands));
+            }
+            if taken != Some(true) {
+                targets.push((on_false, false_operands));
+            }
+            Some(targets)
+        }
+        // SAFETY: a live op.
+        _ if unsafe { mlir_sys::mlirOperationGetNumSuccessors(terminator.to_raw()) } == 0 => {
+            Some(Vec::new())
+        }
+        _ => None,
+    }
 }
 
 /// The region of `memref` at `indices` (one per dimension), with `extents`

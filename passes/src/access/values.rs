@@ -1318,6 +1318,12 @@ impl Forms {
         out
     }
 
+    /// [`Forms::folded_condition`]: the value of an `i1` that folds to a
+    /// constant.
+    pub fn folded(&mut self, condition: Value) -> Option<bool> {
+        self.folded_condition(condition, 0)
+    }
+
     /// The value of the `i1` `condition` where it is a constant, or
     /// `arith.andi` / `ori` / `xori` / `cmpi` of operands that are (the
     /// forms of a `cmpi`'s operands constant): `None` otherwise.

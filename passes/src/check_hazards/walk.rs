@@ -546,7 +546,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 self.call(&op, state);
             }
             _ if ops::is_function(&op) => {}
-            "func.return" | "gpu.return" | "llvm.return"
+            // A function's return, or the end of a `gpu.launch` body (its
+            // thread ends: trial 33, an alloca of an inline launch body was
+            // not released).
+            "func.return" | "gpu.return" | "llvm.return" | "gpu.terminator"
                 if op.parent_operation() == Some(self.function) =>
             {
                 self.plain(&op, state);
@@ -607,7 +610,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         && ops::ancestors(&def)
                             .find(|p| ops::is_function(p) || ops::is(p, "memref.alloca_scope"))
                             .is_some_and(|p| p == *scope)
-                });
+                }) || private_attribution(value, scope);
                 if of_scope && !released.contains(&k) {
                     released.push(k);
                 }
@@ -1145,4 +1148,21 @@ fn commit(op: &OperationRef, state: &mut State) {
 
 fn key_of_value(value: Value) -> usize {
     crate::access::values::value_key(value)
+}
+
+/// True if `value` is a private attribution of `scope` (a `gpu.func` or
+/// `gpu.launch` argument of its entry block in private memory, space 5 or
+/// `#gpu.address_space<private>`): the thread's own memory, released at
+/// the return like a `memref.alloca` (trial 33: a copy into one still in
+/// flight at `gpu.return` went unreported).
+fn private_attribution(value: melior::ir::Value, scope: &OperationRef) -> bool {
+    let Some((block, _)) = crate::access::values::block_argument(value) else {
+        return false;
+    };
+    (ops::is(scope, "gpu.func") || ops::is(scope, "gpu.launch"))
+        && block.parent_operation().as_ref() == Some(scope)
+        && ops::is_entry_block(&block)
+        && melior::ir::r#type::MemRefType::try_from(value.r#type()).is_ok_and(|t| {
+            apipe_dialect::attributes::memory_space_number(t.memory_space()) == Some(5)
+        })
 }
