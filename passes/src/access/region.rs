@@ -1264,6 +1264,27 @@ enum Chosen {
 /// `None` (an unknown buffer) for anything else, or past
 /// [`MAX_ALTERNATIVES`] buffers.
 fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<Chosen> {
+    // Choices nest (a choice among choices, through views): a cycle of
+    // them (a value passed around a control-flow loop, or through a view
+    // of itself) must end, as an unknown buffer (trial 34: a stack
+    // overflow).
+    thread_local! {
+        static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    if DEPTH.with(|d| d.get()) >= MAX_CHOICE_DEPTH {
+        return None;
+    }
+    DEPTH.with(|d| d.set(d.get() + 1));
+    let chosen = choice_at_depth(forms, memref, dims);
+    DEPTH.with(|d| d.set(d.get() - 1));
+    chosen
+}
+
+/// How deep [`choice`]s may nest.
+const MAX_CHOICE_DEPTH: usize = 16;
+
+/// [`choice`], one level.
+fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<Chosen> {
     let mut options: Vec<(Value, Vec<Constraint>)> = Vec::new();
     if let Some(op) = defining_op(memref) {
         // SAFETY: `memref` is a live result of `op`.
@@ -1274,7 +1295,7 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
             match rotated(forms, &op, r + 1, trips.count, &trips.when_run, dims) {
                 Some(Err(one)) => return Some(Chosen::One(one)),
                 Some(Ok(rotated)) => options = rotated,
-                None => options = carried_values(&op, r + 1)?,
+                None => return among_carried(forms, carried_values(&op, r + 1)?, dims),
             }
             // A loop that does not run returns the initial buffer (under
             // no condition where skipping it is not expressible).
@@ -1336,13 +1357,34 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         let l = block.parent_operation()?;
         if !ops::is_entry_block(&block) && ops::is(&l, "scf.execute_region") {
             // A block argument of a region's control flow: what each
-            // branch into the block from a reachable block passes.
-            for from in reachable_blocks(forms, &l)? {
-                let terminator = from.terminator()?;
-                for (target, operands) in branch_targets(forms, &terminator)? {
-                    if target == block {
-                        options.push((operands.get(n).copied()?, Vec::new()));
+            // branch into the block from a reachable block passes,
+            // followed through the arguments of the region's other blocks
+            // (a loop of blocks passes a buffer around).
+            let reached = reachable_blocks(forms, &l)?;
+            let mut edges = Vec::new();
+            for from in &reached {
+                edges.extend(branch_targets(forms, &from.terminator()?)?);
+            }
+            let mut work = vec![(block, n)];
+            let mut seen = work.clone();
+            while let Some((b, m)) = work.pop() {
+                for (target, operands) in &edges {
+                    if *target != b {
+                        continue;
                     }
+                    let v = operands.get(m).copied()?;
+                    match block_argument(v) {
+                        Some((vb, vm)) if reached.contains(&vb) => {
+                            if !seen.contains(&(vb, vm)) {
+                                seen.push((vb, vm));
+                                work.push((vb, vm));
+                            }
+                        }
+                        _ => options.push((v, Vec::new())),
+                    }
+                }
+                if options.len() > MAX_ALTERNATIVES {
+                    return None;
                 }
             }
             if options.is_empty() {
@@ -1363,7 +1405,7 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
         match rotated(forms, &l, n, tau, &[], dims) {
             Some(Err(one)) => return Some(Chosen::One(one)),
             Some(Ok(rotated)) => options = rotated,
-            None => options = carried_values(&l, n)?,
+            None => return among_carried(forms, carried_values(&l, n)?, dims),
         }
     }
     among(forms, options, dims)
@@ -1372,15 +1414,21 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
 /// The buffers carried value `n` of the loop `l` may be in any iteration
 /// (its numbering as [`rotation`]'s), where the loop does not just rotate
 /// its initial buffers: the initial value, and what the yield passes for
-/// it, followed through the loop's own arguments, each under no
-/// condition (trial 33: an `scf.while` whose `after` region yields a
-/// buffer of the function was an unknown buffer, and a race on it went
-/// unreported). `None` if a yielded value is defined in the loop (its
-/// region would be of another iteration) or past [`MAX_ALTERNATIVES`].
+/// it, each under no condition (trial 33: an `scf.while` whose `after`
+/// region yields a buffer of the function was an unknown buffer, and a race
+/// on it went unreported). A yielded value is followed through the loop's
+/// own arguments, and, where the loop body makes it, through
+/// `arith.select`, `scf.if`, `scf.index_switch` and `scf.execute_region`
+/// results (any operand they may give) and views (to their source, whole:
+/// a view made in the loop may move each iteration; trial 34: a yielded
+/// `arith.select` or a sliding `memref.subview` was taken as the initial
+/// buffer). Each value comes with `true` where only its whole buffer is
+/// known. `None` for anything else the body makes, or past
+/// [`MAX_ALTERNATIVES`].
 fn carried_values<'c, 'a>(
     l: &melior::ir::OperationRef<'c, 'a>,
     n: usize,
-) -> Option<Vec<(Value<'c, 'a>, Vec<Constraint>)>> {
+) -> Option<Vec<(Value<'c, 'a>, bool)>> {
     let is_while = ops::is(l, "scf.while");
     let before = l.region_at(0)?.first_block()?;
     let after = if is_while {
@@ -1396,43 +1444,102 @@ fn carried_values<'c, 'a>(
         Some(after) => after.terminator()?.operand_at(j),
         None => before.terminator()?.operand_at(j.checked_sub(1)?),
     };
-    let mut seen = vec![n];
-    let mut work = vec![n];
-    let mut values: Vec<Value> = Vec::new();
-    while let Some(j) = work.pop() {
-        values.push(init(j)?);
-        let mut v = yielded(j)?;
-        // An `after` argument is what `scf.condition` forwards.
-        if let Some((_, m)) = block_argument(v).filter(|(b, _)| Some(*b) == after) {
-            v = before.terminator()?.operand_at(m + 1)?;
-        }
-        match block_argument(v) {
-            Some((b, m)) if b == before => {
+    let inside = |v: Value<'c, 'a>| {
+        defining_op(v).is_some_and(|d| ops::ancestors(&d).any(|p| p == *l))
+            || block_argument(v).is_some_and(|(b, _)| {
+                b.parent_operation()
+                    .is_some_and(|p| p == *l || ops::ancestors(&p).any(|a| a == *l))
+            })
+    };
+    // Carried values to visit, and values of the body to follow, each with
+    // whether only the whole buffer is known.
+    let mut carried = vec![(n, false)];
+    let mut seen = carried.clone();
+    let mut values: Vec<(Value, bool)> = Vec::new();
+    let mut steps = 0;
+    while let Some((j, whole)) = carried.pop() {
+        values.push((init(j)?, whole));
+        let mut pending = vec![(yielded(j)?, whole)];
+        while let Some((mut v, whole)) = pending.pop() {
+            steps += 1;
+            if steps > 4 * MAX_ALTERNATIVES || values.len() > MAX_ALTERNATIVES {
+                return None;
+            }
+            // An `after` argument is what `scf.condition` forwards.
+            if let Some((_, m)) = block_argument(v).filter(|(b, _)| Some(*b) == after) {
+                v = before.terminator()?.operand_at(m + 1)?;
+            }
+            if let Some((_, m)) = block_argument(v).filter(|(b, _)| *b == before) {
                 if !is_while && m == 0 {
                     return None;
                 }
-                if !seen.contains(&m) {
-                    seen.push(m);
-                    work.push(m);
+                if !seen.contains(&(m, whole)) {
+                    seen.push((m, whole));
+                    carried.push((m, whole));
                 }
+                continue;
             }
-            _ => {
-                let inside = defining_op(v).is_some_and(|d| ops::ancestors(&d).any(|p| p == *l))
-                    || block_argument(v).is_some_and(|(b, _)| {
-                        b.parent_operation()
-                            .is_some_and(|p| p == *l || ops::ancestors(&p).any(|a| a == *l))
-                    });
-                if inside {
-                    return None;
+            if !inside(v) {
+                values.push((v, whole));
+                continue;
+            }
+            let op = defining_op(v)?;
+            // SAFETY: `v` is a live result of `op`.
+            let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(v.to_raw()) } as usize;
+            match ops::name(&op) {
+                "arith.select" => {
+                    pending.push((op.operand_at(1)?, whole));
+                    pending.push((op.operand_at(2)?, whole));
                 }
-                values.push(v);
+                "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                    // Every yield (a block argument of an
+                    // `scf.execute_region`'s control flow yielded is not
+                    // followed: `None` below).
+                    for block in ops::blocks_of(&op) {
+                        let terminator = block.terminator()?;
+                        if ops::is(&terminator, "scf.yield") {
+                            pending.push((terminator.operand_at(r)?, whole));
+                        }
+                    }
+                }
+                _ => {
+                    let source = view_operand(&op)?;
+                    pending.push((source, true));
+                }
             }
         }
-        if values.len() > MAX_ALTERNATIVES {
+    }
+    Some(values)
+}
+
+/// The choice among the buffers [`carried_values`] found, at `dims` (the
+/// whole buffer for those known only whole), under no condition.
+fn among_carried(
+    forms: &mut Forms,
+    values: Vec<(Value, bool)>,
+    dims: &Option<Vec<Dim>>,
+) -> Option<Chosen> {
+    let mut alternatives = Vec::new();
+    for (value, whole) in values {
+        let region = region_of(forms, value, if whole { None } else { dims.clone() });
+        match region.root.kind {
+            RootKind::Choice(inner) => alternatives.extend(inner.into_iter().map(|mut a| {
+                if whole {
+                    a.region.dims = None;
+                }
+                a.when.clear();
+                a
+            })),
+            _ => alternatives.push(Alternative {
+                region,
+                when: Vec::new(),
+            }),
+        }
+        if alternatives.len() > MAX_ALTERNATIVES {
             return None;
         }
     }
-    Some(values.into_iter().map(|v| (v, Vec::new())).collect())
+    Some(Chosen::Among(alternatives))
 }
 
 /// The choice among `options` (a buffer and where it is the one), each
@@ -1489,8 +1596,8 @@ fn reachable_blocks<'c, 'a>(
 
 /// The blocks `terminator` may branch to, each with the operands it
 /// passes: none for a terminator that leaves the region (`scf.yield`);
-/// `cf.br`'s one, `cf.cond_br`'s two (one on a constant condition);
-/// `None` for any other op with successors.
+/// `cf.br`'s one, `cf.cond_br`'s two (one on a constant condition),
+/// `cf.switch`'s every one; `None` for any other op with successors.
 fn branch_targets<'c, 'a>(
     forms: &mut Forms,
     terminator: &melior::ir::OperationRef<'c, 'a>,
@@ -1515,6 +1622,21 @@ fn branch_targets<'c, 'a>(
             }
             if taken != Some(true) {
                 targets.push((on_false, false_operands));
+            }
+            Some(targets)
+        }
+        "cf.switch" => {
+            // Operands: the flag, then each successor's arguments in order
+            // (the default first), every case taken.
+            // SAFETY: a live op.
+            let count = unsafe { mlir_sys::mlirOperationGetNumSuccessors(terminator.to_raw()) };
+            let mut at = 1;
+            let mut targets = Vec::new();
+            for i in 0..count as usize {
+                let target = terminator.successor(i).ok()?;
+                let next = at + target.argument_count();
+                targets.push((target, operands.get(at..next)?.to_vec()));
+                at = next;
             }
             Some(targets)
         }
