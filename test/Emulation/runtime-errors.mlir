@@ -140,8 +140,8 @@ func.func @uncommitted_at_exit() {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %seven = arith.constant 7 : i64
-  %A = memref.alloca() : memref<8xf32>
-  %b = memref.alloca() : memref<8xf32>
+  %A = memref.alloc() : memref<8xf32>
+  %b = memref.alloc() : memref<8xf32>
   apipe.copy %A[%c0], %b[%c0], 4 queue 2 : memref<8xf32> to memref<8xf32>
   apipe.copy %A[%c4], %b[%c4], 4 queue 2 : memref<8xf32> to memref<8xf32>
   func.call @print(%seven) : (i64) -> ()

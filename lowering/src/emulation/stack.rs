@@ -29,7 +29,9 @@
 //! [`check_releases`]: after each `func.call` of a function of the module
 //! that holds a `memref.alloca`, `apipe_emu_stack_release(id, stack
 //! pointer)`: the callee's frame is gone, and a copy still pending into
-//! or out of it is an error at the call.
+//! or out of it is an error at the call. A function with allocas that no
+//! call of the module reaches (the entry) checks the whole thread stack
+//! before each of its returns.
 //!
 //! Semantics kept: the body runs once, in place; the memory of its
 //! `memref.alloca`s is released when it ends (so an alloca in a loop body
@@ -225,5 +227,48 @@ pub fn check_releases<'c: 'a, 'a>(
         let sp = address(emitter, next, sp);
         let id = emitter.constant(next, emitter.i64_type(), id);
         emitter.call(next, STACK_RELEASE_FN, &[id, sp], &[]);
+    }
+    // A function no call of the module reaches (the entry `apipe-run`
+    // runs, or a kernel) releases its whole thread stack at its return:
+    // no caller of the module checks its frame (trial 34: `main` returned
+    // with a copy still pending into its own alloca, and the run went on).
+    // A kernel's return has its check already (`kernels`).
+    let called: HashSet<String> = nested
+        .iter()
+        .filter(|op| ops::is(*op, "func.call"))
+        .filter_map(|call| {
+            melior::ir::attribute::FlatSymbolRefAttribute::try_from(call.attribute("callee").ok()?)
+                .ok()
+                .map(|s| s.value().to_owned())
+        })
+        .collect();
+    for function in &functions {
+        let name = melior::ir::attribute::StringAttribute::try_from(
+            function.attribute("sym_name").ok().unwrap_or(no_inline),
+        )
+        .map(|s| s.value().to_owned());
+        if name.as_ref().map_or(true, |n| called.contains(n)) {
+            continue;
+        }
+        let returns: Vec<OperationRef> = ops::blocks_of(function)
+            .into_iter()
+            .filter_map(|b| b.terminator())
+            .filter(|t| ops::is(t, "func.return"))
+            .collect();
+        for ret in returns {
+            let checked = ops::previous_in_block(&ret).is_some_and(|p| {
+                ops::is(&p, "func.call")
+                    && p.attribute("callee")
+                        .is_ok_and(|c| c.to_string() == format!("@{STACK_RELEASE_FN}"))
+            });
+            if checked {
+                continue;
+            }
+            let id = emitter.id(ret.location(), "");
+            emitter.name(id, "func.return");
+            let id = emitter.constant(ret, emitter.i64_type(), id);
+            let all = emitter.constant(ret, emitter.i64_type(), i64::MAX);
+            emitter.call(ret, STACK_RELEASE_FN, &[id, all], &[]);
+        }
     }
 }
