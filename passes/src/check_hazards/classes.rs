@@ -679,26 +679,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// in a `gpu.func`, a missing barrier against copies complete for their
     /// thread only. `source`: the source of the copy that writes; a copy in
     /// flight with the same source and destination writes the same values,
-    /// which is no write-after-write.
+    /// which is no write-after-write. With `own`, a write only the thread's
+    /// own copies may meet: the release of its stack memory (`memref.alloca`
+    /// in a `gpu.func` is private to the thread; comparing it with any
+    /// thread's copy renamed the copy's buffer to the other thread's, and a
+    /// copy out of an alloca chosen by `scf.execute_region` or `arith.select`
+    /// in flight at `gpu.return` went unreported, trial 31).
     pub(super) fn check_write(
-        &mut self,
-        op: &OperationRef<'c, 'a>,
-        region: &Region,
-        role: Role,
-        source: Option<&Region>,
-        state: &State<'c, 'a>,
-    ) {
-        self.check_write_by(op, region, role, source, state, false);
-    }
-
-    /// [`Analysis::check_write`]; with `own`, for a write only the
-    /// thread's own copies may meet: the release of its stack memory
-    /// (`memref.alloca` in a `gpu.func` is private to the thread; comparing
-    /// it with any thread's copy renamed the copy's buffer to the other
-    /// thread's, and a copy out of an alloca chosen by `scf.execute_region`
-    /// or `arith.select` in flight at `gpu.return` went unreported, trial
-    /// 31).
-    pub(super) fn check_write_by(
         &mut self,
         op: &OperationRef<'c, 'a>,
         region: &Region,

@@ -621,7 +621,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let value = unsafe { value_of(k) };
             let region = crate::access::region::whole(&mut self.cache.forms, value);
             let before = self.hazards.len();
-            self.check_write_by(
+            self.check_write(
                 at,
                 &region,
                 Role::Plain(AccessKind::Write),
@@ -668,7 +668,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             _ => copy_regions(&mut self.cache.forms, &op),
         };
         self.check_read(&op, &src, Role::CopySource, state);
-        self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state);
+        self.check_write(&op, &dst, Role::CopyDestination, Some(&src), state, false);
         let when = self.context(&op).constraints().to_vec();
         if self.gpu {
             self.check_reads_since_barrier(&op, &dst, state);
@@ -736,7 +736,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             match access.kind {
                 AccessKind::Read => self.check_read(op, &access.region, role, state),
-                AccessKind::Write => self.check_write(op, &access.region, role, None, state),
+                AccessKind::Write => self.check_write(op, &access.region, role, None, state, false),
             }
         }
         // Effects on no particular value: every buffer.
@@ -753,7 +753,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
                 if found.writes_all {
                     let role = Role::Plain(AccessKind::Write);
-                    self.check_write(op, &instance.src.clone(), role, None, &single);
+                    self.check_write(op, &instance.src.clone(), role, None, &single, false);
                 }
             }
         }
