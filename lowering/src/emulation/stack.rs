@@ -232,12 +232,19 @@ pub fn check_releases<'c: 'a, 'a>(
     // runs, or a kernel) releases its whole thread stack at its return:
     // no caller of the module checks its frame (trial 34: `main` returned
     // with a copy still pending into its own alloca, and the run went on).
-    // A kernel's return has its check already (`kernels`).
+    // A kernel's return has its check already (`kernels`). A function
+    // whose address is taken may be called through a value, from frames
+    // that are still live: it counts as called.
     let called: HashSet<String> = nested
         .iter()
-        .filter(|op| ops::is(*op, "func.call"))
-        .filter_map(|call| {
-            melior::ir::attribute::FlatSymbolRefAttribute::try_from(call.attribute("callee").ok()?)
+        .filter_map(|op| {
+            let attribute = match ops::name(op) {
+                "func.call" | "llvm.call" => "callee",
+                "func.constant" => "value",
+                "llvm.mlir.addressof" => "global_name",
+                _ => return None,
+            };
+            melior::ir::attribute::FlatSymbolRefAttribute::try_from(op.attribute(attribute).ok()?)
                 .ok()
                 .map(|s| s.value().to_owned())
         })
