@@ -510,6 +510,17 @@ pub fn callee<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
     symbol_ref(op, "callee")
 }
 
+/// The symbol whose address `op` takes (a function called through a
+/// value, or an LLVM global): `func.constant`'s `value`,
+/// `llvm.mlir.addressof`'s `global_name`; `None` for any other op.
+pub fn address_taken<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+    match ops::name(op) {
+        "func.constant" => symbol_ref(op, "value"),
+        "llvm.mlir.addressof" => symbol_ref(op, "global_name"),
+        _ => None,
+    }
+}
+
 /// The flat symbol reference in `op`'s attribute `name` (`@callee`,
 /// `memref.get_global`'s `name`), if any.
 pub fn symbol_ref<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<String> {

@@ -273,8 +273,11 @@ unsafe extern "C" fn run_pass(
     };
     // Each run solves its own systems and barrier placements (and leaves
     // no answers behind).
-    crate::access::System::forget_answers();
-    crate::software_pipeline::forget_placements();
+    let forget = || {
+        crate::access::System::forget_answers();
+        crate::software_pipeline::forget_placements();
+    };
+    forget();
     // A panic must not unwind into C++ (that aborts the process): turn it
     // into a located internal error and a failed pass.
     // The pass reads nothing outside `op` (`ops::outermost` stops there).
@@ -291,8 +294,7 @@ unsafe extern "C" fn run_pass(
         );
         false
     });
-    crate::access::System::forget_answers();
-    crate::software_pipeline::forget_placements();
+    forget();
     succeeded && (info.reads_only || apipe_dialect::verifier::verify(&op))
 }
 

@@ -988,17 +988,10 @@ impl Issuing {
             let mut callers: FxHashMap<String, (Vec<MlirOperation>, bool)> = FxHashMap::default();
             ops::walk_nested(&ops::outermost(function), &mut |op| {
                 if crate::group_distance::is_call(&op) {
-                    if let Some(callee) = crate::group_distance::symbol_ref(&op, "callee") {
+                    if let Some(callee) = crate::group_distance::callee(&op) {
                         callers.entry(callee).or_default().0.push(op.to_raw());
                     }
-                } else if let Some(named) = (ops::is(&op, "func.constant"))
-                    .then(|| crate::group_distance::symbol_ref(&op, "value"))
-                    .or_else(|| {
-                        ops::is(&op, "llvm.mlir.addressof")
-                            .then(|| crate::group_distance::symbol_ref(&op, "global_name"))
-                    })
-                    .flatten()
-                {
+                } else if let Some(named) = crate::group_distance::address_taken(&op) {
                     callers.entry(named).or_default().1 = true;
                 }
             });

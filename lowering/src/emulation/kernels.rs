@@ -39,7 +39,7 @@
 use super::{address_space, element_bytes, entry_block, Emitter, PRIVATE, WORKGROUP};
 use crate::emulation_runtime::{
     context::READ_CACHE_SLOTS, KernelInfo, BARRIER_FN, GPU_ID_FN, LAUNCH_ARGUMENT_FN, LAUNCH_FN,
-    LIVE_FN, SHARED_ACCESS_FN, STACK_RELEASE_FN,
+    LIVE_FN, SHARED_ACCESS_FN,
 };
 use apipe_dialect::{diagnostic, ops};
 use apipe_passes::rewrite;
@@ -842,9 +842,6 @@ fn lower_gpu_ops<'c: 'a, 'a>(
         "gpu.block_dim",
         "gpu.grid_dim",
     ];
-    let has_allocas = ops::nested_ops(function)
-        .iter()
-        .any(|o| ops::is(o, "memref.alloca"));
     for op in ops::nested_ops(function) {
         let name = ops::name(&op);
         let location = op.location();
@@ -898,18 +895,6 @@ fn lower_gpu_ops<'c: 'a, 'a>(
             emitter.call(op, BARRIER_FN, &[id], &[]);
             None
         } else if name == "gpu.return" {
-            if hidden.is_some() && has_allocas {
-                // A kernel's return ends its thread: all of the thread's
-                // stack memory (its fiber's stack) is released, and a copy
-                // still pending into or out of a `memref.alloca` of it is an
-                // error here (trial 31: none was reported; a `func.call`
-                // checks its callee's frame the same way).
-                let id = emitter.id(location, "");
-                emitter.name(id, "gpu.return");
-                let id = emitter.constant(op, emitter.i64_type(), id);
-                let all = emitter.constant(op, emitter.i64_type(), i64::MAX);
-                emitter.call(op, STACK_RELEASE_FN, &[id, all], &[]);
-            }
             let operands: Vec<Value> = op.operands().collect();
             emitter.before(op, func::r#return(&operands, location));
             None

@@ -30,8 +30,8 @@
 //! that holds a `memref.alloca`, `apipe_emu_stack_release(id, stack
 //! pointer)`: the callee's frame is gone, and a copy still pending into
 //! or out of it is an error at the call. A function with allocas that no
-//! call of the module reaches (the entry) checks the whole thread stack
-//! before each of its returns.
+//! call of the module reaches (the entry, or a kernel) checks the whole
+//! thread stack before each of its returns.
 //!
 //! Semantics kept: the body runs once, in place; the memory of its
 //! `memref.alloca`s is released when it ends (so an alloca in a loop body
@@ -43,7 +43,7 @@ use super::Emitter;
 use crate::emulation_runtime::{SCOPE_RELEASE_FN, STACK_RELEASE_FN};
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
-use apipe_passes::rewrite;
+use apipe_passes::{group_distance, rewrite};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     r#type::{MemRefType, ShapedTypeLike},
@@ -229,24 +229,21 @@ pub fn check_releases<'c: 'a, 'a>(
         emitter.call(next, STACK_RELEASE_FN, &[id, sp], &[]);
     }
     // A function no call of the module reaches (the entry `apipe-run`
-    // runs, or a kernel) releases its whole thread stack at its return:
-    // no caller of the module checks its frame (trial 34: `main` returned
-    // with a copy still pending into its own alloca, and the run went on).
-    // A kernel's return has its check already (`kernels`). A function
-    // whose address is taken may be called through a value, from frames
-    // that are still live: it counts as called.
+    // runs, or a kernel, lowered to a host function the runtime runs once
+    // per thread) releases its whole thread stack at its return: no caller
+    // of the module checks its frame (trial 34: `main` returned with a copy
+    // still pending into its own alloca, and the run went on; trial 31:
+    // the same at a kernel's `gpu.return`). A function whose address is
+    // taken may be called through a value, from frames that are still
+    // live: it counts as called.
     let called: HashSet<String> = nested
         .iter()
         .filter_map(|op| {
-            let attribute = match ops::name(op) {
-                "func.call" | "llvm.call" => "callee",
-                "func.constant" => "value",
-                "llvm.mlir.addressof" => "global_name",
-                _ => return None,
-            };
-            melior::ir::attribute::FlatSymbolRefAttribute::try_from(op.attribute(attribute).ok()?)
-                .ok()
-                .map(|s| s.value().to_owned())
+            if group_distance::is_call(op) {
+                group_distance::callee(op)
+            } else {
+                group_distance::address_taken(op)
+            }
         })
         .collect();
     for function in &functions {
@@ -263,14 +260,6 @@ pub fn check_releases<'c: 'a, 'a>(
             .filter(|t| ops::is(t, "func.return"))
             .collect();
         for ret in returns {
-            let checked = ops::previous_in_block(&ret).is_some_and(|p| {
-                ops::is(&p, "func.call")
-                    && p.attribute("callee")
-                        .is_ok_and(|c| c.to_string() == format!("@{STACK_RELEASE_FN}"))
-            });
-            if checked {
-                continue;
-            }
             let id = emitter.id(ret.location(), "");
             emitter.name(id, "func.return");
             let id = emitter.constant(ret, emitter.i64_type(), id);

@@ -1243,8 +1243,12 @@ enum Chosen {
 ///   where it does not ([`Forms::condition`]);
 /// - result `r` of an `scf.if %c`: operand `r` of the `then` yield where
 ///   `%c` holds, of the `else` yield where it does not;
-/// - result `r` of an `scf.execute_region` or `scf.index_switch`: operand
-///   `r` of each of its `scf.yield`s, under no condition;
+/// - result `r` of an `scf.index_switch`: operand `r` of each region's
+///   yield, where the selector picks that region;
+/// - result `r` of an `scf.execute_region`: operand `r` of each
+///   `scf.yield` of a block its entry reaches ([`reachable_blocks`]), under
+///   no condition; an argument of one of its other blocks: what each branch
+///   into that block passes, followed around loops of blocks;
 /// - result `r` of an `scf.while`: what its `scf.condition` forwards as
 ///   operand `r + 1` (a `before` argument is a choice itself);
 /// - iter_arg `x_0` of an `scf.for` (or `before` argument of an
@@ -1259,6 +1263,8 @@ enum Chosen {
 /// - result `r` of such an `scf.for`: the same after `T` iterations (`T`
 ///   the trip count, [`Forms::trips`]), the initial buffer of
 ///   `x_{T mod L}`, or of `x_0` where the loop does not run.
+/// - a carried value that such a loop does not just rotate: any buffer
+///   [`carried_values`] finds, under no condition;
 ///
 /// Alternatives that are choices are flattened (their conditions joined);
 /// `None` (an unknown buffer) for anything else, or past
@@ -1310,21 +1316,15 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
             let forwarded = super::values::region_yield(&op, 0, r + 1)?;
             return Some(Chosen::One(region_of(forms, forwarded, dims.clone())));
         } else if ops::is(&op, "scf.index_switch") {
-            // Operand `r` of the yield of case `v` where the selector is
-            // `v`, of the default region's where it is none of the cases
-            // (the default region is region 0, the cases follow in order).
-            let selector = forms.of(op.operand_at(0)?);
-            let cases = super::values::dense_i64(&op, "cases")?;
-            let differs = |v: i64| {
-                selector
-                    .plus(&Lin::constant(v), -1)
-                    .map(Constraint::NonZero)
-            };
-            let default: Option<Vec<Constraint>> = cases.iter().map(|&v| differs(v)).collect();
-            options.push((super::values::region_yield(&op, 0, r)?, default?));
-            for (i, &v) in cases.iter().enumerate() {
-                let equal = selector.plus(&Lin::constant(v), -1).map(Constraint::Zero)?;
-                options.push((super::values::region_yield(&op, i + 1, r)?, vec![equal]));
+            // Operand `r` of each region's yield, where that region runs
+            // (the selector is its case; for the default region, region 0,
+            // none of them): the conditions the analysis gives the ops of
+            // that region ([`Forms::add_region_constraints`]).
+            for i in 0..op.region_count() {
+                let mut system = System::new();
+                forms.add_region_constraints(&op, Some(i), &mut system);
+                let yielded = super::values::region_yield(&op, i, r)?;
+                options.push((yielded, system.constraints().to_vec()));
             }
         } else if ops::is(&op, "scf.execute_region") {
             // Operand `r` of each `scf.yield` of a block the region's entry
@@ -1444,13 +1444,6 @@ fn carried_values<'c, 'a>(
         Some(after) => after.terminator()?.operand_at(j),
         None => before.terminator()?.operand_at(j.checked_sub(1)?),
     };
-    let inside = |v: Value<'c, 'a>| {
-        defining_op(v).is_some_and(|d| ops::ancestors(&d).any(|p| p == *l))
-            || block_argument(v).is_some_and(|(b, _)| {
-                b.parent_operation()
-                    .is_some_and(|p| p == *l || ops::ancestors(&p).any(|a| a == *l))
-            })
-    };
     // Carried values to visit, and values of the body to follow, each with
     // whether only the whole buffer is known.
     let mut carried = vec![(n, false)];
@@ -1479,7 +1472,7 @@ fn carried_values<'c, 'a>(
                 }
                 continue;
             }
-            if !inside(v) {
+            if !super::values::defined_inside(value_key(v), l) {
                 values.push((v, whole));
                 continue;
             }
@@ -1573,8 +1566,8 @@ fn among(
 }
 
 /// The blocks of `op`'s first region that its entry block reaches through
-/// `cf.br` and `cf.cond_br` (one successor where the condition is a
-/// constant); `None` if some reached block ends in another branch.
+/// the branches [`branch_targets`] follows; `None` if some reached block
+/// ends in another branch.
 fn reachable_blocks<'c, 'a>(
     forms: &mut Forms,
     op: &melior::ir::OperationRef<'c, 'a>,

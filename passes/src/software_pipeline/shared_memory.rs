@@ -97,15 +97,44 @@ fn is_workgroup(ty: Type) -> bool {
 }
 
 /// The shared memory of each kernel, found once per kernel (the IR does
-/// not change while loops are planned), and the functions of each symbol
-/// table by name, indexed once per table (a module of `K` kernels is
+/// not change while loops are planned), and MLIR's symbol table of each
+/// module looked into, built once per module (a module of `K` kernels is
 /// walked `O(K)` times, not `O(K²)`).
 #[derive(Default)]
 pub(crate) struct Kernels {
     /// Kernel op address → its bytes as written plus the growth planned.
     bytes: FxHashMap<usize, i64>,
-    /// Symbol table op address → its ops by `sym_name`.
-    tables: FxHashMap<usize, FxHashMap<String, MlirOperation>>,
+    /// Symbol table op address → its `SymbolTable`.
+    tables: FxHashMap<usize, SymbolTable>,
+}
+
+/// MLIR's `SymbolTable` of a symbol-table op (`mlirSymbolTableCreate`):
+/// its symbols by name, hashed once.
+struct SymbolTable(mlir_sys::MlirSymbolTable);
+
+impl SymbolTable {
+    /// The table of `op`; `None` if `op` is not a symbol table.
+    fn of(op: &OperationRef) -> Option<Self> {
+        // SAFETY: a live op; a null table means it is not a symbol table.
+        let table = unsafe { mlir_sys::mlirSymbolTableCreate(op.to_raw()) };
+        (!table.ptr.is_null()).then_some(Self(table))
+    }
+
+    /// The op named `name` in the table.
+    fn lookup(&self, name: &str) -> Option<MlirOperation> {
+        // SAFETY: a live table; the name is copied by MLIR.
+        let op = unsafe {
+            mlir_sys::mlirSymbolTableLookup(self.0, melior::StringRef::new(name).to_raw())
+        };
+        (!op.ptr.is_null()).then_some(op)
+    }
+}
+
+impl Drop for SymbolTable {
+    fn drop(&mut self) {
+        // SAFETY: created by `mlirSymbolTableCreate`, destroyed once.
+        unsafe { mlir_sys::mlirSymbolTableDestroy(self.0) }
+    }
 }
 
 impl Kernels {
@@ -135,10 +164,7 @@ impl Kernels {
 /// (trial 27: a kernel with a 48 KB workgroup global was pipelined past
 /// the static limit, and ptxas refused it). `tables`: the symbols of each
 /// table looked into so far.
-fn kernel_bytes(
-    kernel: &OperationRef,
-    tables: &mut FxHashMap<usize, FxHashMap<String, MlirOperation>>,
-) -> i64 {
+fn kernel_bytes(kernel: &OperationRef, tables: &mut FxHashMap<usize, SymbolTable>) -> i64 {
     // A `gpu.func`'s workgroup attributions follow its inputs; a
     // `gpu.launch` body's follow its ids and sizes (index values), so
     // every workgroup memref argument of it is one.
@@ -157,12 +183,12 @@ fn kernel_bytes(
             }
         }
     }
-    // The kernel and the functions it calls, each walked once: its
-    // workgroup allocs, and every function's workgroup globals.
     // The symbol table the kernel's calls and globals resolve in: the
     // `gpu.module` of a `gpu.func`, the module around a `gpu.launch`.
     let table =
         ops::ancestors(kernel).find(|p| ops::is(p, "gpu.module") || ops::is(p, "builtin.module"));
+    // The kernel and the functions it calls, each walked once: its
+    // workgroup allocs, and every function's workgroup globals.
     let mut functions = vec![kernel.to_raw()];
     let mut seen_functions: FxHashSet<String> = FxHashSet::default();
     let mut globals: FxHashSet<String> = FxHashSet::default();
@@ -177,21 +203,21 @@ fn kernel_bytes(
             // left out), or the address of an LLVM global.
             let referenced = if crate::group_distance::is_call(&op) {
                 crate::group_distance::callee(&op)
-            } else if ops::is(&op, "func.constant") {
-                crate::group_distance::symbol_ref(&op, "value")
-            } else if ops::is(&op, "llvm.mlir.addressof") {
-                crate::group_distance::symbol_ref(&op, "global_name")
             } else {
-                None
+                crate::group_distance::address_taken(&op)
             };
             if let (Some(name), Some(table)) = (referenced, table) {
                 if !seen_functions.insert(name.clone()) {
                     continue;
                 }
-                let symbols = tables
-                    .entry(table.to_raw().ptr as usize)
-                    .or_insert_with(|| symbols_of(&table));
-                let Some(&symbol) = symbols.get(&name) else {
+                let symbols = match tables.entry(table.to_raw().ptr as usize) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => match SymbolTable::of(&table) {
+                        Some(created) => e.insert(created),
+                        None => continue,
+                    },
+                };
+                let Some(symbol) = symbols.lookup(&name) else {
                     continue;
                 };
                 // SAFETY: an op of the live table.
@@ -236,20 +262,6 @@ fn llvm_global_bytes(global: &OperationRef) -> Option<i64> {
         .ok()?
         .value();
     apipe_dialect::layout::type_size_in_bytes(ty, Some(global))
-}
-
-/// The ops of the symbol table `table` by `sym_name` (the first of each
-/// name).
-fn symbols_of(table: &OperationRef) -> FxHashMap<String, MlirOperation> {
-    let mut symbols = FxHashMap::default();
-    for block in ops::blocks_of(table) {
-        for op in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
-            if let Some(name) = crate::group_distance::symbol_name(&op) {
-                symbols.entry(name).or_insert(op.to_raw());
-            }
-        }
-    }
-    symbols
 }
 
 /// What `plan` adds to its kernel's shared memory: each multi-buffered
