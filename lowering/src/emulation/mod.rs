@@ -373,8 +373,9 @@ impl<'c, 'a> Emitter<'c, 'a> {
 /// it out (its allocation size on x86-64): `index` is 64 bits; an integer
 /// or float of `b` bits takes `ceil(b / 8)` bytes rounded up to a power of
 /// two (an `i4` or `i1` element takes a byte of its own, unpacked); a
-/// vector packs its elements and counts them all, so it needs a whole
-/// number of bytes (`None` otherwise, and for other types).
+/// vector packs its elements, needs a whole number of bytes (`None`
+/// otherwise, and for other types) and takes its size under MLIR's data
+/// layout, padded as LLVM allocates it (`vector<3xf32>`: 16 bytes).
 pub fn element_bytes(ty: Type) -> Option<i64> {
     use mlir_sys::{
         mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType, mlirShapedTypeGetRank,
@@ -388,7 +389,15 @@ pub fn element_bytes(ty: Type) -> Option<i64> {
                 .map(|d| mlirShapedTypeGetDimSize(ty.to_raw(), d as isize))
                 .product();
             let bits = i64::from(scalar_bits(element)?).checked_mul(count)?;
-            return (bits > 0 && bits % 8 == 0).then_some(bits / 8);
+            if bits <= 0 || bits % 8 != 0 {
+                return None;
+            }
+            // Its size in memory, as LLVM allocates it (MLIR's data layout:
+            // a `vector<3xf32>` takes 16 bytes, not 12; a copy of such
+            // elements moved 12 bytes each, and printed other values than
+            // the synchronous program).
+            let none: Option<&melior::ir::OperationRef> = None;
+            return apipe_dialect::layout::type_size_in_bytes(ty, none);
         }
     }
     let bits = scalar_bits(ty)?;
