@@ -1301,7 +1301,10 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
             match rotated(forms, &op, r + 1, trips.count, &trips.when_run, dims) {
                 Some(Err(one)) => return Some(Chosen::One(one)),
                 Some(Ok(rotated)) => options = rotated,
-                None => return among_carried(forms, carried_values(&op, r + 1)?, dims),
+                None => {
+                    let values = carried_values(forms, &op, r + 1)?;
+                    return among_carried(forms, values, dims);
+                }
             }
             // A loop that does not run returns the initial buffer (under
             // no condition where skipping it is not expressible).
@@ -1356,37 +1359,11 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
         let (block, n) = block_argument(memref)?;
         let l = block.parent_operation()?;
         if !ops::is_entry_block(&block) && ops::is(&l, "scf.execute_region") {
-            // A block argument of a region's control flow: what each
-            // branch into the block from a reachable block passes,
-            // followed through the arguments of the region's other blocks
-            // (a loop of blocks passes a buffer around).
-            let reached = reachable_blocks(forms, &l)?;
-            let mut edges = Vec::new();
-            for from in &reached {
-                edges.extend(branch_targets(forms, &from.terminator()?)?);
-            }
-            let mut work = vec![(block, n)];
-            let mut seen = work.clone();
-            while let Some((b, m)) = work.pop() {
-                for (target, operands) in &edges {
-                    if *target != b {
-                        continue;
-                    }
-                    let v = operands.get(m).copied()?;
-                    match block_argument(v) {
-                        Some((vb, vm)) if reached.contains(&vb) => {
-                            if !seen.contains(&(vb, vm)) {
-                                seen.push((vb, vm));
-                                work.push((vb, vm));
-                            }
-                        }
-                        _ => options.push((v, Vec::new())),
-                    }
-                }
-                if options.len() > MAX_ALTERNATIVES {
-                    return None;
-                }
-            }
+            // A block argument of a region's control flow.
+            options = passed_into(forms, &l, block, n)?
+                .into_iter()
+                .map(|v| (v, Vec::new()))
+                .collect();
             if options.is_empty() {
                 return None;
             }
@@ -1405,7 +1382,10 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
         match rotated(forms, &l, n, tau, &[], dims) {
             Some(Err(one)) => return Some(Chosen::One(one)),
             Some(Ok(rotated)) => options = rotated,
-            None => return among_carried(forms, carried_values(&l, n)?, dims),
+            None => {
+                let values = carried_values(forms, &l, n)?;
+                return among_carried(forms, values, dims);
+            }
         }
     }
     among(forms, options, dims)
@@ -1419,13 +1399,15 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
 /// on it went unreported). A yielded value is followed through the loop's
 /// own arguments, and, where the loop body makes it, through
 /// `arith.select`, `scf.if`, `scf.index_switch` and `scf.execute_region`
-/// results (any operand they may give) and views (to their source, whole:
-/// a view made in the loop may move each iteration; trial 34: a yielded
-/// `arith.select` or a sliding `memref.subview` was taken as the initial
-/// buffer). Each value comes with `true` where only its whole buffer is
+/// results (any operand they may give), the arguments of an
+/// `scf.execute_region`'s blocks (what its branches pass, [`passed_into`])
+/// and views (to their source, whole: a view made in the loop may move
+/// each iteration; trial 34: a yielded `arith.select` or a sliding
+/// `memref.subview` was taken as the initial buffer). Each value comes with `true` where only its whole buffer is
 /// known. `None` for anything else the body makes, or past
 /// [`MAX_ALTERNATIVES`].
 fn carried_values<'c, 'a>(
+    forms: &mut Forms,
     l: &melior::ir::OperationRef<'c, 'a>,
     n: usize,
 ) -> Option<Vec<(Value<'c, 'a>, bool)>> {
@@ -1476,6 +1458,21 @@ fn carried_values<'c, 'a>(
                 values.push((v, whole));
                 continue;
             }
+            // A block argument of an `scf.execute_region`'s control flow
+            // in the body: what its branches pass (was an unknown buffer,
+            // and a write through it went unreported).
+            if let Some((b, m)) = block_argument(v) {
+                let region_op = b.parent_operation()?;
+                if ops::is_entry_block(&b) || !ops::is(&region_op, "scf.execute_region") {
+                    return None;
+                }
+                pending.extend(
+                    passed_into(forms, &region_op, b, m)?
+                        .into_iter()
+                        .map(|p| (p, whole)),
+                );
+                continue;
+            }
             let op = defining_op(v)?;
             // SAFETY: `v` is a live result of `op`.
             let r = unsafe { mlir_sys::mlirOpResultGetResultNumber(v.to_raw()) } as usize;
@@ -1486,8 +1483,8 @@ fn carried_values<'c, 'a>(
                 }
                 "scf.if" | "scf.index_switch" | "scf.execute_region" => {
                     // Every yield (a block argument of an
-                    // `scf.execute_region`'s control flow yielded is not
-                    // followed: `None` below).
+                    // `scf.execute_region`'s control flow yielded is what
+                    // its branches pass, above).
                     for block in ops::blocks_of(&op) {
                         let terminator = block.terminator()?;
                         if ops::is(&terminator, "scf.yield") {
@@ -1563,6 +1560,50 @@ fn among(
         }
     }
     Some(Chosen::Among(alternatives))
+}
+
+/// The values the branches of `l`'s control flow (an
+/// `scf.execute_region`) pass into argument `n` of `block` (one of its
+/// non-entry blocks): what each branch into the block from a block the
+/// entry reaches passes, followed through the arguments of the region's
+/// other reached blocks (a loop of blocks passes a buffer around). `None`
+/// where some reached block ends in a branch [`branch_targets`] does not
+/// follow, or past [`MAX_ALTERNATIVES`] values.
+fn passed_into<'c, 'a>(
+    forms: &mut Forms,
+    l: &melior::ir::OperationRef<'c, 'a>,
+    block: melior::ir::BlockRef<'c, 'a>,
+    n: usize,
+) -> Option<Vec<Value<'c, 'a>>> {
+    let reached = reachable_blocks(forms, l)?;
+    let mut edges = Vec::new();
+    for from in &reached {
+        edges.extend(branch_targets(forms, &from.terminator()?)?);
+    }
+    let mut values = Vec::new();
+    let mut work = vec![(block, n)];
+    let mut seen = work.clone();
+    while let Some((b, m)) = work.pop() {
+        for (target, operands) in &edges {
+            if *target != b {
+                continue;
+            }
+            let v = operands.get(m).copied()?;
+            match block_argument(v) {
+                Some((vb, vm)) if reached.contains(&vb) => {
+                    if !seen.contains(&(vb, vm)) {
+                        seen.push((vb, vm));
+                        work.push((vb, vm));
+                    }
+                }
+                _ => values.push(v),
+            }
+        }
+        if values.len() > MAX_ALTERNATIVES {
+            return None;
+        }
+    }
+    Some(values)
 }
 
 /// The blocks of `op`'s first region that its entry block reaches through
