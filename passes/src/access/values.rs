@@ -11,13 +11,25 @@
 //! Folded ops: `arith.constant`, `addi`, `subi`, `muli` by a constant,
 //! `remui` / `remsi` / `divui` / `divsi` / `floordivsi` / `ceildivsi` by a
 //! positive constant, `andi` with `2^k - 1`, `shli` / `shrui` / `shrsi` by a
-//! constant, `index_cast` / `index_castui` / `extsi` / `extui` (values are
-//! assumed to fit both types), `affine.apply`, and `arith.select` with a
-//! constant condition or as a slot advance (`select(index + 1 == K, 0,
-//! index + 1)` is `(index + 1) mod K` where `0 <= index < K`; see
-//! [`super::slot`]). Any other value is a symbol of its own. A slot carried
-//! through iter_args and advanced so from a constant in `[0, K)` is
-//! `(init + τ_L) mod K`.
+//! constant, `trunci`, `index_cast` / `index_castui` / `extsi` / `extui`,
+//! `affine.apply`, and `arith.select` with a constant condition or as a slot
+//! advance (`select(index + 1 == K, 0, index + 1)` is `(index + 1) mod K`
+//! where `0 <= index < K`; see [`super::slot`]). Any other value is a
+//! symbol of its own. A slot carried through iter_args and advanced so from
+//! a constant in `[0, K)` is `(init + τ_L) mod K`.
+//!
+//! Wrapping. Integer ops wrap at their width (MLIR `arith`: two's
+//! complement, no overflow flags assumed). The form of a `W`-bit integer
+//! (`W < 64`) is congruent to its value modulo `2^W`: the ring operations
+//! (`addi`, `subi`, `muli`, `shli`, `trunci`, a cast to a type no wider)
+//! keep that; where the value itself matters (a cast to a wider type, a
+//! division, a remainder, a right shift, and [`Forms::of`]) it is read
+//! exactly, signed or unsigned as the op reads it:
+//! `((x + 2^(W-1)) mod 2^W) - 2^(W-1)` or `x mod 2^W`. `xori` and `ori` of
+//! such integers are symbols. The form of a 64-bit or `index` value is its value: a sum or
+//! product with a coefficient or constant of `2^32` or more in magnitude is
+//! a symbol of its own (it may wrap; below that, index arithmetic is
+//! assumed not to overflow 64 bits).
 
 use super::{
     affine::{Atom, Lin, Signedness, Symbol},
@@ -261,7 +273,21 @@ impl Forms {
 
     /// The form of `value` (an index or integer).
     pub fn of(&mut self, value: Value) -> Lin {
-        self.of_at(value, 0)
+        let form = self.of_at(value, 0);
+        self.exact(value, form, true)
+    }
+
+    /// The value of `value`, whose form is `form` (congruent to it modulo
+    /// `2^W` for a `W`-bit integer below 64 bits; see the module doc), read
+    /// as a signed (`signed`) or unsigned `W`-bit integer: `form` itself
+    /// for `index` and 64-bit integers; a symbol of its own for a 62- or
+    /// 63-bit integer (`2^W` is past the forms' range).
+    fn exact(&mut self, value: Value, form: Lin, signed: bool) -> Lin {
+        match integer_width(value.r#type()) {
+            Some(bits) if bits < 64 => two_complement(form, bits, signed)
+                .unwrap_or_else(|| Lin::symbol(Symbol::Value(value_key(value)))),
+            _ => form,
+        }
     }
 
     fn of_at(&mut self, value: Value, depth: usize) -> Lin {
@@ -508,20 +534,39 @@ impl Forms {
         let operand = |this: &mut Self, i: usize| -> Option<Lin> {
             (i < operand_count).then(|| this.of_at(op.operand(i).unwrap(), depth + 1))
         };
+        // The exact value of operand `i` of an op whose result depends on
+        // more than its operands' residues modulo `2^W` (a division, a
+        // remainder, a right shift): an operand of a `W`-bit type below 64
+        // bits read as signed or unsigned.
+        let exact_operand = |this: &mut Self, i: usize, signed: bool| -> Option<Lin> {
+            let form = operand(this, i)?;
+            Some(this.exact(op.operand(i).ok()?, form, signed))
+        };
+        let narrow = integer_width(value.r#type()).is_some_and(|bits| bits < 64);
         let positive = |lin: &Lin| lin.as_constant().filter(|c| *c > 0);
         match name {
-            "arith.addi" => operand(self, 0)?.plus(&operand(self, 1)?, 1),
-            "arith.subi" => operand(self, 0)?.plus(&operand(self, 1)?, -1),
+            // Ring operations: a `W`-bit result's form is congruent to it
+            // modulo `2^W` (they commute with the residue); a 64-bit or
+            // `index` result's form is its value where it stays below
+            // `2^32` in every coefficient (see [`no_overflow`]).
+            "arith.addi" => no_overflow(narrow, operand(self, 0)?.plus(&operand(self, 1)?, 1)?),
+            "arith.subi" => no_overflow(narrow, operand(self, 0)?.plus(&operand(self, 1)?, -1)?),
             "arith.muli" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                match (a.as_constant(), b.as_constant()) {
+                let product = match (a.as_constant(), b.as_constant()) {
                     (_, Some(c)) => a.scaled(c),
                     (Some(c), _) => b.scaled(c),
                     _ => None,
-                }
+                }?;
+                no_overflow(narrow, product)
             }
+            "arith.trunci" => operand(self, 0),
             "arith.remui" | "arith.remsi" => {
-                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let signed = name == "arith.remsi";
+                let (a, b) = (
+                    exact_operand(self, 0, signed)?,
+                    exact_operand(self, 1, signed)?,
+                );
                 let sign = if name == "arith.remui" {
                     Signedness::Unsigned
                 } else {
@@ -530,7 +575,11 @@ impl Forms {
                 Some(Lin::modulo(a, positive(&b)?, sign))
             }
             "arith.divui" | "arith.divsi" | "arith.floordivsi" => {
-                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let signed = name != "arith.divui";
+                let (a, b) = (
+                    exact_operand(self, 0, signed)?,
+                    exact_operand(self, 1, signed)?,
+                );
                 let sign = match name {
                     "arith.divui" => Signedness::Unsigned,
                     "arith.divsi" => Signedness::Signed,
@@ -540,7 +589,7 @@ impl Forms {
             }
             "arith.ceildivsi" => {
                 // ceil(a / b) = -floor(-a / b).
-                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let (a, b) = (exact_operand(self, 0, true)?, exact_operand(self, 1, true)?);
                 Lin::div(a.scaled(-1)?, positive(&b)?, Signedness::Euclidean).scaled(-1)
             }
             "arith.andi" => {
@@ -554,41 +603,38 @@ impl Forms {
                 (mask >= 0 && (mask as u64 + 1).is_power_of_two())
                     .then(|| Lin::modulo(x, mask + 1, Signedness::Euclidean))
             }
-            "arith.xori" => self.toggle(&op, depth),
+            "arith.xori" if !narrow => self.toggle(&op, depth),
             "arith.shli" | "arith.shrui" | "arith.shrsi" => {
-                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let signed = name == "arith.shrsi";
+                let a = if name == "arith.shli" {
+                    operand(self, 0)?
+                } else {
+                    exact_operand(self, 0, signed)?
+                };
+                let b = operand(self, 1)?;
                 let shift = b.as_constant().filter(|s| (0..62).contains(s))?;
                 match name {
-                    "arith.shli" => a.scaled(1 << shift),
+                    "arith.shli" => no_overflow(narrow, a.scaled(1 << shift)?),
                     "arith.shrui" => Some(Lin::div(a, 1 << shift, Signedness::Unsigned)),
                     _ => Some(Lin::div(a, 1 << shift, Signedness::Euclidean)),
                 }
             }
-            "arith.index_castui" | "arith.extui" => {
-                // The low K bits of `x` (`trunci x to iK`), zero-extended,
-                // are the Euclidean `x mod 2^K` (two's complement).
-                match truncated(&op) {
-                    Some((x, size)) => Some(Lin::modulo(
-                        self.of_at(x, depth + 1),
-                        size,
-                        Signedness::Euclidean,
-                    )),
-                    None => operand(self, 0),
+            "arith.index_cast" | "arith.extsi" | "arith.index_castui" | "arith.extui" => {
+                // A cast to a wider type extends the operand's value, read
+                // as signed (`index_cast`, `extsi`) or unsigned; a cast to
+                // a type no wider keeps its low bits, whose form is the
+                // operand's (trial 35: an `i32` sum that wraps, cast to
+                // `index`, was taken as the sum itself, and the pipeliner
+                // missed a dependence through it).
+                let widths = (width(op.operand(0).ok()?.r#type())?, width(value.r#type())?);
+                if widths.0 < widths.1 {
+                    let signed = matches!(name, "arith.index_cast" | "arith.extsi");
+                    exact_operand(self, 0, signed)
+                } else {
+                    operand(self, 0)
                 }
             }
-            "arith.index_cast" | "arith.extsi" => {
-                // The low K bits of `x`, sign-extended: `((x + 2^(K-1))
-                // mod 2^K) - 2^(K-1)` (two's complement).
-                match truncated(&op) {
-                    Some((x, size)) => {
-                        let half = size / 2;
-                        let shifted = self.of_at(x, depth + 1).offset(half)?;
-                        Lin::modulo(shifted, size, Signedness::Euclidean).offset(-half)
-                    }
-                    None => operand(self, 0),
-                }
-            }
-            "arith.ori" => self.disjoint_or(&op, depth),
+            "arith.ori" if !narrow => self.disjoint_or(&op, depth),
             "affine.apply" => self.affine_apply(&op, depth),
             "arith.select" => self.select(&op, depth),
             "scf.if" => self.if_result(value, &op, depth),
@@ -1623,13 +1669,44 @@ fn compare_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<(i64, Value<'c, 'a>, V
         .then_some((predicate, a, b))
 }
 
-/// `(x, 2^K)` if operand 0 of the cast `op` is `arith.trunci x to iK`
-/// (`1 <= K < 62`).
-fn truncated<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<(Value<'c, 'a>, i64)> {
-    let t = defining_op(op.operand_at(0)?).filter(|t| ops::is(t, "arith.trunci"))?;
-    let bits = integer_width(t.result_at(0)?.r#type())?;
-    let x = t.operand_at(0)?;
-    (1..62).contains(&bits).then(|| (x, 1i64 << bits))
+/// The `bits`-bit integer (`1 <= bits < 62`) congruent to `form` modulo
+/// `2^bits`, read as signed (`((x + 2^(bits-1)) mod 2^bits) - 2^(bits-1)`,
+/// two's complement) or unsigned (the Euclidean `x mod 2^bits`); a
+/// constant folded. `None` for wider integers.
+fn two_complement(form: Lin, bits: u32, signed: bool) -> Option<Lin> {
+    if !(1..62).contains(&bits) {
+        return None;
+    }
+    let size = 1i64 << bits;
+    let half = if signed { size / 2 } else { 0 };
+    if let Some(c) = form.as_constant() {
+        return Some(Lin::constant((c + half).rem_euclid(size) - half));
+    }
+    Lin::modulo(form.offset(half)?, size, Signedness::Euclidean).offset(-half)
+}
+
+/// The width of an integer or `index` type (`index` as 64 bits, the
+/// targets' index width); `None` for other types.
+fn width(ty: melior::ir::Type) -> Option<u32> {
+    if melior::ir::TypeLike::is_index(&ty) {
+        return Some(64);
+    }
+    integer_width(ty)
+}
+
+/// Below this magnitude, in every coefficient and the constant, the form
+/// of a 64-bit or `index` sum or product is taken as its value.
+const NO_OVERFLOW_BOUND: i64 = 1 << 32;
+
+/// `form`, the form of a ring operation's result: kept for a `narrow`
+/// (below 64 bits) result, whose forms are residues; for a 64-bit or
+/// `index` result, kept only while every coefficient and the constant lie
+/// below [`NO_OVERFLOW_BOUND`] in magnitude, else `None` (a symbol: the
+/// product may wrap at 64 bits, trial 35: `(i + 1) * 2^62` was taken as
+/// never meeting index 0, and the pipeliner missed a dependence).
+fn no_overflow(narrow: bool, form: Lin) -> Option<Lin> {
+    let small = |c: i64| c.checked_abs().is_some_and(|a| a < NO_OVERFLOW_BOUND);
+    (narrow || (small(form.constant_term()) && form.terms().all(|(_, c)| small(c)))).then_some(form)
 }
 
 /// Operand `r` of the terminator of region `i`'s first block of `op` (what
