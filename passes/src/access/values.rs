@@ -382,7 +382,8 @@ impl Forms {
                 return None;
             }
             let init = self.of_at(init, depth + 1);
-            return init.plus(&tau, c);
+            let narrow = integer_width(value.r#type()).is_some_and(|bits| bits < 64);
+            return no_overflow(narrow, init.plus(&tau, c)?);
         }
         // `k - x`: a toggle between two slots (`1 - cur`). From a constant
         // init `i`, `x` is `i` in even iterations and `k - i` in odd ones:
@@ -882,7 +883,8 @@ impl Forms {
         let inputs: Vec<Lin> = op.operands().map(|v| self.of_at(v, depth + 1)).collect();
         // SAFETY: result 0 of a map with one result.
         let expr = unsafe { mlir_sys::mlirAffineMapGetResult(map, 0) };
-        affine_expr(expr, &inputs, dims)
+        // An `index` result: its products may wrap as `arith.muli`'s do.
+        no_overflow(false, affine_expr(expr, &inputs, dims)?)
     }
 
     /// Facts about the symbols of `system` from their defining ops, added to
