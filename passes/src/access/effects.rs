@@ -145,7 +145,9 @@ fn vector_shape(ty: Type) -> Vec<i64> {
 
 /// The function a call op names (its `callee` symbol, looked up in the
 /// nearest enclosing module or `gpu.module`), if it has a body there.
-fn callee_function<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+pub(crate) fn callee_function<'c: 'a, 'a>(
+    op: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
     use melior::ir::BlockLike as _;
     let name = crate::group_distance::callee(op)?;
     let table =

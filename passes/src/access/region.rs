@@ -1342,6 +1342,8 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
             if options.is_empty() {
                 return None;
             }
+        } else if crate::group_distance::is_call(&op) {
+            return call_result(forms, &op, r, dims);
         } else {
             let condition = op.operand_at(0)?;
             let (then, otherwise) = match ops::name(&op) {
@@ -1389,6 +1391,62 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
         }
     }
     among(forms, options, dims)
+}
+
+/// Result `r` of the call `call`, where its callee has a body here and
+/// each of its returns gives one of its arguments, directly (that argument
+/// of the call, at `dims`) or through views (its whole buffer): a helper
+/// that returns a view of the buffer it is given. `None` (an unknown
+/// buffer) for anything else a return may give (was an unknown buffer for
+/// every call, and a write through it while a copy read the buffer it
+/// returns went unreported).
+fn call_result<'c, 'a>(
+    forms: &mut Forms,
+    call: &melior::ir::OperationRef<'c, 'a>,
+    r: usize,
+    dims: &Option<Vec<Dim>>,
+) -> Option<Chosen> {
+    let callee = super::effects::callee_function(call)?;
+    let entry = callee.region_at(0)?.first_block()?;
+    let mut values = Vec::new();
+    for block in ops::blocks_of(&callee) {
+        let terminator = block.terminator()?;
+        // A terminator that passes control on within the callee returns
+        // nothing.
+        // SAFETY: a live op.
+        if unsafe { mlir_sys::mlirOperationGetNumSuccessors(terminator.to_raw()) } != 0 {
+            continue;
+        }
+        let mut returned = terminator.operand_at(r)?;
+        let mut whole = false;
+        let mut steps = 0;
+        while let Some(source) = defining_op(returned).and_then(|op| view_operand(&op)) {
+            returned = source;
+            whole = true;
+            steps += 1;
+            if steps > 64 {
+                return None;
+            }
+        }
+        let (owner, k) = block_argument(returned)?;
+        if owner != entry {
+            return None;
+        }
+        // The call's operands are the callee's arguments, in order.
+        let passed = call.operand_at(k)?;
+        if !values.contains(&(passed, whole)) {
+            values.push((passed, whole));
+        }
+    }
+    match values.as_slice() {
+        [] => None,
+        [(value, whole)] => Some(Chosen::One(region_of(
+            forms,
+            *value,
+            if *whole { None } else { dims.clone() },
+        ))),
+        _ => among_carried(forms, values, dims),
+    }
 }
 
 /// The buffers carried value `n` of the loop `l` may be in any iteration

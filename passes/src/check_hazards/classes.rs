@@ -614,14 +614,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
         op: &OperationRef<'c, 'a>,
         instance: &Instance<'c, 'a>,
         ((verdict, system), between): ((Overlap, System), bool),
+        unknown: bool,
     ) {
         let Overlap::May { alias, .. } = verdict else {
             return;
         };
         // A plain write to one buffer while a copy uses another buffer that
         // may alias it (two arguments) is not reported: every kernel writes
-        // an output argument while it copies from an input one.
+        // an output argument while it copies from an input one. A write
+        // through a buffer of unknown origin (`unknown`: an unregistered
+        // op's result, a call result the callee does not return from its
+        // arguments) is, as a possible hazard, as a read through one is.
         if alias
+            && !unknown
             && matches!(
                 role,
                 Role::Plain(crate::access::AccessKind::Write)
@@ -670,7 +675,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 HazardKind::ReadAfterWrite
             };
-            self.found(kind, role, op, instance, verdict);
+            self.found(kind, role, op, instance, verdict, false);
         }
     }
 
@@ -725,13 +730,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 (HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite)
             };
+            let unknown = unknown_root(&region.root);
             let verdict = self.meets_instance(op, region, &instance.dst, instance, threads);
             if verdict.0 .0.may() {
-                self.found(dst_kind, role, op, instance, verdict);
+                self.found(dst_kind, role, op, instance, verdict, unknown);
                 continue;
             }
             let verdict = self.meets_instance(op, region, &instance.src, instance, threads);
-            self.found(src_kind, role, op, instance, verdict);
+            self.found(src_kind, role, op, instance, verdict, unknown);
         }
     }
 
@@ -975,6 +981,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             _ => true,
         }
+    }
+}
+
+/// True if `root` is of unknown origin ([`crate::access::RootKind::Other`]),
+/// or a choice that may be such a buffer.
+pub(super) fn unknown_root(root: &crate::access::Root) -> bool {
+    use crate::access::RootKind;
+    match &root.kind {
+        RootKind::Other => true,
+        RootKind::Choice(alternatives) => alternatives.iter().any(|a| unknown_root(&a.region.root)),
+        _ => false,
     }
 }
 

@@ -138,7 +138,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                                 Threads::Other,
                             );
                             if verdict.0.may() {
-                                self.found(*kind, *role, at, &instance, (verdict, true));
+                                self.found(
+                                    *kind,
+                                    *role,
+                                    at,
+                                    &instance,
+                                    (verdict, true),
+                                    crate::check_hazards::classes::unknown_root(&region.root),
+                                );
                                 break;
                             }
                         }
