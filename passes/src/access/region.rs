@@ -1461,9 +1461,9 @@ fn call_result<'c, 'a>(
 /// `scf.execute_region`'s blocks (what its branches pass, [`passed_into`])
 /// and views (to their source, whole: a view made in the loop may move
 /// each iteration; trial 34: a yielded `arith.select` or a sliding
-/// `memref.subview` was taken as the initial buffer). Each value comes with `true` where only its whole buffer is
-/// known. `None` for anything else the body makes, or past
-/// [`MAX_ALTERNATIVES`].
+/// `memref.subview` was taken as the initial buffer). Each value comes
+/// with `true` where only its whole buffer is known. `None` for anything
+/// else the body makes, or past [`MAX_ALTERNATIVES`].
 fn carried_values<'c, 'a>(
     forms: &mut Forms,
     l: &melior::ir::OperationRef<'c, 'a>,

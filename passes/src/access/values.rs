@@ -26,10 +26,10 @@
 //! division, a remainder, a right shift, and [`Forms::of`]) it is read
 //! exactly, signed or unsigned as the op reads it:
 //! `((x + 2^(W-1)) mod 2^W) - 2^(W-1)` or `x mod 2^W`. `xori` and `ori` of
-//! such integers are symbols. The form of a 64-bit or `index` value is its value: a sum or
-//! product with a coefficient or constant of `2^32` or more in magnitude is
-//! a symbol of its own (it may wrap; below that, index arithmetic is
-//! assumed not to overflow 64 bits).
+//! such integers are symbols. The form of a 64-bit or `index` value is its
+//! value: a sum or product with a coefficient or constant of `2^32` or more
+//! in magnitude is a symbol of its own (it may wrap; below that, index
+//! arithmetic is assumed not to overflow 64 bits).
 
 use super::{
     affine::{Atom, Lin, Signedness, Symbol},
