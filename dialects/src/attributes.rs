@@ -35,6 +35,11 @@ pub const NUM_STAGES: &str = "apipe.num_stages";
 /// `None` if absent or not an integer (the verifier reports the latter).
 pub fn integer<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<i64> {
     let attribute = op.attribute(name).ok()?;
+    // An integer wider than 64 bits may not fit an i64 (MLIR's C API gives
+    // its low 64 bits: an `i128` 2^64 + 3 read as 3, trial 36).
+    if integer_width(attribute.r#type()).is_some_and(|bits| bits > 64) {
+        return None;
+    }
     IntegerAttribute::try_from(attribute)
         .ok()
         .map(|integer| integer.value())

@@ -29,7 +29,9 @@
 //! such integers are symbols. The form of a 64-bit or `index` value is its
 //! value: a sum or product with a coefficient or constant of `2^32` or more
 //! in magnitude is a symbol of its own (it may wrap; below that, index
-//! arithmetic is assumed not to overflow 64 bits).
+//! arithmetic is assumed not to overflow 64 bits), as is an integer wider
+//! than 64 bits and the variable of an `scf.for unsigned` that may pass
+//! `2^63` ([`Forms::induction_form`]).
 
 use super::{
     affine::{Atom, Lin, Signedness, Symbol},
@@ -509,15 +511,35 @@ impl Forms {
 
     /// The form of an `scf.for` induction variable: `lb + step * τ_L` for a
     /// positive constant step.
+    ///
+    /// An unsigned loop (`scf.for unsigned`) whose bounds are not both
+    /// nonnegative (as `index`) where it runs may take its variable past
+    /// `2^63`, where it is negative as an `index`: its variable is a symbol
+    /// of its own (trial 36: it was read as `lb + step * τ_L`, past `2^63`,
+    /// and a store it indexed was taken to miss what a copy read).
     fn induction_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let l = induction_loop(value)?;
         let step = constant(l.operand_at(2)?).filter(|s| *s > 0)?;
         let lower = self.of_at(l.operand_at(0)?, depth + 1);
+        // (A narrower variable's form is a residue: past `2^(W-1)` too.)
+        let narrow = integer_width(value.r#type()).is_some_and(|bits| bits < 64);
+        if crate::trip_count::is_unsigned(&l) && !narrow {
+            let upper = self.of_at(l.operand_at(1)?, depth + 1);
+            if !(self.nonnegative_at(&lower, &l) && self.nonnegative_at(&upper, &l)) {
+                return None;
+            }
+        }
         lower.plus(&Lin::symbol(Symbol::Iteration(op_key(&l))), step)
     }
 
     fn fold(&mut self, value: Value, depth: usize) -> Option<Lin> {
         if depth > DEPTH_LIMIT {
+            return None;
+        }
+        // An integer wider than 64 bits is a symbol of its own: its
+        // arithmetic is past the forms' range (trial 36: an `i128` of a
+        // negative index, zero-extended, was read as the index itself).
+        if width(value.r#type()).is_some_and(|bits| bits > 64) {
             return None;
         }
         if let Some(c) = constant(value) {
@@ -561,7 +583,9 @@ impl Forms {
                 }?;
                 no_overflow(narrow, product)
             }
-            "arith.trunci" => operand(self, 0),
+            // The low bits of a wider integer; of one wider than 64 bits
+            // into 64 bits, not a value the forms can give.
+            "arith.trunci" if narrow => operand(self, 0),
             "arith.remui" | "arith.remsi" => {
                 let signed = name == "arith.remsi";
                 let (a, b) = (
@@ -631,6 +655,9 @@ impl Forms {
                 if widths.0 < widths.1 {
                     let signed = matches!(name, "arith.index_cast" | "arith.extsi");
                     exact_operand(self, 0, signed)
+                } else if widths.0 > 64 && !narrow {
+                    // The low 64 bits of a wider integer (a symbol).
+                    None
                 } else {
                     operand(self, 0)
                 }
