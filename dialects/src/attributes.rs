@@ -62,9 +62,15 @@ pub fn queue<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> i64 {
 
 /// The width of an integer type, `None` for any other type.
 pub fn integer_width(ty: melior::ir::Type) -> Option<u32> {
-    melior::ir::r#type::IntegerType::try_from(ty)
-        .ok()
-        .map(|t| t.width())
+    use melior::ir::TypeLike as _;
+    // Asked of the type's kind first: melior's `IntegerType::try_from`
+    // prints the type into its error when it is not one (an `index`
+    // constant cost a printer per call, 13% of the pipeliner).
+    // SAFETY: a live type; its width is read only if it is an integer type.
+    unsafe {
+        mlir_sys::mlirTypeIsAInteger(ty.to_raw())
+            .then(|| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
+    }
 }
 
 /// The number of a memory-space attribute (of a memref type): an integer
