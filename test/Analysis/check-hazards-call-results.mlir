@@ -1,20 +1,30 @@
-// A memref a call returns is the call's argument where each return of the
-// callee gives that argument (the same region) or a view of it (its whole
-// buffer): an access through it meets the copies of that buffer (was a
-// buffer of unknown origin: a write through it while a copy read the
-// argument was silent, a read got a remark). A write through a buffer of
-// still unknown origin (an unregistered op's result) is a possible hazard,
-// a remark, as a read through one is (it was silent).
-// RUN: head -n 32 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
+// A memref a call returns is what the callee's returns give, mapped to the
+// caller: an argument is the call's (the same region; through views, its
+// whole buffer), through the callee's selects and nested calls; a global
+// or an allocation of the callee is itself. An access through it meets the
+// copies of that buffer (was a buffer of unknown origin: a write through it
+// while a copy read the argument was silent, a read got a remark; trials
+// 36 and 37). A write through a buffer of still unknown origin (an
+// unregistered op's result, a recursive helper past 16 calls) is a
+// possible hazard, a remark, as a read through one is (it was silent).
+// RUN: head -n 42 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
 // RUN: not apipe-opt %s --split-input-file --allow-unregistered-dialect --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:48:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:58:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:65:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-call-results.mlir:75:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:87:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:97:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:102:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
+// CHECK: check-hazards-call-results.mlir:112:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:135:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:155:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:184:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:214:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
 // CHECK-NOT: {{error|remark}}
 func.func private @same(%m: memref<8xf32>) -> memref<8xf32> {
   return %m : memref<8xf32>
@@ -97,6 +107,108 @@ func.func @unknown_origin(%A: memref<8xf32>, %D: memref<8xf32> {llvm.noalias}) {
   %c2 = arith.constant 2 : index
   %seven = arith.constant 7.0 : f32
   %S = "test.opaque"(%A) : (memref<8xf32>) -> memref<8xf32>
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  memref.store %seven, %S[%c2] : memref<8xf32>
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A helper that returns what another helper returns (a view of its
+// argument): A's whole buffer (was a remark, trial 37).
+func.func private @inner(%m: memref<8xf32>) -> memref<4xf32, strided<[1], offset: 2>> {
+  %v = memref.subview %m[2] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>
+  return %v : memref<4xf32, strided<[1], offset: 2>>
+}
+func.func private @outer(%m: memref<8xf32>) -> memref<4xf32, strided<[1], offset: 2>> {
+  %v = func.call @inner(%m) : (memref<8xf32>) -> memref<4xf32, strided<[1], offset: 2>>
+  return %v : memref<4xf32, strided<[1], offset: 2>>
+}
+func.func @nested_helpers(%A: memref<8xf32>, %D: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %seven = arith.constant 7.0 : f32
+  %S = func.call @outer(%A) : (memref<8xf32>) -> memref<4xf32, strided<[1], offset: 2>>
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  memref.store %seven, %S[%c0] : memref<4xf32, strided<[1], offset: 2>>
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A helper that returns an arith.select of its arguments: either (was a
+// remark, trial 37).
+func.func private @pick(%c: i1, %m: memref<8xf32>, %n: memref<8xf32>) -> memref<8xf32> {
+  %s = arith.select %c, %m, %n : memref<8xf32>
+  return %s : memref<8xf32>
+}
+func.func @helper_select(%A: memref<8xf32>, %O: memref<8xf32> {llvm.noalias}, %D: memref<8xf32> {llvm.noalias}, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %seven = arith.constant 7.0 : f32
+  %S = func.call @pick(%c, %O, %A) : (i1, memref<8xf32>, memref<8xf32>) -> memref<8xf32>
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  memref.store %seven, %S[%c2] : memref<8xf32>
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A helper that returns a global a copy reads (was a remark, trial 37),
+// and one that returns a buffer it allocates, which no copy touches
+// (silent; was a remark).
+memref.global "private" @g : memref<8xf32> = dense<1.0>
+func.func private @global_buffer() -> memref<8xf32> {
+  %g = memref.get_global @g : memref<8xf32>
+  return %g : memref<8xf32>
+}
+func.func private @fresh() -> memref<8xf32> {
+  %b = memref.alloc() : memref<8xf32>
+  return %b : memref<8xf32>
+}
+func.func @helper_global(%D: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %seven = arith.constant 7.0 : f32
+  %g = memref.get_global @g : memref<8xf32>
+  %F = func.call @fresh() : () -> memref<8xf32>
+  %S = func.call @global_buffer() : () -> memref<8xf32>
+  apipe.copy %g[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  memref.store %seven, %F[%c2] : memref<8xf32>
+  memref.store %seven, %S[%c2] : memref<8xf32>
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A recursive helper: followed 16 calls deep, then of unknown origin (a
+// possible hazard, a remark).
+func.func private @rec(%m: memref<8xf32>, %n: memref<8xf32>, %k: index) -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %done = arith.cmpi eq, %k, %c0 : index
+  %r = scf.if %done -> memref<8xf32> {
+    scf.yield %m : memref<8xf32>
+  } else {
+    %k1 = arith.subi %k, %c1 : index
+    %v = func.call @rec(%n, %m, %k1) : (memref<8xf32>, memref<8xf32>, index) -> memref<8xf32>
+    scf.yield %v : memref<8xf32>
+  }
+  return %r : memref<8xf32>
+}
+func.func @recursive_helper(%A: memref<8xf32>, %O: memref<8xf32> {llvm.noalias}, %D: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %seven = arith.constant 7.0 : f32
+  %S = func.call @rec(%O, %A, %c1) : (memref<8xf32>, memref<8xf32>, index) -> memref<8xf32>
   apipe.copy %A[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
   apipe.commit_group
   memref.store %seven, %S[%c2] : memref<8xf32>

@@ -2,11 +2,14 @@
 // i + 4 stays at or above 4 while i < 252, and wraps to 0..3 from there.
 // A store at it while a copy of A[0..3] is in flight is silent where the
 // loop stops at 252, and an error where it runs to 300 (it was silent: the
-// index was read as i + 4).
-// RUN: head -n 27 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
+// index was read as i + 4). The same for a buffer an i8 comparison
+// chooses (the comparison was not decided: a false error).
+// RUN: head -n 30 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
 // RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: error
-// CHECK: check-hazards-wrap.mlir:43:5: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-wrap.mlir:46:5: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: error
+// CHECK: check-hazards-wrap.mlir:93:5: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: error
 func.func @no_wrap(%A: memref<260xf32>, %D: memref<4xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
@@ -41,6 +44,53 @@ func.func @wraps(%A: memref<260xf32>, %D: memref<4xf32> {llvm.noalias}) {
     %s = arith.addi %t, %k : i8
     %w = arith.index_castui %s : i8 to index
     memref.store %seven, %A[%w] : memref<260xf32>
+  }
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A buffer chosen by an i8 comparison: i + 4 <u 4 holds only once i + 4
+// wraps (i >= 252), so below that the store writes O (silent: it was a
+// false error, trial 37), and a loop to 300 may write A (an error).
+func.func @narrow_choice(%A: memref<260xf32>, %O: memref<260xf32> {llvm.noalias}, %D: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c252 = arith.constant 252 : index
+  %k = arith.constant 4 : i8
+  %seven = arith.constant 7.0 : f32
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<260xf32> to memref<4xf32>
+  apipe.commit_group
+  scf.for %i = %c0 to %c252 step %c1 {
+    %t = arith.index_cast %i : index to i8
+    %s = arith.addi %t, %k : i8
+    %c = arith.cmpi ult, %s, %k : i8
+    %b = arith.select %c, %A, %O : memref<260xf32>
+    memref.store %seven, %b[%c2] : memref<260xf32>
+  }
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+func.func @narrow_choice_wraps(%A: memref<260xf32>, %O: memref<260xf32> {llvm.noalias}, %D: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c300 = arith.constant 300 : index
+  %k = arith.constant 4 : i8
+  %seven = arith.constant 7.0 : f32
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<260xf32> to memref<4xf32>
+  apipe.commit_group
+  scf.for %i = %c0 to %c300 step %c1 {
+    %t = arith.index_cast %i : index to i8
+    %s = arith.addi %t, %k : i8
+    %c = arith.cmpi ult, %s, %k : i8
+    %b = arith.select %c, %A, %O : memref<260xf32>
+    memref.store %seven, %b[%c2] : memref<260xf32>
   }
   apipe.wait_group 0
   return

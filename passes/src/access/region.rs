@@ -1393,13 +1393,18 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
     among(forms, options, dims)
 }
 
-/// Result `r` of the call `call`, where its callee has a body here and
-/// each of its returns gives one of its arguments, directly (that argument
-/// of the call, at `dims`) or through views (its whole buffer): a helper
-/// that returns a view of the buffer it is given. `None` (an unknown
-/// buffer) for anything else a return may give (was an unknown buffer for
-/// every call, and a write through it while a copy read the buffer it
-/// returns went unreported).
+/// Result `r` of the call `call`, where its callee has a body here: what
+/// each of the callee's returns gives, mapped to the caller. A return of
+/// one of the callee's arguments is that argument of the call (at `dims`;
+/// through views of it, its whole buffer). Any other return is the buffer
+/// its region in the callee has ([`region_of`], which follows the callee's
+/// selects, branches and calls): each of the callee's arguments it may be
+/// is the call's (whole), a global or an allocation made in the callee is
+/// itself (whole). `None` (an unknown buffer) where some return may be a
+/// buffer of unknown origin. Trials 36 and 37: a call result was always of
+/// unknown origin, and a write through one while a copy read the buffer
+/// it returns went unreported (then, for nested calls, selects and
+/// globals, only remarked).
 fn call_result<'c, 'a>(
     forms: &mut Forms,
     call: &melior::ir::OperationRef<'c, 'a>,
@@ -1408,7 +1413,13 @@ fn call_result<'c, 'a>(
 ) -> Option<Chosen> {
     let callee = super::effects::callee_function(call)?;
     let entry = callee.region_at(0)?.first_block()?;
-    let mut values = Vec::new();
+    let arguments: Vec<usize> = (0..entry.argument_count())
+        .map(|i| entry.argument(i).map(|a| value_key(a.into())))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    // The region of each return (unflattened: one of them is kept whole,
+    // choice and all, when it is the only one).
+    let mut regions: Vec<Region> = Vec::new();
     for block in ops::blocks_of(&callee) {
         let terminator = block.terminator()?;
         // A terminator that passes control on within the callee returns
@@ -1417,36 +1428,77 @@ fn call_result<'c, 'a>(
         if unsafe { mlir_sys::mlirOperationGetNumSuccessors(terminator.to_raw()) } != 0 {
             continue;
         }
-        let mut returned = terminator.operand_at(r)?;
-        let mut whole = false;
-        let mut steps = 0;
-        while let Some(source) = defining_op(returned).and_then(|op| view_operand(&op)) {
-            returned = source;
+        let returned = terminator.operand_at(r)?;
+        let (mut base, mut whole, mut steps) = (returned, false, 0);
+        while let Some(source) = defining_op(base).and_then(|op| view_operand(&op)) {
+            base = source;
             whole = true;
             steps += 1;
             if steps > 64 {
                 return None;
             }
         }
-        let (owner, k) = block_argument(returned)?;
-        if owner != entry {
+        if let Some((_, k)) = block_argument(base).filter(|(owner, _)| *owner == entry) {
+            let passed = call.operand_at(k)?;
+            regions.push(region_of(
+                forms,
+                passed,
+                if whole { None } else { dims.clone() },
+            ));
+            continue;
+        }
+        let inner = region_of(forms, returned, None);
+        let roots: Vec<Root> = match inner.root.kind {
+            RootKind::Choice(choices) => choices.into_iter().map(|a| a.region.root).collect(),
+            _ => vec![inner.root],
+        };
+        for root in roots {
+            regions.push(match root.kind {
+                RootKind::Argument { .. } => {
+                    let Symbol::Value(key) = root.symbol else {
+                        return None;
+                    };
+                    let k = arguments.iter().position(|a| *a == key)?;
+                    region_of(forms, call.operand_at(k)?, None)
+                }
+                RootKind::Global(_) | RootKind::Fresh => Region { root, dims: None },
+                RootKind::Other | RootKind::Choice(_) => return None,
+            });
+        }
+        if regions.len() > MAX_ALTERNATIVES {
             return None;
         }
-        // The call's operands are the callee's arguments, in order.
-        let passed = call.operand_at(k)?;
-        if !values.contains(&(passed, whole)) {
-            values.push((passed, whole));
+    }
+    if regions.len() <= 1 {
+        return regions.pop().map(Chosen::One);
+    }
+    // Several: a choice among them (choices among choices flattened),
+    // under no condition.
+    let mut alternatives: Vec<Alternative> = Vec::new();
+    for region in regions {
+        let flat = match region.root.kind {
+            RootKind::Choice(inner) => inner
+                .into_iter()
+                .map(|mut a| {
+                    if region.dims.is_none() {
+                        a.region.dims = None;
+                    }
+                    a.region
+                })
+                .collect(),
+            _ => vec![region],
+        };
+        for region in flat {
+            let alternative = Alternative {
+                region,
+                when: Vec::new(),
+            };
+            if !alternatives.contains(&alternative) {
+                alternatives.push(alternative);
+            }
         }
     }
-    match values.as_slice() {
-        [] => None,
-        [(value, whole)] => Some(Chosen::One(region_of(
-            forms,
-            *value,
-            if *whole { None } else { dims.clone() },
-        ))),
-        _ => among_carried(forms, values, dims),
-    }
+    (alternatives.len() <= MAX_ALTERNATIVES).then_some(Chosen::Among(alternatives))
 }
 
 /// The buffers carried value `n` of the loop `l` may be in any iteration

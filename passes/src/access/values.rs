@@ -1385,7 +1385,10 @@ impl Forms {
             out.extend(self.loop_result_condition(condition, &op, holds));
             return out;
         }
-        let Some((predicate, a, b)) = compare_of(condition) else {
+        // Operands of any width: [`Forms::of`] reads a narrower integer as
+        // its two's-complement value (trial 37: an `i8` comparison that
+        // never held chose a buffer the checker then took as possible).
+        let Some((predicate, a, b)) = cmpi_of(condition) else {
             return out;
         };
         let (a, b) = (self.of(a), self.of(b));
@@ -1420,14 +1423,12 @@ impl Forms {
                 _ => a != b,
             });
         }
-        let Some((predicate, a, b)) = compare_of(condition) else {
-            // A comparison of narrower integers folds only on constants
-            // (sign-extended: the order of the predicate is kept).
-            let (predicate, a, b) = cmpi_of(condition)?;
-            return evaluate(predicate, constant(a)?, constant(b)?);
-        };
-        let a = self.of_at(a, depth + 1).as_constant()?;
-        let b = self.of_at(b, depth + 1).as_constant()?;
+        // Operands read as their values (a narrower integer sign-extended:
+        // the order of every predicate is kept).
+        let (predicate, a, b) = cmpi_of(condition)?;
+        let (form_a, form_b) = (self.of_at(a, depth + 1), self.of_at(b, depth + 1));
+        let a = self.exact(a, form_a, true).as_constant()?;
+        let b = self.exact(b, form_b, true).as_constant()?;
         evaluate(predicate, a, b)
     }
 
