@@ -624,8 +624,10 @@ impl Forms {
                     (Some(m), _) => (b, m),
                     _ => return None,
                 };
-                // x & (2^k - 1) is the Euclidean x mod 2^k (two's complement).
-                (mask >= 0 && (mask as u64 + 1).is_power_of_two())
+                // x & (2^k - 1) is the Euclidean x mod 2^k (two's complement),
+                // for k <= 62 (trial 38: 2^63 - 1 overflowed `mask + 1`, and
+                // a masked index was taken to meet nothing).
+                (mask >= 0 && mask < i64::MAX && (mask as u64 + 1).is_power_of_two())
                     .then(|| Lin::modulo(x, mask + 1, Signedness::Euclidean))
             }
             "arith.xori" if !narrow => self.toggle(&op, depth),
