@@ -164,40 +164,90 @@ pub(crate) fn callee_function<'c: 'a, 'a>(
         })
 }
 
-/// How deep [`call_accesses`] follows calls inside callees.
-const CALL_DEPTH: u32 = 8;
+/// How many function summaries ([`function_accesses`]) may be computed
+/// inside one another (a chain of calls deeper than this is taken to read
+/// and write every memref it receives).
+const CALL_DEPTH: u32 = 32;
 
 thread_local! {
-    /// The calls [`call_accesses`] is following now.
+    /// The function summaries [`function_accesses`] is computing now.
     static CALL_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+/// What a function's ops access, in its own terms (regions of its
+/// arguments, globals and own buffers; see [`function_accesses`]).
+#[derive(Debug)]
+pub(crate) struct FunctionAccesses {
+    /// Each access: read or write, the region, and the key of the memref
+    /// operand accessed.
+    accesses: Vec<(AccessKind, Region, Option<usize>)>,
+    /// Some op may read any memory.
+    reads_all: bool,
+    /// Some op may write any memory.
+    writes_all: bool,
+}
+
+/// The accesses of every op of `function` (with the [`Forms`] of its own
+/// values; the calls it makes followed the same way), computed once per
+/// function and analysis (in [`Forms`]). `None` for a function whose
+/// summary is being computed (a recursive call) or past [`CALL_DEPTH`]
+/// summaries computed inside one another.
+pub(crate) fn function_accesses(
+    forms: &mut Forms,
+    function: &OperationRef,
+) -> Option<Rc<FunctionAccesses>> {
+    let key = super::values::op_key(function);
+    if let Some(known) = forms.calls.accesses.get(&key) {
+        return known.clone();
+    }
+    if CALL_NESTING.with(|n| n.get()) >= CALL_DEPTH {
+        return None;
+    }
+    forms.calls.accesses.insert(key, None);
+    CALL_NESTING.with(|n| n.set(n.get() + 1));
+    // The callee's values get forms of their own; the summaries are
+    // shared.
+    let mut callee_forms = Forms::new();
+    std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
+    let mut summary = FunctionAccesses {
+        accesses: Vec::new(),
+        reads_all: false,
+        writes_all: false,
+    };
+    for nested in ops::nested_ops(function) {
+        let found = accesses(&mut callee_forms, &nested);
+        summary.reads_all |= found.reads_all;
+        summary.writes_all |= found.writes_all;
+        summary.accesses.extend(
+            found
+                .accesses
+                .into_iter()
+                .map(|a| (a.kind, a.region, a.value.map(super::values::value_key))),
+        );
+    }
+    std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
+    CALL_NESTING.with(|n| n.set(n.get() - 1));
+    let summary = Rc::new(summary);
+    forms.calls.accesses.insert(key, Some(Rc::clone(&summary)));
+    Some(summary)
+}
+
 /// Step 3 for a call whose callee has a body: what the callee (and what it
-/// calls, [`CALL_DEPTH`] deep) does with each memref the call passes, read
-/// and/or write (the whole buffer), and with each `memref.global` it takes
-/// with `memref.get_global` (the whole global); all memory where the callee
-/// accesses all memory. `None` past the depth (a recursion): the call is
-/// then taken to read and write every memref it receives.
+/// calls, [`function_accesses`]) does with each memref the call passes,
+/// read and/or write (the region it touches, mapped to the caller by
+/// [`passed_region`]), and with each `memref.global` it takes with
+/// `memref.get_global` (the whole global); all memory where the callee
+/// accesses all memory. `None` for a recursive call (or one past the
+/// depth): the call is then taken to read and write every memref it
+/// receives.
 fn call_accesses<'c: 'a, 'a>(
     forms: &mut Forms,
     op: &OperationRef<'c, 'a>,
 ) -> Option<OpAccesses<'c, 'a>> {
     use melior::ir::BlockLike as _;
     let function = callee_function(op)?;
-    if CALL_NESTING.with(|n| n.get()) >= CALL_DEPTH {
-        return None;
-    }
-    CALL_NESTING.with(|n| n.set(n.get() + 1));
-    let mut inner = Vec::new();
-    let (mut reads_all, mut writes_all) = (false, false);
-    let mut callee_forms = Forms::new();
-    for nested in ops::nested_ops(&function) {
-        let found = accesses(&mut callee_forms, &nested);
-        reads_all |= found.reads_all;
-        writes_all |= found.writes_all;
-        inner.extend(found.accesses);
-    }
-    CALL_NESTING.with(|n| n.set(n.get() - 1));
+    let summary = function_accesses(forms, &function)?;
+    let (reads_all, writes_all) = (summary.reads_all, summary.writes_all);
     let arguments: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
         .first()
         .map(|entry| {
@@ -228,29 +278,31 @@ fn call_accesses<'c: 'a, 'a>(
             });
         }
     };
-    for access in inner {
-        let root = &access.region.root;
+    for (kind, inner, value) in &summary.accesses {
+        let root = &inner.root;
         let passed = arguments
             .iter()
             .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
             .and_then(|i| op.operand_at(i));
-        match (passed, &root.kind, access.value) {
+        match (passed, &root.kind, value) {
             (Some(value), _, _) => {
-                let region = passed_region(forms, op, &arguments, &access.region, value);
-                push(&mut out, access.kind, value, region);
+                let region = passed_region(forms, op, &arguments, inner, value);
+                push(&mut out, *kind, value, region);
             }
             (None, super::region::RootKind::Global(_), Some(value)) => {
+                // SAFETY: the key of a live value of the callee.
+                let value = unsafe { super::values::value_of(*value) };
                 let region = Region {
                     root: root.clone(),
                     dims: None,
                 };
-                push(&mut out, access.kind, value, region);
+                push(&mut out, *kind, value, region);
             }
             // The callee's own buffers are none of the caller's business;
             // a buffer of unknown origin may be any, and so may a choice
             // (its alternatives are the callee's values).
             (None, super::region::RootKind::Other | super::region::RootKind::Choice(_), _) => {
-                match access.kind {
+                match kind {
                     AccessKind::Read => out.reads_all = true,
                     AccessKind::Write => out.writes_all = true,
                 }

@@ -1247,8 +1247,9 @@ enum Chosen {
 ///   yield, where the selector picks that region;
 /// - result `r` of an `scf.execute_region`: operand `r` of each
 ///   `scf.yield` of a block its entry reaches ([`reachable_blocks`]), under
-///   no condition; an argument of one of its other blocks: what each branch
-///   into that block passes, followed around loops of blocks;
+///   no condition; an argument of one of its other blocks (or of a
+///   function's): what each branch into that block passes, followed around
+///   loops of blocks;
 /// - result `r` of an `scf.while`: what its `scf.condition` forwards as
 ///   operand `r + 1` (a `before` argument is a choice itself);
 /// - iter_arg `x_0` of an `scf.for` (or `before` argument of an
@@ -1274,16 +1275,18 @@ fn choice(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) -> Option<C
     // them (a value passed around a control-flow loop, or through a view
     // of itself) must end, as an unknown buffer (trial 34: a stack
     // overflow).
-    thread_local! {
-        static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    }
-    if DEPTH.with(|d| d.get()) >= MAX_CHOICE_DEPTH {
+    if CHOICE_DEPTH.with(|d| d.get()) >= MAX_CHOICE_DEPTH {
         return None;
     }
-    DEPTH.with(|d| d.set(d.get() + 1));
+    CHOICE_DEPTH.with(|d| d.set(d.get() + 1));
     let chosen = choice_at_depth(forms, memref, dims);
-    DEPTH.with(|d| d.set(d.get() - 1));
+    CHOICE_DEPTH.with(|d| d.set(d.get() - 1));
     chosen
+}
+
+thread_local! {
+    /// How deep [`choice`]s nest now.
+    static CHOICE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// How deep [`choice`]s may nest.
@@ -1360,8 +1363,13 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
     } else {
         let (block, n) = block_argument(memref)?;
         let l = block.parent_operation()?;
-        if !ops::is_entry_block(&block) && ops::is(&l, "scf.execute_region") {
-            // A block argument of a region's control flow.
+        if !ops::is_entry_block(&block)
+            && (ops::is(&l, "scf.execute_region") || ops::is_function(&l))
+        {
+            // A block argument of a region's control flow (an
+            // `scf.execute_region`'s, or a function's: trial 38, a callee
+            // that returns a block argument gave a buffer of unknown
+            // origin).
             options = passed_into(forms, &l, block, n)?
                 .into_iter()
                 .map(|v| (v, Vec::new()))
@@ -1393,34 +1401,88 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
     among(forms, options, dims)
 }
 
-/// Result `r` of the call `call`, where its callee has a body here: what
-/// each of the callee's returns gives, mapped to the caller. A return of
-/// one of the callee's arguments is that argument of the call (at `dims`;
-/// through views of it, its whole buffer). Any other return is the buffer
-/// its region in the callee has ([`region_of`], which follows the callee's
-/// selects, branches and calls): each of the callee's arguments it may be
-/// is the call's (whole), a global or an allocation made in the callee is
-/// itself (whole). `None` (an unknown buffer) where some return may be a
-/// buffer of unknown origin. Trials 36 and 37: a call result was always of
-/// unknown origin, and a write through one while a copy read the buffer
-/// it returns went unreported (then, for nested calls, selects and
-/// globals, only remarked).
-fn call_result<'c, 'a>(
+/// What a function's result may be, in terms of its arguments (one entry
+/// of [`returned_by`]).
+#[derive(Clone, Debug)]
+pub(crate) enum Returned {
+    /// Argument `k`, possibly through views: `value` (its key) is the
+    /// returned value, whose region at a caller's dims is followed through
+    /// the callee's views ([`region_of`]) and mapped to the caller.
+    Argument {
+        /// The returned value's key ([`value_key`]).
+        value: usize,
+        /// The argument number.
+        k: usize,
+    },
+    /// Any element of argument `k` (one alternative of a choice in the
+    /// callee).
+    WholeArgument(usize),
+    /// A global, or an allocation made in the function (whole).
+    Root(Root),
+}
+
+/// What result `r` of the function `callee` may be, over all its returns:
+/// each return's region in the callee ([`region_of`], which follows the
+/// callee's views, selects, branches and calls), its choices flattened
+/// (their conditions are the callee's, dropped). `None` where some return
+/// may be a buffer of unknown origin, past [`MAX_ALTERNATIVES`], past
+/// [`MAX_SUMMARY_NESTING`] functions being summarised at once, or for a
+/// function whose summary is being computed (a recursive call).
+///
+/// Computed once per function result and analysis, in [`Forms`]: trial
+/// 38 found that following each call anew took time exponential in the
+/// depth of a chain of helpers (8 levels of 8 calls each ran past 60 s).
+fn returned_by(
     forms: &mut Forms,
-    call: &melior::ir::OperationRef<'c, 'a>,
+    callee: &melior::ir::OperationRef,
     r: usize,
-    dims: &Option<Vec<Dim>>,
-) -> Option<Chosen> {
-    let callee = super::effects::callee_function(call)?;
+) -> Option<Rc<[Returned]>> {
+    thread_local! {
+        /// The summaries being computed now.
+        static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    let key = (super::values::op_key(callee), r);
+    if let Some(known) = forms.calls.returns.get(&key) {
+        return known.clone();
+    }
+    if NESTING.with(|n| n.get()) >= MAX_SUMMARY_NESTING {
+        return None;
+    }
+    // Marks the summary as being computed; a recursive call finds `None`.
+    forms.calls.returns.insert(key, None);
+    NESTING.with(|n| n.set(n.get() + 1));
+    // A summary does not depend on where it is asked for: the depth of
+    // the choices around the call does not count inside the callee.
+    let outer = CHOICE_DEPTH.with(|d| d.replace(0));
+    let summary = summarise_returns(forms, callee, r).map(Rc::from);
+    CHOICE_DEPTH.with(|d| d.set(outer));
+    NESTING.with(|n| n.set(n.get() - 1));
+    forms.calls.returns.insert(key, summary.clone());
+    summary
+}
+
+/// How many function summaries ([`returned_by`]) may be computed inside
+/// one another (a chain of helpers deeper than this gives a buffer of
+/// unknown origin).
+const MAX_SUMMARY_NESTING: usize = 32;
+
+/// [`returned_by`], computed.
+fn summarise_returns(
+    forms: &mut Forms,
+    callee: &melior::ir::OperationRef,
+    r: usize,
+) -> Option<Vec<Returned>> {
     let entry = callee.region_at(0)?.first_block()?;
     let arguments: Vec<usize> = (0..entry.argument_count())
         .map(|i| entry.argument(i).map(|a| value_key(a.into())))
         .collect::<Result<_, _>>()
         .ok()?;
-    // The region of each return (unflattened: one of them is kept whole,
-    // choice and all, when it is the only one).
-    let mut regions: Vec<Region> = Vec::new();
-    for block in ops::blocks_of(&callee) {
+    let argument = |root: &Root| match root.symbol {
+        Symbol::Value(key) => arguments.iter().position(|a| *a == key),
+        _ => None,
+    };
+    let mut out: Vec<Returned> = Vec::new();
+    for block in ops::blocks_of(callee) {
         let terminator = block.terminator()?;
         // A terminator that passes control on within the callee returns
         // nothing.
@@ -1429,76 +1491,191 @@ fn call_result<'c, 'a>(
             continue;
         }
         let returned = terminator.operand_at(r)?;
-        let (mut base, mut whole, mut steps) = (returned, false, 0);
-        while let Some(source) = defining_op(base).and_then(|op| view_operand(&op)) {
-            base = source;
-            whole = true;
-            steps += 1;
-            if steps > 64 {
-                return None;
+        let region = region_of(forms, returned, None);
+        let (roots, direct) = match region.root.kind {
+            RootKind::Choice(choices) => {
+                (choices.into_iter().map(|a| a.region.root).collect(), false)
             }
-        }
-        if let Some((_, k)) = block_argument(base).filter(|(owner, _)| *owner == entry) {
-            let passed = call.operand_at(k)?;
-            regions.push(region_of(
-                forms,
-                passed,
-                if whole { None } else { dims.clone() },
-            ));
-            continue;
-        }
-        let inner = region_of(forms, returned, None);
-        let roots: Vec<Root> = match inner.root.kind {
-            RootKind::Choice(choices) => choices.into_iter().map(|a| a.region.root).collect(),
-            _ => vec![inner.root],
+            _ => (vec![region.root], true),
         };
         for root in roots {
-            regions.push(match root.kind {
+            let entry = match root.kind {
                 RootKind::Argument { .. } => {
-                    let Symbol::Value(key) = root.symbol else {
-                        return None;
-                    };
-                    let k = arguments.iter().position(|a| *a == key)?;
-                    region_of(forms, call.operand_at(k)?, None)
+                    let k = argument(&root)?;
+                    if direct {
+                        Returned::Argument {
+                            value: value_key(returned),
+                            k,
+                        }
+                    } else {
+                        Returned::WholeArgument(k)
+                    }
                 }
-                RootKind::Global(_) | RootKind::Fresh => Region { root, dims: None },
+                RootKind::Global(_) | RootKind::Fresh => Returned::Root(root),
                 RootKind::Other | RootKind::Choice(_) => return None,
-            });
+            };
+            out.push(entry);
         }
-        if regions.len() > MAX_ALTERNATIVES {
+        if out.len() > MAX_ALTERNATIVES {
             return None;
         }
+    }
+    Some(out)
+}
+
+/// Result `r` of the call `call`, where its callee has a body here: what
+/// each of the callee's returns gives ([`returned_by`]), mapped to the
+/// caller. A return of argument `k` through the callee's views is the
+/// call's operand `k` at `dims` mapped through those views, the callee's
+/// `index` / `i64` arguments in the view offsets replaced by the call's
+/// operands (a dimension whose position depends on anything else of the
+/// callee is any position); a return of argument `k` as one alternative
+/// of a choice in the callee is the call's operand `k`, whole; a returned
+/// global or an allocation made in the callee is itself, whole. Several
+/// are a choice among them under no condition. `None` (an unknown buffer)
+/// where [`returned_by`] knows nothing. Trials 36 and 37: a call result
+/// was always of unknown origin, and a write through one while a copy read
+/// the buffer it returns went unreported (then, for nested calls, selects
+/// and globals, only remarked); trial 38: a view returned by a callee was
+/// its whole buffer (a false error).
+fn call_result<'c, 'a>(
+    forms: &mut Forms,
+    call: &melior::ir::OperationRef<'c, 'a>,
+    r: usize,
+    dims: &Option<Vec<Dim>>,
+) -> Option<Chosen> {
+    let callee = super::effects::callee_function(call)?;
+    let summary = returned_by(forms, &callee, r)?;
+    let recursive = ops::ancestors(call).any(|a| a == callee);
+    let mut options: Vec<(Value, Option<Vec<Dim>>)> = Vec::new();
+    let mut regions: Vec<Region> = Vec::new();
+    for returned in summary.iter() {
+        match returned {
+            Returned::Argument { value, k } => {
+                let mapped = if recursive {
+                    None
+                } else {
+                    // SAFETY: a key of a live value of the callee.
+                    let value = unsafe { super::values::value_of(*value) };
+                    mapped_dims(forms, &callee, call, value, *k, dims)
+                };
+                options.push((call.operand_at(*k)?, mapped));
+            }
+            Returned::WholeArgument(k) => options.push((call.operand_at(*k)?, None)),
+            Returned::Root(root) => regions.push(Region {
+                root: root.clone(),
+                dims: None,
+            }),
+        }
+    }
+    for (value, dims) in options {
+        regions.push(region_of(forms, value, dims));
     }
     if regions.len() <= 1 {
         return regions.pop().map(Chosen::One);
     }
-    // Several: a choice among them (choices among choices flattened),
-    // under no condition.
+    // Several: a choice among them under no condition.
     let mut alternatives: Vec<Alternative> = Vec::new();
     for region in regions {
-        let flat = match region.root.kind {
-            RootKind::Choice(inner) => inner
-                .into_iter()
-                .map(|mut a| {
-                    if region.dims.is_none() {
-                        a.region.dims = None;
-                    }
-                    a.region
-                })
-                .collect(),
-            _ => vec![region],
-        };
-        for region in flat {
-            let alternative = Alternative {
-                region,
-                when: Vec::new(),
-            };
+        for alternative in flatten(region) {
             if !alternatives.contains(&alternative) {
                 alternatives.push(alternative);
             }
         }
     }
     (alternatives.len() <= MAX_ALTERNATIVES).then_some(Chosen::Among(alternatives))
+}
+
+/// The alternatives `region` is, under no condition: each of a choice's
+/// (whole where `region` is), or `region` itself.
+fn flatten(region: Region) -> Vec<Alternative> {
+    match region.root.kind {
+        RootKind::Choice(inner) => inner
+            .into_iter()
+            .map(|mut a| {
+                if region.dims.is_none() {
+                    a.region.dims = None;
+                }
+                Alternative {
+                    region: a.region,
+                    when: Vec::new(),
+                }
+            })
+            .collect(),
+        _ => vec![Alternative {
+            region,
+            when: Vec::new(),
+        }],
+    }
+}
+
+/// The dims of the callee's argument `k` that an access at `dims` of
+/// `value` (a view of it the callee returns) touches, in the caller's
+/// terms: followed through the callee's views, each of the callee's
+/// `index` / `i64` arguments replaced by the call's operand. A dimension
+/// whose position then names anything the caller's `dims` did not (a
+/// value computed in the callee, a narrower argument) is any position;
+/// `None` (whole) if the views do not lead to argument `k`.
+fn mapped_dims(
+    forms: &mut Forms,
+    callee: &melior::ir::OperationRef,
+    call: &melior::ir::OperationRef,
+    value: Value,
+    k: usize,
+    dims: &Option<Vec<Dim>>,
+) -> Option<Vec<Dim>> {
+    let entry = callee.region_at(0)?.first_block()?;
+    let region = region_of(forms, value, dims.clone());
+    if region.root.symbol != Symbol::Value(value_key(entry.argument(k).ok()?.into())) {
+        return None;
+    }
+    let mut known = Vec::new();
+    for dim in dims.iter().flatten() {
+        if let Dim::Range { start, .. } = dim {
+            start.symbols(&mut known);
+        }
+    }
+    // The callee's index-like arguments named in the dims, and the call's
+    // forms for them.
+    let mut named = Vec::new();
+    region.symbols(&mut named);
+    let mut by: Vec<(Symbol, Lin)> = Vec::new();
+    for j in 0..entry.argument_count() {
+        let argument: Value = entry.argument(j).ok()?.into();
+        let symbol = Symbol::Value(value_key(argument));
+        if named.contains(&symbol) && is_index_like(argument.r#type()) {
+            by.push((symbol, forms.of(call.operand_at(j)?)));
+        }
+    }
+    let map = |s: Symbol| by.iter().find(|(t, _)| *t == s).map(|(_, l)| l.clone());
+    let mapped = region.substitute(&map);
+    Some(
+        mapped
+            .dims?
+            .into_iter()
+            .map(|dim| match &dim {
+                Dim::Range { start, .. } => {
+                    let mut symbols = Vec::new();
+                    start.symbols(&mut symbols);
+                    if symbols
+                        .iter()
+                        .all(|s| known.contains(s) || by.iter().any(|(_, l)| l.mentions(*s)))
+                    {
+                        dim
+                    } else {
+                        Dim::Any
+                    }
+                }
+                Dim::Any => dim,
+            })
+            .collect(),
+    )
+}
+
+/// True for `index` and 64-bit integers (whose forms are their values;
+/// see [`Forms::of`]).
+fn is_index_like(ty: Type) -> bool {
+    ty.is_index() || melior::ir::r#type::IntegerType::try_from(ty).is_ok_and(|t| t.width() == 64)
 }
 
 /// The buffers carried value `n` of the loop `l` may be in any iteration
@@ -1673,7 +1850,7 @@ fn among(
 }
 
 /// The values the branches of `l`'s control flow (an
-/// `scf.execute_region`) pass into argument `n` of `block` (one of its
+/// `scf.execute_region` or a function) pass into argument `n` of `block` (one of its
 /// non-entry blocks): what each branch into the block from a block the
 /// entry reaches passes, followed through the arguments of the region's
 /// other reached blocks (a loop of blocks passes a buffer around). `None`
@@ -1699,8 +1876,9 @@ fn passed_into<'c, 'a>(
                 continue;
             }
             let v = operands.get(m).copied()?;
+            // (A function's entry block arguments are its arguments.)
             match block_argument(v) {
-                Some((vb, vm)) if reached.contains(&vb) => {
+                Some((vb, vm)) if reached.contains(&vb) && !ops::is_entry_block(&vb) => {
                     if !seen.contains(&(vb, vm)) {
                         seen.push((vb, vm));
                         work.push((vb, vm));

@@ -45,6 +45,7 @@ use melior::ir::{
     RegionLike, Value, ValueLike,
 };
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 mod gpu;
 
@@ -262,6 +263,22 @@ pub struct Forms {
     trips: FxHashMap<usize, Trips>,
     /// Nesting of [`Forms::condition`] through `andi` / `ori` / `xori`.
     condition_depth: usize,
+    /// Summaries of the functions that calls reach, computed once per
+    /// analysis (and lent to the [`Forms`] of each callee analysed).
+    pub(crate) calls: CallSummaries,
+}
+
+/// What the analysis knows of the functions calls reach, by function (op
+/// key); `None` while a summary is being computed (a recursive call) or
+/// where it is unknown. Trial 38: following each call anew took time
+/// exponential in the depth of a chain of helpers.
+#[derive(Default)]
+pub(crate) struct CallSummaries {
+    /// What each function result returns, by `(function, result number)`
+    /// ([`super::region::returned_by`]).
+    pub returns: FxHashMap<(usize, usize), Option<Rc<[super::region::Returned]>>>,
+    /// What each function accesses ([`super::effects::function_accesses`]).
+    pub accesses: FxHashMap<usize, Option<Rc<super::effects::FunctionAccesses>>>,
 }
 
 /// How deep the folding of one value goes.
@@ -627,7 +644,7 @@ impl Forms {
                 // x & (2^k - 1) is the Euclidean x mod 2^k (two's complement),
                 // for k <= 62 (trial 38: 2^63 - 1 overflowed `mask + 1`, and
                 // a masked index was taken to meet nothing).
-                (mask >= 0 && mask < i64::MAX && (mask as u64 + 1).is_power_of_two())
+                ((0..i64::MAX).contains(&mask) && (mask as u64 + 1).is_power_of_two())
                     .then(|| Lin::modulo(x, mask + 1, Signedness::Euclidean))
             }
             "arith.xori" if !narrow => self.toggle(&op, depth),
