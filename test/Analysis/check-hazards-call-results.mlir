@@ -7,30 +7,34 @@
 // remark; trials 36 and 37). A write through a buffer of still unknown
 // origin (an unregistered op's result, a recursive helper) is a possible
 // hazard, a remark, as a read through one is (it was silent).
-// RUN: head -n 49 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
+// RUN: head -n 53 %s | apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | count 0
 // RUN: not apipe-opt %s --split-input-file --allow-unregistered-dialect --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:64:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:68:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:103:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-call-results.mlir:107:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:104:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-call-results.mlir:108:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:129:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:133:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:144:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
+// CHECK: check-hazards-call-results.mlir:148:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:167:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:171:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:187:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:191:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:216:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:220:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:246:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
+// CHECK: check-hazards-call-results.mlir:250:3: remark: possible hazard (the buffers may alias): 'memref.store' op writes a buffer region that an async copy may still be
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:270:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-results.mlir:274:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-results.mlir:301:12: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// CHECK: check-hazards-call-results.mlir:305:12: error: 'memref.load' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:347:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-results.mlir:349:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
 func.func private @same(%m: memref<8xf32>) -> memref<8xf32> {
   return %m : memref<8xf32>
@@ -303,4 +307,46 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
+}
+
+// -----
+
+// The condition of a helper's choice, mapped to the call: a constant `i1`
+// argument, or an index argument whose parity the helper tests, picks one
+// buffer (both were possible: two false errors of four).
+func.func private @pick_by(%c: i1, %m: memref<8xf32>, %n: memref<8xf32>) -> memref<8xf32> {
+  %s = arith.select %c, %m, %n : memref<8xf32>
+  return %s : memref<8xf32>
+}
+func.func private @parity(%i: index, %m: memref<8xf32>, %n: memref<8xf32>) -> memref<8xf32> {
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %r = arith.remui %i, %c2 : index
+  %z = arith.cmpi eq, %r, %c0 : index
+  %s = scf.if %z -> memref<8xf32> {
+    scf.yield %m : memref<8xf32>
+  } else {
+    scf.yield %n : memref<8xf32>
+  }
+  return %s : memref<8xf32>
+}
+func.func @constant_conditions(%A: memref<8xf32>, %O: memref<8xf32> {llvm.noalias}, %D: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = arith.constant true
+  %f = arith.constant false
+  %seven = arith.constant 7.0 : f32
+  %S = func.call @pick_by(%t, %O, %A) : (i1, memref<8xf32>, memref<8xf32>) -> memref<8xf32>
+  %T = func.call @pick_by(%f, %O, %A) : (i1, memref<8xf32>, memref<8xf32>) -> memref<8xf32>
+  %U = func.call @parity(%c2, %O, %A) : (index, memref<8xf32>, memref<8xf32>) -> memref<8xf32>
+  %V = func.call @parity(%c1, %O, %A) : (index, memref<8xf32>, memref<8xf32>) -> memref<8xf32>
+  apipe.copy %A[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  memref.store %seven, %S[%c2] : memref<8xf32>
+  memref.store %seven, %T[%c2] : memref<8xf32>
+  memref.store %seven, %U[%c2] : memref<8xf32>
+  memref.store %seven, %V[%c2] : memref<8xf32>
+  apipe.wait_group 0
+  return
 }

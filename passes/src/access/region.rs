@@ -1415,10 +1415,22 @@ pub(crate) enum Returned {
         k: usize,
     },
     /// Any element of argument `k` (one alternative of a choice in the
-    /// callee).
-    WholeArgument(usize),
-    /// A global, or an allocation made in the function (whole).
-    Root(Root),
+    /// callee), where `when` holds (the callee's condition for it, in its
+    /// terms).
+    WholeArgument {
+        /// The argument number.
+        k: usize,
+        /// Where it is the one returned.
+        when: Vec<Constraint>,
+    },
+    /// A global, or an allocation made in the function (whole), where
+    /// `when` holds.
+    Root {
+        /// The buffer.
+        root: Root,
+        /// Where it is the one returned.
+        when: Vec<Constraint>,
+    },
 }
 
 /// What result `r` of the function `callee` may be, over all its returns:
@@ -1493,12 +1505,16 @@ fn summarise_returns(
         let returned = terminator.operand_at(r)?;
         let region = region_of(forms, returned, None);
         let (roots, direct) = match region.root.kind {
-            RootKind::Choice(choices) => {
-                (choices.into_iter().map(|a| a.region.root).collect(), false)
-            }
-            _ => (vec![region.root], true),
+            RootKind::Choice(choices) => (
+                choices
+                    .into_iter()
+                    .map(|a| (a.region.root, a.when))
+                    .collect(),
+                false,
+            ),
+            _ => (vec![(region.root, Vec::new())], true),
         };
-        for root in roots {
+        for (root, when) in roots {
             let entry = match root.kind {
                 RootKind::Argument { .. } => {
                     let k = argument(&root)?;
@@ -1508,10 +1524,10 @@ fn summarise_returns(
                             k,
                         }
                     } else {
-                        Returned::WholeArgument(k)
+                        Returned::WholeArgument { k, when }
                     }
                 }
-                RootKind::Global(_) | RootKind::Fresh => Returned::Root(root),
+                RootKind::Global(_) | RootKind::Fresh => Returned::Root { root, when },
                 RootKind::Other | RootKind::Choice(_) => return None,
             };
             out.push(entry);
@@ -1547,8 +1563,10 @@ fn call_result<'c, 'a>(
     let callee = super::effects::callee_function(call)?;
     let summary = returned_by(forms, &callee, r)?;
     let recursive = ops::ancestors(call).any(|a| a == callee);
-    let mut options: Vec<(Value, Option<Vec<Dim>>)> = Vec::new();
-    let mut regions: Vec<Region> = Vec::new();
+    // Each buffer the call may return, at the dims the access has in it,
+    // and where it is the one (in the caller's terms).
+    let mut options: Vec<(Value, Option<Vec<Dim>>, Vec<Constraint>)> = Vec::new();
+    let mut regions: Vec<(Region, Vec<Constraint>)> = Vec::new();
     for returned in summary.iter() {
         match returned {
             Returned::Argument { value, k } => {
@@ -1559,25 +1577,34 @@ fn call_result<'c, 'a>(
                     let value = unsafe { super::values::value_of(*value) };
                     mapped_dims(forms, &callee, call, value, *k, dims)
                 };
-                options.push((call.operand_at(*k)?, mapped));
+                options.push((call.operand_at(*k)?, mapped, Vec::new()));
             }
-            Returned::WholeArgument(k) => options.push((call.operand_at(*k)?, None)),
-            Returned::Root(root) => regions.push(Region {
-                root: root.clone(),
-                dims: None,
-            }),
+            Returned::WholeArgument { k, when } => {
+                let when = mapped_conditions(forms, &callee, call, when)?;
+                options.push((call.operand_at(*k)?, None, when));
+            }
+            Returned::Root { root, when } => {
+                let when = mapped_conditions(forms, &callee, call, when)?;
+                let region = Region {
+                    root: root.clone(),
+                    dims: None,
+                };
+                regions.push((region, when));
+            }
         }
     }
-    for (value, dims) in options {
-        regions.push(region_of(forms, value, dims));
+    for (value, dims, when) in options {
+        regions.push((region_of(forms, value, dims), when));
     }
     if regions.len() <= 1 {
-        return regions.pop().map(Chosen::One);
+        return regions.pop().map(|(region, _)| Chosen::One(region));
     }
-    // Several: a choice among them under no condition.
+    // Several: a choice among them (a choice among choices flattened, the
+    // conditions joined).
     let mut alternatives: Vec<Alternative> = Vec::new();
-    for region in regions {
-        for alternative in flatten(region) {
+    for (region, when) in regions {
+        for mut alternative in flatten(region) {
+            alternative.when.splice(0..0, when.iter().cloned());
             if !alternatives.contains(&alternative) {
                 alternatives.push(alternative);
             }
@@ -1586,8 +1613,61 @@ fn call_result<'c, 'a>(
     (alternatives.len() <= MAX_ALTERNATIVES).then_some(Chosen::Among(alternatives))
 }
 
-/// The alternatives `region` is, under no condition: each of a choice's
-/// (whole where `region` is), or `region` itself.
+/// The conditions `when` of the callee (the condition under which it
+/// returns one of its buffers) in the caller's terms at the call `call`:
+/// each `i1` argument's truth is the call's operand's ([`Forms::condition`]),
+/// each `index` / `i64` argument the call's operand's form; a condition that
+/// names anything else of the callee is dropped (a weaker choice, never a
+/// wrong one). `None` where an argument is missing.
+fn mapped_conditions(
+    forms: &mut Forms,
+    callee: &melior::ir::OperationRef,
+    call: &melior::ir::OperationRef,
+    when: &[Constraint],
+) -> Option<Vec<Constraint>> {
+    if when.is_empty() {
+        return Some(Vec::new());
+    }
+    let entry = callee.region_at(0)?.first_block()?;
+    let mut by: Vec<(Symbol, Lin)> = Vec::new();
+    let mut truth: Vec<(Symbol, usize)> = Vec::new();
+    for j in 0..entry.argument_count() {
+        let argument: Value = entry.argument(j).ok()?.into();
+        let symbol = Symbol::Value(value_key(argument));
+        if !when.iter().any(|c| c.mentions(symbol)) {
+            continue;
+        }
+        if is_index_like(argument.r#type()) {
+            by.push((symbol, forms.of(call.operand_at(j)?)));
+        } else if melior::ir::r#type::IntegerType::try_from(argument.r#type())
+            .is_ok_and(|t| t.width() == 1)
+        {
+            truth.push((symbol, j));
+        }
+    }
+    let map = |s: Symbol| by.iter().find(|(t, _)| *t == s).map(|(_, l)| l.clone());
+    let mut out = Vec::new();
+    for c in when {
+        if let Constraint::Holds(symbol, holds) = c {
+            if let Some((_, j)) = truth.iter().find(|(t, _)| t == symbol) {
+                out.extend(forms.condition(call.operand_at(*j)?, *holds));
+            }
+            continue;
+        }
+        let mut symbols = Vec::new();
+        c.symbols(&mut symbols);
+        if !symbols.iter().all(|s| by.iter().any(|(t, _)| t == s)) {
+            continue;
+        }
+        if let Some(Some(mapped)) = c.substitute(&map) {
+            out.push(mapped);
+        }
+    }
+    Some(out)
+}
+
+/// The alternatives `region` is: each of a choice's, under its condition
+/// (whole where `region` is), or `region` itself under none.
 fn flatten(region: Region) -> Vec<Alternative> {
     match region.root.kind {
         RootKind::Choice(inner) => inner
@@ -1596,10 +1676,7 @@ fn flatten(region: Region) -> Vec<Alternative> {
                 if region.dims.is_none() {
                     a.region.dims = None;
                 }
-                Alternative {
-                    region: a.region,
-                    when: Vec::new(),
-                }
+                a
             })
             .collect(),
         _ => vec![Alternative {
