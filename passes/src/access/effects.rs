@@ -278,36 +278,46 @@ fn call_accesses<'c: 'a, 'a>(
             });
         }
     };
-    for (kind, inner, value) in &summary.accesses {
-        let root = &inner.root;
-        let passed = arguments
-            .iter()
-            .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
-            .and_then(|i| op.operand_at(i));
-        match (passed, &root.kind, value) {
-            (Some(value), _, _) => {
-                let region = passed_region(forms, op, &arguments, inner, value);
-                push(&mut out, *kind, value, region);
-            }
-            (None, super::region::RootKind::Global(_), Some(value)) => {
-                // SAFETY: the key of a live value of the callee.
-                let value = unsafe { super::values::value_of(*value) };
-                let region = Region {
-                    root: root.clone(),
-                    dims: None,
-                };
-                push(&mut out, *kind, value, region);
-            }
-            // The callee's own buffers are none of the caller's business;
-            // a buffer of unknown origin may be any, and so may a choice
-            // (its alternatives are the callee's values).
-            (None, super::region::RootKind::Other | super::region::RootKind::Choice(_), _) => {
-                match kind {
-                    AccessKind::Read => out.reads_all = true,
-                    AccessKind::Write => out.writes_all = true,
+    for (kind, access, value) in &summary.accesses {
+        // An access through a choice in the callee (an `arith.select` or
+        // `scf.if` of its arguments) may be to each of its buffers, at its
+        // positions there (trial 39: it was taken as any memory, a false
+        // error).
+        let pieces: Vec<&Region> = if access.alternatives().is_empty() {
+            vec![access]
+        } else {
+            access.alternatives().iter().map(|a| &a.region).collect()
+        };
+        for inner in pieces {
+            let root = &inner.root;
+            let passed = arguments
+                .iter()
+                .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
+                .and_then(|i| op.operand_at(i));
+            match (passed, &root.kind, value) {
+                (Some(value), _, _) => {
+                    let region = passed_region(forms, op, &arguments, inner, value);
+                    push(&mut out, *kind, value, region);
                 }
+                (None, super::region::RootKind::Global(_), Some(value)) => {
+                    // SAFETY: the key of a live value of the callee.
+                    let value = unsafe { super::values::value_of(*value) };
+                    let region = Region {
+                        root: root.clone(),
+                        dims: None,
+                    };
+                    push(&mut out, *kind, value, region);
+                }
+                // The callee's own buffers are none of the caller's
+                // business; a buffer of unknown origin may be any.
+                (None, super::region::RootKind::Other | super::region::RootKind::Choice(_), _) => {
+                    match kind {
+                        AccessKind::Read => out.reads_all = true,
+                        AccessKind::Write => out.writes_all = true,
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     Some(out)

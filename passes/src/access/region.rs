@@ -1404,56 +1404,60 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
 /// What a function's result may be, in terms of its arguments (one entry
 /// of [`returned_by`]).
 #[derive(Clone, Debug)]
-pub(crate) enum Returned {
-    /// Argument `k`, possibly through views: `value` (its key) is the
-    /// returned value, whose region at a caller's dims is followed through
-    /// the callee's views ([`region_of`]) and mapped to the caller.
-    Argument {
-        /// The returned value's key ([`value_key`]).
-        value: usize,
-        /// The argument number.
-        k: usize,
-    },
-    /// Any element of argument `k` (one alternative of a choice in the
-    /// callee), where `when` holds (the callee's condition for it, in its
-    /// terms).
-    WholeArgument {
-        /// The argument number.
-        k: usize,
-        /// Where it is the one returned.
-        when: Vec<Constraint>,
-    },
-    /// A global, or an allocation made in the function (whole), where
-    /// `when` holds.
-    Root {
-        /// The buffer.
-        root: Root,
-        /// Where it is the one returned.
-        when: Vec<Constraint>,
-    },
+pub(crate) struct Returned {
+    /// The buffer.
+    target: Target,
+    /// The elements an access at the caller's dims touches in it, in the
+    /// callee's terms, with the caller's starts as [`placeholder`]s.
+    dims: Option<Vec<Dim>>,
+    /// Where it is the one returned (the callee's condition, in its terms).
+    when: Vec<Constraint>,
 }
 
-/// What result `r` of the function `callee` may be, over all its returns:
-/// each return's region in the callee ([`region_of`], which follows the
-/// callee's views, selects, branches and calls), its choices flattened
-/// (their conditions are the callee's, dropped). `None` where some return
-/// may be a buffer of unknown origin, past [`MAX_ALTERNATIVES`], past
+/// The buffer of a [`Returned`].
+#[derive(Clone, Debug)]
+enum Target {
+    /// The function's argument `k`.
+    Argument(usize),
+    /// A global, or an allocation made in the function.
+    Root(Root),
+}
+
+/// The symbol that stands, in a [`Returned`]'s dims, for the start of the
+/// caller's dimension `d`; replaced at each call ([`call_result`]). Fresh
+/// symbols from the top of the range, which nothing else in a region uses.
+fn placeholder(d: usize) -> Symbol {
+    Symbol::Fresh(u32::MAX - 1 - d as u32)
+}
+
+/// The shape of the caller's dims a summary is made for: the extent of
+/// each dimension (`None`: any position), or `None` for the whole buffer.
+type DimsShape = Option<Vec<Option<i64>>>;
+
+/// What result `r` of the function `callee` may be, over all its returns,
+/// for an access of the shape `shape` into it: each return's region in the
+/// callee ([`region_of`], which follows the callee's views, selects,
+/// branches, block arguments and calls) at placeholder starts, its choices
+/// flattened with their conditions. `None` where some return may be a
+/// buffer of unknown origin, past [`MAX_ALTERNATIVES`], past
 /// [`MAX_SUMMARY_NESTING`] functions being summarised at once, or for a
 /// function whose summary is being computed (a recursive call).
 ///
-/// Computed once per function result and analysis, in [`Forms`]: trial
-/// 38 found that following each call anew took time exponential in the
-/// depth of a chain of helpers (8 levels of 8 calls each ran past 60 s).
+/// Computed once per function result, shape and analysis, in [`Forms`]:
+/// trial 38 found that following each call anew took time exponential in
+/// the depth of a chain of helpers (8 levels of 8 calls each ran past
+/// 60 s).
 fn returned_by(
     forms: &mut Forms,
     callee: &melior::ir::OperationRef,
     r: usize,
+    shape: DimsShape,
 ) -> Option<Rc<[Returned]>> {
     thread_local! {
         /// The summaries being computed now.
         static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
-    let key = (super::values::op_key(callee), r);
+    let key = (super::values::op_key(callee), r, shape);
     if let Some(known) = forms.calls.returns.get(&key) {
         return known.clone();
     }
@@ -1461,12 +1465,12 @@ fn returned_by(
         return None;
     }
     // Marks the summary as being computed; a recursive call finds `None`.
-    forms.calls.returns.insert(key, None);
+    forms.calls.returns.insert(key.clone(), None);
     NESTING.with(|n| n.set(n.get() + 1));
     // A summary does not depend on where it is asked for: the depth of
     // the choices around the call does not count inside the callee.
     let outer = CHOICE_DEPTH.with(|d| d.replace(0));
-    let summary = summarise_returns(forms, callee, r).map(Rc::from);
+    let summary = summarise_returns(forms, callee, r, &key.2).map(Rc::from);
     CHOICE_DEPTH.with(|d| d.set(outer));
     NESTING.with(|n| n.set(n.get() - 1));
     forms.calls.returns.insert(key, summary.clone());
@@ -1483,16 +1487,26 @@ fn summarise_returns(
     forms: &mut Forms,
     callee: &melior::ir::OperationRef,
     r: usize,
+    shape: &DimsShape,
 ) -> Option<Vec<Returned>> {
     let entry = callee.region_at(0)?.first_block()?;
     let arguments: Vec<usize> = (0..entry.argument_count())
         .map(|i| entry.argument(i).map(|a| value_key(a.into())))
         .collect::<Result<_, _>>()
         .ok()?;
-    let argument = |root: &Root| match root.symbol {
-        Symbol::Value(key) => arguments.iter().position(|a| *a == key),
-        _ => None,
-    };
+    let dims: Option<Vec<Dim>> = shape.as_ref().map(|extents| {
+        extents
+            .iter()
+            .enumerate()
+            .map(|(d, extent)| match extent {
+                Some(extent) => Dim::Range {
+                    start: Lin::symbol(placeholder(d)),
+                    extent: *extent,
+                },
+                None => Dim::Any,
+            })
+            .collect()
+    });
     let mut out: Vec<Returned> = Vec::new();
     for block in ops::blocks_of(callee) {
         let terminator = block.terminator()?;
@@ -1503,34 +1517,23 @@ fn summarise_returns(
             continue;
         }
         let returned = terminator.operand_at(r)?;
-        let region = region_of(forms, returned, None);
-        let (roots, direct) = match region.root.kind {
-            RootKind::Choice(choices) => (
-                choices
-                    .into_iter()
-                    .map(|a| (a.region.root, a.when))
-                    .collect(),
-                false,
-            ),
-            _ => (vec![(region.root, Vec::new())], true),
-        };
-        for (root, when) in roots {
-            let entry = match root.kind {
+        for alternative in flatten(region_of(forms, returned, dims.clone())) {
+            let Region { root, dims } = alternative.region;
+            let target = match root.kind {
                 RootKind::Argument { .. } => {
-                    let k = argument(&root)?;
-                    if direct {
-                        Returned::Argument {
-                            value: value_key(returned),
-                            k,
-                        }
-                    } else {
-                        Returned::WholeArgument { k, when }
-                    }
+                    let Symbol::Value(key) = root.symbol else {
+                        return None;
+                    };
+                    Target::Argument(arguments.iter().position(|a| *a == key)?)
                 }
-                RootKind::Global(_) | RootKind::Fresh => Returned::Root { root, when },
+                RootKind::Global(_) | RootKind::Fresh => Target::Root(root),
                 RootKind::Other | RootKind::Choice(_) => return None,
             };
-            out.push(entry);
+            out.push(Returned {
+                target,
+                dims,
+                when: alternative.when,
+            });
         }
         if out.len() > MAX_ALTERNATIVES {
             return None;
@@ -1540,20 +1543,18 @@ fn summarise_returns(
 }
 
 /// Result `r` of the call `call`, where its callee has a body here: what
-/// each of the callee's returns gives ([`returned_by`]), mapped to the
-/// caller. A return of argument `k` through the callee's views is the
-/// call's operand `k` at `dims` mapped through those views, the callee's
-/// `index` / `i64` arguments in the view offsets replaced by the call's
-/// operands (a dimension whose position depends on anything else of the
-/// callee is any position); a return of argument `k` as one alternative
-/// of a choice in the callee is the call's operand `k`, whole; a returned
-/// global or an allocation made in the callee is itself, whole. Several
-/// are a choice among them under no condition. `None` (an unknown buffer)
+/// each of the callee's returns gives ([`returned_by`], for an access of
+/// the shape of `dims`), mapped to the caller ([`Mapping`]): the callee's
+/// argument `k` is the call's operand `k` at the mapped dims (followed
+/// through the caller's views), a returned global or an allocation made
+/// in the callee is itself; each under the callee's condition for it,
+/// mapped. Several are a choice among them. `None` (an unknown buffer)
 /// where [`returned_by`] knows nothing. Trials 36 and 37: a call result
 /// was always of unknown origin, and a write through one while a copy read
 /// the buffer it returns went unreported (then, for nested calls, selects
-/// and globals, only remarked); trial 38: a view returned by a callee was
-/// its whole buffer (a false error).
+/// and globals, only remarked); trials 38 and 39: a view or a choice a
+/// callee returns was its whole buffer, and a choice's conditions were
+/// dropped (false errors).
 fn call_result<'c, 'a>(
     forms: &mut Forms,
     call: &melior::ir::OperationRef<'c, 'a>,
@@ -1561,40 +1562,28 @@ fn call_result<'c, 'a>(
     dims: &Option<Vec<Dim>>,
 ) -> Option<Chosen> {
     let callee = super::effects::callee_function(call)?;
-    let summary = returned_by(forms, &callee, r)?;
-    let recursive = ops::ancestors(call).any(|a| a == callee);
-    // Each buffer the call may return, at the dims the access has in it,
-    // and where it is the one (in the caller's terms).
-    let mut options: Vec<(Value, Option<Vec<Dim>>, Vec<Constraint>)> = Vec::new();
+    let shape: DimsShape = dims.as_ref().map(|dims| {
+        dims.iter()
+            .map(|dim| match dim {
+                Dim::Range { extent, .. } => Some(*extent),
+                Dim::Any => None,
+            })
+            .collect()
+    });
+    let summary = returned_by(forms, &callee, r, shape)?;
+    let mapping = Mapping::new(forms, &callee, call, dims, &summary)?;
     let mut regions: Vec<(Region, Vec<Constraint>)> = Vec::new();
     for returned in summary.iter() {
-        match returned {
-            Returned::Argument { value, k } => {
-                let mapped = if recursive {
-                    None
-                } else {
-                    // SAFETY: a key of a live value of the callee.
-                    let value = unsafe { super::values::value_of(*value) };
-                    mapped_dims(forms, &callee, call, value, *k, dims)
-                };
-                options.push((call.operand_at(*k)?, mapped, Vec::new()));
-            }
-            Returned::WholeArgument { k, when } => {
-                let when = mapped_conditions(forms, &callee, call, when)?;
-                options.push((call.operand_at(*k)?, None, when));
-            }
-            Returned::Root { root, when } => {
-                let when = mapped_conditions(forms, &callee, call, when)?;
-                let region = Region {
-                    root: root.clone(),
-                    dims: None,
-                };
-                regions.push((region, when));
-            }
-        }
-    }
-    for (value, dims, when) in options {
-        regions.push((region_of(forms, value, dims), when));
+        let mapped = returned.dims.as_ref().map(|d| mapping.dims(d));
+        let when = mapping.conditions(forms, &returned.when)?;
+        let region = match &returned.target {
+            Target::Argument(k) => region_of(forms, call.operand_at(*k)?, mapped),
+            Target::Root(root) => Region {
+                root: root.clone(),
+                dims: mapped,
+            },
+        };
+        regions.push((region, when));
     }
     if regions.len() <= 1 {
         return regions.pop().map(|(region, _)| Chosen::One(region));
@@ -1613,57 +1602,145 @@ fn call_result<'c, 'a>(
     (alternatives.len() <= MAX_ALTERNATIVES).then_some(Chosen::Among(alternatives))
 }
 
-/// The conditions `when` of the callee (the condition under which it
-/// returns one of its buffers) in the caller's terms at the call `call`:
-/// each `i1` argument's truth is the call's operand's ([`Forms::condition`]),
-/// each `index` / `i64` argument the call's operand's form; a condition that
-/// names anything else of the callee is dropped (a weaker choice, never a
-/// wrong one). `None` where an argument is missing.
-fn mapped_conditions(
-    forms: &mut Forms,
-    callee: &melior::ir::OperationRef,
-    call: &melior::ir::OperationRef,
-    when: &[Constraint],
-) -> Option<Vec<Constraint>> {
-    if when.is_empty() {
-        return Some(Vec::new());
-    }
-    let entry = callee.region_at(0)?.first_block()?;
-    let mut by: Vec<(Symbol, Lin)> = Vec::new();
-    let mut truth: Vec<(Symbol, usize)> = Vec::new();
-    for j in 0..entry.argument_count() {
-        let argument: Value = entry.argument(j).ok()?.into();
-        let symbol = Symbol::Value(value_key(argument));
-        if !when.iter().any(|c| c.mentions(symbol)) {
-            continue;
-        }
-        if is_index_like(argument.r#type()) {
-            by.push((symbol, forms.of(call.operand_at(j)?)));
-        } else if melior::ir::r#type::IntegerType::try_from(argument.r#type())
-            .is_ok_and(|t| t.width() == 1)
-        {
-            truth.push((symbol, j));
-        }
-    }
-    let map = |s: Symbol| by.iter().find(|(t, _)| *t == s).map(|(_, l)| l.clone());
-    let mut out = Vec::new();
-    for c in when {
-        if let Constraint::Holds(symbol, holds) = c {
-            if let Some((_, j)) = truth.iter().find(|(t, _)| t == symbol) {
-                out.extend(forms.condition(call.operand_at(*j)?, *holds));
+/// The map from a callee's terms to its caller's at one call: each
+/// [`placeholder`] to the start of the caller's dimension, each integer or
+/// `index` argument of the callee to the form of the call's operand (a
+/// narrow integer's form is congruent to its value, and the callee reads
+/// it exactly only through a modulo, so the operand's form serves), each
+/// `i1` argument's truth to the operand's ([`Forms::condition`]).
+struct Mapping {
+    /// Symbol to form.
+    by: Vec<(Symbol, Lin)>,
+    /// `i1` argument to the call's operand number.
+    truth: Vec<(Symbol, usize)>,
+    /// The call (its op pointer).
+    call: usize,
+}
+
+impl Mapping {
+    /// The mapping at `call` for the symbols that `returned` names.
+    fn new(
+        forms: &mut Forms,
+        callee: &melior::ir::OperationRef,
+        call: &melior::ir::OperationRef,
+        dims: &Option<Vec<Dim>>,
+        returned: &[Returned],
+    ) -> Option<Self> {
+        let entry = callee.region_at(0)?.first_block()?;
+        let mut named = Vec::new();
+        for r in returned {
+            for dim in r.dims.iter().flatten() {
+                if let Dim::Range { start, .. } = dim {
+                    start.symbols(&mut named);
+                }
             }
-            continue;
+            for c in &r.when {
+                c.symbols(&mut named);
+            }
         }
-        let mut symbols = Vec::new();
-        c.symbols(&mut symbols);
-        if !symbols.iter().all(|s| by.iter().any(|(t, _)| t == s)) {
-            continue;
+        let mut by = Vec::new();
+        for (d, dim) in dims.iter().flatten().enumerate() {
+            if let Dim::Range { start, .. } = dim {
+                by.push((placeholder(d), start.clone()));
+            }
         }
-        if let Some(Some(mapped)) = c.substitute(&map) {
-            out.push(mapped);
+        let mut truth = Vec::new();
+        for j in 0..entry.argument_count() {
+            let argument: Value = entry.argument(j).ok()?.into();
+            let symbol = Symbol::Value(value_key(argument));
+            if !named.contains(&symbol) {
+                continue;
+            }
+            match width_of(argument.r#type()) {
+                Some(1) => truth.push((symbol, j)),
+                Some(_) => by.push((symbol, forms.of(call.operand_at(j)?))),
+                None => {}
+            }
         }
+        Some(Mapping {
+            by,
+            truth,
+            call: super::values::op_key(call),
+        })
     }
-    Some(out)
+
+    /// The form `s` maps to.
+    fn get(&self, s: Symbol) -> Option<Lin> {
+        self.by
+            .iter()
+            .find(|(t, _)| *t == s)
+            .map(|(_, l)| l.clone())
+    }
+
+    /// True if every symbol of `symbols` is mapped.
+    fn covers(&self, symbols: &[Symbol]) -> bool {
+        symbols.iter().all(|s| self.by.iter().any(|(t, _)| t == s))
+    }
+
+    /// `dims` in the caller's terms; a dimension whose start names
+    /// anything unmapped (a value computed in the callee) is any position.
+    fn dims(&self, dims: &[Dim]) -> Vec<Dim> {
+        dims.iter()
+            .map(|dim| match dim {
+                Dim::Range { start, extent } => {
+                    let mut symbols = Vec::new();
+                    start.symbols(&mut symbols);
+                    if !self.covers(&symbols) {
+                        return Dim::Any;
+                    }
+                    match start.substitute(&|s| self.get(s)) {
+                        Some(start) => Dim::Range {
+                            start,
+                            extent: *extent,
+                        },
+                        None => Dim::Any,
+                    }
+                }
+                Dim::Any => Dim::Any,
+            })
+            .collect()
+    }
+
+    /// The conditions `when` in the caller's terms; one that names
+    /// anything unmapped is dropped (a weaker choice, never a wrong one).
+    /// `None` where the call is not live.
+    fn conditions(&self, forms: &mut Forms, when: &[Constraint]) -> Option<Vec<Constraint>> {
+        let mut out = Vec::new();
+        for c in when {
+            if let Constraint::Holds(symbol, holds) = c {
+                if let Some((_, j)) = self.truth.iter().find(|(t, _)| t == symbol) {
+                    // SAFETY: the key of a live call op.
+                    let call = unsafe {
+                        melior::ir::OperationRef::from_raw(mlir_sys::MlirOperation {
+                            ptr: self.call as *mut std::ffi::c_void,
+                        })
+                    };
+                    out.extend(forms.condition(call.operand_at(*j)?, *holds));
+                }
+                continue;
+            }
+            let mut symbols = Vec::new();
+            c.symbols(&mut symbols);
+            if !self.covers(&symbols) {
+                continue;
+            }
+            if let Some(Some(mapped)) = c.substitute(&|s| self.get(s)) {
+                out.push(mapped);
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The width of an integer type, 64 for `index`; `None` for other types.
+fn width_of(ty: Type) -> Option<u32> {
+    if ty.is_index() {
+        return Some(64);
+    }
+    melior::ir::r#type::IntegerType::try_from(ty)
+        .ok()
+        .map(|t| t.width())
+        .filter(|w| *w <= 64)
 }
 
 /// The alternatives `region` is: each of a choice's, under its condition
@@ -1684,75 +1761,6 @@ fn flatten(region: Region) -> Vec<Alternative> {
             when: Vec::new(),
         }],
     }
-}
-
-/// The dims of the callee's argument `k` that an access at `dims` of
-/// `value` (a view of it the callee returns) touches, in the caller's
-/// terms: followed through the callee's views, each of the callee's
-/// `index` / `i64` arguments replaced by the call's operand. A dimension
-/// whose position then names anything the caller's `dims` did not (a
-/// value computed in the callee, a narrower argument) is any position;
-/// `None` (whole) if the views do not lead to argument `k`.
-fn mapped_dims(
-    forms: &mut Forms,
-    callee: &melior::ir::OperationRef,
-    call: &melior::ir::OperationRef,
-    value: Value,
-    k: usize,
-    dims: &Option<Vec<Dim>>,
-) -> Option<Vec<Dim>> {
-    let entry = callee.region_at(0)?.first_block()?;
-    let region = region_of(forms, value, dims.clone());
-    if region.root.symbol != Symbol::Value(value_key(entry.argument(k).ok()?.into())) {
-        return None;
-    }
-    let mut known = Vec::new();
-    for dim in dims.iter().flatten() {
-        if let Dim::Range { start, .. } = dim {
-            start.symbols(&mut known);
-        }
-    }
-    // The callee's index-like arguments named in the dims, and the call's
-    // forms for them.
-    let mut named = Vec::new();
-    region.symbols(&mut named);
-    let mut by: Vec<(Symbol, Lin)> = Vec::new();
-    for j in 0..entry.argument_count() {
-        let argument: Value = entry.argument(j).ok()?.into();
-        let symbol = Symbol::Value(value_key(argument));
-        if named.contains(&symbol) && is_index_like(argument.r#type()) {
-            by.push((symbol, forms.of(call.operand_at(j)?)));
-        }
-    }
-    let map = |s: Symbol| by.iter().find(|(t, _)| *t == s).map(|(_, l)| l.clone());
-    let mapped = region.substitute(&map);
-    Some(
-        mapped
-            .dims?
-            .into_iter()
-            .map(|dim| match &dim {
-                Dim::Range { start, .. } => {
-                    let mut symbols = Vec::new();
-                    start.symbols(&mut symbols);
-                    if symbols
-                        .iter()
-                        .all(|s| known.contains(s) || by.iter().any(|(_, l)| l.mentions(*s)))
-                    {
-                        dim
-                    } else {
-                        Dim::Any
-                    }
-                }
-                Dim::Any => dim,
-            })
-            .collect(),
-    )
-}
-
-/// True for `index` and 64-bit integers (whose forms are their values;
-/// see [`Forms::of`]).
-fn is_index_like(ty: Type) -> bool {
-    ty.is_index() || melior::ir::r#type::IntegerType::try_from(ty).is_ok_and(|t| t.width() == 64)
 }
 
 /// The buffers carried value `n` of the loop `l` may be in any iteration

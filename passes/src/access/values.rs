@@ -274,9 +274,11 @@ pub struct Forms {
 /// exponential in the depth of a chain of helpers.
 #[derive(Default)]
 pub(crate) struct CallSummaries {
-    /// What each function result returns, by `(function, result number)`
-    /// ([`super::region::returned_by`]).
-    pub returns: FxHashMap<(usize, usize), Option<Rc<[super::region::Returned]>>>,
+    /// What each function result returns, by `(function, result number,
+    /// shape of the access)` ([`super::region::returned_by`]).
+    #[allow(clippy::type_complexity)]
+    pub returns:
+        FxHashMap<(usize, usize, Option<Vec<Option<i64>>>), Option<Rc<[super::region::Returned]>>>,
     /// What each function accesses ([`super::effects::function_accesses`]).
     pub accesses: FxHashMap<usize, Option<Rc<super::effects::FunctionAccesses>>>,
 }
