@@ -232,21 +232,152 @@ pub(crate) fn function_accesses(
     Some(summary)
 }
 
+/// What a call `op` of `function` whose summary is being computed (a
+/// recursive call), or past [`CALL_DEPTH`], may access: every memref it
+/// receives, whole, read and written (as a call of an external function),
+/// each global that a function it may reach (through calls) takes, whole,
+/// read and written, and all memory where one of them accesses memory of
+/// unknown origin (or all memory). Trial 40: a summary made while a
+/// mutually recursive function's was in progress left out the global that
+/// function wrote, and a race on it went unreported.
+fn recursive_call_accesses<'c: 'a, 'a>(
+    forms: &mut Forms,
+    op: &OperationRef<'c, 'a>,
+    function: &OperationRef<'c, 'a>,
+) -> OpAccesses<'c, 'a> {
+    let reach = reachable_effects(forms, function);
+    let mut out = OpAccesses {
+        reads_all: reach.all,
+        writes_all: reach.all,
+        ..OpAccesses::default()
+    };
+    let mut touched: Vec<Value<'c, 'a>> = op.operands().filter(|v| is_memref(*v)).collect();
+    // SAFETY: keys of live `memref.get_global` results.
+    touched.extend(
+        reach
+            .globals
+            .iter()
+            .map(|k| unsafe { super::values::value_of(*k) }),
+    );
+    for value in touched {
+        for kind in [AccessKind::Read, AccessKind::Write] {
+            out.accesses.push(Access {
+                kind,
+                region: region_of(forms, value, None),
+                value: Some(value),
+                collective: false,
+                assumed: true,
+                asynchronous: false,
+            });
+        }
+    }
+    out
+}
+
+/// What the functions a call of `function` may reach (itself and, through
+/// calls, every function they call) touch besides what they receive: one
+/// `memref.get_global` result per global (keys), and `all` where some op
+/// of theirs accesses memory of unknown origin or all memory. Computed
+/// once per function and analysis.
+pub(crate) struct Reach {
+    /// One `memref.get_global` result (key) per global taken.
+    globals: Vec<usize>,
+    /// Some access is of unknown origin, or of all memory.
+    all: bool,
+}
+
+/// [`Reach`] of `function`.
+fn reachable_effects(forms: &mut Forms, function: &OperationRef) -> Rc<Reach> {
+    let key = super::values::op_key(function);
+    if let Some(known) = forms.calls.reach.get(&key) {
+        return Rc::clone(known);
+    }
+    let mut functions = vec![*function];
+    let mut next = 0;
+    let mut reach = Reach {
+        globals: Vec::new(),
+        all: false,
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut callee_forms = Forms::new();
+    std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
+    while next < functions.len() && !reach.all {
+        let f = functions[next];
+        next += 1;
+        for nested in ops::nested_ops(&f) {
+            if ops::is(&nested, "memref.get_global") {
+                let name = nested
+                    .attribute("name")
+                    .map(|a| a.to_string())
+                    .unwrap_or_default();
+                if !names.contains(&name) {
+                    names.push(name);
+                    if let Ok(result) = nested.result(0) {
+                        reach.globals.push(super::values::value_key(result.into()));
+                    }
+                }
+                continue;
+            }
+            if crate::group_distance::is_call(&nested) {
+                match callee_function(&nested) {
+                    Some(callee) => {
+                        if !functions.contains(&callee) {
+                            functions.push(callee);
+                        }
+                    }
+                    // An external call touches what it receives: the
+                    // reached functions' values, followed below.
+                    None => {
+                        for value in nested.operands().filter(|v| is_memref(*v)) {
+                            reach.all |= unknown_origin(&region_of(&mut callee_forms, value, None));
+                        }
+                    }
+                }
+                continue;
+            }
+            let found = accesses(&mut callee_forms, &nested);
+            reach.all |= found.reads_all
+                || found.writes_all
+                || found.accesses.iter().any(|a| unknown_origin(&a.region));
+        }
+    }
+    std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
+    let reach = Rc::new(reach);
+    forms.calls.reach.insert(key, Rc::clone(&reach));
+    reach
+}
+
+/// True if `region`'s buffer (or one of a choice's) is of unknown origin.
+fn unknown_origin(region: &Region) -> bool {
+    match &region.root.kind {
+        super::region::RootKind::Other => true,
+        super::region::RootKind::Choice(alternatives) => {
+            alternatives.iter().any(|a| unknown_origin(&a.region))
+        }
+        _ => false,
+    }
+}
+
 /// Step 3 for a call whose callee has a body: what the callee (and what it
 /// calls, [`function_accesses`]) does with each memref the call passes,
 /// read and/or write (the region it touches, mapped to the caller by
 /// [`passed_region`]), and with each `memref.global` it takes with
 /// `memref.get_global` (the whole global); all memory where the callee
-/// accesses all memory. `None` for a recursive call (or one past the
-/// depth): the call is then taken to read and write every memref it
-/// receives.
+/// accesses all memory. A recursive call (whose callee's summary is being
+/// computed), or one past [`CALL_DEPTH`], reads and writes all memory: its
+/// callee may touch globals as well as what it receives (trial 40: a
+/// summary made while a mutually recursive function's was in progress
+/// left out the global that function wrote, and a race on it went
+/// unreported). `None` where the callee has no body here.
 fn call_accesses<'c: 'a, 'a>(
     forms: &mut Forms,
     op: &OperationRef<'c, 'a>,
 ) -> Option<OpAccesses<'c, 'a>> {
     use melior::ir::BlockLike as _;
     let function = callee_function(op)?;
-    let summary = function_accesses(forms, &function)?;
+    let Some(summary) = function_accesses(forms, &function) else {
+        return Some(recursive_call_accesses(forms, op, &function));
+    };
     let (reads_all, writes_all) = (summary.reads_all, summary.writes_all);
     let arguments: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
         .first()

@@ -1578,6 +1578,17 @@ fn call_result<'c, 'a>(
         let when = mapping.conditions(forms, &returned.when)?;
         let region = match &returned.target {
             Target::Argument(k) => region_of(forms, call.operand_at(*k)?, mapped),
+            // An allocation the callee makes is a new buffer at each call
+            // (trial 40: two calls' buffers were one, a false error): the
+            // call's result, whole (its type may be a view of it).
+            Target::Root(root) if root.kind == RootKind::Fresh => Region {
+                root: Root {
+                    symbol: Symbol::Value(value_key(call.result(r).ok()?.into())),
+                    kind: RootKind::Fresh,
+                    space: root.space.clone(),
+                },
+                dims: None,
+            },
             Target::Root(root) => Region {
                 root: root.clone(),
                 dims: mapped,
@@ -1652,7 +1663,12 @@ impl Mapping {
                 continue;
             }
             match width_of(argument.r#type()) {
-                Some(1) => truth.push((symbol, j)),
+                Some(1) => {
+                    // Its truth, and its form (`extui %c` compared, trial
+                    // 40).
+                    truth.push((symbol, j));
+                    by.push((symbol, forms.of(call.operand_at(j)?)));
+                }
                 Some(_) => by.push((symbol, forms.of(call.operand_at(j)?))),
                 None => {}
             }

@@ -281,6 +281,9 @@ pub(crate) struct CallSummaries {
         FxHashMap<(usize, usize, Option<Vec<Option<i64>>>), Option<Rc<[super::region::Returned]>>>,
     /// What each function accesses ([`super::effects::function_accesses`]).
     pub accesses: FxHashMap<usize, Option<Rc<super::effects::FunctionAccesses>>>,
+    /// What the functions a recursive call may reach touch
+    /// ([`super::effects::Reach`]).
+    pub reach: FxHashMap<usize, Rc<super::effects::Reach>>,
 }
 
 /// How deep the folding of one value goes.
@@ -1404,6 +1407,18 @@ impl Forms {
         }
         if ops::is(&op, "scf.for") {
             out.extend(self.loop_result_condition(condition, &op, holds));
+            return out;
+        }
+        // `arith.trunci %x : iN to i1` is the low bit of `x` (trial 40: a
+        // stage buffer picked by `trunci i to i1` was either buffer, two
+        // false errors).
+        if ops::is(&op, "arith.trunci") {
+            if let Some(x) = op.operand_at(0) {
+                let bit = Lin::modulo(self.of(x), 2, Signedness::Euclidean);
+                if let Some(c) = bit.offset(if holds { -1 } else { 0 }) {
+                    out.push(Constraint::Zero(c));
+                }
+            }
             return out;
         }
         // Operands of any width: [`Forms::of`] reads a narrower integer as

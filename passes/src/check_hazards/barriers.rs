@@ -38,9 +38,15 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
     function: &OperationRef<'c, 'a>,
     nested: &[OperationRef<'c, 'a>],
 ) -> Vec<Hazard<'c, 'a>> {
+    let mut holding = Vec::new();
     let barriers: Vec<OperationRef<'c, 'a>> = nested
         .iter()
-        .filter(|op| BARRIERS.contains(&ops::name(*op)))
+        .filter(|op| {
+            BARRIERS.contains(&ops::name(*op))
+                || crate::group_distance::is_call(*op)
+                    && crate::access::effects::callee_function(op)
+                        .is_some_and(|f| holds_barrier(&f, &mut holding, &mut Vec::new()))
+        })
         .filter(|op| crate::group_distance::enclosing_function(**op) == Some(*function))
         .copied()
         .collect();
@@ -58,15 +64,20 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
                 }
                 _ => "whose condition depends on the thread id",
             };
+            let called = if BARRIERS.contains(&ops::name(&barrier)) {
+                ""
+            } else {
+                " (it calls a function that holds a barrier)"
+            };
             Some(Hazard {
                 kind: HazardKind::DivergentBarrier,
                 conservative: false,
                 at: barrier,
                 other: parent,
                 message: format!(
-                    "'{}' op may be reached by only some threads of the block: every thread \
-                     must reach each barrier, and the threads that skip it leave the others \
-                     waiting (a deadlock) ({})",
+                    "'{}' op may be reached by only some threads of the block{called}: every \
+                     thread must reach each barrier, and the threads that skip it leave the \
+                     others waiting (a deadlock) ({})",
                     ops::name(&barrier),
                     HazardKind::DivergentBarrier.name()
                 ),
@@ -77,4 +88,29 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
             })
         })
         .collect()
+}
+
+/// True if `function` holds a barrier, or calls a function that does
+/// (trial 40: a helper's barrier called under a thread-dependent condition
+/// went unreported). `holding`: functions (op keys) known to hold one;
+/// `seen`: those being looked at (a cycle of calls holds none of its own).
+fn holds_barrier(function: &OperationRef, holding: &mut Vec<usize>, seen: &mut Vec<usize>) -> bool {
+    let key = crate::access::values::op_key(function);
+    if holding.contains(&key) {
+        return true;
+    }
+    if seen.contains(&key) {
+        return false;
+    }
+    seen.push(key);
+    let found = ops::nested_ops(function).iter().any(|op| {
+        BARRIERS.contains(&ops::name(op))
+            || crate::group_distance::is_call(op)
+                && crate::access::effects::callee_function(op)
+                    .is_some_and(|f| holds_barrier(&f, holding, seen))
+    });
+    if found {
+        holding.push(key);
+    }
+    found
 }

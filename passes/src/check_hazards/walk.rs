@@ -201,6 +201,13 @@ pub struct CalleeWaits<'c, 'a> {
     pub first: Vec<(i64, i64, OperationRef<'c, 'a>)>,
     /// Anywhere in the entry block.
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
+    /// A `gpu.barrier` (or `nvvm.barrier0`) in its entry block before its
+    /// first access, its own or a function's its entry block calls there:
+    /// the call synchronizes the block before any of its accesses (trial
+    /// 40: a barrier in a helper was not counted, a false missing-barrier
+    /// error). A barrier after an access is not counted (never a missed
+    /// hazard).
+    pub barrier: bool,
 }
 
 /// [`CalleeWaits`] of `function`; `None` if it makes none. A `func.call`
@@ -228,6 +235,10 @@ pub fn callee_waits<'c: 'a, 'a>(
     let mut next = entry.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
+        if ops::is(&op, "gpu.barrier") || ops::is(&op, "nvvm.barrier0") {
+            out.barrier |= !accessed;
+            continue;
+        }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING)
                 .unwrap_or(0)
@@ -240,6 +251,7 @@ pub fn callee_waits<'c: 'a, 'a>(
             continue;
         }
         if let Some(waits) = calls.get(&key(&op)).and_then(|f| known.get(f)) {
+            out.barrier |= waits.barrier && !accessed;
             for &(queue, pending, wait) in &waits.all {
                 smallest(&mut out.all, queue, pending, wait);
             }
@@ -259,7 +271,17 @@ pub fn callee_waits<'c: 'a, 'a>(
                 || !found.accesses.is_empty();
         }
     }
-    (!out.all.is_empty()).then_some(out)
+    (!out.all.is_empty() || out.barrier).then_some(out)
+}
+
+/// A `gpu.barrier`: the other threads' copies that their waits completed,
+/// and the reads and writes of every thread before it, are ordered before
+/// what follows.
+fn barrier(state: &mut State) {
+    state
+        .instances
+        .retain(|i| !i.unsynced && !i.waited_elsewhere);
+    state.reads.clear();
 }
 
 /// Per function (by [`key`]): the function, and the copies it may return
@@ -503,12 +525,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     self.complete(&op, state, 0, None, Some(*closer), None);
                 }
             }
-            "gpu.barrier" => {
-                state
-                    .instances
-                    .retain(|i| !i.unsynced && !i.waited_elsewhere);
-                state.reads.clear();
-            }
+            "gpu.barrier" => barrier(state),
             "scf.for" | "scf.while" => {
                 // Each outermost loop nest gets its own work budget.
                 if self.loop_depth == 0 {
@@ -538,6 +555,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .cloned();
                 for (queue, pending, wait) in waits.iter().flat_map(|w| w.first.iter()) {
                     self.complete(wait, state, *queue, Some(*pending), None, None);
+                }
+                if waits.as_ref().is_some_and(|w| w.barrier) && self.gpu {
+                    barrier(state);
                 }
                 self.plain(&op, state);
                 for (queue, pending, wait) in waits.iter().flat_map(|w| w.all.iter()) {
