@@ -2,17 +2,21 @@
 // buffers per call, conditions on low bits, and barriers in helpers.
 // RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:49:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-call-effects.mlir:53:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:72:3: error: 'memref.store' op writes a buffer region that an async copy may still be writing (its destination)
+// CHECK: check-hazards-call-effects.mlir:76:3: error: 'memref.store' op writes a buffer region that an async copy may still be writing (its destination)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:109:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-effects.mlir:113:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:111:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-effects.mlir:115:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:151:9: error: 'func.call' op may be reached by only some threads of the block (it calls a function that holds a barrier)
+// CHECK: check-hazards-call-effects.mlir:155:9: error: 'func.call' op may be reached by only some threads of the block (it calls a function that holds a barrier)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:144:12: error: 'func.call' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// CHECK: check-hazards-call-effects.mlir:148:12: error: 'func.call' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-effects.mlir:187:3: error: 'func.call' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-effects.mlir:211:7: error: 'func.call' op may be reached by only some threads of the block (or its callee's barrier, under control flow that the call's thread-dependent operands may decide)
 // CHECK-NOT: {{error|remark}}
 // Mutually recursive helpers that write a global: a call of them is an
 // access of all memory. A first call while nothing is in flight, then one
@@ -150,6 +154,61 @@ module attributes {gpu.container_module} {
       scf.if %lo {
         func.call @sync() : () -> ()
       }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A helper that casts the view it gets back to the base of its buffer
+// reaches outside the view: any element of the caller's buffer (was the
+// view's elements only: a write into a copy's source went unreported,
+// trial 41). A helper that fills the view it gets touches only the view.
+func.func private @rebase(%v: memref<4xf32, strided<[1], offset: ?>>) {
+  %c1 = arith.constant 1 : index
+  %x = arith.constant 3.0 : f32
+  %base = memref.reinterpret_cast %v to offset: [0], sizes: [2], strides: [1] : memref<4xf32, strided<[1], offset: ?>> to memref<2xf32>
+  memref.store %x, %base[%c1] : memref<2xf32>
+  return
+}
+func.func private @fill(%v: memref<4xf32, strided<[1], offset: ?>>) {
+  %x = arith.constant 3.0 : f32
+  linalg.fill ins(%x : f32) outs(%v : memref<4xf32, strided<[1], offset: ?>>)
+  return
+}
+func.func @escaping_view(%b: memref<8xf32> {llvm.noalias}, %D: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %tail = memref.subview %b[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  %v = memref.cast %tail : memref<4xf32, strided<[1], offset: 4>> to memref<4xf32, strided<[1], offset: ?>>
+  apipe.copy %b[%c0], %D[%c0], 4 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  func.call @fill(%v) : (memref<4xf32, strided<[1], offset: ?>>) -> ()
+  func.call @rebase(%v) : (memref<4xf32, strided<[1], offset: ?>>) -> ()
+  apipe.wait_group 0
+  return
+}
+
+// -----
+
+// A helper whose barrier runs as many times as its argument says: a call
+// with the thread id makes threads reach different numbers of barriers (was
+// silent, trial 41); a call with a constant does not.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    func.func @sync_times(%n: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %n step %c1 {
+        gpu.barrier
+      }
+      return
+    }
+    gpu.func @kern() kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      func.call @sync_times(%c2) : (index) -> ()
+      func.call @sync_times(%tid) : (index) -> ()
       gpu.return
     }
   }

@@ -178,9 +178,9 @@ thread_local! {
 /// arguments, globals and own buffers; see [`function_accesses`]).
 #[derive(Debug)]
 pub(crate) struct FunctionAccesses {
-    /// Each access: read or write, the region, and the key of the memref
-    /// operand accessed.
-    accesses: Vec<(AccessKind, Region, Option<usize>)>,
+    /// Each access: read or write, the region, the key of the memref
+    /// operand accessed, and whether it is assumed ([`Access::assumed`]).
+    accesses: Vec<(AccessKind, Region, Option<usize>, bool)>,
     /// Some op may read any memory.
     reads_all: bool,
     /// Some op may write any memory.
@@ -218,12 +218,14 @@ pub(crate) fn function_accesses(
         let found = accesses(&mut callee_forms, &nested);
         summary.reads_all |= found.reads_all;
         summary.writes_all |= found.writes_all;
-        summary.accesses.extend(
-            found
-                .accesses
-                .into_iter()
-                .map(|a| (a.kind, a.region, a.value.map(super::values::value_key))),
-        );
+        summary.accesses.extend(found.accesses.into_iter().map(|a| {
+            (
+                a.kind,
+                a.region,
+                a.value.map(super::values::value_key),
+                a.assumed,
+            )
+        }));
     }
     std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
     CALL_NESTING.with(|n| n.set(n.get() - 1));
@@ -347,6 +349,14 @@ fn reachable_effects(forms: &mut Forms, function: &OperationRef) -> Rc<Reach> {
     reach
 }
 
+/// The value key of a root's symbol (0 for other symbols).
+fn root_key(root: &super::region::Root) -> usize {
+    match root.symbol {
+        super::Symbol::Value(k) => k,
+        _ => 0,
+    }
+}
+
 /// True if `region`'s buffer (or one of a choice's) is of unknown origin.
 fn unknown_origin(region: &Region) -> bool {
     match &region.root.kind {
@@ -409,7 +419,7 @@ fn call_accesses<'c: 'a, 'a>(
             });
         }
     };
-    for (kind, access, value) in &summary.accesses {
+    for (kind, access, value, assumed) in &summary.accesses {
         // An access through a choice in the callee (an `arith.select` or
         // `scf.if` of its arguments) may be to each of its buffers, at its
         // positions there (trial 39: it was taken as any memory, a false
@@ -426,6 +436,19 @@ fn call_accesses<'c: 'a, 'a>(
                 .position(|a| super::Symbol::Value(super::values::value_key(*a)) == root.symbol)
                 .and_then(|i| op.operand_at(i));
             match (passed, &root.kind, value) {
+                // Every element the callee may reach from an argument it
+                // took through a view or a choice, or passed on to a call
+                // it does not know: any of the buffer under the view the
+                // call passes (a `memref.reinterpret_cast` in the callee
+                // reaches outside it; trial 41: a helper that cast the
+                // subview it got back to its base read an element in flight
+                // unreported).
+                (Some(passed), _, _)
+                    if inner.dims.is_none() && (*assumed || *value != Some(root_key(root))) =>
+                {
+                    let region = region_of(forms, passed, None);
+                    push(&mut out, *kind, passed, region);
+                }
                 (Some(value), _, _) => {
                     let region = passed_region(forms, op, &arguments, inner, value);
                     push(&mut out, *kind, value, region);

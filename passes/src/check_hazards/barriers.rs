@@ -57,8 +57,23 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
     barriers
         .into_iter()
         .filter_map(|barrier| {
-            let parent = divergent_parent(&divergence, &barrier, function)?;
+            // A call whose thread-dependent operands may decide whether the
+            // callee reaches its barrier (trial 41: `@h(%c)` holding
+            // `scf.if %c { gpu.barrier }`, called with `tid < 1`, was
+            // silent): the call itself is the deciding op.
+            let decided_inside = !BARRIERS.contains(&ops::name(&barrier))
+                && barrier.operands().any(|v| divergence.is_divergent(v))
+                && crate::access::effects::callee_function(&barrier)
+                    .is_some_and(|f| conditional_barrier(&f, &mut Vec::new()));
+            let parent = match divergent_parent(&divergence, &barrier, function) {
+                Some(parent) => parent,
+                None if decided_inside => barrier,
+                None => return None,
+            };
             let why = match ops::name(&parent) {
+                _ if parent == barrier => {
+                    "passes values that depend on the thread id to a function that reaches a barrier under control flow"
+                }
                 "scf.for" => {
                     "whose bounds or step depend on the thread id (so does its trip count)"
                 }
@@ -66,6 +81,8 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
             };
             let called = if BARRIERS.contains(&ops::name(&barrier)) {
                 ""
+            } else if parent == barrier {
+                " (or its callee's barrier, under control flow that the call's thread-dependent operands may decide)"
             } else {
                 " (it calls a function that holds a barrier)"
             };
@@ -113,4 +130,31 @@ fn holds_barrier(function: &OperationRef, holding: &mut Vec<usize>, seen: &mut V
         holding.push(key);
     }
     found
+}
+
+/// True if `function` may reach a barrier under control flow: a barrier
+/// outside the top level of its entry block, a call there of a function
+/// that holds one, or a top-level call of a function that reaches one so.
+/// `seen`: functions being looked at (a cycle of calls adds none).
+fn conditional_barrier(function: &OperationRef, seen: &mut Vec<usize>) -> bool {
+    let key = crate::access::values::op_key(function);
+    if seen.contains(&key) {
+        return false;
+    }
+    seen.push(key);
+    let entry = ops::blocks_of(function).first().copied();
+    ops::nested_ops(function).iter().any(|op| {
+        let top = op.block() == entry;
+        if BARRIERS.contains(&ops::name(op)) {
+            return !top;
+        }
+        crate::group_distance::is_call(op)
+            && crate::access::effects::callee_function(op).is_some_and(|f| {
+                if top {
+                    conditional_barrier(&f, seen)
+                } else {
+                    holds_barrier(&f, &mut Vec::new(), &mut Vec::new())
+                }
+            })
+    })
 }

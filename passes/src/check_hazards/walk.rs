@@ -202,11 +202,12 @@ pub struct CalleeWaits<'c, 'a> {
     /// Anywhere in the entry block.
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
     /// A `gpu.barrier` (or `nvvm.barrier0`) in its entry block before its
-    /// first access, its own or a function's its entry block calls there:
-    /// the call synchronizes the block before any of its accesses (trial
-    /// 40: a barrier in a helper was not counted, a false missing-barrier
-    /// error). A barrier after an access is not counted (never a missed
-    /// hazard).
+    /// first access and after every wait of `first`, its own or a
+    /// function's its entry block calls there: the call synchronizes the
+    /// block after those waits and before any of its accesses (trial 40: a
+    /// barrier in a helper was not counted, a false missing-barrier error).
+    /// A barrier after an access, or followed by a wait before the first
+    /// access, is not counted (never a missed hazard).
     pub barrier: bool,
 }
 
@@ -246,12 +247,19 @@ pub fn callee_waits<'c: 'a, 'a>(
             let queue = attributes::queue(&op);
             if !accessed {
                 smallest(&mut out.first, queue, pending, op);
+                // The caller applies `first` before the barrier: a wait
+                // after it would be ordered wrongly (the copies it
+                // completes are not behind the barrier).
+                out.barrier = false;
             }
             smallest(&mut out.all, queue, pending, op);
             continue;
         }
         if let Some(waits) = calls.get(&key(&op)).and_then(|f| known.get(f)) {
-            out.barrier |= waits.barrier && !accessed;
+            if !accessed {
+                // Its barrier follows its own first waits.
+                out.barrier = waits.barrier || out.barrier && waits.first.is_empty();
+            }
             for &(queue, pending, wait) in &waits.all {
                 smallest(&mut out.all, queue, pending, wait);
             }
