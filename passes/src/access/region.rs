@@ -1306,7 +1306,7 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
                 Some(Ok(rotated)) => options = rotated,
                 None => {
                     let values = carried_values(forms, &op, r + 1)?;
-                    return among_carried(forms, values, dims);
+                    return among_carried(forms, values, dims, &op, true);
                 }
             }
             // A loop that does not run returns the initial buffer (under
@@ -1394,7 +1394,7 @@ fn choice_at_depth(forms: &mut Forms, memref: Value, dims: &Option<Vec<Dim>>) ->
             Some(Ok(rotated)) => options = rotated,
             None => {
                 let values = carried_values(forms, &l, n)?;
-                return among_carried(forms, values, dims);
+                return among_carried(forms, values, dims, &l, false);
             }
         }
     }
@@ -1880,6 +1880,16 @@ fn carried_values<'c, 'a>(
                         }
                     }
                 }
+                // A buffer allocated in the body (by the loop, or by a
+                // helper it calls): one of an earlier iteration (trial 41:
+                // a loop that carried its last tile's allocation was of
+                // unknown origin, a remark on a real race).
+                "memref.alloc" | "memref.alloca" => values.push((v, true)),
+                _ if crate::group_distance::is_call(&op)
+                    && region_of(forms, v, None).root.kind == RootKind::Fresh =>
+                {
+                    values.push((v, true))
+                }
                 _ => {
                     let source = view_operand(&op)?;
                     pending.push((source, true));
@@ -1890,16 +1900,35 @@ fn carried_values<'c, 'a>(
     Some(values)
 }
 
-/// The choice among the buffers [`carried_values`] found, at `dims` (the
-/// whole buffer for those known only whole), under no condition.
+/// The choice among the buffers [`carried_values`] found for the loop `l`,
+/// at `dims` (the whole buffer for those known only whole), under no
+/// condition. A buffer allocated in `l`'s body is the allocation of an
+/// earlier iteration (its root [`Symbol::Stale`]); for `l`'s result
+/// (`after`), also that of its last iteration.
 fn among_carried(
     forms: &mut Forms,
     values: Vec<(Value, bool)>,
     dims: &Option<Vec<Dim>>,
+    l: &melior::ir::OperationRef,
+    after: bool,
 ) -> Option<Chosen> {
     let mut alternatives = Vec::new();
+    let mut regions = Vec::new();
     for (value, whole) in values {
         let region = region_of(forms, value, if whole { None } else { dims.clone() });
+        match region.root.symbol {
+            Symbol::Value(k) if super::values::defined_inside(k, l) => {
+                let mut stale = region.clone();
+                stale.root.symbol = Symbol::Stale(k);
+                if after {
+                    regions.push((value, whole, region));
+                }
+                regions.push((value, whole, stale));
+            }
+            _ => regions.push((value, whole, region)),
+        }
+    }
+    for (_, whole, region) in regions {
         match region.root.kind {
             RootKind::Choice(inner) => alternatives.extend(inner.into_iter().map(|mut a| {
                 if whole {
