@@ -2,21 +2,25 @@
 // buffers per call, conditions on low bits, and barriers in helpers.
 // RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:53:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK: check-hazards-call-effects.mlir:57:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:76:3: error: 'memref.store' op writes a buffer region that an async copy may still be writing (its destination)
+// CHECK: check-hazards-call-effects.mlir:80:3: error: 'memref.store' op writes a buffer region that an async copy may still be writing (its destination)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:113:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-effects.mlir:117:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:115:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-effects.mlir:119:3: error: 'memref.store' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:155:9: error: 'func.call' op may be reached by only some threads of the block (it calls a function that holds a barrier)
+// CHECK: check-hazards-call-effects.mlir:159:9: error: 'func.call' op may be reached by only some threads of the block (it calls a function that holds a barrier)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:148:12: error: 'func.call' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
+// CHECK: check-hazards-call-effects.mlir:152:12: error: 'func.call' op reads data that other threads copied asynchronously, with no gpu.barrier between the wait that completes it and this read (missing barrier)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:187:3: error: 'func.call' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
+// CHECK: check-hazards-call-effects.mlir:191:3: error: 'func.call' op writes a buffer region that an async copy may still be reading (its source) (write-after-read)
 // CHECK-NOT: {{error|remark}}
-// CHECK: check-hazards-call-effects.mlir:211:7: error: 'func.call' op may be reached by only some threads of the block (or its callee's barrier, under control flow that the call's thread-dependent operands may decide)
+// CHECK: check-hazards-call-effects.mlir:215:7: error: 'func.call' op may be reached by only some threads of the block (or its callee's barrier, under control flow that the call's thread-dependent operands may decide)
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-effects.mlir:234:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+// CHECK-NOT: {{error|remark}}
+// CHECK: check-hazards-call-effects.mlir:242:7: error: 'func.call' op may be reached by only some threads of the block (or its callee's barrier
 // CHECK-NOT: {{error|remark}}
 // Mutually recursive helpers that write a global: a call of them is an
 // access of all memory. A first call while nothing is in flight, then one
@@ -209,6 +213,33 @@ module attributes {gpu.container_module} {
       %tid = gpu.thread_id x
       func.call @sync_times(%c2) : (index) -> ()
       func.call @sync_times(%tid) : (index) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The thread id reaches the helper through a buffer of the thread's own: a
+// barrier under a condition on what the helper loads from it may be
+// skipped by some threads (was silent, trial 42).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    func.func @sync_if_low(%box: memref<1xindex, 5>) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %v = memref.load %box[%c0] : memref<1xindex, 5>
+      %low = arith.cmpi ult, %v, %c4 : index
+      scf.if %low {
+        gpu.barrier
+      }
+      return
+    }
+    gpu.func @kern() private(%box: memref<1xindex, 5>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      memref.store %tid, %box[%c0] : memref<1xindex, 5>
+      func.call @sync_if_low(%box) : (memref<1xindex, 5>) -> ()
       gpu.return
     }
   }

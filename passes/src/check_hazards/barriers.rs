@@ -61,8 +61,15 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
             // callee reaches its barrier (trial 41: `@h(%c)` holding
             // `scf.if %c { gpu.barrier }`, called with `tid < 1`, was
             // silent): the call itself is the deciding op.
+            // A buffer of the thread's own (private memory) may hold
+            // thread-dependent values too (trial 42: the thread id passed
+            // through an alloca).
             let decided_inside = !BARRIERS.contains(&ops::name(&barrier))
-                && barrier.operands().any(|v| divergence.is_divergent(v))
+                && barrier.operands().any(|v| {
+                    divergence.is_divergent(v)
+                        || crate::access::region::is_memref(v)
+                            && crate::access::region::is_thread_private(v)
+                })
                 && crate::access::effects::callee_function(&barrier)
                     .is_some_and(|f| conditional_barrier(&f, &mut Vec::new()));
             let parent = match divergent_parent(&divergence, &barrier, function) {
