@@ -1575,7 +1575,7 @@ fn call_result<'c, 'a>(
     let mut regions: Vec<(Region, Vec<Constraint>)> = Vec::new();
     for returned in summary.iter() {
         let mapped = returned.dims.as_ref().map(|d| mapping.dims(d));
-        let when = mapping.conditions(forms, &returned.when)?;
+        let when = mapping.conditions(forms, &returned.when);
         let region = match &returned.target {
             Target::Argument(k) => region_of(forms, call.operand_at(*k)?, mapped),
             // An allocation the callee makes is a new buffer at each call
@@ -1619,21 +1619,19 @@ fn call_result<'c, 'a>(
 /// narrow integer's form is congruent to its value, and the callee reads
 /// it exactly only through a modulo, so the operand's form serves), each
 /// `i1` argument's truth to the operand's ([`Forms::condition`]).
-struct Mapping {
+struct Mapping<'c, 'a> {
     /// Symbol to form.
     by: Vec<(Symbol, Lin)>,
-    /// `i1` argument to the call's operand number.
-    truth: Vec<(Symbol, usize)>,
-    /// The call (its op pointer).
-    call: usize,
+    /// `i1` argument to the call's operand.
+    truth: Vec<(Symbol, Value<'c, 'a>)>,
 }
 
-impl Mapping {
+impl<'c, 'a> Mapping<'c, 'a> {
     /// The mapping at `call` for the symbols that `returned` names.
     fn new(
         forms: &mut Forms,
         callee: &melior::ir::OperationRef,
-        call: &melior::ir::OperationRef,
+        call: &melior::ir::OperationRef<'c, 'a>,
         dims: &Option<Vec<Dim>>,
         returned: &[Returned],
     ) -> Option<Self> {
@@ -1666,18 +1664,15 @@ impl Mapping {
                 Some(1) => {
                     // Its truth, and its form (`extui %c` compared, trial
                     // 40).
-                    truth.push((symbol, j));
-                    by.push((symbol, forms.of(call.operand_at(j)?)));
+                    let operand = call.operand_at(j)?;
+                    truth.push((symbol, operand));
+                    by.push((symbol, forms.of(operand)));
                 }
                 Some(_) => by.push((symbol, forms.of(call.operand_at(j)?))),
                 None => {}
             }
         }
-        Some(Mapping {
-            by,
-            truth,
-            call: super::values::op_key(call),
-        })
+        Some(Mapping { by, truth })
     }
 
     /// The form `s` maps to.
@@ -1719,19 +1714,12 @@ impl Mapping {
 
     /// The conditions `when` in the caller's terms; one that names
     /// anything unmapped is dropped (a weaker choice, never a wrong one).
-    /// `None` where the call is not live.
-    fn conditions(&self, forms: &mut Forms, when: &[Constraint]) -> Option<Vec<Constraint>> {
+    fn conditions(&self, forms: &mut Forms, when: &[Constraint]) -> Vec<Constraint> {
         let mut out = Vec::new();
         for c in when {
             if let Constraint::Holds(symbol, holds) = c {
-                if let Some((_, j)) = self.truth.iter().find(|(t, _)| t == symbol) {
-                    // SAFETY: the key of a live call op.
-                    let call = unsafe {
-                        melior::ir::OperationRef::from_raw(mlir_sys::MlirOperation {
-                            ptr: self.call as *mut std::ffi::c_void,
-                        })
-                    };
-                    out.extend(forms.condition(call.operand_at(*j)?, *holds));
+                if let Some((_, operand)) = self.truth.iter().find(|(t, _)| t == symbol) {
+                    out.extend(forms.condition(*operand, *holds));
                 }
                 continue;
             }
@@ -1744,7 +1732,7 @@ impl Mapping {
                 out.push(mapped);
             }
         }
-        Some(out)
+        out
     }
 }
 
