@@ -31,7 +31,7 @@
 //!    asynchronously; the other apipe ops access no memory.
 
 use super::{
-    region::{indexed, is_memref, rank, region_of, whole, Region},
+    region::{indexed, is_memref, rank, region_of, unknown_origin, whole, Region},
     values::Forms,
 };
 use apipe_dialect::ops::Checked as _;
@@ -262,10 +262,11 @@ fn recursive_call_accesses<'c: 'a, 'a>(
             .map(|k| unsafe { super::values::value_of(*k) }),
     );
     for value in touched {
+        let region = region_of(forms, value, None);
         for kind in [AccessKind::Read, AccessKind::Write] {
             out.accesses.push(Access {
                 kind,
-                region: region_of(forms, value, None),
+                region: region.clone(),
                 value: Some(value),
                 collective: false,
                 assumed: true,
@@ -331,7 +332,8 @@ fn reachable_effects(forms: &mut Forms, function: &OperationRef) -> Rc<Reach> {
                     // reached functions' values, followed below.
                     None => {
                         for value in nested.operands().filter(|v| is_memref(*v)) {
-                            reach.all |= unknown_origin(&region_of(&mut callee_forms, value, None));
+                            reach.all |=
+                                unknown_origin(&region_of(&mut callee_forms, value, None).root);
                         }
                     }
                 }
@@ -340,32 +342,16 @@ fn reachable_effects(forms: &mut Forms, function: &OperationRef) -> Rc<Reach> {
             let found = accesses(&mut callee_forms, &nested);
             reach.all |= found.reads_all
                 || found.writes_all
-                || found.accesses.iter().any(|a| unknown_origin(&a.region));
+                || found
+                    .accesses
+                    .iter()
+                    .any(|a| unknown_origin(&a.region.root));
         }
     }
     std::mem::swap(&mut callee_forms.calls, &mut forms.calls);
     let reach = Rc::new(reach);
     forms.calls.reach.insert(key, Rc::clone(&reach));
     reach
-}
-
-/// The value key of a root's symbol (0 for other symbols).
-fn root_key(root: &super::region::Root) -> usize {
-    match root.symbol {
-        super::Symbol::Value(k) => k,
-        _ => 0,
-    }
-}
-
-/// True if `region`'s buffer (or one of a choice's) is of unknown origin.
-fn unknown_origin(region: &Region) -> bool {
-    match &region.root.kind {
-        super::region::RootKind::Other => true,
-        super::region::RootKind::Choice(alternatives) => {
-            alternatives.iter().any(|a| unknown_origin(&a.region))
-        }
-        _ => false,
-    }
 }
 
 /// Step 3 for a call whose callee has a body: what the callee (and what it
@@ -444,7 +430,8 @@ fn call_accesses<'c: 'a, 'a>(
                 // subview it got back to its base read an element in flight
                 // unreported).
                 (Some(passed), _, _)
-                    if inner.dims.is_none() && (*assumed || *value != Some(root_key(root))) =>
+                    if inner.dims.is_none()
+                        && (*assumed || value.map(super::Symbol::Value) != Some(root.symbol)) =>
                 {
                     let region = region_of(forms, passed, None);
                     push(&mut out, *kind, passed, region);

@@ -301,6 +301,18 @@ pub fn may_alias(a: &Root, b: &Root) -> bool {
     }
 }
 
+/// True if `root` is of unknown origin ([`RootKind::Other`]), or a choice
+/// that may be such a buffer.
+pub fn unknown_origin(root: &Root) -> bool {
+    match &root.kind {
+        RootKind::Other => true,
+        RootKind::Choice(alternatives) => {
+            alternatives.iter().any(|a| unknown_origin(&a.region.root))
+        }
+        _ => false,
+    }
+}
+
 /// True if each thread has its own copy of the buffer of `root`, so two
 /// threads never touch the same bytes of it: private memory (address space
 /// 5, `#gpu.address_space<private>`: PTX `.local`, a `gpu.func` private
@@ -1660,7 +1672,7 @@ impl<'c, 'a> Mapping<'c, 'a> {
             if !named.contains(&symbol) {
                 continue;
             }
-            match width_of(argument.r#type()) {
+            match super::values::width(argument.r#type()).filter(|w| *w <= 64) {
                 Some(1) => {
                     // Its truth, and its form (`extui %c` compared, trial
                     // 40).
@@ -1734,17 +1746,6 @@ impl<'c, 'a> Mapping<'c, 'a> {
         }
         out
     }
-}
-
-/// The width of an integer type, 64 for `index`; `None` for other types.
-fn width_of(ty: Type) -> Option<u32> {
-    if ty.is_index() {
-        return Some(64);
-    }
-    melior::ir::r#type::IntegerType::try_from(ty)
-        .ok()
-        .map(|t| t.width())
-        .filter(|w| *w <= 64)
 }
 
 /// The alternatives `region` is: each of a choice's, under its condition
@@ -1901,34 +1902,26 @@ fn among_carried(
     after: bool,
 ) -> Option<Chosen> {
     let mut alternatives = Vec::new();
-    let mut regions = Vec::new();
     for (value, whole) in values {
         let region = region_of(forms, value, if whole { None } else { dims.clone() });
-        match region.root.symbol {
+        let regions = match region.root.symbol {
             Symbol::Value(k) if super::values::defined_inside(k, l) => {
                 let mut stale = region.clone();
                 stale.root.symbol = Symbol::Stale(k);
                 if after {
-                    regions.push((value, whole, region));
+                    vec![region, stale]
+                } else {
+                    vec![stale]
                 }
-                regions.push((value, whole, stale));
             }
-            _ => regions.push((value, whole, region)),
-        }
-    }
-    for (_, whole, region) in regions {
-        match region.root.kind {
-            RootKind::Choice(inner) => alternatives.extend(inner.into_iter().map(|mut a| {
-                if whole {
-                    a.region.dims = None;
-                }
+            _ => vec![region],
+        };
+        for region in regions {
+            // Under no condition: the loop's choices are not followed.
+            alternatives.extend(flatten(region).into_iter().map(|mut a| {
                 a.when.clear();
                 a
-            })),
-            _ => alternatives.push(Alternative {
-                region,
-                when: Vec::new(),
-            }),
+            }));
         }
         if alternatives.len() > MAX_ALTERNATIVES {
             return None;
@@ -1946,19 +1939,9 @@ fn among(
 ) -> Option<Chosen> {
     let mut alternatives = Vec::new();
     for (value, when) in options {
-        let region = region_of(forms, value, dims.clone());
-        match &region.root.kind {
-            RootKind::Choice(inner) => {
-                for alternative in inner {
-                    let mut joined = when.clone();
-                    joined.extend(alternative.when.iter().cloned());
-                    alternatives.push(Alternative {
-                        region: alternative.region.clone(),
-                        when: joined,
-                    });
-                }
-            }
-            _ => alternatives.push(Alternative { region, when }),
+        for mut alternative in flatten(region_of(forms, value, dims.clone())) {
+            alternative.when.splice(0..0, when.iter().cloned());
+            alternatives.push(alternative);
         }
         if alternatives.len() > MAX_ALTERNATIVES {
             return None;

@@ -1753,7 +1753,7 @@ fn two_complement(form: Lin, bits: u32, signed: bool) -> Option<Lin> {
 
 /// The width of an integer or `index` type (`index` as 64 bits, the
 /// targets' index width); `None` for other types.
-fn width(ty: melior::ir::Type) -> Option<u32> {
+pub(crate) fn width(ty: melior::ir::Type) -> Option<u32> {
     if melior::ir::TypeLike::is_index(&ty) {
         return Some(64);
     }

@@ -64,17 +64,19 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
             // A buffer of the thread's own (private memory) may hold
             // thread-dependent values too (trial 42: the thread id passed
             // through an alloca).
-            let decided_inside = !BARRIERS.contains(&ops::name(&barrier))
-                && barrier.operands().any(|v| {
-                    divergence.is_divergent(v)
-                        || crate::access::region::is_memref(v)
-                            && crate::access::region::is_thread_private(v)
-                })
-                && crate::access::effects::callee_function(&barrier)
-                    .is_some_and(|f| conditional_barrier(&f, &mut Vec::new()));
+            let decided_inside = || {
+                !BARRIERS.contains(&ops::name(&barrier))
+                    && barrier.operands().any(|v| {
+                        divergence.is_divergent(v)
+                            || crate::access::region::is_memref(v)
+                                && crate::access::region::is_thread_private(v)
+                    })
+                    && crate::access::effects::callee_function(&barrier)
+                        .is_some_and(|f| conditional_barrier(&f, &mut Vec::new()))
+            };
             let parent = match divergent_parent(&divergence, &barrier, function) {
                 Some(parent) => parent,
-                None if decided_inside => barrier,
+                None if decided_inside() => barrier,
                 None => return None,
             };
             let why = match ops::name(&parent) {

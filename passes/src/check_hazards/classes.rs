@@ -730,7 +730,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             } else {
                 (HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite)
             };
-            let unknown = unknown_root(&region.root);
+            let unknown = crate::access::region::unknown_origin(&region.root);
             let verdict = self.meets_instance(op, region, &instance.dst, instance, threads);
             if verdict.0 .0.may() {
                 self.found(dst_kind, role, op, instance, verdict, unknown);
@@ -981,17 +981,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
             _ => true,
         }
-    }
-}
-
-/// True if `root` is of unknown origin ([`crate::access::RootKind::Other`]),
-/// or a choice that may be such a buffer.
-pub(super) fn unknown_root(root: &crate::access::Root) -> bool {
-    use crate::access::RootKind;
-    match &root.kind {
-        RootKind::Other => true,
-        RootKind::Choice(alternatives) => alternatives.iter().any(|a| unknown_root(&a.region.root)),
-        _ => false,
     }
 }
 

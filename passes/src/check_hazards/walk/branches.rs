@@ -144,7 +144,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                                     at,
                                     &instance,
                                     (verdict, true),
-                                    crate::check_hazards::classes::unknown_root(&region.root),
+                                    crate::access::region::unknown_origin(&region.root),
                                 );
                                 break;
                             }
