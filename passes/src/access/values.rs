@@ -1440,7 +1440,9 @@ impl Forms {
 
     /// The value of the `i1` `condition` where it is a constant, or
     /// `arith.andi` / `ori` / `xori` / `cmpi` of operands that are (the
-    /// forms of a `cmpi`'s operands constant): `None` otherwise.
+    /// forms of a `cmpi`'s operands constant; an `andi` with a false
+    /// operand is false and an `ori` with a true one true, whatever the
+    /// other): `None` otherwise.
     fn folded_condition(&mut self, condition: Value, depth: usize) -> Option<bool> {
         if let Some(c) = constant(condition) {
             return Some(c != 0);
@@ -1451,13 +1453,18 @@ impl Forms {
         let op = defining_op(condition)?;
         let name = ops::name(&op);
         if let ("arith.andi" | "arith.ori" | "arith.xori", 2) = (name, op.operand_count()) {
-            let a = self.folded_condition(op.operand_at(0)?, depth + 1)?;
-            let b = self.folded_condition(op.operand_at(1)?, depth + 1)?;
-            return Some(match name {
-                "arith.andi" => a && b,
-                "arith.ori" => a || b,
-                _ => a != b,
-            });
+            let a = self.folded_condition(op.operand_at(0)?, depth + 1);
+            let b = self.folded_condition(op.operand_at(1)?, depth + 1);
+            return match (name, a, b) {
+                ("arith.andi", Some(false), _) | ("arith.andi", _, Some(false)) => Some(false),
+                ("arith.ori", Some(true), _) | ("arith.ori", _, Some(true)) => Some(true),
+                (_, Some(a), Some(b)) => Some(match name {
+                    "arith.andi" => a && b,
+                    "arith.ori" => a || b,
+                    _ => a != b,
+                }),
+                _ => None,
+            };
         }
         // Operands read as their values (a narrower integer sign-extended:
         // the order of every predicate is kept).

@@ -209,6 +209,56 @@ pub struct CalleeWaits<'c, 'a> {
     /// A barrier after an access, or followed by a wait before the first
     /// access, is not counted (never a missed hazard).
     pub barrier: bool,
+    /// `Some((j, b))`: where [`Self::barrier`] is not, an `scf.if` on the
+    /// function's `i1` argument `j`, at the same place, whose region for
+    /// `b` (`then` for true) starts with a barrier: a call whose operand
+    /// `j` folds to `b` synchronizes as [`Self::barrier`] says (trial 41:
+    /// `scf.if %c { gpu.barrier }` in a helper called with `%true` was not
+    /// counted, a false missing-barrier error). Other operands: no barrier
+    /// (never a missed hazard).
+    pub barrier_if: Option<(usize, bool)>,
+}
+
+/// `Some((j, b))` if `op` is an `scf.if` on the `i1` argument `j` of
+/// `entry` whose region for `b` starts (before any op that may access
+/// memory, wait or call) with a `gpu.barrier` or `nvvm.barrier0`; the
+/// `then` region is tried first.
+fn barrier_under_argument<'c: 'a, 'a>(
+    op: &OperationRef<'c, 'a>,
+    entry: &BlockRef<'c, 'a>,
+    forms: &mut Forms,
+) -> Option<(usize, bool)> {
+    if !ops::is(op, "scf.if") {
+        return None;
+    }
+    let condition = op.operand(0).ok()?.to_raw();
+    let j = (0..entry.argument_count()).find(|&j| {
+        entry
+            .argument(j)
+            .is_ok_and(|a| a.to_raw().ptr == condition.ptr)
+    })?;
+    (0..op.region_count()).find_map(|r| {
+        let block = op.region_at(r)?.first_block()?;
+        let mut next = block.first_operation();
+        while let Some(inner) = next {
+            next = inner.next_in_block();
+            if ops::is(&inner, "gpu.barrier") || ops::is(&inner, "nvvm.barrier0") {
+                return Some((j, r == 0));
+            }
+            let found = accesses(forms, &inner);
+            if inner.region_count() > 0
+                || ops::is_apipe(&inner)
+                || group_distance::is_call(&inner)
+                || group_distance::unknown_call(&inner)
+                || found.reads_all
+                || found.writes_all
+                || !found.accesses.is_empty()
+            {
+                return None;
+            }
+        }
+        None
+    })
 }
 
 /// [`CalleeWaits`] of `function`; `None` if it makes none. A `func.call`
@@ -240,6 +290,9 @@ pub fn callee_waits<'c: 'a, 'a>(
             out.barrier |= !accessed;
             continue;
         }
+        if !accessed && !out.barrier && out.barrier_if.is_none() {
+            out.barrier_if = barrier_under_argument(&op, &entry, &mut forms);
+        }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING)
                 .unwrap_or(0)
@@ -251,6 +304,7 @@ pub fn callee_waits<'c: 'a, 'a>(
                 // after it would be ordered wrongly (the copies it
                 // completes are not behind the barrier).
                 out.barrier = false;
+                out.barrier_if = None;
             }
             smallest(&mut out.all, queue, pending, op);
             continue;
@@ -259,6 +313,9 @@ pub fn callee_waits<'c: 'a, 'a>(
             if !accessed {
                 // Its barrier follows its own first waits.
                 out.barrier = waits.barrier || out.barrier && waits.first.is_empty();
+                if !waits.first.is_empty() {
+                    out.barrier_if = None;
+                }
             }
             for &(queue, pending, wait) in &waits.all {
                 smallest(&mut out.all, queue, pending, wait);
@@ -279,7 +336,10 @@ pub fn callee_waits<'c: 'a, 'a>(
                 || !found.accesses.is_empty();
         }
     }
-    (!out.all.is_empty() || out.barrier).then_some(out)
+    if out.barrier {
+        out.barrier_if = None;
+    }
+    (!out.all.is_empty() || out.barrier || out.barrier_if.is_some()).then_some(out)
 }
 
 /// A `gpu.barrier`: the other threads' copies that their waits completed,
@@ -564,7 +624,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 for (queue, pending, wait) in waits.iter().flat_map(|w| w.first.iter()) {
                     self.complete(wait, state, *queue, Some(*pending), None, None);
                 }
-                if waits.as_ref().is_some_and(|w| w.barrier) && self.gpu {
+                let decided = waits
+                    .as_ref()
+                    .and_then(|w| w.barrier_if)
+                    .is_some_and(|(j, b)| {
+                        op.operand(j)
+                            .is_ok_and(|v| self.cache.forms.folded(v) == Some(b))
+                    });
+                if (waits.as_ref().is_some_and(|w| w.barrier) || decided) && self.gpu {
                     barrier(state);
                 }
                 self.plain(&op, state);
