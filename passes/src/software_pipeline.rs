@@ -412,8 +412,20 @@ pub fn software_pipeline<'c: 'a, 'a>(
     // loop that never runs: then the answer errs on the safe side, an
     // entry wait with nothing to wait for).
     let mut issuing = Issuing::default();
-    for p in &planned {
-        transform(&p.plan, options.sync, &mut constants, &mut issuing);
+    // The results of the loops transformed so far and what replaced them:
+    // a later loop may take one as a bound, an init or a buffer (trial 43:
+    // its plan kept the erased result, a crash or a loop fed by its own
+    // result).
+    let mut replaced = Replaced::default();
+    for p in &mut planned {
+        p.plan.refresh(&replaced);
+        transform(
+            &p.plan,
+            options.sync,
+            &mut constants,
+            &mut issuing,
+            &mut replaced,
+        );
     }
     // The emitted ops lost their annotations when cloned; the loops left
     // alone lose theirs now.
@@ -449,6 +461,7 @@ pub fn pipeline_for_loop(loop_op: OperationRef, options: PipelineOptions) -> Res
         options.sync,
         &mut BlockConstants::default(),
         &mut Issuing::default(),
+        &mut Replaced::default(),
     );
     Ok(())
 }
@@ -787,6 +800,7 @@ fn transform(
     sync: SyncForm,
     block_constants: &mut BlockConstants,
     issuing: &mut Issuing,
+    replaced: &mut Replaced,
 ) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
@@ -797,7 +811,7 @@ fn transform(
     if plan.trip_count == Some(0) {
         // The loop never runs: nothing to pipeline, no buffer to expand; its
         // results are the initial values.
-        replace_results(plan, &plan.inits);
+        replace_results(plan, &plan.inits, replaced);
         // Nothing refers to the loop any more.
         rewrite::erase_op(loop_op);
         return;
@@ -850,7 +864,7 @@ fn transform(
         None => emitter.emit_dynamic(),
     };
     emitter.drain(next);
-    replace_results(plan, &results);
+    replace_results(plan, &results, replaced);
     // Nothing refers to the loop any more; its body uses the old buffers,
     // so it goes first.
     rewrite::erase_op(loop_op);
@@ -1058,16 +1072,23 @@ fn issuing_functions(op: &OperationRef) -> FxHashSet<String> {
     crate::group_distance::functions_containing(op, &[ops::COPY, ops::COMMIT_GROUP])
 }
 
-/// Replaces each use of the results of the original loop by `values`.
-fn replace_results(plan: &Plan, values: &[MlirValue]) {
+/// Replaces each use of the results of the original loop by `values`,
+/// and records each replacement in `replaced`.
+fn replace_results(plan: &Plan, values: &[MlirValue], replaced: &mut Replaced) {
     // SAFETY: the loop is live.
     let loop_op = unsafe { OperationRef::from_raw(plan.loop_op) };
     for (j, &v) in values.iter().enumerate() {
         // SAFETY: `v` is live; the loop has one result per iter_arg.
         let with = unsafe { Value::from_raw(v) };
-        rewrite::replace_all_uses_with(loop_op.result(j).unwrap().into(), with);
+        let result = loop_op.result(j).unwrap();
+        replaced.insert(key(result.to_raw()), v);
+        rewrite::replace_all_uses_with(result.into(), with);
     }
 }
+
+/// The results of the transformed loops (by [`key`]: they are erased, and
+/// their addresses may be reused) and the values that replaced them.
+pub(crate) type Replaced = FxHashMap<usize, MlirValue>;
 
 /// The iteration a stage works on in the part being emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -106,6 +106,36 @@ pub(crate) fn key(value: MlirValue) -> usize {
     value.ptr as usize
 }
 
+impl Plan {
+    /// Brings the values from outside the loop up to date after other
+    /// loops were transformed (`replaced`: their results, erased, and what
+    /// replaced them): the bounds, step and inits are read again from the
+    /// loop's operands, and a buffer that was such a result becomes its
+    /// replacement. The loop and its body are live and unchanged (only
+    /// innermost loops are transformed, none inside another's body).
+    pub(crate) fn refresh(&mut self, replaced: &super::Replaced) {
+        if replaced.is_empty() {
+            return;
+        }
+        // SAFETY: the loop is live (see above).
+        let loop_op = unsafe { OperationRef::from_raw(self.loop_op) };
+        let operands: Vec<MlirValue> = loop_op.operands().map(|v| v.to_raw()).collect();
+        if let [lower, upper, step, inits @ ..] = &operands[..] {
+            (self.lower, self.upper, self.step) = (*lower, *upper, *step);
+            self.inits = inits.to_vec();
+        }
+        let now = |v: &mut MlirValue| {
+            if let Some(&with) = replaced.get(&key(*v)) {
+                *v = with;
+            }
+        };
+        self.own_slots.iter_mut().for_each(now);
+        for buffer in &mut self.buffers {
+            now(&mut buffer.value);
+        }
+    }
+}
+
 /// True if `op` is an `scf.for` that asks for pipelining: it carries
 /// `apipe.async_stages`, or an op of its body carries `apipe.stage`.
 pub(crate) fn is_annotated<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> bool {
