@@ -25,8 +25,11 @@
 //!    most [`MAX_PATHS`]; a value that does not change between iterations
 //!    (defined outside the loop) is the same on all the iterations compared;
 //! 4. on each path `P`, each read `r` active on `P` needs every write `w`
-//!    that some path `P'` (with the same loop-invariant values) makes and
-//!    that may overlap `r` to be made on `P` too: the same destination
+//!    before it (in the body's order) that some path `P'` (with the same
+//!    loop-invariant values) makes and that may overlap `r` to be made on
+//!    `P` too, before `r` (a write after `r` does not give `r` its
+//!    iteration's data; writes after the read are the carried reads of
+//!    `super::dependences`): the same destination
 //!    (same index values and element count), or, for constant indices,
 //!    covered by the constant intervals `P` writes. The first write that
 //!    fails is the one reported.
@@ -109,6 +112,9 @@ impl Region {
 
 struct Access<'c> {
     guard: Guard,
+    /// Its place in the body's walk order: on one path, the order its ops
+    /// run in within an iteration.
+    order: usize,
     region: Region,
     /// Where the write is and its op name (writes only).
     location: Option<(Location<'c>, &'static str)>,
@@ -141,6 +147,7 @@ fn collect<'c>(
             if uses.contains(&1) && indices.len() >= src_rank + dst_rank {
                 writes.push(Access {
                     guard: guard.clone(),
+                    order: writes.len() + reads.len(),
                     region: Region::of(&indices[src_rank..src_rank + dst_rank], elements, shape),
                     location: Some((op.location(), "apipe.copy")),
                 });
@@ -153,6 +160,7 @@ fn collect<'c>(
                 };
                 reads.push(Access {
                     guard: guard.clone(),
+                    order: writes.len() + reads.len(),
                     region: Region::of(&indices[..src_rank], read, shape),
                     location: None,
                 });
@@ -167,6 +175,7 @@ fn collect<'c>(
             };
             writes.push(Access {
                 guard: guard.clone(),
+                order: writes.len() + reads.len(),
                 region: Region::of(&operands[2..], count, shape),
                 location: Some((op.location(), name)),
             });
@@ -180,6 +189,7 @@ fn collect<'c>(
             };
             reads.push(Access {
                 guard: guard.clone(),
+                order: writes.len() + reads.len(),
                 region,
                 location: None,
             });
@@ -352,8 +362,16 @@ pub(crate) fn skipped_write<'c>(
     };
     // 4.
     for path in &paths {
-        let made: Vec<&Access> = writes.iter().filter(|w| holds(&w.guard, path)).collect();
-        let covered = |w: &Access, read: &Region| {
+        let made_on_path: Vec<&Access> = writes.iter().filter(|w| holds(&w.guard, path)).collect();
+        // What this path writes before `read` (trial 43: a store after the
+        // read matched a conditional one before it, so the iterations that
+        // skip the conditional store read another version's data).
+        let covered = |w: &Access, read: &Access| {
+            let made: Vec<&&Access> = made_on_path
+                .iter()
+                .filter(|m| m.order < read.order)
+                .collect();
+            let read = &read.region;
             if made.iter().any(|m| m.region == w.region) {
                 return true;
             }
@@ -387,13 +405,14 @@ pub(crate) fn skipped_write<'c>(
             .iter()
             .filter(|r| r.guard.is_none() || holds(&r.guard, path))
         {
-            for w in &writes {
+            // The writes before the read (those after it are the carried
+            // reads of `super::dependences`).
+            for w in writes.iter().filter(|w| w.order < read.order) {
                 let made_elsewhere = paths.iter().any(|other| {
                     invariant_part(other) == same_invariants
                         && (w.guard.is_none() || holds(&w.guard, other))
                 });
-                if made_elsewhere && w.region.may_overlap(&read.region) && !covered(w, &read.region)
-                {
+                if made_elsewhere && w.region.may_overlap(&read.region) && !covered(w, read) {
                     return w.location;
                 }
             }

@@ -1212,10 +1212,69 @@ fn covers_in_block(forms: &mut Forms, w: &Access, r: &Access, l: &OperationRef) 
                     None => d == Lin::constant(0) && ew >= er,
                 })
         } else {
-            ur.plus(&uw, -1)
-                .is_some_and(|shift| !shift.mentions(iteration))
+            let Some(shift) = ur.plus(&uw, -1).filter(|d| !d.mentions(iteration)) else {
+                return false;
+            };
+            // The thread-dependent parts (trial 43: a read of `buf[tid +
+            // 8]` was taken as covered by the copy into `buf[tid]` of a
+            // block of 8 threads, which writes `buf[0..8)` only).
+            let (Some(rest_w), Some(rest_r)) = (sw.plus(&uw, -1), sr.plus(&ur, -1)) else {
+                return false;
+            };
+            if rest_r == rest_w {
+                // Each thread reads within what it writes itself.
+                return shift.as_constant().is_some_and(|d| d >= 0 && d + er <= ew);
+            }
+            match block_union(&rest_w, l).zip(bounds(&rest_r)) {
+                // The block's threads write `[uw, uw + B - 1 + ew)`; the
+                // read is within it.
+                Some((threads, (lo, hi))) => shift
+                    .as_constant()
+                    .is_some_and(|d| d + lo >= 0 && d + hi + er <= threads - 1 + ew),
+                // Otherwise the read is taken to pick a position of the
+                // tile the block writes (a block size the kernel does not
+                // state: docs/pipelining.md).
+                None => true,
+            }
         }
     })
+}
+
+/// The number of threads `B` along the dimension of the thread id `x` is
+/// (`x` being exactly one block thread id), where the kernel states its
+/// block size: the write `uw + x` of every thread covers `[uw, uw + B)`.
+fn block_union(x: &Lin, l: &OperationRef) -> Option<i64> {
+    let Symbol::Value(k) = x.as_symbol()? else {
+        return None;
+    };
+    // SAFETY: symbol keys are made from live values of the function.
+    let value = unsafe { access::values::value_of(k) };
+    let d = access::values::block_thread_id_dimension(value)?;
+    access::values::known_block_size(l, d)
+}
+
+/// Constant bounds `[lo, hi]` of `x`: a constant, or `x mod V` (with a
+/// constant added) in `[0, V - 1]` (`remsi`: `[-(V - 1), V - 1]`).
+fn bounds(x: &Lin) -> Option<(i64, i64)> {
+    if let Some(c) = x.as_constant() {
+        return Some((c, c));
+    }
+    let mut terms = x.terms();
+    let (atom, 1) = terms.next()? else {
+        return None;
+    };
+    if terms.next().is_some() {
+        return None;
+    }
+    let c = x.plus(&Lin::atom(atom.clone()), -1)?.as_constant()?;
+    match atom {
+        // `remsi` keeps the dividend's sign: `(-V, V)`.
+        access::affine::Atom::Mod(_, v, access::affine::Signedness::Signed) => {
+            Some((c.checked_sub(v - 1)?, c.checked_add(v - 1)?))
+        }
+        access::affine::Atom::Mod(_, v, _) => Some((c, c.checked_add(v - 1)?)),
+        _ => None,
+    }
 }
 
 /// The dimensions of the regions of `w` and `r` for [`covers`] and
