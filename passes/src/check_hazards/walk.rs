@@ -52,8 +52,13 @@ const MOST_BEFORE_WIDENING: usize = 68;
 /// `(rounds)^depth`. The budget is per nest, not per function, so that a
 /// long function of many ordinary loops (the pipeliner's output on 250
 /// tile streams) keeps its precision: the cost stays linear in the number
-/// of nests.
-const WORK_BUDGET: usize = 50_000;
+/// of nests. A loop pipelined with `S` stages keeps about `S` copies in
+/// flight for `S` rounds over a body of about `S` ops (`S^3`): 1,000,000
+/// covers the 64 stages the pipeliner allows, host and kernel (trial 43: at
+/// 50,000 the budget ran out from 39-48 stages on, and the widened fixed
+/// point both cost more, 30 s for a 64-stage kernel, and reported false
+/// races).
+const WORK_BUDGET: usize = 1_000_000;
 
 /// The rounds of one loop's fixed point: before widening, and before
 /// regions become whole buffers.
