@@ -108,3 +108,71 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The same counter in a kernel that does not state its block size (trial
+// 44): the read of `buf[8]` is taken to be within the tile the block
+// copies, but the store into it of an earlier iteration still counts.
+gpu.module @kernels {
+  gpu.func @counter_unknown_block(%A: memref<256xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias})
+      workgroup(%buf: memref<32xf32, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %one = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %is0 = arith.cmpi eq, %tid, %c0 : index
+    scf.for %j = %c0 to %c8 step %c1 {
+      %b = arith.muli %j, %c8 : index
+      %off = arith.addi %b, %tid : index
+      apipe.copy %A[%off], %buf[%tid], 1 : memref<256xf32> to memref<32xf32, 3>
+      gpu.barrier
+      %x = memref.load %buf[%tid] : memref<32xf32, 3>
+      // expected-error @+1 {{'memref.load' op may read data that an earlier iteration wrote into the buffer}}
+      %r = memref.load %buf[%c8] : memref<32xf32, 3>
+      %s = arith.addf %x, %r : f32
+      memref.store %s, %out[%off] : memref<64xf32>
+      gpu.barrier
+      scf.if %is0 {
+        %n = arith.addf %r, %one : f32
+        // expected-note @+1 {{the write of an earlier iteration}}
+        memref.store %n, %buf[%c8] : memref<32xf32, 3>
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Per-thread sums at `buf[min(tid + 8, 32)]` (an index whose bounds are not
+// shown) in a block of 8 threads (trial 44).
+gpu.module @kernels {
+  gpu.func @unknown_bounds(%A: memref<256xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias})
+      workgroup(%buf: memref<33xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    scf.for %j = %c0 to %c8 step %c1 {
+      %b = arith.muli %j, %c8 : index
+      %off = arith.addi %b, %tid : index
+      apipe.copy %A[%off], %buf[%tid], 1 : memref<256xf32> to memref<33xf32, 3>
+      gpu.barrier
+      %x = memref.load %buf[%tid] : memref<33xf32, 3>
+      %t8 = arith.addi %tid, %c8 : index
+      %ci = arith.minui %t8, %c32 : index
+      // expected-error @+1 {{'memref.load' op may read data that an earlier iteration wrote into the buffer}}
+      %r = memref.load %buf[%ci] : memref<33xf32, 3>
+      %s = arith.addf %x, %r : f32
+      // expected-note @+1 {{the write of an earlier iteration}}
+      memref.store %s, %buf[%ci] : memref<33xf32, 3>
+      memref.store %s, %out[%off] : memref<64xf32>
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
