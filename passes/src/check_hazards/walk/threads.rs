@@ -295,6 +295,48 @@ impl<'c, 'a> Analysis<'c, 'a> {
         variant
     }
 
+    /// True if iter_arg `j` of the `scf.for` `l` (or its result `j`, the
+    /// key `k`) may differ between threads: its bounds, its init or what
+    /// the body yields for it may. The iter_arg is taken to be the same in
+    /// every thread while its yield is followed (a cycle), and what was
+    /// found under that assumption is forgotten when it fails (as for
+    /// `scf.while` arguments).
+    fn for_carried_variant(
+        &mut self,
+        l: &OperationRef<'c, 'a>,
+        j: usize,
+        k: usize,
+        depth: usize,
+    ) -> bool {
+        if (0..3).any(|i| {
+            l.operand(i)
+                .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+        }) || l
+            .operand(3 + j)
+            .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+        {
+            return true;
+        }
+        let body = l.region_at(0).and_then(|r| r.first_block());
+        let Some(argument) = body.and_then(|b| b.argument(1 + j).ok()) else {
+            return true;
+        };
+        let yielded = body
+            .and_then(|b| b.terminator())
+            .and_then(|t| t.operand_at(j))
+            .map(key_of_value);
+        let known: FxHashSet<usize> = self.variant.keys().copied().collect();
+        let argument = key_of_value(argument.into());
+        self.variant.insert(argument, false);
+        self.variant.insert(k, false);
+        let variant = yielded.is_none_or(|v| self.value_variant(v, depth + 1));
+        if variant {
+            self.variant.retain(|key, v| known.contains(key) || *v);
+            self.variant.insert(argument, true);
+        }
+        variant
+    }
+
     pub(super) fn value_variant(&mut self, k: usize, depth: usize) -> bool {
         if let Some(v) = self.variant.get(&k) {
             return *v;
@@ -339,6 +381,38 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         .into_iter()
                         .any(|o| self.value_variant(o, depth + 1))
                 }
+                // A loop's result is its last iteration's iter_arg (or the
+                // init); a branch op's, what the branch taken yields, on a
+                // condition the same in every thread (trial 44: the bound
+                // of a loop taken from an earlier loop's count made its
+                // barrier count as skipped by some threads, a false
+                // missing-barrier error).
+                "scf.for" => match (0..op.result_count())
+                    .find(|&j| op.result(j).is_ok_and(|r| key_of_value(r.into()) == k))
+                {
+                    Some(j) => self.for_carried_variant(&op, j, k, depth),
+                    None => true,
+                },
+                "scf.if" | "scf.index_switch" => {
+                    let j = (0..op.result_count())
+                        .find(|&j| op.result(j).is_ok_and(|r| key_of_value(r.into()) == k));
+                    let condition = op.operand(0).ok().map(key_of_value);
+                    match (j, condition) {
+                        (Some(j), Some(c)) => {
+                            self.value_variant(c, depth + 1)
+                                || (0..op.region_count()).any(|r| {
+                                    let yielded = op
+                                        .region_at(r)
+                                        .and_then(|r| r.first_block())
+                                        .and_then(|b| b.terminator())
+                                        .and_then(|t| t.operand_at(j))
+                                        .map(key_of_value);
+                                    yielded.is_none_or(|v| self.value_variant(v, depth + 1))
+                                })
+                        }
+                        _ => true,
+                    }
+                }
                 _ => true,
             }
         } else if let Some((block, n)) = block_argument(value) {
@@ -350,6 +424,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     p.operand(i)
                         .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
                 }),
+                Some(p) if ops::is(&p, "scf.for") => self.for_carried_variant(&p, n - 1, k, depth),
                 Some(p) if ops::is(&p, "scf.while") => {
                     self.while_argument_variant(&p, block, n, k, depth)
                 }
