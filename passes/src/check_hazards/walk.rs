@@ -187,6 +187,15 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         } else if ops::is(&op, ops::MBARRIER_INIT) {
             let slots = op.operand_at(0).and_then(ops::ring_slots).unwrap_or(0);
             depth = depth.max(slots);
+        } else if ops::is(&op, "scf.for") || ops::is(&op, "scf.while") {
+            // Token form: a loop that carries a window of `k` tokens keeps
+            // up to `k` groups in flight, as `pending = k - 1` would
+            // (trial 44: with 9 stages and `sync=tokens` the fixed point
+            // widened before the window settled, false races).
+            let tokens = (0..op.result_count())
+                .filter(|&j| op.result(j).is_ok_and(|r| ops::is_token_type(r.r#type())))
+                .count();
+            depth = depth.max(i64::try_from(tokens).unwrap_or(i64::MAX));
         }
     }
     (depth.clamp(0, MOST_BEFORE_WIDENING as i64) as usize + 2)
