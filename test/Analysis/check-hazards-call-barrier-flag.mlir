@@ -62,3 +62,37 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The operand folds to true whatever the thread-dependent value it is
+// computed from (`ori %c, true`): every thread reaches the barrier, no
+// divergent barrier and no missing one (trial 45).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    func.func @sync_if(%c: i1) {
+      scf.if %c {
+        gpu.barrier
+      }
+      return
+    }
+    gpu.func @kern(%out: memref<4xf32>) workgroup(%buf: memref<4xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %true = arith.constant true
+      %tid = gpu.thread_id x
+      %ti = arith.index_cast %tid : index to i64
+      %tf = arith.sitofp %ti : i64 to f32
+      memref.store %tf, %buf[%tid] : memref<4xf32, 3>
+      %first = arith.cmpi eq, %tid, %c0 : index
+      %always = arith.ori %first, %true : i1
+      func.call @sync_if(%always) : (i1) -> ()
+      %t1 = arith.addi %tid, %c1 : index
+      %nb = arith.remui %t1, %c4 : index
+      %x = memref.load %buf[%nb] : memref<4xf32, 3>
+      memref.store %x, %out[%tid] : memref<4xf32>
+      gpu.return
+    }
+  }
+}

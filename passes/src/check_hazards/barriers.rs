@@ -54,6 +54,7 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
         return Vec::new();
     }
     let divergence = Divergence::compute(function);
+    let mut forms = crate::access::Forms::new();
     barriers
         .into_iter()
         .filter_map(|barrier| {
@@ -64,10 +65,13 @@ pub(super) fn divergent_barriers<'c: 'a, 'a>(
             // A buffer of the thread's own (private memory) may hold
             // thread-dependent values too (trial 42: the thread id passed
             // through an alloca).
-            let decided_inside = || {
+            // An operand that folds to a constant is the same in every
+            // thread, whatever it is computed from (trial 45: `ori %c,
+            // %true` with `%c = tid < 4`, a false divergent barrier).
+            let mut decided_inside = || {
                 !BARRIERS.contains(&ops::name(&barrier))
                     && barrier.operands().any(|v| {
-                        divergence.is_divergent(v)
+                        divergence.is_divergent(v) && forms.folded(v).is_none()
                             || crate::access::region::is_memref(v)
                                 && crate::access::region::is_thread_private(v)
                     })

@@ -1120,9 +1120,11 @@ fn carried_read(
                 .filter(|(_, w)| {
                     // A write of the same elements in every iteration, earlier
                     // than the read, overwrites what an earlier iteration
-                    // wrote there before the read.
+                    // wrote there before the read (all of them: not a
+                    // masked one, trial 45).
                     !((w.k, w.nested) < (r.k, r.nested)
                         && (paths_checked || runs_whenever(&w.op, &r.op, l))
+                        && w.definite
                         && same_in_every_iteration(w, l))
                 })
                 .find(|(wi, w)| {
