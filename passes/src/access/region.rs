@@ -374,6 +374,27 @@ pub fn is_thread_private(value: Value) -> bool {
     }
 }
 
+/// True if the memref `value` is a view of a `memref.alloc` that GPU code
+/// runs outside workgroup memory: every thread that runs it gets a buffer
+/// of its own (device `malloc`), so what a thread loads from it may be
+/// what only that thread stored (trial 45: the thread id stored there and
+/// loaded back decided a barrier, a deadlock the checker missed).
+pub fn is_per_thread_allocation(value: Value) -> bool {
+    let mut value = value;
+    loop {
+        let Some(op) = defining_op(value) else {
+            return false;
+        };
+        if ops::is(&op, "memref.alloc") {
+            return ops::in_gpu_code(&op) && memory_space(value.r#type()) != "3";
+        }
+        match view_operand(&op) {
+            Some(source) => value = source,
+            None => return false,
+        }
+    }
+}
+
 /// True if the roots are the same buffer (one value, or one global); a
 /// choice only if the other is the same choice under the same conditions
 /// (the same value in another iteration may be another buffer).

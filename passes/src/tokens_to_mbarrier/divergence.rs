@@ -22,7 +22,9 @@
 //! thread gets the value before its own update) and of `gpu.shuffle` are
 //! sources, and so is what an op reads from thread-private memory (a
 //! `memref.alloca` in GPU code or the private address space: each thread
-//! reads its own copy, whatever it stored there).
+//! reads its own copy, whatever it stored there), or from a `memref.alloc`
+//! that GPU code runs outside workgroup memory (each thread allocates its
+//! own buffer).
 //!
 //! `gpu.subgroup_id` and the warp id are sources too (they differ between
 //! the warps of a block), and so are the thread ids of a `gpu.launch` body
@@ -182,7 +184,10 @@ impl Divergence {
             }
             _ if op.region_count() == 0 => {
                 if self.any(op.operands())
-                    || op.operands().any(crate::access::region::is_thread_private)
+                    || op.operands().any(|v| {
+                        crate::access::region::is_thread_private(v)
+                            || crate::access::region::is_per_thread_allocation(v)
+                    })
                 {
                     for result in op.results() {
                         self.mark(result.into());
