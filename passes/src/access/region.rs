@@ -356,22 +356,15 @@ fn view_operand<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>) -> Option<Value<'
 /// [`thread_private`]): its type or that of a buffer it views is in the
 /// private space, or its root is a `memref.alloca` in GPU code.
 pub fn is_thread_private(value: Value) -> bool {
-    let mut value = value;
-    loop {
-        if is_memref(value) && memory_space(value.r#type()) == "5" {
+    for v in viewed(value) {
+        if is_memref(v) && memory_space(v.r#type()) == "5" {
             return true;
         }
-        let Some(op) = defining_op(value) else {
-            return false;
-        };
-        if ops::is(&op, "memref.alloca") {
+        if let Some(op) = defining_op(v).filter(|op| ops::is(op, "memref.alloca")) {
             return ops::in_gpu_code(&op);
         }
-        match view_operand(&op) {
-            Some(source) => value = source,
-            None => return false,
-        }
     }
+    false
 }
 
 /// True if the memref `value` is a view of a `memref.alloc` that GPU code
@@ -380,19 +373,19 @@ pub fn is_thread_private(value: Value) -> bool {
 /// what only that thread stored (trial 45: the thread id stored there and
 /// loaded back decided a barrier, a deadlock the checker missed).
 pub fn is_per_thread_allocation(value: Value) -> bool {
-    let mut value = value;
-    loop {
-        let Some(op) = defining_op(value) else {
-            return false;
-        };
-        if ops::is(&op, "memref.alloc") {
-            return ops::in_gpu_code(&op) && memory_space(value.r#type()) != "3";
-        }
-        match view_operand(&op) {
-            Some(source) => value = source,
-            None => return false,
-        }
-    }
+    viewed(value).any(|v| {
+        defining_op(v).is_some_and(|op| {
+            ops::is(&op, "memref.alloc") && ops::in_gpu_code(&op) && memory_space(v.r#type()) != "3"
+        })
+    })
+}
+
+/// `value`, then each buffer it is a view of ([`view_operand`]), outermost
+/// view first.
+fn viewed<'c: 'a, 'a>(value: Value<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {
+    std::iter::successors(Some(value), |v| {
+        defining_op(*v).and_then(|op| view_operand(&op))
+    })
 }
 
 /// True if the roots are the same buffer (one value, or one global); a

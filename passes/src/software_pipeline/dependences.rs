@@ -209,14 +209,9 @@ fn definite(op: &OperationRef) -> bool {
         "vector.transfer_write" => {
             // Operands: the vector, the memref, one index per dimension,
             // then the mask if there is one.
-            let rank = op
-                .operand_at(1)
-                .and_then(|m| melior::ir::r#type::MemRefType::try_from(m.r#type()).ok())
-                .map(|m| {
-                    use melior::ir::r#type::ShapedTypeLike as _;
-                    m.rank()
-                });
-            rank.is_some_and(|r| op.operand_count() == 2 + r)
+            op.operand_at(1)
+                .and_then(access::region::rank)
+                .is_some_and(|r| op.operand_count() == 2 + r)
         }
         _ => true,
     }

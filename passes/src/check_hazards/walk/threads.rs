@@ -283,16 +283,44 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return terminator_operand(region(0), n + 1)
                 .is_none_or(|v| self.value_variant(v, depth + 1));
         }
+        let init = w.operand(n).ok().map(key_of_value);
+        let yielded = terminator_operand(region(1), n);
+        self.assuming_uniform(&[k], |this| {
+            init.is_none_or(|v| this.value_variant(v, depth + 1))
+                || yielded.is_none_or(|v| this.value_variant(v, depth + 1))
+        })
+    }
+
+    /// `check`, with the values `assumed` taken to be the same in every
+    /// thread meanwhile (a cycle through a loop); if it finds them variant,
+    /// the answers found under the assumption are dropped and `assumed`
+    /// are variant (a least fixed point).
+    fn assuming_uniform(
+        &mut self,
+        assumed: &[usize],
+        check: impl FnOnce(&mut Self) -> bool,
+    ) -> bool {
         let known: FxHashSet<usize> = self.variant.keys().copied().collect();
-        self.variant.insert(k, false);
-        let variant = w
-            .operand(n)
-            .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
-            || terminator_operand(region(1), n).is_none_or(|v| self.value_variant(v, depth + 1));
+        for &k in assumed {
+            self.variant.insert(k, false);
+        }
+        let variant = check(self);
         if variant {
             self.variant.retain(|key, v| known.contains(key) || *v);
+            for &k in assumed {
+                self.variant.insert(k, true);
+            }
         }
         variant
+    }
+
+    /// True if the bounds or the step of the `scf.for` `l` may differ
+    /// between threads.
+    fn bounds_variant(&mut self, l: &OperationRef<'c, 'a>, depth: usize) -> bool {
+        (0..3).any(|i| {
+            l.operand(i)
+                .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
+        })
     }
 
     /// True if iter_arg `j` of the `scf.for` `l` (or its result `j`, the
@@ -308,33 +336,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
         k: usize,
         depth: usize,
     ) -> bool {
-        if (0..3).any(|i| {
-            l.operand(i)
+        if self.bounds_variant(l, depth)
+            || l.operand(3 + j)
                 .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
-        }) || l
-            .operand(3 + j)
-            .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
         {
             return true;
         }
-        let body = l.region_at(0).and_then(|r| r.first_block());
-        let Some(argument) = body.and_then(|b| b.argument(1 + j).ok()) else {
+        let Some(argument) = names::arguments(l, 0, 1).get(j).map(|a| key_of_value(*a)) else {
             return true;
         };
-        let yielded = body
-            .and_then(|b| b.terminator())
-            .and_then(|t| t.operand_at(j))
-            .map(key_of_value);
-        let known: FxHashSet<usize> = self.variant.keys().copied().collect();
-        let argument = key_of_value(argument.into());
-        self.variant.insert(argument, false);
-        self.variant.insert(k, false);
-        let variant = yielded.is_none_or(|v| self.value_variant(v, depth + 1));
-        if variant {
-            self.variant.retain(|key, v| known.contains(key) || *v);
-            self.variant.insert(argument, true);
-        }
-        variant
+        let yielded = names::yielded(l, 0, 0).get(j).map(|v| key_of_value(*v));
+        self.assuming_uniform(&[argument, k], |this| {
+            yielded.is_none_or(|v| this.value_variant(v, depth + 1))
+        })
     }
 
     pub(super) fn value_variant(&mut self, k: usize, depth: usize) -> bool {
@@ -387,30 +401,21 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 // of a loop taken from an earlier loop's count made its
                 // barrier count as skipped by some threads, a false
                 // missing-barrier error).
-                "scf.for" => match (0..op.result_count())
-                    .find(|&j| op.result(j).is_ok_and(|r| key_of_value(r.into()) == k))
-                {
-                    Some(j) => self.for_carried_variant(&op, j, k, depth),
-                    None => true,
-                },
-                "scf.if" | "scf.index_switch" => {
-                    let j = (0..op.result_count())
-                        .find(|&j| op.result(j).is_ok_and(|r| key_of_value(r.into()) == k));
-                    let condition = op.operand(0).ok().map(key_of_value);
-                    match (j, condition) {
-                        (Some(j), Some(c)) => {
-                            self.value_variant(c, depth + 1)
+                "scf.for" | "scf.if" | "scf.index_switch" => {
+                    // SAFETY: `value` is a result of the live op `op`.
+                    let j = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) };
+                    match usize::try_from(j) {
+                        Err(_) => true,
+                        Ok(j) if name == "scf.for" => self.for_carried_variant(&op, j, k, depth),
+                        Ok(j) => {
+                            op.operand(0)
+                                .is_ok_and(|c| self.value_variant(key_of_value(c), depth + 1))
                                 || (0..op.region_count()).any(|r| {
-                                    let yielded = op
-                                        .region_at(r)
-                                        .and_then(|r| r.first_block())
-                                        .and_then(|b| b.terminator())
-                                        .and_then(|t| t.operand_at(j))
-                                        .map(key_of_value);
-                                    yielded.is_none_or(|v| self.value_variant(v, depth + 1))
+                                    names::yielded(&op, r, 0).get(j).is_none_or(|v| {
+                                        self.value_variant(key_of_value(*v), depth + 1)
+                                    })
                                 })
                         }
-                        _ => true,
                     }
                 }
                 _ => true,
@@ -420,10 +425,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
                     ops::is(&p, "gpu.launch") && (3..6).contains(&n)
                 }
-                Some(p) if ops::is(&p, "scf.for") && n == 0 => (0..3).any(|i| {
-                    p.operand(i)
-                        .is_ok_and(|v| self.value_variant(key_of_value(v), depth + 1))
-                }),
+                Some(p) if ops::is(&p, "scf.for") && n == 0 => self.bounds_variant(&p, depth),
                 Some(p) if ops::is(&p, "scf.for") => self.for_carried_variant(&p, n - 1, k, depth),
                 Some(p) if ops::is(&p, "scf.while") => {
                     self.while_argument_variant(&p, block, n, k, depth)
