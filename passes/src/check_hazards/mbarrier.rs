@@ -636,6 +636,12 @@ struct Val {
     /// slot moved by `c` (`(x mod K + c) mod K`) is the slot of the count
     /// `x + c`, which may be in the next phase (step 4).
     slot_of: RingMap<(i64, i64)>,
+    /// `g > 0`: the value is `>= 0` or `<= -g` on every path (0: nothing
+    /// known). A count carried with the `apipe.ready` sentinel (`-2^40`,
+    /// docs/mbarrier.md) as its init is one: under the guard
+    /// `n - x <=u c` it is then at least `n - c > -g`, hence `>= 0`, and
+    /// `arith.remui`/`divui` read it exactly for every K (trial 46 F1).
+    gap: i64,
 }
 
 /// [`Val::TOP`], to borrow ([`State::val`]).
@@ -649,6 +655,7 @@ impl Val {
         shape: Shape::None,
         pipe: RingMap::EMPTY,
         slot_of: RingMap::EMPTY,
+        gap: 0,
     };
 
     fn top() -> Val {
@@ -658,7 +665,17 @@ impl Val {
     fn constant(v: i64) -> Val {
         Val {
             range: Itv::exact(v),
+            gap: if v < 0 { v.saturating_neg() } else { 0 },
             ..Val::top()
+        }
+    }
+
+    /// [`Val::gap`], with a value known `>= 0` counted as `>= 0 or <= -∞`.
+    fn gap(&self) -> i64 {
+        if self.range.lo >= 0 {
+            i64::MAX
+        } else {
+            self.gap
         }
     }
 }
@@ -972,6 +989,11 @@ impl State {
                         .filter(|(r, x)| b.slot_of.get(r) == Some(x))
                         .map(|(r, x)| (*r, *x))
                         .collect(),
+                    // Widening drops a gap that would shrink (termination).
+                    gap: match (a.gap(), b.gap()) {
+                        (ga, gb) if gb < ga && widen && !kept.contains(k) => 0,
+                        (ga, gb) => ga.min(gb),
+                    },
                 },
             );
         }

@@ -144,9 +144,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     // any k.
                     // `arith.divui` of a count that may be negative divides
                     // `2^64 + x`: another parity unless k is a power of two.
+                    // The wait that reads the parity checks that x is a
+                    // floor there (a guard around it may prove x >= 0).
                     (0 | 1, Shape::And { base, mask: 1 }, Some(0))
-                        if matches!(state.val(base).shape, Shape::Div { base: x, k }
-                            if unsigned_is_floor(state, state.val(x), k)) =>
+                        if matches!(state.val(base).shape, Shape::Div { .. }) =>
                     {
                         let Shape::Div { base, k } = state.val(base).shape else {
                             unreachable!()
@@ -362,12 +363,14 @@ pub(super) fn slot_base(state: &State, slot: &Val, k: i64) -> Option<usize> {
 }
 
 /// True if the value `v` is `>= 0` on every path: by its range, or as a
-/// count `n - δ` of a ring whose `n` is at least `δ`.
+/// count `n - δ` of a ring whose `n` is at least `δ`, or, for a value that
+/// is `>= 0` or `<= -g` ([`Val::gap`]), a count `n - δ > -g`.
 pub(super) fn nonnegative(state: &State, v: &Val) -> bool {
     v.range.lo >= 0
         || state.rings.iter().any(|(key, r)| {
             let d = state.rel(v, *key);
-            d.hi < INF && r.n.lo.saturating_sub(d.hi) >= 0
+            let least = r.n.lo.saturating_sub(d.hi);
+            d.hi < INF && (least >= 0 || v.gap > 0 && least > v.gap.saturating_neg())
         })
 }
 

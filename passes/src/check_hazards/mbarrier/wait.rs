@@ -12,6 +12,21 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         };
         let slot = self.get(state, op.operand(1).unwrap());
         let parity = self.get(state, op.operand(2).unwrap());
+        // The parity `((x div K) & 1) != 0` of a count x that may be
+        // negative here reads `2^64 + x` unless K is a power of two: it
+        // names no phase of x ([`unsigned_is_floor`]).
+        let parity_not_floor = matches!(parity.shape, Shape::Bit { base, k: kk, .. }
+            if !unsigned_is_floor(state, state.val(base), kk));
+        let unshaped;
+        let parity = if parity_not_floor {
+            unshaped = Val {
+                shape: Shape::None,
+                ..parity.clone()
+            };
+            &unshaped
+        } else {
+            parity
+        };
         let r = state.rings[&ring].clone();
         let constant_parity = parity.range.as_exact().or_else(|| match parity.shape {
             Shape::Bit { base, k: kk, set } if kk == k => state
@@ -140,11 +155,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 }
                 _ => false,
             };
-            let parity_base = match parity.shape {
-                Shape::Bit { base, .. } => Some(state.val(base)),
-                _ => None,
-            };
-            if negative(slot) || parity_base.is_some_and(negative) {
+            if negative(slot) || parity_not_floor {
                 self.error(op, &format!("waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K ({k}) is a power of two; guard the wait so that the count is at least 0"));
                 return self.unproved(op);
             }
