@@ -486,6 +486,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// How `mine` (an access at `op`) meets `theirs`, a region of
     /// `instance`, for `threads`; and whether only another thread's access
     /// meets it (the instance is in flight, the same thread's is disjoint).
+    /// For any thread, the one comparison renames every thread-variant
+    /// symbol (a loop's iteration too); when it may meet, this thread's
+    /// instance (its iterations related exactly) and another thread's are
+    /// compared each on its own, and the instance meets `mine` only if one
+    /// of them does (trial 47 F1: `scf.for %i = %tid to %n step %bdim`
+    /// copying `buf[%i]` was a false write-after-write with the same
+    /// thread's previous iteration).
     fn meets_instance(
         &mut self,
         op: &OperationRef<'c, 'a>,
@@ -520,11 +527,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             &instance.when,
             Threads::Other,
         );
-        if other.0.may() {
-            (other, true)
-        } else {
-            (verdict, false)
-        }
+        let only_other = other.0.may();
+        (other, only_other)
     }
 
     /// Values of the thread ids (this thread's, then the other's) under
