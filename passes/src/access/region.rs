@@ -380,6 +380,30 @@ pub fn is_per_thread_allocation(value: Value) -> bool {
     })
 }
 
+/// The buffer the memref `value` views, as a key, when it is memory that
+/// the threads of a block share outside workgroup memory (global memory:
+/// a kernel argument, a `memref.get_global`, a function's buffer): `None`
+/// for workgroup and private memory, `memref.alloca` and per-thread
+/// `memref.alloc` in GPU code ([`is_thread_private`],
+/// [`is_per_thread_allocation`]). Two `memref.get_global` of one symbol
+/// have the same key.
+pub fn shared_global_buffer(value: Value) -> Option<String> {
+    if !is_memref(value) || is_thread_private(value) || is_per_thread_allocation(value) {
+        return None;
+    }
+    if !matches!(memory_space(value.r#type()).as_str(), "" | "1") {
+        return None;
+    }
+    let root = viewed(value).last()?;
+    match defining_op(root) {
+        Some(op) if ops::is(&op, "memref.get_global") => op
+            .attribute("name")
+            .ok()
+            .map(|name| format!("global {name}")),
+        _ => Some(format!("value {:x}", root.to_raw().ptr as usize)),
+    }
+}
+
 /// `value`, then each buffer it is a view of ([`view_operand`]), outermost
 /// view first.
 fn viewed<'c: 'a, 'a>(value: Value<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {

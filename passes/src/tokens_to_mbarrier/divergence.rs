@@ -32,10 +32,21 @@
 //! may return its own thread id); a `gpu.all_reduce` is uniform (every
 //! thread of the block gets the same value).
 //!
-//! Other loads are treated like any op: a load of shared or global memory
-//! from a uniform address is uniform. This is the usual assumption of GPU divergence analyses (LLVM's
-//! `UniformityAnalysis`): a thread-dependent value stored to memory and
-//! loaded back at a uniform address is a race the race checker reports.
+//! Other loads are treated like any op: a load of workgroup memory from a
+//! uniform address is uniform. This is the usual assumption of GPU
+//! divergence analyses (LLVM's `UniformityAnalysis`): a thread-dependent
+//! value stored to workgroup memory and loaded back at a uniform address
+//! is a race the race checker reports. The race checker does not compare
+//! plain accesses to global memory between threads, so global memory is
+//! followed here (trial 45 F1: every thread stored its id into one
+//! element of a kernel argument, loaded it back and branched around a
+//! `gpu.barrier`): an op that writes a global buffer (MLIR's memory
+//! effects; a view of it, or a `memref.get_global` of the same symbol)
+//! with a thread-dependent operand (the value or an index), or a call
+//! that receives it with one, makes every load of that buffer
+//! thread-dependent (wherever it is: the analysis does not follow order);
+//! an op that writes any memory with such an operand, every load of global
+//! memory.
 
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
@@ -63,6 +74,11 @@ const SOURCES: &[&str] = &[
 /// The divergent values of one function.
 pub struct Divergence {
     values: FxHashSet<usize>,
+    /// The global buffers a thread-dependent write reached
+    /// ([`crate::access::region::shared_global_buffer`] keys).
+    written: FxHashSet<String>,
+    /// A thread-dependent write of any memory.
+    written_all: bool,
 }
 
 fn key(value: Value) -> usize {
@@ -74,17 +90,19 @@ impl Divergence {
     pub fn compute<'c: 'a, 'a>(function: &impl OperationLike<'c, 'a>) -> Self {
         let mut this = Self {
             values: FxHashSet::default(),
+            written: FxHashSet::default(),
+            written_all: false,
         };
         if ops::is(function, "gpu.launch") {
             this.launch_thread_ids(function);
         }
         let nested = ops::nested_ops(function);
         loop {
-            let before = this.values.len();
+            let before = (this.values.len(), this.written.len(), this.written_all);
             for op in &nested {
                 this.visit(op);
             }
-            if this.values.len() == before {
+            if (this.values.len(), this.written.len(), this.written_all) == before {
                 return this;
             }
         }
@@ -121,8 +139,52 @@ impl Divergence {
         values.into_iter().any(|v| self.is_divergent(v))
     }
 
+    /// Global memory (module doc): records what `op` writes with a
+    /// thread-dependent operand, and marks the results of an op that reads
+    /// a global buffer such a write reached.
+    fn global_memory(&mut self, op: &OperationRef) {
+        use crate::access::region::shared_global_buffer;
+        use apipe_dialect::effects::{memory_effects, EffectKind};
+        let divergent = self.any(op.operands());
+        let Some(effects) = memory_effects(op).declared else {
+            // Calls and ops of unknown effects: they may write every
+            // buffer they receive.
+            if divergent {
+                for v in op.operands() {
+                    self.written.extend(shared_global_buffer(v));
+                }
+            }
+            return;
+        };
+        let mut reads = false;
+        for effect in effects.iter().filter(|e| e.default_resource) {
+            match effect.kind {
+                EffectKind::Read => {
+                    reads |= match effect.value {
+                        Some(v) => shared_global_buffer(v)
+                            .is_some_and(|b| self.written_all || self.written.contains(&b)),
+                        None => self.written_all || !self.written.is_empty(),
+                    };
+                }
+                EffectKind::Write | EffectKind::Other if divergent => match effect.value {
+                    Some(v) => self.written.extend(shared_global_buffer(v)),
+                    None => self.written_all = true,
+                },
+                _ => {}
+            }
+        }
+        if reads {
+            for result in op.results() {
+                self.mark(result.into());
+            }
+        }
+    }
+
     fn visit(&mut self, op: &OperationRef) {
         let name = ops::name(op);
+        if op.region_count() == 0 {
+            self.global_memory(op);
+        }
         if SOURCES.contains(&name) {
             for result in op.results() {
                 self.mark(result.into());

@@ -1,0 +1,92 @@
+// A thread-dependent value that goes through global memory decides a
+// gpu.barrier (trial 45 F1, its global form). The race checker does not
+// compare plain accesses to global memory between threads, and the
+// divergence analysis took a load at a uniform address as uniform: the
+// deadlock was missed. A global buffer that an op writes with a
+// thread-dependent operand now makes its loads thread-dependent, through
+// views and across `memref.get_global` ops of one symbol. A buffer
+// written only with uniform operands, or never written, keeps uniform
+// loads uniform.
+// RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not apipe-run %s --entry=run_subview 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: apipe-run %s --entry=run_uniform | FileCheck %s --check-prefix=UNIFORM
+// DEADLOCK: error: deadlock: thread
+// UNIFORM: [1,  1,  1,  1]
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    memref.global "private" @flag : memref<2xindex> = dense<0>
+    gpu.func @subview(%out: memref<4xf32>, %g: memref<8xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %t2 = arith.muli %tid, %c2 : index
+      %view = memref.subview %g[4] [4] [1] : memref<8xindex> to memref<4xindex, strided<[1], offset: 4>>
+      memref.store %t2, %view[%c0] : memref<4xindex, strided<[1], offset: 4>>
+      %c4 = arith.constant 4 : index
+      %v = memref.load %g[%c4] : memref<8xindex>
+      %cond = arith.cmpi eq, %v, %c0 : index
+      scf.if %cond {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %out[%tid] : memref<4xf32>
+      gpu.return
+    }
+    gpu.func @global(%out: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %tid = gpu.thread_id x
+      %w = memref.get_global @flag : memref<2xindex>
+      memref.store %tid, %w[%c1] : memref<2xindex>
+      %r = memref.get_global @flag : memref<2xindex>
+      %v = memref.load %r[%c1] : memref<2xindex>
+      %n = arith.addi %v, %c1 : index
+      scf.for %i = %c0 to %n step %c1 {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    gpu.func @uniform(%out: memref<4xf32>, %g: memref<8xindex>, %params: memref<2xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c7 = arith.constant 7 : index
+      %tid = gpu.thread_id x
+      // Every thread stores the same value: a uniform load.
+      memref.store %c7, %g[%c0] : memref<8xindex>
+      %v = memref.load %g[%c0] : memref<8xindex>
+      // A buffer the kernel never writes with a thread-dependent operand.
+      %p = memref.load %params[%c0] : memref<2xindex>
+      %cond = arith.cmpi ult, %p, %v : index
+      scf.if %cond {
+        gpu.barrier
+      }
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %out[%tid] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+  func.func @run_subview() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %out = memref.alloc() : memref<4xf32>
+    %g = memref.alloc() : memref<8xindex>
+    gpu.launch_func @k::@subview blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4xf32>, %g : memref<8xindex>)
+    return
+  }
+  func.func @run_uniform() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %out = memref.alloc() : memref<4xf32>
+    %g = memref.alloc() : memref<8xindex>
+    %params = memref.alloc() : memref<2xindex>
+    memref.store %c1, %params[%c0] : memref<2xindex>
+    gpu.launch_func @k::@uniform blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4xf32>, %g : memref<8xindex>, %params : memref<2xindex>)
+    %u = memref.cast %out : memref<4xf32> to memref<*xf32>
+    call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    return
+  }
+}
