@@ -49,6 +49,43 @@ use std::rc::Rc;
 
 mod gpu;
 
+/// Ops without operands that give the same value wherever they run in one
+/// function (a kernel's thread, block and launch geometry; MLIR GPUOps.td,
+/// NVVM special registers).
+const LAUNCH_CONSTANT: &[&str] = &[
+    "gpu.thread_id",
+    "gpu.block_id",
+    "gpu.block_dim",
+    "gpu.grid_dim",
+    "gpu.global_id",
+    "gpu.lane_id",
+    "gpu.subgroup_id",
+    "gpu.num_subgroups",
+    "gpu.subgroup_size",
+];
+
+/// The first op of `op`'s function (in walk order) with `op`'s name and
+/// `dimension` attribute, when `op` is one of [`LAUNCH_CONSTANT`] (or an
+/// NVVM special-register read): the op whose result stands for every such
+/// op's.
+fn first_of_its_kind<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let name = ops::name(op);
+    if op.operand_count() != 0
+        || op.result_count() != 1
+        || !(LAUNCH_CONSTANT.contains(&name) || name.starts_with("nvvm.read.ptx.sreg."))
+    {
+        return None;
+    }
+    let dimension = op.attribute("dimension").ok();
+    let function = ops::ancestors(op).find(ops::is_function)?;
+    ops::nested_ops(&function).into_iter().find(|o| {
+        ops::name(o) == name
+            && o.operand_count() == 0
+            && o.result_count() == 1
+            && o.attribute("dimension").ok() == dimension
+    })
+}
+
 /// The key of a value: its pointer.
 pub fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
@@ -227,6 +264,22 @@ pub fn constant(value: Value) -> Option<i64> {
     ops::constant_int(value)
 }
 
+/// The step of the `scf.for` `l` when it is a known positive constant: an
+/// `arith.constant`, or a `gpu.block_dim` whose size the kernel states
+/// (`known_block_size`, the launch's constant sizes): a block-stride loop
+/// `for i = tid; i < n; i += blockDim.x` is then `tid + B * τ_L`.
+pub fn loop_step(l: &OperationRef) -> Option<i64> {
+    let step = l.operand_at(2)?;
+    constant(step)
+        .or_else(|| {
+            defining_op(step)
+                .filter(|op| ops::is(op, "gpu.block_dim"))
+                .and_then(|op| gpu::block_dim(&op))
+        })
+        .or_else(|| gpu::launch_block_size(step))
+        .filter(|s| *s > 0)
+}
+
 /// How many iterations an `scf.for` runs, as far as it is known.
 #[derive(Clone, Debug)]
 pub struct Trips {
@@ -366,7 +419,7 @@ impl Forms {
             if n == 0 || !ops::is(&l, "scf.for") {
                 return None;
             }
-            constant(l.operand_at(2)?).filter(|s| *s > 0)?;
+            loop_step(&l)?;
             (
                 l.operand_at(3 + n - 1)?,
                 block.terminator()?.operand_at(n - 1)?,
@@ -541,7 +594,7 @@ impl Forms {
     /// and a store it indexed was taken to miss what a copy read).
     fn induction_form(&mut self, value: Value, depth: usize) -> Option<Lin> {
         let l = induction_loop(value)?;
-        let step = constant(l.operand_at(2)?).filter(|s| *s > 0)?;
+        let step = loop_step(&l)?;
         let lower = self.of_at(l.operand_at(0)?, depth + 1);
         // (A narrower variable's form is a residue: past `2^(W-1)` too.)
         let narrow = integer_width(value.r#type()).is_some_and(|bits| bits < 64);
@@ -575,6 +628,17 @@ impl Forms {
                 .or_else(|| gpu::launch_block_size(value).map(Lin::constant));
         };
         let name = ops::name(&op);
+        // Every `gpu.thread_id y` of a function is one value (so are the
+        // other ids and sizes of the launch): the form of the first, so
+        // that a second one is the same thread's id (trial 48 F1: an unused
+        // earlier `gpu.thread_id y` made `buf[ty * bdx + tx]` meet another
+        // thread's element).
+        if let Some(first) = first_of_its_kind(&op).filter(|first| *first != op) {
+            return first
+                .result(0)
+                .ok()
+                .map(|r| self.of_at(r.into(), depth + 1));
+        }
         let operand_count = op.operand_count();
         let operand = |this: &mut Self, i: usize| -> Option<Lin> {
             (i < operand_count).then(|| this.of_at(op.operand(i).unwrap(), depth + 1))
@@ -1167,14 +1231,14 @@ impl Forms {
                 count,
             };
         }
-        let (Ok(lb), Ok(ub), Ok(step)) = (l.operand(0), l.operand(1), l.operand(2)) else {
+        let (Ok(lb), Ok(ub), Ok(_)) = (l.operand(0), l.operand(1), l.operand(2)) else {
             return Trips {
                 when_run: vec![at_least_one(&symbol)],
                 when_skipped: None,
                 count: symbol,
             };
         };
-        let step = constant(step).filter(|s| *s > 0);
+        let step = loop_step(l);
         let (lb, ub) = (self.of(lb), self.of(ub));
         // An unsigned loop whose bounds are nonnegative where it runs
         // compares as a signed one.
@@ -1249,7 +1313,7 @@ impl Forms {
         if let Some(last) = trips.count.plus(&tau, -1).and_then(|x| x.offset(-1)) {
             out.push(Constraint::NonNeg(last));
         }
-        let step = l.operand_at(2).and_then(constant).filter(|s| *s > 0);
+        let step = loop_step(l);
         if step.is_none() {
             let iv = l
                 .region_at(0)

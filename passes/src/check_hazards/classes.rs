@@ -448,8 +448,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
             .collect();
         move |s| match s {
             Symbol::Value(k) if variant.contains(&s) => Some(Lin::symbol(Symbol::OtherThread(k))),
-            Symbol::Iteration(l) | Symbol::Trips(l) if variant.contains(&s) => {
+            // The other thread's iteration and trip count of a loop whose
+            // bounds depend on the thread: two symbols (one for both made
+            // `τ <= T - 1` read `-1 >= 0`, and every instance of a loop
+            // bounded by the thread id disjoint from every access: the
+            // races of a block-stride copy loop went unreported, trial 48
+            // F2).
+            Symbol::Iteration(l) if variant.contains(&s) => {
                 Some(Lin::symbol(Symbol::Fresh(fresh_id(l, 1))))
+            }
+            Symbol::Trips(l) if variant.contains(&s) => {
+                Some(Lin::symbol(Symbol::Fresh(fresh_id(l, 4))))
             }
             _ => None,
         }

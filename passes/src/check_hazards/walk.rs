@@ -1157,7 +1157,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if n == 0 || !ops::is(&l, "scf.for") {
             return None;
         }
-        l.operand_at(2).and_then(constant).filter(|s| *s > 0)?;
+        crate::access::values::loop_step(&l)?;
         let facts = self.tokens.token_fact_by_iteration(op, token)?;
         Some((l, facts.to_vec()))
     }

@@ -73,6 +73,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
             map.insert(tau, Lin::symbol(tau).offset(-1).unwrap());
         }
         state.map(&|s| map.get(&s).cloned());
+        if !iterates && ops::is(l, "scf.for") {
+            increasing_variable(l, state);
+        }
         state.carried_by(*l);
     }
 
@@ -276,7 +279,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return;
         }
         let tau = Symbol::Iteration(key(&l));
-        let iterates = l.operand_at(2).and_then(constant).is_some_and(|s| s > 0);
+        let iterates = crate::access::values::loop_step(&l).is_some();
         let has_barrier = nested.iter().any(|o| ops::is(o, "gpu.barrier"));
         // No op in the loop completes, commits or synchronizes anything:
         // what is in flight (or unread behind no barrier) at its entry
@@ -516,6 +519,42 @@ impl Earlier {
                     *dim = crate::access::Dim::Any;
                 }
             }
+        }
+    }
+}
+
+/// Across the back edge of an `scf.for` `l` of non-constant step, whose
+/// variable `iv` is a symbol of its own: the step is positive (MLIR
+/// `scf.for`), so the variable of every earlier iteration, `Stale(iv)`
+/// after the back edge, is below the next one: `iv >= Stale(iv) + 1` for
+/// each instance and read that names it. Without it a copy into `buf[iv]`
+/// met its own previous iteration's (a false write-after-write on a
+/// block-stride loop, `step = gpu.block_dim x`). An instance from two or
+/// more iterations back carries the same symbol, and the fact holds for
+/// it too.
+fn increasing_variable<'c, 'a>(l: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
+    let Some(iv) = names::arguments(l, 0, 0).first().map(|v| key_of_value(*v)) else {
+        return;
+    };
+    let (now, before) = (Symbol::Value(iv), Symbol::Stale(iv));
+    let Some(fact) = Lin::symbol(before)
+        .offset(1)
+        .and_then(|b| Constraint::le(&b, &Lin::symbol(now)))
+    else {
+        return;
+    };
+    for instance in &mut state.instances {
+        if instance.src.mentions(before)
+            || instance.dst.mentions(before)
+            || instance.when.iter().any(|c| c.mentions(before))
+        {
+            instance.constrain(std::iter::once(fact.clone()));
+        }
+    }
+    for read in &mut state.reads {
+        if read.region.mentions(before) || read.when.iter().any(|c| c.mentions(before)) {
+            read.when.push(fact.clone());
+            read.when.sort();
         }
     }
 }
