@@ -353,9 +353,10 @@ def Apipe_BulkCopyOp : Apipe_Op<"bulk_copy",
     queue and to no group of `apipe.mbarrier_arrive_copies`: only the
     slot's phase tracks it.
 
-    `apipe-bulk-copies` makes it from an `apipe.copy` in mbarrier form,
-    with an `apipe.mbarrier_expect_tx` of its bytes on the same slot before
-    it.
+    No pass makes it: it is written by hand (or by a frontend), with an
+    `apipe.mbarrier_expect_tx` of its bytes on the same slot before it, and
+    `apipe-mbarrier-to-nvvm{sm=90}` lowers both (docs/mbarrier.md, "Bulk
+    copies").
 
     The `elements` attribute is the number of elements copied (> 0). In the
     generic form the source and destination indices are one operand list
