@@ -4,17 +4,21 @@
 // divergence analysis took a load at a uniform address as uniform: the
 // deadlock was missed. A global buffer that an op writes with a
 // thread-dependent operand now makes its loads thread-dependent, through
-// views and across `memref.get_global` ops of one symbol. A buffer
+// views and across `memref.get_global` ops of one symbol; so does one
+// written atomically or by some threads only (under a branch or loop that
+// depends on the thread id, trial 49 F2 and F3). A buffer
 // written only with uniform operands, or never written, keeps uniform
 // loads uniform.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not apipe-run %s --entry=run_subview 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // RUN: apipe-run %s --entry=run_uniform | FileCheck %s --check-prefix=UNIFORM
+// RUN: not apipe-run %s --entry=run_atomic --completion=lazy 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // DEADLOCK: error: deadlock: thread
 // UNIFORM: [1,  1,  1,  1]
 module attributes {gpu.container_module} {
   gpu.module @k {
     memref.global "private" @flag : memref<2xindex> = dense<0>
+    memref.global "private" @sum : memref<2xf32> = dense<0.0>
     gpu.func @subview(%out: memref<4xf32>, %g: memref<8xindex>) kernel {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
@@ -46,6 +50,44 @@ module attributes {gpu.container_module} {
         // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
         gpu.barrier
       }
+      gpu.return
+    }
+    gpu.func @elected(%out: memref<4xf32>, %g: memref<8xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %five = arith.constant 5 : i32
+      %tid = gpu.thread_id x
+      // A uniform value at a uniform index, stored by thread 3 only
+      // (trial 49 F2): the threads may load different values.
+      %last = arith.cmpi eq, %tid, %c3 : index
+      scf.if %last {
+        memref.store %five, %g[%c1] : memref<8xi32>
+      }
+      %v = memref.load %g[%c1] : memref<8xi32>
+      %n = arith.index_cast %v : i32 to index
+      scf.for %i = %c0 to %n step %c1 {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    gpu.func @atomic(%out: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      %four = arith.constant 4.0 : f32
+      %tid = gpu.thread_id x
+      // Uniform operands, but each thread sees the updates of the threads
+      // before it (trial 49 F3).
+      %w = memref.get_global @sum : memref<2xf32>
+      %old = memref.atomic_rmw addf %one, %w[%c0] : (f32, memref<2xf32>) -> f32
+      %v = memref.load %w[%c0] : memref<2xf32>
+      %all = arith.cmpf oeq, %v, %four : f32
+      scf.if %all {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      memref.store %v, %out[%tid] : memref<4xf32>
       gpu.return
     }
     gpu.func @uniform(%out: memref<4xf32>, %g: memref<8xindex>, %params: memref<2xindex>) kernel {
@@ -87,6 +129,13 @@ module attributes {gpu.container_module} {
     gpu.launch_func @k::@uniform blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4xf32>, %g : memref<8xindex>, %params : memref<2xindex>)
     %u = memref.cast %out : memref<4xf32> to memref<*xf32>
     call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    return
+  }
+  func.func @run_atomic() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %out = memref.alloc() : memref<4xf32>
+    gpu.launch_func @k::@atomic blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4xf32>)
     return
   }
 }

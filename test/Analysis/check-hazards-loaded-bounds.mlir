@@ -11,6 +11,13 @@
 // out[t] = 168 + 7 ((t + 1) mod 8) for t < 8, out[i] = i above.
 // RUN: apipe-opt %s --apipe-make-sync | apipe-run - | FileCheck %s
 // RUN: apipe-run %t.pipelined.mlir --completion=lazy,eager,random:1 --schedule=forward,reverse | FileCheck %s --check-prefix=ALL
+// The token form converts to mbarriers (the sync ops write no data: a
+// global that no thread writes keeps a uniform load uniform; trial 49 F4,
+// where the conversion refused the kernel), silent and right.
+// RUN: apipe-opt %s --apipe-software-pipeline="num-stages=3 sync=tokens" 2>/dev/null | apipe-opt --apipe-tokens-to-mbarrier=slots=3 -o %t.mb.mlir
+// RUN: apipe-opt %t.mb.mlir --apipe-check-hazards -o /dev/null
+// RUN: apipe-run %t.mb.mlir --completion=lazy,eager | FileCheck %s --check-prefix=MB
+// MB-COUNT-2: [175,  182,  189,  196,  203,  210,  217,  168,  8,  9,
 // CHECK: [175,  182,  189,  196,  203,  210,  217,  168,  8,  9,
 // ALL-COUNT-6: [175,  182,  189,  196,  203,  210,  217,  168,  8,  9,
 //

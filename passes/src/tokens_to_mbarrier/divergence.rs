@@ -42,8 +42,9 @@
 //! element of a kernel argument, loaded it back and branched around a
 //! `gpu.barrier`): an op that writes a global buffer (MLIR's memory
 //! effects; a view of it, or a `memref.get_global` of the same symbol)
-//! with a thread-dependent operand (the value or an index), or a call
-//! that receives it with one, makes every load of that buffer
+//! with a thread-dependent operand (the value or an index), atomically, or
+//! under control flow that depends on the thread ([`divergent_parent`]),
+//! or a call that receives it so, makes every load of that buffer
 //! thread-dependent (wherever it is: the analysis does not follow order);
 //! an op that writes any memory with such an operand, every load of global
 //! memory.
@@ -69,6 +70,15 @@ const SOURCES: &[&str] = &[
     "nvvm.read.ptx.sreg.laneid",
     "gpu.subgroup_id",
     "nvvm.read.ptx.sreg.warpid",
+];
+
+/// Atomic updates: each thread gets (and leaves) a value that depends on
+/// the other threads' updates.
+const ATOMICS: &[&str] = &[
+    "memref.atomic_rmw",
+    "memref.generic_atomic_rmw",
+    "llvm.atomicrmw",
+    "llvm.cmpxchg",
 ];
 
 /// The divergent values of one function.
@@ -140,16 +150,33 @@ impl Divergence {
     }
 
     /// Global memory (module doc): records what `op` writes with a
-    /// thread-dependent operand, and marks the results of an op that reads
-    /// a global buffer such a write reached.
+    /// thread-dependent operand, under control flow that depends on the
+    /// thread, or atomically, and marks the results of an op that reads a
+    /// global buffer such a write reached.
     fn global_memory(&mut self, op: &OperationRef) {
         use crate::access::region::shared_global_buffer;
         use apipe_dialect::effects::{memory_effects, EffectKind};
-        let divergent = self.any(op.operands());
+        // The synchronization ops of the dialect touch no data (their
+        // effects on the default resource only order them); its copies do.
+        if ops::is_apipe(op) && !ops::is(op, ops::COPY) && !ops::is(op, ops::BULK_COPY) {
+            return;
+        }
+        // Whether a write by `op` may store something else in each thread:
+        // a thread-dependent operand (the value or an index), an atomic
+        // update (each thread sees the others' in its own order), or a
+        // write that only some threads make (trial 49: `if tid == 0 {
+        // G[0] = 1 }`, then every thread loads G[0]).
+        let thread_dependent = |this: &Self| {
+            this.any(op.operands())
+                || ATOMICS.contains(&ops::name(op))
+                || ops::ancestors(op)
+                    .find(ops::is_function)
+                    .is_some_and(|f| divergent_parent(this, op, &f).is_some())
+        };
         let Some(effects) = memory_effects(op).declared else {
             // Calls and ops of unknown effects: they may write every
             // buffer they receive.
-            if divergent {
+            if op.operands().any(|v| shared_global_buffer(v).is_some()) && thread_dependent(self) {
                 for v in op.operands() {
                     self.written.extend(shared_global_buffer(v));
                 }
@@ -157,6 +184,7 @@ impl Divergence {
             return;
         };
         let mut reads = false;
+        let mut writes = Vec::new();
         for effect in effects.iter().filter(|e| e.default_resource) {
             match effect.kind {
                 EffectKind::Read => {
@@ -166,11 +194,25 @@ impl Divergence {
                         None => self.written_all || !self.written.is_empty(),
                     };
                 }
-                EffectKind::Write | EffectKind::Other if divergent => match effect.value {
-                    Some(v) => self.written.extend(shared_global_buffer(v)),
-                    None => self.written_all = true,
-                },
+                EffectKind::Write | EffectKind::Other => writes.push(effect.value),
                 _ => {}
+            }
+        }
+        let global_writes: Vec<Option<String>> = writes
+            .into_iter()
+            .filter_map(|v| match v {
+                Some(v) => shared_global_buffer(v).map(Some),
+                None => Some(None),
+            })
+            .collect();
+        if !global_writes.is_empty() && thread_dependent(self) {
+            for w in global_writes {
+                match w {
+                    Some(buffer) => {
+                        self.written.insert(buffer);
+                    }
+                    None => self.written_all = true,
+                }
             }
         }
         if reads {
