@@ -6,7 +6,9 @@
 // thread-dependent operand now makes its loads thread-dependent, through
 // views and across `memref.get_global` ops of one symbol; so does one
 // written atomically or by some threads only (under a branch or loop that
-// depends on the thread id, trial 49 F2 and F3). A buffer
+// depends on the thread id, trial 49 F2 and F3, also by a linalg op, trial
+// 50 F1), or passed to a call (the callee may read its own thread id,
+// trial 50 F2). A buffer
 // written only with uniform operands, or never written, keeps uniform
 // loads uniform.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
@@ -88,6 +90,50 @@ module attributes {gpu.container_module} {
         gpu.barrier
       }
       memref.store %v, %out[%tid] : memref<4xf32>
+      gpu.return
+    }
+    gpu.func @filled(%out: memref<4xf32>, %g: memref<8xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %seven = arith.constant 7 : i32
+      %tid = gpu.thread_id x
+      // A linalg op (it has a body) under a branch on the thread id
+      // (trial 50 F1).
+      %two = arith.cmpi eq, %tid, %c2 : index
+      scf.if %two {
+        %half = memref.subview %g[4] [4] [1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 4>>
+        linalg.fill ins(%seven : i32) outs(%half : memref<4xi32, strided<[1], offset: 4>>)
+      }
+      %v = memref.load %g[%c4] : memref<8xi32>
+      %set = arith.cmpi eq, %v, %seven : i32
+      scf.if %set {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    func.func @mark(%g: memref<8xi32>) {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i32
+      %tid = gpu.thread_id x
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        memref.store %one, %g[%c0] : memref<8xi32>
+      }
+      return
+    }
+    gpu.func @helper(%out: memref<4xf32>, %g: memref<8xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i32
+      // The callee reads its own thread id (trial 50 F2).
+      func.call @mark(%g) : (memref<8xi32>) -> ()
+      %v = memref.load %g[%c0] : memref<8xi32>
+      %set = arith.cmpi eq, %v, %one : i32
+      scf.if %set {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
       gpu.return
     }
     gpu.func @uniform(%out: memref<4xf32>, %g: memref<8xindex>, %params: memref<2xindex>) kernel {

@@ -44,7 +44,8 @@
 //! effects; a view of it, or a `memref.get_global` of the same symbol)
 //! with a thread-dependent operand (the value or an index), atomically, or
 //! under control flow that depends on the thread ([`divergent_parent`]),
-//! or a call that receives it so, makes every load of that buffer
+//! or a call that receives it (the callee may read its own thread id),
+//! makes every load of that buffer
 //! thread-dependent (wherever it is: the analysis does not follow order);
 //! an op that writes any memory with such an operand, every load of global
 //! memory.
@@ -173,10 +174,25 @@ impl Divergence {
                     .find(ops::is_function)
                     .is_some_and(|f| divergent_parent(this, op, &f).is_some())
         };
-        let Some(effects) = memory_effects(op).declared else {
+        let declared = memory_effects(op);
+        // Loops and branches declare no effects of their own: those of
+        // their ops. (`linalg.fill` is recursive too, and declares its
+        // write of the output.)
+        if declared.recursive && declared.declared.is_none() {
+            return;
+        }
+        let Some(effects) = declared.declared else {
             // Calls and ops of unknown effects: they may write every
-            // buffer they receive.
-            if op.operands().any(|v| shared_global_buffer(v).is_some()) && thread_dependent(self) {
+            // buffer they receive, with values or under branches of their
+            // own that depend on the thread (a callee may read its thread
+            // id: trial 50 F2), whatever their operands.
+            let call = matches!(
+                ops::name(op),
+                "func.call" | "func.call_indirect" | "llvm.call"
+            );
+            if op.operands().any(|v| shared_global_buffer(v).is_some())
+                && (call || thread_dependent(self))
+            {
                 for v in op.operands() {
                     self.written.extend(shared_global_buffer(v));
                 }
@@ -224,7 +240,10 @@ impl Divergence {
 
     fn visit(&mut self, op: &OperationRef) {
         let name = ops::name(op);
-        if op.region_count() == 0 {
+        // Ops with regions too: `linalg.fill` and `linalg.copy` have a body
+        // (trial 50 F1); loops and branches have the effects of the ops
+        // inside them (`recursive`), which are visited on their own.
+        if !ops::is_function(op) {
             self.global_memory(op);
         }
         if SOURCES.contains(&name) {
