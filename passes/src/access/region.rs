@@ -380,28 +380,36 @@ pub fn is_per_thread_allocation(value: Value) -> bool {
     })
 }
 
-/// The buffer the memref `value` views, as a key, when it is memory that
-/// the threads of a block share outside workgroup memory (global memory:
-/// a kernel argument, a `memref.get_global`, a function's buffer): `None`
-/// for workgroup and private memory, `memref.alloca` and per-thread
+/// A buffer of global memory, as [`shared_global_buffer`] names it: a
+/// `memref.get_global` symbol (every op of one symbol is the same buffer),
+/// or the root value of its views (by key).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SharedBuffer {
+    /// `memref.get_global @name`.
+    Global(Rc<str>),
+    /// Any other root: a kernel argument, a function's buffer.
+    Value(usize),
+}
+
+/// The buffer the memref `value` views, when it is memory that the threads
+/// of a block share outside workgroup memory (global memory: a kernel
+/// argument, a `memref.get_global`, a function's buffer): `None` for
+/// workgroup and private memory, `memref.alloca` and per-thread
 /// `memref.alloc` in GPU code ([`is_thread_private`],
-/// [`is_per_thread_allocation`]). Two `memref.get_global` of one symbol
-/// have the same key.
-pub fn shared_global_buffer(value: Value) -> Option<String> {
+/// [`is_per_thread_allocation`]).
+pub fn shared_global_buffer(value: Value) -> Option<SharedBuffer> {
     if !is_memref(value) || is_thread_private(value) || is_per_thread_allocation(value) {
         return None;
     }
-    if !matches!(memory_space(value.r#type()).as_str(), "" | "1") {
+    let root_value = viewed(value).last()?;
+    let root = root_of(root_value);
+    if !matches!(&*root.space, "" | "1") {
         return None;
     }
-    let root = viewed(value).last()?;
-    match defining_op(root) {
-        Some(op) if ops::is(&op, "memref.get_global") => op
-            .attribute("name")
-            .ok()
-            .map(|name| format!("global {name}")),
-        _ => Some(format!("value {:x}", root.to_raw().ptr as usize)),
-    }
+    Some(match root.kind {
+        RootKind::Global(name) => SharedBuffer::Global(name),
+        _ => SharedBuffer::Value(value_key(root_value)),
+    })
 }
 
 /// `value`, then each buffer it is a view of ([`view_operand`]), outermost

@@ -313,6 +313,14 @@ impl<'c, 'a> Instance<'c, 'a> {
 }
 
 impl<'c, 'a> Read<'c, 'a> {
+    /// Adds the constraints `cs` to [`Read::when`] (kept in canonical
+    /// form, as [`Instance::constrain`] keeps an instance's).
+    pub fn constrain(&mut self, cs: impl IntoIterator<Item = Constraint>) {
+        let mut when = std::mem::take(&mut self.when);
+        when.extend(cs);
+        self.when = sorted(when);
+    }
+
     fn same(&self, other: &Read) -> bool {
         self.op == other.op
             && self.write == other.write
@@ -529,9 +537,7 @@ impl<'c, 'a> State<'c, 'a> {
             instance.constrain(cs.iter().cloned());
         }
         for read in &mut self.reads {
-            let mut when = std::mem::take(&mut read.when);
-            when.extend(cs.iter().cloned());
-            read.when = sorted(when);
+            read.constrain(cs.iter().cloned());
         }
         // The instances and reads of a path on which a condition both holds
         // and fails (kept apart by `merge_into`) are gone.

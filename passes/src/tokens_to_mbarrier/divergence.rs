@@ -50,17 +50,14 @@
 //! an op that writes any memory with such an operand, every load of global
 //! memory.
 
+use crate::access::region::{shared_global_buffer, SharedBuffer};
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::FxHashSet;
 
-/// Op names whose results differ per thread.
+/// Op names whose results differ per thread (the [`ATOMICS`] too).
 const SOURCES: &[&str] = &[
-    "memref.atomic_rmw",
-    "memref.generic_atomic_rmw",
-    "llvm.atomicrmw",
-    "llvm.cmpxchg",
     "gpu.shuffle",
     "gpu.thread_id",
     "gpu.lane_id",
@@ -86,8 +83,8 @@ const ATOMICS: &[&str] = &[
 pub struct Divergence {
     values: FxHashSet<usize>,
     /// The global buffers a thread-dependent write reached
-    /// ([`crate::access::region::shared_global_buffer`] keys).
-    written: FxHashSet<String>,
+    /// ([`crate::access::region::shared_global_buffer`]).
+    written: FxHashSet<SharedBuffer>,
     /// A thread-dependent write of any memory.
     written_all: bool,
 }
@@ -155,7 +152,6 @@ impl Divergence {
     /// thread, or atomically, and marks the results of an op that reads a
     /// global buffer such a write reached.
     fn global_memory(&mut self, op: &OperationRef) {
-        use crate::access::region::shared_global_buffer;
         use apipe_dialect::effects::{memory_effects, EffectKind};
         // The synchronization ops of the dialect touch no data (their
         // effects on the default resource only order them); its copies do.
@@ -200,29 +196,26 @@ impl Divergence {
             return;
         };
         let mut reads = false;
-        let mut writes = Vec::new();
+        // The global buffers it writes (`None`: any memory).
+        let mut writes: Vec<Option<SharedBuffer>> = Vec::new();
         for effect in effects.iter().filter(|e| e.default_resource) {
-            match effect.kind {
-                EffectKind::Read => {
-                    reads |= match effect.value {
-                        Some(v) => shared_global_buffer(v)
-                            .is_some_and(|b| self.written_all || self.written.contains(&b)),
-                        None => self.written_all || !self.written.is_empty(),
-                    };
+            match (effect.kind, effect.value) {
+                (EffectKind::Read, Some(v)) => {
+                    reads |= shared_global_buffer(v)
+                        .is_some_and(|b| self.written_all || self.written.contains(&b));
                 }
-                EffectKind::Write | EffectKind::Other => writes.push(effect.value),
+                (EffectKind::Read, None) => {
+                    reads |= self.written_all || !self.written.is_empty();
+                }
+                (EffectKind::Write | EffectKind::Other, Some(v)) => {
+                    writes.extend(shared_global_buffer(v).map(Some));
+                }
+                (EffectKind::Write | EffectKind::Other, None) => writes.push(None),
                 _ => {}
             }
         }
-        let global_writes: Vec<Option<String>> = writes
-            .into_iter()
-            .filter_map(|v| match v {
-                Some(v) => shared_global_buffer(v).map(Some),
-                None => Some(None),
-            })
-            .collect();
-        if !global_writes.is_empty() && thread_dependent(self) {
-            for w in global_writes {
+        if !writes.is_empty() && thread_dependent(self) {
+            for w in writes {
                 match w {
                     Some(buffer) => {
                         self.written.insert(buffer);
@@ -246,7 +239,7 @@ impl Divergence {
         if !ops::is_function(op) {
             self.global_memory(op);
         }
-        if SOURCES.contains(&name) {
+        if SOURCES.contains(&name) || ATOMICS.contains(&name) {
             for result in op.results() {
                 self.mark(result.into());
             }

@@ -553,8 +553,7 @@ fn increasing_variable<'c, 'a>(l: &OperationRef<'c, 'a>, state: &mut State<'c, '
     }
     for read in &mut state.reads {
         if read.region.mentions(before) || read.when.iter().any(|c| c.mentions(before)) {
-            read.when.push(fact.clone());
-            read.when.sort();
+            read.constrain(std::iter::once(fact.clone()));
         }
     }
 }
