@@ -8,7 +8,9 @@
 // written atomically or by some threads only (under a branch or loop that
 // depends on the thread id, trial 49 F2 and F3, also by a linalg op, trial
 // 50 F1), or passed to a call (the callee may read its own thread id,
-// trial 50 F2). A buffer
+// trial 50 F2); also a copy out of a thread's own buffer, a linalg body
+// yielding the thread id, and a callee writing a global it names itself
+// (trial 51 F1-F3). A buffer
 // written only with uniform operands, or never written, keeps uniform
 // loads uniform.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
@@ -131,6 +133,60 @@ module attributes {gpu.container_module} {
       %v = memref.load %g[%c0] : memref<8xi32>
       %set = arith.cmpi eq, %v, %one : i32
       scf.if %set {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    gpu.func @copied_own(%out: memref<4xf32>, %g: memref<8xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      // A buffer of the thread's own, holding its id, copied into the
+      // global (trial 51 F1).
+      %own = memref.alloca() : memref<1xindex>
+      memref.store %tid, %own[%c0] : memref<1xindex>
+      %head = memref.subview %g[0] [1] [1] : memref<8xindex> to memref<1xindex, strided<[1]>>
+      memref.copy %own, %head : memref<1xindex> to memref<1xindex, strided<[1]>>
+      %v = memref.load %g[%c0] : memref<8xindex>
+      %zero = arith.cmpi eq, %v, %c0 : index
+      scf.if %zero {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    gpu.func @generic(%out: memref<4xf32>, %g: memref<8xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %tid = gpu.thread_id x
+      // The body yields a value from outside it (trial 51 F2).
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%g : memref<8xindex>) {
+      ^bb0(%x: index):
+        linalg.yield %tid : index
+      }
+      %v = memref.load %g[%c1] : memref<8xindex>
+      scf.for %i = %c0 to %v step %c1 {
+        // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
+        gpu.barrier
+      }
+      gpu.return
+    }
+    func.func @stamp() {
+      %c1 = arith.constant 1 : index
+      %tid = gpu.thread_id x
+      %w = memref.get_global @flag : memref<2xindex>
+      memref.store %tid, %w[%c1] : memref<2xindex>
+      return
+    }
+    gpu.func @helper_global(%out: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      // The callee writes a global it names itself (trial 51 F3).
+      func.call @stamp() : () -> ()
+      %r = memref.get_global @flag : memref<2xindex>
+      %v = memref.load %r[%c1] : memref<2xindex>
+      %zero = arith.cmpi eq, %v, %c0 : index
+      scf.if %zero {
         // CHECK: check-hazards-divergent-barrier-global.mlir:[[# @LINE + 1]]:9: error: 'gpu.barrier' op may be reached by only some threads of the block
         gpu.barrier
       }

@@ -44,8 +44,9 @@
 //! effects; a view of it, or a `memref.get_global` of the same symbol)
 //! with a thread-dependent operand (the value or an index), atomically, or
 //! under control flow that depends on the thread ([`divergent_parent`]),
-//! or a call that receives it (the callee may read its own thread id),
-//! makes every load of that buffer
+//! a buffer of the thread's own, or values its body uses, or a call that
+//! receives it or whose callee names it (the callee may read its own
+//! thread id), makes every load of that buffer
 //! thread-dependent (wherever it is: the analysis does not follow order);
 //! an op that writes any memory with such an operand, every load of global
 //! memory.
@@ -163,8 +164,20 @@ impl Divergence {
         // update (each thread sees the others' in its own order), or a
         // write that only some threads make (trial 49: `if tid == 0 {
         // G[0] = 1 }`, then every thread loads G[0]).
+        // An operand counts with the values the op's body uses from
+        // outside it (`linalg.generic` yielding the thread id, trial 51
+        // F2) and with a buffer of the thread's own it reads (a
+        // `memref.copy` out of an alloca that holds the thread id, trial 51
+        // F1).
         let thread_dependent = |this: &Self| {
-            this.any(op.operands())
+            let own = |v: Value| {
+                crate::access::region::is_thread_private(v)
+                    || crate::access::region::is_per_thread_allocation(v)
+            };
+            op.operands().any(|v| this.is_divergent(v) || own(v))
+                || ops::nested_ops(op)
+                    .iter()
+                    .any(|inner| this.any(inner.operands()))
                 || ATOMICS.contains(&ops::name(op))
                 || ops::ancestors(op)
                     .find(ops::is_function)
@@ -186,6 +199,13 @@ impl Divergence {
                 ops::name(op),
                 "func.call" | "func.call_indirect" | "llvm.call"
             );
+            // A callee may also write globals of its own (trial 51 F3).
+            if call {
+                match callee_globals(op) {
+                    Some(globals) => self.written.extend(globals),
+                    None => self.written_all = true,
+                }
+            }
             if op.operands().any(|v| shared_global_buffer(v).is_some())
                 && (call || thread_dependent(self))
             {
@@ -387,6 +407,36 @@ impl Divergence {
             }
         }
     }
+}
+
+/// The globals (`memref.get_global` symbols) that the function a call
+/// `op` names, and the functions it calls, may write: every one they name.
+/// `None` if a callee has no body in the module (external, indirect): it
+/// may write any memory.
+fn callee_globals(op: &OperationRef) -> Option<Vec<SharedBuffer>> {
+    let mut globals = Vec::new();
+    let mut seen = Vec::new();
+    let mut calls = vec![*op];
+    while let Some(call) = calls.pop() {
+        let callee = crate::access::effects::callee_function(&call)?;
+        if seen.contains(&callee) {
+            continue;
+        }
+        seen.push(callee);
+        for inner in ops::nested_ops(&callee) {
+            match ops::name(&inner) {
+                "memref.get_global" => globals.extend(
+                    inner
+                        .result(0)
+                        .ok()
+                        .and_then(|r| shared_global_buffer(r.into())),
+                ),
+                "func.call" | "func.call_indirect" | "llvm.call" => calls.push(inner),
+                _ => {}
+            }
+        }
+    }
+    Some(globals)
 }
 
 /// The innermost op around `op` (up to `function`) whose control flow
