@@ -265,18 +265,22 @@ pub fn constant(value: Value) -> Option<i64> {
 }
 
 /// The step of the `scf.for` `l` when it is a known positive constant: an
-/// `arith.constant`, or a `gpu.block_dim` whose size the kernel states
-/// (`known_block_size`, the launch's constant sizes): a block-stride loop
-/// `for i = tid; i < n; i += blockDim.x` is then `tid + B * τ_L`.
+/// `arith.constant`, or a `gpu.block_dim` / `gpu.grid_dim` whose size the
+/// kernel states (`known_block_size` / `known_grid_size`, the launch's
+/// constant sizes): a block-stride loop `for i = tid; i < n; i +=
+/// blockDim.x` is then `tid + B * τ_L`.
 pub fn loop_step(l: &OperationRef) -> Option<i64> {
     let step = l.operand_at(2)?;
     constant(step)
         .or_else(|| {
             defining_op(step)
-                .filter(|op| ops::is(op, "gpu.block_dim"))
-                .and_then(|op| gpu::block_dim(&op))
+                .and_then(|op| match ops::name(&op) {
+                    "gpu.block_dim" => gpu::block_dim(&op),
+                    "gpu.grid_dim" => gpu::grid_dim(&op),
+                    _ => None,
+                })
         })
-        .or_else(|| gpu::launch_block_size(step))
+        .or_else(|| gpu::launch_size_argument(step))
         .filter(|s| *s > 0)
 }
 
@@ -625,7 +629,7 @@ impl Forms {
                 .induction_form(value, depth)
                 .or_else(|| self.recurrence_form(value, depth))
                 .or_else(|| self.while_after_argument(value, depth))
-                .or_else(|| gpu::launch_block_size(value).map(Lin::constant));
+                .or_else(|| gpu::launch_size_argument(value).map(Lin::constant));
         };
         let name = ops::name(&op);
         // Every `gpu.thread_id y` of a function is one value (so are the
@@ -756,6 +760,7 @@ impl Forms {
             "scf.if" => self.if_result(value, &op, depth),
             "scf.for" => self.loop_result(value, &op, depth),
             "gpu.block_dim" => gpu::block_dim(&op).map(Lin::constant),
+            "gpu.grid_dim" => gpu::grid_dim(&op).map(Lin::constant),
             _ => None,
         }
     }
@@ -1055,8 +1060,9 @@ impl Forms {
     fn value_facts(&mut self, value: Value, s: Symbol) -> Vec<Constraint> {
         let me = Lin::symbol(s);
         let Some(op) = defining_op(value) else {
-            // A thread id of a `gpu.launch` body: `0 <= tid < block size`.
-            let Some(size) = gpu::launch_thread_id(value) else {
+            // A block or thread id of a `gpu.launch` body: `0 <= id < grid
+            // or block size`.
+            let Some(size) = gpu::launch_id(value) else {
                 return Vec::new();
             };
             let mut out = vec![Constraint::NonNeg(me.clone())];
@@ -1075,8 +1081,15 @@ impl Forms {
                 }
                 out
             }
-            "gpu.block_id"
-            | "gpu.lane_id"
+            // `0 <= bid < grid_dim`, where the grid size is known.
+            "gpu.block_id" => {
+                let mut out = vec![Constraint::NonNeg(me.clone())];
+                if let Some(size) = gpu::block_id_bound(&op) {
+                    out.extend(Constraint::le(&me, &Lin::constant(size - 1)));
+                }
+                out
+            }
+            "gpu.lane_id"
             | "gpu.subgroup_id"
             | "gpu.global_id"
             | "gpu.cluster_id"

@@ -1,13 +1,16 @@
 //! Launch-time facts of GPU index values: the block size, where the kernel
 //! states it, bounds the thread ids (`0 <= gpu.thread_id d < block_dim d`)
-//! and folds `gpu.block_dim` to a constant.
+//! and folds `gpu.block_dim` to a constant; the grid size, where stated,
+//! bounds the block ids (`0 <= gpu.block_id d < grid_dim d`) the same way.
 //!
 //! Sources, in order: the op's own `upper_bound` (`gpu.thread_id x
 //! upper_bound 64`: the id is below it; `gpu.block_dim x upper_bound 64`
-//! bounds only); the enclosing `gpu.func`'s `known_block_size` (or a
-//! `func.func`'s discardable `gpu.known_block_size`); a `gpu.launch` whose
-//! block size operands are constants. MLIR: GPUOps.td (`gpu.thread_id`,
-//! `gpu.block_dim`, `gpu.launch`, `known_block_size`).
+//! bounds only); the enclosing `gpu.func`'s `known_block_size` /
+//! `known_grid_size` (or a `func.func`'s discardable `gpu.known_block_size`
+//! / `gpu.known_grid_size`); a `gpu.launch` whose block or grid size
+//! operands are constants. MLIR: GPUOps.td (`gpu.thread_id`,
+//! `gpu.block_id`, `gpu.block_dim`, `gpu.grid_dim`, `gpu.launch`,
+//! `known_block_size`, `known_grid_size`).
 
 use super::{block_argument, constant, integer_attribute};
 use apipe_dialect::ops;
@@ -47,14 +50,36 @@ fn dense_i32(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
 /// `op`: `known_block_size` of the innermost function-like op, or the
 /// constant block size operand of the innermost `gpu.launch`.
 pub(super) fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
+    known_size(op, Size::Block, d)
+}
+
+/// The grid size (blocks) in dimension `d` stated by the function or launch
+/// around `op`: `known_grid_size` of the innermost function-like op, or the
+/// constant grid size operand of the innermost `gpu.launch`.
+pub(super) fn known_grid_size(op: &OperationRef, d: usize) -> Option<i64> {
+    known_size(op, Size::Grid, d)
+}
+
+/// Which launch size: the grid's (blocks) or a block's (threads).
+#[derive(Clone, Copy)]
+enum Size {
+    Grid = 0,
+    Block = 3,
+}
+
+fn known_size(op: &OperationRef, size: Size, d: usize) -> Option<i64> {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
         if ops::is(&parent, "gpu.launch") {
-            return launch_size(&parent, d);
+            return launch_size(&parent, size as usize + d);
         }
         if ops::is_function(&parent) {
-            let sizes = dense_i32(&parent, "known_block_size")
-                .or_else(|| dense_i32(&parent, "gpu.known_block_size"))?;
+            let name = match size {
+                Size::Grid => "known_grid_size",
+                Size::Block => "known_block_size",
+            };
+            let sizes =
+                dense_i32(&parent, name).or_else(|| dense_i32(&parent, &format!("gpu.{name}")))?;
             return sizes.get(d).copied().filter(|s| *s > 0);
         }
         current = parent.parent_operation();
@@ -62,14 +87,15 @@ pub(super) fn known_block_size(op: &OperationRef, d: usize) -> Option<i64> {
     None
 }
 
-/// The constant block size operand `d` of a `gpu.launch`: its operands are
-/// the async dependencies, then grid x, y, z and block x, y, z.
-fn launch_size(launch: &OperationRef, d: usize) -> Option<i64> {
+/// The constant size operand `n` of a `gpu.launch`: its operands are the
+/// async dependencies, then grid x, y, z (`n` = 0-2) and block x, y, z
+/// (`n` = 3-5).
+fn launch_size(launch: &OperationRef, n: usize) -> Option<i64> {
     let dependencies = launch
         .operands()
         .take_while(|v| !v.r#type().is_index())
         .count();
-    constant(launch.operand_at(dependencies + 3 + d)?).filter(|s| *s > 0)
+    constant(launch.operand_at(dependencies + n)?).filter(|s| *s > 0)
 }
 
 /// The `upper_bound` attribute of `op`, if any.
@@ -88,6 +114,22 @@ pub(super) fn thread_id_bound(op: &OperationRef) -> Option<i64> {
     }
 }
 
+/// The exclusive bound of a `gpu.block_id`: its `upper_bound`, or the
+/// known grid size in its dimension.
+pub(super) fn block_id_bound(op: &OperationRef) -> Option<i64> {
+    let d = dimension(op)?;
+    let known = known_grid_size(op, d);
+    match (upper_bound(op), known) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The value of a `gpu.grid_dim`, where the grid size is known.
+pub(super) fn grid_dim(op: &OperationRef) -> Option<i64> {
+    known_grid_size(op, dimension(op)?)
+}
+
 /// The value of a `gpu.block_dim`, where the block size is known.
 pub(super) fn block_dim(op: &OperationRef) -> Option<i64> {
     known_block_size(op, dimension(op)?)
@@ -101,15 +143,17 @@ fn launch_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>
     (ops::is(&launch, "gpu.launch") && ops::is_entry_block(&block)).then_some((launch, n))
 }
 
-/// If `value` is a thread id of a `gpu.launch` body: `Some` of its
-/// exclusive bound (the constant block size), `Some(None)` if unknown.
-pub(super) fn launch_thread_id(value: Value) -> Option<Option<i64>> {
+/// If `value` is a block id (body arguments 0-2) or a thread id (3-5) of a
+/// `gpu.launch` body: `Some` of its exclusive bound (the constant grid or
+/// block size), `Some(None)` if unknown.
+pub(super) fn launch_id(value: Value) -> Option<Option<i64>> {
     let (launch, n) = launch_argument(value)?;
-    (3..6).contains(&n).then(|| launch_size(&launch, n - 3))
+    (0..6).contains(&n).then(|| launch_size(&launch, n))
 }
 
-/// The constant block size a `gpu.launch` body argument stands for.
-pub(super) fn launch_block_size(value: Value) -> Option<i64> {
+/// The constant grid size (body arguments 6-8) or block size (9-11) a
+/// `gpu.launch` body argument stands for.
+pub(super) fn launch_size_argument(value: Value) -> Option<i64> {
     let (launch, n) = launch_argument(value)?;
-    (9..12).contains(&n).then(|| launch_size(&launch, n - 9))?
+    (6..12).contains(&n).then(|| launch_size(&launch, n - 6))?
 }
