@@ -80,7 +80,7 @@ func.func @call_cannot_move(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf
   %buf = memref.alloc() : memref<4xf32, 3>
   scf.for %i = %c0 to %c16 step %c1 {
     apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
-    // expected-error @+1 {{'func.call' op cannot be moved by the pipeliner: a call may have side effects}}
+    // expected-error @+1 {{'func.call' op cannot be moved by the pipeliner: a call may have side effects (calls are refused in every stage; inline the callee first, e.g. run 'inline' before this pass)}}
     func.call @effect(%i) {apipe.stage = 1 : i64} : (index) -> ()
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
@@ -103,7 +103,7 @@ func.func @llvm_call_cannot_move(%A: memref<64xf32> {llvm.noalias}, %out: memref
     apipe.copy %A[%i], %buf[%c0], 4 : memref<64xf32> to memref<4xf32, 3>
     apipe.commit_group
     apipe.wait_group 0
-    // expected-error @+1 {{'llvm.call' op cannot be moved by the pipeliner: a call may have side effects}}
+    // expected-error @+1 {{'llvm.call' op cannot be moved by the pipeliner: a call may have side effects (calls are refused in every stage; inline the callee first, e.g. run 'inline' before this pass)}}
     llvm.call @side() : () -> ()
     %x = memref.load %buf[%c1] : memref<4xf32, 3>
     memref.store %x, %out[%i] : memref<16xf32>
@@ -330,7 +330,7 @@ func.func @buffer_used_after_the_loop(%A: memref<64xf32> {llvm.noalias}, %out: m
     %x = memref.load %buf[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 3>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
-  // expected-error @+1 {{buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)}}
+  // expected-error @+1 {{buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc); give each loop a buffer of its own (one memref.alloc per loop)}}
   %last = memref.load %buf[%c0] : memref<4xf32, 3>
   return %last : f32
 }

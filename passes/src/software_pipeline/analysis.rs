@@ -341,7 +341,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                 error(
                     &mut ok,
                     inner.location(),
-                    &format!("'{name}' op cannot be moved by the pipeliner: a call may have side effects"),
+                    &format!("'{name}' op cannot be moved by the pipeliner: a call may have side effects (calls are refused in every stage; inline the callee first, e.g. run 'inline' before this pass)"),
                 );
             } else if [ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT, ops::READY]
                 .contains(&name.as_str())

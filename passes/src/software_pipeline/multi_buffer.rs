@@ -264,7 +264,7 @@ pub(crate) fn describe<'c>(
         if !ops::is_inside(&user, loop_op) && !ops::is(&user, "memref.dealloc") {
             return Err((
                 user.location(),
-                "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc)".to_owned(),
+                "buffer is multi-buffered by the pipelined loop and cannot be used outside it (except by memref.dealloc); give each loop a buffer of its own (one memref.alloc per loop)".to_owned(),
             ));
         }
     }
