@@ -13,7 +13,13 @@
 //!    bounds found without them (a step-4 bound propagation, repeated
 //!    while it defines more: `(x div 8) mod 4` once `x div 8` is defined);
 //!    otherwise the unknown only gets the range its sign allows;
-//! 3. equalities are solved for a variable with coefficient ±1 and
+//! 3. (a) an equality whose coefficients split into multiples of some
+//!    `g > 1` and a rest whose range holds one multiple `k g` of `g`
+//!    becomes two equalities, the rest `= k g` and the multiples `= -k g`
+//!    (`16 ty + 32 τr + tx + 4 τc = 16 ty' + ... + tx' + ...` with `tx`,
+//!    `tx'` in `[0, 3]`: `tx = tx'`); bounds from step 4 on the rows as
+//!    given;
+//!    (b) equalities are solved for a variable with coefficient ±1 and
 //!    substituted away; an equality whose coefficients have a gcd that does
 //!    not divide its constant is infeasible (the GCD test);
 //! 4. bound propagation (interval constraint propagation with integer
@@ -33,8 +39,9 @@
 //!    unknowns that propagation cannot (`t' >= t + 1` and `2t - 2t' >= 0`,
 //!    two thread ids), within a row budget ([`ELIMINATION_ROWS`]).
 //!
-//! Soundness: each step keeps every integer solution (3 substitutes an
-//! equality, 2 adds definitions that hold for the real operations, 4 only
+//! Soundness: each step keeps every integer solution (3a replaces an
+//! equality by two that every integer solution of it satisfies and that
+//! imply it, 3b substitutes an equality, 2 adds definitions that hold for the real operations, 4 only
 //! removes values no solution takes, 6 derives only nonnegative
 //! combinations of rows, rounded where every integer solution still holds
 //! them, and drops the `min`/`max` facts), so "infeasible" is a proof. The
@@ -986,10 +993,48 @@ impl Solver {
         }
     }
 
+    /// Step 3a: each equality `sum a_v x_v + c = 0` whose coefficients
+    /// split into a part `B` that is a multiple of some `g > 1` and a part
+    /// `S` that is not, where `sum_S a_v x_v + c` (a multiple of `g`, since
+    /// the `B` part is) can take only one multiple `k g` of `g` over the
+    /// bounds, becomes the two equalities `sum_S a_v x_v + c - k g = 0`
+    /// and `sum_B (a_v / g) x_v + k = 0`; none means infeasible. Exact:
+    /// both hold in every integer solution, and together they imply the
+    /// original. This decides the linearized index of a nest of
+    /// block-stride loops, `16 (ty + 2 τ_r) + tx + 4 τ_c`, between two
+    /// threads (`0 <= tx < 4`: the two `tx` are equal, then the `τ_c`, ...),
+    /// which propagation and Fourier-Motzkin elimination, over the reals,
+    /// cannot. Returns false if infeasible.
+    fn split_by_modulus(&mut self) -> bool {
+        let mut bounds = self.initial_bounds();
+        if !self.propagate(&mut bounds) {
+            return false;
+        }
+        let mut index = 0;
+        // Each split leaves rows with fewer variables: bounded by the
+        // variable count per equality; the cap keeps it so on overflow.
+        let mut budget = 4 * self.var_count + 16;
+        while index < self.equalities.len() && budget > 0 {
+            budget -= 1;
+            match split_row(&self.equalities[index], &bounds) {
+                Split::None => index += 1,
+                Split::Infeasible => return false,
+                Split::Into(small, big) => {
+                    self.equalities[index] = small;
+                    self.equalities.push(big);
+                }
+            }
+        }
+        true
+    }
+
     /// Steps 3-6.
     fn solve(mut self) -> Feasibility {
         if self.overflow {
             return Feasibility::Feasible { exact: false };
+        }
+        if !self.split_by_modulus() {
+            return Feasibility::Infeasible;
         }
         let mut substitutions = Vec::new();
         if !self.eliminate(&mut substitutions) {
@@ -1203,6 +1248,62 @@ fn tighten(row: &Row, bounds: &mut [(Option<i128>, Option<i128>)]) -> Option<boo
         }
     }
     Some(changed)
+}
+
+/// What step 3a does with one equality.
+enum Split {
+    None,
+    Infeasible,
+    /// The `S` part (minus `k g`) and the `B` part divided by `g` (plus `k`).
+    Into(Row, Row),
+}
+
+/// Step 3a on one equality `row = 0` (see [`Solver::split_by_modulus`]):
+/// the candidates for `g` are the gcds of the coefficients at least as
+/// large as each coefficient magnitude in the row, smallest part `S` first.
+fn split_row(row: &Row, bounds: &[(Option<i128>, Option<i128>)]) -> Split {
+    let mut magnitudes: Vec<i128> = row.coefficients.values().map(|c| c.abs()).collect();
+    magnitudes.sort_unstable();
+    magnitudes.dedup();
+    for &m in magnitudes.iter().skip(1) {
+        let g = row
+            .coefficients
+            .values()
+            .filter(|c| c.abs() >= m)
+            .fold(0i128, |g, c| gcd(g, c.abs()));
+        if g <= 1 {
+            continue;
+        }
+        let mut small = Row::constant(row.constant);
+        let mut big = Row::constant(0);
+        for (v, c) in &row.coefficients {
+            if c % g == 0 {
+                big.coefficients.insert(*v, c / g);
+            } else {
+                small.coefficients.insert(*v, *c);
+            }
+        }
+        if small.coefficients.is_empty() || big.coefficients.is_empty() {
+            continue;
+        }
+        let (Some(lo), Some(hi)) = small.range(bounds) else {
+            continue;
+        };
+        let (first, last) = (div_ceil(lo, g), div_floor(hi, g));
+        if first > last {
+            return Split::Infeasible;
+        }
+        if first != last {
+            continue;
+        }
+        let Some(kg) = first.checked_mul(g) else {
+            continue;
+        };
+        small.constant -= kg;
+        big.constant = first;
+        return Split::Into(small, big);
+    }
+    Split::None
 }
 
 fn gcd(a: i128, b: i128) -> i128 {

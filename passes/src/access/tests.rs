@@ -1412,3 +1412,45 @@ fn exact_divisions_fold() {
     // Not divisible: stays a quotient.
     assert_ne!(Lin::div(tau.scaled(3).unwrap(), 2, Signedness::Signed), tau);
 }
+
+#[test]
+fn modulus_split_separates_threads_of_a_block_stride_nest() {
+    // The linearized index of a 2-D block-stride nest, `16 r + c` with
+    // `r = ty + 2 τr`, `c = tx + 4 τc` (a 4 x 2 block), in two threads:
+    // equal only for the same thread in the same iterations, so never with
+    // `τr' <= τr - 1` (the other thread's copy of an earlier iteration).
+    // Over the reals it is feasible; the split by modulus 4, 4 and 2 gives
+    // `tx = tx'`, `τc = τc'`, `ty = ty'`, `τr = τr'`.
+    let (tx, ty, tc, tr) = (0, 1, 2, 3);
+    let other = |s: usize| s + 4;
+    let index = |base: usize| {
+        sym(base + ty)
+            .scaled(16)
+            .and_then(|x| x.plus(&sym(base + tr), 32))
+            .and_then(|x| x.plus(&sym(base + tx), 1))
+            .and_then(|x| x.plus(&sym(base + tc), 4))
+            .unwrap()
+    };
+    let system = |ty_hi: i64| {
+        let mut system = System::new();
+        for base in [0, 4] {
+            system.extend(range(base + tx, 0, 3));
+            system.extend(range(base + ty, 0, ty_hi));
+            system.push(ge(sym(base + tc)));
+            system.push(ge(sym(base + tr)));
+            // c = tx + 4 τc <= 15, r = ty + 2 τr <= 15.
+            let c = sym(base + tx).plus(&sym(base + tc), 4).unwrap();
+            system.push(Constraint::le(&c, &Lin::constant(15)).unwrap());
+            let r = sym(base + ty).plus(&sym(base + tr), 2).unwrap();
+            system.push(Constraint::le(&r, &Lin::constant(15)).unwrap());
+        }
+        system.push(Constraint::eq(&index(0), &index(4)).unwrap());
+        system.push(Constraint::le(&sym(other(tr)), &sym(tr).offset(-1).unwrap()).unwrap());
+        system
+    };
+    assert_eq!(system(1).feasible(), Feasibility::Infeasible);
+    // With `ty` up to 2 (3 rows of threads, the step still 2), thread row
+    // 2's first row is thread row 0's second: feasible, and the split
+    // (`ty - ty'` has two multiples of 2 in range) must not lose it.
+    assert!(system(2).feasible().may());
+}
