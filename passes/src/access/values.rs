@@ -273,12 +273,11 @@ pub fn loop_step(l: &OperationRef) -> Option<i64> {
     let step = l.operand_at(2)?;
     constant(step)
         .or_else(|| {
-            defining_op(step)
-                .and_then(|op| match ops::name(&op) {
-                    "gpu.block_dim" => gpu::block_dim(&op),
-                    "gpu.grid_dim" => gpu::grid_dim(&op),
-                    _ => None,
-                })
+            defining_op(step).and_then(|op| match ops::name(&op) {
+                "gpu.block_dim" => gpu::block_dim(&op),
+                "gpu.grid_dim" => gpu::grid_dim(&op),
+                _ => None,
+            })
         })
         .or_else(|| gpu::launch_size_argument(step))
         .filter(|s| *s > 0)

@@ -75,11 +75,18 @@ impl<'c, 'a> Analysis<'c, 'a> {
         let covered_by_others = divergent
             && self.mbarrier.is_some()
             && op.operand(0).is_ok_and(|c| computed_from_thread_ids(c, 0));
+        // The regions some thread runs (trial 53: a wait under `tid >= 16`
+        // in a block of 8 covered the reads of every thread).
+        let taken: Vec<bool> = (0..count)
+            .map(|k| covered_by_others && threads::some_thread_takes(&op, k))
+            .collect();
         for (i, out) in outs.iter_mut().enumerate() {
             for instance in &mut out.instances {
                 let copy = key(&instance.copy);
                 let completed_elsewhere =
                     (0..count).any(|k| k != i && !in_flight[k].contains(&copy));
+                let completed_by_others =
+                    (0..count).any(|k| k != i && taken[k] && !in_flight[k].contains(&copy));
                 let was_in_flight = entered.contains(&copy);
                 if completed_elsewhere && was_in_flight && !instance.unsynced {
                     instance.trace.branch = Some((op, i));
@@ -89,7 +96,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     // every thread the same way, and then no thread ran the
                     // other region's wait (trial 12, finding 1: the empty
                     // guard `scf.if (n - x <=u c) {}` after a loop).
-                    if covered_by_others {
+                    if completed_by_others {
                         instance.waited_elsewhere = true;
                     }
                 }

@@ -514,3 +514,168 @@ pub(super) fn runs_on_threads(function: &OperationRef) -> bool {
             )
         })
 }
+
+/// Most threads [`some_thread_takes`] evaluates a condition in.
+const MOST_THREADS_EVALUATED: i64 = 1024;
+
+/// True if some thread of the block is known to take region `region` of
+/// the branch op `op` (an `scf.if`, or an `scf.index_switch`) whose
+/// condition is computed from thread ids and constants
+/// ([`computed_from_thread_ids`]): the condition is evaluated in each
+/// thread of the block, its size where the kernel states it
+/// (`known_block_size`, a `gpu.launch` of constant sizes; at most
+/// [`MOST_THREADS_EVALUATED`] threads), else in thread 0 of each dimension
+/// whose size is unknown (thread `(0, 0, 0)` is in every block). A
+/// condition with an op the evaluation does not know is taken by no
+/// thread. A wait in a region that no thread runs (`tid >= 16` in a block
+/// of 8) completes nothing for the threads of the other regions.
+pub(in crate::check_hazards) fn some_thread_takes(op: &OperationRef, region: usize) -> bool {
+    let Ok(selector) = op.operand(0) else {
+        return false;
+    };
+    let sizes: Vec<i64> = (0..3)
+        .map(|d| crate::access::values::known_block_size(op, d).unwrap_or(1))
+        .collect();
+    if sizes.iter().product::<i64>() > MOST_THREADS_EVALUATED {
+        return false;
+    }
+    let cases = crate::access::values::dense_i64(op, "cases");
+    let is_if = ops::is(op, "scf.if");
+    for z in 0..sizes[2] {
+        for y in 0..sizes[1] {
+            for x in 0..sizes[0] {
+                let Some(value) = evaluate(selector, [x, y, z], 0) else {
+                    return false;
+                };
+                let taken = if is_if {
+                    (value != 0) == (region == 0)
+                } else {
+                    let Some(cases) = &cases else {
+                        return false;
+                    };
+                    match region {
+                        0 => !cases.contains(&value),
+                        r => cases.get(r - 1) == Some(&value),
+                    }
+                };
+                if taken {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The value of `value` in the thread `ids` (x, y, z): thread ids,
+/// constants and the integer `arith` ops of them, as an integer of the
+/// value's width (`index` as 64 bits, MLIR's `arith` semantics: wrapping
+/// sums and products, division by zero unknown); `None` for anything else.
+fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64> {
+    let width = crate::access::values::width(value.r#type())?;
+    let wrap = |v: i128| -> i64 {
+        let m = v & ((1i128 << width) - 1);
+        // Sign-extended from `width` bits.
+        (if width < 128 && m >> (width - 1) & 1 == 1 {
+            m - (1i128 << width)
+        } else {
+            m
+        }) as i64
+    };
+    let unsigned = |v: i64| -> u128 { (v as i128 & ((1i128 << width) - 1)) as u128 };
+    if depth > 32 {
+        return None;
+    }
+    if let Some(d) = crate::access::values::block_thread_id_dimension(value) {
+        return Some(ids[d]);
+    }
+    if let Some(c) = constant(value) {
+        return Some(wrap(c as i128));
+    }
+    let op = defining_op(value)?;
+    let operand = |i: usize| evaluate(op.operand(i).ok()?, ids, depth + 1);
+    let operand_unsigned = |i: usize| -> Option<u128> {
+        let v = op.operand(i).ok()?;
+        let w = crate::access::values::width(v.r#type())?;
+        Some((evaluate(v, ids, depth + 1)? as i128 & ((1i128 << w) - 1)) as u128)
+    };
+    let (a, b) = (|| operand(0), || operand(1));
+    Some(match ops::name(&op) {
+        "arith.addi" => wrap(a()? as i128 + b()? as i128),
+        "arith.subi" => wrap(a()? as i128 - b()? as i128),
+        "arith.muli" => wrap(a()? as i128 * b()? as i128),
+        "arith.andi" => wrap((a()? & b()?) as i128),
+        "arith.ori" => wrap((a()? | b()?) as i128),
+        "arith.xori" => wrap((a()? ^ b()?) as i128),
+        "arith.divui" | "arith.remui" => {
+            let (x, y) = (unsigned(a()?), unsigned(b()?));
+            if y == 0 {
+                return None;
+            }
+            wrap(if ops::is(&op, "arith.divui") {
+                x / y
+            } else {
+                x % y
+            } as i128)
+        }
+        "arith.divsi" | "arith.remsi" => {
+            let (x, y) = (a()? as i128, b()? as i128);
+            if y == 0 {
+                return None;
+            }
+            wrap(if ops::is(&op, "arith.divsi") {
+                x / y
+            } else {
+                x % y
+            })
+        }
+        "arith.shli" | "arith.shrui" => {
+            let (x, s) = (unsigned(a()?), unsigned(b()?));
+            if s >= width as u128 {
+                return None;
+            }
+            wrap(if ops::is(&op, "arith.shli") {
+                (x << s) as i128
+            } else {
+                (x >> s) as i128
+            })
+        }
+        "arith.minui" => wrap(unsigned(a()?).min(unsigned(b()?)) as i128),
+        "arith.maxui" => wrap(unsigned(a()?).max(unsigned(b()?)) as i128),
+        "arith.minsi" => a()?.min(b()?),
+        "arith.maxsi" => a()?.max(b()?),
+        "arith.select" => {
+            if operand(0)? != 0 {
+                operand(1)?
+            } else {
+                operand(2)?
+            }
+        }
+        "arith.index_cast" | "arith.extsi" | "arith.trunci" | "index.casts" => {
+            wrap(operand(0)? as i128)
+        }
+        "arith.index_castui" | "arith.extui" | "index.castu" => wrap(operand_unsigned(0)? as i128),
+        "arith.cmpi" => {
+            let predicate = apipe_dialect::attributes::integer(&op, "predicate")?;
+            let (x, y) = (a()?, b()?);
+            let (ux, uy) = (operand_unsigned(0)?, operand_unsigned(1)?);
+            // MLIR `arith::CmpIPredicate`: eq, ne, slt, sle, sgt, sge, ult,
+            // ule, ugt, uge.
+            let holds = match predicate {
+                0 => x == y,
+                1 => x != y,
+                2 => x < y,
+                3 => x <= y,
+                4 => x > y,
+                5 => x >= y,
+                6 => ux < uy,
+                7 => ux <= uy,
+                8 => ux > uy,
+                9 => ux >= uy,
+                _ => return None,
+            };
+            wrap(holds as i128)
+        }
+        _ => return None,
+    })
+}
