@@ -690,6 +690,12 @@ struct RingState {
     /// Every group at ring distance `>= done` is complete (`INF`: none
     /// known).
     done: i64,
+    /// Every group at ring distance `>= seen` is complete in some thread
+    /// of the block (`seen <= done`): a wait in a region of a branch on the
+    /// thread ids that some thread runs. A `gpu.barrier` makes it complete
+    /// in this thread too (`done = min(done, seen)`): the waiting thread
+    /// saw the phase complete before the barrier.
+    seen: i64,
     /// `hist[d - 1]`: groups committed (on any ring) after the group at
     /// ring distance d, d = 1..=min(K, [`HISTORY`])+1; `[INF, INF]` where
     /// no such group exists. Older groups are unknown: a wait on one is
@@ -875,6 +881,7 @@ impl State {
                         RingState {
                             n: Itv::exact(0),
                             done: 1,
+                            seen: 1,
                             slots: r.slots,
                             hist: vec![Itv::exact(INF); r.slots.min(HISTORY) as usize + 1],
                             tx: Itv::exact(0),
@@ -1007,12 +1014,18 @@ impl State {
                 } else {
                     a.done.max(b.done)
                 };
+                let seen = if widen && b.seen > a.seen {
+                    INF
+                } else {
+                    a.seen.max(b.seen)
+                };
                 (
                     *k,
                     RingState {
                         slots: a.slots,
                         n: widened(a.n, b.n),
                         done,
+                        seen,
                         hist: a
                             .hist
                             .iter()
@@ -1068,6 +1081,7 @@ impl State {
                 r.res = r.residues().map(|res| res.shift(1));
                 r.n = r.n.shift(1);
                 r.done = if r.done >= INF { INF } else { r.done + 1 };
+                r.seen = if r.seen >= INF { INF } else { r.seen + 1 };
                 r.hist.pop();
                 r.hist.insert(0, Itv::exact(0));
             }
@@ -1362,6 +1376,13 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             ops::MBARRIER_ARRIVE_COPIES => self.arrive(&op, state),
             ops::BULK_COPY | ops::MBARRIER_EXPECT_TX => self.transaction(&op, state),
             ops::MBARRIER_WAIT => self.wait(&op, state),
+            // What some thread saw complete before the barrier is complete
+            // for every thread after it.
+            "gpu.barrier" => {
+                for (_, r) in state.rings.iter_mut() {
+                    r.done = r.done.min(r.seen);
+                }
+            }
             "scf.if" => self.branches(&op, state, true),
             "scf.index_switch" | "scf.execute_region" => self.branches(&op, state, false),
             "scf.for" => self.for_loop(&op, state),

@@ -27,7 +27,7 @@ use melior::ir::{
     ValueLike,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
-mod threads;
+pub(super) mod threads;
 use threads::{computed_from_thread_ids, launch_name, only_elects, runs_on_threads};
 mod branches;
 mod loops;

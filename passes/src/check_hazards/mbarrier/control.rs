@@ -90,6 +90,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             self.guard(op, &entry);
         }
         let mut out: Option<State> = None;
+        // The groups complete in the threads of a region that some thread
+        // runs, when threads may split between the regions by their ids.
+        let split = is_if || ops::is(op, "scf.index_switch");
+        let by_thread_ids = split
+            && op
+                .operand(0)
+                .is_ok_and(|c| crate::check_hazards::walk::threads::computed_from_thread_ids(c, 0));
+        let mut seen: BTreeMap<usize, i64> = BTreeMap::new();
         let regions: Vec<_> = op.regions().collect();
         let fixed = self
             .split
@@ -116,6 +124,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             if !branch.live {
                 continue;
             }
+            if by_thread_ids && crate::check_hazards::walk::threads::some_thread_takes(op, i) {
+                for (ring, r) in branch.rings.iter() {
+                    let least = seen.entry(*ring).or_insert(INF);
+                    *least = (*least).min(r.done).min(r.seen);
+                }
+            }
             self.yield_results(op, block, &mut branch);
             out = Some(match out {
                 Some(o) => o.join(&branch, false),
@@ -126,6 +140,11 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             live: false,
             ..entry
         });
+        for (ring, least) in seen {
+            if let Some(r) = state.rings.get_mut(&ring) {
+                r.seen = r.seen.min(least);
+            }
+        }
     }
 
     /// Step 6: `scf.for`.

@@ -16,7 +16,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .operand(0)
                 .is_ok_and(|c| self.is_variant(Symbol::Value(crate::access::values::value_key(c))));
         let mut events = Vec::new();
-        let mut in_flight: Vec<FxHashSet<usize>> = Vec::new();
+        // Per region, the instances it leaves in flight: their copy op and
+        // count (several instances of one copy op, from different
+        // iterations, differ in their counts: a wait in one region may
+        // complete the older and leave the newer in flight).
+        let mut in_flight: Vec<FxHashSet<(usize, Count)>> = Vec::new();
         for (index, region) in op.regions().enumerate() {
             if divergent {
                 self.divergent_events.push(Events::default());
@@ -43,7 +47,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .instances
                     .iter()
                     .filter(|x| !x.unsynced)
-                    .map(|x| key(&x.copy))
+                    .map(|x| (key(&x.copy), x.groups.clone()))
                     .collect(),
             );
             let mut conditions = System::new();
@@ -70,7 +74,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // (Sets of copy ops: a branch op with many instances in flight
         // would otherwise compare every pair, per branch op.)
         let count = outs.len();
-        let entered: FxHashSet<usize> = entry.instances.iter().map(|x| key(&x.copy)).collect();
+        let entered: FxHashSet<(usize, Count)> = entry
+            .instances
+            .iter()
+            .map(|x| (key(&x.copy), x.groups.clone()))
+            .collect();
         // Another thread's wait on the phase covers this one (below).
         let covered_by_others = divergent
             && self.mbarrier.is_some()
@@ -82,7 +90,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             .collect();
         for (i, out) in outs.iter_mut().enumerate() {
             for instance in &mut out.instances {
-                let copy = key(&instance.copy);
+                let copy = (key(&instance.copy), instance.groups.clone());
                 let completed_elsewhere =
                     (0..count).any(|k| k != i && !in_flight[k].contains(&copy));
                 let completed_by_others =

@@ -445,7 +445,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
 /// `gpu.launch` body's id argument): a branch on it is one the threads of
 /// a block split on by their ids, not one only taken to vary (a loop's
 /// result, a load, an argument).
-pub(super) fn computed_from_thread_ids(value: Value, depth: usize) -> bool {
+pub(in crate::check_hazards) fn computed_from_thread_ids(value: Value, depth: usize) -> bool {
     if depth > 16 {
         return false;
     }
