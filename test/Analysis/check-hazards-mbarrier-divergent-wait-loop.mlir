@@ -14,6 +14,8 @@
 // RUN: apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | count 0
 // RUN: apipe-run %s --completion=lazy,eager,random:1,random:2 --schedule=forward,reverse | FileCheck %s
 // CHECK-COUNT-8: [7,  6,  5,  4,  3,  2,  1,  0,  15,  14,  13,  12,  11,  10,  9,  8,  23,
+// A condition of known value (`0 < 8`) runs its then region only: silent.
+// RUN: sed -e 's/ult, %%tid, %%c4/ult, %%c0, %%c8/' %s | apipe-opt --apipe-check-hazards -o /dev/null 2>&1 | count 0
 // RUN: sed -e '/BARRIER-AFTER-WAIT/d' %s | not apipe-opt --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: sed -e 's/ult, %%tid, %%c4/uge, %%tid, %%c16/' %s | not apipe-opt --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: sed -e 's/ult, %%tid, %%c4/uge, %%tid, %%c16/' %s | not apipe-run - 2>&1 | FileCheck %s --check-prefix=RACE

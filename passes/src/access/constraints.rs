@@ -1262,6 +1262,27 @@ enum Split {
 /// the candidates for `g` are the gcds of the coefficients at least as
 /// large as each coefficient magnitude in the row, smallest part `S` first.
 fn split_row(row: &Row, bounds: &[(Option<i128>, Option<i128>)]) -> Split {
+    // A variable of one value is part of the constant (a thread id of a
+    // dimension of size 1, an inner loop of one trip: `16 τc` with `τc`
+    // in `[0, 0]` would otherwise keep 16 among the candidates' gcds).
+    let mut folded = Row::constant(row.constant);
+    for (v, c) in &row.coefficients {
+        match bounds[*v] {
+            (Some(lo), Some(hi)) if lo == hi => {
+                let Some(term) = c.checked_mul(lo) else {
+                    return Split::None;
+                };
+                let Some(sum) = folded.constant.checked_add(term) else {
+                    return Split::None;
+                };
+                folded.constant = sum;
+            }
+            _ => {
+                folded.coefficients.insert(*v, *c);
+            }
+        }
+    }
+    let row = &folded;
     let mut magnitudes: Vec<i128> = row.coefficients.values().map(|c| c.abs()).collect();
     magnitudes.sort_unstable();
     magnitudes.dedup();

@@ -1503,7 +1503,23 @@ impl Forms {
         let Some((predicate, a, b)) = cmpi_of(condition) else {
             return out;
         };
+        let bits = width(a.r#type());
         let (a, b) = (self.of(a), self.of(b));
+        // An unsigned comparison of narrower integers compares their
+        // unsigned values, `x mod 2^bits` (trial 54: `ule x, 7 : i3` holds
+        // for every `x`, but read as two's complement the 7 was -1).
+        let unsigned = |form: Lin| match bits {
+            Some(bits) if bits < 64 => two_complement(form, bits, false),
+            _ => Some(form),
+        };
+        let (a, b) = if (6..=9).contains(&predicate) {
+            match (unsigned(a), unsigned(b)) {
+                (Some(a), Some(b)) => (a, b),
+                _ => return out,
+            }
+        } else {
+            (a, b)
+        };
         out.extend(self.comparison(predicate, a, b, holds));
         out
     }

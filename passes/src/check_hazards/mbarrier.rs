@@ -28,7 +28,12 @@
 //!    arrive under thread-dependent control flow, and a bulk copy in a
 //!    function with several rings are located errors.
 //! 2. State per ring: `n` (arrives so far, an interval), `done` (every
-//!    group at ring distance `>= done` is complete in this thread), and per
+//!    group at ring distance `>= done` is complete in this thread), `seen`
+//!    (every group at ring distance `>= seen` is complete in some thread:
+//!    a region of an `scf.if` / `scf.index_switch` on the thread ids that
+//!    some thread of the block runs, `walk::threads::some_thread_takes`,
+//!    joins its `done` in; a `gpu.barrier` sets `done = min(done, seen)`,
+//!    since the waiting thread saw the phase complete before it), and per
 //!    ring distance 1..=K+1 the groups committed on any ring after that
 //!    group (an arrive tracks every earlier copy of the thread, on any
 //!    ring). State per `index`/`i1` value: its range and, per ring r, `δ_r`

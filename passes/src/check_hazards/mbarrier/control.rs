@@ -98,6 +98,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 .operand(0)
                 .is_ok_and(|c| crate::check_hazards::walk::threads::computed_from_thread_ids(c, 0));
         let mut seen: BTreeMap<usize, i64> = BTreeMap::new();
+        // An `scf.if` on a condition of known value runs one region only.
+        let known = is_if
+            .then(|| self.get(&entry, op.operand(0).unwrap()).range.as_exact())
+            .flatten();
         let regions: Vec<_> = op.regions().collect();
         let fixed = self
             .split
@@ -106,6 +110,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         for (i, region) in regions.iter().enumerate() {
             // Step 7: this run's case only.
             if fixed && i != self.taken {
+                continue;
+            }
+            if known.is_some_and(|c| (c != 0) != (i == 0)) {
                 continue;
             }
             let mut branch = entry.clone();
