@@ -40,6 +40,75 @@ module attributes {gpu.container_module} {
       memref.store %x, %dst[%tid] : memref<8xf32>
       gpu.return
     }
+    // Nested: `tid >= 4` inside `tid < 4`, which no thread reaches.
+    // CHECK: [[@LINE+30]]:12: error: 'memref.load' op reads bytes that another thread's async copy may still be writing
+    gpu.func @nested_none(%src: memref<8xf32>, %dst: memref<8xf32>) workgroup(%buf: memref<8xf32, 3>, %ring: memref<1xi64, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %false = arith.constant false
+      %tid = gpu.thread_id x
+      %bx = gpu.block_dim x
+      %by = gpu.block_dim y
+      %bz = gpu.block_dim z
+      %bxy = arith.muli %bx, %by : index
+      %bd = arith.muli %bxy, %bz : index
+      %is0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %is0 {
+        apipe.mbarrier_init %ring, %bd : memref<1xi64, 3>
+      }
+      gpu.barrier
+      apipe.copy %src[%tid], %buf[%tid], 1 : memref<8xf32> to memref<8xf32, 3>
+      apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
+      %cond = arith.cmpi ult, %tid, %c4 : index
+      scf.if %cond {
+        %high = arith.cmpi uge, %tid, %c4 : index
+        scf.if %high {
+          apipe.mbarrier_wait %ring[%c0], %false : memref<1xi64, 3>
+        }
+      }
+      gpu.barrier
+      %j = arith.subi %c7, %tid : index
+      %x = memref.load %buf[%j] : memref<8xf32, 3>
+      memref.store %x, %dst[%tid] : memref<8xf32>
+      gpu.return
+    }
+    // Nested: `tid < 1` inside `tid < 4`: thread 0 waits.
+    gpu.func @nested_some(%src: memref<8xf32>, %dst: memref<8xf32>) workgroup(%buf: memref<8xf32, 3>, %ring: memref<1xi64, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %false = arith.constant false
+      %tid = gpu.thread_id x
+      %bx = gpu.block_dim x
+      %by = gpu.block_dim y
+      %bz = gpu.block_dim z
+      %bxy = arith.muli %bx, %by : index
+      %bd = arith.muli %bxy, %bz : index
+      %is0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %is0 {
+        apipe.mbarrier_init %ring, %bd : memref<1xi64, 3>
+      }
+      gpu.barrier
+      apipe.copy %src[%tid], %buf[%tid], 1 : memref<8xf32> to memref<8xf32, 3>
+      apipe.mbarrier_arrive_copies %ring[%c0] : memref<1xi64, 3>
+      %cond = arith.cmpi ult, %tid, %c4 : index
+      scf.if %cond {
+        %low = arith.cmpi eq, %tid, %c0 : index
+        scf.if %low {
+          apipe.mbarrier_wait %ring[%c0], %false : memref<1xi64, 3>
+        }
+      }
+      gpu.barrier
+      %j = arith.subi %c7, %tid : index
+      %x = memref.load %buf[%j] : memref<8xf32, 3>
+      memref.store %x, %dst[%tid] : memref<8xf32>
+      gpu.return
+    }
     gpu.func @last_of_eight(%src: memref<8xf32>, %dst: memref<8xf32>) workgroup(%buf: memref<8xf32, 3>, %ring: memref<1xi64, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c4 = arith.constant 4 : index

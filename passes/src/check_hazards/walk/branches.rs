@@ -46,7 +46,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 branch
                     .instances
                     .iter()
-                    .filter(|x| !x.unsynced)
+                    // (One that a thread of an inner branch's other region
+                    // waited for counts as completed in this region.)
+                    .filter(|x| !x.unsynced && !x.waited_elsewhere)
                     .map(|x| (key(&x.copy), x.groups.clone()))
                     .collect(),
             );

@@ -527,44 +527,130 @@ const MOST_THREADS_EVALUATED: i64 = 1024;
 /// [`MOST_THREADS_EVALUATED`] threads), else in thread 0 of each dimension
 /// whose size is unknown (thread `(0, 0, 0)` is in every block). A
 /// condition with an op the evaluation does not know is taken by no
-/// thread. A wait in a region that no thread runs (`tid >= 16` in a block
-/// of 8) completes nothing for the threads of the other regions.
+/// thread. The thread must also reach `op` ([`reaches`]). A wait in a
+/// region that no thread runs (`tid >= 16` in a block of 8, or `tid >= 4`
+/// inside `tid < 4`) completes nothing for the threads of the other
+/// regions.
 pub(in crate::check_hazards) fn some_thread_takes(op: &OperationRef, region: usize) -> bool {
-    let Ok(selector) = op.operand(0) else {
-        return false;
-    };
     let sizes: Vec<i64> = (0..3)
         .map(|d| crate::access::values::known_block_size(op, d).unwrap_or(1))
         .collect();
     if sizes.iter().product::<i64>() > MOST_THREADS_EVALUATED {
         return false;
     }
-    let cases = crate::access::values::dense_i64(op, "cases");
-    let is_if = ops::is(op, "scf.if");
     for z in 0..sizes[2] {
         for y in 0..sizes[1] {
             for x in 0..sizes[0] {
-                let Some(value) = evaluate(selector, [x, y, z], 0) else {
-                    return false;
-                };
-                let taken = if is_if {
-                    (value != 0) == (region == 0)
-                } else {
-                    let Some(cases) = &cases else {
-                        return false;
-                    };
-                    match region {
-                        0 => !cases.contains(&value),
-                        r => cases.get(r - 1) == Some(&value),
-                    }
-                };
-                if taken {
+                let ids = [x, y, z];
+                if region_taken(op, region, ids) == Some(true) && reaches(op, ids) {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+/// Whether the thread `ids` takes region `region` of the `scf.if` or
+/// `scf.index_switch` `op` (an `scf.execute_region`'s one region always);
+/// `None` if its condition does not evaluate ([`evaluate`]).
+fn region_taken(op: &OperationRef, region: usize, ids: [i64; 3]) -> Option<bool> {
+    if ops::is(op, "scf.execute_region") {
+        return Some(true);
+    }
+    let value = evaluate(op.operand(0).ok()?, ids, 0)?;
+    if ops::is(op, "scf.if") {
+        return Some((value != 0) == (region == 0));
+    }
+    if !ops::is(op, "scf.index_switch") {
+        return None;
+    }
+    let cases = crate::access::values::dense_i64(op, "cases")?;
+    Some(match region {
+        0 => !cases.contains(&value),
+        r => cases.get(r - 1) == Some(&value),
+    })
+}
+
+/// True if the thread `ids` is known to reach `op` whenever the other
+/// threads of the block do: every branch op around it, up to its function
+/// or `gpu.launch`, takes the region that holds it in that thread, and
+/// every loop around it has bounds that do not depend on the thread
+/// ([`may_depend_on_thread`]), so that all threads run the same
+/// iterations. Anything else around it (an `scf.while`, a loop of
+/// thread-dependent bounds) is not known to be reached.
+fn reaches(op: &OperationRef, ids: [i64; 3]) -> bool {
+    let mut child = *op;
+    while let Some(parent) = child.parent_operation() {
+        if ops::is_function(&parent) || ops::is(&parent, "gpu.launch") {
+            return true;
+        }
+        let Some(region) = crate::access::values::region_index(&parent, &child) else {
+            return false;
+        };
+        match ops::name(&parent) {
+            "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                if region_taken(&parent, region, ids) != Some(true) {
+                    return false;
+                }
+            }
+            // Every thread runs the same iterations, so the waiting thread
+            // runs the one the others do.
+            "scf.for" => {
+                if (0..3).any(|i| {
+                    parent
+                        .operand(i)
+                        .map_or(true, |v| may_depend_on_thread(v, 0))
+                }) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        child = parent;
+    }
+    false
+}
+
+/// False only if `value` is known to be the same in every thread of the
+/// block: a constant, a function argument, a `gpu.block_id` / `block_dim`
+/// / `grid_dim`, the variable of an `scf.for` whose bounds are so, or a
+/// pure `arith` / `index` op of such values. Thread ids, loads, iter_args
+/// and anything else may depend on the thread.
+fn may_depend_on_thread(value: Value, depth: usize) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    if constant(value).is_some() {
+        return false;
+    }
+    let Some(op) = defining_op(value) else {
+        let Some((block, n)) = block_argument(value) else {
+            return true;
+        };
+        let Some(owner) = block.parent_operation() else {
+            return true;
+        };
+        if ops::is_function(&owner) && ops::is_entry_block(&block) {
+            return false;
+        }
+        // The induction variable of an `scf.for` (argument 0 of its body).
+        return !(ops::is(&owner, "scf.for") && n == 0)
+            || (0..3).any(|i| {
+                owner
+                    .operand(i)
+                    .map_or(true, |v| may_depend_on_thread(v, depth + 1))
+            });
+    };
+    let name = ops::name(&op);
+    if matches!(name, "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim") {
+        return false;
+    }
+    if !(name.starts_with("arith.") || name.starts_with("index.")) || op.region_count() > 0 {
+        return true;
+    }
+    let operands: Vec<Value> = op.operands().collect();
+    operands.iter().any(|v| may_depend_on_thread(*v, depth + 1))
 }
 
 /// The value of `value` in the thread `ids` (x, y, z): thread ids,
