@@ -33,7 +33,9 @@
 //!    `apipe-run` checks at each `gpu.launch_func`: an exact size must be
 //!    the launch's, an upper bound must hold the launch's threads (a launch
 //!    of other sizes is undefined behaviour: the kernel was compiled for
-//!    the stated ones).
+//!    the stated ones). So must the `upper_bound` of the kernel's
+//!    `gpu.thread_id` and `gpu.block_id` ops, per dimension
+//!    ([`declared_id_bound`]): the block and grid sizes are at most them.
 
 use apipe_dialect::{diagnostic, ops};
 use melior::ir::{
@@ -78,24 +80,84 @@ fn sizes(op: &OperationRef, name: &str) -> Option<[i64; 3]> {
 /// A block or grid size a kernel states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
-    /// x, y, z.
+    /// x, y, z (`i64::MAX` where a [`BoundKind::PerDimension`] bound
+    /// states nothing).
     pub sizes: [i64; 3],
-    /// The attribute that states it (`known_block_size`, `nvvm.maxntid`, ...).
+    /// The attribute that states it (`known_block_size`, `nvvm.maxntid`,
+    /// `upper_bound` of `gpu.thread_id`, ...).
     pub attribute: &'static str,
-    /// Whether a launch must have exactly these sizes; otherwise (only
-    /// `nvvm.maxntid`) the launch's x * y * z must be at most theirs.
-    pub exact: bool,
+    /// How a launch must relate to `sizes`.
+    pub kind: BoundKind,
+}
+
+/// How a launch's sizes must relate to a stated [`Bound`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// Exactly these sizes (`known_block_size`, `known_grid_size`,
+    /// `nvvm.reqntid`).
+    Exact,
+    /// At most this many threads, x * y * z (`nvvm.maxntid`).
+    Threads,
+    /// At most this size in each dimension: the `upper_bound` of the
+    /// kernel's `gpu.thread_id` / `gpu.block_id` ops (MLIR GPUOps.td: an id
+    /// below it; upstream lowering turns it into a range on the id, so a
+    /// larger launch is undefined behaviour).
+    PerDimension,
 }
 
 impl Bound {
     /// Whether a launch of `launched` (x, y, z) keeps this bound.
     pub fn admits(&self, launched: [i64; 3]) -> bool {
-        if self.exact {
-            launched == self.sizes
-        } else {
-            launched.iter().product::<i64>() <= self.sizes.iter().product::<i64>()
+        match self.kind {
+            BoundKind::Exact => launched == self.sizes,
+            BoundKind::Threads => {
+                launched.iter().product::<i64>() <= self.sizes.iter().product::<i64>()
+            }
+            BoundKind::PerDimension => launched.iter().zip(&self.sizes).all(|(l, s)| l <= s),
         }
     }
+}
+
+/// The per-dimension bound that the `upper_bound` attributes of the
+/// `op_name` ops (`gpu.thread_id`, `gpu.block_id`) in `function` state: the
+/// smallest per dimension; `None` if none has one.
+pub fn declared_id_bound(function: &OperationRef, op_name: &'static str) -> Option<Bound> {
+    let mut sizes = [i64::MAX; 3];
+    let mut any = false;
+    for op in ops::nested_ops(function) {
+        if !ops::is(&op, op_name) {
+            continue;
+        }
+        let Some(bound) = op
+            .attribute("upper_bound")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+        else {
+            continue;
+        };
+        let text = op
+            .attribute("dimension")
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        let Some(d) = ["x>", "y>", "z>"]
+            .iter()
+            .position(|d| text.trim_end().ends_with(d))
+        else {
+            continue;
+        };
+        sizes[d] = sizes[d].min(bound);
+        any = true;
+    }
+    any.then_some(Bound {
+        sizes,
+        attribute: if op_name == "gpu.thread_id" {
+            "gpu.thread_id upper_bound"
+        } else {
+            "gpu.block_id upper_bound"
+        },
+        kind: BoundKind::PerDimension,
+    })
 }
 
 /// Every block size `function` states, in [`BLOCK_ATTRIBUTES`] order.
@@ -106,7 +168,11 @@ pub fn declared_block(function: &OperationRef) -> Vec<Bound> {
             sizes(function, name).map(|sizes| Bound {
                 sizes,
                 attribute: name,
-                exact: *name != "nvvm.maxntid",
+                kind: if *name == "nvvm.maxntid" {
+                    BoundKind::Threads
+                } else {
+                    BoundKind::Exact
+                },
             })
         })
         .collect()
@@ -120,7 +186,7 @@ pub fn declared_grid(function: &OperationRef) -> Vec<Bound> {
             sizes(function, name).map(|sizes| Bound {
                 sizes,
                 attribute: name,
-                exact: true,
+                kind: BoundKind::Exact,
             })
         })
         .collect()
@@ -150,7 +216,7 @@ fn block_conflict(bounds: &[Bound]) -> Option<String> {
             ));
         }
     }
-    let mut exact = bounds.iter().filter(|b| b.exact);
+    let mut exact = bounds.iter().filter(|b| b.kind == BoundKind::Exact);
     if let (Some(a), Some(b)) = (exact.next(), exact.next()) {
         if a.sizes != b.sizes {
             return Some(format!(

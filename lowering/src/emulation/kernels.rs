@@ -504,8 +504,13 @@ fn convert_function<'c: 'a, 'a>(
 ) -> Option<KernelInfo> {
     let context = emitter.context;
     let location = op.location();
-    let known_block = crate::launch_bounds::declared_block(&op);
-    let known_grid = crate::launch_bounds::declared_grid(&op);
+    let mut known_block = crate::launch_bounds::declared_block(&op);
+    let mut known_grid = crate::launch_bounds::declared_grid(&op);
+    known_block.extend(crate::launch_bounds::declared_id_bound(
+        &op,
+        "gpu.thread_id",
+    ));
+    known_grid.extend(crate::launch_bounds::declared_id_bound(&op, "gpu.block_id"));
     let declared_at = emitter.id(location, "");
     emitter.name(declared_at, "gpu.func");
     let function_type = op

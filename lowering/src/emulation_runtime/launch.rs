@@ -209,16 +209,28 @@ pub fn launch(
         ("grid", grid, &info.known_grid),
     ] {
         if let Some(bound) = stated.iter().find(|b| !b.admits(launched)) {
-            let sizes = |s: [i64; 3]| format!("{} x {} x {}", s[0], s[1], s[2]);
-            let why = if bound.exact {
-                format!(
+            let sizes = |s: [i64; 3]| {
+                let one = |n: i64| {
+                    if n == i64::MAX {
+                        "any".to_owned()
+                    } else {
+                        n.to_string()
+                    }
+                };
+                format!("{} x {} x {}", one(s[0]), one(s[1]), one(s[2]))
+            };
+            use crate::launch_bounds::BoundKind;
+            let why = match bound.kind {
+                BoundKind::Exact => format!(
                     "it was compiled for that size (upstream lowering folds gpu.{what}_dim to it)"
-                )
-            } else {
-                format!(
+                ),
+                BoundKind::Threads => format!(
                     "at most {} threads per block (PTX .maxntid)",
                     bound.sizes.iter().product::<i64>()
-                )
+                ),
+                BoundKind::PerDimension => {
+                    "its ids were declared below those sizes (upstream lowering gives the id that range, and apipe-check-hazards relies on it)".to_owned()
+                }
             };
             return Err(host.error_with_notes(
                 op,

@@ -1794,7 +1794,7 @@ impl Forms {
 
 /// `a <predicate> b` (an `arith::CmpIPredicate`, on 64-bit values) of
 /// constants; `None` for an unknown predicate.
-fn evaluate(predicate: i64, a: i64, b: i64) -> Option<bool> {
+pub(crate) fn evaluate(predicate: i64, a: i64, b: i64) -> Option<bool> {
     let (ua, ub) = (a as u64, b as u64);
     Some(match predicate {
         0 => a == b,

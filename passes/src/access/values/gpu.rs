@@ -106,19 +106,19 @@ fn upper_bound(op: &OperationRef) -> Option<i64> {
 /// The exclusive bound of a `gpu.thread_id`: its `upper_bound`, or the
 /// known block size in its dimension.
 pub(super) fn thread_id_bound(op: &OperationRef) -> Option<i64> {
-    let d = dimension(op)?;
-    let known = known_block_size(op, d);
-    match (upper_bound(op), known) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    id_bound(op, Size::Block)
 }
 
 /// The exclusive bound of a `gpu.block_id`: its `upper_bound`, or the
 /// known grid size in its dimension.
 pub(super) fn block_id_bound(op: &OperationRef) -> Option<i64> {
-    let d = dimension(op)?;
-    let known = known_grid_size(op, d);
+    id_bound(op, Size::Grid)
+}
+
+/// The exclusive bound of a thread or block id op: the smaller of its
+/// `upper_bound` and the known `size` in its dimension.
+fn id_bound(op: &OperationRef, size: Size) -> Option<i64> {
+    let known = known_size(op, size, dimension(op)?);
     match (upper_bound(op), known) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

@@ -744,21 +744,14 @@ fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64> {
         "arith.cmpi" => {
             let predicate = apipe_dialect::attributes::integer(&op, "predicate")?;
             let (x, y) = (a()?, b()?);
-            let (ux, uy) = (operand_unsigned(0)?, operand_unsigned(1)?);
-            // MLIR `arith::CmpIPredicate`: eq, ne, slt, sle, sgt, sge, ult,
-            // ule, ugt, uge.
-            let holds = match predicate {
-                0 => x == y,
-                1 => x != y,
-                2 => x < y,
-                3 => x <= y,
-                4 => x > y,
-                5 => x >= y,
-                6 => ux < uy,
-                7 => ux <= uy,
-                8 => ux > uy,
-                9 => ux >= uy,
-                _ => return None,
+            // Unsigned predicates (6-9) compare the unsigned values, which
+            // fit in 63 bits below 64-bit widths.
+            let bits = crate::access::values::width(op.operand(0).ok()?.r#type())?;
+            let holds = if (6..=9).contains(&predicate) && bits < 64 {
+                let (ux, uy) = (operand_unsigned(0)?, operand_unsigned(1)?);
+                crate::access::values::evaluate(predicate, ux as i64, uy as i64)?
+            } else {
+                crate::access::values::evaluate(predicate, x, y)?
             };
             wrap(holds as i128)
         }
