@@ -136,14 +136,7 @@ pub fn declared_id_bound(function: &OperationRef, op_name: &'static str) -> Opti
         else {
             continue;
         };
-        let text = op
-            .attribute("dimension")
-            .map(|a| a.to_string())
-            .unwrap_or_default();
-        let Some(d) = ["x>", "y>", "z>"]
-            .iter()
-            .position(|d| text.trim_end().ends_with(d))
-        else {
+        let Some(d) = apipe_passes::access::values::gpu_dimension(&op) else {
             continue;
         };
         sizes[d] = sizes[d].min(bound);

@@ -597,11 +597,7 @@ fn reaches(op: &OperationRef, ids: [i64; 3]) -> bool {
             // Every thread runs the same iterations, so the waiting thread
             // runs the one the others do.
             "scf.for" => {
-                if (0..3).any(|i| {
-                    parent
-                        .operand(i)
-                        .map_or(true, |v| may_depend_on_thread(v, 0))
-                }) {
+                if bounds_may_depend_on_thread(&parent, 0) {
                     return false;
                 }
             }
@@ -636,11 +632,7 @@ fn may_depend_on_thread(value: Value, depth: usize) -> bool {
         }
         // The induction variable of an `scf.for` (argument 0 of its body).
         return !(ops::is(&owner, "scf.for") && n == 0)
-            || (0..3).any(|i| {
-                owner
-                    .operand(i)
-                    .map_or(true, |v| may_depend_on_thread(v, depth + 1))
-            });
+            || bounds_may_depend_on_thread(&owner, depth + 1);
     };
     let name = ops::name(&op);
     if matches!(name, "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim") {
@@ -651,6 +643,15 @@ fn may_depend_on_thread(value: Value, depth: usize) -> bool {
     }
     let operands: Vec<Value> = op.operands().collect();
     operands.iter().any(|v| may_depend_on_thread(*v, depth + 1))
+}
+
+/// [`may_depend_on_thread`] of any of the lower bound, upper bound and
+/// step of the `scf.for` `l`.
+fn bounds_may_depend_on_thread(l: &OperationRef, depth: usize) -> bool {
+    (0..3).any(|i| {
+        l.operand(i)
+            .map_or(true, |v| may_depend_on_thread(v, depth))
+    })
 }
 
 /// The value of `value` in the thread `ids` (x, y, z): thread ids,
