@@ -124,6 +124,7 @@ pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported>
             &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
         ))
     });
+    let waited = tokens_to_mbarrier::waited_after_return(&root);
     let mut plans = Vec::new();
     let mut ok = true;
     for function in group_distance::functions(&root) {
@@ -160,6 +161,7 @@ pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported>
             function,
             &distance_options,
             tokens_to_mbarrier::Options::default(),
+            waited(&function),
         ) {
             Ok(Some(plan)) => {
                 if remarks {

@@ -18,9 +18,12 @@
 //! 1. plan every function before touching the IR ([`plan::plan_function`],
 //!    which reads the shared group-distance analysis): the ring size K_q
 //!    from the token window, the run-time guards, the acquires; refuse a
-//!    device function, a `gpu.launch` body, a `wait_group` (counting form)
-//!    and, in a kernel, a commit under thread-dependent control flow, each
-//!    with a located error (and change nothing);
+//!    device function, a `gpu.launch` body, a `wait_group` (counting form),
+//!    in a kernel a commit under thread-dependent control flow, and a host
+//!    function that may return with a group in flight when a `wait_group`
+//!    may run after it ([`waited_after_return`]: its ring is its own stack
+//!    memory, so no wait could complete the group), each with a located
+//!    error (and change nothing);
 //! 2. check that every token value can be replaced
 //!    ([`token_values::check_removable`]: tokens live only in waits and
 //!    structured control flow);
@@ -157,6 +160,7 @@ pub fn plan<'c, 'a>(
             &[ops::COMMIT_GROUP, ops::WAIT_GROUP, ops::WAIT],
         ))
     });
+    let waited = waited_after_return(&root);
     let mut plans = Vec::new();
     for function in group_distance::functions(&root) {
         let distance_options = DistanceOptions {
@@ -164,7 +168,7 @@ pub fn plan<'c, 'a>(
             committing_functions: committing_functions.clone(),
             ..DistanceOptions::default()
         };
-        match plan::plan_function(function, &distance_options, options) {
+        match plan::plan_function(function, &distance_options, options, waited(&function)) {
             Ok(Some(plan)) => plans.push(plan),
             Ok(None) => {}
             Err(refusals) => {
@@ -179,6 +183,32 @@ pub fn plan<'c, 'a>(
         Ok(plans)
     } else {
         Err(Reported)
+    }
+}
+
+/// Whether a `wait_group` may run after a function of `root` returns, in
+/// its caller or a function called later: in the module, when the module
+/// has a `wait_group` and something calls the function or takes its
+/// address; under `func.func` (the callers are not visible), always.
+pub fn waited_after_return<'c: 'a, 'a>(
+    root: &OperationRef<'c, 'a>,
+) -> impl Fn(&OperationRef<'c, 'a>) -> bool {
+    let function_only = group_distance::is_function(root);
+    let nested = ops::nested_ops(root);
+    let waits = nested.iter().any(|op| ops::is(op, ops::WAIT_GROUP));
+    let entered: rustc_hash::FxHashSet<String> = if function_only || !waits {
+        Default::default()
+    } else {
+        nested
+            .iter()
+            .filter_map(|op| {
+                group_distance::callee(op).or_else(|| group_distance::address_taken(op))
+            })
+            .collect()
+    };
+    move |function| {
+        function_only
+            || waits && group_distance::symbol_name(function).is_some_and(|n| entered.contains(&n))
     }
 }
 

@@ -184,6 +184,11 @@ fn kind_of<'c>(function: &OperationRef<'c, '_>) -> Result<FunctionKind, (Locatio
 
 /// Computes the plan of `function` (steps 1-4); `None` if it commits
 /// nothing. Located errors are returned, not emitted.
+/// `waited_after_return`: a `wait_group` may run after the function
+/// returns ([`super::waited_after_return`]); a host function that may
+/// return with a group in flight is then refused, since that wait would
+/// complete the group in counting form and no wait can in the mbarrier
+/// form (its ring is the function's own).
 ///
 /// # Errors
 /// The located errors of step 4, or of the group-distance analysis
@@ -192,6 +197,7 @@ pub fn plan_function<'c, 'a>(
     function: OperationRef<'c, 'a>,
     distance_options: &DistanceOptions<'c, 'a>,
     options: Options,
+    waited_after_return: bool,
 ) -> Result<Option<FunctionPlan<'c, 'a>>, Vec<Refusal<'c>>> {
     let own = |op: &OperationRef<'c, 'a>| group_distance::enclosing_function(*op) == Some(function);
     let nested: Vec<OperationRef> = ops::nested_ops(&function).into_iter().filter(own).collect();
@@ -326,9 +332,23 @@ pub fn plan_function<'c, 'a>(
         };
         if let Some(entry) = ops::blocks_of(&function).first().copied() {
             flow.block(entry, &mut state);
+            // A host function's ring is its own stack memory: a group
+            // still in flight at the return could be completed by no wait
+            // after it. In counting form a caller's (or a later callee's)
+            // `wait_group` completes it (trial 56: the pass converted such
+            // a function, and the caller read the copy's data unwaited).
+            // A kernel ends its threads: nothing after it waits.
+            if kind == FunctionKind::Host && waited_after_return {
+                errors.extend(in_flight_at_return(
+                    &function, entry, &slots, &state, &commits,
+                ));
+            }
         }
         flow.acquires
     };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     Ok(Some(FunctionPlan {
         function,
         kind,
@@ -336,6 +356,43 @@ pub fn plan_function<'c, 'a>(
         waits: plan_waits,
         acquires,
     }))
+}
+
+/// The refusal of a host function that may return with a group of some
+/// queue in flight (`state` after its entry block: a distance below K_q
+/// that is not waited on some path; distances K_q and more were acquired).
+fn in_flight_at_return<'c, 'a>(
+    function: &OperationRef<'c, 'a>,
+    entry: BlockRef<'c, 'a>,
+    slots: &BTreeMap<i64, u64>,
+    state: &Waited,
+    commits: &[OperationRef<'c, 'a>],
+) -> Option<Refusal<'c>> {
+    let (&queue, _) = slots.iter().find(|(queue, &k)| {
+        state
+            .waited
+            .get(queue)
+            .is_none_or(|set| (0..k).any(|d| !set.contains(&d)))
+    })?;
+    let at = entry
+        .terminator()
+        .map_or_else(|| function.location(), |t| t.location());
+    Some(Refusal {
+        location: at,
+        message: format!(
+            "'{}' op may return with a group of queue {queue} in flight: in the mbarrier form \
+             each group is a slot of this function's own ring, which no wait after the return \
+             can name (wait for its token before the return, or keep the function in counting \
+             form, where the caller's wait_group completes it)",
+            entry
+                .terminator()
+                .map_or("func.return".to_owned(), |t| ops::name(&t).to_owned())
+        ),
+        note: commits
+            .iter()
+            .find(|c| attributes::queue(*c) == queue)
+            .map(|c| (c.location(), "a commit of that queue".to_owned())),
+    })
 }
 
 /// Step 3's state: per queue, the distances below K whose group, on every
