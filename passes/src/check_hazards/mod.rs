@@ -368,6 +368,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         }
     }
     let callee_waits = std::rc::Rc::new(waits);
+    let device = device_functions(&ordered, &calls);
     for (function, nested) in ordered {
         if refused.contains(&op_key(&function)) {
             continue;
@@ -399,7 +400,12 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             ok = false;
             continue;
         }
-        out.extend(barriers::divergent_barriers(&function, &nested));
+        // Host code runs on one thread: no barrier of it can diverge
+        // (trial 56: a loop of barriers in a host function, pipelined with
+        // `barriers=conservative`, was a false divergent barrier).
+        if device.contains(&op_key(&function)) {
+            out.extend(barriers::divergent_barriers(&function, &nested));
+        }
         // The mbarrier form (docs/mbarrier.md): its waits name (slot,
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
@@ -583,6 +589,51 @@ fn resolve_calls<'c: 'a, 'a>(
         }
     }
     out
+}
+
+/// The functions (by [`op_key`]) that may run on the threads of a block:
+/// `gpu.func`s, `gpu.launch` bodies, the functions of a `gpu.module`, the
+/// functions they call (through any chain of calls resolved by `calls`),
+/// and every function whose address is taken (its callers are unknown).
+/// The others are host code, which runs on one thread.
+fn device_functions<'c: 'a, 'a>(
+    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+    calls: &rustc_hash::FxHashMap<usize, usize>,
+) -> rustc_hash::FxHashSet<usize> {
+    let address_taken: rustc_hash::FxHashSet<String> = functions
+        .iter()
+        .flat_map(|(_, nested)| nested.iter().filter_map(group_distance::address_taken))
+        .collect();
+    let mut device: rustc_hash::FxHashSet<usize> = functions
+        .iter()
+        .filter(|(f, _)| {
+            apipe_dialect::ops::is(f, "gpu.func")
+                || apipe_dialect::ops::is(f, "gpu.launch")
+                || apipe_dialect::ops::ancestors(f)
+                    .any(|p| apipe_dialect::ops::is(&p, "gpu.module"))
+                || group_distance::symbol_name(f).is_some_and(|n| address_taken.contains(&n))
+        })
+        .map(|(f, _)| op_key(f))
+        .collect();
+    let index: rustc_hash::FxHashMap<usize, usize> = functions
+        .iter()
+        .enumerate()
+        .map(|(i, (f, _))| (op_key(f), i))
+        .collect();
+    let mut work: Vec<usize> = device.iter().copied().collect();
+    while let Some(f) = work.pop() {
+        let Some((_, nested)) = index.get(&f).map(|&i| &functions[i]) else {
+            continue;
+        };
+        for op in nested {
+            if let Some(&callee) = calls.get(&op_key(op)) {
+                if device.insert(callee) {
+                    work.push(callee);
+                }
+            }
+        }
+    }
+    device
 }
 
 /// The key of an op.

@@ -136,6 +136,14 @@ pub(super) struct Instance<'c, 'a> {
     /// thread until a `gpu.barrier` orders it after that wait; complete
     /// after the barrier.
     pub waited_elsewhere: bool,
+    /// Its group may have been closed by an `apipe.mbarrier_arrive_copies`
+    /// (the mbarrier form): then only an `apipe.mbarrier_wait` on the
+    /// ring's phase completes it. A counting `wait_group` or a token
+    /// `wait` completes commit groups only; copies that an arrive took out
+    /// of the thread's uncommitted set belong to none (docs/semantics.md;
+    /// trial 56: a caller's `wait_group 0` was taken to complete the
+    /// copies a callee in mbarrier form returned with in flight).
+    pub armed: bool,
     /// Diagnostics.
     pub trace: Trace<'c, 'a>,
 }
@@ -251,6 +259,7 @@ impl<'c, 'a> Instance<'c, 'a> {
             named_by: Default::default(),
             named_numbers: Default::default(),
             waited_elsewhere: false,
+            armed: false,
             trace: Trace::default(),
         }
     }
@@ -267,6 +276,7 @@ impl<'c, 'a> Instance<'c, 'a> {
             && self.queue == other.queue
             && self.unsynced == other.unsynced
             && self.waited_elsewhere == other.waited_elsewhere
+            && self.armed == other.armed
             && self.closer == other.closer
             && self.src == other.src
             && self.dst == other.dst

@@ -202,17 +202,19 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
         .clamp(WIDEN_AFTER, MOST_BEFORE_WIDENING)
 }
 
-/// The `apipe.wait_group`s a function makes on every path, as
-/// `(queue, pending, wait)` with the smallest `pending` per queue: `first`,
-/// those in its entry block before its first op that may access memory
-/// (they complete groups before any of its accesses), and `all`, every one
-/// in its entry block (they complete groups before it returns), its own or
-/// those of the functions its entry block calls. Waits in nested regions
-/// are left out (a group taken as still in flight: never a missed hazard).
+/// The `apipe.wait_group`s a function makes on every path: `first`, the
+/// commits and waits in its entry block before its first op that may
+/// access memory, in order (they act on the caller's groups before any of
+/// its accesses), and `all`, every wait in its entry block as `(queue,
+/// pending, wait)` with the smallest `pending` per queue (they complete
+/// groups before it returns), its own or those of the functions its entry
+/// block calls. Waits in nested regions are left out (a group taken as
+/// still in flight: never a missed hazard), and so are the commits after
+/// the first access (a group counted older would complete sooner).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CalleeWaits<'c, 'a> {
-    /// Before the first access.
-    pub first: Vec<(i64, i64, OperationRef<'c, 'a>)>,
+    /// Before the first access, in order.
+    pub first: Vec<EntryEvent<'c, 'a>>,
     /// Anywhere in the entry block.
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
     /// A `gpu.barrier` (or `nvvm.barrier0`) in its entry block before its
@@ -231,6 +233,18 @@ pub struct CalleeWaits<'c, 'a> {
     /// counted, a false missing-barrier error). Other operands: no barrier
     /// (never a missed hazard).
     pub barrier_if: Option<(usize, bool)>,
+}
+
+/// A commit or a wait of [`CalleeWaits::first`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EntryEvent<'c, 'a> {
+    /// An `apipe.commit_group`: it closes the caller's uncommitted copies
+    /// into a group, and every group of its queue gets one newer (trial
+    /// 56: the entry `commit_group; wait_group 0` of a pipelined function,
+    /// rule 12 of docs/pipelining.md, was not counted: a false alarm).
+    Commit(OperationRef<'c, 'a>),
+    /// An `apipe.wait_group` as `(queue, pending, wait)`.
+    Wait(i64, i64, OperationRef<'c, 'a>),
 }
 
 /// `Some((j, b))` if `op` is an `scf.if` on the `i1` argument `j` of
@@ -307,13 +321,17 @@ pub fn callee_waits<'c: 'a, 'a>(
         if !accessed && !out.barrier && out.barrier_if.is_none() {
             out.barrier_if = barrier_under_argument(&op, &entry, &mut forms);
         }
+        if !accessed && ops::is(&op, ops::COMMIT_GROUP) {
+            out.first.push(EntryEvent::Commit(op));
+            continue;
+        }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING)
                 .unwrap_or(0)
                 .max(0);
             let queue = attributes::queue(&op);
             if !accessed {
-                smallest(&mut out.first, queue, pending, op);
+                out.first.push(EntryEvent::Wait(queue, pending, op));
                 // The caller applies `first` before the barrier: a wait
                 // after it would be ordered wrongly (the copies it
                 // completes are not behind the barrier).
@@ -335,9 +353,7 @@ pub fn callee_waits<'c: 'a, 'a>(
                 smallest(&mut out.all, queue, pending, wait);
             }
             if !accessed {
-                for &(queue, pending, wait) in &waits.first {
-                    smallest(&mut out.first, queue, pending, wait);
-                }
+                out.first.extend(waits.first.iter().copied());
             }
         }
         if !accessed {
@@ -500,6 +516,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 };
             }
             taken.unsynced = instance.unsynced;
+            taken.armed = instance.armed;
             state.add(taken);
         }
     }
@@ -635,8 +652,13 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .get(&key(&op))
                     .and_then(|f| self.callee_waits.get(f))
                     .cloned();
-                for (queue, pending, wait) in waits.iter().flat_map(|w| w.first.iter()) {
-                    self.complete(wait, state, *queue, Some(*pending), None, None);
+                for event in waits.iter().flat_map(|w| w.first.iter()) {
+                    match *event {
+                        EntryEvent::Commit(c) => commit(&c, state),
+                        EntryEvent::Wait(queue, pending, wait) => {
+                            self.complete(&wait, state, queue, Some(pending), None, None)
+                        }
+                    }
                 }
                 let decided = waits
                     .as_ref()
@@ -958,8 +980,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
     ) {
         let instances = std::mem::take(&mut state.instances);
         let context = self.context(op);
+        let mbarrier_wait = ops::is(op, ops::MBARRIER_WAIT);
         for mut instance in instances {
-            if instance.unsynced || instance.queue != queue {
+            if instance.unsynced || instance.queue != queue || instance.armed && !mbarrier_wait {
                 state.add(instance);
                 continue;
             }
@@ -1238,9 +1261,15 @@ fn pending_of(fact: &group_distance::GroupFact) -> Option<i64> {
 /// by it; every instance of the queue sees one more group.
 fn commit(op: &OperationRef, state: &mut State) {
     let queue = attributes::queue(op);
+    let arrive = ops::is(op, ops::MBARRIER_ARRIVE_COPIES);
     for instance in &mut state.instances {
         if instance.unsynced || instance.queue != queue {
             continue;
+        }
+        // Unless committed on every path already, this arrive may be the
+        // one that closes it.
+        if arrive && instance.groups.base.as_constant().is_none_or(|c| c < 1) {
+            instance.armed = true;
         }
         if instance.groups.is_zero() {
             instance.closer = Some(key(op));

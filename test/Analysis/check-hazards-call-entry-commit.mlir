@@ -1,0 +1,129 @@
+// A callee's commits and waits in its entry block before its first access
+// act on the caller's groups, in order (trial 56). The entry
+// `commit_group; wait_group 0` that the pipeliner puts before each loop
+// that waits (docs/pipelining.md, rule 12) was not counted: a false
+// read-after-write at a call of a pipelined function after a call that
+// returned with copies in flight. A commit there also closes the
+// caller's uncommitted copies into a group. And copies that an
+// `apipe.mbarrier_arrive_copies` tracks (a callee in the mbarrier form
+// returned with them in flight) are completed by no `wait_group`: the
+// checker took the next callee's `wait_group 0` to complete them, and was
+// silent on the read that apipe-run shows racing.
+// RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: apipe-run %s --entry=commit_then_wait_0 --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=commit_then_wait_0 --completion=random:3 | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=commit_then_wait_1 --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=uncommitted_then_commit_wait_0 --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=uncommitted_then_commit_wait_0 --completion=eager | FileCheck %s --check-prefix=ONE
+// ONE: 1
+// RUN: not apipe-run %s --entry=commit_then_wait_2 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=uncommitted_then_commit_wait_1 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=mbarrier_leftover --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight
+
+func.func @issue(%A: memref<4xf32>, %X: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
+  return
+}
+func.func @issue_uncommitted(%A: memref<4xf32>, %X: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  return
+}
+// The mbarrier form of @issue (apipe-tokens-to-mbarrier now refuses to
+// make it: the group is in flight at the return).
+func.func @issue_mbarrier(%A: memref<4xf32>, %X: memref<4xf32>) {
+  %ring = memref.alloca() : memref<2xi64, 3>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+  return
+}
+func.func @read_after(%X: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %y = memref.load %X[%c0] : memref<4xf32>
+  vector.print %y : f32
+  return
+}
+func.func @commit_wait_0(%X: memref<4xf32>) {
+  apipe.commit_group
+  apipe.wait_group 0
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+// The caller's group is one older than the empty group committed here:
+// `wait_group 1` completes it.
+func.func @commit_wait_1(%X: memref<4xf32>) {
+  apipe.commit_group
+  apipe.wait_group 1
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @commit_wait_2(%X: memref<4xf32>) {
+  apipe.commit_group
+  apipe.wait_group 2
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @wait_0(%X: memref<4xf32>) {
+  apipe.wait_group 0
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @buffers() -> (memref<4xf32>, memref<4xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %A = memref.alloc() : memref<4xf32>
+  %X = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%A : memref<4xf32>)
+  linalg.fill ins(%zero : f32) outs(%X : memref<4xf32>)
+  return %A, %X : memref<4xf32>, memref<4xf32>
+}
+
+// Silent: each callee's entry waits complete the caller's group first.
+func.func @commit_then_wait_0() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @commit_wait_0(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @commit_then_wait_1() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @commit_wait_1(%X) : (memref<4xf32>) -> ()
+  return
+}
+// The callee's commit closes the caller's uncommitted copy.
+func.func @uncommitted_then_commit_wait_0() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue_uncommitted(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @commit_wait_0(%X) : (memref<4xf32>) -> ()
+  return
+}
+
+// Errors: the caller's group stays in flight.
+func.func @commit_then_wait_2() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @commit_wait_2(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @uncommitted_then_commit_wait_1() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue_uncommitted(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @commit_wait_1(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @mbarrier_leftover() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue_mbarrier(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @wait_0(%X) : (memref<4xf32>) -> ()
+  return
+}
