@@ -39,13 +39,60 @@ func.func @read_before_copy(%A: memref<64xf32>, %out: memref<16xf32, 1>) {
   %c16 = arith.constant 16 : index
   %buf = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %c16 step %c1 {
-    // expected-error @+1 {{'memref.load' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep); move it after the copy, or annotate the loop by hand}}
+    // expected-error @+1 {{'memref.load' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep: each iteration's copy gets a version of its own, so no schedule, automatic or annotated, keeps this read); move it after the copy, or carry the previous iteration's value in an iter_arg}}
     %x = memref.load %buf[%c1] : memref<4xf32>
     memref.store %x, %out[%i] : memref<16xf32, 1>
     %off = arith.muli %i, %c4 : index
     // expected-note @+1 {{the copy}}
     apipe.copy %A[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
   } {apipe.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
+// The copy's address depends, through an iter_arg, on data the loop loads
+// from the copy's own destination (trial 56: the error named stage 0, a
+// stage the user never wrote). And in the same iteration, through a
+// second copy's address.
+func.func @copy_address_from_copied_data(%A: memref<64xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%at = %c0) -> (index) {
+    // expected-note @+1 {{the copy whose destination it reads}}
+    apipe.copy %A[%at], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    // expected-error @+1 {{'memref.load' op reads the destination of an async copy, and the operands of the loop's copies depend on what it reads (through the iter_args, or in the same iteration): no copy can be issued ahead of this read, so the loop cannot be pipelined; compute the copies' addresses from data that no copy of the loop writes}}
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+    %xi = arith.fptosi %x : f32 to i64
+    %xx = arith.index_cast %xi : i64 to index
+    %step = arith.remui %xx, %c3 : index
+    %next = arith.addi %at, %step : index
+    scf.yield %next : index
+  } {apipe.num_stages = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @second_copy_from_copied_data(%A: memref<64xf32>, %idx: memref<64xindex>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %slot = memref.alloc() : memref<1xindex>
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-note @+1 {{the copy whose destination it reads}}
+    apipe.copy %idx[%i], %slot[%c0], 1 : memref<64xindex> to memref<1xindex>
+    // expected-error @+1 {{'memref.load' op reads the destination of an async copy}}
+    %at = memref.load %slot[%c0] : memref<1xindex>
+    apipe.copy %A[%at], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
   return
 }
 

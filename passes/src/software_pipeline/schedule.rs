@@ -429,6 +429,48 @@ pub(crate) fn assign<'c: 'a, 'a>(
     // 7. Memory order: a read of a copy's destination before the copy, and
     // a write before a copy that ends up in a later stage.
     let mut ok = true;
+    // A producer that reads a copy's destination: a copy's operands depend
+    // on copied data (a recurrence through an iter_arg, trial 56), so no
+    // copy can be issued a stage ahead of that read. Said in the user's
+    // terms (the stages are the schedule's, not theirs).
+    for k in (0..body.len()).filter(|&k| {
+        stage[k] == 0
+            && attributes::integer(&body[k], attributes::STAGE).is_none()
+            && !copies.contains(&k)
+            && reads_destination(k)
+            // A view of a destination (a subview another copy writes
+            // through) reads nothing.
+            && !body[k]
+                .results()
+                .any(|r| crate::access::region::is_memref(r.into()))
+    }) {
+        let copy = copies
+            .iter()
+            .flat_map(|&c| nested[c].iter().filter(|o| ops::is(*o, ops::COPY)))
+            .find(|c| {
+                let dst = c.operand(1).unwrap().to_raw().ptr as usize;
+                nested[k]
+                    .iter()
+                    .any(|o| o.operands().any(|v| v.to_raw().ptr as usize == dst))
+            });
+        diagnostic::emit(
+            body[k].location(),
+            diagnostic::Severity::Error,
+            &format!(
+                "'{}' op reads the destination of an async copy, and the operands of the loop's \
+                 copies depend on what it reads (through the iter_args, or in the same \
+                 iteration): no copy can be issued ahead of this read, so the loop cannot be \
+                 pipelined; compute the copies' addresses from data that no copy of the loop \
+                 writes",
+                ops::name(&body[k])
+            ),
+            &copy
+                .iter()
+                .map(|c| (c.location(), "the copy whose destination it reads"))
+                .collect::<Vec<_>>(),
+        );
+        ok = false;
+    }
     for &c in &copies {
         let copy = nested[c].iter().find(|o| ops::is(*o, ops::COPY)).unwrap();
         let written: FxHashSet<usize> = nested[c]
@@ -453,7 +495,7 @@ pub(crate) fn assign<'c: 'a, 'a>(
                     body[k].location(),
                     diagnostic::Severity::Error,
                     &format!(
-                        "'{}' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep); move it after the copy, or annotate the loop by hand",
+                        "'{}' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep: each iteration's copy gets a version of its own, so no schedule, automatic or annotated, keeps this read); move it after the copy, or carry the previous iteration's value in an iter_arg",
                         ops::name(&body[k])
                     ),
                     &[(copy.location(), "the copy")],
