@@ -408,26 +408,27 @@ pub fn lower<'c: 'a, 'a>(
             .flat_map(|b| std::iter::successors(b.first_operation(), |o| o.next_in_block()))
             .collect();
         let symbols: HashSet<String> = body.iter().filter_map(symbol_name).collect();
-        // References inside the module follow the new names.
-        for op in ops::nested_ops(&module) {
-            for attribute in ["callee", "name"] {
-                let Some(target) = op
-                    .attribute(attribute)
-                    .ok()
-                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-                    .map(|s| s.value().to_owned())
-                else {
-                    continue;
-                };
-                if symbols.contains(&target) {
-                    // SAFETY: a live op; setting an attribute does not move it.
-                    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-                    op.set_attribute(
-                        attribute,
-                        FlatSymbolRefAttribute::new(emitter.context, &rename(&target)).into(),
-                    );
-                }
-            }
+        // References inside the module follow the new names, whatever
+        // attribute holds them (a call's `callee`, `memref.get_global`'s
+        // `name`, `func.constant`'s `value`, `llvm.mlir.addressof`'s
+        // `global_name`): MLIR's `SymbolTable::replaceAllSymbolUses`
+        // (trial 57: a `func.constant` kept naming the host copy of a
+        // function, whose `gpu.barrier` then did nothing).
+        for name in &symbols {
+            let new_name = rename(name);
+            // SAFETY: a live op; the strings outlive the call, which copies
+            // them into attributes.
+            let replaced = unsafe {
+                mlir_sys::mlirSymbolTableReplaceAllSymbolUses(
+                    melior::StringRef::new(name).to_raw(),
+                    melior::StringRef::new(&new_name).to_raw(),
+                    module.to_raw(),
+                )
+            };
+            // It fails only on a symbol use it cannot walk (an unknown
+            // nested symbol table), which the module's verification
+            // before the lowering rules out.
+            debug_assert!(replaced.value != 0, "replaceAllSymbolUses of @{name}");
         }
         let globals: HashSet<String> = workgroup
             .globals
