@@ -8,17 +8,25 @@
 // `apipe.mbarrier_arrive_copies` tracks (a callee in the mbarrier form
 // returned with them in flight) are completed by no `wait_group`: the
 // checker took the next callee's `wait_group 0` to complete them, and was
-// silent on the read that apipe-run shows racing.
+// silent on the read that apipe-run shows racing. A token `apipe.wait` on a
+// group committed there counts too (trial 57): the `wait_group` that
+// keeps the groups committed after it.
 // RUN: not apipe-opt %s --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: apipe-run %s --entry=commit_then_wait_0 --completion=lazy | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=commit_then_wait_0 --completion=random:3 | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=commit_then_wait_1 --completion=lazy | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=uncommitted_then_commit_wait_0 --completion=lazy | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=uncommitted_then_commit_wait_0 --completion=eager | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=token_commit_wait --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=token_commit_wait --completion=random:1 | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=mbarrier_entry_wait --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=mbarrier_entry_wait --completion=random:2 | FileCheck %s --check-prefix=ONE
 // ONE: 1
 // RUN: not apipe-run %s --entry=commit_then_wait_2 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=uncommitted_then_commit_wait_1 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=mbarrier_leftover --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=token_wait_other_queue --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=mbarrier_entry_wrong_parity --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight
 
 func.func @issue(%A: memref<4xf32>, %X: memref<4xf32>) {
@@ -74,6 +82,50 @@ func.func @wait_0(%X: memref<4xf32>) {
   func.call @read_after(%X) : (memref<4xf32>) -> ()
   return
 }
+// Token form (trial 57): waiting for the newest group of a queue
+// completes its older groups too (FIFO), the caller's among them.
+func.func @token_commit_wait_same_queue(%X: memref<4xf32>) {
+  %t = apipe.commit_group
+  %u = apipe.commit_group queue 1
+  apipe.wait %t
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @token_commit_wait_queue_1(%X: memref<4xf32>) {
+  %t = apipe.commit_group queue 1
+  apipe.wait %t
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+// The mbarrier form of an entry `commit_group; wait_group 0`
+// (apipe-tokens-to-mbarrier's output): the arrive tracks every earlier
+// copy of the thread, the caller's among them, and the wait on the first
+// phase of its slot waits for them (trial 57).
+func.func @mbarrier_entry(%X: memref<4xf32>) {
+  %ring = memref.alloca() : memref<2xi64, 3>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %false = arith.constant false
+  apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
+  %slot = arith.andi %c0, %c1 : index
+  apipe.mbarrier_arrive_copies %ring[%slot] : memref<2xi64, 3>
+  apipe.mbarrier_wait %ring[%slot], %false : memref<2xi64, 3>
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+// The wait names the phase before (parity 1): it returns at once.
+func.func @mbarrier_entry_parity_1(%X: memref<4xf32>) {
+  %ring = memref.alloca() : memref<2xi64, 3>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %true = arith.constant true
+  apipe.mbarrier_init %ring, %c1 : memref<2xi64, 3>
+  apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'apipe.mbarrier_wait' op waits for a phase that has already completed
+  apipe.mbarrier_wait %ring[%c0], %true : memref<2xi64, 3>
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
 func.func @buffers() -> (memref<4xf32>, memref<4xf32>) {
   %one = arith.constant 1.0 : f32
   %zero = arith.constant 0.0 : f32
@@ -105,7 +157,36 @@ func.func @uncommitted_then_commit_wait_0() {
   return
 }
 
+func.func @token_commit_wait() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @token_commit_wait_same_queue(%X) : (memref<4xf32>) -> ()
+  return
+}
+
+func.func @mbarrier_entry_wait() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @mbarrier_entry(%X) : (memref<4xf32>) -> ()
+  return
+}
+
 // Errors: the caller's group stays in flight.
+func.func @mbarrier_entry_wrong_parity() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @mbarrier_entry_parity_1(%X) : (memref<4xf32>) -> ()
+  return
+}
+// The caller's group is on queue 0.
+func.func @token_wait_other_queue() {
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @token_commit_wait_queue_1(%X) : (memref<4xf32>) -> ()
+  return
+}
 func.func @commit_then_wait_2() {
   %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
   func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()

@@ -139,10 +139,12 @@ pub(super) struct Instance<'c, 'a> {
     /// Its group may have been closed by an `apipe.mbarrier_arrive_copies`
     /// (the mbarrier form): then only an `apipe.mbarrier_wait` on the
     /// ring's phase completes it. A counting `wait_group` or a token
-    /// `wait` completes commit groups only; copies that an arrive took out
-    /// of the thread's uncommitted set belong to none (docs/semantics.md;
-    /// trial 56: a caller's `wait_group 0` was taken to complete the
-    /// copies a callee in mbarrier form returned with in flight).
+    /// `wait` completes commit groups only, and an arrive commits nothing
+    /// (trial 56: a caller's `wait_group 0` was taken to complete the
+    /// copies a callee in mbarrier form returned with in flight). A
+    /// `commit_group` after the arrive would close them into a group that
+    /// a `wait_group` completes (as `apipe-run` does); not followed here: a
+    /// conservative error, never a missed hazard (docs/passes.md).
     pub armed: bool,
     /// Diagnostics.
     pub trace: Trace<'c, 'a>,

@@ -245,6 +245,56 @@ pub enum EntryEvent<'c, 'a> {
     Commit(OperationRef<'c, 'a>),
     /// An `apipe.wait_group` as `(queue, pending, wait)`.
     Wait(i64, i64, OperationRef<'c, 'a>),
+    /// An `apipe.mbarrier_wait` that completes every earlier copy of the
+    /// thread, of every queue: the first phase of a slot of a ring the
+    /// function made and initialized with an arrival count of 1, after
+    /// the one `apipe.mbarrier_arrive_copies` on that slot, which tracks
+    /// all the thread's prior copies (docs/mbarrier.md; PTX ISA
+    /// 9.7.9.25.3.3, `cp.async.mbarrier.arrive`). What
+    /// `apipe-tokens-to-mbarrier` makes of an entry `commit_group;
+    /// wait_group 0` (trial 57: the caller's copies were taken as in
+    /// flight, a false alarm on the pipeliner's output in the mbarrier
+    /// form).
+    AllPrior(OperationRef<'c, 'a>),
+}
+
+/// Step of [`callee_waits`] for the mbarrier ops of an entry prefix:
+/// `rings` holds, per fresh ring (a `memref.alloca` of the function,
+/// initialized there with an arrival count of 1; by value key), the slots
+/// arrived on since. Returns the event of a wait on the first phase of a
+/// slot arrived on exactly once, and `Err(())` for an op that breaks the
+/// pattern (it is then an access).
+fn entry_mbarrier_step<'c: 'a, 'a>(
+    op: &OperationRef<'c, 'a>,
+    rings: &mut FxHashMap<usize, Vec<i64>>,
+) -> Result<Option<EntryEvent<'c, 'a>>, ()> {
+    let value = |i: usize| op.operand(i).map_err(|_| ());
+    let evaluated = |v: Value| threads::evaluate(v, [0, 0, 0], 0).ok_or(());
+    let ring = key_of_value(value(0)?);
+    match ops::name(op) {
+        ops::MBARRIER_INIT => {
+            let alloca = defining_op(value(0)?).is_some_and(|d| ops::is(&d, "memref.alloca"));
+            if !alloca || evaluated(value(1)?)? != 1 || rings.contains_key(&ring) {
+                return Err(());
+            }
+            rings.insert(ring, Vec::new());
+            Ok(None)
+        }
+        ops::MBARRIER_ARRIVE_COPIES => {
+            let slot = evaluated(value(1)?)?;
+            rings.get_mut(&ring).ok_or(())?.push(slot);
+            Ok(None)
+        }
+        ops::MBARRIER_WAIT => {
+            let slot = evaluated(value(1)?)?;
+            let arrived = rings.get(&ring).ok_or(())?;
+            if evaluated(value(2)?)? != 0 || arrived.iter().filter(|s| **s == slot).count() != 1 {
+                return Err(());
+            }
+            Ok(Some(EntryEvent::AllPrior(*op)))
+        }
+        _ => Err(()),
+    }
 }
 
 /// `Some((j, b))` if `op` is an `scf.if` on the `i1` argument `j` of
@@ -303,6 +353,7 @@ pub fn callee_waits<'c: 'a, 'a>(
     let mut out = CalleeWaits::default();
     let mut accessed = false;
     let mut forms = Forms::new();
+    let mut rings: FxHashMap<usize, Vec<i64>> = FxHashMap::default();
     let smallest = |list: &mut Vec<(i64, i64, OperationRef<'c, 'a>)>, q, p, op| match list
         .iter_mut()
         .find(|(queue, _, _)| *queue == q)
@@ -324,6 +375,51 @@ pub fn callee_waits<'c: 'a, 'a>(
         if !accessed && ops::is(&op, ops::COMMIT_GROUP) {
             out.first.push(EntryEvent::Commit(op));
             continue;
+        }
+        if !accessed
+            && (ops::is(&op, ops::MBARRIER_INIT)
+                || ops::is(&op, ops::MBARRIER_ARRIVE_COPIES)
+                || ops::is(&op, ops::MBARRIER_WAIT))
+        {
+            if let Ok(event) = entry_mbarrier_step(&op, &mut rings) {
+                if let Some(event) = event {
+                    out.first.push(event);
+                    out.barrier = false;
+                    out.barrier_if = None;
+                }
+                continue;
+            }
+        }
+        // A token wait on groups committed earlier in this prefix: a
+        // `wait_group` that leaves the groups committed after the newest
+        // of them (trial 57: `%t = commit_group; wait %t` at a callee's
+        // entry completed the caller's older groups too, FIFO, but was not
+        // counted, a false alarm).
+        if !accessed && ops::is(&op, ops::WAIT) {
+            let waits: Option<Vec<EntryEvent>> = op
+                .operands()
+                .map(|token| {
+                    let commit = defining_op(token)?;
+                    let at = out
+                        .first
+                        .iter()
+                        .position(|e| *e == EntryEvent::Commit(commit))?;
+                    let queue = attributes::queue(&commit);
+                    let newer = out.first[at + 1..]
+                        .iter()
+                        .filter(
+                            |e| matches!(e, EntryEvent::Commit(c) if attributes::queue(c) == queue),
+                        )
+                        .count();
+                    Some(EntryEvent::Wait(queue, newer as i64, op))
+                })
+                .collect();
+            if let Some(waits) = waits {
+                out.first.extend(waits);
+                out.barrier = false;
+                out.barrier_if = None;
+                continue;
+            }
         }
         if ops::is(&op, ops::WAIT_GROUP) {
             let pending = attributes::integer(&op, attributes::PENDING)
@@ -369,7 +465,8 @@ pub fn callee_waits<'c: 'a, 'a>(
     if out.barrier {
         out.barrier_if = None;
     }
-    (!out.all.is_empty() || out.barrier || out.barrier_if.is_some()).then_some(out)
+    (!out.first.is_empty() || !out.all.is_empty() || out.barrier || out.barrier_if.is_some())
+        .then_some(out)
 }
 
 /// A `gpu.barrier`: the other threads' copies that their waits completed,
@@ -658,6 +755,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         EntryEvent::Wait(queue, pending, wait) => {
                             self.complete(&wait, state, queue, Some(pending), None, None)
                         }
+                        // In a host caller (one thread): every copy in
+                        // flight completes. In GPU code the thread's copies
+                        // would also need a barrier for the others: not
+                        // followed (a conservative error).
+                        EntryEvent::AllPrior(_) if !self.gpu => {
+                            state.instances.retain(|i| i.unsynced);
+                        }
+                        EntryEvent::AllPrior(_) => {}
                     }
                 }
                 let decided = waits

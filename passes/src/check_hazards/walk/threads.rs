@@ -658,7 +658,7 @@ fn bounds_may_depend_on_thread(l: &OperationRef, depth: usize) -> bool {
 /// constants and the integer `arith` ops of them, as an integer of the
 /// value's width (`index` as 64 bits, MLIR's `arith` semantics: wrapping
 /// sums and products, division by zero unknown); `None` for anything else.
-fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64> {
+pub(super) fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64> {
     let width = crate::access::values::width(value.r#type())?;
     let wrap = |v: i128| -> i64 {
         let m = v & ((1i128 << width) - 1);
