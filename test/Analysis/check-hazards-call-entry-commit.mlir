@@ -20,6 +20,8 @@
 // RUN: apipe-run %s --entry=token_commit_wait --completion=lazy | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=token_commit_wait --completion=random:1 | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=mbarrier_entry_wait --completion=lazy | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=own_copy_then_commit_wait_0 --completion=eager | FileCheck %s --check-prefix=ONE
+// RUN: apipe-run %s --entry=own_copy_then_commit_wait_0 --completion=random:7 | FileCheck %s --check-prefix=ONE
 // RUN: apipe-run %s --entry=mbarrier_entry_wait --completion=random:2 | FileCheck %s --check-prefix=ONE
 // ONE: 1
 // RUN: not apipe-run %s --entry=commit_then_wait_2 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
@@ -27,6 +29,7 @@
 // RUN: not apipe-run %s --entry=mbarrier_leftover --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=token_wait_other_queue --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=mbarrier_entry_wrong_parity --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=own_copy_then_wait_1 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight
 
 func.func @issue(%A: memref<4xf32>, %X: memref<4xf32>) {
@@ -40,6 +43,18 @@ func.func @issue_uncommitted(%A: memref<4xf32>, %X: memref<4xf32>) {
   apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
   return
 }
+// A caller that waits on tokens may not call a function that commits or
+// waits: its token distances would shift.
+func.func @token_caller(%A: memref<4xf32>, %X: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  %t = apipe.commit_group
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op calls @commit_wait_0, which commits or waits (itself or through the functions it calls): apipe counts groups only within a function
+  func.call @commit_wait_0(%X) : (memref<4xf32>) -> ()
+  apipe.wait %t
+  return
+}
+
 // The mbarrier form of @issue (apipe-tokens-to-mbarrier now refuses to
 // make it: the group is in flight at the return).
 func.func @issue_mbarrier(%A: memref<4xf32>, %X: memref<4xf32>) {
@@ -171,7 +186,29 @@ func.func @mbarrier_entry_wait() {
   return
 }
 
+// A caller with copies of its own may call such a function too (trial
+// 58: it was refused, "apipe counts groups only within a function", and
+// so was the pipeliner's output called from such a caller); it still may
+// not where it waits on tokens.
+func.func @own_copy_then_commit_wait_0() {
+  %c0 = arith.constant 0 : index
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  func.call @commit_wait_0(%X) : (memref<4xf32>) -> ()
+  return
+}
+
 // Errors: the caller's group stays in flight.
+// The caller's copy is closed by the callee's commit, the newest group:
+// `wait_group 1` leaves it in flight.
+func.func @own_copy_then_wait_1() {
+  %c0 = arith.constant 0 : index
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @commit_wait_1(%X) : (memref<4xf32>) -> ()
+  return
+}
 func.func @mbarrier_entry_wrong_parity() {
   %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
   func.call @issue(%A, %X) : (memref<4xf32>, memref<4xf32>) -> ()

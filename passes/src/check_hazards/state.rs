@@ -136,15 +136,15 @@ pub(super) struct Instance<'c, 'a> {
     /// thread until a `gpu.barrier` orders it after that wait; complete
     /// after the barrier.
     pub waited_elsewhere: bool,
-    /// Its group may have been closed by an `apipe.mbarrier_arrive_copies`
-    /// (the mbarrier form): then only an `apipe.mbarrier_wait` on the
-    /// ring's phase completes it. A counting `wait_group` or a token
-    /// `wait` completes commit groups only, and an arrive commits nothing
-    /// (trial 56: a caller's `wait_group 0` was taken to complete the
-    /// copies a callee in mbarrier form returned with in flight). A
-    /// `commit_group` after the arrive would close them into a group that
-    /// a `wait_group` completes (as `apipe-run` does); not followed here: a
-    /// conservative error, never a missed hazard (docs/passes.md).
+    /// An `apipe.mbarrier_arrive_copies` (the mbarrier form) came after
+    /// it, which tracks every earlier copy of the thread, committed or
+    /// not: then only an `apipe.mbarrier_wait` on the ring's phase
+    /// completes it. A counting `wait_group` or a token
+    /// `wait` does not (trial 56: a caller's `wait_group 0` was taken to
+    /// complete the copies a callee in mbarrier form returned with in
+    /// flight): apipe-run retires the copies with the arrival, committed
+    /// or not. PTX's `wait_group` would complete a committed group too:
+    /// stricter, never a missed hazard (docs/passes.md).
     pub armed: bool,
     /// Diagnostics.
     pub trace: Trace<'c, 'a>,

@@ -494,10 +494,26 @@ impl<'c, 'a> Analysis<'c, 'a> {
         committing: &std::rc::Rc<FxHashSet<String>>,
         launches: std::rc::Rc<FxHashMap<String, [bool; 3]>>,
     ) -> Result<Self, apipe_dialect::Reported> {
+        // The token facts matter only to token waits. A function without
+        // one may call a function that commits or waits (trial 58: the
+        // pipeliner's entry `commit_group; wait_group 0` in a function
+        // called by one with copies of its own was refused): the walk
+        // follows the callee's entry commits and waits, its waits before
+        // it returns, and the copies it returns with in flight; its other
+        // commits are not counted, which only keeps groups in flight
+        // longer (never a missed hazard).
+        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        });
+        let committing = if waits_on_tokens {
+            std::rc::Rc::clone(committing)
+        } else {
+            Default::default()
+        };
         let tokens = GroupDistance::compute_with(
             &function,
             &group_distance::Options {
-                committing_functions: Some(std::rc::Rc::clone(committing)),
+                committing_functions: Some(committing),
                 ..group_distance::Options::default()
             },
         )?;
@@ -1368,13 +1384,16 @@ fn commit(op: &OperationRef, state: &mut State) {
     let queue = attributes::queue(op);
     let arrive = ops::is(op, ops::MBARRIER_ARRIVE_COPIES);
     for instance in &mut state.instances {
+        // An arrive tracks every earlier copy of the thread, of every
+        // queue, committed or not; apipe-run retires them with it, so that
+        // a `wait_group` after it completes none of them (trial 58: a copy
+        // committed before the arrive was taken as completed by a
+        // `wait_group 0` after it, and apipe-run reported its read).
+        if arrive && !instance.unsynced {
+            instance.armed = true;
+        }
         if instance.unsynced || instance.queue != queue {
             continue;
-        }
-        // Unless committed on every path already, this arrive may be the
-        // one that closes it.
-        if arrive && instance.groups.base.as_constant().is_none_or(|c| c < 1) {
-            instance.armed = true;
         }
         if instance.groups.is_zero() {
             instance.closer = Some(key(op));
