@@ -30,6 +30,8 @@
 // RUN: not apipe-run %s --entry=token_wait_other_queue --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=mbarrier_entry_wrong_parity --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not apipe-run %s --entry=own_copy_then_wait_1 --completion=lazy 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=uncommitted_then_wait_commit --completion=eager 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not apipe-run %s --entry=committed_then_wait_1_commit --completion=random:2 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: error: the host reads global memory byte 0 of the destination buffer of its own asynchronous copy still in flight
 
 func.func @issue(%A: memref<4xf32>, %X: memref<4xf32>) {
@@ -199,6 +201,39 @@ func.func @own_copy_then_commit_wait_0() {
 }
 
 // Errors: the caller's group stays in flight.
+// A wait before the commit (trial 59): the wait finds the caller's copy
+// uncommitted (or its group within `pending`), and the commit after it
+// closes the copy into a group still in flight. Were the prefix's waits
+// applied again after the call, they would complete it.
+func.func @wait_0_commit(%X: memref<4xf32>) {
+  apipe.wait_group 0
+  apipe.commit_group
+  return
+}
+func.func @wait_1_commit() {
+  apipe.wait_group 1
+  apipe.commit_group
+  return
+}
+func.func @uncommitted_then_wait_commit() {
+  %c0 = arith.constant 0 : index
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  func.call @wait_0_commit(%X) : (memref<4xf32>) -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
+func.func @committed_then_wait_1_commit() {
+  %c0 = arith.constant 0 : index
+  %A, %X = func.call @buffers() : () -> (memref<4xf32>, memref<4xf32>)
+  apipe.copy %A[%c0], %X[%c0], 4 : memref<4xf32> to memref<4xf32>
+  apipe.commit_group
+  func.call @wait_1_commit() : () -> ()
+  // CHECK: check-hazards-call-entry-commit.mlir:[[# @LINE + 1]]:3: error: 'func.call' op reads a buffer region that an async copy may still be writing (read-after-write)
+  func.call @read_after(%X) : (memref<4xf32>) -> ()
+  return
+}
 // The caller's copy is closed by the callee's commit, the newest group:
 // `wait_group 1` leaves it in flight.
 func.func @own_copy_then_wait_1() {
