@@ -128,10 +128,17 @@ pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported>
     let mut plans = Vec::new();
     let mut ok = true;
     for function in group_distance::functions(&root) {
-        if !group_distance::has_own_op(&function, ops::WAIT) {
+        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        });
+        if !waits_on_tokens {
             // Nothing to make exact: what it commits, a caller's or a
             // callee's wait completes (trial 57: no remark said so).
-            if remarks && group_distance::has_own_op(&function, ops::COMMIT_GROUP) {
+            let commits = ops::nested_ops(&function).iter().any(|op| {
+                ops::is(op, ops::COMMIT_GROUP)
+                    && group_distance::enclosing_function(*op) == Some(function)
+            });
+            if remarks && commits {
                 diagnostic::remark(
                     function.location(),
                     "sync=auto: counting form (no apipe.wait on a token: no count to make exact)",

@@ -205,17 +205,17 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
 /// The `apipe.wait_group`s a function makes on every path: `first`, the
 /// commits and waits in its entry block before its first op that may
 /// access memory, in order (they act on the caller's groups before any of
-/// its accesses), and `all`, the waits of its entry block after that op as
-/// `(queue, pending, wait)` with the smallest `pending` per queue (they
-/// complete groups before it returns), its own or those of the functions
-/// its entry block calls. Waits in nested regions are left out (a group taken as
+/// its accesses), and `all`, every wait in its entry block as `(queue,
+/// pending, wait)` with the smallest `pending` per queue (they complete
+/// groups before it returns), its own or those of the functions its entry
+/// block calls. Waits in nested regions are left out (a group taken as
 /// still in flight: never a missed hazard), and so are the commits after
 /// the first access (a group counted older would complete sooner).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CalleeWaits<'c, 'a> {
     /// Before the first access, in order.
     pub first: Vec<EntryEvent<'c, 'a>>,
-    /// After the first access.
+    /// Anywhere in the entry block.
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
     /// A `gpu.barrier` (or `nvvm.barrier0`) in its entry block before its
     /// first access and after every wait of `first`, its own or a
@@ -262,8 +262,8 @@ pub enum EntryEvent<'c, 'a> {
 /// `rings` holds, per fresh ring (a `memref.alloca` of the function,
 /// initialized there with an arrival count of 1; by value key), the slots
 /// arrived on since. Returns the event of a wait on the first phase of a
-/// slot arrived on exactly once, and `Err(())` for any other op and for
-/// an mbarrier op that breaks the pattern (it is then an access).
+/// slot arrived on exactly once, and `Err(())` for an op that breaks the
+/// pattern (it is then an access).
 fn entry_mbarrier_step<'c: 'a, 'a>(
     op: &OperationRef<'c, 'a>,
     rings: &mut FxHashMap<usize, Vec<i64>>,
@@ -376,7 +376,11 @@ pub fn callee_waits<'c: 'a, 'a>(
             out.first.push(EntryEvent::Commit(op));
             continue;
         }
-        if !accessed {
+        if !accessed
+            && (ops::is(&op, ops::MBARRIER_INIT)
+                || ops::is(&op, ops::MBARRIER_ARRIVE_COPIES)
+                || ops::is(&op, ops::MBARRIER_WAIT))
+        {
             if let Ok(event) = entry_mbarrier_step(&op, &mut rings) {
                 if let Some(event) = event {
                     out.first.push(event);
@@ -512,7 +516,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // it returns, and the copies it returns with in flight; its other
         // commits are not counted, which only keeps groups in flight
         // longer (never a missed hazard).
-        let committing = if group_distance::has_own_op(&function, ops::WAIT) {
+        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        });
+        let committing = if waits_on_tokens {
             std::rc::Rc::clone(committing)
         } else {
             Default::default()
