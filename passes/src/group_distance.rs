@@ -297,6 +297,26 @@ pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationR
     ops::ancestors(&op).find(is_function)
 }
 
+/// The ops named `name` that `function` itself holds (not those of a
+/// function nested in it), in program order.
+pub fn own_ops<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    name: &str,
+) -> Vec<OperationRef<'c, 'a>> {
+    ops::nested_ops(function)
+        .into_iter()
+        .filter(|op| ops::is(op, name) && enclosing_function(*op) == Some(*function))
+        .collect()
+}
+
+/// True if `function` itself (not a function nested in it) holds an op
+/// named `name`.
+pub fn has_own_op<'c: 'a, 'a>(function: &OperationRef<'c, 'a>, name: &str) -> bool {
+    ops::nested_ops(function)
+        .iter()
+        .any(|op| ops::is(op, name) && enclosing_function(*op) == Some(*function))
+}
+
 /// The functions in `root` (itself if it is one), outermost first.
 pub fn functions<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     ops::self_and_nested_ops(root)

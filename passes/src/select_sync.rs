@@ -76,12 +76,7 @@ pub fn inexact_reason<'c: 'a, 'a>(
     function: OperationRef<'c, 'a>,
     options: &DistanceOptions<'c, 'a>,
 ) -> Result<Option<String>, Reported> {
-    let own_waits: Vec<OperationRef> = ops::nested_ops(&function)
-        .into_iter()
-        .filter(|op| {
-            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
-        })
-        .collect();
+    let own_waits = group_distance::own_ops(&function, ops::WAIT);
     if own_waits.is_empty() {
         return Ok(None); // Nothing waits: no count to be inexact.
     }
@@ -128,17 +123,10 @@ pub fn select_sync(root: OperationRef, remarks: bool) -> Result<usize, Reported>
     let mut plans = Vec::new();
     let mut ok = true;
     for function in group_distance::functions(&root) {
-        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
-            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
-        });
-        if !waits_on_tokens {
+        if !group_distance::has_own_op(&function, ops::WAIT) {
             // Nothing to make exact: what it commits, a caller's or a
             // callee's wait completes (trial 57: no remark said so).
-            let commits = ops::nested_ops(&function).iter().any(|op| {
-                ops::is(op, ops::COMMIT_GROUP)
-                    && group_distance::enclosing_function(*op) == Some(function)
-            });
-            if remarks && commits {
+            if remarks && group_distance::has_own_op(&function, ops::COMMIT_GROUP) {
                 diagnostic::remark(
                     function.location(),
                     "sync=auto: counting form (no apipe.wait on a token: no count to make exact)",

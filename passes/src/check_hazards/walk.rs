@@ -205,17 +205,17 @@ fn rounds_before_widening(function: &OperationRef) -> usize {
 /// The `apipe.wait_group`s a function makes on every path: `first`, the
 /// commits and waits in its entry block before its first op that may
 /// access memory, in order (they act on the caller's groups before any of
-/// its accesses), and `all`, every wait in its entry block as `(queue,
-/// pending, wait)` with the smallest `pending` per queue (they complete
-/// groups before it returns), its own or those of the functions its entry
-/// block calls. Waits in nested regions are left out (a group taken as
+/// its accesses), and `all`, the waits of its entry block after that op as
+/// `(queue, pending, wait)` with the smallest `pending` per queue (they
+/// complete groups before it returns), its own or those of the functions
+/// its entry block calls. Waits in nested regions are left out (a group taken as
 /// still in flight: never a missed hazard), and so are the commits after
 /// the first access (a group counted older would complete sooner).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CalleeWaits<'c, 'a> {
     /// Before the first access, in order.
     pub first: Vec<EntryEvent<'c, 'a>>,
-    /// Anywhere in the entry block.
+    /// After the first access.
     pub all: Vec<(i64, i64, OperationRef<'c, 'a>)>,
     /// A `gpu.barrier` (or `nvvm.barrier0`) in its entry block before its
     /// first access and after every wait of `first`, its own or a
@@ -516,10 +516,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // it returns, and the copies it returns with in flight; its other
         // commits are not counted, which only keeps groups in flight
         // longer (never a missed hazard).
-        let waits_on_tokens = ops::nested_ops(&function).iter().any(|op| {
-            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
-        });
-        let committing = if waits_on_tokens {
+        let committing = if group_distance::has_own_op(&function, ops::WAIT) {
             std::rc::Rc::clone(committing)
         } else {
             Default::default()

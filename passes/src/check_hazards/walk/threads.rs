@@ -694,23 +694,17 @@ pub(super) fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64>
         "arith.andi" => wrap((a()? & b()?) as i128),
         "arith.ori" => wrap((a()? | b()?) as i128),
         "arith.xori" => wrap((a()? ^ b()?) as i128),
-        "arith.divui" | "arith.remui" => {
-            let (x, y) = (unsigned(a()?), unsigned(b()?));
-            if y == 0 {
-                return None;
-            }
-            wrap(if ops::is(&op, "arith.divui") {
-                x / y
+        name @ ("arith.divui" | "arith.remui" | "arith.divsi" | "arith.remsi") => {
+            // Unsigned operands (below 2^64) and signed ones both fit i128.
+            let (x, y) = if name.ends_with("ui") {
+                (unsigned(a()?) as i128, unsigned(b()?) as i128)
             } else {
-                x % y
-            } as i128)
-        }
-        "arith.divsi" | "arith.remsi" => {
-            let (x, y) = (a()? as i128, b()? as i128);
+                (a()? as i128, b()? as i128)
+            };
             if y == 0 {
                 return None;
             }
-            wrap(if ops::is(&op, "arith.divsi") {
+            wrap(if name.starts_with("arith.div") {
                 x / y
             } else {
                 x % y
