@@ -240,6 +240,11 @@ pub struct Options<'c, 'a> {
     /// many functions; `None`: computed here (unless `function_only`).
     /// Shared (`Rc`): each function's analysis reads the same set.
     pub committing_functions: Option<Rc<FxHashSet<String>>>,
+    /// Do not refuse a call through a value ([`unknown_call`]): set by a
+    /// caller that uses none of the facts of a function without token
+    /// waits (apipe-check-hazards, whose walk follows what the callees
+    /// may do itself).
+    pub allow_unknown_calls: bool,
 }
 
 /// A followed entity.
@@ -743,7 +748,7 @@ impl GroupDistance {
                 (None, false) => Rc::new(functions_containing(function, &[ops::COMMIT_GROUP])),
             },
             sees_callees: !options.function_only || !has_apipe,
-            has_apipe,
+            refuses_unknown_calls: has_apipe && !options.allow_unknown_calls,
             result: GroupDistance::default(),
             errors: Vec::new(),
             reported: FxHashSet::default(),
@@ -949,9 +954,10 @@ struct Interpreter<'c> {
     /// False when the pass runs on this function alone and it has apipe
     /// ops: every call is then refused ([`unseen_callee`]).
     sees_callees: bool,
-    /// The function has apipe ops: a call of an unknown function
-    /// (`func.call_indirect`) is refused ([`indirect_call`]).
-    has_apipe: bool,
+    /// The function has apipe ops (and [`Options::allow_unknown_calls`]
+    /// is unset): a call of an unknown function (`func.call_indirect`) is
+    /// refused ([`indirect_call`]).
+    refuses_unknown_calls: bool,
     result: GroupDistance,
     errors: Vec<(Location<'c>, String)>,
     reported: FxHashSet<(usize, String)>,
@@ -1297,7 +1303,7 @@ impl<'c> Interpreter<'c> {
                     } else if !self.sees_callees {
                         self.error(op.location(), unseen_callee(name, &callee));
                     }
-                } else if unknown_call(&op) && self.has_apipe {
+                } else if unknown_call(&op) && self.refuses_unknown_calls {
                     self.error(op.location(), indirect_call(name));
                 }
                 if op.region_count() > 0 {

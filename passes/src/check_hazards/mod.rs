@@ -307,7 +307,8 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     // Calls resolved once, by symbol table (a module's `@k` and a
     // `gpu.module`'s `@k` are different functions).
     let calls = std::rc::Rc::new(resolve_calls(&functions));
-    let ordered = callees_first(functions, &calls);
+    let indirect = std::rc::Rc::new(resolve_indirect_calls(&functions));
+    let ordered = callees_first(functions, &calls, &indirect);
     // A call of a function walked after its caller (a cycle of calls) that
     // may issue copies: the copies it returns with in flight are not known
     // when the caller is walked, so a read after the call would go
@@ -322,21 +323,34 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         .enumerate()
         .map(|(i, (f, _))| (op_key(f), i))
         .collect();
+    let names: rustc_hash::FxHashMap<usize, String> = ordered
+        .iter()
+        .filter_map(|(f, _)| Some((op_key(f), group_distance::symbol_name(f)?)))
+        .collect();
     for (i, (function, nested)) in ordered.iter().enumerate() {
         for call in nested {
-            let Some(&callee) = calls.get(&op_key(call)) else {
-                continue;
-            };
-            if position.get(&callee).is_none_or(|&j| j < i) {
-                continue;
-            }
-            let name = group_distance::callee(call).unwrap_or_default();
-            if issuing.contains(&name) {
+            let callees = calls
+                .get(&op_key(call))
+                .into_iter()
+                .chain(indirect.get(&op_key(call)).into_iter().flatten());
+            for callee in callees {
+                if position.get(callee).is_none_or(|&j| j < i) {
+                    continue;
+                }
+                let name = names.get(callee).cloned().unwrap_or_default();
+                if !issuing.contains(&name) {
+                    continue;
+                }
                 diagnostic::error(
                     call.location(),
                     &format!(
-                        "'{}' op calls @{name} in a cycle of calls, and @{name} may issue async copies: apipe-check-hazards does not follow the copies a function returns with in flight around a cycle of calls",
-                        apipe_dialect::ops::name(call)
+                        "'{}' op {} @{name} in a cycle of calls, and @{name} may issue async copies: apipe-check-hazards does not follow the copies a function returns with in flight around a cycle of calls",
+                        apipe_dialect::ops::name(call),
+                        if calls.contains_key(&op_key(call)) {
+                            "calls"
+                        } else {
+                            "may call (through a value)"
+                        }
                     ),
                 );
                 refused.insert(op_key(function));
@@ -436,7 +450,9 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             nested.iter().any(|op| {
                 calls
                     .get(&op_key(op))
-                    .is_some_and(|c| leftovers.contains_key(c))
+                    .into_iter()
+                    .chain(indirect.get(&op_key(op)).into_iter().flatten())
+                    .any(|c| leftovers.contains_key(c))
             })
         };
         // A kernel without copies still has its threads' plain accesses
@@ -494,6 +510,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                 analysis.mbarrier = facts;
                 analysis.leftovers = std::rc::Rc::clone(&leftovers);
                 analysis.calls = std::rc::Rc::clone(&calls);
+                analysis.indirect = std::rc::Rc::clone(&indirect);
                 analysis.callee_waits = std::rc::Rc::clone(&callee_waits);
                 let (hazards, left) = analysis.run();
                 out.extend(hazards);
@@ -515,13 +532,19 @@ pub fn find_all_hazards<'c: 'a, 'a>(
 fn callees_first<'c: 'a, 'a>(
     functions: Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)>,
     calls: &rustc_hash::FxHashMap<usize, usize>,
+    indirect: &rustc_hash::FxHashMap<usize, Vec<usize>>,
 ) -> Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)> {
     let keys: Vec<usize> = functions.iter().map(|(f, _)| op_key(f)).collect();
     let callees = |k: usize| -> Vec<usize> {
         let mut found: Vec<usize> = functions[k]
             .1
             .iter()
-            .filter_map(|op| calls.get(&op_key(op)))
+            .flat_map(|op| {
+                calls
+                    .get(&op_key(op))
+                    .into_iter()
+                    .chain(indirect.get(&op_key(op)).into_iter().flatten())
+            })
             .filter_map(|c| keys.iter().position(|f| f == c))
             .collect();
         found.dedup();
@@ -566,14 +589,6 @@ fn callees_first<'c: 'a, 'a>(
 fn resolve_calls<'c: 'a, 'a>(
     functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
 ) -> rustc_hash::FxHashMap<usize, usize> {
-    let table_of = |op: &OperationRef<'c, 'a>| {
-        apipe_dialect::ops::ancestors(op)
-            .find(|p| {
-                apipe_dialect::ops::is(p, "builtin.module")
-                    || apipe_dialect::ops::is(p, "gpu.module")
-            })
-            .map(|t| op_key(&t))
-    };
     let by_name: rustc_hash::FxHashMap<(Option<usize>, String), usize> = functions
         .iter()
         .filter_map(|(f, _)| Some(((table_of(f), group_distance::symbol_name(f)?), op_key(f))))
@@ -585,6 +600,58 @@ fn resolve_calls<'c: 'a, 'a>(
                 if let Some(f) = by_name.get(&(table_of(op), name)) {
                     out.insert(op_key(op), *f);
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The symbol table (by [`op_key`]) that `op` is in: its nearest
+/// `builtin.module` or `gpu.module`.
+fn table_of<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<usize> {
+    apipe_dialect::ops::ancestors(op)
+        .find(|p| {
+            apipe_dialect::ops::is(p, "builtin.module") || apipe_dialect::ops::is(p, "gpu.module")
+        })
+        .map(|t| op_key(&t))
+}
+
+/// Per call through a value ([`group_distance::unknown_call`], by
+/// [`op_key`]): the functions it may call, those of its symbol table whose
+/// address the module takes (`func.constant`, `llvm.mlir.addressof`) and
+/// whose entry block has one argument per operand after the callee value.
+/// (A function value from outside the module, a function argument, is
+/// not followed: apipe checks the callers it sees.)
+fn resolve_indirect_calls<'c: 'a, 'a>(
+    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+) -> rustc_hash::FxHashMap<usize, Vec<usize>> {
+    let mut out = rustc_hash::FxHashMap::default();
+    let taken: rustc_hash::FxHashSet<String> = functions
+        .iter()
+        .flat_map(|(_, nested)| nested.iter().filter_map(group_distance::address_taken))
+        .collect();
+    if taken.is_empty() {
+        return out;
+    }
+    // (table, arity, key) of each function whose address is taken.
+    let candidates: Vec<(Option<usize>, usize, usize)> = functions
+        .iter()
+        .filter(|(f, _)| group_distance::symbol_name(f).is_some_and(|n| taken.contains(&n)))
+        .filter_map(|(f, _)| {
+            let entry = apipe_dialect::ops::blocks_of(f).into_iter().next()?;
+            Some((table_of(f), entry.argument_count(), op_key(f)))
+        })
+        .collect();
+    for (_, nested) in functions {
+        for op in nested.iter().filter(|o| group_distance::unknown_call(*o)) {
+            let (table, arity) = (table_of(op), op.operand_count().saturating_sub(1));
+            let reached: Vec<usize> = candidates
+                .iter()
+                .filter(|(t, n, _)| *t == table && *n == arity)
+                .map(|(_, _, f)| *f)
+                .collect();
+            if !reached.is_empty() {
+                out.insert(op_key(op), reached);
             }
         }
     }

@@ -86,6 +86,10 @@ pub(crate) struct Analysis<'c, 'a> {
     pub leftovers: std::rc::Rc<Leftovers<'c, 'a>>,
     /// The function (key) each call op (key) calls.
     pub calls: std::rc::Rc<FxHashMap<usize, usize>>,
+    /// The functions (keys) each call through a value (`func.call_indirect`,
+    /// an `llvm.call` without `callee`; by key) may call: those whose
+    /// address the module takes, of the call's arity.
+    pub indirect: std::rc::Rc<FxHashMap<usize, Vec<usize>>>,
     /// The waits each function (key) makes on every path
     /// ([`callee_waits`]).
     pub callee_waits: std::rc::Rc<FxHashMap<usize, CalleeWaits<'c, 'a>>>,
@@ -516,7 +520,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // it returns, and the copies it returns with in flight; its other
         // commits are not counted, which only keeps groups in flight
         // longer (never a missed hazard).
-        let committing = if group_distance::has_own_op(&function, ops::WAIT) {
+        let waits_on_tokens = group_distance::has_own_op(&function, ops::WAIT);
+        let committing = if waits_on_tokens {
             std::rc::Rc::clone(committing)
         } else {
             Default::default()
@@ -525,6 +530,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
             &function,
             &group_distance::Options {
                 committing_functions: Some(committing),
+                // The same for a call through a value: the walk takes in
+                // the copies of every function it may call.
+                allow_unknown_calls: !waits_on_tokens,
                 ..group_distance::Options::default()
             },
         )?;
@@ -535,6 +543,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             mbarrier: None,
             leftovers: Default::default(),
             calls: Default::default(),
+            indirect: Default::default(),
             callee_waits: Default::default(),
             tokens,
             contexts: FxHashMap::default(),
@@ -587,14 +596,40 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// completes it, a larger count does not); uncommitted, it joins this
     /// function's next group.
     fn call(&mut self, op: &OperationRef<'c, 'a>, state: &mut State<'c, 'a>) {
-        let Some((function, left)) = self
-            .calls
-            .get(&key(op))
-            .and_then(|f| self.leftovers.get(f))
-            .cloned()
-        else {
-            return;
+        // A call by name has one callee, whose arguments are the call's
+        // operands; a call through a value (trial 61: the copies of a
+        // function called through `func.constant` + `func.call_indirect`
+        // were not seen) may call any function whose address is taken,
+        // with the operands after the callee value.
+        let callees: Vec<(usize, usize)> = match self.calls.get(&key(op)) {
+            Some(f) => vec![(*f, 0)],
+            None => self
+                .indirect
+                .get(&key(op))
+                .map(|fs| fs.iter().map(|f| (*f, 1)).collect())
+                .unwrap_or_default(),
         };
+        for (callee, first_argument) in callees {
+            let Some((function, left)) = self.leftovers.get(&callee).cloned() else {
+                continue;
+            };
+            self.take_leftovers(op, function, &left, first_argument, state);
+        }
+    }
+
+    /// [`Analysis::call`] of one callee, `function`, which may return with
+    /// the copies `left` in flight; its argument `i` is the call's operand
+    /// `first_argument + i`. A buffer the callee allocates and returns
+    /// (trial 61: reads of it after the call were not checked) is the
+    /// whole buffer of the call's result that returns it.
+    fn take_leftovers(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        function: OperationRef<'c, 'a>,
+        left: &[Instance<'c, 'a>],
+        first_argument: usize,
+        state: &mut State<'c, 'a>,
+    ) {
         let arguments: Vec<usize> = ops::blocks_of(&function)
             .first()
             .map(|entry| {
@@ -604,17 +639,36 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .collect()
             })
             .unwrap_or_default();
+        let returned = self.returned_roots(&function);
         let when = self.context(op).constraints().to_vec();
         for instance in left {
-            let mut map = |region: &crate::access::Region| -> crate::access::Region {
+            let mut map = |region: &crate::access::Region| -> Vec<crate::access::Region> {
                 let passed = match region.root.symbol {
                     Symbol::Value(k) => arguments
                         .iter()
                         .position(|a| *a == k)
-                        .and_then(|i| op.operand_at(i)),
+                        .and_then(|i| op.operand_at(first_argument + i)),
                     _ => None,
                 };
-                match passed {
+                let roots: Vec<usize> = match (&region.root.symbol, region.alternatives()) {
+                    (_, [_, ..]) => region
+                        .alternatives()
+                        .iter()
+                        .filter_map(|a| match a.region.root.symbol {
+                            Symbol::Value(k) => Some(k),
+                            _ => None,
+                        })
+                        .collect(),
+                    (Symbol::Value(k), []) => vec![*k],
+                    _ => Vec::new(),
+                };
+                let mut out: Vec<crate::access::Region> = returned
+                    .iter()
+                    .filter(|(root, _)| roots.contains(root))
+                    .filter_map(|(_, j)| op.result_at(*j))
+                    .map(|r| crate::access::region::whole(&mut self.cache.forms, r.into()))
+                    .collect();
+                out.push(match passed {
                     Some(value) => crate::access::region::whole(&mut self.cache.forms, value),
                     // A choice among the callee's values is any buffer
                     // here.
@@ -629,20 +683,66 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         root: region.root.clone(),
                         dims: None,
                     },
-                }
+                });
+                out
             };
-            let (src, dst) = (map(&instance.src), map(&instance.dst));
-            let mut taken = Instance::issued(instance.copy, instance.queue, src, dst, when.clone());
-            if !instance.groups.is_zero() {
-                taken.groups = super::state::Count {
-                    base: Lin::constant(1),
-                    slack: None,
-                };
+            let (sources, destinations) = (map(&instance.src), map(&instance.dst));
+            for src in &sources {
+                for dst in &destinations {
+                    let mut taken = Instance::issued(
+                        instance.copy,
+                        instance.queue,
+                        src.clone(),
+                        dst.clone(),
+                        when.clone(),
+                    );
+                    if !instance.groups.is_zero() {
+                        taken.groups = super::state::Count {
+                            base: Lin::constant(1),
+                            slack: None,
+                        };
+                    }
+                    taken.unsynced = instance.unsynced;
+                    taken.armed = instance.armed;
+                    state.add(taken);
+                }
             }
-            taken.unsynced = instance.unsynced;
-            taken.armed = instance.armed;
-            state.add(taken);
         }
+    }
+
+    /// The buffers `function` returns: (key of the root value, or of each
+    /// buffer of a choice, that a result is a view of; the result's
+    /// position), over every `func.return` / `llvm.return` of its blocks.
+    fn returned_roots(&mut self, function: &OperationRef<'c, 'a>) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for block in ops::blocks_of(function) {
+            let Some(last) = block.terminator() else {
+                continue;
+            };
+            if !(ops::is(&last, "func.return") || ops::is(&last, "llvm.return")) {
+                continue;
+            }
+            for j in 0..last.operand_count() {
+                let Some(value) = last.operand_at(j) else {
+                    continue;
+                };
+                if crate::access::region::memref_type(value).is_none() {
+                    continue;
+                }
+                let region = crate::access::region::whole(&mut self.cache.forms, value);
+                if let Symbol::Value(k) = region.root.symbol {
+                    out.push((k, j));
+                }
+                for alternative in region.alternatives() {
+                    if let Symbol::Value(k) = alternative.region.root.symbol {
+                        out.push((k, j));
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Keeps `hazard` unless one of the same pair of ops, or of the same
@@ -768,7 +868,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             "scf.if" | "scf.index_switch" | "scf.execute_region" => self.branches(op, state),
             // `llvm.call` as `func.call` (trial 26: the copies an
             // `llvm.func` returned with in flight were not seen).
-            "func.call" | "llvm.call" => {
+            "func.call" | "llvm.call" | "func.call_indirect" => {
                 // The callee's waits complete this function's groups: those
                 // before its accesses first, the others after them.
                 let waits = self
