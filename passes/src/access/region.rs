@@ -1061,14 +1061,27 @@ fn reinterpret_cast(
         return None;
     }
     // Dynamic values follow the source in the order offsets, sizes,
-    // strides; a dynamic stride is not followed.
+    // strides. The sizes bound the positions but do not move them (a
+    // dynamic size is no reason for the whole buffer; trial 61: a false
+    // read-after-write); a dynamic stride is followed where it folds to a
+    // constant.
     let mut dynamic = op.operands().skip(1);
     let offset = if offsets[0] == i64::MIN {
         forms.of(dynamic.next()?)
     } else {
         Lin::constant(offsets[0])
     };
-    if sizes.contains(&i64::MIN) || strides.iter().any(|&s| s == i64::MIN || s <= 0) {
+    for _ in sizes.iter().filter(|&&s| s == i64::MIN) {
+        dynamic.next()?;
+    }
+    let strides = strides
+        .iter()
+        .map(|&s| match s {
+            i64::MIN => forms.of(dynamic.next()?).as_constant(),
+            s => Some(s),
+        })
+        .collect::<Option<Vec<i64>>>()?;
+    if strides.iter().any(|&s| s <= 0) {
         return None;
     }
     let (start, extent) = linearize(&dims, &strides)?;
