@@ -35,7 +35,8 @@
 //!
 //! 3. host code (outside `gpu.module`s), when it issues copies: before
 //!    each op of steps 1-2 that accesses a memref (of any memory: the
-//!    host's copies may read and write its stack too), a load of the
+//!    host's copies may read and write its stack too), and each
+//!    `llvm.load` / `llvm.store` (one value at its pointer), a load of the
 //!    runtime's count of hosts with copies in flight
 //!    ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
 //!    declared as an external `memref.global`) and, when it is not 0, the
@@ -96,7 +97,10 @@ pub fn insert<'c: 'a, 'a>(
         if host && !host_copies || ops::is_apipe(&op) {
             continue;
         }
-        if !element_access(op, emitter, host) && !super::lanes::insert(op, emitter, host) {
+        if !element_access(op, emitter, host)
+            && !pointer_access(op, emitter, host)
+            && !super::lanes::insert(op, emitter, host)
+        {
             for access in region_accesses(&op) {
                 region_hook(op, emitter, &mut region_functions, access, host);
             }
@@ -186,6 +190,60 @@ fn element_access<'c, 'a>(
     } else {
         emitter.call(op, GLOBAL_WRITE_FN, &arguments, &[]);
     }
+    true
+}
+
+/// Step 3 for `llvm.load` / `llvm.store` in host code: one value at the
+/// pointer (trial 61: a host `llvm.load` through the aligned pointer of a
+/// copy's destination in flight went unreported). Not in kernels: a
+/// pointer's address space need not say which memory it points into (an
+/// `!llvm.ptr` made by `llvm.inttoptr` of a workgroup buffer's address).
+/// False if `op` is not one of these ops (or not in host code).
+fn pointer_access<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &mut Emitter<'c, 'a>,
+    host: bool,
+) -> bool {
+    // (pointer operand, value type, kind)
+    let (pointer_at, value_type, kind) = match ops::name(&op) {
+        "llvm.load" => (0, op.result_at(0).map(|r| r.r#type()), READ),
+        "llvm.store" => (1, op.operand_at(0).map(|v| v.r#type()), WRITE),
+        _ => return false,
+    };
+    if !host {
+        return false;
+    }
+    let (Some(pointer), Some(bytes)) = (
+        op.operand_at(pointer_at),
+        value_type.and_then(element_bytes),
+    ) else {
+        return true;
+    };
+    let location = op.location();
+    let Ok(to_int) = melior::ir::operation::OperationBuilder::new("llvm.ptrtoint", location)
+        .add_operands(&[pointer])
+        .add_results(&[emitter.i64_type()])
+        .build()
+    else {
+        return true;
+    };
+    let Some(address) = emitter.before(op, to_int).result_at(0) else {
+        return true;
+    };
+    let address: Value = address.into();
+    let id = emitter.id(location, "");
+    emitter.name(id, ops::name(&op));
+    let id = emitter.constant(op, emitter.i64_type(), id);
+    let bytes = emitter.constant(op, emitter.i64_type(), bytes);
+    let kind = emitter.constant(op, emitter.i64_type(), kind);
+    let watching = emitter.host_watching(op);
+    emitter.call_if_with(
+        op,
+        watching,
+        HOST_ACCESS_FN,
+        &[id, address, bytes, kind],
+        false,
+    );
     true
 }
 
