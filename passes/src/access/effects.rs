@@ -10,7 +10,9 @@
 //!    `vector.load` / `store` / `maskedload` / `maskedstore` /
 //!    `transfer_read` / `transfer_write` with a minor identity map,
 //!    `memref.atomic_rmw`, `memref.generic_atomic_rmw`), the declared access
-//!    of that value narrows to them. Warp-collective reads and writes
+//!    of that value narrows to them; with a constant mask (and, for
+//!    `vector.gather` / `scatter` of a rank-1 memref, constant indices), to
+//!    the hull of the lanes set. Warp-collective reads and writes
 //!    (`nvgpu.ldmatrix`, `gpu.subgroup_mma_load_matrix` /
 //!    `store_matrix`) narrow to the leading indices only (their tile spans
 //!    the other threads' rows and columns) and are marked
@@ -574,6 +576,131 @@ fn narrowed(
     (indices.len() == r).then(|| (at, indexed(forms, memref, &indices, extents)))
 }
 
+/// The lanes of a constant 1-D vector of integers or `i1`s: an
+/// `arith.constant` of dense elements, or for a mask `vector.constant_mask
+/// [n]` / `vector.create_mask %n` with `%n` constant (the first `n` lanes
+/// set); `None` for anything else.
+fn constant_lanes(value: Value) -> Option<Vec<i64>> {
+    let shape = vector_shape(value.r#type());
+    let [count] = shape.as_slice() else {
+        return None;
+    };
+    let count = *count;
+    if !(0..=4096).contains(&count) {
+        return None;
+    }
+    let op = ops::defining_op(value)?;
+    let first_set = |n: i64| Some((0..count).map(|j| i64::from(j < n)).collect());
+    match ops::name(&op) {
+        "vector.constant_mask" => {
+            first_set(*super::values::dense_i64(&op, "mask_dim_sizes")?.first()?)
+        }
+        "vector.create_mask" => first_set(ops::constant_int(op.operand_at(0)?)?),
+        "arith.constant" => {
+            let attribute = op.attribute("value").ok()?;
+            let raw = attribute.to_raw();
+            let element = vector_element_bits(value.r#type())?;
+            // SAFETY: a live attribute, checked to be dense elements of
+            // `count` values of the element type read.
+            unsafe {
+                use mlir_sys::*;
+                if !mlirAttributeIsADenseElements(raw)
+                    || mlirElementsAttrGetNumElements(raw) != count
+                {
+                    return None;
+                }
+                let splat = mlirDenseElementsAttrIsSplat(raw);
+                (0..count as isize)
+                    .map(|j| match (element, splat) {
+                        (1, true) => Some(i64::from(mlirDenseElementsAttrGetBoolSplatValue(raw))),
+                        (1, false) => Some(i64::from(mlirDenseElementsAttrGetBoolValue(raw, j))),
+                        (32, true) => Some(i64::from(mlirDenseElementsAttrGetInt32SplatValue(raw))),
+                        (32, false) => Some(i64::from(mlirDenseElementsAttrGetInt32Value(raw, j))),
+                        (64, true) => Some(mlirDenseElementsAttrGetInt64SplatValue(raw)),
+                        (64, false) => Some(mlirDenseElementsAttrGetInt64Value(raw, j)),
+                        _ => None,
+                    })
+                    .collect()
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The width of a vector type's element when it is a signless integer
+/// (`i1`, `i32`, ...) or `index` (64).
+fn vector_element_bits(ty: Type) -> Option<u32> {
+    // SAFETY: accessors on the type kinds they are defined for.
+    unsafe {
+        let raw = ty.to_raw();
+        if !mlir_sys::mlirTypeIsAVector(raw) {
+            return None;
+        }
+        let element = mlir_sys::mlirShapedTypeGetElementType(raw);
+        if mlir_sys::mlirTypeIsAIndex(element) {
+            return Some(64);
+        }
+        mlir_sys::mlirTypeIsAInteger(element).then(|| mlir_sys::mlirIntegerTypeGetWidth(element))
+    }
+}
+
+/// A masked or indexed 1-D vector access of operand `at` (indices from
+/// `first`, one per dimension) whose lanes are constant: lane `j` touches
+/// the innermost position `indices[last] + offsets[j]` when `mask[j]` is
+/// set (vector dialect: a masked-off lane accesses nothing), so the
+/// access is the hull of the set lanes' positions (trial 61: the hull of
+/// every lane was a false read-after-write). `offsets` is the lane number
+/// for `vector.maskedload` / `maskedstore` (operand `mask_at` the mask),
+/// the index vector (operand `index_at`) for `vector.gather` / `scatter`,
+/// which only a rank-1 memref keeps on one dimension. `None` (the op's
+/// other narrowing, or the whole memref) where a lane is not constant or
+/// none is set.
+fn constant_lanes_access(
+    forms: &mut Forms,
+    op: &OperationRef,
+    at: usize,
+    first: usize,
+    index_at: Option<usize>,
+) -> Option<(usize, Region)> {
+    let memref = op.operand_at(at)?;
+    let r = rank(memref)?;
+    if r == 0 || (index_at.is_some() && r != 1) {
+        return None;
+    }
+    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
+    if indices.len() != r {
+        return None;
+    }
+    let mask_at = first + r + usize::from(index_at.is_some());
+    let mask = constant_lanes(op.operand_at(mask_at)?)?;
+    let offsets = match index_at {
+        Some(i) => constant_lanes(op.operand_at(i)?)?,
+        None => (0..mask.len() as i64).collect(),
+    };
+    if offsets.len() != mask.len() {
+        return None;
+    }
+    let set: Vec<i64> = offsets
+        .iter()
+        .zip(&mask)
+        .filter(|(_, m)| **m != 0)
+        .map(|(o, _)| *o)
+        .collect();
+    let (low, high) = (*set.iter().min()?, *set.iter().max()?);
+    let mut dims: Vec<super::region::Dim> = indices
+        .iter()
+        .map(|i| super::region::Dim::Range {
+            start: forms.of(*i),
+            extent: 1,
+        })
+        .collect();
+    if let Some(super::region::Dim::Range { start, extent }) = dims.last_mut() {
+        *start = start.plus(&super::affine::Lin::constant(low), 1)?;
+        *extent = high.checked_sub(low)?.checked_add(1)?;
+    }
+    Some((at, super::region::region_of(forms, memref, Some(dims))))
+}
+
 /// A collective access of operand `at` (indices from `first`): the leading
 /// indices, every position of the last two dimensions.
 fn collective(
@@ -615,15 +742,24 @@ fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, boo
             .map(|v| vector_shape(v.r#type()))
             .unwrap_or_default()
     };
+    let rank_of = |at: usize| op.operand_at(at).and_then(rank).unwrap_or(0);
     let found = match name {
+        "vector.maskedload" | "vector.maskedstore" => constant_lanes_access(forms, op, 0, 1, None)
+            .or_else(|| {
+                let shape = if name == "vector.maskedload" {
+                    result_shape()
+                } else {
+                    operand_shape(op.operand_count().saturating_sub(1))
+                };
+                narrowed(forms, op, 0, 1, &shape)
+            }),
+        "vector.gather" | "vector.scatter" => {
+            constant_lanes_access(forms, op, 0, 1, Some(1 + rank_of(0)))
+        }
         "memref.load" | "memref.generic_atomic_rmw" => narrowed(forms, op, 0, 1, &[]),
         "memref.store" | "memref.atomic_rmw" => narrowed(forms, op, 1, 2, &[]),
-        "vector.load" | "vector.maskedload" => narrowed(forms, op, 0, 1, &result_shape()),
+        "vector.load" => narrowed(forms, op, 0, 1, &result_shape()),
         "vector.store" => narrowed(forms, op, 1, 2, &operand_shape(0)),
-        "vector.maskedstore" => {
-            let last = op.operand_count().saturating_sub(1);
-            narrowed(forms, op, 0, 1, &operand_shape(last))
-        }
         "vector.transfer_read" if minor_identity(op) => narrowed(forms, op, 0, 1, &result_shape()),
         "vector.transfer_write" if minor_identity(op) => {
             narrowed(forms, op, 1, 2, &operand_shape(0))
