@@ -35,8 +35,9 @@
 //!
 //! 3. host code (outside `gpu.module`s), when it issues copies: before
 //!    each op of steps 1-2 that accesses a memref (of any memory: the
-//!    host's copies may read and write its stack too), and each
-//!    `llvm.load` / `llvm.store` (one value at its pointer), a load of the
+//!    host's copies may read and write its stack too), and each access
+//!    through an `!llvm.ptr` (`llvm.load` / `store` / `atomicrmw` /
+//!    `cmpxchg`, `llvm.intr.memset` / `memcpy` / `memmove`), a load of the
 //!    runtime's count of hosts with copies in flight
 //!    ([`crate::emulation_runtime::copy_sources::HOST_WATCH_GLOBAL`],
 //!    declared as an external `memref.global`) and, when it is not 0, the
@@ -193,57 +194,85 @@ fn element_access<'c, 'a>(
     true
 }
 
-/// Step 3 for `llvm.load` / `llvm.store` in host code: one value at the
-/// pointer (trial 61: a host `llvm.load` through the aligned pointer of a
-/// copy's destination in flight went unreported). Not in kernels: a
-/// pointer's address space need not say which memory it points into (an
-/// `!llvm.ptr` made by `llvm.inttoptr` of a workgroup buffer's address).
-/// False if `op` is not one of these ops (or not in host code).
+/// Step 3 for the LLVM dialect's accesses through a pointer in host code
+/// (trials 61-62: a host `llvm.load` through the aligned pointer of a
+/// copy's destination in flight, an `llvm.atomicrmw` or
+/// `llvm.intr.memcpy` of it, went unreported):
+/// - `llvm.load` / `llvm.store`: one value at the pointer;
+/// - `llvm.atomicrmw` / `llvm.cmpxchg`: one value, an atomic update;
+/// - `llvm.intr.memset`: `len` bytes written at the destination;
+/// - `llvm.intr.memcpy` / `memmove`: `len` bytes written at the
+///   destination and read at the source.
+///
+/// Not in kernels: a pointer's address space need not say which memory it
+/// points into (an `!llvm.ptr` made by `llvm.inttoptr` of a workgroup
+/// buffer's address). False if `op` is not one of these ops (or not in
+/// host code).
 fn pointer_access<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
     host: bool,
 ) -> bool {
-    // (pointer operand, value type, kind)
-    let (pointer_at, value_type, kind) = match ops::name(&op) {
-        "llvm.load" => (0, op.result_at(0).map(|r| r.r#type()), READ),
-        "llvm.store" => (1, op.operand_at(0).map(|v| v.r#type()), WRITE),
+    enum Size<'c> {
+        /// The bytes of a value of this type.
+        Of(Option<Type<'c>>),
+        /// An operand's count of bytes.
+        Operand(usize),
+    }
+    let value_type = |i: usize| op.operand_at(i).map(|v| v.r#type());
+    // (pointer operand, size, kind) per access.
+    let accesses: Vec<(usize, Size<'c>, i64)> = match ops::name(&op) {
+        "llvm.load" => vec![(0, Size::Of(op.result_at(0).map(|r| r.r#type())), READ)],
+        "llvm.store" => vec![(1, Size::Of(value_type(0)), WRITE)],
+        "llvm.atomicrmw" => vec![(0, Size::Of(value_type(1)), ATOMIC)],
+        "llvm.cmpxchg" => vec![(0, Size::Of(value_type(1)), ATOMIC)],
+        "llvm.intr.memset" => vec![(0, Size::Operand(2), WRITE)],
+        "llvm.intr.memcpy" | "llvm.intr.memmove" => {
+            vec![(0, Size::Operand(2), WRITE), (1, Size::Operand(2), READ)]
+        }
         _ => return false,
     };
     if !host {
         return false;
     }
-    let (Some(pointer), Some(bytes)) = (
-        op.operand_at(pointer_at),
-        value_type.and_then(element_bytes),
-    ) else {
-        return true;
-    };
     let location = op.location();
-    let Ok(to_int) = melior::ir::operation::OperationBuilder::new("llvm.ptrtoint", location)
-        .add_operands(&[pointer])
-        .add_results(&[emitter.i64_type()])
-        .build()
-    else {
-        return true;
-    };
-    let Some(address) = emitter.before(op, to_int).result_at(0) else {
-        return true;
-    };
-    let address: Value = address.into();
-    let id = emitter.id(location, "");
-    emitter.name(id, ops::name(&op));
-    let id = emitter.constant(op, emitter.i64_type(), id);
-    let bytes = emitter.constant(op, emitter.i64_type(), bytes);
-    let kind = emitter.constant(op, emitter.i64_type(), kind);
-    let watching = emitter.host_watching(op);
-    emitter.call_if_with(
-        op,
-        watching,
-        HOST_ACCESS_FN,
-        &[id, address, bytes, kind],
-        false,
-    );
+    for (pointer_at, size, kind) in accesses {
+        let Some(pointer) = op.operand_at(pointer_at) else {
+            continue;
+        };
+        let bytes = match size {
+            Size::Of(ty) => match ty.and_then(element_bytes) {
+                Some(n) => emitter.constant(op, emitter.i64_type(), n),
+                None => continue,
+            },
+            Size::Operand(i) => match op.operand_at(i) {
+                Some(n) => emitter.to_i64(op, n),
+                None => continue,
+            },
+        };
+        let Ok(to_int) = melior::ir::operation::OperationBuilder::new("llvm.ptrtoint", location)
+            .add_operands(&[pointer])
+            .add_results(&[emitter.i64_type()])
+            .build()
+        else {
+            continue;
+        };
+        let Some(address) = emitter.before(op, to_int).result_at(0) else {
+            continue;
+        };
+        let id = emitter.id(location, "");
+        emitter.name(id, ops::name(&op));
+        let id = emitter.constant(op, emitter.i64_type(), id);
+        let kind = emitter.constant(op, emitter.i64_type(), kind);
+        let watching = emitter.host_watching(op);
+        emitter.call_if_with(
+            op,
+            watching,
+            HOST_ACCESS_FN,
+            &[id, address.into(), bytes, kind],
+            false,
+        );
+    }
     true
 }
 

@@ -20,8 +20,9 @@
 //!    value (`nvgpu.ldmatrix` has a plain `MemRead`) is its access of those
 //!    operands.
 //! 3. An op without the interface that is not recursive (a call, an
-//!    unregistered op) reads and writes every memref it receives
-//!    ([`Access::assumed`]). A call whose callee has a body accesses what
+//!    unregistered op, `llvm.atomicrmw`) reads and writes every memref it
+//!    receives ([`Access::assumed`]), and all memory if it receives an
+//!    `!llvm.ptr`. A call whose callee has a body accesses what
 //!    the callee does with what the call passes, and with the
 //!    `memref.global`s it takes ([`call_accesses`]); a callee without a
 //!    body (an external function) is assumed to reach no global of the
@@ -439,7 +440,7 @@ fn call_accesses<'c: 'a, 'a>(
                     push(&mut out, *kind, passed, region);
                 }
                 (Some(value), _, _) => {
-                    let region = passed_region(forms, op, &arguments, inner, value);
+                    let region = passed_region(forms, op, 0, &arguments, inner, value);
                     push(&mut out, *kind, value, region);
                 }
                 (None, super::region::RootKind::Global(_), Some(value)) => {
@@ -471,10 +472,13 @@ fn call_accesses<'c: 'a, 'a>(
 /// index argument replaced by the form of the operand the call passes
 /// (`@consume(%buf, %c1)` reading `%b[%i]` reads `%buf[1]`), followed
 /// through the caller's views of `value`; the whole of `value` when a
-/// position depends on anything else of the callee.
-fn passed_region<'c: 'a, 'a>(
+/// position depends on anything else of the callee. The callee's argument
+/// `i` is the call's operand `first_argument + i` (1 for a call through a
+/// value, whose operand 0 is the callee).
+pub(crate) fn passed_region<'c: 'a, 'a>(
     forms: &mut Forms,
     op: &OperationRef<'c, 'a>,
+    first_argument: usize,
     arguments: &[Value<'c, 'a>],
     inner: &Region,
     value: Value<'c, 'a>,
@@ -493,7 +497,7 @@ fn passed_region<'c: 'a, 'a>(
         .iter()
         .map(|s| {
             let i = position(s)?;
-            let operand = op.operand_at(i)?;
+            let operand = op.operand_at(first_argument + i)?;
             (!super::region::is_memref(operand)).then(|| (*s, forms.of(operand)))
         })
         .collect();
@@ -701,6 +705,12 @@ fn constant_lanes_access(
     Some((at, super::region::region_of(forms, memref, Some(dims))))
 }
 
+/// True if `value` is an `!llvm.ptr` (of any address space).
+fn is_llvm_pointer(value: Value) -> bool {
+    // SAFETY: a live value's type.
+    unsafe { mlir_sys::mlirTypeIsALLVMPointerType(value.r#type().to_raw()) }
+}
+
 /// A collective access of operand `at` (indices from `first`): the leading
 /// indices, every position of the last two dimensions.
 fn collective(
@@ -815,6 +825,14 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
                     asynchronous: false,
                 });
             }
+        }
+        // A pointer it receives (`llvm.atomicrmw`, `llvm.cmpxchg`,
+        // `llvm.intr.masked.store` declare no effects; trial 62: their
+        // writes into a copy's destination in flight were silent) may
+        // point anywhere: all memory, as an effect on a pointer is.
+        if op.operands().any(is_llvm_pointer) {
+            out.reads_all = true;
+            out.writes_all = true;
         }
         return out;
     };

@@ -256,6 +256,18 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         root,
         &[apipe_dialect::ops::COMMIT_GROUP],
     ));
+    let functions: Vec<_> = group_distance::functions(root)
+        .into_iter()
+        .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
+        .collect();
+    // Calls resolved once, by symbol table (a module's `@k` and a
+    // `gpu.module`'s `@k` are different functions).
+    let calls = std::rc::Rc::new(resolve_calls(&functions));
+    let indirect = std::rc::Rc::new(resolve_indirect_calls(&functions));
+    let names: rustc_hash::FxHashMap<usize, String> = functions
+        .iter()
+        .filter_map(|(f, _)| Some((op_key(f), group_distance::symbol_name(f)?)))
+        .collect();
     // Each function is checked on its own: a kernel that calls a function
     // with apipe ops would have that function's copies in flight, and
     // thread-dependent arguments in it, unseen. Refused at the call.
@@ -271,9 +283,19 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             {
                 continue;
             }
-            // A call through a value may call any of them (trial 28).
+            // A call through a value may call any function whose address
+            // is taken (trial 28); one that can reach no such function
+            // with async ops is no call of them (trial 62: a kernel's
+            // `func.call_indirect` was refused in a module without apipe
+            // ops).
             let callee = if through_value {
-                Some("a function through a value, which may be one that".to_owned())
+                indirect
+                    .get(&op_key(&call))
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|f| names.get(f))
+                    .any(|name| with_async.contains(name))
+                    .then(|| "a function through a value, which may be one that".to_owned())
             } else {
                 group_distance::callee(&call)
                     .filter(|c| with_async.contains(c))
@@ -300,14 +322,6 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     // The copies each function may return with in flight: its callers,
     // walked after it, take them in at the call ([`walk::Analysis`]).
     let mut leftovers: std::rc::Rc<walk::Leftovers<'c, 'a>> = Default::default();
-    let functions: Vec<_> = group_distance::functions(root)
-        .into_iter()
-        .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
-        .collect();
-    // Calls resolved once, by symbol table (a module's `@k` and a
-    // `gpu.module`'s `@k` are different functions).
-    let calls = std::rc::Rc::new(resolve_calls(&functions));
-    let indirect = std::rc::Rc::new(resolve_indirect_calls(&functions));
     let ordered = callees_first(functions, &calls, &indirect);
     // A call of a function walked after its caller (a cycle of calls) that
     // may issue copies: the copies it returns with in flight are not known
@@ -322,10 +336,6 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         .iter()
         .enumerate()
         .map(|(i, (f, _))| (op_key(f), i))
-        .collect();
-    let names: rustc_hash::FxHashMap<usize, String> = ordered
-        .iter()
-        .filter_map(|(f, _)| Some((op_key(f), group_distance::symbol_name(f)?)))
         .collect();
     for (i, (function, nested)) in ordered.iter().enumerate() {
         for call in nested {

@@ -630,15 +630,16 @@ impl<'c, 'a> Analysis<'c, 'a> {
         first_argument: usize,
         state: &mut State<'c, 'a>,
     ) {
-        let arguments: Vec<usize> = ops::blocks_of(&function)
+        let argument_values: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
             .first()
             .map(|entry| {
                 (0..entry.argument_count())
                     .filter_map(|i| ops::argument_at(entry, i))
-                    .map(|a| key_of_value(a.into()))
+                    .map(Value::from)
                     .collect()
             })
             .unwrap_or_default();
+        let arguments: Vec<usize> = argument_values.iter().map(|a| key_of_value(*a)).collect();
         let returned = self.returned_roots(&function);
         let when = self.context(op).constraints().to_vec();
         for instance in left {
@@ -669,7 +670,19 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .map(|r| crate::access::region::whole(&mut self.cache.forms, r.into()))
                     .collect();
                 out.push(match passed {
-                    Some(value) => crate::access::region::whole(&mut self.cache.forms, value),
+                    // At the positions the call's index operands give
+                    // (trial 58: a helper copying one element by index,
+                    // called twice, was a false write-after-write with the
+                    // whole buffer); the whole buffer where a position
+                    // depends on anything else of the callee.
+                    Some(value) => crate::access::effects::passed_region(
+                        &mut self.cache.forms,
+                        op,
+                        first_argument,
+                        &argument_values,
+                        region,
+                        value,
+                    ),
                     // A choice among the callee's values is any buffer
                     // here.
                     None if !region.alternatives().is_empty() => crate::access::Region {
