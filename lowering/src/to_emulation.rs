@@ -471,6 +471,42 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
             ))
         });
     }
+    // A function value's type (`func.constant`), as its function's
+    // signature is retyped (trial 62: a `func.call_indirect` of a function
+    // taking a workgroup memref failed to verify after the erasure).
+    if let Ok(function) = FunctionType::try_from(ty) {
+        let map = |t: Type<'c>| host_type(t, i64_type);
+        let inputs: Vec<Option<Type>> = (0..function.input_count())
+            .map(|i| function.input(i).ok().and_then(map))
+            .collect();
+        let outputs: Vec<Option<Type>> = (0..function.result_count())
+            .map(|i| function.result(i).ok().and_then(map))
+            .collect();
+        if inputs.iter().chain(&outputs).all(Option::is_none) {
+            return None;
+        }
+        let pick = |new: &[Option<Type<'c>>], old: &dyn Fn(usize) -> Option<Type<'c>>| {
+            new.iter()
+                .enumerate()
+                .map(|(i, t)| t.or_else(|| old(i)))
+                .collect::<Option<Vec<Type<'c>>>>()
+        };
+        let inputs = pick(&inputs, &|i| function.input(i).ok())?;
+        let outputs = pick(&outputs, &|i| function.result(i).ok())?;
+        let raw = |types: &[Type<'c>]| types.iter().map(|t| t.to_raw()).collect::<Vec<_>>();
+        let (inputs, outputs) = (raw(&inputs), raw(&outputs));
+        // SAFETY: live types of the live context of `ty`; the arrays
+        // outlive the call, which copies them.
+        return Some(unsafe {
+            Type::from_raw(mlir_sys::mlirFunctionTypeGet(
+                mlir_sys::mlirTypeGetContext(ty.to_raw()),
+                inputs.len() as isize,
+                inputs.as_ptr(),
+                outputs.len() as isize,
+                outputs.as_ptr(),
+            ))
+        });
+    }
     // SAFETY: accessors on the type kind they are defined for.
     unsafe {
         if mlirTypeIsAUnrankedMemRef(ty.to_raw()) {

@@ -23,6 +23,12 @@
 // VIEW: error: the host reads global memory byte 20 of the destination buffer of its own asynchronous copy still in flight
 // RUN: not apipe-run %s --entry=returned_store --completion=eager 2>&1 | FileCheck %s --check-prefix=WRITE
 // RUN: not apipe-run %s --entry=indirect_chosen --completion=eager 2>&1 | FileCheck %s --check-prefix=WRITE
+// A copy a callee returns with in flight into an argument is at the
+// positions the call's index operands give (trial 58: a helper copying one
+// element by index, called twice, was a false write-after-write on the
+// whole buffer): only the read of element 1 meets a copy.
+// RUN: not apipe-run %s --entry=indexed_twice --completion=lazy 2>&1 | FileCheck %s --check-prefix=INDEXED
+// INDEXED: error: the host reads global memory byte 4 of the destination buffer of its own asynchronous copy still in flight
 // WRITE: error: the host writes global memory byte 4 of the destination buffer of its own asynchronous copy still in flight
 
 func.func private @printF32(f32)
@@ -189,6 +195,28 @@ func.func @returned_waited() {
   %b = func.call @fresh(%A) : (memref<8xf32>) -> memref<8xf32>
   apipe.wait_group 0
   %x = memref.load %b[%c1] : memref<8xf32>
+  func.call @printF32(%x) : (f32) -> ()
+  return
+}
+
+func.func @put(%src: memref<8xf32>, %d: memref<8xf32>, %i: index) {
+  apipe.copy %src[%i], %d[%i], 1 : memref<8xf32> to memref<8xf32>
+  apipe.commit_group
+  return
+}
+func.func @indexed_twice() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %f1 = arith.constant 1.0 : f32
+  %src = memref.alloc() : memref<8xf32>
+  %d = memref.alloc() : memref<8xf32>
+  func.call @put(%src, %d, %c0) : (memref<8xf32>, memref<8xf32>, index) -> ()
+  func.call @put(%src, %d, %c1) : (memref<8xf32>, memref<8xf32>, index) -> ()
+  memref.store %f1, %d[%c5] : memref<8xf32>
+  // CHECK: check-hazards-call-leftovers-reach.mlir:[[# @LINE + 1]]:8: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+  %x = memref.load %d[%c1] : memref<8xf32>
+  apipe.wait_group 0
   func.call @printF32(%x) : (f32) -> ()
   return
 }
