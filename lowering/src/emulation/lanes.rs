@@ -306,7 +306,7 @@ pub fn insert<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>, h
 }
 
 /// `vector.extract %vector[j]` (a 1-D vector) of type `ty`, before `op`.
-fn extract<'c, 'a>(
+pub(super) fn extract<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &Emitter<'c, 'a>,
     vector: Value<'c, 'a>,
