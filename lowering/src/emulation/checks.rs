@@ -12,7 +12,8 @@
 //!    `apipe_emu_bad_step(id, step)`: such a loop is undefined behaviour
 //!    in `scf.for` and would not terminate.
 //! 3. (with bounds checks) `vector.load` / `vector.store`, the set lanes of
-//!    `vector.maskedload` / `maskedstore` (1-D), and the dims of
+//!    `vector.maskedload` / `maskedstore` / `gather` / `scatter` /
+//!    `expandload` / `compressstore` (1-D masks), and the dims of
 //!    `vector.transfer_read` / `transfer_write` that claim `in_bounds`
 //!    (an access past the end there is undefined behaviour; the other
 //!    dims are masked), which `generate-runtime-verification` does not
@@ -99,10 +100,8 @@ pub fn insert<'c: 'a, 'a>(
             check_step(op, emitter);
         } else if bounds && VECTOR_ACCESSES.iter().any(|name| ops::is(&op, name)) {
             check_vector_access(op, emitter);
-        } else if bounds
-            && (ops::is(&op, "vector.maskedload") || ops::is(&op, "vector.maskedstore"))
-        {
-            check_masked_access(op, emitter);
+        } else if bounds && LANE_ACCESSES.iter().any(|name| ops::is(&op, name)) {
+            check_lane_access(op, emitter);
         } else if ops::is(&op, "memref.alloc") {
             if let Some(buffer) = host_buffer(&op) {
                 check_size(op, buffer, emitter);
@@ -807,8 +806,7 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     if extents.iter().all(Option::is_none) {
         return;
     }
-    let name = ops::name(&op);
-    let id = emitter.id(op.location(), &format!("'{name}' out-of-bounds access"));
+    let id = out_of_bounds_id(op, emitter);
     let location = op.location();
     let index: Type = emitter.index_type();
     let context = emitter.context;
@@ -874,17 +872,37 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     }
 }
 
+/// The id of step 3's error at `op`: "'<op>' out-of-bounds access".
+fn out_of_bounds_id<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) -> i64 {
+    let name = ops::name(&op);
+    emitter.id(op.location(), &format!("'{name}' out-of-bounds access"))
+}
+
 /// The most lanes of a masked access step 3 checks lane by lane.
 const MAX_CHECKED_LANES: i64 = 64;
 
-/// Step 3 for `vector.maskedload` / `maskedstore` of a 1-D vector (of at
-/// most [`MAX_CHECKED_LANES`] lanes): a lane whose mask bit is set must
-/// be in bounds, at `base[indices]` moved by its lane number along the
-/// innermost dimension (vector dialect: a set lane out of bounds is
-/// undefined behaviour; trial 63: a set lane past a row view read the next
-/// row unreported, and the make-sync reference ran "fine"). A masked-off
-/// lane is not checked.
-fn check_masked_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+/// The vector ops whose set lanes step 3 checks one by one.
+const LANE_ACCESSES: &[&str] = &[
+    "vector.maskedload",
+    "vector.maskedstore",
+    "vector.gather",
+    "vector.scatter",
+    "vector.expandload",
+    "vector.compressstore",
+];
+
+/// Step 3 for the masked and indexed vector ops of a 1-D mask (of at most
+/// [`MAX_CHECKED_LANES`] lanes): a lane whose mask bit is set must be in
+/// bounds (vector dialect: a set lane out of bounds is undefined
+/// behaviour; trial 63: a set lane past a row view read the next row
+/// unreported, and the make-sync reference ran "fine"; trial 64: a
+/// `vector.gather` lane a million elements past the end crashed
+/// apipe-run). Lane `j` is at `base[indices]` moved along the innermost
+/// dimension by `j` (`vector.maskedload` / `maskedstore`), by the index
+/// vector's element `j` (`vector.gather` / `scatter`), or by the number
+/// of set lanes before it (`vector.expandload` / `compressstore`). A
+/// masked-off lane is not checked.
+fn check_lane_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let Some(memref) = op.operand_at(0) else {
         return;
     };
@@ -892,7 +910,17 @@ fn check_masked_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
         return;
     };
     let rank = memref_type.rank();
-    let Some(mask) = op.operand_at(1 + rank) else {
+    let indexed = ops::is(&op, "vector.gather") || ops::is(&op, "vector.scatter");
+    let compressed = ops::is(&op, "vector.expandload") || ops::is(&op, "vector.compressstore");
+    let index_vector = if indexed {
+        match op.operand_at(1 + rank) {
+            Some(v) => Some(v),
+            None => return,
+        }
+    } else {
+        None
+    };
+    let Some(mask) = op.operand_at(1 + rank + usize::from(indexed)) else {
         return;
     };
     let lanes = super::hooks::vector_shape(mask.r#type());
@@ -902,8 +930,10 @@ fn check_masked_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     if rank == 0 || !(1..=MAX_CHECKED_LANES).contains(lanes) {
         return;
     }
-    let name = ops::name(&op);
-    let id = emitter.id(op.location(), &format!("'{name}' out-of-bounds access"));
+    if index_vector.is_some_and(|v| super::hooks::vector_shape(v.r#type()).len() != 1) {
+        return;
+    }
+    let id = out_of_bounds_id(op, emitter);
     let location = op.location();
     let index: Type = emitter.index_type();
     let context = emitter.context;
@@ -952,9 +982,28 @@ fn check_masked_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     let (inner, inner_last) = dims[rank - 1];
     let i1: Type = melior::ir::r#type::IntegerType::new(context, 1).into();
     let mut bad: Option<Value> = None;
+    // Set lanes before lane `j` (compressed ops).
+    let mut before = emitter.constant(op, index, 0);
     for j in 0..*lanes {
         let set = super::lanes::extract(op, emitter, mask, j, i1);
-        let shift = emitter.constant(op, index, j);
+        let shift = match index_vector {
+            Some(v) => {
+                let element = super::lanes::element_type(v.r#type());
+                let raw = super::lanes::extract(op, emitter, v, j, element);
+                if element == index {
+                    raw
+                } else {
+                    bin(emitter, arith::index_cast(raw, index, location))
+                }
+            }
+            None if compressed => {
+                let shift = before;
+                let one: Value = bin(emitter, arith::index_castui(set, index, location));
+                before = bin(emitter, arith::addi(before, one, location));
+                shift
+            }
+            None => emitter.constant(op, index, j),
+        };
         let at = bin(emitter, arith::addi(inner, shift, location));
         let mut lane_out = out_of(emitter, at, inner_last);
         if let Some(outer) = outer {

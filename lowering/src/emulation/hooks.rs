@@ -200,9 +200,13 @@ fn element_access<'c, 'a>(
 /// `llvm.intr.memcpy` of it, went unreported):
 /// - `llvm.load` / `llvm.store`: one value at the pointer;
 /// - `llvm.atomicrmw` / `llvm.cmpxchg`: one value, an atomic update;
-/// - `llvm.intr.memset`: `len` bytes written at the destination;
-/// - `llvm.intr.memcpy` / `memmove`: `len` bytes written at the
-///   destination and read at the source.
+/// - `llvm.intr.memset` (and `memset.inline`): `len` bytes written at the
+///   destination;
+/// - `llvm.intr.memcpy` / `memmove` (and `memcpy.inline`): `len` bytes
+///   written at the destination and read at the source.
+///
+/// A loaded or stored aggregate (`!llvm.array`, `!llvm.struct`) takes its
+/// size from the data layout.
 ///
 /// Not in kernels: a pointer's address space need not say which memory it
 /// points into (an `!llvm.ptr` made by `llvm.inttoptr` of a workgroup
@@ -218,6 +222,8 @@ fn pointer_access<'c, 'a>(
         Of(Option<Type<'c>>),
         /// An operand's count of bytes.
         Operand(usize),
+        /// A constant count of bytes in an integer attribute.
+        Attribute(&'static str),
     }
     let value_type = |i: usize| op.operand_at(i).map(|v| v.r#type());
     // (pointer operand, size, kind) per access.
@@ -230,6 +236,11 @@ fn pointer_access<'c, 'a>(
         "llvm.intr.memcpy" | "llvm.intr.memmove" => {
             vec![(0, Size::Operand(2), WRITE), (1, Size::Operand(2), READ)]
         }
+        "llvm.intr.memset.inline" => vec![(0, Size::Attribute("len"), WRITE)],
+        "llvm.intr.memcpy.inline" => vec![
+            (0, Size::Attribute("len"), WRITE),
+            (1, Size::Attribute("len"), READ),
+        ],
         _ => return false,
     };
     if !host {
@@ -241,7 +252,18 @@ fn pointer_access<'c, 'a>(
             continue;
         };
         let bytes = match size {
-            Size::Of(ty) => match ty.and_then(element_bytes) {
+            // A scalar or vector, else an aggregate (`!llvm.array`,
+            // `!llvm.struct`; trial 64) by the data layout.
+            Size::Of(ty) => match ty.and_then(|t| {
+                element_bytes(t).or_else(|| {
+                    let none: Option<&OperationRef> = None;
+                    apipe_dialect::layout::type_size_in_bytes(t, none)
+                })
+            }) {
+                Some(n) => emitter.constant(op, emitter.i64_type(), n),
+                None => continue,
+            },
+            Size::Attribute(name) => match apipe_dialect::attributes::integer(&op, name) {
                 Some(n) => emitter.constant(op, emitter.i64_type(), n),
                 None => continue,
             },

@@ -187,7 +187,7 @@ fn is_scalable(ty: Type) -> bool {
 }
 
 /// The element type of the vector type `ty`.
-fn element_type<'c>(ty: Type<'c>) -> Type<'c> {
+pub(super) fn element_type<'c>(ty: Type<'c>) -> Type<'c> {
     // SAFETY: `ty` is a vector type (a shaped type).
     unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) }
 }

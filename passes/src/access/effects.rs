@@ -691,18 +691,23 @@ fn constant_lanes_access(
         .map(|(o, _)| *o)
         .collect();
     let (low, high) = (*set.iter().min()?, *set.iter().max()?);
-    let mut dims: Vec<super::region::Dim> = indices
-        .iter()
-        .map(|i| super::region::Dim::Range {
-            start: forms.of(*i),
-            extent: 1,
-        })
-        .collect();
+    let mut dims = point_dims(forms, &indices);
     if let Some(super::region::Dim::Range { start, extent }) = dims.last_mut() {
         *start = start.plus(&super::affine::Lin::constant(low), 1)?;
         *extent = high.checked_sub(low)?.checked_add(1)?;
     }
     Some((at, super::region::region_of(forms, memref, Some(dims))))
+}
+
+/// One position per index, `[index, index + 1)` in each dimension.
+fn point_dims(forms: &mut Forms, indices: &[Value]) -> Vec<super::region::Dim> {
+    indices
+        .iter()
+        .map(|i| super::region::Dim::Range {
+            start: forms.of(*i),
+            extent: 1,
+        })
+        .collect()
 }
 
 /// True if `value` is an `!llvm.ptr` (of any address space).
@@ -725,13 +730,7 @@ fn collective(
     if indices.len() != r {
         return None;
     }
-    let mut dims: Vec<super::region::Dim> = indices
-        .iter()
-        .map(|i| super::region::Dim::Range {
-            start: forms.of(*i),
-            extent: 1,
-        })
-        .collect();
+    let mut dims = point_dims(forms, &indices);
     for d in dims.iter_mut().rev().take(2) {
         *d = super::region::Dim::Any;
     }
