@@ -12,7 +12,8 @@
 //!    `memref.atomic_rmw`, `memref.generic_atomic_rmw`), the declared access
 //!    of that value narrows to them; with a constant mask (and, for
 //!    `vector.gather` / `scatter` of a rank-1 memref, constant indices), to
-//!    the hull of the lanes set. Warp-collective reads and writes
+//!    the hull of the lanes set, and for `vector.compressstore` /
+//!    `expandload` to as many elements as lanes set. Warp-collective reads and writes
 //!    (`nvgpu.ldmatrix`, `gpu.subgroup_mma_load_matrix` /
 //!    `store_matrix`) narrow to the leading indices only (their tile spans
 //!    the other threads' rows and columns) and are marked
@@ -710,6 +711,32 @@ fn point_dims(forms: &mut Forms, indices: &[Value]) -> Vec<super::region::Dim> {
         .collect()
 }
 
+/// `vector.compressstore` / `expandload` with a constant mask of `n`
+/// set lanes: the set lanes access `n` consecutive elements from
+/// `base[indices]` along the innermost dimension (vector dialect), not the
+/// whole buffer (trial 64: a false write-after-write); a mask that sets no
+/// lane, the base element. `None` (the whole memref) for a mask that is
+/// not constant.
+fn packed_lanes_access(forms: &mut Forms, op: &OperationRef) -> Option<(usize, Region)> {
+    let memref = op.operand_at(0)?;
+    let r = rank(memref)?;
+    let indices: Vec<Value> = op.operands().skip(1).take(r).collect();
+    if r == 0 || indices.len() != r {
+        return None;
+    }
+    let set = constant_lanes(op.operand_at(1 + r)?)?
+        .iter()
+        .filter(|m| **m != 0)
+        .count() as i64;
+    // No lane set: no access; the base element stands for it (a region
+    // has at least one element: conservative).
+    let mut dims = point_dims(forms, &indices);
+    if let Some(super::region::Dim::Range { extent, .. }) = dims.last_mut() {
+        *extent = set.max(1);
+    }
+    Some((0, super::region::region_of(forms, memref, Some(dims))))
+}
+
 /// True if `value` is an `!llvm.ptr` (of any address space).
 fn is_llvm_pointer(value: Value) -> bool {
     // SAFETY: a live value's type.
@@ -765,6 +792,7 @@ fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, boo
         "vector.gather" | "vector.scatter" => {
             constant_lanes_access(forms, op, 0, 1, Some(1 + rank_of(0)))
         }
+        "vector.compressstore" | "vector.expandload" => packed_lanes_access(forms, op),
         "memref.load" | "memref.generic_atomic_rmw" => narrowed(forms, op, 0, 1, &[]),
         "memref.store" | "memref.atomic_rmw" => narrowed(forms, op, 1, 2, &[]),
         "vector.load" => narrowed(forms, op, 0, 1, &result_shape()),
