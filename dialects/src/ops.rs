@@ -66,6 +66,22 @@ pub fn argument_at<'c, 'a>(
         .flatten()
 }
 
+/// The arguments of the entry block of `op`'s first region (a function's
+/// parameters), in order; empty if it has none.
+pub fn entry_arguments<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+) -> Vec<melior::ir::Value<'c, 'a>> {
+    blocks_of(op)
+        .first()
+        .map(|entry| {
+            (0..entry.argument_count())
+                .filter_map(|i| argument_at(entry, i))
+                .map(melior::ir::Value::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `apipe.copy`: asynchronous copy of `elements` contiguous elements.
 pub const COPY: &str = "apipe.copy";
 /// `apipe.commit_group`: commits the uncommitted copies of a queue.

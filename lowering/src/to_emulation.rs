@@ -272,7 +272,7 @@ pub fn to_emulation<'c: 'a, 'a>(
 
     // 4. Tokens become i64; memory spaces become host memory.
     let i64_type: Type = IntegerType::new(context, 64).into();
-    retype_values(root, context, i64_type);
+    retype_values(root, i64_type);
 
     // 5. Kernels and launches.
     let kernel_infos = kernels::lower(root, &mut emitter, &workgroup);
@@ -398,11 +398,7 @@ fn nested_module<'c: 'a, 'a>(
 
 /// Step 4: every token value becomes an `i64`, and every memref type loses
 /// its memory space (host memory), in place.
-fn retype_values<'c: 'a, 'a>(
-    root: &impl OperationLike<'c, 'a>,
-    context: &'c Context,
-    i64_type: Type<'c>,
-) {
+fn retype_values<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, i64_type: Type<'c>) {
     let map = |t: Type<'c>| host_type(t, i64_type);
     for op in ops::self_and_nested_ops(root) {
         for result in op.results() {
@@ -419,7 +415,7 @@ fn retype_values<'c: 'a, 'a>(
             }
         }
         if ops::is(&op, "func.func") || ops::is(&op, "gpu.func") {
-            retype_signature(op, context, i64_type);
+            retype_signature(op, i64_type);
         }
         if ops::is(&op, "memref.global") {
             retype_global(op, i64_type);
@@ -475,29 +471,18 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
     // signature is retyped (trial 62: a `func.call_indirect` of a function
     // taking a workgroup memref failed to verify after the erasure).
     if let Ok(function) = FunctionType::try_from(ty) {
-        let map = |t: Type<'c>| host_type(t, i64_type);
-        let inputs: Vec<Option<Type>> = (0..function.input_count())
-            .map(|i| function.input(i).ok().and_then(map))
+        let map = |t: Type<'c>| host_type(t, i64_type).unwrap_or(t).to_raw();
+        let inputs: Vec<_> = (0..function.input_count())
+            .filter_map(|i| function.input(i).ok())
+            .map(map)
             .collect();
-        let outputs: Vec<Option<Type>> = (0..function.result_count())
-            .map(|i| function.result(i).ok().and_then(map))
+        let outputs: Vec<_> = (0..function.result_count())
+            .filter_map(|i| function.result(i).ok())
+            .map(map)
             .collect();
-        if inputs.iter().chain(&outputs).all(Option::is_none) {
-            return None;
-        }
-        let pick = |new: &[Option<Type<'c>>], old: &dyn Fn(usize) -> Option<Type<'c>>| {
-            new.iter()
-                .enumerate()
-                .map(|(i, t)| t.or_else(|| old(i)))
-                .collect::<Option<Vec<Type<'c>>>>()
-        };
-        let inputs = pick(&inputs, &|i| function.input(i).ok())?;
-        let outputs = pick(&outputs, &|i| function.result(i).ok())?;
-        let raw = |types: &[Type<'c>]| types.iter().map(|t| t.to_raw()).collect::<Vec<_>>();
-        let (inputs, outputs) = (raw(&inputs), raw(&outputs));
         // SAFETY: live types of the live context of `ty`; the arrays
         // outlive the call, which copies them.
-        return Some(unsafe {
+        let new = unsafe {
             Type::from_raw(mlir_sys::mlirFunctionTypeGet(
                 mlir_sys::mlirTypeGetContext(ty.to_raw()),
                 inputs.len() as isize,
@@ -505,7 +490,8 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
                 outputs.len() as isize,
                 outputs.as_ptr(),
             ))
-        });
+        };
+        return (new != ty).then_some(new);
     }
     // SAFETY: accessors on the type kind they are defined for.
     unsafe {
@@ -522,28 +508,18 @@ fn host_type<'c>(ty: Type<'c>, i64_type: Type<'c>) -> Option<Type<'c>> {
 }
 
 /// Rewrites the `function_type` of a `func.func` as [`host_type`] does.
-fn retype_signature<'c>(op: OperationRef<'c, '_>, context: &'c Context, i64_type: Type<'c>) {
-    let Some(ty) = op
+fn retype_signature<'c>(op: OperationRef<'c, '_>, i64_type: Type<'c>) {
+    let Some(new) = op
         .attribute("function_type")
         .ok()
         .and_then(|a| TypeAttribute::try_from(a).ok())
-        .and_then(|a| FunctionType::try_from(a.value()).ok())
+        .and_then(|a| host_type(a.value(), i64_type))
     else {
         return;
     };
-    let map = |t: Type<'c>| host_type(t, i64_type).unwrap_or(t);
-    let inputs: Vec<Type> = (0..ty.input_count())
-        .map(|i| map(ty.input(i).unwrap()))
-        .collect();
-    let outputs: Vec<Type> = (0..ty.result_count())
-        .map(|i| map(ty.result(i).unwrap()))
-        .collect();
-    let new = FunctionType::new(context, &inputs, &outputs);
-    if Type::from(new) != Type::from(ty) {
-        // SAFETY: a handle to a live op; setting an attribute does not move it.
-        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
-        op.set_attribute("function_type", TypeAttribute::new(new.into()).into());
-    }
+    // SAFETY: a handle to a live op; setting an attribute does not move it.
+    let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+    op.set_attribute("function_type", TypeAttribute::new(new).into());
 }
 
 /// Step 6.

@@ -373,21 +373,12 @@ fn call_accesses<'c: 'a, 'a>(
     forms: &mut Forms,
     op: &OperationRef<'c, 'a>,
 ) -> Option<OpAccesses<'c, 'a>> {
-    use melior::ir::BlockLike as _;
     let function = callee_function(op)?;
     let Some(summary) = function_accesses(forms, &function) else {
         return Some(recursive_call_accesses(forms, op, &function));
     };
     let (reads_all, writes_all) = (summary.reads_all, summary.writes_all);
-    let arguments: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
-        .first()
-        .map(|entry| {
-            (0..entry.argument_count())
-                .filter_map(|i| ops::argument_at(entry, i))
-                .map(Value::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let arguments = ops::entry_arguments(&function);
     let mut out = OpAccesses {
         reads_all,
         writes_all,

@@ -339,11 +339,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         .collect();
     for (i, (function, nested)) in ordered.iter().enumerate() {
         for call in nested {
-            let callees = calls
-                .get(&op_key(call))
-                .into_iter()
-                .chain(indirect.get(&op_key(call)).into_iter().flatten());
-            for callee in callees {
+            for callee in callees_of(call, &calls, &indirect) {
                 if position.get(callee).is_none_or(|&j| j < i) {
                     continue;
                 }
@@ -457,13 +453,9 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         // A function without copies still returns with those of the
         // functions it calls.
         let calls_leaving = || {
-            nested.iter().any(|op| {
-                calls
-                    .get(&op_key(op))
-                    .into_iter()
-                    .chain(indirect.get(&op_key(op)).into_iter().flatten())
-                    .any(|c| leftovers.contains_key(c))
-            })
+            nested
+                .iter()
+                .any(|op| callees_of(op, &calls, &indirect).any(|c| leftovers.contains_key(c)))
         };
         // A kernel without copies still has its threads' plain accesses
         // of workgroup memory to order by barriers.
@@ -549,12 +541,7 @@ fn callees_first<'c: 'a, 'a>(
         let mut found: Vec<usize> = functions[k]
             .1
             .iter()
-            .flat_map(|op| {
-                calls
-                    .get(&op_key(op))
-                    .into_iter()
-                    .chain(indirect.get(&op_key(op)).into_iter().flatten())
-            })
+            .flat_map(|op| callees_of(op, calls, indirect))
             .filter_map(|c| keys.iter().position(|f| f == c))
             .collect();
         found.dedup();
@@ -614,6 +601,21 @@ fn resolve_calls<'c: 'a, 'a>(
         }
     }
     out
+}
+
+/// The functions (by [`op_key`]) the call `op` may call: its callee by
+/// name ([`resolve_calls`]), or those a call through a value may reach
+/// ([`resolve_indirect_calls`]); none for another op.
+fn callees_of<'m>(
+    op: &OperationRef,
+    calls: &'m rustc_hash::FxHashMap<usize, usize>,
+    indirect: &'m rustc_hash::FxHashMap<usize, Vec<usize>>,
+) -> impl Iterator<Item = &'m usize> {
+    let key = op_key(op);
+    calls
+        .get(&key)
+        .into_iter()
+        .chain(indirect.get(&key).into_iter().flatten())
 }
 
 /// The symbol table (by [`op_key`]) that `op` is in: its nearest

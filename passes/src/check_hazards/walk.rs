@@ -630,15 +630,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         first_argument: usize,
         state: &mut State<'c, 'a>,
     ) {
-        let argument_values: Vec<Value<'c, 'a>> = ops::blocks_of(&function)
-            .first()
-            .map(|entry| {
-                (0..entry.argument_count())
-                    .filter_map(|i| ops::argument_at(entry, i))
-                    .map(Value::from)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let argument_values = ops::entry_arguments(&function);
         let arguments: Vec<usize> = argument_values.iter().map(|a| key_of_value(*a)).collect();
         let returned = self.returned_roots(&function);
         let when = self.context(op).constraints().to_vec();
