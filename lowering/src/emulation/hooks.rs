@@ -46,6 +46,11 @@
 //!    destination of a host copy in flight, or a read of its destination,
 //!    is then a located error (atomic or not: an atomic update is not
 //!    ordered against the copy either).
+//! 4. in a kernel, each of step 3's accesses through an `!llvm.ptr`:
+//!    `apipe_emu_pointer_access(id, address, bytes, kind)`, checked as a
+//!    workgroup access where the address lies in the block's workgroup
+//!    memory, as a global write elsewhere (a pointer's type need not say
+//!    which memory it points into).
 //!
 //! Atomics race with plain accesses in workgroup memory and, across
 //! blocks, with plain writes of global memory, never with each other;
@@ -62,7 +67,7 @@
 
 use super::{address_space, element_bytes, Emitter, WORKGROUP};
 use crate::emulation_runtime::{
-    GLOBAL_WRITE_FN, HOST_ACCESS_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
+    GLOBAL_WRITE_FN, HOST_ACCESS_FN, POINTER_ACCESS_FN, REGION_FN_PREFIX, SHARED_ACCESS_FN,
 };
 use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{
@@ -194,10 +199,13 @@ fn element_access<'c, 'a>(
     true
 }
 
-/// Step 3 for the LLVM dialect's accesses through a pointer in host code
+/// The LLVM dialect's accesses through a pointer: in host code, step 3
 /// (trials 61-62: a host `llvm.load` through the aligned pointer of a
 /// copy's destination in flight, an `llvm.atomicrmw` or
-/// `llvm.intr.memcpy` of it, went unreported):
+/// `llvm.intr.memcpy` of it, went unreported); in a kernel, a call
+/// `apipe_emu_pointer_access(id, address, bytes, kind)`, which tells
+/// workgroup memory from other memory by the address (trial 64: a
+/// kernel's `llvm.store` into workgroup memory raced unreported):
 /// - `llvm.load` / `llvm.store`: one value at the pointer;
 /// - `llvm.atomicrmw` / `llvm.cmpxchg`: one value, an atomic update;
 /// - `llvm.intr.memset` (and `memset.inline`): `len` bytes written at the
@@ -208,10 +216,7 @@ fn element_access<'c, 'a>(
 /// A loaded or stored aggregate (`!llvm.array`, `!llvm.struct`) takes its
 /// size from the data layout.
 ///
-/// Not in kernels: a pointer's address space need not say which memory it
-/// points into (an `!llvm.ptr` made by `llvm.inttoptr` of a workgroup
-/// buffer's address). False if `op` is not one of these ops (or not in
-/// host code).
+/// False if `op` is not one of these ops.
 fn pointer_access<'c, 'a>(
     op: OperationRef<'c, 'a>,
     emitter: &mut Emitter<'c, 'a>,
@@ -243,9 +248,6 @@ fn pointer_access<'c, 'a>(
         ],
         _ => return false,
     };
-    if !host {
-        return false;
-    }
     let location = op.location();
     for (pointer_at, size, kind) in accesses {
         let Some(pointer) = op.operand_at(pointer_at) else {
@@ -286,14 +288,13 @@ fn pointer_access<'c, 'a>(
         emitter.name(id, ops::name(&op));
         let id = emitter.constant(op, emitter.i64_type(), id);
         let kind = emitter.constant(op, emitter.i64_type(), kind);
-        let watching = emitter.host_watching(op);
-        emitter.call_if_with(
-            op,
-            watching,
-            HOST_ACCESS_FN,
-            &[id, address.into(), bytes, kind],
-            false,
-        );
+        let arguments = [id, address.into(), bytes, kind];
+        if host {
+            let watching = emitter.host_watching(op);
+            emitter.call_if_with(op, watching, HOST_ACCESS_FN, &arguments, false);
+        } else {
+            emitter.call(op, POINTER_ACCESS_FN, &arguments, &[]);
+        }
     }
     true
 }

@@ -124,6 +124,10 @@ pub const GLOBAL_WRITE_FN: &str = "apipe_emu_global_write";
 /// ([`copy_sources::HOST_WATCH_GLOBAL`]): `(id, address, bytes, kind:
 /// i64)`, kind 0 a read, 1 a write, 2 an atomic update.
 pub const HOST_ACCESS_FN: &str = "apipe_emu_host_access";
+/// Name of the race checker's hook before an access through an
+/// `!llvm.ptr` in a kernel: `(id, address, bytes, kind: i64)`, kind 0 a
+/// read, 1 a write, 2 an atomic update ([`apipe_emu_pointer_access`]).
+pub const POINTER_ACCESS_FN: &str = "apipe_emu_pointer_access";
 /// Name of the runtime function called after `memref.alloc` (and its null
 /// check): `(id: i64, aligned_pointer: i64)` ([`heap::apipe_emu_alloc`]).
 pub const ALLOC_FN: &str = "apipe_emu_alloc";
@@ -1082,6 +1086,33 @@ pub extern "C" fn apipe_emu_global_write(op: i64, address: i64, bytes: i64, kind
     })
 }
 
+/// Race checker: op `op` of a GPU thread accesses `bytes` bytes at
+/// `address` through an `!llvm.ptr` (kind 0 a read, 1 a write, 2 an
+/// atomic update; trial 64: a kernel's `llvm.store` into workgroup memory
+/// went unchecked). A pointer's type need not say which memory it points
+/// into (an `llvm.inttoptr` of a workgroup buffer's aligned pointer is a
+/// plain `!llvm.ptr`), so the address does: the block's workgroup memory
+/// is checked as [`apipe_emu_shared_access`] checks it (the part within
+/// it), other memory's writes as [`apipe_emu_global_write`] records them
+/// (the thread's own stack excluded).
+pub extern "C" fn apipe_emu_pointer_access(op: i64, address: i64, bytes: i64, kind: i64) {
+    // SAFETY: null or the live current thread; its borrow ends before the
+    // hooks below borrow it again.
+    let Some(t) = (unsafe { current().as_ref() }) else {
+        return;
+    };
+    // SAFETY: null or the live block of a running GPU thread.
+    let block = unsafe { t.block.as_ref() };
+    let room = shared_range(t, address as usize, 1)
+        .zip(block)
+        .map(|((offset, _), block)| block.shared_bytes - offset);
+    match room {
+        Some(room) => apipe_emu_shared_access(op, address, bytes.min(room as i64), kind),
+        None if kind != 0 => apipe_emu_global_write(op, address, bytes, kind),
+        None => {}
+    }
+}
+
 /// Race checker: op `op` of the GPU thread `t` writes (`atomic`:
 /// atomically updates; a store, or an async copy's destination) `[start,
 /// end)` of global memory (`verb` as in [`copy_sources::report`]): checked against
@@ -1160,6 +1191,7 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (SHARED_ACCESS_FN, apipe_emu_shared_access as *mut ()),
         (GLOBAL_WRITE_FN, apipe_emu_global_write as *mut ()),
         (HOST_ACCESS_FN, apipe_emu_host_access as *mut ()),
+        (POINTER_ACCESS_FN, apipe_emu_pointer_access as *mut ()),
         (
             copy_sources::HOST_WATCH_GLOBAL,
             copy_sources::HOST_WATCH.as_ptr() as *mut (),

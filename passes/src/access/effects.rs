@@ -384,7 +384,7 @@ fn call_accesses<'c: 'a, 'a>(
         writes_all,
         ..OpAccesses::default()
     };
-    let push = |out: &mut OpAccesses<'c, 'a>, kind, value: Value<'c, 'a>, region: Region| {
+    let push = |out: &mut OpAccesses<'c, 'a>, kind, value: Option<Value<'c, 'a>>, region| {
         if !out
             .accesses
             .iter()
@@ -393,7 +393,7 @@ fn call_accesses<'c: 'a, 'a>(
             out.accesses.push(Access {
                 kind,
                 region,
-                value: Some(value),
+                value,
                 collective: false,
                 assumed: false,
                 asynchronous: false,
@@ -429,15 +429,17 @@ fn call_accesses<'c: 'a, 'a>(
                         && (*assumed || value.map(super::Symbol::Value) != Some(root.symbol)) =>
                 {
                     let region = region_of(forms, passed, None);
-                    push(&mut out, *kind, passed, region);
+                    push(&mut out, *kind, Some(passed), region);
                 }
                 (Some(value), _, _) => {
                     let region = passed_region(forms, op, 0, &arguments, inner, value);
-                    push(&mut out, *kind, value, region);
+                    push(&mut out, *kind, Some(value), region);
                 }
-                (None, super::region::RootKind::Global(_), Some(value)) => {
+                // A global the callee takes, through a memref or a pointer
+                // made from one.
+                (None, super::region::RootKind::Global(_), value) => {
                     // SAFETY: the key of a live value of the callee.
-                    let value = unsafe { super::values::value_of(*value) };
+                    let value = value.map(|v| unsafe { super::values::value_of(v) });
                     let region = Region {
                         root: root.clone(),
                         dims: None,
@@ -728,6 +730,100 @@ fn packed_lanes_access(forms: &mut Forms, op: &OperationRef) -> Option<(usize, R
     Some((0, super::region::region_of(forms, memref, Some(dims))))
 }
 
+/// An access of `kind` through the pointer (or other non-memref value)
+/// `pointer`: of the whole root buffer it is made from
+/// ([`pointer_root`]), else of all memory. `assumed` for an op without
+/// memory-effect information.
+fn pointer_access<'c: 'a, 'a>(
+    forms: &mut Forms,
+    out: &mut OpAccesses<'c, 'a>,
+    kind: AccessKind,
+    pointer: Value<'c, 'a>,
+    assumed: bool,
+) {
+    let Some(region) = pointer_root(forms, pointer) else {
+        match kind {
+            AccessKind::Read => out.reads_all = true,
+            AccessKind::Write => out.writes_all = true,
+        }
+        return;
+    };
+    if !out
+        .accesses
+        .iter()
+        .any(|a| a.kind == kind && a.region == region)
+    {
+        out.accesses.push(Access {
+            kind,
+            region,
+            value: None,
+            collective: false,
+            assumed,
+            asynchronous: false,
+        });
+    }
+}
+
+/// The buffer a pointer is made from, as the whole of its root: `pointer`
+/// followed back through `llvm.getelementptr` (its base), `llvm.bitcast`,
+/// `llvm.addrspacecast`, `llvm.inttoptr` / `llvm.ptrtoint`, integer casts
+/// (`arith.index_cast` / `index_castui` / `extui` / `extsi` / `trunci`
+/// and their LLVM twins), additions
+/// (either addend; a subtraction's minuend) to a
+/// `memref.extract_aligned_pointer_as_index` of a memref. An address
+/// computed from one buffer's pointer stays in that buffer (LangRef,
+/// "Pointer Aliasing Rules": an access through a pointer based on one
+/// object may only reach that object); or to a kernel's pointer argument
+/// ([`super::region::kernel_pointer_root`]). `None` for a pointer of
+/// unknown origin (another argument, a load, a call result).
+pub fn pointer_root(forms: &mut Forms, pointer: Value) -> Option<Region> {
+    // The chain is as long as the IR's arithmetic; bounded for safety.
+    pointer_root_within(forms, pointer, &mut 64)
+}
+
+/// [`pointer_root`], following at most `budget` more ops.
+fn pointer_root_within(forms: &mut Forms, pointer: Value, budget: &mut usize) -> Option<Region> {
+    let mut value = pointer;
+    while *budget > 0 {
+        *budget -= 1;
+        let Some(op) = ops::defining_op(value) else {
+            let root = super::region::kernel_pointer_root(value)?;
+            return Some(Region { root, dims: None });
+        };
+        value = match ops::name(&op) {
+            "memref.extract_aligned_pointer_as_index" => {
+                let memref = op.operand_at(0)?;
+                return Some(Region {
+                    root: region_of(forms, memref, None).root,
+                    dims: None,
+                });
+            }
+            "llvm.getelementptr"
+            | "llvm.bitcast"
+            | "llvm.addrspacecast"
+            | "llvm.inttoptr"
+            | "llvm.ptrtoint"
+            | "arith.index_cast"
+            | "arith.index_castui"
+            | "arith.extui"
+            | "arith.extsi"
+            | "arith.trunci"
+            | "arith.subi"
+            | "llvm.sub"
+            | "llvm.zext"
+            | "llvm.sext"
+            | "llvm.trunc" => op.operand_at(0)?,
+            "arith.addi" | "llvm.add" => {
+                let (a, b) = (op.operand_at(0)?, op.operand_at(1)?);
+                return pointer_root_within(forms, a, budget)
+                    .or_else(|| pointer_root_within(forms, b, budget));
+            }
+            _ => return None,
+        };
+    }
+    None
+}
+
 /// True if `value` is an `!llvm.ptr` (of any address space).
 fn is_llvm_pointer(value: Value) -> bool {
     // SAFETY: a live value's type.
@@ -847,10 +943,12 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
         // A pointer it receives (`llvm.atomicrmw`, `llvm.cmpxchg`,
         // `llvm.intr.masked.store` declare no effects; trial 62: their
         // writes into a copy's destination in flight were silent) may
-        // point anywhere: all memory, as an effect on a pointer is.
-        if op.operands().any(is_llvm_pointer) {
-            out.reads_all = true;
-            out.writes_all = true;
+        // point into the buffer it is made from, else anywhere: all
+        // memory, as an effect on a pointer is.
+        for pointer in op.operands().filter(|v| is_llvm_pointer(*v)) {
+            for kind in [AccessKind::Read, AccessKind::Write] {
+                pointer_access(forms, &mut out, kind, pointer, true);
+            }
         }
         return out;
     };
@@ -896,12 +994,10 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
             continue;
         };
         // An effect on a value that is no memref (an `!llvm.ptr`, perhaps
-        // made from a memref's aligned pointer): it may be any memory.
+        // made from a memref's aligned pointer): that buffer's, else any
+        // memory.
         if !is_memref(value) {
-            match kind {
-                AccessKind::Read => out.reads_all = true,
-                AccessKind::Write => out.writes_all = true,
-            }
+            pointer_access(forms, &mut out, kind, value, false);
             continue;
         }
         let position = op.operands().position(|v| v == value);

@@ -719,6 +719,22 @@ fn argument_is_noalias(function: &melior::ir::OperationRef, number: usize) -> bo
     }
 }
 
+/// The root of an `!llvm.ptr` argument of a kernel (a `gpu.func` with
+/// `gpu.kernel`): global memory the launch passes, which may alias the
+/// kernel's other arguments but is never workgroup memory (the host that
+/// launches the kernel has no address in it; CUDA Programming Guide,
+/// "Shared memory": its lifetime is the block's). `None` for any other
+/// value.
+pub fn kernel_pointer_root(value: Value) -> Option<Root> {
+    let (block, number) = block_argument(value)?;
+    let parent = block.parent_operation()?;
+    (ops::is(&parent, "gpu.func")
+        && parent.has_attribute("gpu.kernel")
+        && ops::is_entry_block(&block)
+        && function_input_count(&parent).is_some_and(|inputs| number < inputs))
+    .then(|| root_of(value))
+}
+
 /// The root description of a value that is not a view.
 fn root_of(value: Value) -> Root {
     let symbol = Symbol::Value(value_key(value));

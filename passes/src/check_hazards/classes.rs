@@ -836,7 +836,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             return;
         }
         for other in state.reads.iter().filter(|r| r.write || write) {
-            if !workgroup(&other.region.root) || other.region.dims.is_none() {
+            if !workgroup(&other.region.root) {
                 continue;
             }
             // Atomic updates are atomic with respect to each other (PTX
@@ -856,9 +856,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             }
             let age = carried_age(&other.op, other.carried, &other.when, &system);
-            let threads = self
-                .thread_witness(op, &system)
-                .unwrap_or_else(|| "any two threads".to_owned());
+            // A witness only where both sides' elements are known (any
+            // two threads meet in a whole buffer).
+            let threads = if region.dims.is_none() || other.region.dims.is_none() {
+                None
+            } else {
+                self.thread_witness(op, &system)
+            }
+            .unwrap_or_else(|| "any two threads".to_owned());
             let hazard = report::plain_race_hazard(*op, write, other, age, threads);
             self.record(hazard);
             break;

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     access::{
-        accesses, copy_regions,
+        accesses, copy_regions, Access, OpAccesses,
         values::{block_argument, constant, defined_inside, defining_op, loop_inside, value_of},
         AccessCache, AccessKind, Constraint, Forms, Lin, Symbol, System,
     },
@@ -138,6 +138,9 @@ pub(crate) struct Analysis<'c, 'a> {
     /// destinations included), and whether an op may write all memory;
     /// found once ([`Analysis::may_be_written`]).
     written: Option<(Vec<crate::access::Root>, bool)>,
+    /// The roots that other threads may see (not thread-private) among
+    /// the function's accesses, found once ([`Analysis::everywhere`]).
+    visible_roots: Option<Vec<crate::access::Root>>,
     /// [`Analysis::meets`]'s answers: a loop's fixed point compares the
     /// same accesses with the same instances in each round.
     pub(super) meetings: super::classes::Meetings,
@@ -562,6 +565,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             work: 0,
             loop_depth: 0,
             written: None,
+            visible_roots: None,
             meetings: FxHashMap::default(),
             checking: true,
         })
@@ -1132,17 +1136,21 @@ impl<'c, 'a> Analysis<'c, 'a> {
             }
         }
         if self.gpu {
-            // Only accesses whose elements are known (an op indexed per
-            // element: not one without memory-effect information, a
-            // warp-collective op, or an op on a whole buffer, such as an
-            // upstream async copy the checker does not follow).
+            // Every plain access but a warp-collective op's (which reads the
+            // other threads' elements by design): also one whose elements
+            // are not known (a whole buffer, an op without memory-effect
+            // information, a pointer into a buffer), and an access of all
+            // memory as one of every buffer other threads see (trial 64: a
+            // thread's `llvm.store` into workgroup memory, or a
+            // `memref.copy` into a whole workgroup buffer, that another
+            // thread then read with no barrier between, was silent).
             let when = self.context(op).constraints().to_vec();
-            let followed: Vec<_> = found
-                .accesses
+            let everywhere = self.everywhere(&found);
+            let all: Vec<&Access> = found.accesses.iter().chain(&everywhere).collect();
+            let followed: Vec<&Access> = all
                 .iter()
-                .filter(|a| {
-                    !a.assumed && !a.collective && !a.asynchronous && a.region.dims.is_some()
-                })
+                .copied()
+                .filter(|a| !a.collective && !a.asynchronous)
                 .collect();
             // Every thread runs this op too, at the same time: its own
             // accesses in another thread (two threads' stores to one
@@ -1181,7 +1189,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     self.check_plain_since_barrier(op, &access.region, write, &own);
                 }
             }
-            for access in &found.accesses {
+            for access in all {
                 // Writes of memory other threads see (workgroup or global,
                 // not thread-private): another thread's copy over them, or
                 // reading them as its source, with no barrier since, is

@@ -258,6 +258,52 @@ impl<'c, 'a> Analysis<'c, 'a> {
             })
     }
 
+    /// The accesses of all memory in `found` (an effect on a pointer the
+    /// checker does not follow back to a buffer, an op without
+    /// memory-effect information receiving one) as accesses of the whole
+    /// of every buffer other threads may see that the function accesses
+    /// elsewhere ([`crate::access::region::thread_private`]: not a
+    /// thread's own): a read for `reads_all`, a write for `writes_all`.
+    pub(super) fn everywhere(&mut self, found: &OpAccesses<'c, 'a>) -> Vec<Access<'c, 'a>> {
+        if !found.reads_all && !found.writes_all {
+            return Vec::new();
+        }
+        if self.visible_roots.is_none() {
+            let mut roots: Vec<crate::access::Root> = Vec::new();
+            for o in ops::nested_ops(&self.function) {
+                for a in &self.cache.of(&o).accesses {
+                    let root = &a.region.root;
+                    if !crate::access::region::thread_private(root) && !roots.contains(root) {
+                        roots.push(root.clone());
+                    }
+                }
+            }
+            self.visible_roots = Some(roots);
+        }
+        let roots = self.visible_roots.as_deref().unwrap_or_default();
+        let kinds = [
+            (found.reads_all, AccessKind::Read),
+            (found.writes_all, AccessKind::Write),
+        ];
+        kinds
+            .into_iter()
+            .filter(|(all, _)| *all)
+            .flat_map(|(_, kind)| {
+                roots.iter().map(move |root| Access {
+                    kind,
+                    region: crate::access::Region {
+                        root: root.clone(),
+                        dims: None,
+                    },
+                    value: None,
+                    collective: false,
+                    assumed: true,
+                    asynchronous: false,
+                })
+            })
+            .collect()
+    }
+
     /// [`Analysis::value_variant`] of argument `n` (key `k`) of `block`, a
     /// region of the `scf.while` `w`. An `after` argument is the
     /// `scf.condition` operand it receives. A `before` argument is variant
