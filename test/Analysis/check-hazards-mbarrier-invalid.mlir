@@ -680,3 +680,35 @@ func.func @steady_wait_removed(%arg0: memref<1024xf32>, %arg1: memref<2x4xf32, 3
   memref.store %r#0, %arg2[%c0] : memref<1xf32>
   return
 }
+
+// -----
+
+// `gpu.block_dim x` alone as the count, no size stated, and the module
+// launches the kernel with 2 threads in y: the block has 4 threads, the
+// count says 2.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @launched_with_y(%A: memref<16xi32>) workgroup(%buf: memref<16xi32, 3>, %ring: memref<2xi64, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %false = arith.constant false
+      %tid = gpu.thread_id x
+      %bx = gpu.block_dim x
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:9: error: 'apipe.mbarrier_init' op has an arrival count that is not the block size
+        apipe.mbarrier_init %ring, %bx : memref<2xi64, 3>
+      }
+      gpu.barrier
+      apipe.copy %A[%tid], %buf[%tid], 1 : memref<16xi32> to memref<16xi32, 3>
+      apipe.mbarrier_arrive_copies %ring[%c0] : memref<2xi64, 3>
+      apipe.mbarrier_wait %ring[%c0], %false : memref<2xi64, 3>
+      gpu.return
+    }
+  }
+  func.func @main(%A: memref<16xi32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    gpu.launch_func @kernels::@launched_with_y blocks in (%c1, %c1, %c1) threads in (%c2, %c2, %c1) args(%A : memref<16xi32>)
+    return
+  }
+}

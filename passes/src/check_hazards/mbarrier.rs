@@ -403,14 +403,18 @@ pub(crate) fn in_mbarrier_form(nested: &[OperationRef]) -> bool {
 /// errors (a wait that can deadlock, an arrive out of step, a form this
 /// check does not follow). `dimensions_used`: per dimension, whether the
 /// kernel's threads may differ there when no size is stated
-/// ([`super::walk::dimensions_used`]).
+/// ([`super::walk::dimensions_used`]); `launched`: the module launches the
+/// kernel (`gpu.launch_func`), so that those launches bound the block size
+/// an arrival count must equal.
 pub(crate) fn analyze<'c: 'a, 'a>(
     function: OperationRef<'c, 'a>,
     dimensions_used: [bool; 3],
+    launched: bool,
 ) -> Result<Facts, Reported> {
     let mut analysis = Analysis {
         function,
         dimensions_used,
+        launched,
         rings: BTreeMap::new(),
         facts: Facts::default(),
         quiet: 0,
@@ -1115,6 +1119,8 @@ struct Analysis<'c, 'a> {
     /// Per dimension, whether threads may differ there when the kernel
     /// states no size ([`super::walk::dimensions_used`]).
     dimensions_used: [bool; 3],
+    /// The module launches the kernel ([`analyze`]).
+    launched: bool,
     /// Op visits so far and their limits.
     budget: Budget,
     /// [`Analysis::loop_arrives`], by loop.
@@ -1235,7 +1241,14 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 self.error(op, "initialises a ring of no static size");
                 continue;
             };
-            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, op) {
+            // A kernel the module does not launch may be launched with any
+            // size elsewhere: every dimension stated or counted.
+            let used = if self.launched {
+                self.dimensions_used
+            } else {
+                [true; 3]
+            };
+            if let Err(message) = arrival_count(op.operand(1).unwrap(), kernel, op, used) {
                 self.error(op, &message);
                 continue;
             }
@@ -1472,11 +1485,19 @@ fn is_i1(value: Value) -> bool {
 /// (`kernel`), 1 in a host function. The count is a product of constants
 /// and `gpu.block_dim`s; each `gpu.block_dim` whose size the kernel states
 /// (`known_block_size`, a `gpu.launch` with constant sizes)
-/// is that size. It equals the block size `x * y * z` for every launch if
-/// the dimensions of unknown size occur in it once each and the constants
-/// multiply to the product of the known sizes (PTX ISA 9.7.13.15.9
-/// `mbarrier.init`: the expected arrival count of each phase).
-fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), String> {
+/// is that size, and so is 1 for a dimension the kernel is taken to run
+/// with size 1 (`used[d]` false: it never reads an id of it and the module
+/// launches it, only with size 1 there; README, "Status and known limits";
+/// trial 65). It equals the block size `x * y * z` for
+/// every launch if the dimensions of unknown size occur in it once each
+/// and the constants multiply to the product of the known sizes (PTX ISA
+/// 9.7.13.15.9 `mbarrier.init`: the expected arrival count of each phase).
+fn arrival_count(
+    count: Value,
+    kernel: bool,
+    init: &OperationRef,
+    used: [bool; 3],
+) -> Result<(), String> {
     const CANNOT: &str = "has an arrival count apipe-check-hazards cannot evaluate (a constant, or a product of constants and gpu.block_dim x, y and z)";
     // The dimensions of unknown size in the count, and its constant factor.
     let mut unknown: Vec<usize> = Vec::new();
@@ -1498,9 +1519,13 @@ fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), 
             "arith.index_cast" | "arith.index_castui" => stack.push(def.operand(0).unwrap()),
             "gpu.block_dim" => match crate::access::values::block_dim_size(&def) {
                 Some(size) => constant = constant.saturating_mul(size),
-                None => unknown.push(
-                    crate::access::values::gpu_dimension(&def).ok_or_else(|| CANNOT.to_owned())?,
-                ),
+                None => {
+                    let d = crate::access::values::gpu_dimension(&def)
+                        .ok_or_else(|| CANNOT.to_owned())?;
+                    if used[d] {
+                        unknown.push(d);
+                    }
+                }
             },
             _ => return Err(CANNOT.into()),
         }
@@ -1509,10 +1534,11 @@ fn arrival_count(count: Value, kernel: bool, init: &OperationRef) -> Result<(), 
         // The block size: the known sizes times the unknown dimensions.
         let mut known = 1i64;
         let mut expected_unknown = Vec::new();
-        for d in 0..3 {
+        for (d, used) in used.into_iter().enumerate() {
             match crate::access::values::known_block_size(init, d) {
                 Some(size) => known = known.saturating_mul(size),
-                None => expected_unknown.push(d),
+                None if used => expected_unknown.push(d),
+                None => {}
             }
         }
         unknown.sort_unstable();

@@ -430,7 +430,10 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         // phase); `mbarrier` proves each reached and says which copies it
         // completes, for the walk.
         let facts = if mbarrier::in_mbarrier_form(&nested) {
-            match mbarrier::analyze(function, walk::dimensions_used(&function, &launches)) {
+            let launched = walk::threads::launch_name(&function)
+                .is_some_and(|name| launches.contains_key(&name));
+            let used = walk::dimensions_used(&function, &launches);
+            match mbarrier::analyze(function, used, launched) {
                 Ok(facts) => {
                     // Waits for a completed phase: hazards of their own;
                     // the walk names the reads they expose. So do arrives

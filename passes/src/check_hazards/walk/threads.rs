@@ -534,7 +534,7 @@ pub(super) fn only_elects(value: Value, depth: usize) -> bool {
 
 /// The name `gpu.launch_func` gives the `gpu.func` `function`
 /// (`@module::@kernel`), if it is one.
-pub(super) fn launch_name(function: &OperationRef) -> Option<String> {
+pub(in crate::check_hazards) fn launch_name(function: &OperationRef) -> Option<String> {
     if !ops::is(function, "gpu.func") {
         return None;
     }
