@@ -268,6 +268,18 @@ pub fn check<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
                     "a workgroup 'memref.global' read outside a kernel cannot be emulated".into(),
                 );
             }
+            // An LLVM global of workgroup memory would need one copy per
+            // block, which only `memref.global`s get (trial 66: its
+            // `llvm.mlir.addressof` failed inside the lowering).
+            if ops::is(&op, "llvm.mlir.global")
+                && apipe_dialect::attributes::integer(&op, "addr_space")
+                    == Some(i64::from(WORKGROUP))
+            {
+                error(
+                    &op,
+                    "a workgroup 'llvm.mlir.global' cannot be emulated (one buffer per block): declare it as a workgroup 'memref.global' and take its address with 'memref.get_global' and 'memref.extract_aligned_pointer_as_index'".into(),
+                );
+            }
             if ops::is(&op, "memref.global")
                 && global_type(&op).is_some_and(|t| {
                     address_space(t) == Some(WORKGROUP) && static_bytes(t).is_none()
@@ -454,10 +466,13 @@ pub fn lower<'c: 'a, 'a>(
             } else if ops::is(&op, "func.func")
                 || ops::is(&op, "llvm.func")
                 || ops::is(&op, "memref.global")
+                || ops::is(&op, "llvm.mlir.global")
             {
                 // An `llvm.func` is called like a `func.func` (trial 28: it
                 // was left in the module, erased with it, and its calls
-                // crashed the lowering).
+                // crashed the lowering); an `llvm.mlir.global` (of global
+                // memory) is one buffer for every block (trial 66: it was
+                // erased with the module).
                 if globals.contains(&new_name) {
                     continue; // a per-block buffer now; goes with the module
                 }

@@ -773,9 +773,11 @@ fn pointer_access<'c: 'a, 'a>(
 /// `memref.extract_aligned_pointer_as_index` of a memref. An address
 /// computed from one buffer's pointer stays in that buffer (LangRef,
 /// "Pointer Aliasing Rules": an access through a pointer based on one
-/// object may only reach that object); or to a kernel's pointer argument
-/// ([`super::region::kernel_pointer_root`]). `None` for a pointer of
-/// unknown origin (another argument, a load, a call result).
+/// object may only reach that object); or to a buffer the pointer names
+/// itself ([`super::region::pointer_value_root`]: an `llvm.alloca`, an
+/// `llvm.mlir.addressof`, a kernel's pointer argument). `None` for a
+/// pointer of unknown origin (another argument, a load, a call result),
+/// or an address computed from two buffers' addresses.
 pub fn pointer_root(forms: &mut Forms, pointer: Value) -> Option<Region> {
     // The chain is as long as the IR's arithmetic; bounded for safety.
     pointer_root_within(forms, pointer, &mut 64)
@@ -786,10 +788,10 @@ fn pointer_root_within(forms: &mut Forms, pointer: Value, budget: &mut usize) ->
     let mut value = pointer;
     while *budget > 0 {
         *budget -= 1;
-        let Some(op) = ops::defining_op(value) else {
-            let root = super::region::kernel_pointer_root(value)?;
+        if let Some(root) = super::region::pointer_value_root(value) {
             return Some(Region { root, dims: None });
-        };
+        }
+        let op = ops::defining_op(value)?;
         value = match ops::name(&op) {
             "memref.extract_aligned_pointer_as_index" => {
                 let memref = op.operand_at(0)?;
@@ -798,25 +800,20 @@ fn pointer_root_within(forms: &mut Forms, pointer: Value, budget: &mut usize) ->
                     dims: None,
                 });
             }
-            "llvm.getelementptr"
-            | "llvm.bitcast"
-            | "llvm.addrspacecast"
-            | "llvm.inttoptr"
-            | "llvm.ptrtoint"
-            | "arith.index_cast"
-            | "arith.index_castui"
-            | "arith.extui"
-            | "arith.extsi"
-            | "arith.trunci"
-            | "arith.subi"
-            | "llvm.sub"
-            | "llvm.zext"
-            | "llvm.sext"
-            | "llvm.trunc" => op.operand_at(0)?,
+            "llvm.getelementptr" | "llvm.bitcast" | "llvm.addrspacecast" | "llvm.inttoptr"
+            | "llvm.ptrtoint" | "arith.index_cast" | "arith.index_castui" | "arith.extui"
+            | "arith.extsi" | "arith.trunci" | "arith.subi" | "llvm.sub" | "llvm.zext"
+            | "llvm.sext" | "llvm.trunc" => op.operand_at(0)?,
+            // One addend is the address, the other an offset; an address
+            // made from two buffers' (`g + (w - g)`) may be either: none.
             "arith.addi" | "llvm.add" => {
                 let (a, b) = (op.operand_at(0)?, op.operand_at(1)?);
-                return pointer_root_within(forms, a, budget)
-                    .or_else(|| pointer_root_within(forms, b, budget));
+                let from_a = pointer_root_within(forms, a, budget);
+                let from_b = pointer_root_within(forms, b, budget);
+                return match (from_a, from_b) {
+                    (Some(x), Some(y)) => super::region::same_buffer(&x.root, &y.root).then_some(x),
+                    (x, y) => x.or(y),
+                };
             }
             _ => return None,
         };

@@ -332,7 +332,9 @@ pub fn thread_private(root: &Root) -> bool {
             ptr: key as *const std::ffi::c_void,
         })
     };
-    defining_op(value).is_some_and(|op| ops::is(&op, "memref.alloca") && ops::in_gpu_code(&op))
+    defining_op(value).is_some_and(|op| {
+        (ops::is(&op, "memref.alloca") || ops::is(&op, "llvm.alloca")) && ops::in_gpu_code(&op)
+    })
 }
 
 /// The memref `op` is a view of, if it is a view op: MLIR's
@@ -719,20 +721,67 @@ fn argument_is_noalias(function: &melior::ir::OperationRef, number: usize) -> bo
     }
 }
 
-/// The root of an `!llvm.ptr` argument of a kernel (a `gpu.func` with
-/// `gpu.kernel`): global memory the launch passes, which may alias the
-/// kernel's other arguments but is never workgroup memory (the host that
-/// launches the kernel has no address in it; CUDA Programming Guide,
-/// "Shared memory": its lifetime is the block's). `None` for any other
-/// value.
-pub fn kernel_pointer_root(value: Value) -> Option<Root> {
+/// The root of an `!llvm.ptr` that is a buffer of its own, not made from
+/// another value:
+/// - an `llvm.alloca`: a fresh buffer (in GPU code, the thread's own:
+///   [`thread_private`]);
+/// - an `llvm.mlir.addressof`: the global it names, the same buffer as a
+///   `memref.get_global` of that name, in the pointer's address space;
+/// - an argument of a kernel (a `gpu.func` with `gpu.kernel`) in the
+///   generic or global address space (0 or 1): global memory the launch
+///   passes, which may alias the kernel's other arguments but is never
+///   workgroup memory (the host that launches the kernel has no address
+///   in it; CUDA Programming Guide, "Shared memory": its lifetime is the
+///   block's).
+///
+/// `None` for any other value (a pointer of unknown origin).
+pub fn pointer_value_root(value: Value) -> Option<Root> {
+    // SAFETY: a live value's type, checked to be a pointer first.
+    let space = unsafe {
+        let ty = value.r#type().to_raw();
+        if !mlir_sys::mlirTypeIsALLVMPointerType(ty) {
+            return None;
+        }
+        mlir_sys::mlirLLVMPointerTypeGetAddressSpace(ty)
+    };
+    let space: Rc<str> = if space == 0 {
+        "".into()
+    } else {
+        space.to_string().into()
+    };
+    let symbol = Symbol::Value(value_key(value));
+    if let Some(op) = defining_op(value) {
+        let kind = match ops::name(&op) {
+            "llvm.alloca" => RootKind::Fresh,
+            "llvm.mlir.addressof" => RootKind::Global(
+                op.attribute("global_name")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())?
+                    .value()
+                    .into(),
+            ),
+            _ => return None,
+        };
+        return Some(Root {
+            symbol,
+            kind,
+            space,
+        });
+    }
     let (block, number) = block_argument(value)?;
     let parent = block.parent_operation()?;
     (ops::is(&parent, "gpu.func")
         && parent.has_attribute("gpu.kernel")
         && ops::is_entry_block(&block)
-        && function_input_count(&parent).is_some_and(|inputs| number < inputs))
-    .then(|| root_of(value))
+        && function_input_count(&parent).is_some_and(|inputs| number < inputs)
+        && matches!(&*space, "" | "1"))
+    .then(|| Root {
+        symbol,
+        kind: RootKind::Argument {
+            noalias: argument_is_noalias(&parent, number),
+        },
+        space: "".into(),
+    })
 }
 
 /// The root description of a value that is not a view.

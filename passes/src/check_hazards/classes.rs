@@ -1002,6 +1002,14 @@ impl<'c, 'a> Analysis<'c, 'a> {
     }
 }
 
+/// True if `op` frees the workgroup buffer of `region`: the block's
+/// workgroup memory lives as long as the block (a `memref.dealloc` of it
+/// does nothing; apipe-run erases it), so the free is no access between
+/// threads (every thread of bufferized code frees the buffer it shares).
+pub(super) fn frees_workgroup(op: &OperationRef, region: &Region) -> bool {
+    apipe_dialect::ops::is(op, "memref.dealloc") && workgroup(&region.root)
+}
+
 /// True if `root` is workgroup (shared) memory.
 /// A product `(t + d) * (B + e)` of a thread id and a block size
 /// ([`Analysis::thread_rows`]).

@@ -14,9 +14,9 @@ use super::{
 };
 use crate::{
     access::{
-        accesses, copy_regions, Access, OpAccesses,
+        accesses, copy_regions,
         values::{block_argument, constant, defined_inside, defining_op, loop_inside, value_of},
-        AccessCache, AccessKind, Constraint, Forms, Lin, Symbol, System,
+        Access, AccessCache, AccessKind, Constraint, Forms, Lin, OpAccesses, Symbol, System,
     },
     group_distance::{self, GroupDistance},
 };
@@ -1095,6 +1095,23 @@ impl<'c, 'a> Analysis<'c, 'a> {
         if found.is_empty() {
             return;
         }
+        // In a kernel, an access of all memory is one of every buffer other
+        // threads see ([`Analysis::everywhere`]).
+        let everywhere = if self.gpu {
+            self.everywhere(&found)
+        } else {
+            Vec::new()
+        };
+        if let Some(events) = self.divergent_events.last_mut() {
+            for access in &everywhere {
+                events.accesses.push((
+                    *op,
+                    access.region.clone(),
+                    access.kind,
+                    Role::Assumed(access.kind),
+                ));
+            }
+        }
         for access in &found.accesses {
             let role = if access.assumed {
                 Role::Assumed(access.kind)
@@ -1102,10 +1119,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 Role::Plain(access.kind)
             };
             if let Some(events) = self.divergent_events.last_mut() {
+                // Per kind: an op that reads and writes a region (an
+                // atomic update) is a write in the other arm's eyes too.
                 if !events
                     .accesses
                     .iter()
-                    .any(|(o, r, _, _)| o == op && *r == access.region)
+                    .any(|(o, r, k, _)| o == op && *r == access.region && *k == access.kind)
                 {
                     events
                         .accesses
@@ -1145,12 +1164,15 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // `memref.copy` into a whole workgroup buffer, that another
             // thread then read with no barrier between, was silent).
             let when = self.context(op).constraints().to_vec();
-            let everywhere = self.everywhere(&found);
             let all: Vec<&Access> = found.accesses.iter().chain(&everywhere).collect();
             let followed: Vec<&Access> = all
                 .iter()
                 .copied()
-                .filter(|a| !a.collective && !a.asynchronous)
+                .filter(|a| {
+                    !a.collective
+                        && !a.asynchronous
+                        && !super::classes::frees_workgroup(op, &a.region)
+                })
                 .collect();
             // Every thread runs this op too, at the same time: its own
             // accesses in another thread (two threads' stores to one
@@ -1190,6 +1212,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
             }
             for access in all {
+                if super::classes::frees_workgroup(op, &access.region) {
+                    continue;
+                }
                 // Writes of memory other threads see (workgroup or global,
                 // not thread-private): another thread's copy over them, or
                 // reading them as its source, with no barrier since, is

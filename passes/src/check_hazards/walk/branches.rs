@@ -213,25 +213,29 @@ impl<'c, 'a> Analysis<'c, 'a> {
         }
     }
 
-    /// True if `region` is a plain access of `at` whose elements the
-    /// checker follows exactly: not assumed, warp-collective or
-    /// asynchronous, with known dimensions (as [`Analysis::plain`]
-    /// compares), and [`crate::check_hazards::classes::exact_region`].
+    /// True if `region` is a plain access of `at` that other threads'
+    /// accesses are compared with (as [`Analysis::plain`] compares them):
+    /// not warp-collective (which reads the other threads' elements by
+    /// design) or asynchronous; also one whose elements are not known (a
+    /// hull, a whole buffer, an op without memory-effect information, all
+    /// memory: trial 66, a thread's `linalg.fill` of a workgroup buffer in
+    /// one arm of a branch on the thread id, read by the threads of the
+    /// other arm, was silent). The two sides are different ops, so a hull
+    /// does not meet itself here.
     pub(super) fn followed_plain(
         &mut self,
         at: &OperationRef<'c, 'a>,
         region: &crate::access::Region,
         role: &Role,
     ) -> bool {
-        matches!(role, Role::Plain(_))
-            && region.dims.is_some()
-            && self.cache.of(at).accesses.iter().any(|a| {
-                a.region == *region
-                    && !a.collective
-                    && !a.asynchronous
-                    && !a.assumed
-                    && crate::check_hazards::classes::exact_region(at, a.value)
-            })
+        matches!(role, Role::Plain(_) | Role::Assumed(_))
+            && !crate::check_hazards::classes::frees_workgroup(at, region)
+            && !self
+                .cache
+                .of(at)
+                .accesses
+                .iter()
+                .any(|a| a.region == *region && (a.collective || a.asynchronous))
     }
 
     /// The symbols of `state` defined inside `op`, mapped to their stale

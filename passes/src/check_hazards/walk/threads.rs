@@ -263,7 +263,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// memory-effect information receiving one) as accesses of the whole
     /// of every buffer other threads may see that the function accesses
     /// elsewhere ([`crate::access::region::thread_private`]: not a
-    /// thread's own): a read for `reads_all`, a write for `writes_all`.
+    /// thread's own), and of [`unknown_workgroup_memory`] (workgroup
+    /// memory the function reaches only through such pointers: an
+    /// `!llvm.ptr<3>` argument, a pointer loaded from memory): a read for
+    /// `reads_all`, a write for `writes_all`.
     pub(super) fn everywhere(&mut self, found: &OpAccesses<'c, 'a>) -> Vec<Access<'c, 'a>> {
         if !found.reads_all && !found.writes_all {
             return Vec::new();
@@ -278,6 +281,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     }
                 }
             }
+            roots.push(unknown_workgroup_memory());
             self.visible_roots = Some(roots);
         }
         let roots = self.visible_roots.as_deref().unwrap_or_default();
@@ -798,4 +802,18 @@ pub(super) fn evaluate(value: Value, ids: [i64; 3], depth: usize) -> Option<i64>
         }
         _ => return None,
     })
+}
+
+/// The workgroup memory that accesses of all memory reach beyond the
+/// buffers the function names ([`Analysis::everywhere`]): one root for all
+/// of them (two such accesses meet), which may alias every workgroup
+/// buffer.
+fn unknown_workgroup_memory() -> crate::access::Root {
+    crate::access::Root {
+        // A symbol of its own, of no value (no value of the IR is looked
+        // up through it) and of no owner's fresh unknowns (numbered from 0).
+        symbol: Symbol::Fresh(u32::MAX),
+        kind: crate::access::region::RootKind::Other,
+        space: "3".into(),
+    }
 }
