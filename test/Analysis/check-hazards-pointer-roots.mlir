@@ -1,7 +1,9 @@
 // Accesses through an `!llvm.ptr` made from a buffer's aligned pointer
 // (`memref.extract_aligned_pointer_as_index`, integer casts and additions,
-// `llvm.inttoptr`, `llvm.getelementptr`) are accesses of that buffer, and
-// a kernel's pointer argument is global memory, never workgroup memory.
+// `llvm.inttoptr`, `llvm.getelementptr`) are accesses of that buffer (an
+// `llvm.load` / `llvm.store` of the elements at the pointer's offset, where
+// the buffer is rank 1 with the identity layout), and a kernel's pointer
+// argument is global memory, never workgroup memory.
 // In a kernel, accesses whose elements the checker does not know (through
 // such a pointer, a `memref.copy` of a whole workgroup buffer) race with
 // the other threads' accesses since the last gpu.barrier (trial 64: a
@@ -37,7 +39,7 @@ module attributes {gpu.container_module} {
         %g = llvm.getelementptr %pp[5] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
         llvm.store %v, %g : f32, !llvm.ptr<3>
       }
-      // CHECK: check-hazards-pointer-roots.mlir:[[# @LINE + 1]]:12: error: 'memref.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (read-after-write between threads)
+      // CHECK: check-hazards-pointer-roots.mlir:[[# @LINE + 1]]:12: error: 'memref.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (this thread has x = 5, the other x = 0) (read-after-write between threads)
       %x = memref.load %buf[%tid] : memref<8xf32, 3>
       memref.store %x, %out[%tid] : memref<8xf32>
       gpu.return
@@ -170,7 +172,10 @@ module attributes {gpu.container_module} {
       %pd = memref.extract_aligned_pointer_as_index %d : memref<8xf32> -> index
       %pdi = arith.index_cast %pd : index to i64
       %ppd = llvm.inttoptr %pdi : i64 to !llvm.ptr
-      %gd = llvm.getelementptr %ppd[6] : (!llvm.ptr) -> !llvm.ptr, f32
+      // Element 6 is past the copy's four elements: no hazard.
+      %past = llvm.getelementptr %ppd[6] : (!llvm.ptr) -> !llvm.ptr, f32
+      llvm.store %seven, %past : f32, !llvm.ptr
+      %gd = llvm.getelementptr %ppd[3] : (!llvm.ptr) -> !llvm.ptr, f32
       // CHECK: check-hazards-pointer-roots.mlir:[[# @LINE + 1]]:7: error: 'llvm.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)
       llvm.store %seven, %gd : f32, !llvm.ptr
     }

@@ -9,7 +9,10 @@
 //   check-hazards-workgroup-pointers.mlir;
 // - an address made from two buffers' addresses (`g + (w - g)`) is not
 //   taken to be in `g`;
-// - a thread's own `llvm.alloca` is not shared (it was a false race).
+// - a thread's own `llvm.alloca` is not shared (it was a false race);
+// - a pointer store's elements are those at its offset: every thread's
+//   store into one element races, each thread's into its own does not
+//   (both were taken as the whole buffer: missed, and a false race).
 // A `memref.dealloc` of workgroup memory in a kernel does nothing (the
 // block's memory lives as long as the block; apipe-run erases it): every
 // thread frees the buffer it shares in gpu-workgroup-memory.mlir, which
@@ -105,9 +108,24 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Every thread stores its id into element 3 through a pointer.
+    gpu.func @same_element(%out: memref<8xf32>) workgroup(%buf: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %tid = gpu.thread_id x
+      %ti = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %ti : i32 to f32
+      %w = memref.extract_aligned_pointer_as_index %buf : memref<8xf32, 3> -> index
+      %wi = arith.index_cast %w : index to i64
+      %wp = llvm.inttoptr %wi : i64 to !llvm.ptr
+      %three = llvm.getelementptr %wp[3] : (!llvm.ptr) -> !llvm.ptr, f32
+      // CHECK: check-hazards-unknown-elements-threads.mlir:[[# @LINE + 1]]:7: error: 'llvm.store' op writes workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (write-after-write between threads)
+      llvm.store %f, %three : f32, !llvm.ptr
+      gpu.return
+    }
+
     // Correct: each thread keeps its id in its own `llvm.alloca`, stores
-    // it through a pointer into its element, and after the barrier reads
-    // its left neighbour's; thread 0 then fills a scratch buffer in one
+    // it through a pointer into its element (the pointer's offset is its
+    // element: no other thread's), reads it back, and after the barrier
+    // reads its left neighbour's; thread 0 then fills a scratch buffer in one
     // arm while the others wait at nothing (the arms touch other memory).
     gpu.func @correct(%out: memref<8xf32>) workgroup(%buf: memref<8xf32, 3>, %scratch: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -122,7 +140,12 @@ module attributes {gpu.container_module} {
       %slot = llvm.alloca %i1 x f32 : (i64) -> !llvm.ptr
       llvm.store %f, %slot : f32, !llvm.ptr
       %kept = llvm.load %slot : !llvm.ptr -> f32
-      memref.store %kept, %buf[%tid] : memref<8xf32, 3>
+      %w = memref.extract_aligned_pointer_as_index %buf : memref<8xf32, 3> -> index
+      %wi = arith.index_cast %w : index to i64
+      %wp = llvm.inttoptr %wi : i64 to !llvm.ptr
+      %mine = llvm.getelementptr %wp[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %kept, %mine : f32, !llvm.ptr
+      %again = memref.load %buf[%tid] : memref<8xf32, 3>
       gpu.barrier
       %left = arith.addi %tid, %c7 : index
       %l = arith.remui %left, %c8 : index

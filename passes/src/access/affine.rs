@@ -272,6 +272,19 @@ impl Lin {
         self
     }
 
+    /// `self / d` where every coefficient and the constant are multiples
+    /// of `d > 0` (the quotient is then exact for every value of the
+    /// atoms); `None` otherwise.
+    pub fn exact_quotient(&self, d: i64) -> Option<Lin> {
+        if d <= 0 || self.constant % d != 0 || self.terms.iter().any(|(_, c)| c % d != 0) {
+            return None;
+        }
+        Some(Lin {
+            terms: shared(self.terms.iter().map(|(a, c)| (a.clone(), c / d)).collect()),
+            constant: self.constant / d,
+        })
+    }
+
     /// `factor * self`; `None` on overflow.
     pub fn scaled(&self, factor: i64) -> Option<Lin> {
         Lin::default().plus(self, factor)

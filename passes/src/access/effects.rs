@@ -37,6 +37,7 @@
 use super::{
     region::{indexed, is_memref, rank, region_of, unknown_origin, whole, Region},
     values::Forms,
+    Lin,
 };
 use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{
@@ -731,23 +732,33 @@ fn packed_lanes_access(forms: &mut Forms, op: &OperationRef) -> Option<(usize, R
 }
 
 /// An access of `kind` through the pointer (or other non-memref value)
-/// `pointer`: of the whole root buffer it is made from
-/// ([`pointer_root`]), else of all memory. `assumed` for an op without
-/// memory-effect information.
+/// `pointer`: of the elements of `bytes` bytes at the pointer where its
+/// offset from a memref's aligned pointer is known
+/// ([`super::region::pointer_element_region`]), else of the whole root
+/// buffer it is made from ([`pointer_root`]), else of all memory.
+/// `assumed` for an op without memory-effect information.
 fn pointer_access<'c: 'a, 'a>(
     forms: &mut Forms,
     out: &mut OpAccesses<'c, 'a>,
     kind: AccessKind,
     pointer: Value<'c, 'a>,
+    bytes: Option<i64>,
     assumed: bool,
 ) {
-    let Some(region) = pointer_root(forms, pointer) else {
+    let Some(base) = pointer_base(forms, pointer) else {
         match kind {
             AccessKind::Read => out.reads_all = true,
             AccessKind::Write => out.writes_all = true,
         }
         return;
     };
+    let region = match (base.memref, base.offset, bytes) {
+        (Some(memref), Some(offset), Some(bytes)) => {
+            super::region::pointer_element_region(forms, memref, &offset, bytes)
+        }
+        _ => None,
+    }
+    .unwrap_or(base.region);
     if !out
         .accesses
         .iter()
@@ -762,6 +773,17 @@ fn pointer_access<'c: 'a, 'a>(
             asynchronous: false,
         });
     }
+}
+
+/// Where a pointer points, as [`pointer_base`] finds it.
+struct PointerBase<'c, 'a> {
+    /// The whole of the root buffer (no dimensions).
+    region: Region,
+    /// The memref whose aligned pointer the pointer is made from, if it is.
+    memref: Option<Value<'c, 'a>>,
+    /// The pointer's distance in bytes from that aligned pointer (or from
+    /// the buffer the pointer names), where the arithmetic says it.
+    offset: Option<Lin>,
 }
 
 /// The buffer a pointer is made from, as the whole of its root: `pointer`
@@ -779,46 +801,128 @@ fn pointer_access<'c: 'a, 'a>(
 /// pointer of unknown origin (another argument, a load, a call result),
 /// or an address computed from two buffers' addresses.
 pub fn pointer_root(forms: &mut Forms, pointer: Value) -> Option<Region> {
-    // The chain is as long as the IR's arithmetic; bounded for safety.
-    pointer_root_within(forms, pointer, &mut 64)
+    pointer_base(forms, pointer).map(|base| base.region)
 }
 
-/// [`pointer_root`], following at most `budget` more ops.
-fn pointer_root_within(forms: &mut Forms, pointer: Value, budget: &mut usize) -> Option<Region> {
+/// [`pointer_root`], with the memref and the byte offset.
+fn pointer_base<'c: 'a, 'a>(
+    forms: &mut Forms,
+    pointer: Value<'c, 'a>,
+) -> Option<PointerBase<'c, 'a>> {
+    // The chain is as long as the IR's arithmetic; bounded for safety.
+    pointer_base_within(forms, pointer, &mut 64)
+}
+
+/// [`pointer_base`], following at most `budget` more ops.
+fn pointer_base_within<'c: 'a, 'a>(
+    forms: &mut Forms,
+    pointer: Value<'c, 'a>,
+    budget: &mut usize,
+) -> Option<PointerBase<'c, 'a>> {
     let mut value = pointer;
+    // The bytes added on the way so far.
+    let mut offset = Some(Lin::constant(0));
+    let add = |offset: Option<Lin>, more: Option<Lin>, sign: i64| {
+        offset.zip(more).and_then(|(o, m)| o.plus(&m, sign))
+    };
     while *budget > 0 {
         *budget -= 1;
         if let Some(root) = super::region::pointer_value_root(value) {
-            return Some(Region { root, dims: None });
+            return Some(PointerBase {
+                region: Region { root, dims: None },
+                memref: None,
+                offset,
+            });
         }
         let op = ops::defining_op(value)?;
         value = match ops::name(&op) {
             "memref.extract_aligned_pointer_as_index" => {
                 let memref = op.operand_at(0)?;
-                return Some(Region {
-                    root: region_of(forms, memref, None).root,
-                    dims: None,
+                return Some(PointerBase {
+                    region: Region {
+                        root: region_of(forms, memref, None).root,
+                        dims: None,
+                    },
+                    memref: Some(memref),
+                    offset,
                 });
             }
-            "llvm.getelementptr" | "llvm.bitcast" | "llvm.addrspacecast" | "llvm.inttoptr"
-            | "llvm.ptrtoint" | "arith.index_cast" | "arith.index_castui" | "arith.extui"
-            | "arith.extsi" | "arith.trunci" | "arith.subi" | "llvm.sub" | "llvm.zext"
-            | "llvm.sext" | "llvm.trunc" => op.operand_at(0)?,
+            "llvm.getelementptr" => {
+                offset = add(offset, element_offset(forms, &op), 1);
+                op.operand_at(0)?
+            }
+            "arith.subi" | "llvm.sub" => {
+                let subtrahend = op.operand_at(1).map(|b| forms.of(b));
+                offset = add(offset, subtrahend, -1);
+                op.operand_at(0)?
+            }
+            "llvm.bitcast" | "llvm.addrspacecast" | "llvm.inttoptr" | "llvm.ptrtoint"
+            | "arith.index_cast" | "arith.index_castui" | "arith.extui" | "arith.extsi"
+            | "arith.trunci" | "llvm.zext" | "llvm.sext" | "llvm.trunc" => op.operand_at(0)?,
             // One addend is the address, the other an offset; an address
             // made from two buffers' (`g + (w - g)`) may be either: none.
             "arith.addi" | "llvm.add" => {
                 let (a, b) = (op.operand_at(0)?, op.operand_at(1)?);
-                let from_a = pointer_root_within(forms, a, budget);
-                let from_b = pointer_root_within(forms, b, budget);
-                return match (from_a, from_b) {
-                    (Some(x), Some(y)) => super::region::same_buffer(&x.root, &y.root).then_some(x),
-                    (x, y) => x.or(y),
+                let from_a = pointer_base_within(forms, a, budget);
+                let from_b = pointer_base_within(forms, b, budget);
+                let (mut base, other) = match (from_a, from_b) {
+                    (Some(x), Some(y)) => {
+                        if !super::region::same_buffer(&x.region.root, &y.region.root) {
+                            return None;
+                        }
+                        // Two addresses of one buffer added: no offset.
+                        (PointerBase { offset: None, ..x }, None)
+                    }
+                    (Some(x), None) => (x, Some(b)),
+                    (None, Some(y)) => (y, Some(a)),
+                    (None, None) => return None,
                 };
+                let more = other.map(|v| forms.of(v));
+                base.offset = add(add(base.offset, more, 1), offset, 1);
+                return Some(base);
             }
             _ => return None,
         };
     }
     None
+}
+
+/// The bytes an `llvm.getelementptr` with one index adds to its base:
+/// the index times the size of its element type (LangRef,
+/// `getelementptr`); `None` for more indices or an element type of no
+/// known size.
+fn element_offset(forms: &mut Forms, gep: &OperationRef) -> Option<Lin> {
+    // `rawConstantIndices` holds each index, `i32::MIN` for one passed as
+    // an operand (after the base).
+    let raw = super::values::dense_i32(gep, "rawConstantIndices")?;
+    let [index] = raw.as_slice() else {
+        return None;
+    };
+    let index = if *index == i32::MIN {
+        forms.of(gep.operand_at(1)?)
+    } else {
+        Lin::constant(i64::from(*index))
+    };
+    let element = gep
+        .attribute("elem_type")
+        .ok()
+        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())?
+        .value();
+    let none: Option<&OperationRef> = None;
+    let size = apipe_dialect::layout::type_size_in_bytes(element, none)?;
+    index.scaled(size)
+}
+
+/// The bytes an `llvm.load` / `llvm.store` of a scalar or vector moves
+/// (`None` for any other op, or a type of no known size).
+fn loaded_or_stored_bytes(op: &OperationRef) -> Option<i64> {
+    let ty = match ops::name(op) {
+        "llvm.load" => op.result_at(0)?.r#type(),
+        "llvm.store" => op.operand_at(0)?.r#type(),
+        _ => return None,
+    };
+    let none: Option<&OperationRef> = None;
+    apipe_dialect::layout::type_size_in_bytes(ty, none).filter(|n| *n > 0)
 }
 
 /// True if `value` is an `!llvm.ptr` (of any address space).
@@ -944,7 +1048,7 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
         // memory, as an effect on a pointer is.
         for pointer in op.operands().filter(|v| is_llvm_pointer(*v)) {
             for kind in [AccessKind::Read, AccessKind::Write] {
-                pointer_access(forms, &mut out, kind, pointer, true);
+                pointer_access(forms, &mut out, kind, pointer, None, true);
             }
         }
         return out;
@@ -994,7 +1098,14 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
         // made from a memref's aligned pointer): that buffer's, else any
         // memory.
         if !is_memref(value) {
-            pointer_access(forms, &mut out, kind, value, false);
+            pointer_access(
+                forms,
+                &mut out,
+                kind,
+                value,
+                loaded_or_stored_bytes(op),
+                false,
+            );
             continue;
         }
         let position = op.operands().position(|v| v == value);

@@ -784,6 +784,36 @@ pub fn pointer_value_root(value: Value) -> Option<Root> {
     })
 }
 
+/// The elements of `memref` that `bytes` bytes at `offset` bytes from its
+/// aligned pointer cover, where `memref` is a root buffer (no view of
+/// another) of rank 1 with the identity layout: `[offset / E, ...)` for
+/// elements of `E` bytes, when `offset` is a multiple of `E` for every
+/// value of its symbols (an access through a pointer made from the
+/// buffer's address, [`super::effects::accesses`]). `None` otherwise.
+pub fn pointer_element_region(
+    forms: &mut Forms,
+    memref: Value,
+    offset: &Lin,
+    bytes: i64,
+) -> Option<Region> {
+    let root = region_of(forms, memref, None).root;
+    if root.symbol != Symbol::Value(value_key(memref)) || row_major_strides(memref.r#type())? != [1]
+    {
+        return None;
+    }
+    let element = MemRefType::try_from(memref.r#type()).ok()?.element();
+    let none: Option<&melior::ir::OperationRef> = None;
+    let size = apipe_dialect::layout::type_size_in_bytes(element, none).filter(|n| *n > 0)?;
+    let start = offset.exact_quotient(size)?;
+    Some(Region {
+        root,
+        dims: Some(vec![Dim::Range {
+            start,
+            extent: (bytes.max(1) + size - 1) / size,
+        }]),
+    })
+}
+
 /// The root description of a value that is not a view.
 fn root_of(value: Value) -> Root {
     let symbol = Symbol::Value(value_key(value));

@@ -259,6 +259,23 @@ pub fn dense_i64<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Opt
     }
 }
 
+/// The elements of a dense i32 array attribute named `name` on `op`.
+pub fn dense_i32<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<Vec<i32>> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: a live attribute; checked to be a dense i32 array first.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI32Array(attribute.to_raw()) {
+            return None;
+        }
+        let count = mlir_sys::mlirDenseArrayGetNumElements(attribute.to_raw());
+        Some(
+            (0..count)
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attribute.to_raw(), i))
+                .collect(),
+        )
+    }
+}
+
 /// The constant integer value of `value` (an `arith.constant`).
 pub fn constant(value: Value) -> Option<i64> {
     ops::constant_int(value)

@@ -1183,7 +1183,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // elements interleave).
             let exact: Vec<bool> = followed
                 .iter()
-                .map(|a| super::classes::exact_region(op, a.value))
+                .map(|a| {
+                    super::classes::exact_region(op, a.value)
+                        || super::classes::exact_pointer_access(op, &a.region)
+                })
                 .collect();
             let own = State {
                 instances: Vec::new(),
