@@ -102,3 +102,16 @@ func.func @token_passed_to_call(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: in
   func.call @sink(%g) : (!nvgpu.device.async.token) -> ()
   return
 }
+
+// -----
+
+// A negative numGroups is an error of the wait it becomes, with no warning
+// before it that judges it against its token (trial 67: "numGroups = -1
+// leaves the waited group pending").
+func.func @negative_count(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
+  %t = nvgpu.device_async_copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
+  %g = nvgpu.device_async_create_group %t
+  // expected-error @+1 {{'apipe.wait_group' op attribute 'pending' must be non-negative, got -1}}
+  nvgpu.device_async_wait %g {numGroups = -1 : i32}
+  return
+}

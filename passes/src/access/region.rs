@@ -1221,7 +1221,13 @@ fn expand_shape(op: &melior::ir::OperationRef, result: Value, dims: Vec<Dim>) ->
 }
 
 /// `memref.collapse_shape`: a single position of a collapsed dimension is
-/// `(x div inner) mod size` in each source dimension of its group.
+/// `(x div inner) mod size` in each source dimension of its group; a range
+/// `[x, x + e)` that stays in one row of the group's innermost dimension
+/// (of static size `S`: `x = S q + r` for every value of its symbols, with
+/// a constant `r` and `r + e <= S`) is the row `q`, delinearized over the
+/// outer dimensions, and `[r, r + e)` in the innermost (trial 67: a copy of
+/// one row through a collapsed view was any position, a false
+/// read-after-write with the next row). Any other range is any position.
 fn collapse_shape(
     op: &melior::ir::OperationRef,
     source: Value,
@@ -1231,36 +1237,83 @@ fn collapse_shape(
     let ty = source.r#type();
     let mut out = vec![Dim::Any; rank(source)?];
     for (r, group) in groups.iter().enumerate() {
-        let Dim::Range { start, extent: 1 } = dims.get(r)? else {
+        let Dim::Range { start, extent } = dims.get(r)? else {
             continue;
         };
-        let mut inner = 1i64;
-        let mut positions = Vec::new();
-        let mut known = true;
-        for (j, &d) in group.iter().enumerate().rev() {
-            let position = Lin::div(start.clone(), inner, Signedness::Euclidean);
-            let size = static_size(ty, d);
-            let position = match size {
-                Some(size) if j > 0 => Lin::modulo(position, size, Signedness::Euclidean),
-                _ => position,
-            };
-            positions.push((d, position));
-            match size {
-                Some(size) => inner = inner.checked_mul(size)?,
-                None if j > 0 => known = false,
-                None => {}
-            }
-        }
-        if known {
-            for (d, position) in positions {
+        if *extent == 1 {
+            for (d, position) in single_positions(ty, group, start).unwrap_or_default() {
                 out[d] = Dim::Range {
                     start: position,
                     extent: 1,
                 };
             }
+            continue;
         }
+        let Some((&innermost, outer)) = group.split_last() else {
+            continue;
+        };
+        let Some(size) = static_size(ty, innermost).filter(|_| !outer.is_empty()) else {
+            if outer.is_empty() {
+                out[innermost] = dims[r].clone();
+            }
+            continue;
+        };
+        let Some((row, column)) = one_row(start, *extent, size) else {
+            continue;
+        };
+        let Some(rows) = single_positions(ty, outer, &row) else {
+            continue;
+        };
+        for (d, position) in rows {
+            out[d] = Dim::Range {
+                start: position,
+                extent: 1,
+            };
+        }
+        out[innermost] = Dim::Range {
+            start: Lin::constant(column),
+            extent: *extent,
+        };
     }
     Some(out)
+}
+
+/// The position in each dimension of `group` (of `ty`, outermost first)
+/// of the linear position `start` of the collapsed dimension: `(start div
+/// inner) mod size`; `None` where a size past the first is not static.
+fn single_positions(ty: Type, group: &[usize], start: &Lin) -> Option<Vec<(usize, Lin)>> {
+    let mut inner = 1i64;
+    let mut positions = Vec::new();
+    for (j, &d) in group.iter().enumerate().rev() {
+        let position = Lin::div(start.clone(), inner, Signedness::Euclidean);
+        let size = static_size(ty, d);
+        let position = match size {
+            Some(size) if j > 0 => Lin::modulo(position, size, Signedness::Euclidean),
+            _ => position,
+        };
+        positions.push((d, position));
+        match size {
+            Some(size) => inner = inner.checked_mul(size)?,
+            None if j > 0 => return None,
+            None => {}
+        }
+    }
+    Some(positions)
+}
+
+/// `(q, r)` with `start = size * q + r` for every value of `start`'s
+/// symbols, `r` constant in `[0, size)`, when `[start, start + extent)`
+/// stays in one row of `size` (`r + extent <= size`); `None` otherwise.
+fn one_row(start: &Lin, extent: i64, size: i64) -> Option<(Lin, i64)> {
+    if size <= 0 {
+        return None;
+    }
+    let column = start.constant_term().rem_euclid(size);
+    if column.checked_add(extent)? > size {
+        return None;
+    }
+    let row = start.offset(-column)?.exact_quotient(size)?;
+    Some((row, column))
 }
 
 /// The region of an access to `memref` at `dims` (one per dimension of
