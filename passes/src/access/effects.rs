@@ -46,8 +46,8 @@ use apipe_dialect::{
     ops,
 };
 use melior::ir::{
-    attribute::AttributeLike as _, operation::OperationLike, OperationRef, Type, TypeLike, Value,
-    ValueLike,
+    attribute::AttributeLike as _, operation::OperationLike, BlockLike as _, OperationRef, Type,
+    TypeLike, Value, ValueLike,
 };
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -92,7 +92,18 @@ pub struct OpAccesses<'c, 'a> {
     pub writes_all: bool,
 }
 
-impl OpAccesses<'_, '_> {
+impl<'c, 'a> OpAccesses<'c, 'a> {
+    /// Adds `access` unless one of the same kind and region is there.
+    fn add(&mut self, access: Access<'c, 'a>) {
+        if !self
+            .accesses
+            .iter()
+            .any(|a| a.kind == access.kind && a.region == access.region)
+        {
+            self.accesses.push(access);
+        }
+    }
+
     /// True if the op accesses no memory.
     pub fn is_empty(&self) -> bool {
         self.accesses.is_empty() && !self.reads_all && !self.writes_all
@@ -386,20 +397,14 @@ fn call_accesses<'c: 'a, 'a>(
         ..OpAccesses::default()
     };
     let push = |out: &mut OpAccesses<'c, 'a>, kind, value: Option<Value<'c, 'a>>, region| {
-        if !out
-            .accesses
-            .iter()
-            .any(|a| a.kind == kind && a.region == region)
-        {
-            out.accesses.push(Access {
-                kind,
-                region,
-                value,
-                collective: false,
-                assumed: false,
-                asynchronous: false,
-            });
-        }
+        out.add(Access {
+            kind,
+            region,
+            value,
+            collective: false,
+            assumed: false,
+            asynchronous: false,
+        });
     };
     for (kind, access, value, assumed) in &summary.accesses {
         // An access through a choice in the callee (an `arith.select` or
@@ -759,20 +764,14 @@ fn pointer_access<'c: 'a, 'a>(
         _ => None,
     }
     .unwrap_or(base.region);
-    if !out
-        .accesses
-        .iter()
-        .any(|a| a.kind == kind && a.region == region)
-    {
-        out.accesses.push(Access {
-            kind,
-            region,
-            value: None,
-            collective: false,
-            assumed,
-            asynchronous: false,
-        });
-    }
+    out.add(Access {
+        kind,
+        region,
+        value: None,
+        collective: false,
+        assumed,
+        asynchronous: false,
+    });
 }
 
 /// Where a pointer points, as [`pointer_base`] finds it.
@@ -847,13 +846,25 @@ fn pointer_base_within<'c: 'a, 'a>(
                     offset,
                 });
             }
+            // An index or a subtrahend made from a buffer's address
+            // (`p[&B - &A]`; trial 68) may lead into any buffer: none.
             "llvm.getelementptr" => {
+                if op
+                    .operands()
+                    .skip(1)
+                    .any(|index| mentions_address(index, 0))
+                {
+                    return None;
+                }
                 offset = add(offset, element_offset(forms, &op), 1);
                 op.operand_at(0)?
             }
             "arith.subi" | "llvm.sub" => {
-                let subtrahend = op.operand_at(1).map(|b| forms.of(b));
-                offset = add(offset, subtrahend, -1);
+                let subtrahend = op.operand_at(1)?;
+                if mentions_address(subtrahend, 0) {
+                    return None;
+                }
+                offset = add(offset, Some(forms.of(subtrahend)), -1);
                 op.operand_at(0)?
             }
             "llvm.bitcast" | "llvm.addrspacecast" | "llvm.inttoptr" | "llvm.ptrtoint"
@@ -873,9 +884,11 @@ fn pointer_base_within<'c: 'a, 'a>(
                         // Two addresses of one buffer added: no offset.
                         (PointerBase { offset: None, ..x }, None)
                     }
-                    (Some(x), None) => (x, Some(b)),
-                    (None, Some(y)) => (y, Some(a)),
-                    (None, None) => return None,
+                    // The other addend an offset, not made from an address
+                    // (`&A + (&B - &A)` is in `B`).
+                    (Some(x), None) if !mentions_address(b, 0) => (x, Some(b)),
+                    (None, Some(y)) if !mentions_address(a, 0) => (y, Some(a)),
+                    _ => return None,
                 };
                 let more = other.map(|v| forms.of(v));
                 base.offset = add(add(base.offset, more, 1), offset, 1);
@@ -887,10 +900,45 @@ fn pointer_base_within<'c: 'a, 'a>(
     None
 }
 
+/// True if the integer `value` may be computed from an address: a
+/// `memref.extract_aligned_pointer_as_index` or `llvm.ptrtoint` among the
+/// operands of the `arith` / `index` / LLVM integer ops it is made of (and
+/// true past 16 ops deep, or through a block argument of a loop).
+fn mentions_address(value: Value, depth: usize) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    let Some(op) = ops::defining_op(value) else {
+        // A function's argument is no address of the function's buffers;
+        // an iter_arg or other block argument may carry one.
+        return super::values::block_argument(value).is_none_or(|(block, _)| {
+            block
+                .parent_operation()
+                .is_none_or(|parent| !ops::is_function(&parent) || !ops::is_entry_block(&block))
+        });
+    };
+    let name = ops::name(&op);
+    match name {
+        "memref.extract_aligned_pointer_as_index" | "llvm.ptrtoint" => true,
+        "arith.constant" | "llvm.mlir.constant" => false,
+        _ if name.starts_with("arith.")
+            || name.starts_with("index.")
+            || matches!(
+                name,
+                "llvm.add" | "llvm.sub" | "llvm.mul" | "llvm.zext" | "llvm.sext" | "llvm.trunc"
+            ) =>
+        {
+            op.operands().any(|v| mentions_address(v, depth + 1))
+        }
+        // A load, a call, an id: not an address of the function's.
+        _ => false,
+    }
+}
+
 /// The bytes an `llvm.getelementptr` with one index adds to its base:
 /// the index times the size of its element type (LangRef,
-/// `getelementptr`); `None` for more indices or an element type of no
-/// known size.
+/// `getelementptr`: its allocation size); `None` for more indices or an
+/// element type whose size [`plain_size`] does not give.
 fn element_offset(forms: &mut Forms, gep: &OperationRef) -> Option<Lin> {
     // `rawConstantIndices` holds each index, `i32::MIN` for one passed as
     // an operand (after the base).
@@ -908,21 +956,58 @@ fn element_offset(forms: &mut Forms, gep: &OperationRef) -> Option<Lin> {
         .ok()
         .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())?
         .value();
-    let none: Option<&OperationRef> = None;
-    let size = apipe_dialect::layout::type_size_in_bytes(element, none)?;
-    index.scaled(size)
+    index.scaled(plain_size(element)?)
+}
+
+/// The size in bytes of a value of `ty` in memory, for the types whose
+/// size and allocation size agree in every data layout apipe targets
+/// (LLVM's x86-64 and NVPTX): integers of 8, 16, 32 and 64 bits, `f16`,
+/// `bf16`, `f32`, `f64`, and vectors of a power-of-two count of those. Not
+/// other integer widths (`i24` takes 3 bytes, 4 in an array), `i1`
+/// vectors (packed in bits), `f80`, `index`, pointers or aggregates
+/// (their layout is the target's; MLIR's default layout differs: trial
+/// 68): `None`, so that an access through such a type is not narrowed.
+fn plain_size(ty: Type) -> Option<i64> {
+    // SAFETY: accessors on a live type of the kind they are defined for.
+    unsafe {
+        let raw = ty.to_raw();
+        if mlir_sys::mlirTypeIsAVector(raw) {
+            if mlir_sys::mlirShapedTypeGetRank(raw) != 1 {
+                return None;
+            }
+            let lanes = mlir_sys::mlirShapedTypeGetDimSize(raw, 0);
+            let element = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw));
+            return (lanes > 0 && (lanes as u64).is_power_of_two())
+                .then(|| plain_size(element))
+                .flatten()
+                .and_then(|size| size.checked_mul(lanes));
+        }
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            let bits = mlir_sys::mlirIntegerTypeGetWidth(raw);
+            return matches!(bits, 8 | 16 | 32 | 64).then_some(i64::from(bits / 8));
+        }
+        if mlir_sys::mlirTypeIsAF16(raw) || mlir_sys::mlirTypeIsABF16(raw) {
+            return Some(2);
+        }
+        if mlir_sys::mlirTypeIsAF32(raw) {
+            return Some(4);
+        }
+        if mlir_sys::mlirTypeIsAF64(raw) {
+            return Some(8);
+        }
+    }
+    None
 }
 
 /// The bytes an `llvm.load` / `llvm.store` of a scalar or vector moves
-/// (`None` for any other op, or a type of no known size).
+/// (`None` for any other op, or a type [`plain_size`] does not give).
 fn loaded_or_stored_bytes(op: &OperationRef) -> Option<i64> {
     let ty = match ops::name(op) {
         "llvm.load" => op.result_at(0)?.r#type(),
         "llvm.store" => op.operand_at(0)?.r#type(),
         _ => return None,
     };
-    let none: Option<&OperationRef> = None;
-    apipe_dialect::layout::type_size_in_bytes(ty, none).filter(|n| *n > 0)
+    plain_size(ty)
 }
 
 /// True if `value` is an `!llvm.ptr` (of any address space).

@@ -801,9 +801,14 @@ pub fn pointer_element_region(
     {
         return None;
     }
+    // A memref's elements are laid out by the LLVM lowering as an array
+    // of them: whole bytes each for the element types of its buffers.
     let element = MemRefType::try_from(memref.r#type()).ok()?.element();
-    let none: Option<&melior::ir::OperationRef> = None;
-    let size = apipe_dialect::layout::type_size_in_bytes(element, none).filter(|n| *n > 0)?;
+    let bits = i64::from(crate::cp_async::bit_width(element)?);
+    if bits % 8 != 0 || !(bits as u64 / 8).is_power_of_two() {
+        return None;
+    }
+    let size = bits / 8;
     let start = offset.exact_quotient(size)?;
     Some(Region {
         root,

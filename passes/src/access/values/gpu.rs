@@ -15,10 +15,7 @@
 use super::{block_argument, constant, integer_attribute};
 use apipe_dialect::ops;
 use apipe_dialect::ops::Checked as _;
-use melior::ir::{
-    attribute::AttributeLike as _, operation::OperationLike, BlockLike, OperationRef, TypeLike,
-    Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, TypeLike, Value, ValueLike};
 
 /// The dimension (0 for `x`, 1 for `y`, 2 for `z`) of a `gpu.thread_id`,
 /// `gpu.block_dim`, ... op (its `#gpu<dim ...>` attribute).
@@ -27,23 +24,6 @@ pub(super) fn dimension(op: &OperationRef) -> Option<usize> {
     ["x>", "y>", "z>"]
         .iter()
         .position(|d| text.trim_end().ends_with(d))
-}
-
-/// The elements of a dense i32 array attribute named `name` on `op`.
-fn dense_i32(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
-    let attribute = op.attribute(name).ok()?;
-    // SAFETY: a live attribute; checked to be a dense i32 array first.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI32Array(attribute.to_raw()) {
-            return None;
-        }
-        let count = mlir_sys::mlirDenseArrayGetNumElements(attribute.to_raw());
-        Some(
-            (0..count)
-                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attribute.to_raw(), i) as i64)
-                .collect(),
-        )
-    }
 }
 
 /// The block size in dimension `d` stated by the function or launch around
@@ -78,9 +58,9 @@ fn known_size(op: &OperationRef, size: Size, d: usize) -> Option<i64> {
                 Size::Grid => "known_grid_size",
                 Size::Block => "known_block_size",
             };
-            let sizes =
-                dense_i32(&parent, name).or_else(|| dense_i32(&parent, &format!("gpu.{name}")))?;
-            return sizes.get(d).copied().filter(|s| *s > 0);
+            let sizes = super::dense_i32(&parent, name)
+                .or_else(|| super::dense_i32(&parent, &format!("gpu.{name}")))?;
+            return sizes.get(d).map(|s| i64::from(*s)).filter(|s| *s > 0);
         }
         current = parent.parent_operation();
     }
