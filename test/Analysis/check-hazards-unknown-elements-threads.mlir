@@ -99,6 +99,9 @@ module attributes {gpu.container_module} {
       %addr = arith.addi %gi, %delta : i64
       %p = llvm.inttoptr %addr : i64 to !llvm.ptr
       %q = llvm.getelementptr %p[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      // Of unknown origin, the store may meet the same store in another
+      // thread too.
+      // CHECK: check-hazards-unknown-elements-threads.mlir:[[# @LINE + 1]]:7: error: 'llvm.store' op writes workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (write-after-write between threads)
       llvm.store %f, %q : f32, !llvm.ptr
       %n = arith.addi %tid, %c1 : index
       %m = arith.remui %n, %c8 : index

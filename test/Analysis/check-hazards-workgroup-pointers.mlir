@@ -1,8 +1,8 @@
 // Pointers into workgroup memory that are not made from a memref (trial
 // 66): an `llvm.mlir.addressof` of an `addr_space = 3` global, an
 // `!llvm.ptr<3>` kernel argument. Their accesses are accesses of that
-// buffer (the global) or of workgroup memory of unknown extent (the
-// argument), compared with the other threads' since the last barrier;
+// buffer (the global, at the pointer's byte offset) or of workgroup memory
+// of unknown extent (the argument), compared with the other threads' since the last barrier;
 // they were taken as global memory, or reached no buffer the kernel
 // names, and the neighbour's read went unreported. With the barrier
 // (@tile_ordered) nothing is reported. apipe-run refuses a workgroup
@@ -33,7 +33,7 @@ module attributes {gpu.container_module} {
       %m = arith.remui %n, %c8 : index
       %mi = arith.index_cast %m : index to i64
       %next = llvm.getelementptr %base[%mi] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
-      // CHECK: check-hazards-workgroup-pointers.mlir:[[# @LINE + 1]]:12: error: 'llvm.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (read-after-write between threads)
+      // CHECK: check-hazards-workgroup-pointers.mlir:[[# @LINE + 1]]:12: error: 'llvm.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (this thread has x = 0, the other x = 1) (read-after-write between threads)
       %x = llvm.load %next : !llvm.ptr<3> -> f32
       memref.store %x, %out[%tid] : memref<8xf32>
       gpu.return
@@ -48,6 +48,9 @@ module attributes {gpu.container_module} {
       %ti = arith.index_cast %tid : index to i32
       %f = arith.sitofp %ti : i32 to f32
       %mine = llvm.getelementptr %tile[%t] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+      // Workgroup memory of unknown extent: the store may meet the same
+      // store in another thread too.
+      // CHECK: check-hazards-workgroup-pointers.mlir:[[# @LINE + 1]]:7: error: 'llvm.store' op writes workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (write-after-write between threads)
       llvm.store %f, %mine : f32, !llvm.ptr<3>
       %n = arith.addi %tid, %c1 : index
       %m = arith.remui %n, %c8 : index
@@ -56,6 +59,18 @@ module attributes {gpu.container_module} {
       // CHECK: check-hazards-workgroup-pointers.mlir:[[# @LINE + 1]]:12: error: 'llvm.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (read-after-write between threads)
       %x = llvm.load %next : !llvm.ptr<3> -> f32
       memref.store %x, %out[%tid] : memref<8xf32>
+      gpu.return
+    }
+
+    // Correct: each thread stores into its own element of the global (at
+    // its byte offset), with no barrier.
+    gpu.func @own_elements(%out: memref<8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %one = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %t = arith.index_cast %tid : index to i64
+      %base = llvm.mlir.addressof @tile : !llvm.ptr<3>
+      %mine = llvm.getelementptr %base[%t] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+      llvm.store %one, %mine : f32, !llvm.ptr<3>
       gpu.return
     }
 

@@ -761,6 +761,16 @@ fn pointer_access<'c: 'a, 'a>(
         (Some(memref), Some(offset), Some(bytes)) => {
             super::region::pointer_element_region(forms, memref, &offset, bytes)
         }
+        // A buffer only pointers reach (an `llvm.alloca`, an
+        // `llvm.mlir.addressof`, a kernel's pointer argument): its
+        // positions are bytes.
+        (None, Some(offset), Some(bytes)) => Some(Region {
+            root: base.region.root.clone(),
+            dims: Some(vec![super::region::Dim::Range {
+                start: offset,
+                extent: bytes,
+            }]),
+        }),
         _ => None,
     }
     .unwrap_or(base.region);

@@ -1054,12 +1054,12 @@ fn block_size_dimension(value: melior::ir::Value) -> Option<usize> {
 }
 
 /// True for an atomic read-modify-write (`memref.atomic_rmw`,
-/// `memref.generic_atomic_rmw`): it races with other threads' plain
+/// `memref.generic_atomic_rmw`, `llvm.atomicrmw`, `llvm.cmpxchg`): it races with other threads' plain
 /// accesses, never with their atomic ones (as `apipe-run --racecheck`).
 pub(super) fn atomic(op: &OperationRef) -> bool {
     matches!(
         apipe_dialect::ops::name(op),
-        "memref.atomic_rmw" | "memref.generic_atomic_rmw"
+        "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "llvm.atomicrmw" | "llvm.cmpxchg"
     )
 }
 

@@ -1102,17 +1102,12 @@ impl<'c, 'a> Analysis<'c, 'a> {
         } else {
             Vec::new()
         };
-        if let Some(events) = self.divergent_events.last_mut() {
-            for access in &everywhere {
-                events.accesses.push((
-                    *op,
-                    access.region.clone(),
-                    access.kind,
-                    Role::Assumed(access.kind),
-                ));
-            }
-        }
-        for access in &found.accesses {
+        // Each access of all memory, as one of every buffer, is also
+        // checked against the other threads' copies (trial 69: as the
+        // copy's own region, which another thread's copy never meets, a
+        // read of another thread's copied element with no barrier after the
+        // wait was silent).
+        for access in found.accesses.iter().chain(&everywhere) {
             let role = if access.assumed {
                 Role::Assumed(access.kind)
             } else {
@@ -1188,6 +1183,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         || super::classes::exact_pointer_access(op, &a.region)
                 })
                 .collect();
+            // The same op in another thread: compared where the region is
+            // exact, and for a write through a pointer whose elements are
+            // not known (all memory, the whole buffer: trial 69, every
+            // thread's store through a masked address into one element was
+            // silent); a hull of an indexed op is not (its elements
+            // interleave with the other threads').
+            let against_itself: Vec<bool> = followed
+                .iter()
+                .zip(&exact)
+                .map(|(a, exact)| *exact || (a.value.is_none() && a.kind == AccessKind::Write))
+                .collect();
             let own = State {
                 instances: Vec::new(),
                 reads: if super::classes::atomic(op) {
@@ -1195,8 +1201,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 } else {
                     followed
                         .iter()
-                        .zip(&exact)
-                        .filter(|(_, exact)| **exact)
+                        .zip(&against_itself)
+                        .filter(|(_, compared)| **compared)
                         .map(|(a, _)| Read {
                             op: *op,
                             write: a.kind == AccessKind::Write,
@@ -1207,10 +1213,10 @@ impl<'c, 'a> Analysis<'c, 'a> {
                         .collect()
                 },
             };
-            for (access, exact) in followed.iter().zip(&exact) {
+            for (access, compared) in followed.iter().zip(&against_itself) {
                 let write = access.kind == AccessKind::Write;
                 self.check_plain_since_barrier(op, &access.region, write, state);
-                if *exact {
+                if *compared {
                     self.check_plain_since_barrier(op, &access.region, write, &own);
                 }
             }

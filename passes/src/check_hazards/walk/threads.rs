@@ -301,7 +301,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     },
                     value: None,
                     collective: false,
-                    assumed: true,
+                    // Reported as the op's own access (of a pointer of
+                    // unknown origin, or all memory).
+                    assumed: false,
                     asynchronous: false,
                 })
             })
