@@ -172,9 +172,11 @@ module attributes {gpu.container_module} {
       %pd = memref.extract_aligned_pointer_as_index %d : memref<8xf32> -> index
       %pdi = arith.index_cast %pd : index to i64
       %ppd = llvm.inttoptr %pdi : i64 to !llvm.ptr
-      // Element 6 is past the copy's four elements: no hazard.
+      // Element 6 is past the copy's four elements: no hazard, for a store
+      // or an atomic update (trial 70: the update was the whole buffer).
       %past = llvm.getelementptr %ppd[6] : (!llvm.ptr) -> !llvm.ptr, f32
       llvm.store %seven, %past : f32, !llvm.ptr
+      %old = llvm.atomicrmw fadd %past, %seven monotonic : !llvm.ptr, f32
       %gd = llvm.getelementptr %ppd[3] : (!llvm.ptr) -> !llvm.ptr, f32
       // CHECK: check-hazards-pointer-roots.mlir:[[# @LINE + 1]]:7: error: 'llvm.store' op writes a buffer region that an async copy may still be writing (its destination): the copy may land after this write and erase it (write-after-write)
       llvm.store %seven, %gd : f32, !llvm.ptr

@@ -1141,9 +1141,16 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
         // writes into a copy's destination in flight were silent) may
         // point into the buffer it is made from, else anywhere: all
         // memory, as an effect on a pointer is.
+        // An atomic update (LangRef `atomicrmw`, `cmpxchg`) reads and
+        // writes one value of its operand's type at its pointer: known, not
+        // assumed (trial 70: a disjoint one was the whole buffer).
+        let atomic = matches!(ops::name(op), "llvm.atomicrmw" | "llvm.cmpxchg");
+        let bytes = atomic
+            .then(|| op.operand_at(1).and_then(|v| plain_size(v.r#type())))
+            .flatten();
         for pointer in op.operands().filter(|v| is_llvm_pointer(*v)) {
             for kind in [AccessKind::Read, AccessKind::Write] {
-                pointer_access(forms, &mut out, kind, pointer, None, true);
+                pointer_access(forms, &mut out, kind, pointer, bytes, !atomic);
             }
         }
         return out;

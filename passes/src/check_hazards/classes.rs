@@ -1002,16 +1002,18 @@ impl<'c, 'a> Analysis<'c, 'a> {
     }
 }
 
-/// True if `region` is exactly what the `llvm.load` / `llvm.store` `op`
-/// touches: its elements at the pointer's offset from a buffer's address
+/// True if `region` is exactly what the `llvm.load` / `llvm.store` /
+/// `llvm.atomicrmw` / `llvm.cmpxchg` `op` touches: its elements at the pointer's offset from a buffer's address
 /// ([`crate::access::region::pointer_element_region`]), not the whole
 /// buffer.
 pub(super) fn exact_pointer_access(op: &OperationRef, region: &Region) -> bool {
-    matches!(apipe_dialect::ops::name(op), "llvm.load" | "llvm.store")
-        && region.dims.as_ref().is_some_and(|dims| {
-            dims.iter()
-                .all(|d| matches!(d, crate::access::region::Dim::Range { .. }))
-        })
+    matches!(
+        apipe_dialect::ops::name(op),
+        "llvm.load" | "llvm.store" | "llvm.atomicrmw" | "llvm.cmpxchg"
+    ) && region.dims.as_ref().is_some_and(|dims| {
+        dims.iter()
+            .all(|d| matches!(d, crate::access::region::Dim::Range { .. }))
+    })
 }
 
 /// True if `op` frees the workgroup buffer of `region`: the block's
