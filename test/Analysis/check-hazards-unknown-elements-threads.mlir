@@ -75,7 +75,7 @@ module attributes {gpu.container_module} {
         %pp = llvm.inttoptr %pi : i64 to !llvm.ptr
         %old = llvm.atomicrmw fadd %pp, %one monotonic : !llvm.ptr, f32
       } else {
-        // CHECK: check-hazards-unknown-elements-threads.mlir:[[# @LINE + 1]]:14: error: 'memref.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (any two threads) (read-after-write between threads)
+        // CHECK: check-hazards-unknown-elements-threads.mlir:[[# @LINE + 1]]:14: error: 'memref.load' op reads workgroup memory that another thread wrote, with no gpu.barrier between the two (this thread has x = 1, the other x = 0) (read-after-write between threads)
         %x = memref.load %buf[%c0] : memref<8xf32, 3>
         memref.store %x, %out[%tid] : memref<8xf32>
       }
