@@ -90,6 +90,11 @@ pub struct OpAccesses<'c, 'a> {
     pub reads_all: bool,
     /// The op may write any memory.
     pub writes_all: bool,
+    /// `reads_all` / `writes_all` come (also) from an access through a
+    /// pointer or buffer of unknown origin, which may be workgroup memory;
+    /// not only from an effect on no value (`gpu.printf`, which writes
+    /// memory no other op of the program reads).
+    pub through_pointers: bool,
 }
 
 impl<'c, 'a> OpAccesses<'c, 'a> {
@@ -201,6 +206,9 @@ pub(crate) struct FunctionAccesses {
     reads_all: bool,
     /// Some op may write any memory.
     writes_all: bool,
+    /// Some op's `reads_all` / `writes_all` come from a pointer or buffer
+    /// of unknown origin ([`OpAccesses::through_pointers`]).
+    through_pointers: bool,
 }
 
 /// The accesses of every op of `function` (with the [`Forms`] of its own
@@ -229,11 +237,13 @@ pub(crate) fn function_accesses(
         accesses: Vec::new(),
         reads_all: false,
         writes_all: false,
+        through_pointers: false,
     };
     for nested in ops::nested_ops(function) {
         let found = accesses(&mut callee_forms, &nested);
         summary.reads_all |= found.reads_all;
         summary.writes_all |= found.writes_all;
+        summary.through_pointers |= found.through_pointers;
         summary.accesses.extend(found.accesses.into_iter().map(|a| {
             (
                 a.kind,
@@ -267,6 +277,7 @@ fn recursive_call_accesses<'c: 'a, 'a>(
     let mut out = OpAccesses {
         reads_all: reach.all,
         writes_all: reach.all,
+        through_pointers: reach.all,
         ..OpAccesses::default()
     };
     let mut touched: Vec<Value<'c, 'a>> = op.operands().filter(|v| is_memref(*v)).collect();
@@ -390,10 +401,12 @@ fn call_accesses<'c: 'a, 'a>(
         return Some(recursive_call_accesses(forms, op, &function));
     };
     let (reads_all, writes_all) = (summary.reads_all, summary.writes_all);
+    let through_pointers = summary.through_pointers;
     let arguments = ops::entry_arguments(&function);
     let mut out = OpAccesses {
         reads_all,
         writes_all,
+        through_pointers,
         ..OpAccesses::default()
     };
     let push = |out: &mut OpAccesses<'c, 'a>, kind, value: Option<Value<'c, 'a>>, region| {
@@ -459,6 +472,7 @@ fn call_accesses<'c: 'a, 'a>(
                         AccessKind::Read => out.reads_all = true,
                         AccessKind::Write => out.writes_all = true,
                     }
+                    out.through_pointers = true;
                 }
                 _ => {}
             }
@@ -755,6 +769,7 @@ fn pointer_access<'c: 'a, 'a>(
             AccessKind::Read => out.reads_all = true,
             AccessKind::Write => out.writes_all = true,
         }
+        out.through_pointers = true;
         return;
     };
     let region = match (base.memref, base.offset, bytes) {
@@ -1194,6 +1209,8 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
                 AccessKind::Read => out.reads_all = true,
                 AccessKind::Write => out.writes_all = true,
             }
+            // Any memory, which may be a buffer or pointer the op receives.
+            out.through_pointers |= op.operands().any(|v| is_memref(v) || is_llvm_pointer(v));
             continue;
         };
         // An effect on a value that is no memref (an `!llvm.ptr`, perhaps

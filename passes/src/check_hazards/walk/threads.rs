@@ -258,8 +258,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
             })
     }
 
-    /// The accesses of all memory in `found` (an effect on a pointer the
-    /// checker does not follow back to a buffer, an op without
+    /// The accesses of all memory in `found` through a pointer or buffer of
+    /// unknown origin ([`OpAccesses::through_pointers`]: an effect on a
+    /// pointer the checker does not follow back to a buffer, an op without
     /// memory-effect information receiving one) as accesses of the whole
     /// of every buffer other threads may see that the function accesses
     /// elsewhere ([`crate::access::region::thread_private`]: not a
@@ -268,7 +269,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// `!llvm.ptr<3>` argument, a pointer loaded from memory): a read for
     /// `reads_all`, a write for `writes_all`.
     pub(super) fn everywhere(&mut self, found: &OpAccesses<'c, 'a>) -> Vec<Access<'c, 'a>> {
-        if !found.reads_all && !found.writes_all {
+        // An effect on no value alone (`gpu.printf`) touches no buffer the
+        // program's threads share.
+        if !found.through_pointers || !found.reads_all && !found.writes_all {
             return Vec::new();
         }
         if self.visible_roots.is_none() {
