@@ -809,7 +809,6 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
     let id = out_of_bounds_id(op, emitter);
     let location = op.location();
     let index: Type = emitter.index_type();
-    let context = emitter.context;
     let mut bad: Option<Value> = None;
     for (d, extent) in extents.into_iter().enumerate() {
         let Some(i) = op.operand_at(memref_index + 1 + d) else {
@@ -818,58 +817,80 @@ fn check_vector_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'
         let Some(extent) = extent else {
             continue;
         };
-        let d_const = emitter.constant(op, index, d as i64);
-        let size: Value = emitter
-            .before(
-                op,
-                melior::ir::operation::OperationBuilder::new("memref.dim", location)
-                    .add_operands(&[memref, d_const])
-                    .add_results(&[index])
-                    .build()
-                    .expect("valid memref.dim"),
-            )
-            .result(0)
-            .unwrap()
-            .into();
+        let Some(size) = dim_size(op, emitter, memref, d) else {
+            return;
+        };
         let n = emitter.constant(op, index, extent);
-        let zero = emitter.constant(op, index, 0);
         // Out of bounds: i < 0, or i > size - n (as signed numbers).
-        let limit: Value = emitter
-            .before(op, arith::subi(size, n, location))
-            .result(0)
-            .unwrap()
-            .into();
-        let below: Value = emitter
-            .before(
-                op,
-                arith::cmpi(context, CmpiPredicate::Slt, i, zero, location),
-            )
-            .result(0)
-            .unwrap()
-            .into();
-        let above: Value = emitter
-            .before(
-                op,
-                arith::cmpi(context, CmpiPredicate::Sgt, i, limit, location),
-            )
-            .result(0)
-            .unwrap()
-            .into();
-        for term in [below, above] {
-            bad = Some(match bad {
-                None => term,
-                Some(b) => emitter
-                    .before(op, arith::ori(b, term, location))
-                    .result(0)
-                    .unwrap()
-                    .into(),
-            });
-        }
+        let limit = emitted(emitter, op, arith::subi(size, n, location));
+        let term = out_of_range(op, emitter, i, limit);
+        or_into(op, emitter, &mut bad, term);
     }
     if let Some(bad) = bad {
         let id = emitter.constant(op, emitter.i64_type(), id);
         emitter.call_if(op, bad, CHECK_FAILED_FN, &[id]);
     }
+}
+
+/// The result of `operation`, built before `op`.
+fn emitted<'c, 'a>(
+    emitter: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    operation: melior::ir::Operation<'c>,
+) -> Value<'c, 'a> {
+    emitter.before(op, operation).result(0).unwrap().into()
+}
+
+/// `memref.dim %memref, d`, before `op`; `None` if it cannot be built.
+fn dim_size<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &Emitter<'c, 'a>,
+    memref: Value<'c, 'a>,
+    d: usize,
+) -> Option<Value<'c, 'a>> {
+    let index: Type = emitter.index_type();
+    let d_const = emitter.constant(op, index, d as i64);
+    let dim = melior::ir::operation::OperationBuilder::new("memref.dim", op.location())
+        .add_operands(&[memref, d_const])
+        .add_results(&[index])
+        .build()
+        .ok()?;
+    Some(emitted(emitter, op, dim))
+}
+
+/// `i < 0 || i > last` (signed), before `op`.
+fn out_of_range<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &Emitter<'c, 'a>,
+    i: Value<'c, 'a>,
+    last: Value<'c, 'a>,
+) -> Value<'c, 'a> {
+    let (context, location) = (emitter.context, op.location());
+    let zero = emitter.constant(op, emitter.index_type(), 0);
+    let below = emitted(
+        emitter,
+        op,
+        arith::cmpi(context, CmpiPredicate::Slt, i, zero, location),
+    );
+    let above = emitted(
+        emitter,
+        op,
+        arith::cmpi(context, CmpiPredicate::Sgt, i, last, location),
+    );
+    emitted(emitter, op, arith::ori(below, above, location))
+}
+
+/// `acc = acc || term`, before `op` (`acc` starts as `term`).
+fn or_into<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    emitter: &Emitter<'c, 'a>,
+    acc: &mut Option<Value<'c, 'a>>,
+    term: Value<'c, 'a>,
+) {
+    *acc = Some(match *acc {
+        None => term,
+        Some(b) => emitted(emitter, op, arith::ori(b, term, op.location())),
+    });
 }
 
 /// The id of step 3's error at `op`: "'<op>' out-of-bounds access".
@@ -937,47 +958,21 @@ fn check_lane_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c,
     let location = op.location();
     let index: Type = emitter.index_type();
     let context = emitter.context;
-    let bin = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
-        emitter.before(op, operation).result(0).unwrap().into()
-    };
+    let bin = |emitter: &Emitter<'c, 'a>, operation| emitted(emitter, op, operation);
     // Per dim: (index, size - 1).
     let mut dims: Vec<(Value, Value)> = Vec::with_capacity(rank);
     for d in 0..rank {
-        let Some(i) = op.operand_at(1 + d) else {
+        let (Some(i), Some(size)) = (op.operand_at(1 + d), dim_size(op, emitter, memref, d)) else {
             return;
         };
-        let d_const = emitter.constant(op, index, d as i64);
-        let Ok(dim) = melior::ir::operation::OperationBuilder::new("memref.dim", location)
-            .add_operands(&[memref, d_const])
-            .add_results(&[index])
-            .build()
-        else {
-            return;
-        };
-        let size = bin(emitter, dim);
         let one = emitter.constant(op, index, 1);
         dims.push((i, bin(emitter, arith::subi(size, one, location))));
     }
-    let zero = emitter.constant(op, index, 0);
-    let out_of = |emitter: &Emitter<'c, 'a>, i: Value<'c, 'a>, last: Value<'c, 'a>| {
-        let below = bin(
-            emitter,
-            arith::cmpi(context, CmpiPredicate::Slt, i, zero, location),
-        );
-        let above = bin(
-            emitter,
-            arith::cmpi(context, CmpiPredicate::Sgt, i, last, location),
-        );
-        bin(emitter, arith::ori(below, above, location))
-    };
     // The outer dims, for every lane; the innermost, per lane.
     let mut outer: Option<Value> = None;
     for &(i, last) in &dims[..rank - 1] {
-        let term = out_of(emitter, i, last);
-        outer = Some(match outer {
-            None => term,
-            Some(b) => bin(emitter, arith::ori(b, term, location)),
-        });
+        let term = out_of_range(op, emitter, i, last);
+        or_into(op, emitter, &mut outer, term);
     }
     let (inner, inner_last) = dims[rank - 1];
     let i1: Type = melior::ir::r#type::IntegerType::new(context, 1).into();
@@ -1005,15 +1000,12 @@ fn check_lane_access<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c,
             None => emitter.constant(op, index, j),
         };
         let at = bin(emitter, arith::addi(inner, shift, location));
-        let mut lane_out = out_of(emitter, at, inner_last);
+        let mut lane_out = out_of_range(op, emitter, at, inner_last);
         if let Some(outer) = outer {
             lane_out = bin(emitter, arith::ori(lane_out, outer, location));
         }
         let lane_bad = bin(emitter, arith::andi(set, lane_out, location));
-        bad = Some(match bad {
-            None => lane_bad,
-            Some(b) => bin(emitter, arith::ori(b, lane_bad, location)),
-        });
+        or_into(op, emitter, &mut bad, lane_bad);
     }
     if let Some(bad) = bad {
         let id = emitter.constant(op, emitter.i64_type(), id);

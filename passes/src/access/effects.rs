@@ -109,6 +109,16 @@ impl<'c, 'a> OpAccesses<'c, 'a> {
         }
     }
 
+    /// Any memory read (`kind` Read) or written, through a pointer or
+    /// buffer of unknown origin (`through_pointers`) or not.
+    fn all_memory(&mut self, kind: AccessKind, through_pointers: bool) {
+        match kind {
+            AccessKind::Read => self.reads_all = true,
+            AccessKind::Write => self.writes_all = true,
+        }
+        self.through_pointers |= through_pointers;
+    }
+
     /// True if the op accesses no memory.
     pub fn is_empty(&self) -> bool {
         self.accesses.is_empty() && !self.reads_all && !self.writes_all
@@ -468,11 +478,7 @@ fn call_accesses<'c: 'a, 'a>(
                 // The callee's own buffers are none of the caller's
                 // business; a buffer of unknown origin may be any.
                 (None, super::region::RootKind::Other | super::region::RootKind::Choice(_), _) => {
-                    match kind {
-                        AccessKind::Read => out.reads_all = true,
-                        AccessKind::Write => out.writes_all = true,
-                    }
-                    out.through_pointers = true;
+                    out.all_memory(*kind, true);
                 }
                 _ => {}
             }
@@ -765,11 +771,7 @@ fn pointer_access<'c: 'a, 'a>(
     assumed: bool,
 ) {
     let Some(base) = pointer_base(forms, pointer) else {
-        match kind {
-            AccessKind::Read => out.reads_all = true,
-            AccessKind::Write => out.writes_all = true,
-        }
-        out.through_pointers = true;
+        out.all_memory(kind, true);
         return;
     };
     let region = match (base.memref, base.offset, bytes) {
@@ -1205,12 +1207,9 @@ pub fn accesses<'c: 'a, 'a>(forms: &mut Forms, op: &OperationRef<'c, 'a>) -> OpA
                 }
                 continue;
             }
-            match kind {
-                AccessKind::Read => out.reads_all = true,
-                AccessKind::Write => out.writes_all = true,
-            }
             // Any memory, which may be a buffer or pointer the op receives.
-            out.through_pointers |= op.operands().any(|v| is_memref(v) || is_llvm_pointer(v));
+            let received = op.operands().any(|v| is_memref(v) || is_llvm_pointer(v));
+            out.all_memory(kind, received);
             continue;
         };
         // An effect on a value that is no memref (an `!llvm.ptr`, perhaps

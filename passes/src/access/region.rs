@@ -1257,13 +1257,13 @@ fn collapse_shape(
         let Some((&innermost, outer)) = group.split_last() else {
             continue;
         };
-        let Some(size) = static_size(ty, innermost).filter(|_| !outer.is_empty()) else {
-            if outer.is_empty() {
-                out[innermost] = dims[r].clone();
-            }
+        if outer.is_empty() {
+            out[innermost] = dims[r].clone();
             continue;
-        };
-        let Some((row, column)) = one_row(start, *extent, size) else {
+        }
+        let Some((row, column)) =
+            static_size(ty, innermost).and_then(|size| one_row(start, *extent, size))
+        else {
             continue;
         };
         let Some(rows) = single_positions(ty, outer, &row) else {

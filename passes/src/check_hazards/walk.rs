@@ -1176,13 +1176,6 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // exact regions are compared (a hull, as of a masked load or a
             // strided view, meets itself in another thread where the
             // elements interleave).
-            let exact: Vec<bool> = followed
-                .iter()
-                .map(|a| {
-                    super::classes::exact_region(op, a.value)
-                        || super::classes::exact_pointer_access(op, &a.region)
-                })
-                .collect();
             // The same op in another thread: compared where the region is
             // exact, and for a write through a pointer whose elements are
             // not known (all memory, the whole buffer: trial 69, every
@@ -1191,8 +1184,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
             // interleave with the other threads').
             let against_itself: Vec<bool> = followed
                 .iter()
-                .zip(&exact)
-                .map(|(a, exact)| *exact || (a.value.is_none() && a.kind == AccessKind::Write))
+                .map(|a| {
+                    super::classes::exact_region(op, a.value)
+                        || super::classes::exact_pointer_access(op, &a.region)
+                        || (a.value.is_none() && a.kind == AccessKind::Write)
+                })
                 .collect();
             let own = State {
                 instances: Vec::new(),
