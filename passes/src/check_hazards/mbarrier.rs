@@ -140,6 +140,7 @@
 //! steps 5 and 6, [`cases`] step 7; [`residues`], [`pipe`], [`liveness`]
 //! and [`publish`] the parts of the state and the facts for the walk.
 
+use super::names::Name;
 use crate::access::slot::{self, Step};
 use crate::tokens_to_mbarrier::divergence::{divergent_parent, Divergence};
 use apipe_dialect::ops::Checked as _;
@@ -205,13 +206,8 @@ pub(crate) struct Facts {
     stale: Vec<(usize, String)>,
     /// `arms` by arrive, built once the analysis is done ([`Facts::index`]).
     by_arrive: FxHashMap<usize, Armed>,
-    /// Per count value `x` of a `GroupName::Value`: the rings of its arms.
-    value_rings: FxHashMap<usize, Vec<usize>>,
     /// Per arrive (op key): its ring.
     arrive_rings: FxHashMap<usize, usize>,
-    /// Per count value: the one ring whose groups it names ([`Facts::index`]);
-    /// `None` when it could name groups of several.
-    owners: FxHashMap<usize, Option<usize>>,
 }
 
 /// What one arrive arms (`Facts::arms` by arrive).
@@ -219,8 +215,8 @@ pub(crate) struct Facts {
 struct Armed {
     /// Group numbers (sorted).
     numbers: Vec<i64>,
-    /// Count values (sorted).
-    values: Vec<usize>,
+    /// Count values, each with the ring whose groups it counts (sorted).
+    values: Vec<Name>,
 }
 
 /// How a wait or an arrive names its group: the ring and the count value
@@ -239,54 +235,16 @@ impl Facts {
         for (name, arrives) in &self.arms {
             for arrive in arrives {
                 let armed = self.by_arrive.entry(*arrive).or_default();
-                match name {
-                    GroupName::Number(_, n) => armed.numbers.push(*n),
-                    GroupName::Value(_, x) => armed.values.push(*x),
+                match *name {
+                    GroupName::Number(_, n) => armed.numbers.push(n),
+                    GroupName::Value(ring, value) => armed.values.push(Name { ring, value }),
                 }
-            }
-            if let GroupName::Value(r, x) = name {
-                self.value_rings.entry(*x).or_default().push(*r);
             }
         }
         for armed in self.by_arrive.values_mut() {
             armed.numbers.sort_unstable();
             armed.values.sort_unstable();
         }
-        // A value names the groups of one ring only. A value equal to the
-        // counts of two rings at their arrives (the count after one group
-        // of ring B is 1, as is ring A's after one of its groups) would
-        // otherwise name ring A's group too, and a wait on ring B's group
-        // would complete ring A's copies in the walk. The ring whose slots
-        // the value indexes owns it; else the one ring whose count it
-        // equals at arrives; else none.
-        let one = |rings: &[usize]| {
-            rings
-                .first()
-                .copied()
-                .filter(|first| rings.iter().all(|r| r == first))
-        };
-        for (x, rings) in &self.value_rings {
-            self.owners.insert(*x, one(rings));
-        }
-        let mut count_rings: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-        for (arrive, values) in &self.counts {
-            if let Some(ring) = self.arrive_rings.get(arrive) {
-                for x in values {
-                    count_rings.entry(*x).or_default().push(*ring);
-                }
-            }
-        }
-        for (x, rings) in count_rings {
-            self.owners.entry(x).or_insert_with(|| one(&rings));
-        }
-    }
-
-    /// False if the count value `x` may name groups of a ring other than
-    /// `ring` (it indexes or equals the count of another ring at its
-    /// arrives). A value that is neither (a loop's iter_arg that carries a
-    /// count, named through the walk's pass-on) keeps its names.
-    fn may_name(&self, x: usize, ring: usize) -> bool {
-        self.owners.get(&x).is_none_or(|owner| *owner == Some(ring))
     }
 
     /// The arrives that reuse their slot too early and the waits for a
@@ -327,9 +285,9 @@ impl Facts {
     /// The count value whose group the wait `op` names on every path
     /// (step 4: slot `x mod K`, parity `(x div K) & 1` of one count `x`),
     /// if any: the wait completes that group and the older ones.
-    pub fn named_value(&self, op: &OperationRef) -> Option<usize> {
+    pub fn named_value(&self, op: &OperationRef) -> Option<Name> {
         match self.named.get(&op_key(op)).copied().flatten() {
-            Some(GroupName::Value(ring, x)) if self.may_name(x, ring) => Some(x),
+            Some(GroupName::Value(ring, value)) => Some(Name { ring, value }),
             _ => None,
         }
     }
@@ -339,40 +297,50 @@ impl Facts {
     /// else region group `x` is complete. There `n - x > c >= K` (a group
     /// armed before, so `x < n`), and the arrive of group `n - 1` proved
     /// the group `K` back from it, `n - 1 - K >= x`, complete (step 3).
-    pub fn guard_value(&self, op: &OperationRef) -> Option<usize> {
+    pub fn guard_value(&self, op: &OperationRef) -> Option<Name> {
         if self.reuse_unproved {
             return None;
         }
-        let (ring, x) = self.guards.get(&op_key(op)).copied().flatten()?;
-        self.may_name(x, ring).then_some(x)
+        let (ring, value) = self.guards.get(&op_key(op)).copied().flatten()?;
+        Some(Name { ring, value })
     }
 
     /// The numbers of the groups the arrive `op` arms (the n-th arrive of
     /// the ring, when `n` is known), if the function has one ring: every
-    /// count then counts the arrives of that ring.
-    pub fn armed_numbers(&self, op: &OperationRef) -> Vec<i64> {
-        if !self.single_ring {
+    /// count then counts the arrives of that ring. Each with the ring's
+    /// key.
+    pub fn armed_numbers(&self, op: &OperationRef) -> Vec<(usize, i64)> {
+        let key = op_key(op);
+        let (true, Some(&ring)) = (self.single_ring, self.arrive_rings.get(&key)) else {
             return Vec::new();
-        }
-        self.by_arrive
-            .get(&op_key(op))
-            .map_or_else(Vec::new, |armed| armed.numbers.clone())
+        };
+        self.by_arrive.get(&key).map_or_else(Vec::new, |armed| {
+            armed.numbers.iter().map(|n| (ring, *n)).collect()
+        })
     }
 
     /// The count values whose groups the arrive `op` arms (step 3: its slot
-    /// is `x mod K` of a count `x` equal to the ring's arrives so far), each
-    /// a value that names groups of the arrive's ring only.
-    pub fn armed_values(&self, op: &OperationRef) -> Vec<usize> {
+    /// is `x mod K` of a count `x` equal to the ring's arrives so far),
+    /// each named with the arrive's ring: it names groups of that ring only
+    /// (a value equal to the counts of two rings, `%c0` before the first
+    /// group of each, names each ring's group under its own ring).
+    pub fn armed_values(&self, op: &OperationRef) -> Vec<Name> {
         let key = op_key(op);
         let Some(&ring) = self.arrive_rings.get(&key) else {
             return Vec::new();
         };
-        let mut out: Vec<usize> = self
+        let mut out: Vec<Name> = self
             .by_arrive
             .get(&key)
             .map_or_else(Vec::new, |armed| armed.values.clone());
-        out.extend(self.counts.get(&key).into_iter().flatten().copied());
-        out.retain(|x| self.may_name(*x, ring));
+        out.retain(|name| name.ring == ring);
+        out.extend(
+            self.counts
+                .get(&key)
+                .into_iter()
+                .flatten()
+                .map(|&value| Name { ring, value }),
+        );
         out.sort_unstable();
         out.dedup();
         out

@@ -40,13 +40,43 @@
 //! completes.
 
 use super::state::State;
+
+/// A value that names groups ([`Instance::named_by`]): the ring whose
+/// groups it counts (the ring's value key in the mbarrier form; [`TOKENS`]
+/// for a token of the counting and token forms) and the value's key. Two
+/// rings' counts may be one value (`%c0` counts the first group of each):
+/// the ring keeps them apart, so a wait on one ring's group completes what
+/// that ring's arrives named, never what an equal count of another ring
+/// named (trial 72).
+///
+/// [`Instance::named_by`]: super::state::Instance::named_by
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Name {
+    /// The ring's key, or [`TOKENS`].
+    pub ring: usize,
+    /// The value's key ([`value_key`]).
+    pub value: usize,
+}
+
+/// The ring of a token's [`Name`] (no value key is 0).
+pub(crate) const TOKENS: usize = 0;
+
+impl Name {
+    /// The name of the token value `value`.
+    pub(crate) fn token(value: usize) -> Self {
+        Name {
+            ring: TOKENS,
+            value,
+        }
+    }
+}
 use crate::access::values::{constant, defined_inside, value_key};
 use apipe_dialect::ops::Checked as _;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
 /// Step 1: the value `name` names a group at or after every copy of
 /// `queue` in flight in `state`.
-pub(super) fn name_all(state: &mut State, queue: i64, name: usize) {
+pub(super) fn name_all(state: &mut State, queue: i64, name: Name) {
     for instance in &mut state.instances {
         if !instance.unsynced && instance.queue == queue {
             instance.named_by.insert(name);
@@ -54,12 +84,12 @@ pub(super) fn name_all(state: &mut State, queue: i64, name: usize) {
     }
 }
 
-/// Step 1, mbarrier form with one ring: the group number `n` is at or
-/// after every copy in flight in `state`.
-pub(super) fn name_number(state: &mut State, n: i64) {
+/// Step 1, mbarrier form with one ring (`ring`): the group number `n` is
+/// at or after every copy in flight in `state`.
+pub(super) fn name_number(state: &mut State, ring: usize, n: i64) {
     for instance in &mut state.instances {
         if !instance.unsynced {
-            instance.named_numbers.insert(n);
+            instance.named_numbers.insert((ring, n));
         }
     }
 }
@@ -85,16 +115,26 @@ pub(super) fn pass_on(state: &mut State, pairs: &[Passed], scope: Option<&Operat
             .iter()
             .copied()
             .filter(|v| {
-                !pairs.iter().any(|p| p.to == *v) && scope.is_none_or(|s| !defined_inside(*v, s))
+                !pairs.iter().any(|p| p.to == v.value)
+                    && scope.is_none_or(|s| !defined_inside(v.value, s))
             })
             .collect();
         for p in pairs {
-            if old.contains(&p.from)
-                || p.constant
-                    .is_some_and(|c| instance.named_numbers.contains(&c))
-            {
-                instance.named_by.insert(p.to);
-            }
+            // The name keeps its ring: a count passed on counts the same
+            // ring's groups.
+            let rings = old
+                .iter()
+                .filter(|v| v.value == p.from)
+                .map(|v| v.ring)
+                .chain(
+                    instance
+                        .named_numbers
+                        .iter()
+                        .filter(|(_, n)| Some(*n) == p.constant)
+                        .map(|(ring, _)| *ring),
+                );
+            let to: Vec<Name> = rings.map(|ring| Name { ring, value: p.to }).collect();
+            instance.named_by.extend(to);
         }
     }
 }

@@ -124,11 +124,12 @@ pub(super) struct Instance<'c, 'a> {
     /// The values (tokens; counts in the mbarrier form) that name this
     /// copy's group or a newer one of its queue on every path it stands for
     /// ([`super::names`]): a wait on one of them completes it.
-    pub named_by: BTreeSet<usize>,
+    pub named_by: BTreeSet<super::names::Name>,
     /// The group numbers (the n-th arrive on the function's one ring, in
-    /// the mbarrier form) at or after this copy's group on every path: a
-    /// constant count passed on names such a group ([`super::names`]).
-    pub named_numbers: BTreeSet<i64>,
+    /// the mbarrier form), each with its ring's key, at or after this
+    /// copy's group on every path: a constant count passed on names such a
+    /// group ([`super::names`]).
+    pub named_numbers: BTreeSet<(usize, i64)>,
     /// In the mbarrier form: a wait on its phase returned in another
     /// thread (another region of a branch on the thread id), which completes
     /// the copies of every thread that arrived on the phase (PTX ISA

@@ -8,7 +8,7 @@
 
 use super::{
     classes::fresh_id,
-    names,
+    names::{self, Name},
     report::{Hazard, HazardKind, Role},
     state::{key, Count, Instance, Read, State, WaitSeen},
 };
@@ -814,7 +814,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 commit(&op, state);
                 // A counting-form commit has no result.
                 if let Some(token) = op.result_at(0) {
-                    names::name_all(state, attributes::queue(&op), key_of_value(token.into()));
+                    names::name_all(
+                        state,
+                        attributes::queue(&op),
+                        Name::token(key_of_value(token.into())),
+                    );
                 }
             }
             ops::WAIT_GROUP => {
@@ -842,8 +846,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 for value in armed {
                     names::name_all(state, 0, value);
                 }
-                for n in numbers {
-                    names::name_number(state, n);
+                for (ring, n) in numbers {
+                    names::name_number(state, ring, n);
                 }
             }
             ops::MBARRIER_WAIT => {
@@ -1257,7 +1261,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         queue: i64,
         pending: Option<i64>,
         closer: Option<usize>,
-        named: Option<usize>,
+        named: Option<Name>,
     ) {
         let instances = std::mem::take(&mut state.instances);
         let context = self.context(op);
@@ -1376,7 +1380,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             let closer = defining_op(token)
                 .filter(|d| ops::is(d, ops::COMMIT_GROUP))
                 .map(|d| key(&d));
-            let named = Some(key_of_value(token));
+            let named = Some(Name::token(key_of_value(token)));
             if let Some((l, facts)) = self.iteration_split(op, token) {
                 let tau = Lin::symbol(Symbol::Iteration(key(&l)));
                 let last = facts.len() as i64 - 1;
@@ -1432,7 +1436,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         &mut self,
         op: &OperationRef<'c, 'a>,
         state: &mut State<'c, 'a>,
-        named: Option<usize>,
+        named: Option<Name>,
     ) {
         let Some(v) = named else {
             return;
