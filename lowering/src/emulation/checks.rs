@@ -11,6 +11,14 @@
 //!    a step `<= 0` (`== 0` for `unsigned` loops) calls
 //!    `apipe_emu_bad_step(id, step)`: such a loop is undefined behaviour
 //!    in `scf.for` and would not terminate.
+//!    And when the loop runs (`lb < ub`, signed or unsigned as the loop
+//!    compares) and its last induction value plus the step passes the
+//!    largest value of the bounds' type (`lb + ((ub - lb - 1) div step) *
+//!    step > MAX - step`), `apipe_emu_check_failed` ("'scf.for' induction
+//!    variable overflows"): the lowering's `iv + step` would wrap to a
+//!    value below `ub` and the loop would run on (a hang, trial 73: `lb =
+//!    2^63 - 11`, `ub = 2^63 - 1`, step 3). Constant bounds that rule it out
+//!    get no check.
 //! 3. (with bounds checks) `vector.load` / `vector.store`, the set lanes of
 //!    `vector.maskedload` / `maskedstore` / `gather` / `scatter` /
 //!    `expandload` / `compressstore` (1-D masks), and the dims of
@@ -98,6 +106,7 @@ pub fn insert<'c: 'a, 'a>(
             lower_assert(op, emitter);
         } else if ops::is(&op, "scf.for") {
             check_step(op, emitter);
+            check_induction_overflow(op, emitter);
         } else if bounds && VECTOR_ACCESSES.iter().any(|name| ops::is(&op, name)) {
             check_vector_access(op, emitter);
         } else if bounds && LANE_ACCESSES.iter().any(|name| ops::is(&op, name)) {
@@ -210,6 +219,87 @@ fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
     let id = emitter.constant(op, emitter.i64_type(), id);
     let step = emitter.to_i64(op, step);
     emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
+}
+
+/// `value`, a constant of a `width`-bit type, as the loop reads it: its
+/// low `width` bits, sign-extended unless `unsigned`.
+fn at_width(value: i64, width: u32, unsigned: bool) -> i128 {
+    let bits = i128::from(value) & ((1i128 << width) - 1);
+    if !unsigned && bits >> (width - 1) == 1 {
+        bits - (1i128 << width)
+    } else {
+        bits
+    }
+}
+
+/// Step 2, the induction variable's overflow.
+fn check_induction_overflow<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
+    let (Some(lb), Some(ub), Some(step)) = (op.operand_at(0), op.operand_at(1), op.operand_at(2))
+    else {
+        return;
+    };
+    let ty = step.r#type();
+    let width = if ty.is_index() {
+        64
+    } else if let Ok(integer) = IntegerType::try_from(ty) {
+        integer.width()
+    } else {
+        return;
+    };
+    if !(2..=64).contains(&width) {
+        return;
+    }
+    let unsigned = op.attribute("unsignedCmp").is_ok();
+    let max = if unsigned {
+        (1i128 << width) - 1
+    } else {
+        (1i128 << (width - 1)) - 1
+    };
+    let constants = [lb, ub, step].map(|v| constant_value(v).map(|c| at_width(c, width, unsigned)));
+    if let [Some(l), Some(u), Some(s)] = constants {
+        // No iteration, a bad step (the check above), or a last value with
+        // room for the step: nothing to check.
+        if l >= u || s <= 0 || l + (u - l - 1) / s * s <= max - s {
+            return;
+        }
+    }
+    let location = op.location();
+    let message = format!(
+        "'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest {} {ty} value, so the loop would wrap around instead of ending",
+        if unsigned { "unsigned" } else { "signed" }
+    );
+    let id = emitter.id(location, &message);
+    let (less, greater) = if unsigned {
+        (CmpiPredicate::Ult, CmpiPredicate::Ugt)
+    } else {
+        (CmpiPredicate::Slt, CmpiPredicate::Sgt)
+    };
+    let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
+        emitter.before(op, operation).result(0).unwrap().into()
+    };
+    let context = emitter.context;
+    let one = emitter.constant(op, ty, 1);
+    let zero = emitter.constant(op, ty, 0);
+    // The all-ones pattern is the unsigned maximum at every width.
+    let largest = emitter.constant(op, ty, if unsigned { -1 } else { max as i64 });
+    let runs = value(emitter, arith::cmpi(context, less, lb, ub, location));
+    // ub - lb > 0 fits unsigned; a zero step divides by 1 (the step check
+    // stops the program first).
+    let span = value(emitter, arith::subi(ub, lb, location));
+    let span = value(emitter, arith::subi(span, one, location));
+    let zero_step = value(
+        emitter,
+        arith::cmpi(context, CmpiPredicate::Eq, step, zero, location),
+    );
+    let divisor = value(emitter, arith::select(zero_step, one, step, location));
+    let before_last = value(emitter, arith::divui(span, divisor, location));
+    let offset = value(emitter, arith::muli(before_last, step, location));
+    let last = value(emitter, arith::addi(lb, offset, location));
+    let room = value(emitter, arith::subi(largest, step, location));
+    let past = value(emitter, arith::cmpi(context, greater, last, room, location));
+    let overflows = value(emitter, arith::andi(runs, past, location));
+    let id = emitter.constant(op, emitter.i64_type(), id);
+    emitter.call_if(op, overflows, CHECK_FAILED_FN, &[id]);
 }
 
 /// The integer divisions of `arith` (step 6), and whether they are signed.
