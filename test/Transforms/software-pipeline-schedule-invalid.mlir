@@ -120,7 +120,7 @@ func.func @write_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
 // -----
 
 // A store into the copy's own destination before the copy (under a
-// condition): one error, the write's (it was also reported as a read of
+// condition), into an element the copy writes: one error, the write's (it was also reported as a read of
 // the buffer before the copy; trial 8, finding 10).
 func.func @store_into_destination_before_copy(%A: memref<64xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -133,7 +133,7 @@ func.func @store_into_destination_before_copy(%A: memref<64xf32>, %out: memref<1
     %first = arith.cmpi eq, %i, %c0 : index
     // expected-error @+1 {{'scf.if' op writes memory that a later copy of the same iteration may access, but the schedule puts it in stage 1 and the copy in stage 0}}
     scf.if %first {
-      memref.store %f, %buf[%c4] : memref<8xf32>
+      memref.store %f, %buf[%c1] : memref<8xf32>
     }
     %off = arith.muli %i, %c4 : index
     // expected-note @+1 {{the copy}}
@@ -508,4 +508,33 @@ gpu.module @kernels {
     }
     gpu.return
   }
+}
+
+// -----
+
+// A write into the source that the next iteration's copy reads, before the
+// copy: disjoint in one iteration (the schedule's rule passes it), but with
+// 3 stages the next iteration's copy runs before the write (the dependence
+// test refuses; with 2 stages the write runs first in the shared time step:
+// software-pipeline-schedule-beside-copy-run.mlir).
+func.func @store_into_next_source(%A: memref<68xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4xf32>
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> f32 {
+    %off = arith.muli %i, %c4 : index
+    %next = arith.addi %off, %c4 : index
+    // expected-error @+1 {{'memref.store' op in stage 2 writes memory that 'apipe.copy' op in stage 0 reads (its source) 1 iteration later}}
+    memref.store %acc, %A[%next] : memref<68xf32>
+    // expected-note @+1 {{the 'apipe.copy' op of iteration i + 1}}
+    apipe.copy %A[%off], %buf[%c0], 4 : memref<68xf32> to memref<4xf32>
+    %x = memref.load %buf[%c1] : memref<4xf32>
+    %s = arith.addf %acc, %x : f32
+    memref.store %s, %out[%i] : memref<16xf32>
+    scf.yield %s : f32
+  } {apipe.num_stages = 3 : i64}
+  return
 }

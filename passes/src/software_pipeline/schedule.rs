@@ -513,22 +513,42 @@ pub(crate) fn assign<'c: 'a, 'a>(
             if stage[w] <= stage[c] {
                 continue;
             }
-            let conflict = accesses[w].iter().any(|a| {
-                accesses[c].iter().any(|b| {
+            // The same iteration's write and copy: their regions compared
+            // at distance 0 (a store into the destination's other elements
+            // is no conflict; trial 73). Other iterations are the
+            // dependence test's (`super::dependences`), which compares
+            // every pair at every distance under the schedule.
+            let mut conflict = false;
+            'pairs: for (a, a_op) in accesses[w].iter().zip(&nested[w]) {
+                for (b, b_op) in accesses[c].iter().zip(&nested[c]) {
                     let b_any = b.reads_all || b.writes_all || !b.accesses.is_empty();
-                    (a.writes_all && b_any)
-                        || a.accesses
-                            .iter()
-                            .filter(|x| x.kind == AccessKind::Write)
-                            .any(|x| {
-                                b.reads_all
-                                    || b.writes_all
-                                    || b.accesses
-                                        .iter()
-                                        .any(|y| access::may_alias(&x.region.root, &y.region.root))
-                            })
-                })
-            });
+                    if a.writes_all && b_any {
+                        conflict = true;
+                        break 'pairs;
+                    }
+                    for x in a.accesses.iter().filter(|x| x.kind == AccessKind::Write) {
+                        if b.reads_all || b.writes_all {
+                            conflict = true;
+                            break 'pairs;
+                        }
+                        for y in &b.accesses {
+                            if access::may_alias(&x.region.root, &y.region.root)
+                                && access::may_depend_at(
+                                    &mut cache.forms,
+                                    (&x.region, Some(a_op)),
+                                    (&y.region, Some(b_op)),
+                                    loop_op,
+                                    access::IterationDistance::Exactly(0),
+                                )
+                                .may()
+                            {
+                                conflict = true;
+                                break 'pairs;
+                            }
+                        }
+                    }
+                }
+            }
             if conflict {
                 let copy = nested[c].iter().find(|o| ops::is(*o, ops::COPY)).unwrap();
                 diagnostic::emit(
