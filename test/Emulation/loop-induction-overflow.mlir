@@ -10,6 +10,7 @@
 // RUN: not apipe-run %s -e i8_signed 2>&1 | FileCheck %s --check-prefix=I8
 // RUN: not apipe-run %s -e i8_unsigned 2>&1 | FileCheck %s --check-prefix=U8
 // RUN: not apipe-run %s -e constant_bounds 2>&1 | FileCheck %s --check-prefix=CONST
+// RUN: not apipe-run %s -e negative_i32_step 2>&1 | FileCheck %s --check-prefix=STEP
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -87,7 +88,7 @@ func.func @main() {
   return
 }
 
-// INDEX: loop-induction-overflow.mlir:21:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest signed index value, so the loop would wrap around instead of ending
+// INDEX: loop-induction-overflow.mlir:22:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest signed index value, so the loop would wrap around instead of ending
 func.func @index_step_3() {
   %lb = arith.constant 9223372036854775796 : index
   %max = arith.constant 9223372036854775807 : index
@@ -98,7 +99,7 @@ func.func @index_step_3() {
 }
 
 // 120, 123, 126; 126 + 3 > 127.
-// I8: loop-induction-overflow.mlir:31:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest signed i8 value
+// I8: loop-induction-overflow.mlir:32:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest signed i8 value
 func.func @i8_signed() {
   %i120 = arith.constant 120 : i8
   %i127 = arith.constant 127 : i8
@@ -109,7 +110,7 @@ func.func @i8_signed() {
 }
 
 // 250 to 255 step 6: 250 + 6 > 255.
-// U8: loop-induction-overflow.mlir:41:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest unsigned i8 value
+// U8: loop-induction-overflow.mlir:42:8: error: 'scf.for' induction variable overflows: the last iteration's value plus the step passes the largest unsigned i8 value
 func.func @i8_unsigned() {
   %u250 = arith.constant 250 : i8
   %u255 = arith.constant 255 : i8
@@ -129,6 +130,23 @@ func.func @constant_bounds() {
   %ub = arith.constant 127 : i8
   %step = arith.constant 10 : i8
   %r = scf.for %i = %lb to %ub step %step iter_args(%n = %c0) -> i64 : i8 {
+    %m = arith.addi %n, %c1 : i64
+    scf.yield %m : i64
+  }
+  func.call @printI64(%r) : (i64) -> ()
+  return
+}
+
+// A non-positive step is reported as the loop reads it: -1, not the
+// unsigned 4294967295 of its i32 bits (trial 74).
+// STEP: loop-induction-overflow.mlir:[[# @LINE + 7]]:8: error: 'scf.for' with step -1: the step must be positive
+func.func @negative_i32_step() {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %lb = arith.constant 0 : i32
+  %ub = arith.constant 5 : i32
+  %step = arith.constant -1 : i32
+  %r = scf.for %i = %lb to %ub step %step iter_args(%n = %c0) -> i64 : i32 {
     %m = arith.addi %n, %c1 : i64
     scf.yield %m : i64
   }

@@ -538,3 +538,28 @@ func.func @store_into_next_source(%A: memref<68xf32> {llvm.noalias}, %out: memre
   } {apipe.num_stages = 3 : i64}
   return
 }
+
+// -----
+
+// A view of the copied buffer made before the copy, and a store through
+// it: the view is the op refused, and the message says it makes a view
+// (it read "'memref.subview' op reads a buffer", trial 74).
+func.func @view_before_copy(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  %tile = memref.alloc() : memref<8xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    // expected-error @+1 {{'memref.subview' op makes a view of a buffer before the copy of the same iteration writes it; the pipeliner keeps one value per copied buffer and rewrites its accesses to the iteration's version, which a view made before the copy does not follow; make the view after the copy, or access the buffer itself}}
+    %sv = memref.subview %tile[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+    memref.store %f, %sv[%c1] : memref<4xf32, strided<[1], offset: 4>>
+    %off = arith.muli %i, %c4 : index
+    // expected-note @+1 {{the copy}}
+    apipe.copy %A[%off], %tile[%c0], 4 : memref<64xf32> to memref<8xf32>
+    %x = memref.load %tile[%c1] : memref<8xf32>
+    memref.store %x, %out[%i] : memref<16xf32>
+  } {apipe.num_stages = 3 : i64}
+  return
+}

@@ -217,8 +217,26 @@ fn check_step<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a>) {
         .unwrap()
         .into();
     let id = emitter.constant(op, emitter.i64_type(), id);
-    let step = emitter.to_i64(op, step);
+    // The step as the loop reads it: a signed loop's `-1 : i32` is -1, not
+    // 4294967295 (trial 74), and an `i1` step `true` is -1.
+    let step = if unsigned || step.r#type().is_index() {
+        emitter.to_i64(op, step)
+    } else {
+        emitter.to_i64_signed(op, step)
+    };
     emitter.call_if(op, bad, BAD_STEP_FN, &[id, step]);
+}
+
+/// The width in bits of an `index` (64, as the emulator lowers it) or
+/// integer type; `None` for other types (vectors are not checked).
+fn scalar_width(ty: Type) -> Option<u32> {
+    if ty.is_index() {
+        Some(64)
+    } else {
+        IntegerType::try_from(ty)
+            .ok()
+            .map(|integer| integer.width())
+    }
 }
 
 /// `value`, a constant of a `width`-bit type, as the loop reads it: its
@@ -239,11 +257,7 @@ fn check_induction_overflow<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emit
         return;
     };
     let ty = step.r#type();
-    let width = if ty.is_index() {
-        64
-    } else if let Ok(integer) = IntegerType::try_from(ty) {
-        integer.width()
-    } else {
+    let Some(width) = scalar_width(ty) else {
         return;
     };
     if !(2..=64).contains(&width) {
@@ -319,11 +333,7 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
         return;
     };
     let ty = divisor.r#type();
-    let width = if ty.is_index() {
-        64
-    } else if let Ok(integer) = IntegerType::try_from(ty) {
-        integer.width()
-    } else {
+    let Some(width) = scalar_width(ty) else {
         return;
     };
     let name = ops::name(&op);

@@ -144,6 +144,17 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.before(op, operation).result(0).unwrap().into()
     }
 
+    /// `value` (an integer of at most 64 bits) sign-extended to an `i64`,
+    /// inserted before `op`.
+    pub fn to_i64_signed(&self, op: OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        let i64_type = self.i64_type();
+        if value.r#type() == i64_type {
+            return value;
+        }
+        let operation = arith::extsi(value, i64_type, op.location());
+        self.before(op, operation).result(0).unwrap().into()
+    }
+
     /// Declares `name` (once) as a private function of `inputs` to
     /// `results`; with `c_interface`, memref arguments pass through MLIR's C
     /// interface (a pointer to the descriptor, `_mlir_ciface_<name>`).

@@ -491,13 +491,25 @@ pub(crate) fn assign<'c: 'a, 'a>(
                 })
             });
             if reads {
+                // A view made before the copy (a subview or cast that a
+                // store then writes through) reads nothing itself: said so
+                // (trial 74: "'memref.subview' op reads a buffer").
+                let view = apipe_dialect::effects::view_source(&body[k]).is_some();
+                let message = if view {
+                    format!(
+                        "'{}' op makes a view of a buffer before the copy of the same iteration writes it; the pipeliner keeps one value per copied buffer and rewrites its accesses to the iteration's version, which a view made before the copy does not follow; make the view after the copy, or access the buffer itself",
+                        ops::name(&body[k])
+                    )
+                } else {
+                    format!(
+                        "'{}' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep: each iteration's copy gets a version of its own, so no schedule, automatic or annotated, keeps this read); move it after the copy, or carry the previous iteration's value in an iter_arg",
+                        ops::name(&body[k])
+                    )
+                };
                 diagnostic::emit(
                     body[k].location(),
                     diagnostic::Severity::Error,
-                    &format!(
-                        "'{}' op reads a buffer before the copy of the same iteration writes it (it reads the previous iteration's data, which multi-buffering does not keep: each iteration's copy gets a version of its own, so no schedule, automatic or annotated, keeps this read); move it after the copy, or carry the previous iteration's value in an iter_arg",
-                        ops::name(&body[k])
-                    ),
+                    &message,
                     &[(copy.location(), "the copy")],
                 );
                 ok = false;
