@@ -25,6 +25,8 @@
 //!      memory (`3` or `#gpu.address_space<workgroup>`), both memrefs have a
 //!      unit innermost stride, and neither address is misaligned for the
 //!      copy size where its offset is known at compile time;
+//!    - every `wait_group` count fits an i32 (`numGroups`, and PTX
+//!      `cp.async.wait_group`'s count);
 //!    - every workgroup `memref.alloc` / `alloca` sits in the entry block of
 //!      a `gpu.func` kernel with a static shape
 //!      (`apipe_passes::workgroup_memory`);
@@ -258,6 +260,19 @@ fn check(nested: &[OperationRef]) -> bool {
         if ops::is(op, ops::COPY) {
             for message in cp_async::check_copy(op, cp_async::Rules::All) {
                 fail(message);
+            }
+        }
+        // `numGroups` is an i32 (NVGPUOps.td), as is the count of PTX
+        // `cp.async.wait_group` (`llvm.nvvm.cp.async.wait.group(i32)`): a
+        // larger count was cut to its low 32 bits (2^32 + 1 became 1, 2^31
+        // a negative count; trial 75).
+        if ops::is(op, ops::WAIT_GROUP) {
+            let pending = attributes::integer(op, attributes::PENDING).unwrap_or(0);
+            if pending > i64::from(i32::MAX) {
+                fail(format!(
+                    "'apipe.wait_group' op pending = {pending} does not fit the 32-bit count of 'nvgpu.device_async_wait' (numGroups) and PTX cp.async.wait_group (at most {}); a count above the groups committed before it waits for nothing: remove the wait or lower the count",
+                    i32::MAX
+                ));
             }
         }
         if workgroup_memory::is_workgroup_alloc(op) {

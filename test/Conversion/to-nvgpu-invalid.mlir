@@ -188,3 +188,21 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A count above the i32 of numGroups and of PTX cp.async.wait_group: it
+// was cut to its low 32 bits (2^32 + 1 became numGroups = 1, 2^31 a
+// negative count; trial 75). The largest i32 count still exports.
+gpu.module @m {
+  gpu.func @huge_count(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) kernel {
+    apipe.copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
+    apipe.commit_group
+    // expected-error @+1 {{'apipe.wait_group' op pending = 4294967297 does not fit the 32-bit count of 'nvgpu.device_async_wait' (numGroups) and PTX cp.async.wait_group (at most 2147483647); a count above the groups committed before it waits for nothing: remove the wait or lower the count}}
+    apipe.wait_group 4294967297
+    // expected-error @+1 {{'apipe.wait_group' op pending = 2147483648 does not fit}}
+    apipe.wait_group 2147483648
+    apipe.wait_group 2147483647
+    gpu.return
+  }
+}

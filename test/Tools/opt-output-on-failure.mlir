@@ -7,6 +7,15 @@
 // RUN: not FileCheck %s --allow-empty --check-prefix=EXISTS --input-file=%t.fail
 // RUN: not apipe-opt --split-input-file %s -o %t.split-fail
 // RUN: not FileCheck %s --allow-empty --check-prefix=EXISTS --input-file=%t.split-fail
+// Nor an earlier run's: an existing `-o` file is removed, as mlir-opt
+// removes its output file unless the run succeeds (it stayed, and a build
+// took the stale output for this run's; trial 75).
+// RUN: echo stale > %t.stale
+// RUN: not apipe-opt %s -o %t.stale
+// RUN: not FileCheck %s --allow-empty --check-prefix=EXISTS --input-file=%t.stale
+// RUN: echo stale > %t.split-stale
+// RUN: not apipe-opt --split-input-file %s -o %t.split-stale
+// RUN: not FileCheck %s --allow-empty --check-prefix=EXISTS --input-file=%t.split-stale
 // EXISTS-NOT: {{never-printed-marker}}
 
 func.func @fine() {

@@ -254,11 +254,24 @@ fn run(cli: &Cli, pass_flags: &[PassFlag]) -> Result<bool, Error> {
             .write_all(&output)
             .map_err(Error::Stdout)?;
     } else if ok {
-        // As mlir-opt: a failed run leaves no output file behind.
         std::fs::write(&cli.output, &output).map_err(|source| Error::WriteOutput {
             path: cli.output.clone(),
             source,
         })?;
+    } else {
+        // As mlir-opt (its output file is removed unless the run
+        // succeeds): a failed run leaves no output file behind, not even
+        // an earlier run's, which a build would take for this one's
+        // (trial 75).
+        match std::fs::remove_file(&cli.output) {
+            Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::WriteOutput {
+                    path: cli.output.clone(),
+                    source,
+                });
+            }
+            _ => {}
+        }
     }
     Ok(ok)
 }
