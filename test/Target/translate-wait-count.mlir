@@ -6,6 +6,11 @@
 // RUN: not apipe-translate %t.huge.mlir --sm=80 --sync=counting 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: sed -e 's/PENDING/4294967297/' %s > %t.wrap.mlir
 // RUN: not apipe-translate %t.wrap.mlir --sm=80 --sync=counting 2>&1 | FileCheck %s --check-prefix=WRAP
+// A failed run leaves no -o file behind, not even an earlier run's (as
+// mlir-translate):
+// RUN: echo stale > %t.ptx
+// RUN: not apipe-translate %t.wrap.mlir --sm=80 --sync=counting -o %t.ptx
+// RUN: not test -e %t.ptx
 // RUN: sed -e 's/PENDING/2147483647/' %s > %t.fits.mlir
 // RUN: apipe-translate %t.fits.mlir --sm=80 --sync=counting | FileCheck %s --check-prefix=FITS
 

@@ -259,19 +259,9 @@ fn run(cli: &Cli, pass_flags: &[PassFlag]) -> Result<bool, Error> {
             source,
         })?;
     } else {
-        // As mlir-opt (its output file is removed unless the run
-        // succeeds): a failed run leaves no output file behind, not even
-        // an earlier run's, which a build would take for this one's
-        // (trial 75).
-        match std::fs::remove_file(&cli.output) {
-            Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
-                return Err(Error::WriteOutput {
-                    path: cli.output.clone(),
-                    source,
-                });
-            }
-            _ => {}
-        }
+        // As mlir-opt: no output file after a failed run, not even an
+        // earlier run's (trial 75).
+        source::remove_failed_output(&cli.output)?;
     }
     Ok(ok)
 }

@@ -122,3 +122,25 @@ mod tests {
         assert_eq!(input.chunks(false), vec![input.text.clone()]);
     }
 }
+
+/// Removes the output file `path` after a failed run (nothing for `-`, or
+/// a file that does not exist), as `mlir-opt` and `mlir-translate` do
+/// (their `ToolOutputFile` is deleted unless the run succeeds): an earlier
+/// run's output is not left behind for a build to take as this run's.
+///
+/// # Errors
+/// [`crate::Error::WriteOutput`] if the file exists and cannot be removed.
+pub fn remove_failed_output(path: &str) -> Result<(), crate::Error> {
+    if path == "-" {
+        return Ok(());
+    }
+    match std::fs::remove_file(path) {
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+            Err(crate::Error::WriteOutput {
+                path: path.to_owned(),
+                source,
+            })
+        }
+        _ => Ok(()),
+    }
+}

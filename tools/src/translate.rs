@@ -135,9 +135,18 @@ fn run(cli: &Cli) -> Result<bool, crate::Error> {
     report(&mut records, &input);
     let output = match result {
         Ok(Some(output)) => output,
-        Ok(None) => return Ok(false),
-        Err(Error::Reported { .. }) if !records.is_empty() => return Ok(false),
-        Err(error) => return Err(error.into()),
+        Ok(None) => {
+            crate::source::remove_failed_output(&cli.output)?;
+            return Ok(false);
+        }
+        Err(Error::Reported { .. }) if !records.is_empty() => {
+            crate::source::remove_failed_output(&cli.output)?;
+            return Ok(false);
+        }
+        Err(error) => {
+            crate::source::remove_failed_output(&cli.output)?;
+            return Err(error.into());
+        }
     };
     let bytes = match output {
         Output::Text(text) => text.into_bytes(),
