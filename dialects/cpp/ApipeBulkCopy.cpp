@@ -51,7 +51,8 @@ ParseResult BulkCopyOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc dstLoc = parser.getCurrentLocation();
   if (parser.parseOperand(dst) ||
       parser.parseOperandList(dstIndices, AsmParser::Delimiter::Square) ||
-      parser.parseComma() || parser.parseInteger(elements) ||
+      parser.parseComma() ||
+      parseCountInteger(parser, elements, "elements") ||
       parser.parseComma() || parser.parseOperand(ring) ||
       parser.parseLSquare() || parser.parseOperand(slot) ||
       parser.parseRSquare())

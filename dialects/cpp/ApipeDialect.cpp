@@ -87,6 +87,16 @@ static std::optional<std::pair<int64_t, int64_t>> copyRanks(Type src,
   return std::make_pair(srcType.getRank(), dstType.getRank());
 }
 
+ParseResult mlir::apipe::parseCountInteger(OpAsmParser &parser,
+                                           int64_t &value, StringRef name) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("true")) ||
+      succeeded(parser.parseOptionalKeyword("false")))
+    return parser.emitError(loc, "expected an integer for '")
+           << name << "', got a boolean";
+  return parser.parseInteger(value);
+}
+
 ParseResult CopyOp::parse(OpAsmParser &parser, OperationState &result) {
   using Operand = OpAsmParser::UnresolvedOperand;
   Operand src, dst;
@@ -101,7 +111,8 @@ ParseResult CopyOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc dstLoc = parser.getCurrentLocation();
   if (parser.parseOperand(dst) ||
       parser.parseOperandList(dstIndices, AsmParser::Delimiter::Square) ||
-      parser.parseComma() || parser.parseInteger(elements))
+      parser.parseComma() ||
+      parseCountInteger(parser, elements, "elements"))
     return failure();
   Builder &builder = parser.getBuilder();
   result.addAttribute(getElementsAttrName(result.name),
@@ -114,7 +125,7 @@ ParseResult CopyOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   if (succeeded(parser.parseOptionalKeyword("queue"))) {
     int64_t queue = 0;
-    if (parser.parseInteger(queue))
+    if (parseCountInteger(parser, queue, "queue"))
       return failure();
     result.addAttribute(getQueueAttrName(result.name),
                         builder.getI64IntegerAttr(queue));

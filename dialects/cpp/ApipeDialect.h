@@ -24,4 +24,13 @@
 #define GET_OP_CLASSES
 #include "ApipeOps.h.inc"
 
+namespace mlir::apipe {
+/// Parses the integer of the custom form's `name` (`elements`, `queue`).
+/// `OpAsmParser::parseInteger` also reads `true` and `false` (as -1 and 0);
+/// they are refused here, as the `I64Attr` of the declarative formats
+/// refuses them (`apipe.copy ... queue false` was queue 0).
+ParseResult parseCountInteger(OpAsmParser &parser, int64_t &value,
+                              StringRef name);
+} // namespace mlir::apipe
+
 #endif // APIPE_DIALECT_H

@@ -221,7 +221,8 @@ fn check(function: &OperationRef, synchronizing: Option<&FxHashSet<String>>) -> 
             diagnostic::error(
                 op.location(),
                 &format!(
-                    "'{name}' op commits groups inside its regions: counting-to-tokens carries tokens \
+                    "'{name}' op commits groups inside its regions: the token form \
+                     (apipe-counting-to-tokens, which apipe-merge-queues also runs) carries tokens \
                      only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region"
                 ),
             );

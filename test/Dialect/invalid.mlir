@@ -429,3 +429,23 @@ func.func @in_launch(%n: index) {
   apipe.wait_group -1
   return
 }
+
+// -----
+
+// The custom form's counts are integers: `true` / `false`, which
+// OpAsmParser::parseInteger reads as -1 / 0, are refused as the declarative
+// formats of the other ops refuse them (`queue false` was queue 0; trial
+// 75).
+func.func @boolean_queue(%A: memref<64xf32>, %b: memref<4xf32, 3>, %i: index) {
+  // expected-error @+1 {{custom op 'apipe.copy' expected an integer for 'queue', got a boolean}}
+  apipe.copy %A[%i], %b[%i], 4 queue false : memref<64xf32> to memref<4xf32, 3>
+  return
+}
+
+// -----
+
+func.func @boolean_elements(%A: memref<64xf32>, %b: memref<4xf32, 3>, %i: index) {
+  // expected-error @+1 {{custom op 'apipe.copy' expected an integer for 'elements', got a boolean}}
+  apipe.copy %A[%i], %b[%i], true : memref<64xf32> to memref<4xf32, 3>
+  return
+}

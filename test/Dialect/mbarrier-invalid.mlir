@@ -103,7 +103,7 @@ func.func @wait_parity_not_i1(%ring: memref<2xi64, 3>, %s: index, %p: i32) {
 // -----
 
 func.func @bulk_copy_not_multiple_of_16_bytes(%A: memref<64xf32>, %buf: memref<64xf32, 3>, %ring: memref<2xi64, 3>, %i: index, %s: index) {
-  // expected-error @+1 {{'apipe.bulk_copy' op moves 96 bits: a bulk copy moves a positive multiple of 16 bytes, at most 1048575 bytes}}
+  // expected-error @+1 {{'apipe.bulk_copy' op moves 12 bytes: a bulk copy moves a positive multiple of 16 bytes, at most 1048575 bytes}}
   apipe.bulk_copy %A[%i], %buf[%i], 3, %ring[%s] : memref<64xf32> to memref<64xf32, 3>, memref<2xi64, 3>
   return
 }

@@ -5,7 +5,7 @@
 func.func @commit_inside_scf_parallel(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op commits groups inside its regions: counting-to-tokens carries tokens only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region}}
+  // expected-error @+1 {{'scf.parallel' op commits groups inside its regions: the token form (apipe-counting-to-tokens, which apipe-merge-queues also runs) carries tokens only through scf.for, scf.if, scf.index_switch, scf.while and scf.execute_region}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     apipe.commit_group queue 1
     scf.reduce
