@@ -16,6 +16,20 @@
 // RUN: echo stale > %t.split-stale
 // RUN: not apipe-opt --split-input-file %s -o %t.split-stale
 // RUN: not FileCheck %s --allow-empty --check-prefix=EXISTS --input-file=%t.split-stale
+// Only a regular file is removed: a device (`-o /dev/null`, which a run as
+// root deleted before this check), a FIFO or a symbolic link stays, as
+// LLVM's ToolOutputFile leaves special files alone.
+// RUN: rm -f %t.fifo %t.link %t.target
+// RUN: mkfifo %t.fifo
+// RUN: not apipe-opt %s -o %t.fifo
+// RUN: test -p %t.fifo
+// RUN: echo target > %t.target
+// RUN: ln -s %t.target %t.link
+// RUN: not apipe-opt %s -o %t.link
+// RUN: test -L %t.link
+// RUN: test -s %t.target
+// RUN: not apipe-opt %s -o /dev/null
+// RUN: test -c /dev/null
 // EXISTS-NOT: {{never-printed-marker}}
 
 func.func @fine() {

@@ -123,15 +123,18 @@ mod tests {
     }
 }
 
-/// Removes the output file `path` after a failed run (nothing for `-`, or
-/// a file that does not exist), as `mlir-opt` and `mlir-translate` do
+/// Removes the output file `path` after a failed run (nothing for `-`, a
+/// file that does not exist, or anything but a regular file), as `mlir-opt` and `mlir-translate` do
 /// (their `ToolOutputFile` is deleted unless the run succeeds): an earlier
 /// run's output is not left behind for a build to take as this run's.
 ///
 /// # Errors
 /// [`crate::Error::WriteOutput`] if the file exists and cannot be removed.
 pub fn remove_failed_output(path: &str) -> Result<(), crate::Error> {
-    if path == "-" {
+    // Only a regular file: `-o /dev/null` (a device), a FIFO or a link
+    // stays, as LLVM's ToolOutputFile leaves special files alone.
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    if path == "-" || !regular {
         return Ok(());
     }
     match std::fs::remove_file(path) {
