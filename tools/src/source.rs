@@ -107,26 +107,11 @@ pub fn last_parse_succeeded() -> Option<bool> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunks_keep_line_numbers() {
-        let input = Input {
-            name: "x".into(),
-            text: "a\n// -----\nb\nc\n// -----\nd\n".into(),
-        };
-        let chunks = input.chunks(true);
-        assert_eq!(chunks, vec!["a\n", "\n\nb\nc\n", "\n\n\n\n\nd\n"]);
-        assert_eq!(input.chunks(false), vec![input.text.clone()]);
-    }
-}
-
 /// Removes the output file `path` after a failed run (nothing for `-`, a
-/// file that does not exist, or anything but a regular file), as `mlir-opt` and `mlir-translate` do
-/// (their `ToolOutputFile` is deleted unless the run succeeds): an earlier
-/// run's output is not left behind for a build to take as this run's.
+/// file that does not exist, or anything but a regular file), as
+/// `mlir-opt` and `mlir-translate` do (their `ToolOutputFile` is deleted
+/// unless the run succeeds): an earlier run's output is not left behind for
+/// a build to take as this run's.
 ///
 /// # Errors
 /// [`crate::Error::WriteOutput`] if the file exists and cannot be removed.
@@ -145,5 +130,21 @@ pub fn remove_failed_output(path: &str) -> Result<(), crate::Error> {
             })
         }
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_keep_line_numbers() {
+        let input = Input {
+            name: "x".into(),
+            text: "a\n// -----\nb\nc\n// -----\nd\n".into(),
+        };
+        let chunks = input.chunks(true);
+        assert_eq!(chunks, vec!["a\n", "\n\nb\nc\n", "\n\n\n\n\nd\n"]);
+        assert_eq!(input.chunks(false), vec![input.text.clone()]);
     }
 }

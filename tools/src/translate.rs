@@ -135,17 +135,13 @@ fn run(cli: &Cli) -> Result<bool, crate::Error> {
     report(&mut records, &input);
     let output = match result {
         Ok(Some(output)) => output,
-        Ok(None) => {
+        failed => {
             crate::source::remove_failed_output(&cli.output)?;
-            return Ok(false);
-        }
-        Err(Error::Reported { .. }) if !records.is_empty() => {
-            crate::source::remove_failed_output(&cli.output)?;
-            return Ok(false);
-        }
-        Err(error) => {
-            crate::source::remove_failed_output(&cli.output)?;
-            return Err(error.into());
+            return match failed {
+                Err(Error::Reported { .. }) if !records.is_empty() => Ok(false),
+                Err(error) => Err(error.into()),
+                Ok(_) => Ok(false),
+            };
         }
     };
     let bytes = match output {

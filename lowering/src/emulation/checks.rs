@@ -288,9 +288,7 @@ fn check_induction_overflow<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emit
     } else {
         (CmpiPredicate::Slt, CmpiPredicate::Sgt)
     };
-    let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
-        emitter.before(op, operation).result(0).unwrap().into()
-    };
+    let value = |emitter: &Emitter<'c, 'a>, operation| emitted(emitter, op, operation);
     let context = emitter.context;
     let one = emitter.constant(op, ty, 1);
     let zero = emitter.constant(op, ty, 0);
@@ -342,14 +340,8 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
     let compare =
         |emitter: &mut Emitter<'c, 'a>, value: Value<'c, 'a>, with: i64| -> Value<'c, 'a> {
             let with = emitter.constant(op, ty, with);
-            emitter
-                .before(
-                    op,
-                    arith::cmpi(emitter.context, CmpiPredicate::Eq, value, with, location),
-                )
-                .result(0)
-                .unwrap()
-                .into()
+            let equal = arith::cmpi(emitter.context, CmpiPredicate::Eq, value, with, location);
+            emitted(emitter, op, equal)
         };
     if constant.is_none_or(|d| d == 0) {
         let id = emitter.id(location, &format!("'{name}' division by zero"));
@@ -373,9 +365,7 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
             let one = emitter.constant(op, ty, 1);
             let zero = emitter.constant(op, ty, 0);
             let shift = emitter.constant(op, ty, i64::from(width) - 1);
-            let value = |emitter: &Emitter<'c, 'a>, operation| -> Value<'c, 'a> {
-                emitter.before(op, operation).result(0).unwrap().into()
-            };
+            let value = |emitter: &Emitter<'c, 'a>, operation| emitted(emitter, op, operation);
             let minimum = value(emitter, arith::shli(one, shift, location));
             let minus_one = value(emitter, arith::subi(zero, one, location));
             (
@@ -401,11 +391,7 @@ fn check_division<'c, 'a>(op: OperationRef<'c, 'a>, emitter: &mut Emitter<'c, 'a
                 ),
             )
         };
-        let overflow: Value = emitter
-            .before(op, arith::andi(minimum, minus_one, location))
-            .result(0)
-            .unwrap()
-            .into();
+        let overflow = emitted(emitter, op, arith::andi(minimum, minus_one, location));
         let id = emitter.constant(op, emitter.i64_type(), id);
         emitter.call_if(op, overflow, CHECK_FAILED_FN, &[id]);
     }

@@ -40,6 +40,9 @@
 //! completes.
 
 use super::state::State;
+use crate::access::values::{constant, defined_inside, value_key};
+use apipe_dialect::ops::Checked as _;
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
 /// A value that names groups ([`Instance::named_by`]): the ring whose
 /// groups it counts (the ring's value key in the mbarrier form; [`TOKENS`]
@@ -70,9 +73,6 @@ impl Name {
         }
     }
 }
-use crate::access::values::{constant, defined_inside, value_key};
-use apipe_dialect::ops::Checked as _;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
 /// Step 1: the value `name` names a group at or after every copy of
 /// `queue` in flight in `state`.
@@ -133,8 +133,9 @@ pub(super) fn pass_on(state: &mut State, pairs: &[Passed], scope: Option<&Operat
                         .filter(|(_, n)| Some(*n) == p.constant)
                         .map(|(ring, _)| *ring),
                 );
-            let to: Vec<Name> = rings.map(|ring| Name { ring, value: p.to }).collect();
-            instance.named_by.extend(to);
+            instance
+                .named_by
+                .extend(rings.map(|ring| Name { ring, value: p.to }));
         }
     }
 }

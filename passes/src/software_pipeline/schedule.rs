@@ -297,6 +297,38 @@ pub(crate) fn waited_queues(loop_op: &OperationRef) -> Vec<i64> {
     out
 }
 
+/// True if op `a` (with its accesses) may write memory that op `b`, a copy
+/// of the same iteration of `loop_op`, reads or writes (step 5).
+fn writes_into_copy<'c: 'a, 'a>(
+    forms: &mut access::Forms,
+    loop_op: &OperationRef<'c, 'a>,
+    (a, a_op): (&Rc<OpAccesses<'c, 'a>>, &OperationRef<'c, 'a>),
+    (b, b_op): (&Rc<OpAccesses<'c, 'a>>, &OperationRef<'c, 'a>),
+) -> bool {
+    let b_any = b.reads_all || b.writes_all || !b.accesses.is_empty();
+    if a.writes_all && b_any {
+        return true;
+    }
+    a.accesses
+        .iter()
+        .filter(|x| x.kind == AccessKind::Write)
+        .any(|x| {
+            b.reads_all
+                || b.writes_all
+                || b.accesses.iter().any(|y| {
+                    access::may_alias(&x.region.root, &y.region.root)
+                        && access::may_depend_at(
+                            forms,
+                            (&x.region, Some(a_op)),
+                            (&y.region, Some(b_op)),
+                            loop_op,
+                            access::IterationDistance::Exactly(0),
+                        )
+                        .may()
+                })
+        })
+}
+
 /// The stage and order of every op of `loop_op` for `num_stages` stages
 /// (steps 1-7). Emits located errors and returns `Err` when the loop cannot
 /// be scheduled.
@@ -530,37 +562,12 @@ pub(crate) fn assign<'c: 'a, 'a>(
             // is no conflict; trial 73). Other iterations are the
             // dependence test's (`super::dependences`), which compares
             // every pair at every distance under the schedule.
-            let mut conflict = false;
-            'pairs: for (a, a_op) in accesses[w].iter().zip(&nested[w]) {
-                for (b, b_op) in accesses[c].iter().zip(&nested[c]) {
-                    let b_any = b.reads_all || b.writes_all || !b.accesses.is_empty();
-                    if a.writes_all && b_any {
-                        conflict = true;
-                        break 'pairs;
-                    }
-                    for x in a.accesses.iter().filter(|x| x.kind == AccessKind::Write) {
-                        if b.reads_all || b.writes_all {
-                            conflict = true;
-                            break 'pairs;
-                        }
-                        for y in &b.accesses {
-                            if access::may_alias(&x.region.root, &y.region.root)
-                                && access::may_depend_at(
-                                    &mut cache.forms,
-                                    (&x.region, Some(a_op)),
-                                    (&y.region, Some(b_op)),
-                                    loop_op,
-                                    access::IterationDistance::Exactly(0),
-                                )
-                                .may()
-                            {
-                                conflict = true;
-                                break 'pairs;
-                            }
-                        }
-                    }
-                }
-            }
+            let conflict = accesses[w].iter().zip(&nested[w]).any(|write| {
+                accesses[c]
+                    .iter()
+                    .zip(&nested[c])
+                    .any(|copy| writes_into_copy(&mut cache.forms, loop_op, write, copy))
+            });
             if conflict {
                 let copy = nested[c].iter().find(|o| ops::is(*o, ops::COPY)).unwrap();
                 diagnostic::emit(
