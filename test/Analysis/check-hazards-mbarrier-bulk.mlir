@@ -12,7 +12,7 @@
 // RUN: sed -e '/expect_tx %%ring\[%%slot\], 2048/d' %s | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEXPECT
 // NOEXPECT: <stdin>:57:7: error: 'apipe.mbarrier_arrive_copies' op arrives on a group whose transaction bytes do not balance in this thread: on some path the bytes expected (apipe.mbarrier_expect_tx) minus those its bulk copies complete on the slot are between -2048 and 0
 // RUN: sed -e 's/512, %%ring\[%%slot\] :/512, %%ring[%%slot1] :/' %s | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLOT
-// SLOT: <stdin>:56:9: error: 'apipe.bulk_copy' op completes its bytes on a slot that is not provably the ring's next slot (the number of earlier arrives on it, mod 3): expected `count mod 3` (`arith.remui`) of the ring's count
+// SLOT: <stdin>:56:9: error: 'apipe.bulk_copy' op completes its bytes on slot 1, but on some path its bytes count on group 0 of its ring, whose slot is 0 (of 3): the slot is out of step with the ring's arrivals
 // RUN: sed -e 's/^\( *\)apipe.mbarrier_wait %%ring\[%%ws\], %%parity.*$/\1%%early = memref.load %%buf[%%c0, %%lane] : memref<3x512xf32, 3>\n&/' %s | not apipe-opt - --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --check-prefix=EARLY
 // EARLY: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
 // EARLY: note: the async copy still in flight

@@ -103,10 +103,11 @@
 //!    armed more than `c` arrives ago, and the arrive of group `n - 1`
 //!    proved the group K back from it complete (step 3). Branches join as interval hulls; a value that is a constant
 //!    on one side gets its `δ_r` from that side's `n_r`.
-//! 6. `scf.for` / `scf.while`: the header is the join of the entry and the
-//!    back edge (for an `scf.for` of constant trip count T <= 8
-//!    ([`SHORT_LOOP`]), the join of the T states at the tops of its
-//!    iterations, unwidened), iterated to a fixed point (widened after 2 rounds: a bound
+//! 6. `scf.for` / `scf.while`: an `scf.for` of constant trip count T <= 8
+//!    ([`SHORT_LOOP`]) is followed iteration by iteration, each one
+//!    checked (a drain loop's pipeline state names another group in each
+//!    iteration). Otherwise the header is the join of the entry and the
+//!    back edge, iterated to a fixed point (widened after 2 rounds: a bound
 //!    that still moves becomes infinite; the values of a window the loop
 //!    passes on unchanged from iter_arg to iter_arg ([`carried_window`])
 //!    one round later per place; with a constant trip count T, `n_r`
@@ -168,6 +169,11 @@ use ring_map::RingMap;
 use values::{divu, remu, slot_base, unsigned_is_floor};
 use wait::{enumerate, slot_form};
 
+/// A wait's `pending` in one iteration of a loop followed iteration by
+/// iteration: `None` until a visit records it, then that visit's `pending`
+/// (joined with the later visits').
+type IterationPending = Option<Option<i64>>;
+
 /// What the walk needs from this analysis.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
@@ -175,6 +181,10 @@ pub(crate) struct Facts {
     /// those with more than `pending` groups committed after them (on any
     /// ring); `None`: none proved.
     pending: FxHashMap<usize, Option<i64>>,
+    /// Per wait directly in a loop followed iteration by iteration (step
+    /// 6): the loop's key and `pending` by iteration, joined over the
+    /// visits as `pending` is (`None` inside: not visited, or none proved).
+    by_iteration: FxHashMap<usize, (usize, Vec<IterationPending>)>,
     /// Per wait: the group it names, when every path names it through
     /// one count value or one constant group number (step 4).
     named: FxHashMap<usize, Option<GroupName>>,
@@ -280,6 +290,17 @@ impl Facts {
     /// The `pending` of the wait `op` (step 4).
     pub fn pending(&self, op: &OperationRef) -> Option<i64> {
         self.pending.get(&op_key(op)).copied().flatten()
+    }
+
+    /// The `pending` of the wait `op` in each iteration of the loop (its
+    /// key) that holds it directly, when that loop has a constant trip
+    /// count of at most [`SHORT_LOOP`] (step 6: a drain loop's wait
+    /// completes one group more in each iteration); `None` in an
+    /// iteration where none is proved.
+    pub fn pending_by_iteration(&self, op: &OperationRef) -> Option<(usize, Vec<Option<i64>>)> {
+        self.by_iteration
+            .get(&op_key(op))
+            .map(|(l, by)| (*l, by.iter().map(|p| p.flatten()).collect()))
     }
 
     /// The count value whose group the wait `op` names on every path
@@ -389,6 +410,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         failed: FxHashSet::default(),
         soft: FxHashSet::default(),
         visited: FxHashSet::default(),
+        iteration: None,
         log: Vec::new(),
         liveness: Liveness::default(),
         budget: Budget::default(),
@@ -435,7 +457,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
 const INF: i64 = i64::MAX / 4;
 
 /// Loops of a constant trip count up to this are followed iteration by
-/// iteration (step 6) rather than by a widening fixed point.
+/// iteration, each checked (step 6), rather than by a widening fixed point.
 const SHORT_LOOP: i64 = 8;
 
 /// The most groups back per ring whose followers the state records
@@ -1082,6 +1104,9 @@ struct Analysis<'c, 'a> {
     log: Vec<(usize, String)>,
     /// Waits recorded at least once (their facts are joined over visits).
     visited: FxHashSet<usize>,
+    /// The innermost loop followed iteration by iteration (step 6) being
+    /// walked: its key, the iteration and the trip count.
+    iteration: Option<(usize, usize, usize)>,
     /// Which values a state still needs ([`liveness`]).
     liveness: Liveness,
     /// Per dimension, whether threads may differ there when the kernel
@@ -1429,6 +1454,29 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
         };
         self.facts.pending.insert(key, joined);
+        // Directly in a loop followed iteration by iteration: this
+        // iteration's `pending` too.
+        let Some((l, i, trips)) = self.iteration else {
+            return;
+        };
+        let direct = ops::ancestors(op)
+            .find(|p| matches!(ops::name(p), "scf.for" | "scf.while"))
+            .is_some_and(|p| op_key(&p) == l);
+        if !direct {
+            return;
+        }
+        let entry = self
+            .facts
+            .by_iteration
+            .entry(key)
+            .or_insert_with(|| (l, vec![None; trips]));
+        if let Some(slot) = entry.1.get_mut(i) {
+            *slot = Some(match (*slot, pending) {
+                (None, p) => p,
+                (Some(Some(a)), Some(b)) => Some(a.max(b)),
+                _ => None,
+            });
+        }
     }
 }
 

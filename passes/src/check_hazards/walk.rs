@@ -856,9 +856,30 @@ impl<'c, 'a> Analysis<'c, 'a> {
                     .as_ref()
                     .map(|f| (f.pending(&op), f.closers(&op).to_vec(), f.named_value(&op)))
                     .unwrap_or_default();
-                self.complete(&op, state, 0, pending, closers.first().copied(), named);
-                for closer in closers.iter().skip(1) {
-                    self.complete(&op, state, 0, None, Some(*closer), None);
+                // In a short loop followed iteration by iteration (a drain
+                // loop): each iteration's own `pending`.
+                let by_iteration = self
+                    .mbarrier
+                    .as_ref()
+                    .and_then(|f| f.pending_by_iteration(&op))
+                    .and_then(|(l, by)| {
+                        let l = ops::ancestors(&op).find(|p| key(p) == l)?;
+                        crate::access::values::loop_step(&l)?;
+                        Some((l, by))
+                    });
+                let complete = |this: &mut Self, pending, state: &mut State<'c, 'a>| {
+                    this.complete(&op, state, 0, pending, closers.first().copied(), named);
+                    for closer in closers.iter().skip(1) {
+                        this.complete(&op, state, 0, None, Some(*closer), None);
+                    }
+                };
+                match by_iteration {
+                    Some((l, by)) => {
+                        self.split_by_iteration(&op, state, &l, by.len(), |this, i, part| {
+                            complete(this, by[i], part)
+                        })
+                    }
+                    None => complete(self, pending, state),
                 }
             }
             "gpu.barrier" => barrier(state),
@@ -1382,44 +1403,17 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 .map(|d| key(&d));
             let named = Some(Name::token(key_of_value(token)));
             if let Some((l, facts)) = self.iteration_split(op, token) {
-                let tau = Lin::symbol(Symbol::Iteration(key(&l)));
-                let last = facts.len() as i64 - 1;
-                let instances = std::mem::take(&mut state.instances);
-                let context = self.context(op);
-                let mut out = Vec::new();
-                for (i, fact) in (0i64..).zip(facts) {
-                    // τ = i, or τ >= i for the last part.
-                    let mut guard = vec![Constraint::NonNeg(tau.offset(-i).unwrap())];
-                    if i < last {
-                        guard.push(Constraint::NonNeg(
-                            tau.scaled(-1).unwrap().offset(i).unwrap(),
-                        ));
-                    }
-                    let mut part = State::default();
-                    for instance in &instances {
-                        let mut system = context.clone();
-                        system.extend(instance.when.iter().cloned());
-                        system.extend(guard.iter().cloned());
-                        self.cache.forms.add_facts(&mut system);
-                        if system.feasible().may() {
-                            let mut instance = instance.clone();
-                            instance.constrain(guard.iter().cloned());
-                            part.instances.push(instance);
-                        }
-                    }
+                self.split_by_iteration(op, state, &l, facts.len(), |this, i, part| {
                     // No fact: not reached in such an iteration as far as
                     // the analysis knows; nothing is completed.
-                    if let Some(fact) = fact {
-                        let pending = pending_of(&fact);
-                        self.complete(op, &mut part, fact.queue, pending, closer, named);
-                    } else {
-                        self.complete_named(op, &mut part, named);
+                    match &facts[i] {
+                        Some(fact) => {
+                            let pending = pending_of(fact);
+                            this.complete(op, part, fact.queue, pending, closer, named);
+                        }
+                        None => this.complete_named(op, part, named),
                     }
-                    out.extend(part.instances);
-                }
-                for instance in out {
-                    state.add(instance);
-                }
+                });
                 continue;
             }
             let Some(fact) = self.tokens.token_fact(op, token) else {
@@ -1427,6 +1421,52 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 continue;
             };
             self.complete(op, state, fact.queue, pending_of(&fact), closer, named);
+        }
+    }
+
+    /// The instances of `state` split by the iteration `τ_L` of the loop
+    /// `l` (its iterations are `τ_L`: a constant positive step): `τ_L = 0`,
+    /// ..., `τ_L = parts - 2`, `τ_L >= parts - 1`, each part (the instances
+    /// that may be in it, constrained to it) completed by `each(i)` at the
+    /// wait `op`, then joined again.
+    fn split_by_iteration(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        state: &mut State<'c, 'a>,
+        l: &OperationRef<'c, 'a>,
+        parts: usize,
+        mut each: impl FnMut(&mut Self, usize, &mut State<'c, 'a>),
+    ) {
+        let tau = Lin::symbol(Symbol::Iteration(key(l)));
+        let last = parts as i64 - 1;
+        let instances = std::mem::take(&mut state.instances);
+        let context = self.context(op);
+        let mut out = Vec::new();
+        for i in 0..=last {
+            // τ = i, or τ >= i for the last part.
+            let mut guard = vec![Constraint::NonNeg(tau.offset(-i).unwrap())];
+            if i < last {
+                guard.push(Constraint::NonNeg(
+                    tau.scaled(-1).unwrap().offset(i).unwrap(),
+                ));
+            }
+            let mut part = State::default();
+            for instance in &instances {
+                let mut system = context.clone();
+                system.extend(instance.when.iter().cloned());
+                system.extend(guard.iter().cloned());
+                self.cache.forms.add_facts(&mut system);
+                if system.feasible().may() {
+                    let mut instance = instance.clone();
+                    instance.constrain(guard.iter().cloned());
+                    part.instances.push(instance);
+                }
+            }
+            each(self, i as usize, &mut part);
+            out.extend(part.instances);
+        }
+        for instance in out {
+            state.add(instance);
         }
     }
 

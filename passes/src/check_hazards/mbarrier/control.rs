@@ -176,6 +176,25 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 .filter(|t| (1..INF).contains(t)),
             _ => None,
         };
+        // A loop of constant bounds that runs no iteration (a prologue of
+        // K - 1 = 0 groups): its results are its inits.
+        let never = match bounds.as_slice() {
+            [Some(l), Some(u), Some(s)] => {
+                crate::trip_count::trip_count(*l, *u, *s, false) == Some(0)
+            }
+            _ => false,
+        };
+        if never {
+            let inits: Vec<Val> = op
+                .operands()
+                .skip(3)
+                .map(|v| self.get(state, v).clone())
+                .collect();
+            for (r, v) in op.results().zip(inits) {
+                state.vals.insert(value_key(r.into()), v);
+            }
+            return;
+        }
         let iv_range = match bounds.as_slice() {
             [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
             _ => Itv::TOP,
@@ -208,44 +227,51 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             s
         };
-        // A short loop of constant trip count T: the states at the top of
-        // its T iterations, joined without widening (exact for T = 1,
-        // where no back edge is taken); else a fixed point.
-        let mut header = match trips {
+        // A short loop of constant trip count T: its T iterations one after
+        // the other, each checked (exact: a pipeline state that advances
+        // in a drain loop names another group in each iteration, which no
+        // join of the iterations' states names).
+        let mut exit = match trips {
             Some(t) if (1..=SHORT_LOOP).contains(&t) => {
-                let mut header = entry.clone();
+                let outer = self.iteration;
                 let mut top = entry.clone();
-                for _ in 1..t {
+                for i in 1..t {
                     if self.over_budget(op) {
                         break;
                     }
-                    self.quiet += 1;
+                    self.iteration = Some((op_key(op), (i - 1) as usize, t as usize));
                     top = back(self, &top);
-                    self.quiet -= 1;
-                    header = header.join(&top, false);
                 }
-                header
+                self.iteration = Some((op_key(op), (t - 1) as usize, t as usize));
+                let mut exit = top;
+                self.block(body, &mut exit);
+                self.iteration = outer;
+                exit
             }
-            _ => self.fixed_point(op, entry.clone(), back),
+            _ => {
+                let mut header = self.fixed_point(op, entry.clone(), back);
+                // A constant trip count T bounds the arrives before an
+                // iteration: at most T - 1 iterations' worth more than at
+                // the entry (each arrive op of the body runs at most once
+                // per iteration, unless it is in a nested loop); so it
+                // bounds the count and the distance of the oldest group not
+                // known complete.
+                if let Some(trips) = trips {
+                    self.bound_by_iterations(op, &entry, &mut header, trips - 1, false);
+                }
+                // The final round: checks and facts.
+                let mut exit = header;
+                self.block(body, &mut exit);
+                // The exit follows the last of the T iterations: the
+                // arrives of every iteration's body are behind it, those
+                // directly in the body once each (an exact count after a
+                // loop of unconditional arrives).
+                if let Some(trips) = trips {
+                    self.bound_by_iterations(op, &entry, &mut exit, trips, true);
+                }
+                exit
+            }
         };
-        // A constant trip count T bounds the arrives before an iteration:
-        // at most T - 1 iterations' worth more than at the entry (each
-        // arrive op of the body runs at most once per iteration, unless
-        // it is in a nested loop); so it bounds the count and the distance
-        // of the oldest group not known complete.
-        if let Some(trips) = trips {
-            self.bound_by_iterations(op, &entry, &mut header, trips - 1, false);
-        }
-        // The final round: checks and facts.
-        let mut exit = header.clone();
-        self.block(body, &mut exit);
-        // The exit follows the last of the T iterations: the arrives of
-        // every iteration's body are behind it, those directly in the body
-        // once each (an exact count after a loop of unconditional
-        // arrives).
-        if let Some(trips) = trips {
-            self.bound_by_iterations(op, &entry, &mut exit, trips, true);
-        }
         self.yield_results(op, body, &mut exit);
         // Not known to run: the loop may be skipped.
         if trips.is_none() {

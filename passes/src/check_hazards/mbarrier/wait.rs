@@ -237,6 +237,18 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         if let Some(p) = pending {
             self.complete_earlier_groups(state, ring, p);
         }
+        // Several rings: the same from what is known complete on every
+        // ring, sharper when the named group's followers vary over the
+        // paths (a ring whose prologue arrives apart from the other ring's:
+        // fewer groups follow it in the first iteration than later). One
+        // ring: `d.hi - 1` is exact already.
+        let pending = match (
+            pending,
+            (!single).then(|| pending_after_done(state)).flatten(),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         self.record(op, pending);
     }
 
@@ -385,4 +397,35 @@ mod tests {
         let k = 1i64 << 31;
         assert_eq!(latest_group(3, 1, 1, k), 1 - k);
     }
+}
+
+/// The least `pending` that the groups known complete allow (step 4): a
+/// copy completes when more than `pending` groups (of any ring) were
+/// committed after its own group, so `pending` must be at least 1 more
+/// than the followers of every group not known complete. On each ring the
+/// oldest such group is the one at ring distance `done - 1` (every group at
+/// distance `>= done` is complete), and older groups have more followers:
+/// `pending = 1 + max over rings of hist[done - 2].hi`, and at least 0: a
+/// copy that no arrive has closed yet (count 0) is in no phase. `None` where a ring's oldest such group is beyond its
+/// history or its followers are unbounded.
+fn pending_after_done(state: &State) -> Option<i64> {
+    let mut most = 0;
+    for (_, r) in state.rings.iter() {
+        if r.done >= INF {
+            return None;
+        }
+        if r.done <= 1 {
+            continue;
+        }
+        let followers = *r.hist.get((r.done - 2) as usize)?;
+        // `[INF, INF]`: no such group on any path.
+        if followers.lo >= INF {
+            continue;
+        }
+        if followers.hi >= INF || followers.lo <= -INF {
+            return None;
+        }
+        most = most.max(followers.hi + 1);
+    }
+    Some(most)
 }
