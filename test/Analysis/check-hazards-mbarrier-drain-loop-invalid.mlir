@@ -1,7 +1,10 @@
 // apipe-check-hazards, mbarrier form: the broken twins of
 // check-hazards-mbarrier-drain-loop.mlir's @pipe3 (ring of 3 slots,
 // prologue loop of 2 groups, drain loop of 2 waits) and @pipe1, each
-// reported at the op that makes it wrong.
+// reported at the op that makes it wrong; and waits after a prologue loop
+// on its first group only (trial 77: an arrive visited once per iteration
+// armed both groups' numbers, and the wait on the first completed the
+// second's copy), with their correct twin.
 // RUN: not apipe-opt %s --split-input-file --apipe-check-hazards -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 
 // The drain runs one iteration: the last group stays in flight when the
@@ -356,5 +359,98 @@ func.func @pipe1_no_wait(%A: memref<64xf32>, %out: memref<16xf32>, %n: index) {
     %ncp = arith.xori %cp, %w2 : i1
     scf.yield %nci, %ncp : index, i1
   }
+  return
+}
+
+// -----
+
+// A prologue loop of 2 groups, then a wait on the first group only: the
+// second group's copy (into buf[1]) is still in flight at the read. The
+// loop's arrive arms group 0 in its first iteration and group 1 in its
+// second, so it names neither.
+// CHECK: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK-NEXT: %x = memref.load %buf[%c1]
+// CHECK: error: 'memref.dealloc' op writes a buffer region that an async copy may still be writing (its destination)
+func.func @wait_on_the_first_group(%A: memref<8xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %false = arith.constant false
+  %ring = memref.alloca() : memref<3xi64, 3>
+  %buf = memref.alloc() : memref<3xf32, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  %p:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%pi = %c0, %pp = %false) -> (index, i1) {
+    apipe.copy %A[%i], %buf[%i], 1 : memref<8xf32> to memref<3xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%pi] : memref<3xi64, 3>
+    %n1 = arith.addi %pi, %c1 : index
+    %w = arith.cmpi eq, %n1, %c3 : index
+    %ni = arith.select %w, %c0, %n1 : index
+    %np = arith.xori %pp, %w : i1
+    scf.yield %ni, %np : index, i1
+  }
+  apipe.mbarrier_wait %ring[%c0], %false : memref<3xi64, 3>
+  %x = memref.load %buf[%c1] : memref<3xf32, 3>
+  memref.store %x, %out[%c0] : memref<1xf32>
+  memref.dealloc %buf : memref<3xf32, 3>
+  return
+}
+
+// -----
+
+// The same with the slot computed from a count carried by the loop
+// (`count mod 3`).
+// CHECK: error: 'memref.load' op reads a buffer region that an async copy may still be writing (read-after-write)
+// CHECK-NEXT: %x = memref.load %buf[%c1]
+// CHECK: error: 'memref.dealloc' op writes a buffer region that an async copy may still be writing (its destination)
+func.func @wait_on_the_first_count(%A: memref<8xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %false = arith.constant false
+  %ring = memref.alloca() : memref<3xi64, 3>
+  %buf = memref.alloc() : memref<3xf32, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  %n = scf.for %i = %c0 to %c2 step %c1 iter_args(%count = %c0) -> (index) {
+    apipe.copy %A[%i], %buf[%i], 1 : memref<8xf32> to memref<3xf32, 3>
+    %s = arith.remui %count, %c3 : index
+    apipe.mbarrier_arrive_copies %ring[%s] : memref<3xi64, 3>
+    %next = arith.addi %count, %c1 : index
+    scf.yield %next : index
+  }
+  apipe.mbarrier_wait %ring[%c0], %false : memref<3xi64, 3>
+  %x = memref.load %buf[%c1] : memref<3xf32, 3>
+  memref.store %x, %out[%c0] : memref<1xf32>
+  memref.dealloc %buf : memref<3xf32, 3>
+  return
+}
+
+// -----
+
+// Its correct twin waits on the second group (slot 1, phase 0), which
+// completes both: silent.
+func.func @wait_on_the_last_group(%A: memref<8xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %false = arith.constant false
+  %ring = memref.alloca() : memref<3xi64, 3>
+  %buf = memref.alloc() : memref<3xf32, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  %p:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%pi = %c0, %pp = %false) -> (index, i1) {
+    apipe.copy %A[%i], %buf[%i], 1 : memref<8xf32> to memref<3xf32, 3>
+    apipe.mbarrier_arrive_copies %ring[%pi] : memref<3xi64, 3>
+    %n1 = arith.addi %pi, %c1 : index
+    %w = arith.cmpi eq, %n1, %c3 : index
+    %ni = arith.select %w, %c0, %n1 : index
+    %np = arith.xori %pp, %w : i1
+    scf.yield %ni, %np : index, i1
+  }
+  apipe.mbarrier_wait %ring[%c1], %false : memref<3xi64, 3>
+  %x = memref.load %buf[%c1] : memref<3xf32, 3>
+  memref.store %x, %out[%c0] : memref<1xf32>
+  memref.dealloc %buf : memref<3xf32, 3>
   return
 }

@@ -218,6 +218,9 @@ pub(crate) struct Facts {
     by_arrive: FxHashMap<usize, Armed>,
     /// Per arrive (op key): its ring.
     arrive_rings: FxHashMap<usize, usize>,
+    /// Per arrive: the number of the group it arms, the same on every
+    /// visit (`None`: unknown on some visit, or another on another).
+    numbers: FxHashMap<usize, Option<i64>>,
 }
 
 /// What one arrive arms (`Facts::arms` by arrive).
@@ -242,6 +245,18 @@ impl Facts {
     /// known: a query per arrive then costs the arrive's own groups, not
     /// every group of the function.
     fn index(&mut self) {
+        // Step 3's numbered groups: an arrive arms group n if it arms it on
+        // every visit; one that armed two numbers (once per iteration of a
+        // loop) arms neither: a wait on the first would complete the
+        // copies of the second.
+        for (arrive, number) in &self.numbers {
+            if let (Some(n), Some(&ring)) = (number, self.arrive_rings.get(arrive)) {
+                let arms = self.arms.entry(GroupName::Number(ring, *n)).or_default();
+                if !arms.contains(arrive) {
+                    arms.push(*arrive);
+                }
+            }
+        }
         for (name, arrives) in &self.arms {
             for arrive in arrives {
                 let armed = self.by_arrive.entry(*arrive).or_default();

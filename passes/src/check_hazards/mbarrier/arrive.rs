@@ -22,10 +22,16 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
         }
         let r = state.rings[&ring].clone();
-        if let Some(n) = r.n.as_exact() {
-            self.arm(GroupName::Number(ring, n), op);
-        }
         if self.quiet == 0 {
+            // The group's number, if this arrive arms the same one on every
+            // visit (a loop followed iteration by iteration visits it once
+            // per iteration, each with another number): `Facts::index`
+            // arms it then.
+            let number = r.n.as_exact();
+            let known = self.facts.numbers.entry(op_key(op)).or_insert(number);
+            if *known != number {
+                *known = None;
+            }
             self.facts.arrive_rings.insert(op_key(op), ring);
             // The values equal to the count here: the group's number.
             let mut now: Vec<usize> = state
