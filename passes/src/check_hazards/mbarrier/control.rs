@@ -169,27 +169,22 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                     .filter(|_| !crate::trip_count::is_unsigned(op))
             })
             .collect();
-        // The trip count when constant and positive, without overflow.
-        let trips = match bounds.as_slice() {
-            [Some(l), Some(u), Some(s)] => crate::trip_count::trip_count(*l, *u, *s, false)
-                .and_then(|t| i64::try_from(t).ok())
-                .filter(|t| (1..INF).contains(t)),
+        // The trip count when constant, without overflow.
+        let count = match bounds.as_slice() {
+            [Some(l), Some(u), Some(s)] => {
+                crate::trip_count::trip_count(*l, *u, *s, false).and_then(|t| i64::try_from(t).ok())
+            }
             _ => None,
         };
+        let trips = count.filter(|t| (1..INF).contains(t));
+        let inits: Vec<Val> = op
+            .operands()
+            .skip(3)
+            .map(|v| self.get(state, v).clone())
+            .collect();
         // A loop of constant bounds that runs no iteration (a prologue of
         // K - 1 = 0 groups): its results are its inits.
-        let never = match bounds.as_slice() {
-            [Some(l), Some(u), Some(s)] => {
-                crate::trip_count::trip_count(*l, *u, *s, false) == Some(0)
-            }
-            _ => false,
-        };
-        if never {
-            let inits: Vec<Val> = op
-                .operands()
-                .skip(3)
-                .map(|v| self.get(state, v).clone())
-                .collect();
+        if count == Some(0) {
             for (r, v) in op.results().zip(inits) {
                 state.vals.insert(value_key(r.into()), v);
             }
@@ -199,11 +194,6 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             [Some(l), Some(u), _] if u > l => Itv { lo: *l, hi: u - 1 },
             _ => Itv::TOP,
         };
-        let inits: Vec<Val> = op
-            .operands()
-            .skip(3)
-            .map(|v| self.get(state, v).clone())
-            .collect();
         let mut entry = state.clone();
         entry.vals.insert(
             value_key(body.argument(0).unwrap().into()),
