@@ -472,15 +472,69 @@ pub fn functions_where<'c: 'a, 'a>(
             }
         }
     }
-    loop {
-        let before = out.len();
-        for (symbol, callees) in &callers {
-            if !out.contains(symbol) && callees.iter().any(|c| out.contains(c)) {
-                out.insert(symbol.clone());
+    close_over_calls(&mut out, &callers);
+    out
+}
+
+/// [`functions_where`] for several tests of an op's name at once (one set
+/// per test, in order), over `functions`: every function of the top-level
+/// op, each with its nested ops (as [`functions`] and
+/// [`ops::nested_ops`] give them). Each op's name is read once, and its
+/// `callee` only if it is a call: the module is not walked again per test.
+pub fn functions_where_named<'c: 'a, 'a>(
+    functions: &[(OperationRef<'c, 'a>, &[OperationRef<'c, 'a>])],
+    tests: &[&dyn Fn(&str) -> bool],
+) -> Vec<FxHashSet<String>> {
+    let mut out = vec![FxHashSet::default(); tests.len()];
+    // Per test: the named functions that do not contain a match
+    // themselves, with the callees of their calls.
+    let mut callers: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); tests.len()];
+    for (function, nested) in functions {
+        let Some(symbol) = symbol_name(function) else {
+            continue;
+        };
+        let mut found = vec![false; tests.len()];
+        let mut callees = Vec::new();
+        for o in nested.iter() {
+            let name = ops::name(o);
+            if matches!(name, "func.call" | "llvm.call" | "func.call_indirect") {
+                match callee(o).filter(|_| name != "func.call_indirect") {
+                    Some(c) => callees.push(c),
+                    // An unknown call ([`unknown_call`]) may reach any.
+                    None => found.fill(true),
+                }
+            }
+            for (f, test) in found.iter_mut().zip(tests) {
+                *f |= test(name);
             }
         }
-        if out.len() == before {
-            return out;
+        for (i, found) in found.into_iter().enumerate() {
+            if found {
+                out[i].insert(symbol.clone());
+            } else if !callees.is_empty() {
+                callers[i].push((symbol.clone(), callees.clone()));
+            }
+        }
+    }
+    for (out, callers) in out.iter_mut().zip(&callers) {
+        close_over_calls(out, callers);
+    }
+    out
+}
+
+/// Adds to `reaching` each function of `callers` (symbol, callees) that
+/// calls one in `reaching`, to a fixed point (a chain `@h1 -> @g` counts as
+/// `@g` does).
+fn close_over_calls(reaching: &mut FxHashSet<String>, callers: &[(String, Vec<String>)]) {
+    loop {
+        let before = reaching.len();
+        for (symbol, callees) in callers {
+            if !reaching.contains(symbol) && callees.iter().any(|c| reaching.contains(c)) {
+                reaching.insert(symbol.clone());
+            }
+        }
+        if reaching.len() == before {
+            return;
         }
     }
 }

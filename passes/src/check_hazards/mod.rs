@@ -250,36 +250,66 @@ pub fn find_all_hazards<'c: 'a, 'a>(
 ) -> (Vec<Hazard<'c, 'a>>, Result<(), Reported>) {
     let mut out = Vec::new();
     let mut ok = true;
-    // Once for the module: per function it would make the check quadratic
-    // in the number of functions.
-    let committing = std::rc::Rc::new(group_distance::functions_containing(
-        root,
-        &[apipe_dialect::ops::COMMIT_GROUP],
-    ));
-    let functions: Vec<_> = group_distance::functions(root)
+    let functions: Vec<Function> = group_distance::functions(root)
         .into_iter()
-        .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
+        .map(Function::of)
         .collect();
+    // The functions that commit, that hold apipe ops, and that issue
+    // copies, or may reach one that does through calls. Once for the
+    // module, each op's name read once: per function it would make the
+    // check quadratic in the number of functions.
+    // SAFETY: `root` is live.
+    let root_op = unsafe { OperationRef::from_raw(root.to_raw()) };
+    let [committing, with_async, issuing] = if apipe_dialect::ops::outermost(&root_op) == root_op {
+        let pairs: Vec<_> = functions
+            .iter()
+            .map(|f| (f.op, f.nested.as_slice()))
+            .collect();
+        let tests: [&dyn Fn(&str) -> bool; 3] = [
+            &|name| name == apipe_dialect::ops::COMMIT_GROUP,
+            &|name| name.starts_with("apipe."),
+            &|name| name == apipe_dialect::ops::COPY || name == apipe_dialect::ops::BULK_COPY,
+        ];
+        let mut sets = group_distance::functions_where_named(&pairs, &tests).into_iter();
+        std::array::from_fn(|_| sets.next().unwrap_or_default())
+    } else {
+        // Nested in a larger op: its calls may reach functions outside.
+        [
+            group_distance::functions_containing(root, &[apipe_dialect::ops::COMMIT_GROUP]),
+            group_distance::functions_where(root, apipe_dialect::ops::is_apipe),
+            group_distance::functions_containing(
+                root,
+                &[apipe_dialect::ops::COPY, apipe_dialect::ops::BULK_COPY],
+            ),
+        ]
+    };
+    let committing = std::rc::Rc::new(committing);
     // Calls resolved once, by symbol table (a module's `@k` and a
     // `gpu.module`'s `@k` are different functions).
     let calls = std::rc::Rc::new(resolve_calls(&functions));
     let indirect = std::rc::Rc::new(resolve_indirect_calls(&functions));
     let names: rustc_hash::FxHashMap<usize, String> = functions
         .iter()
-        .filter_map(|(f, _)| Some((op_key(f), group_distance::symbol_name(f)?)))
+        .filter_map(|f| Some((op_key(&f.op), group_distance::symbol_name(&f.op)?)))
         .collect();
     // Each function is checked on its own: a kernel that calls a function
     // with apipe ops would have that function's copies in flight, and
     // thread-dependent arguments in it, unseen. Refused at the call.
-    let with_async = group_distance::functions_where(root, apipe_dialect::ops::is_apipe);
     // The functions refused at such a call: not walked (their hazards
     // would miss what the callee leaves in flight).
     let mut refused: rustc_hash::FxHashSet<usize> = Default::default();
     if !with_async.is_empty() {
-        for call in apipe_dialect::ops::self_and_nested_ops(root) {
-            let through_value = group_distance::unknown_call(&call);
-            if !(group_distance::is_call(&call) || through_value)
-                || !apipe_dialect::ops::in_gpu_code(&call)
+        // Every call of the module once (a function nested in another,
+        // a `gpu.launch`, lists its calls again), in the module's order.
+        let mut seen = rustc_hash::FxHashSet::default();
+        for call in functions
+            .iter()
+            .flat_map(|f| &f.links)
+            .filter(|c| seen.insert(op_key(c)))
+        {
+            let through_value = group_distance::unknown_call(call);
+            if !(group_distance::is_call(call) || through_value)
+                || !apipe_dialect::ops::in_gpu_code(call)
             {
                 continue;
             }
@@ -290,14 +320,14 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             // ops).
             let callee = if through_value {
                 indirect
-                    .get(&op_key(&call))
+                    .get(&op_key(call))
                     .into_iter()
                     .flatten()
                     .filter_map(|f| names.get(f))
                     .any(|name| with_async.contains(name))
                     .then(|| "a function through a value, which may be one that".to_owned())
             } else {
-                group_distance::callee(&call)
+                group_distance::callee(call)
                     .filter(|c| with_async.contains(c))
                     .map(|c| format!("@{c}, which"))
             };
@@ -306,11 +336,11 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                     call.location(),
                     &format!(
                         "'{}' op in GPU code calls {callee} has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)",
-                        apipe_dialect::ops::name(&call)
+                        apipe_dialect::ops::name(call)
                     ),
                 );
                 if let Some(caller) =
-                    apipe_dialect::ops::ancestors(&call).find(apipe_dialect::ops::is_function)
+                    apipe_dialect::ops::ancestors(call).find(apipe_dialect::ops::is_function)
                 {
                     refused.insert(op_key(&caller));
                 }
@@ -318,7 +348,9 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             }
         }
     }
-    let launches = std::rc::Rc::new(walk::launched_block_sizes(root));
+    let launches = std::rc::Rc::new(walk::launched_block_sizes(
+        functions.iter().flat_map(|f| &f.launches),
+    ));
     // The copies each function may return with in flight: its callers,
     // walked after it, take them in at the call ([`walk::Analysis`]).
     let mut leftovers: std::rc::Rc<walk::Leftovers<'c, 'a>> = Default::default();
@@ -328,17 +360,13 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     // when the caller is walked, so a read after the call would go
     // unchecked (trial 28: a missed read-after-write, in one order of the
     // functions only). Refused at the call.
-    let issuing = group_distance::functions_containing(
-        root,
-        &[apipe_dialect::ops::COPY, apipe_dialect::ops::BULK_COPY],
-    );
     let position: rustc_hash::FxHashMap<usize, usize> = ordered
         .iter()
         .enumerate()
-        .map(|(i, (f, _))| (op_key(f), i))
+        .map(|(i, f)| (op_key(&f.op), i))
         .collect();
-    for (i, (function, nested)) in ordered.iter().enumerate() {
-        for call in nested {
+    for (i, function) in ordered.iter().enumerate() {
+        for call in &function.links {
             for callee in callees_of(call, &calls, &indirect) {
                 if position.get(callee).is_none_or(|&j| j < i) {
                     continue;
@@ -359,7 +387,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                         }
                     ),
                 );
-                refused.insert(op_key(function));
+                refused.insert(op_key(&function.op));
                 ok = false;
             }
         }
@@ -373,13 +401,13 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     let mut waits: rustc_hash::FxHashMap<usize, walk::CalleeWaits<'c, 'a>> = Default::default();
     for _ in 0..=ordered.len() {
         let mut changed = false;
-        for (f, _) in &ordered {
-            let found = walk::callee_waits(f, &calls, &waits);
-            if found.as_ref() != waits.get(&op_key(f)) {
+        for f in &ordered {
+            let found = walk::callee_waits(&f.op, &calls, &waits);
+            if found.as_ref() != waits.get(&op_key(&f.op)) {
                 changed = true;
                 match found {
-                    Some(w) => waits.insert(op_key(f), w),
-                    None => waits.remove(&op_key(f)),
+                    Some(w) => waits.insert(op_key(&f.op), w),
+                    None => waits.remove(&op_key(&f.op)),
                 };
             }
         }
@@ -389,7 +417,13 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     }
     let callee_waits = std::rc::Rc::new(waits);
     let device = device_functions(&ordered, &calls);
-    for (function, nested) in ordered {
+    for Function {
+        op: function,
+        nested,
+        links,
+        ..
+    } in ordered
+    {
         if refused.contains(&op_key(&function)) {
             continue;
         }
@@ -456,7 +490,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
         // A function without copies still returns with those of the
         // functions it calls.
         let calls_leaving = || {
-            nested
+            links
                 .iter()
                 .any(|op| callees_of(op, &calls, &indirect).any(|c| leftovers.contains_key(c)))
         };
@@ -530,19 +564,18 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     (out, if ok { Ok(()) } else { Err(Reported) })
 }
 
-/// `functions` (each with its nested ops) with each one after the
-/// functions it calls (depth-first, callees first; a call back into a
-/// function still being ordered, a recursion, is not followed), else in
-/// their order.
+/// `functions` with each one after the functions it calls (depth-first,
+/// callees first; a call back into a function still being ordered, a
+/// recursion, is not followed), else in their order.
 fn callees_first<'c: 'a, 'a>(
-    functions: Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)>,
+    functions: Vec<Function<'c, 'a>>,
     calls: &rustc_hash::FxHashMap<usize, usize>,
     indirect: &rustc_hash::FxHashMap<usize, Vec<usize>>,
-) -> Vec<(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)> {
-    let keys: Vec<usize> = functions.iter().map(|(f, _)| op_key(f)).collect();
+) -> Vec<Function<'c, 'a>> {
+    let keys: Vec<usize> = functions.iter().map(|f| op_key(&f.op)).collect();
     let callees = |k: usize| -> Vec<usize> {
         let mut found: Vec<usize> = functions[k]
-            .1
+            .links
             .iter()
             .flat_map(|op| callees_of(op, calls, indirect))
             .filter_map(|c| keys.iter().position(|f| f == c))
@@ -582,24 +615,27 @@ fn callees_first<'c: 'a, 'a>(
     order.into_iter().filter_map(|k| slots[k].take()).collect()
 }
 
-/// For every call op with a `callee` in `functions` (each with its nested
-/// ops): the key of the function it calls, looked up in the call's
-/// nearest symbol table (`builtin.module` or `gpu.module`; the same name
-/// may name a function of each).
+/// For every op with a `callee` in `functions` (a call): the key of the
+/// function it calls, looked up in the call's nearest symbol table
+/// (`builtin.module` or `gpu.module`; the same name may name a function of
+/// each).
 fn resolve_calls<'c: 'a, 'a>(
-    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+    functions: &[Function<'c, 'a>],
 ) -> rustc_hash::FxHashMap<usize, usize> {
     let by_name: rustc_hash::FxHashMap<(Option<usize>, String), usize> = functions
         .iter()
-        .filter_map(|(f, _)| Some(((table_of(f), group_distance::symbol_name(f)?), op_key(f))))
+        .filter_map(|f| {
+            Some((
+                (table_of(&f.op), group_distance::symbol_name(&f.op)?),
+                op_key(&f.op),
+            ))
+        })
         .collect();
     let mut out = rustc_hash::FxHashMap::default();
-    for (_, nested) in functions {
-        for op in nested {
-            if let Some(name) = group_distance::callee(op) {
-                if let Some(f) = by_name.get(&(table_of(op), name)) {
-                    out.insert(op_key(op), *f);
-                }
+    for op in functions.iter().flat_map(|f| &f.links) {
+        if let Some(name) = group_distance::callee(op) {
+            if let Some(f) = by_name.get(&(table_of(op), name)) {
+                out.insert(op_key(op), *f);
             }
         }
     }
@@ -638,39 +674,47 @@ fn table_of<'c: 'a, 'a>(op: &OperationRef<'c, 'a>) -> Option<usize> {
 /// (A function value from outside the module, a function argument, is
 /// not followed: apipe checks the callers it sees.)
 fn resolve_indirect_calls<'c: 'a, 'a>(
-    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+    functions: &[Function<'c, 'a>],
 ) -> rustc_hash::FxHashMap<usize, Vec<usize>> {
     let mut out = rustc_hash::FxHashMap::default();
-    let taken: rustc_hash::FxHashSet<String> = functions
-        .iter()
-        .flat_map(|(_, nested)| nested.iter().filter_map(group_distance::address_taken))
-        .collect();
+    let taken = addresses_taken(functions);
     if taken.is_empty() {
         return out;
     }
     // (table, arity, key) of each function whose address is taken.
     let candidates: Vec<(Option<usize>, usize, usize)> = functions
         .iter()
-        .filter(|(f, _)| group_distance::symbol_name(f).is_some_and(|n| taken.contains(&n)))
-        .filter_map(|(f, _)| {
-            let entry = apipe_dialect::ops::blocks_of(f).into_iter().next()?;
-            Some((table_of(f), entry.argument_count(), op_key(f)))
+        .filter(|f| group_distance::symbol_name(&f.op).is_some_and(|n| taken.contains(&n)))
+        .filter_map(|f| {
+            let entry = apipe_dialect::ops::blocks_of(&f.op).into_iter().next()?;
+            Some((table_of(&f.op), entry.argument_count(), op_key(&f.op)))
         })
         .collect();
-    for (_, nested) in functions {
-        for op in nested.iter().filter(|o| group_distance::unknown_call(*o)) {
-            let (table, arity) = (table_of(op), op.operand_count().saturating_sub(1));
-            let reached: Vec<usize> = candidates
-                .iter()
-                .filter(|(t, n, _)| *t == table && *n == arity)
-                .map(|(_, _, f)| *f)
-                .collect();
-            if !reached.is_empty() {
-                out.insert(op_key(op), reached);
-            }
+    for op in functions
+        .iter()
+        .flat_map(|f| &f.links)
+        .filter(|o| group_distance::unknown_call(*o))
+    {
+        let (table, arity) = (table_of(op), op.operand_count().saturating_sub(1));
+        let reached: Vec<usize> = candidates
+            .iter()
+            .filter(|(t, n, _)| *t == table && *n == arity)
+            .map(|(_, _, f)| *f)
+            .collect();
+        if !reached.is_empty() {
+            out.insert(op_key(op), reached);
         }
     }
     out
+}
+
+/// The symbols whose address an op of `functions` takes
+/// ([`group_distance::address_taken`]).
+fn addresses_taken(functions: &[Function]) -> rustc_hash::FxHashSet<String> {
+    functions
+        .iter()
+        .flat_map(|f| f.links.iter().filter_map(group_distance::address_taken))
+        .collect()
 }
 
 /// The functions (by [`op_key`]) that may run on the threads of a block:
@@ -679,35 +723,33 @@ fn resolve_indirect_calls<'c: 'a, 'a>(
 /// and every function whose address is taken (its callers are unknown).
 /// The others are host code, which runs on one thread.
 fn device_functions<'c: 'a, 'a>(
-    functions: &[(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>)],
+    functions: &[Function<'c, 'a>],
     calls: &rustc_hash::FxHashMap<usize, usize>,
 ) -> rustc_hash::FxHashSet<usize> {
-    let address_taken: rustc_hash::FxHashSet<String> = functions
-        .iter()
-        .flat_map(|(_, nested)| nested.iter().filter_map(group_distance::address_taken))
-        .collect();
+    let address_taken = addresses_taken(functions);
     let mut device: rustc_hash::FxHashSet<usize> = functions
         .iter()
-        .filter(|(f, _)| {
-            apipe_dialect::ops::is(f, "gpu.func")
-                || apipe_dialect::ops::is(f, "gpu.launch")
+        .map(|f| &f.op)
+        .filter(|f| {
+            apipe_dialect::ops::is(*f, "gpu.func")
+                || apipe_dialect::ops::is(*f, "gpu.launch")
                 || apipe_dialect::ops::ancestors(f)
                     .any(|p| apipe_dialect::ops::is(&p, "gpu.module"))
-                || group_distance::symbol_name(f).is_some_and(|n| address_taken.contains(&n))
+                || group_distance::symbol_name(*f).is_some_and(|n| address_taken.contains(&n))
         })
-        .map(|(f, _)| op_key(f))
+        .map(op_key)
         .collect();
     let index: rustc_hash::FxHashMap<usize, usize> = functions
         .iter()
         .enumerate()
-        .map(|(i, (f, _))| (op_key(f), i))
+        .map(|(i, f)| (op_key(&f.op), i))
         .collect();
     let mut work: Vec<usize> = device.iter().copied().collect();
     while let Some(f) = work.pop() {
-        let Some((_, nested)) = index.get(&f).map(|&i| &functions[i]) else {
+        let Some(function) = index.get(&f).map(|&i| &functions[i]) else {
             continue;
         };
-        for op in nested {
+        for op in &function.links {
             if let Some(&callee) = calls.get(&op_key(op)) {
                 if device.insert(callee) {
                     work.push(callee);
@@ -716,6 +758,50 @@ fn device_functions<'c: 'a, 'a>(
         }
     }
     device
+}
+
+/// A function of the module ([`group_distance::functions`]: `func.func`,
+/// `gpu.func`, a `gpu.launch` body, ...) with the ops of it that the check
+/// reads more than once, collected in one pass.
+struct Function<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    /// The ops nested in it, in pre-order ([`apipe_dialect::ops::nested_ops`]).
+    nested: Vec<OperationRef<'c, 'a>>,
+    /// Among them, those that call resolution reads: the ops that name a
+    /// `callee` ([`group_distance::callee`]), the calls through a value
+    /// ([`group_distance::unknown_call`]) and the ops that take a symbol's
+    /// address ([`group_distance::address_taken`]).
+    links: Vec<OperationRef<'c, 'a>>,
+    /// Among them, the `gpu.launch_func`s.
+    launches: Vec<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> Function<'c, 'a> {
+    fn of(op: OperationRef<'c, 'a>) -> Self {
+        let nested = apipe_dialect::ops::nested_ops(&op);
+        let mut links = Vec::new();
+        let mut launches = Vec::new();
+        for inner in &nested {
+            match apipe_dialect::ops::name(inner) {
+                "gpu.launch_func" => launches.push(*inner),
+                "func.call_indirect" | "func.constant" | "llvm.mlir.addressof" => {
+                    links.push(*inner)
+                }
+                // `func.call`, `llvm.call` and any other op that names a
+                // callee.
+                _ if inner.has_attribute("callee") => links.push(*inner),
+                // An `llvm.call` through a value has no `callee`.
+                "llvm.call" => links.push(*inner),
+                _ => {}
+            }
+        }
+        Function {
+            op,
+            nested,
+            links,
+            launches,
+        }
+    }
 }
 
 /// The key of an op.

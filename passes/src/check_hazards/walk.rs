@@ -1543,15 +1543,16 @@ pub(super) fn dimensions_used<'c: 'a, 'a>(
 }
 
 /// Per kernel (`@module::@kernel`, as `gpu.launch_func` names it) and
-/// dimension, whether some `gpu.launch_func` under `root` launches it with a
-/// block size there other than the constant 1. One walk of the module, for
-/// every function ([`Analysis::dimension_may_differ`]).
-pub(super) fn launched_block_sizes<'c: 'a, 'a>(
-    root: &impl OperationLike<'c, 'a>,
+/// dimension, whether some op of `launches` (the module's
+/// `gpu.launch_func`s; any other op is skipped) launches it with a block
+/// size there other than the constant 1. Once for the module, for every
+/// function ([`Analysis::dimension_may_differ`]).
+pub(super) fn launched_block_sizes<'c: 'a, 'a: 'l, 'l>(
+    launches: impl Iterator<Item = &'l OperationRef<'c, 'a>>,
 ) -> FxHashMap<String, [bool; 3]> {
     let mut out: FxHashMap<String, [bool; 3]> = FxHashMap::default();
-    for launch in ops::self_and_nested_ops(root) {
-        if !ops::is(&launch, "gpu.launch_func") {
+    for launch in launches {
+        if !ops::is(launch, "gpu.launch_func") {
             continue;
         }
         let Ok(kernel) = launch.attribute("kernel").map(|a| a.to_string()) else {
