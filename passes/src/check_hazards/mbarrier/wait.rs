@@ -147,6 +147,27 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             _ => None,
         };
         let distance = distance.or_else(|| split_on_slot(state, ring, slot, parity));
+        // A slot's phases differ to the hardware by parity only: a group
+        // `2K·j + e` back (1 <= e <= 2K, on every path) has the slot and
+        // parity of the group `e` back, so the wait is one on that group
+        // (for e <= K it waits for a newer group than it names, which is
+        // enough; trial 78: such waits were reported as deadlocks).
+        let mut aliased = String::new();
+        let (distance, name) = match distance {
+            Some(d)
+                if d.lo > 2 * k && d.hi < INF && (d.lo - 1) / (2 * k) == (d.hi - 1) / (2 * k) =>
+            {
+                let e = d.shift(-2 * k * ((d.lo - 1) / (2 * k)));
+                name_number =
+                    r.n.as_exact()
+                        .zip(e.as_exact())
+                        .map(|(n, e)| GroupName::Number(ring, n - e));
+                aliased = format!(" (its count names the group {} groups old, which has the same slot and parity: a slot's phases differ by parity only)", d.show());
+                // A name by value names the older group, complete too.
+                (Some(e), name.filter(|n| matches!(n, GroupName::Value(..))))
+            }
+            d => (d, name),
+        };
         self.name(op, name.or(name_number));
         let Some(d) = distance else {
             let negative = |v: &Val| match v.shape {
@@ -187,9 +208,9 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             let complete = done <= newer.lo || r.n.lo < newer.hi;
             if d.lo <= k || d.hi > 2 * k || complete {
                 if d.lo > k && d.hi <= 2 * k {
-                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, and the slot's latest group ({} groups old) is complete there or not armed yet, so the slot's current phase has the parity it waits for and completes only with an arrive that comes after this wait (phase bit out of step)", d.show(), newer.show()));
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, and the slot's latest group ({} groups old) is complete there or not armed yet, so the slot's current phase has the parity it waits for and completes only with an arrive that comes after this wait (phase bit out of step){aliased}", d.show(), newer.show()));
                 } else {
-                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`", d.show()));
+                    self.error(op, &format!("can deadlock: on some path the group it names is {} groups old on its ring of {k} slots, so its slot was armed again since and the parity names a later phase (phase bit out of step); guard the wait with `count - x <= {k}`{aliased}", d.show()));
                 }
                 return self.unproved(op);
             }
@@ -198,7 +219,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             // once while that group is in flight. It completes the named
             // group (and older ones) only, so the walk reports each read of
             // the newer group's data as a read-after-write race.
-            self.soft_error(op, &format!("waits for a phase that has already completed: its parity names the group {} groups old on its ring of {k} slots, and the slot was armed again since by a group {} groups old that this wait does not wait for, so it returns at once while that group's copies are in flight (reads of their data race with them; were they to land first, it would block on a phase no arrive arms); wait with the other parity", d.show(), newer.show()));
+            self.soft_error(op, &format!("waits for a phase that has already completed: its parity names the group {} groups old on its ring of {k} slots, and the slot was armed again since by a group {} groups old that this wait does not wait for, so it returns at once while that group's copies are in flight (reads of their data race with them; were they to land first, it would block on a phase no arrive arms); wait with the other parity{aliased}", d.show(), newer.show()));
         }
         // After an in-order ring reused a slot early (step 3), the slot's
         // previous group (`δ_g + K` back) may still be in flight: its
