@@ -544,7 +544,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
             ok = false;
             continue;
         }
-        match walk::Analysis::new(function, &committing, launches.clone()) {
+        match walk::Analysis::new(function, &nested, &committing, launches.clone()) {
             Ok(mut analysis) => {
                 analysis.mbarrier = facts;
                 analysis.leftovers = std::rc::Rc::clone(&leftovers);

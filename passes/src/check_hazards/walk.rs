@@ -180,10 +180,11 @@ fn quiet(nested: &[OperationRef]) -> bool {
     })
 }
 
-/// [`Analysis::widen_after`] for `function`.
-fn rounds_before_widening(function: &OperationRef) -> usize {
+/// [`Analysis::widen_after`] for the function whose nested ops are
+/// `nested`.
+fn rounds_before_widening(nested: &[OperationRef]) -> usize {
     let mut depth = 0;
-    for op in ops::nested_ops(function) {
+    for &op in nested {
         if ops::is(&op, ops::WAIT_GROUP) {
             depth = depth.max(
                 attributes::integer(&op, "pending")
@@ -509,9 +510,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
     /// errors are emitted as they are).
     /// `committing`: the module's functions that commit groups
     /// ([`group_distance::functions_containing`]); `launches`: the module's
-    /// [`launched_block_sizes`].
+    /// [`launched_block_sizes`]; `nested`: the ops nested in `function`, in
+    /// pre-order ([`ops::nested_ops`]).
     pub fn new(
         function: OperationRef<'c, 'a>,
+        nested: &[OperationRef<'c, 'a>],
         committing: &std::rc::Rc<FxHashSet<String>>,
         launches: std::rc::Rc<FxHashMap<String, [bool; 3]>>,
     ) -> Result<Self, apipe_dialect::Reported> {
@@ -523,7 +526,9 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // it returns, and the copies it returns with in flight; its other
         // commits are not counted, which only keeps groups in flight
         // longer (never a missed hazard).
-        let waits_on_tokens = group_distance::has_own_op(&function, ops::WAIT);
+        let waits_on_tokens = nested.iter().any(|op| {
+            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
+        });
         let committing = if waits_on_tokens {
             std::rc::Rc::clone(committing)
         } else {
@@ -541,7 +546,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         )?;
         Ok(Analysis {
             function,
-            gpu: runs_on_threads(&function),
+            gpu: runs_on_threads(&function, nested),
             cache: AccessCache::new(),
             mbarrier: None,
             leftovers: Default::default(),
@@ -556,7 +561,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             hazards: Vec::new(),
             seen: FxHashSet::default(),
             seen_kinds: FxHashSet::default(),
-            widen_after: rounds_before_widening(&function),
+            widen_after: rounds_before_widening(nested),
             thread_ids: None,
             reads_dimension: None,
             launches,

@@ -559,10 +559,10 @@ pub(in crate::check_hazards) fn launch_name(function: &OperationRef) -> Option<S
 /// True if threads run `function` together: a `gpu.func`, a `gpu.launch`
 /// body, or a function that uses thread ids or barriers (a kernel written as
 /// `func.func`, as IREE and upstream tests do).
-pub(super) fn runs_on_threads(function: &OperationRef) -> bool {
+pub(super) fn runs_on_threads(function: &OperationRef, nested: &[OperationRef]) -> bool {
     ops::is(function, "gpu.func")
         || ops::is(function, "gpu.launch")
-        || ops::nested_ops(function).iter().any(|op| {
+        || nested.iter().any(|op| {
             matches!(
                 ops::name(op),
                 "gpu.barrier" | "gpu.thread_id" | "gpu.lane_id" | "nvvm.barrier0"
