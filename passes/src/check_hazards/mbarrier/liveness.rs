@@ -75,6 +75,9 @@ impl Liveness {
         }
         let block_ops: Vec<_> =
             std::iter::successors(block.first_operation(), |op| op.next_in_block()).collect();
+        // One entry per result, most ops have one: grown once, not by
+        // doubling (the function's block holds most of its values).
+        self.last_use.reserve(block_ops.len());
         for (i, op) in block_ops.iter().enumerate() {
             for result in op.results() {
                 self.last_use

@@ -52,15 +52,20 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                 let base = slot_count(pbase).unwrap();
                 let (vb, vp) = (state.val(base), state.val(pbase));
                 let (db, dp) = (state.rel(vb, ring), state.rel(vp, ring));
-                (db != Itv::TOP && (base == pbase || db.as_exact().is_some() && db == dp)).then(
-                    || {
-                        if set {
-                            db
-                        } else {
-                            db.shift(k)
-                        }
-                    },
-                )
+                // The parity's count may be another one on the same slot:
+                // `x - m·K` (trial 79: the acquire `slot = c mod K`,
+                // parity of `c - K`, before re-arming slot c's).
+                let same_slot = match (db.as_exact(), dp.as_exact()) {
+                    (Some(b), Some(p)) => (p - b).rem_euclid(k) == 0,
+                    _ => false,
+                };
+                (db != Itv::TOP && (base == pbase || same_slot)).then(|| {
+                    if set {
+                        dp
+                    } else {
+                        dp.shift(k)
+                    }
+                })
             }
             _ => None,
         };
