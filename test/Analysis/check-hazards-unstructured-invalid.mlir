@@ -66,7 +66,7 @@ gpu.module @calls {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %tid = gpu.thread_id x
-    // CHECK: check-hazards-unstructured-invalid.mlir:[[# @LINE + 1]]:5: error: 'func.call' op in GPU code calls @helper, which has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)
+    // CHECK: check-hazards-unstructured-invalid.mlir:[[# @LINE + 1]]:5: error: 'func.call' op in GPU code calls @helper, which has async copies, commits or waits, or calls a function that does: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)
     func.call @helper(%A, %buf) : (memref<4096xf32>, memref<32xf32, 3>) -> ()
     %n = arith.addi %tid, %c1 : index
     %at = arith.remui %n, %c32 : index

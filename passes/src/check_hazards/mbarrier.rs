@@ -618,6 +618,12 @@ enum Shape {
         b: Option<usize>,
         bound: i64,
     },
+    /// `a >u bound` (`arith.cmpi ugt` / `uge` with a constant): its else
+    /// region has `a <=u bound`.
+    Gt {
+        a: usize,
+        bound: i64,
+    },
 }
 
 impl Shape {
@@ -631,6 +637,7 @@ impl Shape {
             | Shape::Bit { base, .. } => (Some(base), None),
             Shape::Diff { a, b } => (Some(a), Some(b)),
             Shape::Le { a, b, .. } => (Some(a), b),
+            Shape::Gt { a, .. } => (Some(a), None),
         };
         a.into_iter().chain(b)
     }
@@ -965,6 +972,21 @@ impl State {
     }
 
     /// The join (step 5); `widen` applies step 6's widening against `self`.
+    /// Bounds each ring's `done` by its count: no group is `n + 1` or more
+    /// back, so every such group is complete (there is none). Before a
+    /// join of branches, so that a branch where fewer than K groups were
+    /// armed (the else of `scf.if (c >=u K)` around an acquire) does not
+    /// hide the other branch's proof that the slot's previous group is
+    /// complete.
+    fn bound_done_by_count(&mut self) {
+        for (_, r) in self.rings.iter_mut() {
+            if r.n.hi < INF {
+                r.done = r.done.min(r.n.hi.max(0) + 1);
+                r.seen = r.seen.min(r.done);
+            }
+        }
+    }
+
     fn join(&self, other: &State, widen: bool) -> State {
         self.join_widening_but(other, widen, &[])
     }

@@ -335,7 +335,7 @@ pub fn find_all_hazards<'c: 'a, 'a>(
                 diagnostic::error(
                     call.location(),
                     &format!(
-                        "'{}' op in GPU code calls {callee} has async copies, commits or waits: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)",
+                        "'{}' op in GPU code calls {callee} has async copies, commits or waits, or calls a function that does: apipe-check-hazards checks each function on its own and does not follow them across a call (inline it)",
                         apipe_dialect::ops::name(call)
                     ),
                 );

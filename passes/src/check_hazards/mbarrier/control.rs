@@ -53,6 +53,22 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         let Shape::Le { a, b, bound } = state.val(value_key(condition)).shape else {
             return;
         };
+        self.refine_le(state, a, b, bound);
+    }
+
+    /// Step 5's refinement: the else region of `scf.if (a >u c)`, where
+    /// `a <=u c`.
+    pub(super) fn refine_else(&self, state: &mut State, condition: Value) {
+        let Shape::Gt { a, bound } = state.val(value_key(condition)).shape else {
+            return;
+        };
+        self.refine_le(state, a, None, bound);
+    }
+
+    /// `state` where `a - b <=u bound` (`b = None`: `a <=u bound`): each
+    /// ring's count `n` and `b`'s distance met with it; not live if none
+    /// is left.
+    fn refine_le(&self, state: &mut State, a: usize, b: Option<usize>, bound: i64) {
         let va = state.val(a).clone();
         let mut vb = b.map_or_else(|| Val::constant(0), |b| state.val(b).clone());
         for r in state.rings.keys().copied().collect::<Vec<_>>() {
@@ -118,19 +134,25 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             let mut branch = entry.clone();
             if is_if && i == 0 {
                 self.refine(&mut branch, op.operand(0).unwrap());
+            } else if is_if && i == 1 {
+                self.refine_else(&mut branch, op.operand(0).unwrap());
             }
             let Some(block) = region.first_block() else {
-                // An absent else: the entry state.
-                out = Some(match out {
-                    Some(o) => o.join(&entry, false),
-                    None => entry.clone(),
-                });
+                // An absent else: the entry state (refined).
+                if branch.live {
+                    branch.bound_done_by_count();
+                    out = Some(match out {
+                        Some(o) => o.join(&branch, false),
+                        None => branch,
+                    });
+                }
                 continue;
             };
             self.block(block, &mut branch);
             if !branch.live {
                 continue;
             }
+            branch.bound_done_by_count();
             if by_thread_ids && crate::check_hazards::walk::threads::some_thread_takes(op, i) {
                 for (ring, r) in branch.rings.iter() {
                     let least = seen.entry(*ring).or_insert(INF);

@@ -138,7 +138,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             }
             "arith.cmpi" => {
                 let predicate = attributes::integer(op, "predicate").unwrap_or(-1);
-                // eq 0, ne 1, ult 6, ule 7 (arith::CmpIPredicate).
+                // eq 0, ne 1, ult 6, ule 7, ugt 8, uge 9 (arith::CmpIPredicate).
                 let shape = match (predicate, va.shape, kb) {
                     // `((x div k) & 1) != 0`: the parity of x's phase for
                     // any k.
@@ -182,6 +182,12 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
                             },
                         }
                     }
+                    // `x >=u c` (`x >u c - 1`), `x >u c`: the else region
+                    // of a guard `scf.if (c >=u K)` around an acquire.
+                    (8 | 9, _, Some(c)) if c >= 1 || predicate == 8 && c >= 0 => Shape::Gt {
+                        a: value_key(a),
+                        bound: if predicate == 9 { c - 1 } else { c },
+                    },
                     _ => Shape::None,
                 };
                 let range = match (ka, kb) {
