@@ -19,6 +19,7 @@
 // out[r] = A[4r + 1] = 4r + 1, once per function.
 // VALUES: [1,  5,  9,  13,  17,  21,  25,  29,  33,  37,  41]
 // VALUES-NEXT: [1,  5,  9,  13,  17,  21,  25,  29,  33,  37,  41]
+// VALUES-NEXT: [1,  5,  9,  13,  17,  21,  25,  29,  33,  37,  41]
 // VALUES-NOT: [
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -96,6 +97,49 @@ func.func @acquire_ugt(%A: memref<44xf32> {llvm.noalias}, %buf: memref<11x4xf32>
   return
 }
 
+// K = 3 (not a power of two: `arith.remui` / `arith.divui` read a
+// negative count as 2^64 + x): the guard `c >u 2` proves `c - 3 >= 0`
+// for the acquire on `c - 3`, also once the count is joined over the
+// loop's 11 iterations (trial 80: "a count that may be negative").
+func.func @acquire_k3(%A: memref<44xf32> {llvm.noalias}, %buf: memref<11x4xf32> {llvm.noalias}, %out: memref<11xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c11 = arith.constant 11 : index
+  %ring = memref.alloca() : memref<3xi64, 3>
+  apipe.mbarrier_init %ring, %c1 : memref<3xi64, 3>
+  %cnt = scf.for %i = %c0 to %c11 step %c1 iter_args(%c = %c0) -> (index) {
+    %old = arith.cmpi ugt, %c, %c2 : index
+    scf.if %old {
+      %pv = arith.subi %c, %c3 : index
+      %ps = arith.remui %pv, %c3 : index
+      %pd = arith.divui %pv, %c3 : index
+      %pb = arith.andi %pd, %c1 : index
+      %p = arith.cmpi ne, %pb, %c0 : index
+      apipe.mbarrier_wait %ring[%ps], %p : memref<3xi64, 3>
+    }
+    %src = arith.muli %i, %c4 : index
+    apipe.copy %A[%src], %buf[%i, %c0], 4 : memref<44xf32> to memref<11x4xf32>
+    %sl = arith.remui %c, %c3 : index
+    apipe.mbarrier_arrive_copies %ring[%sl] : memref<3xi64, 3>
+    %cn = arith.addi %c, %c1 : index
+    scf.yield %cn : index
+  }
+  %x = arith.subi %cnt, %c1 : index
+  %ws = arith.remui %x, %c3 : index
+  %wd = arith.divui %x, %c3 : index
+  %wb = arith.andi %wd, %c1 : index
+  %wp = arith.cmpi ne, %wb, %c0 : index
+  apipe.mbarrier_wait %ring[%ws], %wp : memref<3xi64, 3>
+  scf.for %r = %c0 to %c11 step %c1 {
+    %v = memref.load %buf[%r, %c1] : memref<11x4xf32>
+    memref.store %v, %out[%r] : memref<11xf32>
+  }
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -115,6 +159,9 @@ func.func @main() {
   func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   linalg.fill ins(%z : f32) outs(%out : memref<11xf32>)
   func.call @acquire_ugt(%A, %buf, %out) : (memref<44xf32>, memref<11x4xf32>, memref<11xf32>) -> ()
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  linalg.fill ins(%z : f32) outs(%out : memref<11xf32>)
+  func.call @acquire_k3(%A, %buf, %out) : (memref<44xf32>, memref<11x4xf32>, memref<11xf32>) -> ()
   func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   return
 }

@@ -56,6 +56,37 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
         self.refine_le(state, a, b, bound);
     }
 
+    /// Step 5's refinement: the then region of `scf.if (a >u c)`. Where
+    /// `a = n - δ` (δ exact) is not negative on any path (`n >= δ`),
+    /// unsigned is signed: `n >= c + 1 + δ` (trial 80: a guard `c >=u 3`
+    /// around a wait on `c - 3` did not prove `c - 3 >= 0` once the count
+    /// was joined over iterations).
+    pub(super) fn refine_then(&self, state: &mut State, condition: Value) {
+        let Shape::Gt { a, bound } = state.val(value_key(condition)).shape else {
+            return;
+        };
+        let va = state.val(a).clone();
+        for r in state.rings.keys().copied().collect::<Vec<_>>() {
+            let Some(d) = state.rel(&va, r).as_exact() else {
+                continue;
+            };
+            let ring = state.rings.get_mut(&r).unwrap();
+            if ring.n.lo < d {
+                continue;
+            }
+            let Some(least) = bound.checked_add(1).and_then(|b| b.checked_add(d)) else {
+                continue;
+            };
+            match ring.n.meet(Itv { lo: least, hi: INF }) {
+                Some(n) => ring.n = n,
+                None => {
+                    state.live = false;
+                    return;
+                }
+            }
+        }
+    }
+
     /// Step 5's refinement: the else region of `scf.if (a >u c)`, where
     /// `a <=u c`.
     pub(super) fn refine_else(&self, state: &mut State, condition: Value) {
@@ -134,6 +165,7 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             let mut branch = entry.clone();
             if is_if && i == 0 {
                 self.refine(&mut branch, op.operand(0).unwrap());
+                self.refine_then(&mut branch, op.operand(0).unwrap());
             } else if is_if && i == 1 {
                 self.refine_else(&mut branch, op.operand(0).unwrap());
             }
