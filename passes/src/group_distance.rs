@@ -317,7 +317,17 @@ pub fn own_ops<'c: 'a, 'a>(
 /// True if `function` itself (not a function nested in it) holds an op
 /// named `name`.
 pub fn has_own_op<'c: 'a, 'a>(function: &OperationRef<'c, 'a>, name: &str) -> bool {
-    ops::nested_ops(function)
+    has_own_op_in(function, &ops::nested_ops(function), name)
+}
+
+/// [`has_own_op`], given the ops nested in `function` (`nested`, as
+/// [`ops::nested_ops`] gives them).
+pub fn has_own_op_in<'c: 'a, 'a>(
+    function: &OperationRef<'c, 'a>,
+    nested: &[OperationRef<'c, 'a>],
+    name: &str,
+) -> bool {
+    nested
         .iter()
         .any(|op| ops::is(op, name) && enclosing_function(*op) == Some(*function))
 }
@@ -436,44 +446,28 @@ pub fn functions_containing<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     names: &[&str],
 ) -> FxHashSet<String> {
-    functions_where(op, |inner| names.iter().any(|name| ops::is(inner, name)))
+    functions_where(op, |name| names.contains(&name))
 }
 
 /// The symbol names of the functions in the top-level op above `op` that
-/// contain an op for which `contains` holds (e.g. [`ops::is_apipe`]), or
-/// that may reach one through calls: a `func.call` or `llvm.call` of such a
-/// function (to a fixed point, so that a chain `@h1 -> @g` counts as `@g`
-/// does), or an [`unknown_call`].
+/// contain an op whose name passes `contains` (e.g. a name starting with
+/// `apipe.`), or that may reach one through calls: a `func.call` or
+/// `llvm.call` of such a function (to a fixed point, so that a chain
+/// `@h1 -> @g` counts as `@g` does), or an [`unknown_call`].
 pub fn functions_where<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
-    contains: impl Fn(&OperationRef<'c, 'a>) -> bool,
+    contains: impl Fn(&str) -> bool,
 ) -> FxHashSet<String> {
     // SAFETY: `op` is live.
     let top = ops::outermost(&unsafe { OperationRef::from_raw(op.to_raw()) });
-    let mut out = FxHashSet::default();
-    // Each named function that does not contain one itself, with the
-    // callees of its calls.
-    let mut callers: Vec<(String, Vec<String>)> = Vec::new();
-    for function in functions(&top) {
-        let Some(symbol) = symbol_name(&function) else {
-            continue;
-        };
-        let nested = ops::nested_ops(&function);
-        if nested.iter().any(|o| contains(o) || unknown_call(o)) {
-            out.insert(symbol);
-        } else {
-            let callees: Vec<String> = nested
-                .iter()
-                .filter(|o| is_call(*o))
-                .filter_map(callee)
-                .collect();
-            if !callees.is_empty() {
-                callers.push((symbol, callees));
-            }
-        }
-    }
-    close_over_calls(&mut out, &callers);
-    out
+    let functions: Vec<_> = functions(&top)
+        .into_iter()
+        .map(|f| (f, ops::nested_ops(&f)))
+        .collect();
+    let pairs: Vec<_> = functions.iter().map(|(f, n)| (*f, n.as_slice())).collect();
+    functions_where_named(&pairs, &[&contains])
+        .pop()
+        .unwrap_or_default()
 }
 
 /// [`functions_where`] for several tests of an op's name at once (one set

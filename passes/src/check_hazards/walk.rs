@@ -526,9 +526,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
         // it returns, and the copies it returns with in flight; its other
         // commits are not counted, which only keeps groups in flight
         // longer (never a missed hazard).
-        let waits_on_tokens = nested.iter().any(|op| {
-            ops::is(op, ops::WAIT) && group_distance::enclosing_function(*op) == Some(function)
-        });
+        let waits_on_tokens = group_distance::has_own_op_in(&function, nested, ops::WAIT);
         let committing = if waits_on_tokens {
             std::rc::Rc::clone(committing)
         } else {
