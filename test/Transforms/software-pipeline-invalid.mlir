@@ -199,11 +199,32 @@ func.func @read_in_the_copy_stage(%A: memref<64xf32> {llvm.noalias}, %out: memre
   %local = memref.alloca() : memref<4xf32, 5>
   scf.for %i = %c0 to %c16 step %c1 {
     apipe.copy %A[%i], %buf[%c0], 4 {apipe.stage = 0 : i64} : memref<64xf32> to memref<4xf32, 3>
-    // expected-error @+1 {{'apipe.copy' op in stage 0 reads a buffer that async stage 0 writes; it must be in a later stage than the copy}}
+    // expected-error @+1 {{'apipe.copy' op in stage 0 accesses (reads or writes) a buffer that async stage 0 writes; it must be in a later stage than the copy}}
     apipe.copy %buf[%c0], %local[%c0], 4 {apipe.stage = 0 : i64} : memref<4xf32, 3> to memref<4xf32, 5>
     %x = memref.load %local[%c1] {apipe.stage = 1 : i64} : memref<4xf32, 5>
     memref.store %x, %out[%i] {apipe.stage = 1 : i64} : memref<16xf32>
   } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// A store into the copy's destination buffer (elements the copy does not
+// write) in a stage before the copy's: refused, and said as a write.
+func.func @write_before_the_copy_stage(%A: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %tile = memref.alloc() : memref<8xf32, 3>
+  scf.for %i = %c0 to %c16 step %c1 {
+    apipe.copy %A[%i], %tile[%c0], 4 {apipe.stage = 1 : i64} : memref<64xf32> to memref<8xf32, 3>
+    // expected-error @+1 {{'memref.store' op in stage 0 accesses (reads or writes) a buffer that async stage 1 writes; it must be in a later stage than the copy}}
+    memref.store %f, %tile[%c4] {apipe.stage = 0 : i64} : memref<8xf32, 3>
+    %x = memref.load %tile[%c0] {apipe.stage = 2 : i64} : memref<8xf32, 3>
+    memref.store %x, %out[%i] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 1>}
   return
 }
 

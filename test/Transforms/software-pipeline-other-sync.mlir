@@ -8,7 +8,7 @@
 // RUN: apipe-opt %s --split-input-file --apipe-software-pipeline="sync=tokens" | FileCheck %s --check-prefix=TOK
 // RUN: apipe-opt %s --split-input-file --apipe-software-pipeline --apipe-check-hazards -o /dev/null
 // RUN: not apipe-opt %S/Inputs/other-sync-refused-loop.mlir --apipe-software-pipeline -o %t.out 2>&1 | FileCheck %s --check-prefix=ERR
-// ERR: other-sync-refused-loop.mlir:{{.*}}: error: 'memref.load' op in stage 0 reads a buffer that async stage 0 writes
+// ERR: other-sync-refused-loop.mlir:{{.*}}: error: 'memref.load' op in stage 0 accesses (reads or writes) a buffer that async stage 0 writes
 
 // CHECK-LABEL: func.func @user_token_wait_kept
 // CHECK: %[[T:.*]] = apipe.commit_group queue 5{{$}}

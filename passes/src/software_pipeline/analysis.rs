@@ -600,7 +600,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                     &mut ok,
                     body[k].location(),
                     &format!(
-                        "'{}' op in stage {t} reads a buffer that async stage {s} writes; it must be in a later stage than the copy",
+                        "'{}' op in stage {t} accesses (reads or writes) a buffer that async stage {s} writes; it must be in a later stage than the copy",
                         name_of(&body[k])
                     ),
                 );
