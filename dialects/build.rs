@@ -199,6 +199,7 @@ fn compile_cpp(prefix: &str, manifest: &Path, out_dir: &Path) {
         "capi/ApipeExecutionEngine.cpp",
         "capi/ApipeOrder.cpp",
         "capi/ApipeDataLayout.cpp",
+        "capi/ApipeFold.cpp",
     ];
     for path in SOURCES.iter().chain(&["cpp/ApipeDialect.h"]) {
         println!("cargo:rerun-if-changed={path}");

@@ -392,17 +392,61 @@ pub fn defining_op<'c, 'a>(
 }
 
 /// The integer value of `value` when an `arith.constant` or `index.constant`
-/// with an integer attribute defines it (any width, read as a signed 64-bit
-/// integer), else `None`. The one constant folder of index and integer
-/// operands: loop bounds, copy indices, `src_elements`.
+/// defines it ([`constant_literal`]), or when it folds to such a constant through MLIR's folders of
+/// the `arith` and `index` ops and `affine.apply` that compute it (at most 8
+/// ops deep: `arith.muli %c4, %c4`, `arith.addi %c8, %c0`, as
+/// `--canonicalize` would fold them; the wrap-around of fixed-width
+/// arithmetic included); else `None`. The one constant folder of index and
+/// integer operands: loop bounds, copy indices, `src_elements`, ring sizes
+/// and slots.
 pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     let owner = defining_op(value)?;
-    let identifier = owner.name();
-    let name = identifier.as_string_ref().as_str().ok()?;
-    if name != "arith.constant" && name != "index.constant" {
+    let name = name_bytes(&owner);
+    if is_constant_op(name) {
+        return crate::attributes::integer(&owner, "value");
+    }
+    if !(name.starts_with(b"arith.") || name.starts_with(b"index.") || name == b"affine.apply") {
+        return None;
+    }
+    // Folded only when every operand is a constant: an operand that is a
+    // block argument (an induction variable, an iter_arg) is none, and is
+    // the common case, answered without the call.
+    if owner.operands().any(|v| {
+        // SAFETY: a live value.
+        unsafe { mlir_sys::mlirValueIsABlockArgument(melior::ir::ValueLike::to_raw(&v)) }
+    }) {
+        return None;
+    }
+    let mut folded = 0i64;
+    // SAFETY: a live value; the call only reads the IR (the folders of
+    // `arith`, `index` and `affine.apply` ops, on constant operands).
+    unsafe { apipeValueFoldToInteger(melior::ir::ValueLike::to_raw(&value), &mut folded) }
+        .then_some(folded)
+}
+
+/// True for the names of the ops that state an integer constant.
+fn is_constant_op(name: &[u8]) -> bool {
+    name == b"arith.constant" || name == b"index.constant"
+}
+
+/// The integer value of `value` when an `arith.constant` or `index.constant`
+/// with an integer attribute defines it (any width, read as a signed 64-bit
+/// integer), else `None`: what the IR states, without folding. The verifier
+/// reads operands this way (as MLIR's verifiers do, it judges the op as
+/// written: a slot computed as `%c3 + %c2` is checked when it runs, not
+/// refused as invalid IR).
+pub fn constant_literal(value: melior::ir::Value) -> Option<i64> {
+    let owner = defining_op(value)?;
+    if !is_constant_op(name_bytes(&owner)) {
         return None;
     }
     crate::attributes::integer(&owner, "value")
+}
+
+unsafe extern "C" {
+    /// `capi/ApipeFold.cpp`: MLIR's folders over the ops that define a value
+    /// (the C API has no entry point to `Operation::fold`).
+    fn apipeValueFoldToInteger(value: mlir_sys::MlirValue, out: *mut i64) -> bool;
 }
 
 /// True if `op` is GPU code, run by every thread of a block: nested in a
@@ -427,4 +471,100 @@ pub fn in_single_block_region(op: &OperationRef) -> bool {
 pub fn is_function<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     let name = name_bytes(op);
     name.ends_with(b".func") || name == b"gpu.launch"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::{BlockLike, Module, RegionLike};
+
+    /// `constant_int` of the first result of each op of `@f`'s body, in
+    /// order (the terminator left out).
+    fn constants_of(text: &str) -> Vec<Option<i64>> {
+        let context = crate::create_context().unwrap();
+        let module = Module::parse(&context, text).unwrap();
+        let function = module.body().first_operation().unwrap();
+        let block = function.region(0).unwrap().first_block().unwrap();
+        let mut out = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            if let Some(result) = op.result_at(0) {
+                out.push(constant_int(result.into()));
+                assert_eq!(
+                    constant_literal(result.into()),
+                    if is_constant_op(name_bytes(&op)) {
+                        constant_int(result.into())
+                    } else {
+                        None
+                    },
+                    "constant_literal reads only arith.constant and index.constant"
+                );
+            }
+            next = op.next_in_block();
+        }
+        out
+    }
+
+    #[test]
+    fn constants_fold_through_arith_index_and_affine_apply() {
+        let folded = constants_of(
+            r#"
+            func.func @f(%n: index) {
+              %c4 = arith.constant 4 : index
+              %c0 = arith.constant 0 : index
+              %sq = arith.muli %c4, %c4 : index
+              %i = arith.constant 16 : i32
+              %cast = arith.index_cast %i : i32 to index
+              %map = affine.apply affine_map<()[s0] -> (s0 * 2 + 1)>()[%sq]
+              %chain = arith.subi %map, %cast : index
+              %dyn = arith.addi %n, %c4 : index
+              %deep = arith.muli %dyn, %c0 : index
+              %div0 = arith.divsi %c4, %c0 : index
+              %neg = arith.subi %c0, %c4 : index
+              %rem = arith.remui %neg, %c4 : index
+              %big = arith.constant 18446744073709551619 : i128
+              %seven = arith.constant 7 : i128
+              %r = arith.remui %big, %seven : i128
+              %wide = arith.addi %big, %big : i128
+              %idx = arith.index_cast %r : i128 to index
+              %t = arith.cmpi slt, %c0, %c4 : index
+              %f = arith.constant 2.0 : f32
+              return
+            }
+            "#,
+        );
+        assert_eq!(
+            folded,
+            vec![
+                Some(4),
+                Some(0),
+                Some(16),
+                Some(16),
+                Some(16),
+                Some(33),
+                Some(17),
+                // An operand that is no constant: not folded, even where
+                // `--canonicalize` would (x * 0).
+                None,
+                None,
+                // Division by zero: MLIR's folder declines.
+                None,
+                // 64-bit index arithmetic: -4 is 2^64 - 4, whose remainder
+                // by 4 is 0.
+                Some(-4),
+                Some(0),
+                // Wider than 64 bits: not read as an i64, whatever its
+                // value; its index_cast (in software-pipeline-wrap-invalid.mlir)
+                // is: (2^64 + 3) mod 7 = 5, folded in 128 bits.
+                None,
+                None,
+                None,
+                None,
+                Some(5),
+                // An i1 true, read as a signed integer (as `attributes::integer`).
+                Some(-1),
+                None,
+            ]
+        );
+    }
 }

@@ -283,7 +283,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
         let mut read = Some(elements);
         if index_count == expected + 1 {
             let src_elements = self.op.operand(self.op.operand_count() - 1).unwrap();
-            read = ops::constant_int(src_elements);
+            read = ops::constant_literal(src_elements);
             if let Some(value) = read {
                 if value < 0 || value > elements {
                     self.error(format!(
@@ -334,7 +334,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
     /// Operand `index` is a slot of a ring of `slots`: a constant one lies
     /// in [0, slots).
     fn slot(&mut self, index: usize, slots: i64) {
-        let Some(slot) = self.op.operand_at(index).and_then(ops::constant_int) else {
+        let Some(slot) = self.op.operand_at(index).and_then(ops::constant_literal) else {
             return;
         };
         if !(0..slots).contains(&slot) {
@@ -346,7 +346,7 @@ impl<'c, 'a> Checker<'_, 'c, 'a> {
 
     /// Operand `index`, when constant, lies in [1, 2^20 - 1].
     fn count_in_range(&mut self, index: usize, what: &str) {
-        let Some(count) = self.op.operand_at(index).and_then(ops::constant_int) else {
+        let Some(count) = self.op.operand_at(index).and_then(ops::constant_literal) else {
             return;
         };
         if !(1..=MAX_MBARRIER_COUNT).contains(&count) {

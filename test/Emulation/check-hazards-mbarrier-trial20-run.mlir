@@ -68,7 +68,10 @@ func.func @negative_count(%A: memref<16xf32>) -> f32 {
   %d = arith.divui %x, %c3 : index
   %h = arith.andi %d, %c1 : index
   %p = arith.cmpi ne, %h, %c0 : index
-  // CHECK-DAG: check-hazards-mbarrier-trial20-run.mlir:[[# @LINE + 2]]:3: error: 'apipe.mbarrier_wait' op waits on a slot or parity of a count that may be negative on some path: `arith.remui` and `arith.divui` read it as 2^64 + x, which names another slot or phase unless K (3) is a power of two
+  // The count -1 is 2^64 - 1 to `arith.remui` and `arith.divui` (MLIR's
+  // folders compute them in 64 bits): slot 0 and parity 1, phase 1 of slot
+  // 0, which no arrive ever completes here.
+  // CHECK-DAG: check-hazards-mbarrier-trial20-run.mlir:[[# @LINE + 2]]:3: error: 'apipe.mbarrier_wait' op can deadlock: on some path the group it names is 4 groups old on its ring of 3 slots
   // LAZY-NEG: check-hazards-mbarrier-trial20-run.mlir:[[# @LINE + 1]]:3: error: deadlock: this 'apipe.mbarrier_wait' can never return: it waits for phase 1 (parity 1) of the slot
   apipe.mbarrier_wait %ring[%s], %p : memref<3xi64, 3>
   %a = memref.load %buf[%c1] : memref<4xf32>

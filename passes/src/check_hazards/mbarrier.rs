@@ -432,6 +432,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         arrives: FxHashMap::default(),
         split: None,
         taken: 0,
+        folded: FxHashMap::default(),
     };
     let nested = ops::nested_ops(&function);
     analysis.budget.give_up = BASE_WORK.saturating_add(nested.len().saturating_mul(WORK_PER_OP));
@@ -1159,6 +1160,10 @@ struct Analysis<'c, 'a> {
     split: Option<cases::Split>,
     /// The region those switches take in this run.
     taken: usize,
+    /// The constant each `arith` / `index` / `affine.apply` op's result
+    /// folds to ([`ops::constant_int`]), by op, asked once: loops visit
+    /// their ops in every round, and the IR does not change meanwhile.
+    folded: FxHashMap<usize, Option<i64>>,
 }
 
 /// Per ring key: the arrive ops on it nested in a loop, and whether one of
@@ -1404,17 +1409,25 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
 
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let name = ops::name(&op);
-        match name {
-            "arith.constant" | "index.constant" => {
-                if let Some(v) = op.result_at(0).and_then(|r| ops::constant_int(r.into())) {
-                    let v = if is_i1(op.result(0).unwrap().into()) {
-                        (v != 0) as i64
-                    } else {
-                        v
-                    };
-                    self.set(state, op.result(0).unwrap().into(), Val::constant(v));
-                }
+        // A value that folds to a constant is that constant: an
+        // `arith.constant`, or an `arith` / `index` op or `affine.apply` of
+        // constants (`ops::constant_int`: `arith.index_cast %c4_i32`,
+        // `arith.subi %c11, %c7`), whatever the op's own transfer function.
+        if (name.starts_with("arith.") || name.starts_with("index.") || name == "affine.apply")
+            && op.result_count() == 1
+        {
+            let result: Value = op.result(0).unwrap().into();
+            let folded = *self
+                .folded
+                .entry(op_key(&op))
+                .or_insert_with(|| ops::constant_int(result));
+            if let Some(v) = folded {
+                let v = if is_i1(result) { (v != 0) as i64 } else { v };
+                self.set(state, result, Val::constant(v));
+                return;
             }
+        }
+        match name {
             "arith.addi" | "arith.subi" | "arith.andi" | "arith.cmpi" | "arith.select"
             | "arith.xori" | "arith.remui" | "arith.divui" => {
                 let mut v = self.arith(&op, name, state);
