@@ -13,32 +13,53 @@
 
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-/// The ops whose folders are asked: pure ops of `arith` and `index`, and
-/// `affine.apply`, without regions. Their folders compute a result from
-/// constant operands without touching the IR (an in-place fold, such as
-/// `arith.cmpi` moving a constant operand to the right, happens only when
-/// some operand is not constant, and folding is only asked when all are).
-/// `affine.min` / `affine.max` are left out: their folders canonicalize the
-/// map in place.
-/// (`isPure` is asked last, once every operand folded: it is the costly
-/// test, and most values asked about have an operand that is no constant.)
+/// The ops whose folders are asked: ops of `arith` and `index` without
+/// regions or memory effects (a division is one: its folder declines a zero
+/// divisor, as `--canonicalize` does), and `affine.apply`, `affine.min` and
+/// `affine.max`. Their folders compute a result from constant operands
+/// without touching the IR: an in-place fold (`arith.cmpi` moving a constant
+/// operand to the right, `affine.min` simplifying its map) happens only when
+/// some operand or map result is not constant, and folding is asked only
+/// when every operand is (and, for `affine.min` / `affine.max`, when every
+/// result of the map folds: [`mapFolds`]).
 static bool isFoldable(mlir::Operation *op) {
   if (op->getNumRegions() != 0)
     return false;
+  llvm::StringRef name = op->getName().getStringRef();
   llvm::StringRef dialect = op->getName().getDialectNamespace();
-  return dialect == "arith" || dialect == "index" ||
-         op->getName().getStringRef() == "affine.apply";
+  return dialect == "arith" || dialect == "index" || name == "affine.apply" ||
+         name == "affine.min" || name == "affine.max";
 }
+
+/// True unless `op` is an `affine.min` / `affine.max` whose map does not
+/// fold to constants on `operands` (its folder would then rewrite the map in
+/// place).
+static bool mapFolds(mlir::Operation *op,
+                     llvm::ArrayRef<mlir::Attribute> operands) {
+  llvm::StringRef name = op->getName().getStringRef();
+  if (name != "affine.min" && name != "affine.max")
+    return true;
+  auto map = op->getAttrOfType<mlir::AffineMapAttr>("map");
+  llvm::SmallVector<mlir::Attribute, 4> results;
+  return map && mlir::succeeded(map.getValue().constantFold(operands, results));
+}
+
+/// The folds of one query: each value asked at most once (a chain that
+/// uses a value twice, `%b = %a + %a`, costs one visit per op, not one per
+/// path).
+using Memo = llvm::DenseMap<mlir::Value, mlir::Attribute>;
 
 /// The attribute `value` folds to, or null: a constant op's value, or the
 /// fold of a foldable op whose operands all fold (at most `depth` ops
 /// deep).
-static mlir::Attribute foldToAttribute(mlir::Value value, unsigned depth) {
+static mlir::Attribute foldToAttribute(mlir::Value value, unsigned depth,
+                                       Memo &memo) {
   mlir::Operation *op = value.getDefiningOp();
   if (!op)
     return {};
@@ -50,14 +71,19 @@ static mlir::Attribute foldToAttribute(mlir::Value value, unsigned depth) {
   }
   if (depth == 0 || !isFoldable(op))
     return {};
+  auto known = memo.find(value);
+  if (known != memo.end())
+    return known->second;
+  memo[value] = {};
   llvm::SmallVector<mlir::Attribute, 4> operands;
   for (mlir::Value operand : op->getOperands()) {
-    mlir::Attribute folded = foldToAttribute(operand, depth - 1);
+    mlir::Attribute folded = foldToAttribute(operand, depth - 1, memo);
     if (!folded)
       return {};
     operands.push_back(folded);
   }
-  if (!mlir::isPure(op))
+  // Asked last, once every operand folded: the costly tests.
+  if (!mlir::isMemoryEffectFree(op) || !mapFolds(op, operands))
     return {};
   llvm::SmallVector<mlir::OpFoldResult, 1> results;
   if (mlir::failed(op->fold(operands, results)) ||
@@ -65,19 +91,22 @@ static mlir::Attribute foldToAttribute(mlir::Value value, unsigned depth) {
     return {};
   mlir::OpFoldResult result =
       results[llvm::cast<mlir::OpResult>(value).getResultNumber()];
-  if (auto attribute = llvm::dyn_cast_if_present<mlir::Attribute>(result))
-    return attribute;
-  return foldToAttribute(llvm::cast<mlir::Value>(result), depth - 1);
+  mlir::Attribute folded = llvm::dyn_cast_if_present<mlir::Attribute>(result);
+  if (!folded)
+    folded = foldToAttribute(llvm::cast<mlir::Value>(result), depth - 1, memo);
+  memo[value] = folded;
+  return folded;
 }
 
 extern "C" {
 
 /// True if `value` folds to an integer constant of at most 64 bits (through
-/// at most 8 ops); its value (sign-extended, zero-extended for an unsigned
+/// at most 32 ops); its value (sign-extended, zero-extended for an unsigned
 /// type) goes to `*out`.
 bool apipeValueFoldToInteger(MlirValue value, int64_t *out) {
+  Memo memo;
   auto integer = llvm::dyn_cast_if_present<mlir::IntegerAttr>(
-      foldToAttribute(unwrap(value), 8));
+      foldToAttribute(unwrap(value), 32, memo));
   if (!integer || integer.getValue().getBitWidth() > 64)
     return false;
   *out = integer.getType().isUnsignedInteger()

@@ -392,11 +392,13 @@ pub fn defining_op<'c, 'a>(
 }
 
 /// The integer value of `value` when an `arith.constant` or `index.constant`
-/// defines it ([`constant_literal`]), or when it folds to such a constant through MLIR's folders of
-/// the `arith` and `index` ops and `affine.apply` that compute it (at most 8
-/// ops deep: `arith.muli %c4, %c4`, `arith.addi %c8, %c0`, as
-/// `--canonicalize` would fold them; the wrap-around of fixed-width
-/// arithmetic included); else `None`. The one constant folder of index and
+/// defines it ([`constant_literal`]), or when it folds to such a constant
+/// through MLIR's folders of the ops that compute it ([`may_fold`]: `arith`,
+/// `index`, `affine.apply` / `min` / `max`; at most 32 ops deep):
+/// `arith.muli %c4, %c4`, `index.divu %c32, %c2`, as `--canonicalize` would
+/// fold them, with the wrap-around of fixed-width arithmetic; else `None`
+/// (an operand that is no constant, a division by zero). The one constant
+/// folder of index and
 /// integer operands: loop bounds, copy indices, `src_elements`, ring sizes
 /// and slots.
 pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
@@ -405,7 +407,7 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     if is_constant_op(name) {
         return crate::attributes::integer(&owner, "value");
     }
-    if !(name.starts_with(b"arith.") || name.starts_with(b"index.") || name == b"affine.apply") {
+    if !may_fold(name) {
         return None;
     }
     // Folded only when every operand is a constant: an operand that is a
@@ -422,6 +424,15 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     // `arith`, `index` and `affine.apply` ops, on constant operands).
     unsafe { apipeValueFoldToInteger(melior::ir::ValueLike::to_raw(&value), &mut folded) }
         .then_some(folded)
+}
+
+/// True for the names of the ops whose results [`constant_int`] folds: the
+/// ops of `arith` and `index`, `affine.apply`, `affine.min` and
+/// `affine.max`.
+pub fn may_fold(name: &[u8]) -> bool {
+    name.starts_with(b"arith.")
+        || name.starts_with(b"index.")
+        || matches!(name, b"affine.apply" | b"affine.min" | b"affine.max")
 }
 
 /// True for the names of the ops that state an integer constant.
@@ -506,7 +517,7 @@ mod tests {
     }
 
     #[test]
-    fn constants_fold_through_arith_index_and_affine_apply() {
+    fn constants_fold_through_arith_index_and_affine_ops() {
         let folded = constants_of(
             r#"
             func.func @f(%n: index) {
@@ -529,6 +540,13 @@ mod tests {
               %idx = arith.index_cast %r : i128 to index
               %t = arith.cmpi slt, %c0, %c4 : index
               %f = arith.constant 2.0 : f32
+              %c32 = index.constant 32
+              %c2 = index.constant 2
+              %q = index.divu %c32, %c2
+              %qz = index.divs %c32, %c0
+              %mn = affine.min affine_map<()[s0, s1] -> (s0, s1 + 1)>()[%c4, %c0]
+              %mx = affine.max affine_map<(d0) -> (d0 * 2, 5)>(%c4)
+              %mdyn = affine.min affine_map<()[s0, s1] -> (s0, s1)>()[%c4, %n]
               return
             }
             "#,
@@ -563,6 +581,14 @@ mod tests {
                 Some(5),
                 // An i1 true, read as a signed integer (as `attributes::integer`).
                 Some(-1),
+                None,
+                Some(32),
+                Some(2),
+                // `index` divisions fold too (trial 83), not by zero.
+                Some(16),
+                None,
+                Some(1),
+                Some(8),
                 None,
             ]
         );

@@ -303,6 +303,42 @@ gpu.module @kernels {
 
 // -----
 
+// The loop's own barrier under a condition on the thread id (trial 82): it
+// deadlocks the input, and would the pipelined loop, which keeps it. Its
+// barrier under a condition on the induction variable (the same in every
+// thread) is no error.
+gpu.module @kernels {
+  gpu.func @divergent_own_barrier(%A: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) workgroup(%tile: memref<8xf32, 3>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    scf.for %i = %c0 to %c4 step %c1 {
+      %base = arith.muli %i, %c8 : index
+      %d = arith.addi %base, %tid : index
+      apipe.copy %A[%d], %tile[%tid], 1 : memref<64xf32> to memref<8xf32, 3>
+      %first = arith.cmpi eq, %i, %c0 : index
+      scf.if %first {
+        gpu.barrier
+      }
+      %leader = arith.cmpi eq, %tid, %c0 : index
+      // expected-note @+1 {{the 'scf.if' whose control flow depends on the thread id}}
+      scf.if %leader {
+        // expected-error @+1 {{'gpu.barrier' op may be reached by only some threads of the block: it is under control flow that depends on the thread id, and every thread of the block must reach a barrier}}
+        gpu.barrier
+      }
+      %nb = arith.addi %tid, %c1 : index
+      %n = arith.remui %nb, %c8 : index
+      %y = memref.load %tile[%n] : memref<8xf32, 3>
+      memref.store %y, %out[%d] : memref<64xf32>
+    } {apipe.num_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
 // Thread dependence through a call's result (the callee returns its own
 // thread id), and through gpu.subgroup_id (warps differ): refused. A
 // gpu.all_reduce result is the same in every thread: pipelined.

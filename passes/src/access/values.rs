@@ -1163,6 +1163,27 @@ impl Forms {
                 }
                 out
             }
+            // An unsigned quotient of a nonnegative dividend `a` (by a
+            // divisor of at least 1: a division by 0 is undefined) lies in
+            // `[0, a]`. The trip count `ceildivui(b - a, max(step, 1))` of
+            // a loop whose step is not a constant is one: where `a < b` is
+            // known (constant bounds), the pipeliner's `select` of it is it
+            // (trial 83: a step loaded from memory; without these facts, the
+            // trip-count switch's default case, `min(T, 2) = 2`, no longer
+            // bounded T, and the epilogue was reported as racing). As for
+            // `minui`, nonnegativity also holds for a stale value, the
+            // relation to the operand only for the current one.
+            "arith.divui" | "arith.ceildivui" => {
+                let a = self.of(op.operand(0).unwrap());
+                if !self.nonnegative(&a) {
+                    return Vec::new();
+                }
+                let mut out = vec![Constraint::NonNeg(me.clone())];
+                if matches!(s, Symbol::Value(_)) {
+                    out.extend(Constraint::le(&me, &a));
+                }
+                out
+            }
             // Relations to the operands hold only for the current values.
             "arith.maxsi" | "arith.minsi" if matches!(s, Symbol::Value(_)) => {
                 let a = self.of(op.operand(0).unwrap());

@@ -1410,12 +1410,10 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
     fn op(&mut self, op: OperationRef<'c, 'a>, state: &mut State) {
         let name = ops::name(&op);
         // A value that folds to a constant is that constant: an
-        // `arith.constant`, or an `arith` / `index` op or `affine.apply` of
+        // `arith.constant`, or an `arith` / `index` / `affine` op of
         // constants (`ops::constant_int`: `arith.index_cast %c4_i32`,
         // `arith.subi %c11, %c7`), whatever the op's own transfer function.
-        if (name.starts_with("arith.") || name.starts_with("index.") || name == "affine.apply")
-            && op.result_count() == 1
-        {
+        if ops::may_fold(name.as_bytes()) && op.result_count() == 1 {
             let result: Value = op.result(0).unwrap().into();
             let folded = *self
                 .folded

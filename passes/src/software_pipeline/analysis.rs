@@ -954,11 +954,101 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         trip_count,
         barriers: BarrierPlan::None,
     };
+    refuse_divergent_own_barriers(&loop_op)?;
     plan.barriers = barriers::place(&plan, mode, cache);
     if plan.barriers.places_any() {
         refuse_divergent_barriers(&loop_op)?;
     }
     Ok(plan)
+}
+
+/// True if no thread of a block can skip or repeat the loop `loop_op` of
+/// `function` differently from another: it lies directly in the function
+/// body (of one block: no branch decides whether a thread reaches it) and
+/// its bounds and step are constants or function arguments. Then the
+/// divergence analysis of the whole function (a fixed point) is skipped.
+fn uniform_loop(loop_op: &OperationRef, function: &OperationRef) -> bool {
+    let direct =
+        loop_op.parent_operation() == Some(*function) && ops::in_single_block_region(loop_op);
+    direct
+        && (0..3).all(|i| {
+            loop_op.operand_at(i).is_some_and(|v| {
+                ops::constant_int(v).is_some()
+                    || melior::ir::block::BlockArgument::try_from(v)
+                        .is_ok_and(|a| a.owner().parent_operation() == Some(*function))
+            })
+        })
+}
+
+/// The input's own `gpu.barrier`s in the loop `loop_op` must be reached by
+/// every thread of the block too (PTX ISA 9.7.13.1, as
+/// [`refuse_divergent_barriers`] says): one under control flow that depends
+/// on the thread id, in the loop or around it, deadlocks the input, and the
+/// pipelined loop, which keeps it, alike (trial 82: `scf.if (tid == 0) {
+/// gpu.barrier }` in the body was pipelined as it was). Refused at each
+/// such barrier, with a note at the op in the loop whose control flow
+/// diverges; where the loop itself diverges (its trip count, or control
+/// flow around it), as [`refuse_divergent_barriers`] says it. A loop
+/// of uniform bounds directly in the function body whose barriers all lie
+/// directly in its body has none (no divergence analysis).
+fn refuse_divergent_own_barriers(loop_op: &OperationRef) -> Result<(), ()> {
+    let barriers: Vec<OperationRef> = ops::nested_ops(loop_op)
+        .into_iter()
+        .filter(|o| ops::is(o, "gpu.barrier"))
+        .collect();
+    let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
+        return Ok(());
+    };
+    if barriers.is_empty()
+        || (uniform_loop(loop_op, &function)
+            && barriers
+                .iter()
+                .all(|b| b.parent_operation().as_ref() == Some(loop_op)))
+    {
+        return Ok(());
+    }
+    let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+    let mut ok = true;
+    // A barrier that diverges with the loop itself (its trip count, or
+    // control flow around it): said of the loop, as for the barriers the
+    // pipeliner places.
+    let mut with_the_loop = false;
+    for barrier in &barriers {
+        let Some(parent) = crate::tokens_to_mbarrier::divergence::divergent_parent(
+            &divergence,
+            barrier,
+            &function,
+        ) else {
+            continue;
+        };
+        if parent == *loop_op || !ops::is_inside(&parent, loop_op) {
+            with_the_loop = true;
+            continue;
+        }
+        diagnostic::emit(
+            barrier.location(),
+            diagnostic::Severity::Error,
+            "'gpu.barrier' op may be reached by only some threads of the block: it is under \
+             control flow that depends on the thread id, and every thread of the block must \
+             reach a barrier (the loop deadlocks, and so would its pipelined form, which keeps \
+             it); make the condition the same in every thread, or move the barrier out of it",
+            &[(
+                parent.location(),
+                &format!(
+                    "the '{}' whose control flow depends on the thread id",
+                    ops::name(&parent)
+                ),
+            )],
+        );
+        ok = false;
+    }
+    if !ok {
+        return Err(());
+    }
+    if with_the_loop {
+        return refuse_divergent_barriers(loop_op);
+    }
+    Ok(())
 }
 
 /// A `gpu.barrier` must be reached by every thread of the block (PTX ISA
@@ -972,20 +1062,7 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
         return Ok(());
     };
-    // Nothing can diverge for a loop directly in the function body (of
-    // one block: no branch decides whether a thread reaches it) whose
-    // bounds and step are constants or function arguments: the analysis
-    // of the whole function (a fixed point) is skipped.
-    let direct =
-        loop_op.parent_operation() == Some(function) && ops::in_single_block_region(loop_op);
-    let uniform_bounds = (0..3).all(|i| {
-        loop_op.operand_at(i).is_some_and(|v| {
-            ops::constant_int(v).is_some()
-                || melior::ir::block::BlockArgument::try_from(v)
-                    .is_ok_and(|a| a.owner().parent_operation() == Some(function))
-        })
-    });
-    if direct && uniform_bounds {
+    if uniform_loop(loop_op, &function) {
         return Ok(());
     }
     let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
