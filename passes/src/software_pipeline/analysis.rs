@@ -1123,13 +1123,19 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
 /// (`iter_args`: their keys). A slot index that passes through another
 /// integer type may wrap there (`index_cast` to `i4`), which the access
 /// forms assume it does not; one carried in iter_args rotates through a
-/// window of values that the pipelined loop computes in its prologue.
+/// window of values that the pipelined loop computes in its prologue. A
+/// value that folds to a constant ([`ops::constant_int`]: `arith.index_cast
+/// %c3_i32`) is plain whatever types it was computed in: the folders give
+/// its exact value (trial 84: such a slot count cost a loop its own slots).
 fn plain_index(value: Value, iter_args: &FxHashSet<usize>, seen: &mut FxHashSet<usize>) -> bool {
     if !seen.insert(key(value.to_raw())) {
         return true;
     }
     if iter_args.contains(&key(value.to_raw())) {
         return false;
+    }
+    if ops::constant_int(value).is_some() {
+        return true;
     }
     access::values::defining_op(value).is_none_or(|op| {
         op.operands().all(|v| {
