@@ -1160,8 +1160,8 @@ struct Analysis<'c, 'a> {
     split: Option<cases::Split>,
     /// The region those switches take in this run.
     taken: usize,
-    /// The constant each `arith` / `index` / `affine.apply` op's result
-    /// folds to ([`ops::constant_int`]), by op, asked once: loops visit
+    /// The constant the result of each op of [`ops::may_fold`] folds to
+    /// ([`ops::constant_int`]), by op, asked once: loops visit
     /// their ops in every round, and the IR does not change meanwhile.
     folded: FxHashMap<usize, Option<i64>>,
 }
