@@ -719,6 +719,153 @@ fn constant_lanes_access(
     Some((at, super::region::region_of(forms, memref, Some(dims))))
 }
 
+/// The collective access of a `gpu.subgroup_mma_load_matrix` /
+/// `store_matrix` to operand `at` (indices from `first`). The fragment of
+/// R x C elements (`!gpu.mma_matrix<RxC...>`; C x R with `transpose`) lies
+/// at the element offsets `base + r * leadDimension + c` (MLIR `gpu` dialect;
+/// WMMA `load_matrix_sync`): from the indexed row of the memref, it spans
+/// `ceil((i_last + (R - 1) * ld + C) / row_stride)` rows, where `i_last` is
+/// the innermost index (its largest in-bounds value when not a constant).
+/// - Rank 2: those rows (past the buffer's end is out of bounds).
+/// - Rank >= 3: those rows of the plane the leading indices name when the
+///   row index is a constant and they fit in it; any row of it when the row
+///   index is not a constant and the span fits a plane (the tile is taken to
+///   lie in its plane, as a multi-buffered stage's does); else the whole
+///   buffer (trial 85: `leadDimension = 32` on `memref<2x16x16xf16>` reads
+///   both planes, and was taken to read one; on a 2-D buffer a read of rows
+///   0-15 was taken to read all of them).
+///
+/// Where `leadDimension` is the row stride and the innermost index a
+/// constant c with c + C within a row, the columns are `[c, c + C)`; else
+/// any column. A fragment shape, `leadDimension` or layout it cannot read:
+/// the whole buffer.
+fn mma_access(
+    forms: &mut Forms,
+    op: &OperationRef,
+    at: usize,
+    first: usize,
+) -> Option<(usize, Region)> {
+    use super::region::Dim;
+    let memref = op.operand_at(at)?;
+    let r = rank(memref)?;
+    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
+    if indices.len() != r {
+        return None;
+    }
+    let mut dims = point_dims(forms, &indices);
+    let found = mma_span(op, memref, &indices);
+    let columns = found.as_ref().and_then(|f| f.columns);
+    let row = r.checked_sub(2);
+    let fits = match (row, found.map(|f| (f.rows, f.rows_in_plane))) {
+        (Some(0), Some((span, _))) => {
+            dims[0] = Dim::Range {
+                start: forms.of(indices[0]),
+                extent: span,
+            };
+            true
+        }
+        (Some(row), Some((span, rows_in_plane))) => match super::values::constant(indices[row]) {
+            Some(i) if i >= 0 && i.checked_add(span).is_some_and(|end| end <= rows_in_plane) => {
+                dims[row] = Dim::Range {
+                    start: Lin::constant(i),
+                    extent: span,
+                };
+                true
+            }
+            Some(_) => false,
+            None if span <= rows_in_plane => {
+                dims[row] = Dim::Any;
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if fits {
+        dims[r - 1] = match columns {
+            Some((start, extent)) => Dim::Range {
+                start: Lin::constant(start),
+                extent,
+            },
+            None => Dim::Any,
+        };
+    } else {
+        dims.iter_mut().for_each(|d| *d = Dim::Any);
+    }
+    Some((at, super::region::region_of(forms, memref, Some(dims))))
+}
+
+/// The rows an mma fragment spans from its row index, and the rows of the
+/// memref's second-innermost dimension, for [`mma_access`] ([`MmaSpan`]):
+/// `None` unless
+/// the fragment shape, `leadDimension`, a unit innermost stride, a static
+/// positive row stride and static last two sizes are known.
+fn mma_span(op: &OperationRef, memref: Value, indices: &[Value]) -> Option<MmaSpan> {
+    let ty = melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok()?;
+    let r = indices.len();
+    if r < 2 {
+        return None;
+    }
+    let (strides, _) = crate::cp_async::static_strides_and_offset(ty)?;
+    let (row_stride, inner_stride) = (strides[r - 2], strides[r - 1]);
+    use melior::ir::r#type::{DimSize, ShapedTypeLike as _};
+    let size = |d: usize| match ty.dim_size(d) {
+        Ok(DimSize::Static(n)) => i64::try_from(n).ok(),
+        _ => None,
+    };
+    let (rows_in_plane, inner) = (size(r - 2)?, size(r - 1)?);
+    if inner_stride != 1 || row_stride <= 0 || rows_in_plane <= 0 || inner <= 0 {
+        return None;
+    }
+    let lead = attributes::integer(op, "leadDimension").filter(|l| *l > 0)?;
+    let fragment = if ops::is(op, "gpu.subgroup_mma_store_matrix") {
+        op.operand_at(0)?.r#type()
+    } else {
+        op.result_at(0)?.r#type()
+    };
+    let (mut rows, mut cols) = mma_fragment_shape(fragment)?;
+    if op.has_attribute("transpose") {
+        std::mem::swap(&mut rows, &mut cols);
+    }
+    let known_column = super::values::constant(indices[r - 1]).filter(|c| *c >= 0);
+    let column = known_column.unwrap_or(inner - 1);
+    let end = rows
+        .checked_sub(1)?
+        .checked_mul(lead)?
+        .checked_add(cols)?
+        .checked_add(column)?;
+    // Each fragment row on its own memref row, inside it: a box.
+    let columns = known_column
+        .filter(|c| lead == row_stride && c.checked_add(cols).is_some_and(|e| e <= inner))
+        .map(|c| (c, cols));
+    Some(MmaSpan {
+        rows: (end + row_stride - 1) / row_stride,
+        rows_in_plane,
+        columns,
+    })
+}
+
+/// What [`mma_span`] finds: the memref rows a fragment spans from its row
+/// index, the rows of a plane, and, where each fragment row lies on its own
+/// memref row (`leadDimension` is the row stride) within it, its first
+/// column and its width.
+struct MmaSpan {
+    rows: i64,
+    rows_in_plane: i64,
+    columns: Option<(i64, i64)>,
+}
+
+/// The R x C shape of a `!gpu.mma_matrix<RxCxT, "...">` type (read from its
+/// text: the C API has no accessor for it).
+fn mma_fragment_shape(ty: Type) -> Option<(i64, i64)> {
+    let text = ty.to_string();
+    let shape = text.strip_prefix("!gpu.mma_matrix<")?;
+    let mut parts = shape.split('x');
+    let rows = parts.next()?.trim().parse::<i64>().ok()?;
+    let cols = parts.next()?.trim().parse::<i64>().ok()?;
+    (rows > 0 && cols > 0).then_some((rows, cols))
+}
+
 /// One position per index, `[index, index + 1)` in each dimension.
 fn point_dims(forms: &mut Forms, indices: &[Value]) -> Vec<super::region::Dim> {
     indices
@@ -1101,11 +1248,12 @@ fn narrowing(forms: &mut Forms, op: &OperationRef) -> (Vec<(usize, Region)>, boo
         "vector.transfer_write" if minor_identity(op) => {
             narrowed(forms, op, 1, 2, &operand_shape(0))
         }
-        "nvgpu.ldmatrix" | "gpu.subgroup_mma_load_matrix" => {
-            return (collective(forms, op, 0, 1).into_iter().collect(), true)
+        "nvgpu.ldmatrix" => return (collective(forms, op, 0, 1).into_iter().collect(), true),
+        "gpu.subgroup_mma_load_matrix" => {
+            return (mma_access(forms, op, 0, 1).into_iter().collect(), true)
         }
         "gpu.subgroup_mma_store_matrix" => {
-            return (collective(forms, op, 1, 2).into_iter().collect(), true)
+            return (mma_access(forms, op, 1, 2).into_iter().collect(), true)
         }
         _ => None,
     };
