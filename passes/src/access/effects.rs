@@ -746,12 +746,8 @@ fn mma_access(
     first: usize,
 ) -> Option<(usize, Region)> {
     use super::region::Dim;
-    let memref = op.operand_at(at)?;
-    let r = rank(memref)?;
-    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
-    if indices.len() != r {
-        return None;
-    }
+    let (memref, indices) = indexed_operand(op, at, first)?;
+    let r = indices.len();
     let mut dims = point_dims(forms, &indices);
     let found = mma_span(op, memref, &indices);
     let columns = found.as_ref().and_then(|f| f.columns);
@@ -1190,6 +1186,19 @@ fn is_llvm_pointer(value: Value) -> bool {
     unsafe { mlir_sys::mlirTypeIsALLVMPointerType(value.r#type().to_raw()) }
 }
 
+/// The memref operand `at` of `op` and its indices, one per dimension from
+/// operand `first`; `None` if there are fewer.
+fn indexed_operand<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    at: usize,
+    first: usize,
+) -> Option<(Value<'c, 'a>, Vec<Value<'c, 'a>>)> {
+    let memref = op.operand_at(at)?;
+    let r = rank(memref)?;
+    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
+    (indices.len() == r).then_some((memref, indices))
+}
+
 /// A collective access of operand `at` (indices from `first`): the leading
 /// indices, every position of the last two dimensions.
 fn collective(
@@ -1198,12 +1207,7 @@ fn collective(
     at: usize,
     first: usize,
 ) -> Option<(usize, Region)> {
-    let memref = op.operand_at(at)?;
-    let r = rank(memref)?;
-    let indices: Vec<Value> = op.operands().skip(first).take(r).collect();
-    if indices.len() != r {
-        return None;
-    }
+    let (memref, indices) = indexed_operand(op, at, first)?;
     let mut dims = point_dims(forms, &indices);
     for d in dims.iter_mut().rev().take(2) {
         *d = super::region::Dim::Any;
