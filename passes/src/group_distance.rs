@@ -458,6 +458,17 @@ pub fn functions_where<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     contains: impl Fn(&str) -> bool,
 ) -> FxHashSet<String> {
+    functions_above_where_named(op, &[&contains])
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`functions_where_named`] over the functions of the top-level op above
+/// `op` (each walked once for its nested ops).
+pub fn functions_above_where_named<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    tests: &[&dyn Fn(&str) -> bool],
+) -> Vec<FxHashSet<String>> {
     // SAFETY: `op` is live.
     let top = ops::outermost(&unsafe { OperationRef::from_raw(op.to_raw()) });
     let functions: Vec<_> = functions(&top)
@@ -465,9 +476,7 @@ pub fn functions_where<'c: 'a, 'a>(
         .map(|f| (f, ops::nested_ops(&f)))
         .collect();
     let pairs: Vec<_> = functions.iter().map(|(f, n)| (*f, n.as_slice())).collect();
-    functions_where_named(&pairs, &[&contains])
-        .pop()
-        .unwrap_or_default()
+    functions_where_named(&pairs, tests)
 }
 
 /// [`functions_where`] for several tests of an op's name at once (one set

@@ -260,30 +260,22 @@ pub fn find_all_hazards<'c: 'a, 'a>(
     // check quadratic in the number of functions.
     // SAFETY: `root` is live.
     let root_op = unsafe { OperationRef::from_raw(root.to_raw()) };
-    let top = apipe_dialect::ops::outermost(&root_op);
-    // Nested in a larger op, its calls may reach the functions outside.
-    let outside: Vec<_> = if top == root_op {
-        Vec::new()
-    } else {
-        group_distance::functions(&top)
-            .into_iter()
-            .map(|f| (f, apipe_dialect::ops::nested_ops(&f)))
-            .collect()
-    };
-    let pairs: Vec<_> = if top == root_op {
-        functions
-            .iter()
-            .map(|f| (f.op, f.nested.as_slice()))
-            .collect()
-    } else {
-        outside.iter().map(|(f, n)| (*f, n.as_slice())).collect()
-    };
     let tests: [&dyn Fn(&str) -> bool; 3] = [
         &|name| name == apipe_dialect::ops::COMMIT_GROUP,
         &|name| name.starts_with("apipe."),
         &|name| name == apipe_dialect::ops::COPY || name == apipe_dialect::ops::BULK_COPY,
     ];
-    let mut sets = group_distance::functions_where_named(&pairs, &tests).into_iter();
+    let sets = if apipe_dialect::ops::outermost(&root_op) == root_op {
+        let pairs: Vec<_> = functions
+            .iter()
+            .map(|f| (f.op, f.nested.as_slice()))
+            .collect();
+        group_distance::functions_where_named(&pairs, &tests)
+    } else {
+        // Nested in a larger op, its calls may reach the functions outside.
+        group_distance::functions_above_where_named(&root_op, &tests)
+    };
+    let mut sets = sets.into_iter();
     let [committing, with_async, issuing]: [rustc_hash::FxHashSet<String>; 3] =
         std::array::from_fn(|_| sets.next().unwrap_or_default());
     let committing = std::rc::Rc::new(committing);
