@@ -22,7 +22,7 @@ use super::{
     schedule::Assignment,
     SyncForm,
 };
-use crate::{access, cp_async, trip_count::LoopBounds};
+use crate::{access, cp_async, tokens_to_mbarrier::divergence::Divergence, trip_count::LoopBounds};
 use apipe_dialect::ops::Checked as _;
 use apipe_dialect::{attributes, diagnostic, ops};
 use melior::ir::{
@@ -954,10 +954,12 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         trip_count,
         barriers: BarrierPlan::None,
     };
-    refuse_divergent_own_barriers(&loop_op)?;
+    // The function's divergence, computed at most once for both tests.
+    let divergence = std::cell::OnceCell::new();
+    refuse_divergent_own_barriers(&loop_op, &divergence)?;
     plan.barriers = barriers::place(&plan, mode, cache);
     if plan.barriers.places_any() {
-        refuse_divergent_barriers(&loop_op)?;
+        refuse_divergent_barriers(&loop_op, &divergence)?;
     }
     Ok(plan)
 }
@@ -991,7 +993,10 @@ fn uniform_loop(loop_op: &OperationRef, function: &OperationRef) -> bool {
 /// flow around it), as [`refuse_divergent_barriers`] says it. A loop
 /// of uniform bounds directly in the function body whose barriers all lie
 /// directly in its body has none (no divergence analysis).
-fn refuse_divergent_own_barriers(loop_op: &OperationRef) -> Result<(), ()> {
+fn refuse_divergent_own_barriers(
+    loop_op: &OperationRef,
+    divergence: &std::cell::OnceCell<Divergence>,
+) -> Result<(), ()> {
     let barriers: Vec<OperationRef> = ops::nested_ops(loop_op)
         .into_iter()
         .filter(|o| ops::is(o, "gpu.barrier"))
@@ -1007,18 +1012,16 @@ fn refuse_divergent_own_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     {
         return Ok(());
     }
-    let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+    let computed = divergence.get_or_init(|| Divergence::compute(&function));
     let mut ok = true;
     // A barrier that diverges with the loop itself (its trip count, or
     // control flow around it): said of the loop, as for the barriers the
     // pipeliner places.
     let mut with_the_loop = false;
     for barrier in &barriers {
-        let Some(parent) = crate::tokens_to_mbarrier::divergence::divergent_parent(
-            &divergence,
-            barrier,
-            &function,
-        ) else {
+        let Some(parent) =
+            crate::tokens_to_mbarrier::divergence::divergent_parent(computed, barrier, &function)
+        else {
             continue;
         };
         if parent == *loop_op || !ops::is_inside(&parent, loop_op) {
@@ -1046,7 +1049,7 @@ fn refuse_divergent_own_barriers(loop_op: &OperationRef) -> Result<(), ()> {
         return Err(());
     }
     if with_the_loop {
-        return refuse_divergent_barriers(loop_op);
+        return refuse_divergent_barriers(loop_op, divergence);
     }
     Ok(())
 }
@@ -1058,14 +1061,18 @@ fn refuse_divergent_own_barriers(loop_op: &OperationRef) -> Result<(), ()> {
 /// would deadlock the threads that do not run it. Refused, with a note at
 /// the op whose control flow diverges (the input's own barriers, if any,
 /// are then outside that region).
-fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
+/// `divergence`: the function's, if already computed.
+fn refuse_divergent_barriers(
+    loop_op: &OperationRef,
+    divergence: &std::cell::OnceCell<Divergence>,
+) -> Result<(), ()> {
     let Some(function) = ops::ancestors(loop_op).find(ops::is_function) else {
         return Ok(());
     };
     if uniform_loop(loop_op, &function) {
         return Ok(());
     }
-    let divergence = crate::tokens_to_mbarrier::divergence::Divergence::compute(&function);
+    let divergence = divergence.get_or_init(|| Divergence::compute(&function));
     // The loop itself when its bounds or step differ between threads (its
     // trip count does), else the op around it whose control flow does.
     let own = (0..3).any(|i| {
@@ -1076,11 +1083,9 @@ fn refuse_divergent_barriers(loop_op: &OperationRef) -> Result<(), ()> {
     let parent = if own {
         *loop_op
     } else {
-        let Some(parent) = crate::tokens_to_mbarrier::divergence::divergent_parent(
-            &divergence,
-            loop_op,
-            &function,
-        ) else {
+        let Some(parent) =
+            crate::tokens_to_mbarrier::divergence::divergent_parent(divergence, loop_op, &function)
+        else {
             return Ok(());
         };
         parent
