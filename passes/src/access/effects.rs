@@ -723,88 +723,109 @@ fn constant_lanes_access(
 /// `store_matrix` to operand `at` (indices from `first`). The fragment of
 /// R x C elements (`!gpu.mma_matrix<RxC...>`; C x R with `transpose`) lies
 /// at the element offsets `base + r * leadDimension + c` (MLIR `gpu` dialect;
-/// WMMA `load_matrix_sync`): from the indexed row of the memref, it spans
-/// `ceil((i_last + (R - 1) * ld + C) / row_stride)` rows, where `i_last` is
-/// the innermost index (its largest in-bounds value when not a constant).
-/// - Rank 2: those rows (past the buffer's end is out of bounds).
-/// - Rank >= 3: those rows of the plane the leading indices name when the
-///   row index is a constant and they fit in it; any row of it when the row
-///   index is not a constant and the span fits a plane (the tile is taken to
-///   lie in its plane, as a multi-buffered stage's does); else the whole
-///   buffer (trial 85: `leadDimension = 32` on `memref<2x16x16xf16>` reads
-///   both planes, and was taken to read one; on a 2-D buffer a read of rows
-///   0-15 was taken to read all of them).
+/// WMMA `load_matrix_sync`), `base` at the indexed row and column:
+/// - where `leadDimension` is the row stride and the column index `c` is
+///   provably in `[0, row length - C]` (a constant, or from the facts of
+///   its symbols at the op, as `warp * 16` in a known block): the box of R
+///   rows from the row index and the columns `[c, c + C)`;
+/// - else `ceil((c + (R - 1) * ld + C) / row stride)` rows from the row
+///   index (c at its largest in-bounds value when not a constant), any
+///   column.
 ///
-/// Where `leadDimension` is the row stride and the innermost index a
-/// constant c with c + C within a row, the columns are `[c, c + C)`; else
-/// any column. A fragment shape, `leadDimension` or layout it cannot read:
-/// the whole buffer.
+/// Rank 2: those rows (past the buffer's end is out of bounds). Rank >= 3:
+/// those rows of the plane the leading indices name, where the row index
+/// provably keeps them in it; else the whole buffer (trials 85 and 86: a
+/// `leadDimension` of twice the row length, or a row index `warp * 8` of a
+/// 16-row fragment, reaches the next plane, and was taken to stay in its
+/// own). A fragment shape, `leadDimension` or layout it cannot read: the
+/// whole buffer.
 fn mma_access(
     forms: &mut Forms,
     op: &OperationRef,
     at: usize,
     first: usize,
 ) -> Option<(usize, Region)> {
-    use super::region::Dim;
     let (memref, indices) = indexed_operand(op, at, first)?;
-    let r = indices.len();
     let mut dims = point_dims(forms, &indices);
-    let found = mma_span(op, memref, &indices);
-    let columns = found.as_ref().and_then(|f| f.columns);
-    let row = r.checked_sub(2);
-    let fits = match (row, found.map(|f| (f.rows, f.rows_in_plane))) {
-        (Some(0), Some((span, _))) => {
-            dims[0] = Dim::Range {
-                start: forms.of(indices[0]),
-                extent: span,
-            };
-            true
-        }
-        (Some(row), Some((span, rows_in_plane))) => match super::values::constant(indices[row]) {
-            Some(i) if i >= 0 && i.checked_add(span).is_some_and(|end| end <= rows_in_plane) => {
-                dims[row] = Dim::Range {
-                    start: Lin::constant(i),
-                    extent: span,
-                };
-                true
-            }
-            Some(_) => false,
-            None if span <= rows_in_plane => {
-                dims[row] = Dim::Any;
-                true
-            }
-            None => false,
-        },
-        _ => false,
-    };
-    if fits {
-        dims[r - 1] = match columns {
-            Some((start, extent)) => Dim::Range {
-                start: Lin::constant(start),
-                extent,
-            },
-            None => Dim::Any,
-        };
-    } else {
-        dims.iter_mut().for_each(|d| *d = Dim::Any);
+    if mma_fit(forms, op, memref, &indices, &mut dims).is_none() {
+        dims.iter_mut().for_each(|d| *d = super::region::Dim::Any);
     }
     Some((at, super::region::region_of(forms, memref, Some(dims))))
 }
 
-/// The rows an mma fragment spans from its row index, and the rows of the
-/// memref's second-innermost dimension, for [`mma_access`] ([`MmaSpan`]):
-/// `None` unless
+/// The last two of `dims` for [`mma_access`]'s fragment, where it provably
+/// fits (`None` otherwise: `dims` is then left as it was).
+fn mma_fit(
+    forms: &mut Forms,
+    op: &OperationRef,
+    memref: Value,
+    indices: &[Value],
+    dims: &mut [super::region::Dim],
+) -> Option<()> {
+    use super::region::Dim;
+    let r = indices.len();
+    let g = mma_geometry(op, memref, r)?;
+    let (row, column) = (forms.of(indices[r - 2]), forms.of(indices[r - 1]));
+    // `x >= 0` at the op, from the facts of its symbols.
+    let mut provable = |x: Option<Lin>| x.is_some_and(|x| forms.nonnegative_at(&x, op));
+    let boxed = g.lead == g.row_stride
+        && provable(Some(column.clone()))
+        && provable(Lin::constant(g.inner - g.cols).plus(&column, -1));
+    let (span, columns) = if boxed {
+        (
+            g.rows,
+            Dim::Range {
+                start: column,
+                extent: g.cols,
+            },
+        )
+    } else {
+        let c = super::values::constant(indices[r - 1])
+            .filter(|c| *c >= 0)
+            .unwrap_or(g.inner - 1);
+        let end = (g.rows - 1)
+            .checked_mul(g.lead)?
+            .checked_add(g.cols)?
+            .checked_add(c)?;
+        ((end + g.row_stride - 1) / g.row_stride, Dim::Any)
+    };
+    if r >= 3
+        && !(provable(Some(row.clone()))
+            && provable(Lin::constant(g.rows_in_plane.checked_sub(span)?).plus(&row, -1)))
+    {
+        return None;
+    }
+    dims[r - 2] = Dim::Range {
+        start: row,
+        extent: span,
+    };
+    dims[r - 1] = columns;
+    Some(())
+}
+
+/// What [`mma_geometry`] reads: the fragment's rows and columns as stored
+/// (`transpose` swaps them), `leadDimension`, the memref's row stride, and
+/// its last two sizes.
+struct MmaGeometry {
+    rows: i64,
+    cols: i64,
+    lead: i64,
+    row_stride: i64,
+    rows_in_plane: i64,
+    inner: i64,
+}
+
+/// The [`MmaGeometry`] of an mma op on `memref` of rank `r`: `None` unless
 /// the fragment shape, `leadDimension`, a unit innermost stride, a static
 /// positive row stride and static last two sizes are known.
-fn mma_span(op: &OperationRef, memref: Value, indices: &[Value]) -> Option<MmaSpan> {
-    let ty = melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok()?;
-    let r = indices.len();
+fn mma_geometry(op: &OperationRef, memref: Value, r: usize) -> Option<MmaGeometry> {
+    use melior::ir::r#type::{DimSize, ShapedTypeLike as _};
     if r < 2 {
         return None;
     }
+    let ty = melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok()?;
     let (strides, _) = crate::cp_async::static_strides_and_offset(ty)?;
     let (row_stride, inner_stride) = (strides[r - 2], strides[r - 1]);
-    use melior::ir::r#type::{DimSize, ShapedTypeLike as _};
     let size = |d: usize| match ty.dim_size(d) {
         Ok(DimSize::Static(n)) => i64::try_from(n).ok(),
         _ => None,
@@ -823,32 +844,14 @@ fn mma_span(op: &OperationRef, memref: Value, indices: &[Value]) -> Option<MmaSp
     if op.has_attribute("transpose") {
         std::mem::swap(&mut rows, &mut cols);
     }
-    let known_column = super::values::constant(indices[r - 1]).filter(|c| *c >= 0);
-    let column = known_column.unwrap_or(inner - 1);
-    let end = rows
-        .checked_sub(1)?
-        .checked_mul(lead)?
-        .checked_add(cols)?
-        .checked_add(column)?;
-    // Each fragment row on its own memref row, inside it: a box.
-    let columns = known_column
-        .filter(|c| lead == row_stride && c.checked_add(cols).is_some_and(|e| e <= inner))
-        .map(|c| (c, cols));
-    Some(MmaSpan {
-        rows: (end + row_stride - 1) / row_stride,
+    Some(MmaGeometry {
+        rows,
+        cols,
+        lead,
+        row_stride,
         rows_in_plane,
-        columns,
+        inner,
     })
-}
-
-/// What [`mma_span`] finds: the memref rows a fragment spans from its row
-/// index, the rows of a plane, and, where each fragment row lies on its own
-/// memref row (`leadDimension` is the row stride) within it, its first
-/// column and its width.
-struct MmaSpan {
-    rows: i64,
-    rows_in_plane: i64,
-    columns: Option<(i64, i64)>,
 }
 
 /// The R x C shape of a `!gpu.mma_matrix<RxCxT, "...">` type (read from its
