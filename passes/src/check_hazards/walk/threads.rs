@@ -443,7 +443,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 }
                 _ if name.starts_with("arith.")
                     || name.starts_with("index.")
-                    || name == "affine.apply" =>
+                    || name == "affine.apply"
+                    || thread_agnostic(&op) =>
                 {
                     let operands: Vec<usize> = op.operands().map(key_of_value).collect();
                     operands
@@ -493,6 +494,27 @@ impl<'c, 'a> Analysis<'c, 'a> {
         self.variant.insert(k, variant);
         variant
     }
+}
+
+/// Dialects whose memory-effect-free ops compute their results from their
+/// operands alone, the same in every thread: none reads a thread id,
+/// a lane or a clock (those are `gpu` and `nvvm` ops).
+const THREAD_AGNOSTIC_DIALECTS: &[&str] = &["vector.", "math.", "complex.", "affine."];
+
+/// True if `op` is an op of [`THREAD_AGNOSTIC_DIALECTS`] (or `memref.dim`)
+/// with no regions and no memory effects (MLIR's
+/// `MemoryEffectOpInterface` declares none): with operands the same in
+/// every thread, its results are too (trial 87: a loop bound taken with
+/// `vector.extract` from a constant vector was taken to differ between
+/// threads, and the pipeliner's own output was flagged). Ops with effects
+/// (`vector.load`, `affine.load`) are loads, judged by what they read.
+fn thread_agnostic<'c, 'a>(op: &OperationRef<'c, 'a>) -> bool {
+    let name = ops::name(op);
+    (name == "memref.dim" || THREAD_AGNOSTIC_DIALECTS.iter().any(|d| name.starts_with(d)))
+        && op.region_count() == 0
+        && apipe_dialect::effects::memory_effects(op)
+            .declared
+            .is_some_and(|effects| effects.is_empty())
 }
 
 /// True if `value` is computed by `arith` / `index` ops from thread ids
