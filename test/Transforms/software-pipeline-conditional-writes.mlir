@@ -353,6 +353,89 @@ func.func @loop_invariant_condition(%X: memref<64xf32> {llvm.noalias}, %Y: memre
 
 // -----
 
+// A condition computed from the induction variable inside a branch of the
+// body changes between iterations like one computed at the top (it was
+// taken to be the same in every iteration: with %flag set, the odd
+// iterations read the data of 3 iterations earlier, a miscompile).
+func.func @condition_of_the_iteration_inside_a_branch(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1, %n: index, %flags: memref<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
+    scf.if %flag {
+      %r = arith.remui %t, %c2 : index
+      %even = arith.cmpi eq, %r, %c0 : index
+      scf.if %even {
+        // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+      }
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// A condition loaded in the body may change between iterations, even from
+// the same address (memory may change).
+func.func @condition_loaded_in_the_body(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1, %n: index, %flags: memref<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
+    %f = memref.load %flags[%c0] {apipe.stage = 0 : i64} : memref<16xi1>
+    scf.if %f {
+      // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
+      apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// A condition computed in the body (inside a branch too) from values
+// defined outside the loop, by ops with no memory effects, is the same in
+// every iteration: every iteration copies, or none.
+func.func @invariant_condition_computed_in_the_body(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1, %n: index, %flags: memref<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
+    %small = arith.cmpi ult, %n, %c3 {apipe.stage = 0 : i64} : index
+    scf.if %flag {
+      %both = arith.andi %small, %flag : i1
+      scf.if %both {
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+      }
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
 // The branches write at different dynamic offsets, which may overlap the
 // read.
 func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %a: index, %b: index) {

@@ -749,8 +749,8 @@ pub(crate) fn analyze<'c: 'a, 'a>(
     // Every path through an iteration must write what it reads of the
     // buffer (`conditional_writes`); a value defined outside the loop is
     // the same in every iteration.
-    let varies =
-        |v: usize| produced.contains_key(&v) || v == key(induction) || iter_args.contains_key(&v);
+    let memo = std::cell::RefCell::new(FxHashMap::default());
+    let varies = |v: usize| conditional_writes::varies(&loop_op, v, &memo);
     let body_block_arguments: FxHashSet<usize> = iter_args.keys().copied().collect();
     let mut buffers = Vec::new();
     let mut own_slots = Vec::new();

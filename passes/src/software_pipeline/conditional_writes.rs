@@ -23,7 +23,9 @@
 //! 3. enumerate the paths: every assignment of the guard values (`scf.if`
 //!    conditions true/false, selectors over their cases and "other"), at
 //!    most [`MAX_PATHS`]; a value that does not change between iterations
-//!    (defined outside the loop) is the same on all the iterations compared;
+//!    ([`varies`]: defined outside the loop, or computed from such values
+//!    by ops with no memory effects) is the same on all the iterations
+//!    compared;
 //! 4. on each path `P`, each read `r` active on `P` needs every write `w`
 //!    before it (in the body's order) that some path `P'` (with the same
 //!    loop-invariant values) makes and that may overlap `r` to be made on
@@ -281,6 +283,51 @@ fn holds(guard: &Guard, assignment: &Assignment) -> bool {
             Literal::NoneOf(cases) => value.is_none_or(|v| !cases.contains(&v)),
         }
     })
+}
+
+/// True if the value with key `v` may differ between two iterations of
+/// `loop_op` (the guard values of step 3): a block argument of the loop or
+/// of a region inside it (the induction variable, an iter_arg, a nested
+/// loop's), or a result of an op inside the loop that has regions, may
+/// touch memory (a load reads what earlier iterations stored; MLIR's
+/// `MemoryEffectOpInterface`), or has an operand that differs. A value
+/// defined outside the loop, or computed inside it from such values alone
+/// by ops with no memory effects (`tid < 3`), is the same in every
+/// iteration. Nested values count too: a condition computed from the
+/// induction variable inside an `scf.if` of the body (it was taken to be
+/// the same in every iteration, a miscompile: a copy under `i mod 2 == 0`
+/// inside `scf.if %p` was multi-buffered). `memo` keeps the answers of one
+/// loop.
+pub(crate) fn varies(
+    loop_op: &OperationRef,
+    v: usize,
+    memo: &std::cell::RefCell<rustc_hash::FxHashMap<usize, bool>>,
+) -> bool {
+    if let Some(&known) = memo.borrow().get(&v) {
+        return known;
+    }
+    let inside = |op: &OperationRef| op == loop_op || ops::ancestors(op).any(|p| p == *loop_op);
+    // SAFETY: keys come from live values of the loop under analysis.
+    let value = unsafe { crate::access::values::value_of(v) };
+    // Taken to vary while its operands are followed (a cycle through a
+    // region cannot form in SSA; this bounds the depth of odd IR).
+    memo.borrow_mut().insert(v, true);
+    let answer = if let Some(op) = ops::defining_op(value) {
+        inside(&op)
+            && (op.region_count() > 0
+                || !apipe_dialect::effects::memory_effects(&op)
+                    .declared
+                    .is_some_and(|effects| effects.is_empty())
+                || op
+                    .operands()
+                    .any(|o| varies(loop_op, key(o.to_raw()), memo)))
+    } else {
+        crate::access::values::block_argument(value)
+            .and_then(|(block, _)| block.parent_operation())
+            .is_none_or(|owner| inside(&owner))
+    };
+    memo.borrow_mut().insert(v, answer);
+    answer
 }
 
 /// The write into `buffer` (a multi-buffered buffer of static `shape`: an
