@@ -379,11 +379,11 @@ pub(super) fn expand_shape(
 /// `memref.collapse_shape`: a single position of a collapsed dimension is
 /// `(x div inner) mod size` in each source dimension of its group; a range
 /// `[x, x + e)` that stays in one row of the group's innermost dimension
-/// (of static size `S`: `x = S q + r` for every value of its symbols, with
-/// a constant `r` and `r + e <= S`) is the row `q`, delinearized over the
-/// outer dimensions, and `[r, r + e)` in the innermost (trial 67: a copy of
-/// one row through a collapsed view was any position, a false
-/// read-after-write with the next row). Any other range is any position.
+/// (of static size `S`: `x = S q + r` for every value of its symbols with
+/// `r + e <= S`, [`one_row`]) is the row `q`, delinearized over the outer
+/// dimensions, and `[r, r + e)` in the innermost (trial 67: a copy of one
+/// row through a collapsed view was any position, a false read-after-write
+/// with the next row). Any other range is any position.
 pub(super) fn collapse_shape(
     op: &melior::ir::OperationRef,
     source: Value,
@@ -427,7 +427,7 @@ pub(super) fn collapse_shape(
             };
         }
         out[innermost] = Dim::Range {
-            start: Lin::constant(column),
+            start: column,
             extent: *extent,
         };
     }
@@ -461,17 +461,42 @@ pub(super) fn single_positions(
     Some(positions)
 }
 
-/// `(q, r)` with `start = size * q + r` for every value of `start`'s
-/// symbols, `r` constant in `[0, size)`, when `[start, start + extent)`
-/// stays in one row of `size` (`r + extent <= size`); `None` otherwise.
-pub(super) fn one_row(start: &Lin, extent: i64, size: i64) -> Option<(Lin, i64)> {
-    if size <= 0 {
+/// `(q, r)` with `start = size * q + r`, `r` in `[0, size)`, when
+/// `[start, start + extent)` stays in one row of `size` for every value of
+/// `start`'s symbols: `q` and `r` exact (`r` constant) when every
+/// coefficient of `start` is a multiple of `size`; otherwise `start div
+/// size` and `start mod size`, when `start` lies `c` past a multiple of
+/// `g = gcd(size, its coefficients)` with `c + extent <= g` (row ends are
+/// multiples of `g`, so the range never crosses one: `[4 tid, 4 tid + 4)`
+/// in rows of 128, trial 88's vector read of a collapsed buffer, which was
+/// any position). `None` otherwise.
+pub(super) fn one_row(start: &Lin, extent: i64, size: i64) -> Option<(Lin, Lin)> {
+    if size <= 0 || extent <= 0 {
         return None;
     }
     let column = start.constant_term().rem_euclid(size);
-    if column.checked_add(extent)? > size {
+    if column.checked_add(extent)? <= size {
+        if let Some(row) = start.offset(-column).and_then(|s| s.exact_quotient(size)) {
+            return Some((row, Lin::constant(column)));
+        }
+    }
+    let g = start.terms().fold(size, |g, (_, c)| {
+        gcd(g, i64::try_from(c.unsigned_abs()).unwrap_or(1))
+    });
+    if g <= 0 || start.constant_term().rem_euclid(g).checked_add(extent)? > g {
         return None;
     }
-    let row = start.offset(-column)?.exact_quotient(size)?;
-    Some((row, column))
+    Some((
+        Lin::div(start.clone(), size, Signedness::Euclidean),
+        Lin::modulo(start.clone(), size, Signedness::Euclidean),
+    ))
+}
+
+/// The greatest common divisor of two non-negative numbers.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
