@@ -82,6 +82,10 @@ pub(crate) struct Plan {
     pub own_slots: Vec<MlirValue>,
     /// The address of each body result, mapped to its op index.
     pub produced: FxHashMap<usize, usize>,
+    /// Views used in a later stage than the one that makes them
+    /// ([`rematerializable`]): each user's stage makes its own copy, for
+    /// its iteration, instead of carrying the view in an iter_arg.
+    pub rematerialized: FxHashSet<usize>,
     pub lower: MlirValue,
     pub upper: MlirValue,
     pub step: MlirValue,
@@ -477,6 +481,23 @@ pub(crate) fn analyze<'c: 'a, 'a>(
             }
         }
     }
+    // Views that cross stages are made again in each user's stage.
+    let yielded_keys: FxHashSet<usize> = results_of_yield.iter().map(|v| key(*v)).collect();
+    let mut rematerialized: FxHashSet<usize> = FxHashSet::default();
+    for (k, _) in body.iter().enumerate() {
+        for inner in &nested[k] {
+            for operand in inner.operands() {
+                let v = key(operand.to_raw());
+                if produced.get(&v).is_some_and(|&p| stage[p] < stage[k])
+                    && operand.r#type().is_mem_ref()
+                    && !yielded_keys.contains(&v)
+                    && rematerializable(v, &produced, &body, &mut FxHashMap::default())
+                {
+                    rematerialized.insert(v);
+                }
+            }
+        }
+    }
     for (k, _) in body.iter().enumerate() {
         for inner in &nested[k] {
             for operand in inner.operands() {
@@ -506,6 +527,9 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                         ),
                     );
                 } else if stage[p] < stage[k] {
+                    if rematerialized.contains(&key(operand.to_raw())) {
+                        continue;
+                    }
                     let d = distance.entry(key(operand.to_raw())).or_default();
                     *d = (*d).max(stage[k] - stage[p]);
                 }
@@ -768,11 +792,23 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                     .filter(|v| v.r#type().is_index() || v.r#type().is_mem_ref())
                     .all(|v| plain_index(v, &body_block_arguments, &mut FxHashSet::default()))
             });
-            if root.symbol == access::Symbol::Value(b)
+            // The copy may write the buffer itself or a view of it that the
+            // body makes (`memref.subview %buf[%t mod K, 0]`, as
+            // `memref::multiBuffer` and IREE write it); the slots are then
+            // the root's, and the root must be a buffer of its own.
+            let is_root = root.symbol == access::Symbol::Value(b);
+            if (is_root || root.kind == access::RootKind::Fresh)
                 && plain
                 && memory.own_slots(&loop_op, &unversioned, &root, ops::in_gpu_code(&loop_op))
             {
-                own_slots.push(value);
+                // The remark names the root buffer (the view's is a slot).
+                let named = match root.symbol {
+                    access::Symbol::Value(r) => MlirValue { ptr: r as _ },
+                    _ => value,
+                };
+                if !own_slots.iter().any(|v: &MlirValue| key(*v) == key(named)) {
+                    own_slots.push(named);
+                }
                 continue;
             }
             versioned.push((root, versions));
@@ -942,6 +978,7 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         buffers,
         own_slots,
         produced,
+        rematerialized,
         lower: lower.to_raw(),
         upper: upper.to_raw(),
         step: step.to_raw(),
@@ -1148,6 +1185,47 @@ fn plain_index(value: Value, iter_args: &FxHashSet<usize>, seen: &mut FxHashSet<
             (ty.is_index() || ty.is_mem_ref()) && plain_index(v, iter_args, seen)
         })
     })
+}
+
+/// True if the body value with key `v` can be made again wherever it is
+/// used, for the user's iteration: a result of a body op (`produced`) with
+/// no regions and no memory effects (MLIR's `MemoryEffectOpInterface`:
+/// `memref.subview`, `affine.apply`, `arith`), whose operands are the
+/// induction variable, values from outside the loop, or such results
+/// themselves (not iter_args, which hold another iteration's value). A
+/// view made so in the consumer's stage names the consumer's own slot
+/// (`%buf[(%t - 2) mod 3]`), which a carried view would hide from the
+/// checker and the dependence test. `memo`: answers so far.
+pub(crate) fn rematerializable(
+    v: usize,
+    produced: &FxHashMap<usize, usize>,
+    body: &[OperationRef],
+    memo: &mut FxHashMap<usize, bool>,
+) -> bool {
+    if let Some(&known) = memo.get(&v) {
+        return known;
+    }
+    let Some(&p) = produced.get(&v) else {
+        return false;
+    };
+    memo.insert(v, false);
+    let op = &body[p];
+    let loop_op = op.parent_operation();
+    let answer = touches_no_memory(op)
+        && op.operands().all(|o| {
+            let ok = key(o.to_raw());
+            if produced.contains_key(&ok) {
+                return rematerializable(ok, produced, body, memo);
+            }
+            // The induction variable (argument 0 of the body), or a value
+            // from outside the loop; not an iter_arg.
+            match access::values::block_argument(o) {
+                Some((block, n)) => block.parent_operation() != loop_op || n == 0,
+                None => true,
+            }
+        });
+    memo.insert(v, answer);
+    answer
 }
 
 /// True if `op` is nested in a `gpu.func`.

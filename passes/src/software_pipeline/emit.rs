@@ -406,6 +406,104 @@ impl<'c> Emitter<'c, '_> {
         }
     }
 
+    /// Remaps the operands of the clone `clone` (and of the ops nested in
+    /// it) for iteration `it`: the induction variable, body results (of
+    /// iteration `it`, or made again where [`Plan::rematerialized`] says
+    /// so), iter_args and versioned buffers. `k`: the body op it clones;
+    /// `None` for a view made again ([`Self::rematerialize`]), whose body
+    /// operands are all made again too. The insertion point is before
+    /// `clone`.
+    fn remap(&mut self, clone: MlirOperation, k: Option<usize>, it: Iteration) {
+        let plan = self.plan;
+        // SAFETY: live op.
+        let clone_ref = unsafe { OperationRef::from_raw(clone) };
+        for inner in ops::self_and_nested_ops(&clone_ref) {
+            for (i, operand) in inner.operands().enumerate() {
+                let raw = operand.to_raw();
+                let replacement = if raw.ptr == plan.induction.ptr {
+                    Some(self.induction(it))
+                } else if let Some(&p) = plan.produced.get(&key(raw)) {
+                    let again = match k {
+                        None => true,
+                        Some(k) => {
+                            plan.rematerialized.contains(&key(raw)) && plan.stage[p] < plan.stage[k]
+                        }
+                    };
+                    Some(if again {
+                        self.rematerialize(key(raw), it)
+                    } else {
+                        self.lookup(key(raw), it)
+                    })
+                } else if let Some(&v) = plan.iter_args.get(&key(raw)) {
+                    Some(self.lookup(v, it.previous()))
+                } else if let Some(&(b, expanded)) = self.expanded.get(&key(raw)) {
+                    let buffer = &plan.buffers[b];
+                    let version = self.version(it, buffer.versions);
+                    let view = multi_buffer::subview(
+                        self.context,
+                        buffer,
+                        expanded,
+                        version,
+                        self.location,
+                    );
+                    let view = self.insert(view);
+                    // SAFETY: one result.
+                    Some(unsafe { mlir_sys::mlirOperationGetResult(view, 0) })
+                } else {
+                    None
+                };
+                if let Some(r) = replacement {
+                    // SAFETY: `inner` and `r` are live; no other handle
+                    // changes `inner` meanwhile.
+                    let (mut inner, r) = unsafe {
+                        (
+                            melior::ir::operation::OperationRefMut::from_raw(inner.to_raw()),
+                            Value::from_raw(r),
+                        )
+                    };
+                    inner.set_operand(i, r);
+                }
+            }
+            let async_stage = k.filter(|&k| plan.async_stages.contains(&plan.stage[k]));
+            if let Some(k) = async_stage.filter(|_| ops::is(&inner, ops::COPY)) {
+                // Copies of async stage s go on queue s (RFC 0077).
+                let queue =
+                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), plan.stage[k]);
+                // SAFETY: a live op.
+                unsafe {
+                    mlir_sys::mlirOperationSetAttributeByName(
+                        inner.to_raw(),
+                        melior::StringRef::new(attributes::QUEUE).to_raw(),
+                        queue.to_raw(),
+                    )
+                };
+            }
+        }
+    }
+
+    /// The body value `v` made again at the insertion point for iteration
+    /// `it` ([`super::analysis::rematerializable`]): a clone of its op,
+    /// with every body operand made again too, so that it depends only on
+    /// the induction variable of `it` and values from outside the loop.
+    /// The table is not changed (the clone serves this use only).
+    fn rematerialize(&mut self, v: usize, it: Iteration) -> MlirValue {
+        let plan = self.plan;
+        let p = plan.produced[&v];
+        // SAFETY: the original op is live.
+        let original = unsafe { OperationRef::from_raw(plan.body[p]) };
+        let index = original
+            .results()
+            .position(|r| key(r.to_raw()) == v)
+            .unwrap_or_default();
+        let clone = self.insert(rewrite::detached_clone(original));
+        let saved = self.point;
+        self.point = Point::Before(clone);
+        self.remap(clone, None, it);
+        self.point = saved;
+        // SAFETY: the clone has the original's results.
+        unsafe { mlir_sys::mlirOperationGetResult(clone, index as isize) }
+    }
+
     /// The barriers of gap `gap` (before schedule item `gap`) of a step;
     /// never two in a row.
     pub(super) fn emit_barriers(
@@ -437,59 +535,7 @@ impl<'c> Emitter<'c, '_> {
         let clone = self.insert(rewrite::detached_clone(original));
         let saved = self.point;
         self.point = Point::Before(clone);
-        // SAFETY: live op.
-        let clone_ref = unsafe { OperationRef::from_raw(clone) };
-        for inner in ops::self_and_nested_ops(&clone_ref) {
-            for (i, operand) in inner.operands().enumerate() {
-                let raw = operand.to_raw();
-                let replacement = if raw.ptr == plan.induction.ptr {
-                    Some(self.induction(it))
-                } else if plan.produced.contains_key(&key(raw)) {
-                    Some(self.lookup(key(raw), it))
-                } else if let Some(&v) = plan.iter_args.get(&key(raw)) {
-                    Some(self.lookup(v, it.previous()))
-                } else if let Some(&(b, expanded)) = self.expanded.get(&key(raw)) {
-                    let buffer = &plan.buffers[b];
-                    let version = self.version(it, buffer.versions);
-                    let view = multi_buffer::subview(
-                        self.context,
-                        buffer,
-                        expanded,
-                        version,
-                        self.location,
-                    );
-                    let view = self.insert(view);
-                    // SAFETY: one result.
-                    Some(unsafe { mlir_sys::mlirOperationGetResult(view, 0) })
-                } else {
-                    None
-                };
-                if let Some(r) = replacement {
-                    // SAFETY: `inner` and `r` are live; no other handle
-                    // changes `inner` meanwhile.
-                    let (mut inner, r) = unsafe {
-                        (
-                            melior::ir::operation::OperationRefMut::from_raw(inner.to_raw()),
-                            Value::from_raw(r),
-                        )
-                    };
-                    inner.set_operand(i, r);
-                }
-            }
-            if ops::is(&inner, ops::COPY) && plan.async_stages.contains(&plan.stage[k]) {
-                // Copies of async stage s go on queue s (RFC 0077).
-                let queue =
-                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), plan.stage[k]);
-                // SAFETY: a live op.
-                unsafe {
-                    mlir_sys::mlirOperationSetAttributeByName(
-                        inner.to_raw(),
-                        melior::StringRef::new(attributes::QUEUE).to_raw(),
-                        queue.to_raw(),
-                    )
-                };
-            }
-        }
+        self.remap(clone, Some(k), it);
         self.point = saved;
         // SAFETY: the original is live.
         let original = unsafe { OperationRef::from_raw(plan.body[k]) };
