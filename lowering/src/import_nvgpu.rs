@@ -198,6 +198,24 @@ fn check(all: &[OperationRef]) -> bool {
             );
             ok = false;
         }
+        // `numGroups` is an `I32Attr` that upstream's verifier does not
+        // bound; it becomes `cp.async.wait_group N`, whose N counts groups
+        // (PTX ISA, cp.async.wait_group: a non-negative integer).
+        if let Some(count) = ops::is(op, nvgpu::WAIT)
+            .then(|| op.attribute("numGroups").ok())
+            .flatten()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+            .filter(|&n| n < 0)
+        {
+            diagnostic::error(
+                op.location(),
+                &format!(
+                    "'nvgpu.device_async_wait' op numGroups = {count} is negative; it is the number of groups left pending (cp.async.wait_group N, N >= 0)"
+                ),
+            );
+            ok = false;
+        }
     }
     ok
 }

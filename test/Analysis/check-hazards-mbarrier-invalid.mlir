@@ -231,7 +231,7 @@ func.func @loop_arrive_removed(%A: memref<64xf32>, %out: memref<16xf32>) {
     %ps = arith.andi %prev, %c1 : index
     %pb = arith.andi %prev, %c2 : index
     %parity = arith.cmpi ne, %pb, %c0 : index
-    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op can deadlock: on some path the phase it waits for is not armed yet (the group it names is at most 1 groups old on its ring: its arrive comes after the wait)
+    // CHECK: check-hazards-mbarrier-invalid.mlir:[[# @LINE + 1]]:5: error: 'apipe.mbarrier_wait' op can deadlock: on some path the phase it waits for is not armed yet: the group it names is an unknown number of arrive(s) of its ring ahead of the ring's count there (its arrive comes after the wait)
     apipe.mbarrier_wait %ring[%ps], %parity : memref<2xi64, 3>
     %u = arith.remui %i, %c2 : index
     %x = memref.load %buf[%u, %c1] : memref<2x4xf32>

@@ -105,13 +105,14 @@ func.func @token_passed_to_call(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: in
 
 // -----
 
-// A negative numGroups is an error of the wait it becomes, with no warning
-// before it that judges it against its token (trial 67: "numGroups = -1
-// leaves the waited group pending").
+// A negative numGroups is an error at the wait, in the user's terms, with
+// no warning before it that judges it against its token (trial 67:
+// "numGroups = -1 leaves the waited group pending"; trial 88: the error
+// named the attribute 'pending' of the apipe op it would become).
 func.func @negative_count(%a: memref<64xf32>, %b: memref<8xf32, 3>, %i: index) {
   %t = nvgpu.device_async_copy %a[%i], %b[%i], 4 : memref<64xf32> to memref<8xf32, 3>
   %g = nvgpu.device_async_create_group %t
-  // expected-error @+1 {{'apipe.wait_group' op attribute 'pending' must be non-negative, got -1}}
+  // expected-error @+1 {{'nvgpu.device_async_wait' op numGroups = -1 is negative; it is the number of groups left pending (cp.async.wait_group N, N >= 0)}}
   nvgpu.device_async_wait %g {numGroups = -1 : i32}
   return
 }

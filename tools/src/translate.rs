@@ -236,6 +236,20 @@ fn translate(
     {
         return Ok(None);
     }
+    // `--sync=mbarrier` converts apipe's ops; upstream's async copies are
+    // lowered as they are, with cp.async.wait_group (trial 88: the option
+    // was silently without effect on nvgpu input).
+    if sync == gpu_pipeline::SyncForm::Mbarrier {
+        let upstream = apipe_dialect::ops::nested_ops(&module.as_operation())
+            .into_iter()
+            .find(|op| apipe_dialect::ops::is(op, "nvgpu.device_async_copy"));
+        if let Some(copy) = upstream {
+            apipe_dialect::diagnostic::warning(
+                copy.location(),
+                "--sync=mbarrier converts apipe's ops only: this 'nvgpu.device_async_copy' and its groups are lowered as they are (cp.async.commit_group / wait_group); import them first (apipe-opt --apipe-import-nvgpu) to give them mbarriers",
+            );
+        }
+    }
     // 3.
     let mut times = gpu_pipeline::StageTimes::default();
     let options = gpu_pipeline::Options {

@@ -200,7 +200,15 @@ impl<'c: 'a, 'a> Analysis<'c, 'a> {
             return self.unproved(op);
         }
         if d.lo < 1 {
-            self.error(op, &format!("can deadlock: on some path the phase it waits for is not armed yet (the group it names is {} groups old on its ring: its arrive comes after the wait)", d.show()));
+            // `d = n - g` is at most 0: the ring's arrives reach the named
+            // group `1 - d` arrives later (trial 88: "-4 groups old").
+            let ahead = 1i64.saturating_sub(d.lo);
+            let ahead = match (d.lo, d.hi) {
+                (lo, _) if lo <= -INF => "an unknown number of".to_string(),
+                (lo, hi) if lo == hi => format!("{ahead}"),
+                _ => format!("up to {ahead}"),
+            };
+            self.error(op, &format!("can deadlock: on some path the phase it waits for is not armed yet: the group it names is {ahead} arrive(s) of its ring ahead of the ring's count there (its arrive comes after the wait)"));
             return self.unproved(op);
         }
         if d.hi > k {
