@@ -962,7 +962,10 @@ pub(crate) fn analyze<'c: 'a, 'a>(
         return Err(());
     }
     let trip_count = bounds.trip_count();
-    let mode = barriers.unwrap_or(if in_gpu_func(&loop_op) {
+    // GPU code, a `gpu.func` or a `gpu.launch` body (which
+    // `gpu-kernel-outlining` makes a `gpu.func`), gets the minimal
+    // placement; host code none.
+    let mode = barriers.unwrap_or(if ops::in_gpu_code(&loop_op) {
         BarrierMode::Minimal
     } else {
         BarrierMode::Off

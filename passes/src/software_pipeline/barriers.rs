@@ -1322,7 +1322,7 @@ enum Space {
     /// Shared by the threads of a block (address space 3).
     Workgroup,
     /// One copy per thread (address space 5, or an alloc with no memory
-    /// space inside a `gpu.func`).
+    /// space in GPU code: a `gpu.func` or a `gpu.launch` body).
     Private,
     /// Device memory, and any other space.
     Global,
@@ -1351,7 +1351,7 @@ fn buffer_accesses<'c: 'a, 'a>(
     op: &OperationRef<'c, 'a>,
 ) -> Vec<BufferAccess> {
     let found = cache.of(op);
-    let in_kernel = ops::ancestors(op).any(|p| ops::is(&p, "gpu.func"));
+    let in_kernel = ops::in_gpu_code(op);
     let mut out: Vec<BufferAccess> = found
         .accesses
         .iter()
