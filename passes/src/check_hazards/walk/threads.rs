@@ -498,19 +498,23 @@ impl<'c, 'a> Analysis<'c, 'a> {
 
 /// Dialects whose memory-effect-free ops compute their results from their
 /// operands alone, the same in every thread: none reads a thread id,
-/// a lane or a clock (those are `gpu` and `nvvm` ops).
-const THREAD_AGNOSTIC_DIALECTS: &[&str] = &["vector.", "math.", "complex.", "affine."];
+/// a lane or a clock (those are `gpu` and `nvvm` ops). In `memref` these
+/// are the views (`cast`, `subview`, `expand_shape`, ...), `dim` and
+/// `get_global`; its allocations have memory effects (a thread's own
+/// `alloca` differs from another's).
+const THREAD_AGNOSTIC_DIALECTS: &[&str] = &["vector.", "math.", "complex.", "affine.", "memref."];
 
-/// True if `op` is an op of [`THREAD_AGNOSTIC_DIALECTS`] (or `memref.dim`)
+/// True if `op` is an op of [`THREAD_AGNOSTIC_DIALECTS`]
 /// with no regions and no memory effects (MLIR's
 /// `MemoryEffectOpInterface` declares none): with operands the same in
 /// every thread, its results are too (trial 87: a loop bound taken with
 /// `vector.extract` from a constant vector was taken to differ between
-/// threads, and the pipeliner's own output was flagged). Ops with effects
+/// threads, and the pipeliner's own output was flagged; trial 89: the
+/// `memref.dim` of a `memref.cast` of an argument). Ops with effects
 /// (`vector.load`, `affine.load`) are loads, judged by what they read.
 fn thread_agnostic<'c, 'a>(op: &OperationRef<'c, 'a>) -> bool {
     let name = ops::name(op);
-    (name == "memref.dim" || THREAD_AGNOSTIC_DIALECTS.iter().any(|d| name.starts_with(d)))
+    THREAD_AGNOSTIC_DIALECTS.iter().any(|d| name.starts_with(d))
         && op.region_count() == 0
         && apipe_dialect::effects::memory_effects(op)
             .declared
