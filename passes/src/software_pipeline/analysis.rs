@@ -811,6 +811,19 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                 }
                 continue;
             }
+            if !is_root && root.kind == access::RootKind::Fresh {
+                // A view cannot get versions; say why the slots failed
+                // (trial 89: the advice to use slots was given to a loop
+                // that had them, too few).
+                error(
+                    &mut ok,
+                    location,
+                    &format!(
+                        "'apipe.copy' op writes a view of a buffer, and this schedule keeps {versions} of its tiles in flight, which the buffer's own slots do not keep apart (a view cannot get versions): every access must index the slots by `(a * iv + c) mod K` of the induction variable with a constant K, in plain index arithmetic (not an iter_arg or a load), and K must be large enough for the stages; use more slots or fewer stages (num-stages), or copy into the buffer itself (it then gets versions)"
+                    ),
+                );
+                continue;
+            }
             versioned.push((root, versions));
         }
         let skipped = conditional_writes::skipped_write(&body, b, &shape, &varies);

@@ -199,14 +199,9 @@ pub(crate) fn describe<'c>(
     let alloc = if let Some(owner) = ops::defining_op(value) {
         if !(ops::is(&owner, "memref.alloc") || ops::is(&owner, "memref.alloca")) {
             return fail(&format!(
-                "buffer written by an async copy and read {} stage(s) later needs {versions} versions, but it is defined by '{}', not by memref.alloc/alloca{}",
+                "buffer written by an async copy and read {} stage(s) later needs {versions} versions, but it is defined by '{}', not by memref.alloc/alloca",
                 versions - 1,
-                owner.name().as_string_ref().as_str().unwrap_or("?"),
-                if apipe_dialect::effects::view_source(&owner).is_some() {
-                    format!(": copy into the buffer itself (it then gets {versions} versions), or into a view of slot `iv mod K` of a buffer with K slots made in the loop body (as memref.multi_buffer writes it; its slots are kept when they keep the iterations in flight apart)")
-                } else {
-                    String::new()
-                }
+                owner.name().as_string_ref().as_str().unwrap_or("?")
             ));
         }
         if ops::is_inside(&owner, loop_op) {
