@@ -1351,7 +1351,25 @@ fn buffer_accesses<'c: 'a, 'a>(
     op: &OperationRef<'c, 'a>,
 ) -> Vec<BufferAccess> {
     let found = cache.of(op);
-    let in_kernel = ops::in_gpu_code(op);
+    // The GPU code `op` runs in: a `gpu.func`, or a `gpu.launch` body.
+    let kernel = ops::ancestors(op).find(|p| ops::is(p, "gpu.func") || ops::is(p, "gpu.launch"));
+    // An allocation with no memory space that the kernel makes is each
+    // thread's own; one a `gpu.launch` captures from the host is global
+    // memory (trial 90: taken as private, the loop counted as writing no
+    // global memory and lost the user's barriers, a miscompile).
+    let made_inside = |root: &access::Root| match root.symbol {
+        Symbol::Value(v) => {
+            // SAFETY: root keys are live values of the function.
+            let value = unsafe { access::values::value_of(v) };
+            let owner = access::values::defining_op(value).or_else(|| {
+                access::values::block_argument(value).and_then(|(b, _)| b.parent_operation())
+            });
+            owner.is_some_and(|o| {
+                kernel.is_some_and(|k| o == k || ops::ancestors(&o).any(|p| p == k))
+            })
+        }
+        _ => false,
+    };
     let mut out: Vec<BufferAccess> = found
         .accesses
         .iter()
@@ -1360,7 +1378,7 @@ fn buffer_accesses<'c: 'a, 'a>(
             let space = match &*root.space {
                 "3" => Space::Workgroup,
                 "5" => Space::Private,
-                "" if in_kernel && root.kind == RootKind::Fresh => Space::Private,
+                "" if root.kind == RootKind::Fresh && made_inside(root) => Space::Private,
                 _ => Space::Global,
             };
             let buffer = match (&root.kind, root.symbol) {

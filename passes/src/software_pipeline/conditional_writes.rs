@@ -293,7 +293,8 @@ fn holds(guard: &Guard, assignment: &Assignment) -> bool {
 /// `MemoryEffectOpInterface`), or has an operand that differs. A value
 /// defined outside the loop, or computed inside it from such values alone
 /// by ops with no memory effects (`tid < 3`), is the same in every
-/// iteration. Nested values count too: a condition computed from the
+/// iteration, and so is the result of an `scf.if` / `scf.index_switch`
+/// whose condition and yields are. Nested values count too: a condition computed from the
 /// induction variable inside an `scf.if` of the body (it was taken to be
 /// the same in every iteration, a miscompile: a copy under `i mod 2 == 0`
 /// inside `scf.if %p` was multi-buffered). `memo` keeps the answers of one
@@ -313,6 +314,31 @@ pub(crate) fn varies(
     // region cannot form in SSA; this bounds the depth of odd IR).
     memo.borrow_mut().insert(v, true);
     let answer = if let Some(op) = ops::defining_op(value) {
+        let branch = ops::is(&op, "scf.if") || ops::is(&op, "scf.index_switch");
+        if branch && inside(&op) {
+            // A branch op's result is what the region taken yields at its
+            // position: the same in every iteration when the condition and
+            // every region's yield there are (trial 89: `scf.if %true ->
+            // i1 { cmpi ult, %n, %c5 }` of an argument `%n`).
+            // SAFETY: `value` is a result of the live op `op`.
+            let j = unsafe { mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) } as usize;
+            let condition = op.operand(0).ok().map(|c| key(c.to_raw()));
+            let yielded: Vec<Option<usize>> = op
+                .regions()
+                .map(|r| {
+                    r.first_block()
+                        .and_then(|b| b.terminator())
+                        .and_then(|t| t.operand(j).ok())
+                        .map(|y| key(y.to_raw()))
+                })
+                .collect();
+            let answer = condition.is_none_or(|c| varies(loop_op, c, memo))
+                || yielded
+                    .into_iter()
+                    .any(|y| y.is_none_or(|y| varies(loop_op, y, memo)));
+            memo.borrow_mut().insert(v, answer);
+            return answer;
+        }
         inside(&op)
             && (op.region_count() > 0
                 || !apipe_dialect::effects::memory_effects(&op)
