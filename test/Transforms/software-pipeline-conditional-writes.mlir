@@ -436,6 +436,69 @@ func.func @invariant_condition_computed_in_the_body(%X: memref<64xf32> {llvm.noa
 
 // -----
 
+// The result of an scf.if whose condition and yields are the same in every
+// iteration is too (trial 89: it was taken to change, a wrong refusal).
+func.func @invariant_condition_yielded_by_a_branch(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1, %n: index, %flags: memref<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
+    %small = scf.if %flag -> i1 {
+      %lt = arith.cmpi ult, %n, %c3 : index
+      scf.yield %lt : i1
+    } else {
+      scf.yield %flag : i1
+    } {apipe.stage = 0 : i64}
+    scf.if %flag {
+      scf.if %small {
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+      }
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
+// One of its yields changes between iterations: so does the result.
+func.func @condition_of_the_iteration_yielded_by_a_branch(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %flag: i1, %n: index, %flags: memref<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %buf = memref.alloc() : memref<4xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    %off = arith.muli %t, %c4 {apipe.stage = 0 : i64} : index
+    %small = scf.if %flag -> i1 {
+      %r = arith.remui %t, %c2 : index
+      %lt = arith.cmpi eq, %r, %c0 : index
+      scf.yield %lt : i1
+    } else {
+      scf.yield %flag : i1
+    } {apipe.stage = 0 : i64}
+    scf.if %flag {
+      scf.if %small {
+        // expected-error @+1 {{'apipe.copy' op writes its buffer under a condition and the buffer would get 3 versions}}
+        apipe.copy %X[%off], %buf[%c0], 4 : memref<64xf32> to memref<4xf32>
+      }
+    } {apipe.stage = 0 : i64}
+    %x = memref.load %buf[%c1] {apipe.stage = 2 : i64} : memref<4xf32>
+    memref.store %x, %out[%t] {apipe.stage = 2 : i64} : memref<16xf32>
+  } {apipe.async_stages = array<i64: 0>}
+  return
+}
+
+// -----
+
 // The branches write at different dynamic offsets, which may overlap the
 // read.
 func.func @branches_write_different_dynamic_offsets(%X: memref<64xf32> {llvm.noalias}, %Y: memref<64xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %a: index, %b: index) {
