@@ -274,6 +274,34 @@ gpu.module @kernels {
 
 // -----
 
+// The same in a gpu.launch body, with the thread id argument itself as the
+// bound (now that launch loops get barriers, it was taken to be a uniform
+// argument of the body and a barrier was placed in the loop: a deadlock).
+func.func @launch_trip_count_is_the_thread_id(%A: memref<64xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %buf = memref.alloc() : memref<8xf32, 3>
+    // expected-error @+2 {{'scf.for' op runs a number of iterations that depends on the thread id, and its pipelined form needs gpu.barriers}}
+    // expected-note @+1 {{its bounds or step depend on the thread id (so does its trip count)}}
+    %s = scf.for %t = %c0 to %tx step %c1 iter_args(%acc = %zero) -> f32 {
+      %tile = arith.muli %t, %c8 : index
+      %off = arith.addi %tile, %tx : index
+      apipe.copy %A[%off], %buf[%tx], 1 : memref<64xf32> to memref<8xf32, 3>
+      %x = memref.load %buf[%tx] : memref<8xf32, 3>
+      %a2 = arith.addf %acc, %x : f32
+      scf.yield %a2 : f32
+    } {apipe.num_stages = 3 : i64}
+    memref.store %s, %out[%tx] : memref<8xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // The loop's own trip count depends on the thread id: threads leave the
 // pipelined loop after different numbers of barriers.
 gpu.module @kernels {

@@ -1020,7 +1020,8 @@ pub(crate) fn analyze<'c: 'a, 'a>(
 /// True if no thread of a block can skip or repeat the loop `loop_op` of
 /// `function` differently from another: it lies directly in the function
 /// body (of one block: no branch decides whether a thread reaches it) and
-/// its bounds and step are constants or function arguments. Then the
+/// its bounds and step are constants or function arguments (not the thread
+/// ids of a `gpu.launch` body). Then the
 /// divergence analysis of the whole function (a fixed point) is skipped.
 fn uniform_loop(loop_op: &OperationRef, function: &OperationRef) -> bool {
     let direct =
@@ -1029,8 +1030,13 @@ fn uniform_loop(loop_op: &OperationRef, function: &OperationRef) -> bool {
         && (0..3).all(|i| {
             loop_op.operand_at(i).is_some_and(|v| {
                 ops::constant_int(v).is_some()
-                    || melior::ir::block::BlockArgument::try_from(v)
-                        .is_ok_and(|a| a.owner().parent_operation() == Some(*function))
+                    || melior::ir::block::BlockArgument::try_from(v).is_ok_and(|a| {
+                        a.owner().parent_operation() == Some(*function)
+                            // Not a `gpu.launch` body's thread id (its
+                            // arguments 3-5, MLIR GPUOps.td).
+                            && !(ops::is(function, "gpu.launch")
+                                && (3..6).contains(&a.argument_number()))
+                    })
             })
         })
 }
