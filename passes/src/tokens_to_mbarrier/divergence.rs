@@ -28,7 +28,8 @@
 //!
 //! `gpu.subgroup_id` and the warp id are sources too (they differ between
 //! the warps of a block), and so are the thread ids of a `gpu.launch` body
-//! (its block arguments 3-5, `%tx`, `%ty`, `%tz`); the results of a `func.call` diverge (the callee
+//! (its block arguments 3-5, `%tx`, `%ty`, `%tz`), except along a
+//! dimension the kernel states to be of size 1; the results of a `func.call` diverge (the callee
 //! may return its own thread id); a `gpu.all_reduce` is uniform (every
 //! thread of the block gets the same value).
 //!
@@ -136,8 +137,14 @@ impl Divergence {
     /// its body: MLIR GPUOps.td, `gpu.launch`).
     fn launch_thread_ids<'c: 'a, 'a>(&mut self, launch: &impl OperationLike<'c, 'a>) {
         if let Some(body) = launch.region_at(0).and_then(|r| r.first_block()) {
+            // An op of the body tells the launch's sizes.
+            let inside = body.first_operation();
             for index in 3..6 {
-                if let Some(id) = ops::argument_at(&body, index) {
+                // The id along a dimension of constant size 1 is 0.
+                let one = inside.is_some_and(|o| {
+                    crate::access::values::known_block_size(&o, index - 3) == Some(1)
+                });
+                if let Some(id) = ops::argument_at(&body, index).filter(|_| !one) {
                     self.mark(id.into());
                 }
             }
@@ -260,8 +267,17 @@ impl Divergence {
             self.global_memory(op);
         }
         if SOURCES.contains(&name) || ATOMICS.contains(&name) {
-            for result in op.results() {
-                self.mark(result.into());
+            // A thread id along a dimension of size 1 (`known_block_size`,
+            // a `gpu.launch` with a constant size) is 0 in every thread
+            // (trial 90: a bound `tz * 8 + 8` in a launch of z size 1 was
+            // refused as thread-dependent).
+            let one = name == "gpu.thread_id"
+                && crate::access::values::gpu_dimension(op)
+                    .is_some_and(|d| crate::access::values::known_block_size(op, d) == Some(1));
+            if !one {
+                for result in op.results() {
+                    self.mark(result.into());
+                }
             }
             return;
         }

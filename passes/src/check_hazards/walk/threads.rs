@@ -420,7 +420,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
         } else if let Some(op) = defining_op(value) {
             let name = ops::name(&op);
             match name {
-                "gpu.thread_id" | "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
+                // A thread id along a dimension of size 1 is 0 in every
+                // thread (as in the divergence analysis).
+                "gpu.thread_id" => !crate::access::values::gpu_dimension(&op)
+                    .is_some_and(|d| crate::access::values::known_block_size(&op, d) == Some(1)),
+                "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
                 "gpu.block_id"
                 | "gpu.block_dim"
                 | "gpu.grid_dim"
@@ -479,7 +483,11 @@ impl<'c, 'a> Analysis<'c, 'a> {
         } else if let Some((block, n)) = block_argument(value) {
             match block.parent_operation() {
                 Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
-                    ops::is(&p, "gpu.launch") && (3..6).contains(&n)
+                    ops::is(&p, "gpu.launch")
+                        && (3..6).contains(&n)
+                        && !block.first_operation().is_some_and(|o| {
+                            crate::access::values::known_block_size(&o, n - 3) == Some(1)
+                        })
                 }
                 Some(p) if ops::is(&p, "scf.for") && n == 0 => self.bounds_variant(&p, depth),
                 Some(p) if ops::is(&p, "scf.for") => self.for_carried_variant(&p, n - 1, k, depth),
