@@ -422,8 +422,8 @@ impl<'c, 'a> Analysis<'c, 'a> {
             match name {
                 // A thread id along a dimension of size 1 is 0 in every
                 // thread (as in the divergence analysis).
-                "gpu.thread_id" => !crate::access::values::gpu_dimension(&op)
-                    .is_some_and(|d| crate::access::values::known_block_size(&op, d) == Some(1)),
+                "gpu.thread_id" => crate::access::values::gpu_dimension(&op)
+                    .is_none_or(|d| crate::access::values::known_block_size(&op, d) != Some(1)),
                 "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
                 "gpu.block_id"
                 | "gpu.block_dim"
