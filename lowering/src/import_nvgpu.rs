@@ -202,10 +202,8 @@ fn check(all: &[OperationRef]) -> bool {
         // bound; it becomes `cp.async.wait_group N`, whose N counts groups
         // (PTX ISA, cp.async.wait_group: a non-negative integer).
         if let Some(count) = ops::is(op, nvgpu::WAIT)
-            .then(|| op.attribute("numGroups").ok())
+            .then(|| num_groups(op))
             .flatten()
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .map(|a| a.value())
             .filter(|&n| n < 0)
         {
             diagnostic::error(
@@ -218,6 +216,14 @@ fn check(all: &[OperationRef]) -> bool {
         }
     }
     ok
+}
+
+/// The `numGroups` of a `nvgpu.device_async_wait`, if it has one.
+fn num_groups(wait: &OperationRef) -> Option<i64> {
+    wait.attribute("numGroups")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
 }
 
 /// Step 1b: a located warning at each `device_async_create_group` whose
@@ -392,11 +398,7 @@ pub fn import_nvgpu<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Result<(),
             );
             erase_list.push(*op);
         } else if ops::is(op, nvgpu::WAIT) {
-            let count = op
-                .attribute("numGroups")
-                .ok()
-                .and_then(|a| IntegerAttribute::try_from(a).ok())
-                .map(|a| a.value());
+            let count = num_groups(op);
             let token = op.operand(0).unwrap();
             // SAFETY: an op result's owner is live.
             let placeholder = token.is_operation_result()

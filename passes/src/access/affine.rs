@@ -252,6 +252,13 @@ impl Lin {
         Some(out)
     }
 
+    /// The greatest common divisor of the coefficients (0 for a constant).
+    pub fn coefficient_gcd(&self) -> u64 {
+        self.terms
+            .iter()
+            .fold(0u64, |g, (_, c)| gcd_u64(g, c.unsigned_abs()))
+    }
+
     /// The tightest form of the integer constraint `self >= 0`: with `g`
     /// the gcd of the coefficients (`g >= 2`), every coefficient divided by
     /// `g` and the constant rounded down (`2x + 1 >= 0` is `x >= 0` over the
@@ -259,10 +266,7 @@ impl Lin {
     /// (taken by value: most constraints are already tight, and are kept
     /// without a copy).
     pub fn tightened_nonneg(mut self) -> Lin {
-        let g = self
-            .terms
-            .iter()
-            .fold(0u64, |g, (_, c)| gcd_u64(g, c.unsigned_abs()));
+        let g = self.coefficient_gcd();
         if g < 2 {
             return self;
         }
@@ -511,7 +515,8 @@ impl fmt::Display for Lin {
     }
 }
 
-fn gcd_u64(a: u64, b: u64) -> u64 {
+/// The greatest common divisor of `a` and `b` (`gcd(0, 0) = 0`).
+pub(crate) fn gcd_u64(a: u64, b: u64) -> u64 {
     if b == 0 {
         a
     } else {

@@ -139,6 +139,22 @@ pub fn block_thread_id_dimension(value: Value) -> Option<usize> {
     .then(|| n - 3)
 }
 
+/// True if `value` is a thread id within the block
+/// ([`block_thread_id_dimension`]) along a dimension the kernel states to
+/// be of size 1 (`known_block_size`, a constant `gpu.launch` size): 0 in
+/// every thread (trial 90: a bound `tz * 8 + 8` in a launch of z size 1
+/// was taken to differ between threads).
+pub fn is_unit_thread_id(value: Value) -> bool {
+    let Some(d) = block_thread_id_dimension(value) else {
+        return false;
+    };
+    // An op in the kernel: the `gpu.thread_id` itself, or the first op of
+    // the `gpu.launch` body whose argument `value` is.
+    let inside = defining_op(value)
+        .or_else(|| block_argument(value).and_then(|(block, _)| block.first_operation()));
+    inside.is_some_and(|op| known_block_size(&op, d) == Some(1))
+}
+
 /// True if the value with key `k` (a [`Symbol::Value`] key of a live value)
 /// is a thread id: a `gpu.thread_id` or `gpu.global_id` result, or one of
 /// a `gpu.launch` body's thread id arguments (3-5, MLIR GPUOps.td).

@@ -481,23 +481,11 @@ pub(crate) fn analyze<'c: 'a, 'a>(
             }
         }
     }
-    // Views that cross stages are made again in each user's stage.
+    // Views that cross stages are made again in each user's stage (not
+    // carried: no distance).
     let yielded_keys: FxHashSet<usize> = results_of_yield.iter().map(|v| key(*v)).collect();
     let mut rematerialized: FxHashSet<usize> = FxHashSet::default();
-    for (k, _) in body.iter().enumerate() {
-        for inner in &nested[k] {
-            for operand in inner.operands() {
-                let v = key(operand.to_raw());
-                if produced.get(&v).is_some_and(|&p| stage[p] < stage[k])
-                    && operand.r#type().is_mem_ref()
-                    && !yielded_keys.contains(&v)
-                    && rematerializable(v, &produced, &body, &mut FxHashMap::default())
-                {
-                    rematerialized.insert(v);
-                }
-            }
-        }
-    }
+    let mut remade = FxHashMap::default();
     for (k, _) in body.iter().enumerate() {
         for inner in &nested[k] {
             for operand in inner.operands() {
@@ -527,7 +515,12 @@ pub(crate) fn analyze<'c: 'a, 'a>(
                         ),
                     );
                 } else if stage[p] < stage[k] {
-                    if rematerialized.contains(&key(operand.to_raw())) {
+                    let v = key(operand.to_raw());
+                    if operand.r#type().is_mem_ref()
+                        && !yielded_keys.contains(&v)
+                        && rematerializable(v, &produced, &body, &mut remade)
+                    {
+                        rematerialized.insert(v);
                         continue;
                     }
                     let d = distance.entry(key(operand.to_raw())).or_default();

@@ -1351,22 +1351,17 @@ fn buffer_accesses<'c: 'a, 'a>(
     op: &OperationRef<'c, 'a>,
 ) -> Vec<BufferAccess> {
     let found = cache.of(op);
-    // The GPU code `op` runs in: a `gpu.func`, or a `gpu.launch` body.
-    let kernel = ops::ancestors(op).find(|p| ops::is(p, "gpu.func") || ops::is(p, "gpu.launch"));
-    // An allocation with no memory space that the kernel makes is each
-    // thread's own; one a `gpu.launch` captures from the host is global
-    // memory (trial 90: taken as private, the loop counted as writing no
-    // global memory and lost the user's barriers, a miscompile).
-    let made_inside = |root: &access::Root| match root.symbol {
+    // An allocation with no memory space that GPU code makes is each
+    // thread's own (`access::region`'s rule for the divergence analysis);
+    // one a `gpu.launch` captures from the host is global memory (trial
+    // 90: taken as private, the loop counted as writing no global memory
+    // and lost the user's barriers, a miscompile).
+    let own = |root: &access::Root| match root.symbol {
         Symbol::Value(v) => {
             // SAFETY: root keys are live values of the function.
             let value = unsafe { access::values::value_of(v) };
-            let owner = access::values::defining_op(value).or_else(|| {
-                access::values::block_argument(value).and_then(|(b, _)| b.parent_operation())
-            });
-            owner.is_some_and(|o| {
-                kernel.is_some_and(|k| o == k || ops::ancestors(&o).any(|p| p == k))
-            })
+            access::region::is_thread_private(value)
+                || access::region::is_per_thread_allocation(value)
         }
         _ => false,
     };
@@ -1378,7 +1373,7 @@ fn buffer_accesses<'c: 'a, 'a>(
             let space = match &*root.space {
                 "3" => Space::Workgroup,
                 "5" => Space::Private,
-                "" if root.kind == RootKind::Fresh && made_inside(root) => Space::Private,
+                "" if root.kind == RootKind::Fresh && own(root) => Space::Private,
                 _ => Space::Global,
             };
             let buffer = match (&root.kind, root.symbol) {

@@ -307,7 +307,7 @@ pub(crate) fn varies(
     if let Some(&known) = memo.borrow().get(&v) {
         return known;
     }
-    let inside = |op: &OperationRef| op == loop_op || ops::ancestors(op).any(|p| p == *loop_op);
+    let inside = |op: &OperationRef| ops::is_inside(op, loop_op);
     // SAFETY: keys come from live values of the loop under analysis.
     let value = unsafe { crate::access::values::value_of(v) };
     // Taken to vary while its operands are followed (a cycle through a

@@ -487,21 +487,29 @@ impl<'c> Emitter<'c, '_> {
     /// the induction variable of `it` and values from outside the loop.
     /// The table is not changed (the clone serves this use only).
     fn rematerialize(&mut self, v: usize, it: Iteration) -> MlirValue {
-        let plan = self.plan;
-        let p = plan.produced[&v];
+        let p = self.plan.produced[&v];
         // SAFETY: the original op is live.
-        let original = unsafe { OperationRef::from_raw(plan.body[p]) };
+        let original = unsafe { OperationRef::from_raw(self.plan.body[p]) };
         let index = original
             .results()
             .position(|r| key(r.to_raw()) == v)
             .unwrap_or_default();
+        let clone = self.clone_remapped(p, None, it);
+        // SAFETY: the clone has the original's results.
+        unsafe { mlir_sys::mlirOperationGetResult(clone, index as isize) }
+    }
+
+    /// Clones body op `p` at the insertion point for iteration `it`, its
+    /// operands remapped ([`Self::remap`], `k` as there).
+    fn clone_remapped(&mut self, p: usize, k: Option<usize>, it: Iteration) -> MlirOperation {
+        // SAFETY: the original op is live.
+        let original = unsafe { OperationRef::from_raw(self.plan.body[p]) };
         let clone = self.insert(rewrite::detached_clone(original));
         let saved = self.point;
         self.point = Point::Before(clone);
-        self.remap(clone, None, it);
+        self.remap(clone, k, it);
         self.point = saved;
-        // SAFETY: the clone has the original's results.
-        unsafe { mlir_sys::mlirOperationGetResult(clone, index as isize) }
+        clone
     }
 
     /// The barriers of gap `gap` (before schedule item `gap`) of a step;
@@ -530,13 +538,7 @@ impl<'c> Emitter<'c, '_> {
     /// those of the ops nested in it).
     pub(super) fn emit_op(&mut self, k: usize, it: Iteration) {
         let plan = self.plan;
-        // SAFETY: the original op is live.
-        let original = unsafe { OperationRef::from_raw(plan.body[k]) };
-        let clone = self.insert(rewrite::detached_clone(original));
-        let saved = self.point;
-        self.point = Point::Before(clone);
-        self.remap(clone, Some(k), it);
-        self.point = saved;
+        let clone = self.clone_remapped(k, Some(k), it);
         // SAFETY: the original is live.
         let original = unsafe { OperationRef::from_raw(plan.body[k]) };
         for (j, r) in original.results().enumerate() {

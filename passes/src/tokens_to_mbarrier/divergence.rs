@@ -137,14 +137,11 @@ impl Divergence {
     /// its body: MLIR GPUOps.td, `gpu.launch`).
     fn launch_thread_ids<'c: 'a, 'a>(&mut self, launch: &impl OperationLike<'c, 'a>) {
         if let Some(body) = launch.region_at(0).and_then(|r| r.first_block()) {
-            // An op of the body tells the launch's sizes.
-            let inside = body.first_operation();
             for index in 3..6 {
                 // The id along a dimension of constant size 1 is 0.
-                let one = inside.is_some_and(|o| {
-                    crate::access::values::known_block_size(&o, index - 3) == Some(1)
-                });
-                if let Some(id) = ops::argument_at(&body, index).filter(|_| !one) {
+                if let Some(id) = ops::argument_at(&body, index)
+                    .filter(|id| !crate::access::values::is_unit_thread_id((*id).into()))
+                {
                     self.mark(id.into());
                 }
             }
@@ -271,9 +268,9 @@ impl Divergence {
             // a `gpu.launch` with a constant size) is 0 in every thread
             // (trial 90: a bound `tz * 8 + 8` in a launch of z size 1 was
             // refused as thread-dependent).
-            let one = name == "gpu.thread_id"
-                && crate::access::values::gpu_dimension(op)
-                    .is_some_and(|d| crate::access::values::known_block_size(op, d) == Some(1));
+            let one = op
+                .result_at(0)
+                .is_some_and(|r| crate::access::values::is_unit_thread_id(r.into()));
             if !one {
                 for result in op.results() {
                     self.mark(result.into());

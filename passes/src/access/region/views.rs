@@ -480,23 +480,13 @@ pub(super) fn one_row(start: &Lin, extent: i64, size: i64) -> Option<(Lin, Lin)>
             return Some((row, Lin::constant(column)));
         }
     }
-    let g = start.terms().fold(size, |g, (_, c)| {
-        gcd(g, i64::try_from(c.unsigned_abs()).unwrap_or(1))
-    });
-    if g <= 0 || start.constant_term().rem_euclid(g).checked_add(extent)? > g {
+    // `size > 0`, so `g` is in `[1, size]`.
+    let g = crate::access::affine::gcd_u64(size.unsigned_abs(), start.coefficient_gcd()) as i64;
+    if start.constant_term().rem_euclid(g).checked_add(extent)? > g {
         return None;
     }
     Some((
         Lin::div(start.clone(), size, Signedness::Euclidean),
         Lin::modulo(start.clone(), size, Signedness::Euclidean),
     ))
-}
-
-/// The greatest common divisor of two non-negative numbers.
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }

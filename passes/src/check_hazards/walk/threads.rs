@@ -422,8 +422,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
             match name {
                 // A thread id along a dimension of size 1 is 0 in every
                 // thread (as in the divergence analysis).
-                "gpu.thread_id" => crate::access::values::gpu_dimension(&op)
-                    .is_none_or(|d| crate::access::values::known_block_size(&op, d) != Some(1)),
+                "gpu.thread_id" => !crate::access::values::is_unit_thread_id(value),
                 "gpu.lane_id" | "gpu.global_id" | "gpu.subgroup_id" => true,
                 "gpu.block_id"
                 | "gpu.block_dim"
@@ -485,9 +484,7 @@ impl<'c, 'a> Analysis<'c, 'a> {
                 Some(p) if ops::is_function(&p) && ops::is_entry_block(&block) => {
                     ops::is(&p, "gpu.launch")
                         && (3..6).contains(&n)
-                        && !block.first_operation().is_some_and(|o| {
-                            crate::access::values::known_block_size(&o, n - 3) == Some(1)
-                        })
+                        && !crate::access::values::is_unit_thread_id(value)
                 }
                 Some(p) if ops::is(&p, "scf.for") && n == 0 => self.bounds_variant(&p, depth),
                 Some(p) if ops::is(&p, "scf.for") => self.for_carried_variant(&p, n - 1, k, depth),
